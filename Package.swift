@@ -1,0 +1,72 @@
+// swift-tools-version: 6.0
+// Tidings: a Linux runtime for notification extensions.
+// The package depends on no other package: Glibc, the Swift standard library
+// and Swift Testing are enough.
+import PackageDescription
+
+let package = Package(
+    name: "Tidings",
+    products: [
+        .executable(name: "tidings", targets: ["tidings"]),
+        .executable(name: "tidings-benchmark", targets: ["TidingsBenchmark"]),
+        .library(name: "TidingsSDK", targets: ["TidingsSDK"]),
+        // Sample extensions: each one a shared library loaded by the host.
+        .library(name: "EventInvite", type: .dynamic, targets: ["EventInvite"]),
+        .library(name: "BuildStatus", type: .dynamic, targets: ["BuildStatus"]),
+        .library(name: "NoOp", type: .dynamic, targets: ["NoOp"]),
+    ],
+    targets: [
+        // 1. ABI: the C contract, header only (plus compile-time layout checks).
+        .target(name: "TidingsABI"),
+        // Shared plumbing below every layer: diagnostics, JSON, files, text.
+        .target(name: "TidingsBase"),
+        // 2. Manifest: property lists, Info.plist model and validation, interface files.
+        .target(name: "TidingsManifest", dependencies: ["TidingsBase"]),
+        // 3. Registry: search path, bundle discovery, the (app, category) index.
+        .target(name: "TidingsRegistry", dependencies: ["TidingsBase", "TidingsManifest"]),
+        // 4. Loader: dlopen, the entry function, ABI negotiation.
+        .target(name: "TidingsLoader", dependencies: ["TidingsABI", "TidingsBase"]),
+        // 5. Runtime: presentations, instances, responses, deadlines.
+        .target(
+            name: "TidingsRuntime",
+            dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader"]
+        ),
+        // 6. Surfaces: the command line.
+        .executableTarget(
+            name: "tidings",
+            dependencies: ["TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader", "TidingsRuntime"]
+        ),
+        // 7. SDK: what Swift extension authors import.
+        .target(name: "TidingsSDK", dependencies: ["TidingsABI"]),
+
+        // Benchmarks (release mode): swift run -c release tidings-benchmark
+        .executableTarget(
+            name: "TidingsBenchmark",
+            dependencies: ["TidingsABI", "TidingsBase", "TidingsRegistry", "TidingsLoader", "TidingsRuntime"]
+        ),
+
+        // Sample extensions.
+        .target(
+            name: "EventInvite",
+            dependencies: ["TidingsSDK"],
+            path: "Plugins/EventInvite",
+            exclude: ["MainInterface.json", "Payloads"]
+        ),
+        // C extensions have no public headers of their own: "." keeps SwiftPM from
+        // expecting an include/ folder.
+        .target(name: "BuildStatus", dependencies: ["TidingsABI"], path: "Plugins/BuildStatus",
+                exclude: ["Payloads"], publicHeadersPath: "."),
+        .target(name: "NoOp", dependencies: ["TidingsABI"], path: "Plugins/NoOp", publicHeadersPath: "."),
+
+        // Tests.
+        .target(name: "TestSupport", dependencies: ["TidingsBase"], path: "Tests/TestSupport"),
+        .testTarget(name: "TidingsABITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase"]),
+        .testTarget(name: "TidingsManifestTests", dependencies: ["TidingsManifest", "TestSupport"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "TidingsRegistryTests", dependencies: ["TidingsRegistry", "TestSupport"]),
+        .testTarget(name: "TidingsLoaderTests", dependencies: ["TidingsLoader", "TestSupport"]),
+        .testTarget(name: "TidingsRuntimeTests", dependencies: ["TidingsRuntime", "TestSupport"]),
+        .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
+    ]
+)

@@ -1,0 +1,165 @@
+import Glibc
+
+/// Thin, typed wrappers over the C library's file calls, for the few things
+/// the host does with files: read a small file whole, list a directory, ask
+/// what a path is, and write a file atomically.
+///
+/// Every failure is a `Diagnostic` with a `file.*` code, naming the path and
+/// the system's reason.
+package enum FileSystem {
+    /// What a path names, following symbolic links (the corresponding C function is `stat`).
+    package enum Kind: Sendable, Equatable {
+        case regular
+        case directory
+        case other
+    }
+
+    /// The facts `stat` gives about a path.
+    package struct Status: Sendable, Equatable {
+        package var kind: Kind
+        package var size: Int64
+        /// Modification time in nanoseconds since 1970.
+        package var modificationTime: Int64
+    }
+
+    /// The status of `path`, or nil when it does not exist or cannot be reached.
+    /// The corresponding C function is `stat`.
+    package static func status(of path: String) -> Status? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let kind: Kind =
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: .regular
+            case S_IFDIR: .directory
+            default: .other
+            }
+        let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        return Status(kind: kind, size: Int64(info.st_size), modificationTime: nanoseconds)
+    }
+
+    /// True when `path` names a directory.
+    package static func isDirectory(_ path: String) -> Bool {
+        status(of: path)?.kind == .directory
+    }
+
+    /// The bytes of the regular file at `path`, read whole.
+    /// - Parameter limit: refuse files larger than this many bytes.
+    package static func readFile(_ path: String, limit: Int = 64 << 20) throws(Diagnostic) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(.fileUnreadable, "cannot open", path) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure(.fileUnreadable, "cannot inspect", path) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .error(.fileUnreadable, "\(path) is not a regular file.", at: .init(file: path))
+        }
+        guard info.st_size <= limit else {
+            throw .error(.fileTooLarge, "\(path) is \(info.st_size) bytes, more than the \(limit) allowed.",
+                         at: .init(file: path))
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while true {
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(.fileUnreadable, "cannot read", path)
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    /// The names in the directory at `path`, without `.` and `..`, sorted by
+    /// byte value so that every listing is deterministic.
+    /// The corresponding C functions are `opendir` and `readdir`.
+    package static func contentsOfDirectory(_ path: String) throws(Diagnostic) -> [String] {
+        guard let directory = opendir(path) else { throw failure(.fileUnreadable, "cannot list", path) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Creates `path` and any missing parents with `mode`.
+    /// The corresponding C function is `mkdir`.
+    package static func createDirectory(_ path: String, mode: mode_t = 0o755) throws(Diagnostic) {
+        if isDirectory(path) { return }
+        let parent = Path.directory(of: path)
+        if parent != path && !parent.isEmpty { try createDirectory(parent, mode: mode) }
+        if mkdir(path, mode) != 0 && errno != EEXIST {
+            throw failure(.fileUnwritable, "cannot create the directory", path)
+        }
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary file beside it is
+    /// written, flushed to disk and renamed over `path`, so a reader sees the
+    /// old file or the new one, never a torn one.
+    package static func writeFileAtomically(_ path: String, _ bytes: some Collection<UInt8>,
+                                            mode: mode_t = 0o644) throws(Diagnostic) {
+        let temporary = "\(Path.directory(of: path))/.\(Path.lastComponent(of: path)).\(getpid()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw failure(.fileUnwritable, "cannot create", temporary) }
+        var written = true
+        Array(bytes).withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    written = false
+                    return
+                }
+                offset += count
+            }
+        }
+        let flushed = fsync(descriptor) == 0
+        let closed = close(descriptor) == 0
+        guard written, flushed, closed, rename(temporary, path) == 0 else {
+            let error = failure(.fileUnwritable, "cannot write", path)
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Copies the regular file at `source` to `destination` atomically, keeping its permission bits.
+    package static func copyFile(_ source: String, to destination: String) throws(Diagnostic) {
+        let bytes = try readFile(source, limit: Int.max)
+        var info = stat()
+        let mode: mode_t = stat(source, &info) == 0 ? info.st_mode & 0o7777 : 0o644
+        try writeFileAtomically(destination, bytes, mode: mode)
+    }
+
+    /// The system's sentence for the current `errno`.
+    package static func systemReason() -> String {
+        String(cString: strerror(errno))
+    }
+
+    private static func failure(_ code: Diagnostic.Code, _ verb: String, _ path: String) -> Diagnostic {
+        let reason = errno == ENOENT ? "no such file or directory" : systemReason().lowercased()
+        let code = errno == ENOENT && code == .fileUnreadable ? .fileNotFound : code
+        return .error(code, "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(path): \(reason).",
+                      at: .init(file: path))
+    }
+}
+
+extension Diagnostic.Code {
+    /// A file or directory does not exist.
+    package static let fileNotFound = Self("file.not-found")
+    /// A file or directory exists but cannot be read.
+    package static let fileUnreadable = Self("file.unreadable")
+    /// A file is larger than the reader accepts.
+    package static let fileTooLarge = Self("file.too-large")
+    /// A file or directory cannot be created or written.
+    package static let fileUnwritable = Self("file.unwritable")
+}
