@@ -1,0 +1,100 @@
+extension JSON {
+    /// The JSON text of the value: compact (`{"a":1,"b":[true,null]}`) by
+    /// default; with `pretty`, indented by two spaces, `"name": value`, and no
+    /// newline at the end.
+    ///
+    /// Strings escape only what RFC 8259 requires: `"`, `\` and control
+    /// characters. Doubles are written in their shortest form that reads back
+    /// as the same value, always with a fraction or an exponent (`2.0`), and
+    /// as `null` when they are not finite.
+    package func serialized(pretty: Bool = false) -> String {
+        var writer = JSONWriter(pretty: pretty)
+        writer.write(self, depth: 0)
+        return String(decoding: writer.output, as: UTF8.self)
+    }
+
+    /// The RFC 6901 JSON pointer to the value reached through `components`,
+    /// as in `/aps/alert`; `~` is written `~0` and `/` is written `~1`.
+    /// The pointer to the whole document (no components) is "".
+    package static func pointer(_ components: [String]) -> String {
+        components.map { "/" + $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined()
+    }
+}
+
+/// Appends JSON text to a byte buffer.
+private struct JSONWriter {
+    let pretty: Bool
+    var output: [UInt8] = []
+
+    init(pretty: Bool) {
+        self.pretty = pretty
+    }
+
+    mutating func write(_ value: JSON, depth: Int) {
+        switch value {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .integer(let value): output.append(contentsOf: String(value).utf8)
+        case .double(let value): output.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
+        case .string(let value): writeString(value)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (offset, element) in elements.enumerated() {
+                startItem(offset, depth: depth + 1)
+                write(element, depth: depth + 1)
+            }
+            endContainer(isEmpty: elements.isEmpty, depth: depth)
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            for (offset, (name, member)) in members.enumerated() {
+                startItem(offset, depth: depth + 1)
+                writeString(name)
+                output.append(UInt8(ascii: ":"))
+                if pretty { output.append(UInt8(ascii: " ")) }
+                write(member, depth: depth + 1)
+            }
+            endContainer(isEmpty: members.isEmpty, depth: depth)
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The comma before every item but the first, and in pretty text the line break and indentation.
+    private mutating func startItem(_ offset: Int, depth: Int) {
+        if offset > 0 { output.append(UInt8(ascii: ",")) }
+        newline(depth: depth)
+    }
+
+    /// In pretty text, the line break before the closing bracket of a non-empty container.
+    private mutating func endContainer(isEmpty: Bool, depth: Int) {
+        if !isEmpty { newline(depth: depth) }
+    }
+
+    private mutating func newline(depth: Int) {
+        guard pretty else { return }
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+
+    private mutating func writeString(_ string: String) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+            case 0x09: output.append(contentsOf: #"\t"#.utf8)
+            case 0x08: output.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
+            case 0..<0x20:
+                let low = byte & 0xF
+                output.append(contentsOf: #"\u00"#.utf8)
+                output.append(UInt8(ascii: "0") + byte >> 4)
+                output.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

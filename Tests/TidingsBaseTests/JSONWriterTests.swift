@@ -1,0 +1,113 @@
+import Testing
+@testable import TidingsBase
+
+/// A payload-like value with every kind, nesting, and empty containers.
+let sample = JSON.object([
+    ("aps", .object([
+        ("alert", .object([("title", .string("Build #42")), ("body", .string("Passed in 3 min"))])),
+        ("badge", .integer(3)),
+    ])),
+    ("ratio", .double(0.5)),
+    ("tags", .array([.string("ci"), .null, .bool(false)])),
+    ("empty", .array([])),
+    ("none", .object([])),
+])
+
+@Suite("JSON writer")
+struct JSONWriterTests {
+    @Test func writesCompactText() {
+        #expect(JSON.object([("a", .integer(1)), ("b", .array([.bool(true), .null]))]).serialized() == #"{"a":1,"b":[true,null]}"#)
+        #expect(sample.serialized() == #"""
+            {"aps":{"alert":{"title":"Build #42","body":"Passed in 3 min"},"badge":3},"ratio":0.5,"tags":["ci",null,false],"empty":[],"none":{}}
+            """#)
+    }
+
+    @Test func writesPrettyText() {
+        #expect(sample.serialized(pretty: true) == """
+            {
+              "aps": {
+                "alert": {
+                  "title": "Build #42",
+                  "body": "Passed in 3 min"
+                },
+                "badge": 3
+              },
+              "ratio": 0.5,
+              "tags": [
+                "ci",
+                null,
+                false
+              ],
+              "empty": [],
+              "none": {}
+            }
+            """)
+        #expect(JSON.array([]).serialized(pretty: true) == "[]")
+        #expect(JSON.string("x").serialized(pretty: true) == #""x""#)
+    }
+
+    @Test(arguments: [
+        (JSON.null, "null"),
+        (.bool(true), "true"),
+        (.bool(false), "false"),
+        (.integer(0), "0"),
+        (.integer(.max), "9223372036854775807"),
+        (.integer(.min), "-9223372036854775808"),
+        (.double(2), "2.0"),
+        (.double(-0.0), "-0.0"),
+        (.double(0.1), "0.1"),
+        (.double(1e300), "1e+300"),
+        (.double(1.5e-7), "1.5e-07"),
+        (.double(.leastNonzeroMagnitude), "5e-324"),
+        (.double(.greatestFiniteMagnitude), "1.7976931348623157e+308"),
+        (.double(.infinity), "null"),
+        (.double(-.infinity), "null"),
+        (.double(.nan), "null"),
+    ])
+    func writesScalars(value: JSON, text: String) {
+        #expect(value.serialized() == text)
+    }
+
+    @Test func escapesOnlyWhatRFC8259Requires() {
+        let value = JSON.string("\"\\/\n\r\t\u{8}\u{C}\u{0}\u{1}\u{1F}\u{7F} é€😀")
+        #expect(value.serialized() == #""\"\\/\n\r\t\b\f\u0000\u0001\u001f"# + "\u{7F} é€😀\"")
+        #expect(JSON.object([("a\"b", .null)]).serialized() == #"{"a\"b":null}"#)
+    }
+
+    @Test(arguments: [
+        sample,
+        .string("\"\\/\n\r\t\u{8}\u{C}\u{0}\u{1F}\u{7F} é€😀 \u{FEFF}"),
+        .array([.double(2), .double(-0.0), .double(1e-7), .double(123_456_789.125), .integer(-1)]),
+        .object([("k", .integer(1)), ("k", .integer(2)), ("", .object([("", .array([.array([])]))]))]),
+    ])
+    func readsBackWhatItWrites(value: JSON) throws {
+        #expect(try JSON.parse(Array(value.serialized().utf8)) == value)
+        #expect(try JSON.parse(Array(value.serialized(pretty: true).utf8)) == value)
+    }
+
+    @Test func writesDoublesThatReadBackToTheSameBits() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2_000 {
+            // xorshift64: a fixed sequence of arbitrary bit patterns.
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            let double = Double(bitPattern: state)
+            guard double.isFinite else { continue }
+            let read = try JSON.parse(Array(JSON.double(double).serialized().utf8))
+            #expect(read == .double(double), "\(double)")
+            #expect(read.doubleValue?.bitPattern == double.bitPattern, "\(double)")
+        }
+    }
+
+    @Test(arguments: [
+        ([], ""),
+        ([""], "/"),
+        (["aps", "alert"], "/aps/alert"),
+        (["a/b", "m~n", "~1", "0"], "/a~1b/m~0n/~01/0"),
+        (["é €"], "/é €"),
+    ] as [([String], String)])
+    func buildsJSONPointers(components: [String], pointer: String) {
+        #expect(JSON.pointer(components) == pointer)
+    }
+}
