@@ -55,11 +55,11 @@ let package = Package(
         // C extensions have no public headers of their own: "." keeps SwiftPM from
         // expecting an include/ folder.
         .target(name: "BuildStatus", dependencies: ["TidingsABI"], path: "Plugins/BuildStatus",
-                exclude: ["Payloads"], publicHeadersPath: "."),
+                exclude: ["MainInterface.json", "Payloads"], publicHeadersPath: "."),
         .target(name: "NoOp", dependencies: ["TidingsABI"], path: "Plugins/NoOp", publicHeadersPath: "."),
 
         // Tests.
-        .target(name: "TestSupport", dependencies: ["TidingsBase"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "TidingsABITests", dependencies: ["TestSupport"]),
         .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase"]),
         .testTarget(name: "TidingsManifestTests", dependencies: ["TidingsManifest", "TestSupport"],

@@ -57,11 +57,12 @@ package struct Diagnostic: Error, Hashable, Sendable {
 
         /// `file:line:column: path`, leaving out what is unknown.
         package var description: String {
-            var text = file ?? ""
+            var parts = file.map { [$0] } ?? []
             if let line {
-                text += ":\(line)"
-                if let column { text += ":\(column)" }
+                parts.append("\(line)")
+                if let column { parts.append("\(column)") }
             }
+            var text = parts.joined(separator: ":")
             if let path, !path.isEmpty {
                 text += text.isEmpty ? path : " \(path)"
             }

@@ -75,6 +75,27 @@ package enum FileSystem {
         return bytes
     }
 
+    /// Up to the first `count` bytes of the file at `path`; fewer when the file is shorter.
+    package static func readPrefix(_ path: String, count: Int) throws(Diagnostic) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(.fileUnreadable, "cannot open", path) }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + filled, count - filled)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw failure(.fileUnreadable, "cannot read", path)
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return Array(bytes[..<filled])
+    }
+
     /// The names in the directory at `path`, without `.` and `..`, sorted by
     /// byte value so that every listing is deterministic.
     /// The corresponding C functions are `opendir` and `readdir`.
@@ -138,6 +159,42 @@ package enum FileSystem {
         var info = stat()
         let mode: mode_t = stat(source, &info) == 0 ? info.st_mode & 0o7777 : 0o644
         try writeFileAtomically(destination, bytes, mode: mode)
+    }
+
+    /// Renames `source` to `destination`, replacing a file there (not a non-empty directory).
+    /// The corresponding C function is `rename`.
+    package static func move(_ source: String, to destination: String) throws(Diagnostic) {
+        guard rename(source, destination) == 0 else { throw failure(.fileUnwritable, "cannot move \(source) to", destination) }
+    }
+
+    /// Removes `path` and, for a directory, everything in it. Symbolic links
+    /// are removed, never followed. A missing path is not an error.
+    package static func removeTree(_ path: String) throws(Diagnostic) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw failure(.fileUnwritable, "cannot inspect", path)
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            for name in try contentsOfDirectory(path) { try removeTree(Path.join(path, name)) }
+            guard rmdir(path) == 0 else { throw failure(.fileUnwritable, "cannot remove", path) }
+        } else {
+            guard unlink(path) == 0 else { throw failure(.fileUnwritable, "cannot remove", path) }
+        }
+    }
+
+    /// `path` made absolute against the current directory, without resolving
+    /// symbolic links. The corresponding C function is `getcwd`.
+    package static func absolutePath(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        var directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var rest = Substring(path)
+        while rest.hasPrefix("./") { rest = rest.dropFirst(2) }
+        if rest == "." { return directory }
+        if directory.hasSuffix("/") { directory.removeLast() }
+        return directory + "/" + rest
     }
 
     /// The system's sentence for the current `errno`.

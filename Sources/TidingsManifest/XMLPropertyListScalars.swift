@@ -57,28 +57,11 @@ extension XMLPropertyListReader {
     /// `YYYY-MM-DDTHH:MM:SSZ`, in seconds since 2001-01-01 00:00:00 UTC.
     func date(_ text: ArraySlice<UInt8>, at tag: Tag) throws(Diagnostic) -> Double {
         let digits = Self.trimmed(text)
-        func field(_ offset: Int, _ length: Int, after separator: Character?) -> Int? {
-            let start = digits.startIndex + offset
-            if let separator, digits[start - 1] != separator.asciiValue { return nil }
-            var value = 0
-            for byte in digits[start..<(start + length)] {
-                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard digits.count == 20, digits.last == UInt8(ascii: "Z"),
-              let year = field(0, 4, after: nil), let month = field(5, 2, after: "-"),
-              let day = field(8, 2, after: "-"), let hour = field(11, 2, after: "T"),
-              let minute = field(14, 2, after: ":"), let second = field(17, 2, after: ":"),
-              (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 60
-        else {
+        guard let seconds = ISO8601.parse(String(decoding: digits, as: UTF8.self)) else {
             throw invalidValue(
                 "Expected a date such as 2001-01-01T00:00:00Z in <date> but found \(Self.shown(digits)).", at: tag)
         }
-        let days = Self.daysSince1970(year: year, month: month, day: day) - 11_323
-        return Double(days * 86_400 + hour * 3_600 + minute * 60 + second)
+        return seconds - ISO8601.referenceDateOffset
     }
 
     /// Base64, with white space anywhere and the final `=` padding optional.
@@ -138,23 +121,5 @@ extension XMLPropertyListReader {
         var end = min(text.endIndex, text.startIndex + 40)
         while end < text.endIndex && text[end] & 0xC0 == 0x80 { end += 1 }
         return "\"\(String(decoding: text[..<end], as: UTF8.self))\(end < text.endIndex ? "…" : "")\""
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's algorithm).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -1,1 +1,75 @@
-print("tidings")
+// tidings: the command line of the Tidings notification extension host.
+import Glibc
+import TidingsBase
+import TidingsRuntime
+
+/// The `tidings` command: finds the subcommand and maps failures to exit codes.
+enum Tidings {
+    /// The commands, in the order `--help` lists them.
+    static var commands: [any Command.Type] { [ListCommand.self, DeliverCommand.self, InstallCommand.self] }
+
+    static var overview: String {
+        """
+        tidings: a Linux host for iOS-style notification extensions.
+
+        Usage: tidings COMMAND [OPTIONS]
+
+        Commands:
+        \(commands.map { "  \($0.spec.name.padding(toLength: 10))\($0.spec.summary)" }.joined(separator: "\n"))
+
+        Run tidings COMMAND --help for a command's options; tidings --version prints the version.
+        """
+    }
+
+    /// Runs the command line and returns the exit status.
+    static func run(_ arguments: [String], environment: [String: String]) -> ExitCode {
+        let terminal = Terminal(descriptor: 2, environment: environment)
+        guard let name = arguments.first else {
+            printError(overview)
+            return .usage
+        }
+        switch name {
+        case "--help", "-h", "help":
+            let topic = arguments.dropFirst().first.flatMap { topic in commands.first { $0.spec.name == topic } }
+            print(topic?.spec.help ?? overview + "\n", terminator: "")
+            return .success
+        case "--version":
+            print("tidings \(HostFunctions.version)")
+            return .success
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+            let hint = Suggestion.closest(to: name, among: commands.map { $0.spec.name }).map { "; did you mean \($0)?" } ?? "."
+            printError("tidings: " + terminal.line(for: .error(.usage, "There is no command \"\(name)\"\(hint) (see tidings --help)")))
+            return .usage
+        }
+        do throws(CommandFailure) {
+            let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
+            if parsed.flag("help") {
+                print(command.spec.help, terminator: "")
+                return .success
+            }
+            return try command.run(parsed, environment: environment)
+        } catch {
+            for diagnostic in error.diagnostics { printError("tidings \(name): " + terminal.line(for: diagnostic)) }
+            return error.exitCode
+        }
+    }
+
+    /// The process environment as a dictionary.
+    static func environment() -> [String: String] {
+        var environment: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                environment[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return environment
+    }
+}
+
+exit(Tidings.run(Array(CommandLine.arguments.dropFirst()), environment: Tidings.environment()).rawValue)

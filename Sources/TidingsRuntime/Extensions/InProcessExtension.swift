@@ -1,0 +1,67 @@
+import TidingsABI
+import TidingsBase
+import TidingsLoader
+import TidingsRegistry
+
+/// Runs extensions in this process: `dlopen`, the entry call, and direct
+/// calls through the descriptor's function pointers.
+///
+/// Fastest, but an extension that crashes takes the host with it.
+package struct InProcessLauncher: ExtensionLauncher {
+    package init() {}
+
+    package func launch(_ bundle: ExtensionBundle) throws(Diagnostic) -> any ExtensionProvider {
+        guard let library = bundle.libraryPath else {
+            throw .error(.bundleManifestMissing, "\(bundle.name) has no valid manifest.", at: .init(file: bundle.path))
+        }
+        return InProcessProvider(library: try ExtensionLoader.load(library, host: HostFunctions.table))
+    }
+}
+
+/// A loaded extension library, making instances in this process.
+struct InProcessProvider: ExtensionProvider {
+    let library: LoadedExtension
+
+    var handlesResponses: Bool { library.didReceiveResponse != nil }
+    var handlesMedia: Bool { library.mediaPlay != nil || library.mediaPause != nil }
+
+    func makeInstance(context: InstanceContext) throws(Diagnostic) -> any ExtensionInstance {
+        guard let instance = library.create(context.cHandle) else {
+            throw .error(.instanceCreateFailed,
+                         "\(context.extensionIdentifier)'s create function returned NULL, so it made no instance.",
+                         at: .init(file: library.path))
+        }
+        return InProcessInstance(library: library, instance: instance)
+    }
+}
+
+/// An instance pointer with the functions that take it.
+///
+/// The runtime serialises calls to an instance, which is what makes sharing
+/// the raw pointer between threads sound.
+final class InProcessInstance: ExtensionInstance, @unchecked Sendable {
+    private let library: LoadedExtension
+    private let instance: UnsafeMutableRawPointer
+
+    init(library: LoadedExtension, instance: UnsafeMutableRawPointer) {
+        self.library = library
+        self.instance = instance
+    }
+
+    func didReceive(_ notification: UserNotification) {
+        CNotification.with(notification) { library.didReceiveNotification(instance, $0) }
+    }
+
+    func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64) {
+        guard let handler = library.didReceiveResponse else { return }
+        CNotification.with(notification, response: response) { _, response in
+            handler(instance, response, token)
+        }
+    }
+
+    func mediaPlay() { library.mediaPlay?(instance) }
+
+    func mediaPause() { library.mediaPause?(instance) }
+
+    func destroy() { library.destroy(instance) }
+}

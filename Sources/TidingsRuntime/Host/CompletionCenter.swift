@@ -1,0 +1,157 @@
+import Synchronization
+import TidingsABI
+import TidingsBase
+
+/// Issues the ABI's completion tokens and matches each completion call to
+/// the response waiting for it.
+///
+/// Tokens are numbers, never reused. A completion that comes twice, late, or
+/// with a token nobody issued changes nothing and is reported, never a crash.
+package final class CompletionCenter: Sendable {
+    /// The one center of the process: `complete_response` finds tokens here.
+    package static let shared = CompletionCenter()
+
+    /// How many finished tokens are remembered, to tell a late or repeated
+    /// completion from a forged one.
+    private static let rememberedFinishedTokens = 4096
+
+    /// How a finished token ended.
+    private enum Ending {
+        case completed
+        case expired
+    }
+
+    private struct Table {
+        var next: UInt64 = 1
+        var pending: [UInt64: PendingCompletion] = [:]
+        var finished: [UInt64: (ending: Ending, report: @Sendable (Diagnostic) -> Void)] = [:]
+        var finishedOrder: [UInt64] = []
+    }
+
+    private let table = Mutex(Table())
+
+    /// Opens a pending completion that must arrive before `deadline`
+    /// (monotonic nanoseconds). `report` receives what goes wrong after it
+    /// is finished (a late or repeated call).
+    package func begin(deadline: UInt64, extensionIdentifier: String,
+                       report: @escaping @Sendable (Diagnostic) -> Void) -> PendingCompletion {
+        table.withLock { table in
+            let pending = PendingCompletion(token: table.next, deadline: deadline,
+                                            extensionIdentifier: extensionIdentifier, report: report)
+            table.pending[table.next] = pending
+            table.next += 1
+            return pending
+        }
+    }
+
+    /// The ABI's `complete_response`: records `option` for `token`. A token
+    /// nobody issued only gets TIDINGS_STATUS_INVALID_COMPLETION back, as
+    /// there is no response to report it on.
+    package func complete(_ token: UInt64, option: Int32) -> tidings_status {
+        enum Found {
+            case pending(PendingCompletion)
+            case finished(Ending, @Sendable (Diagnostic) -> Void)
+            case unknown
+        }
+        let found: Found = table.withLock { table in
+            if let pending = table.pending[token] { return .pending(pending) }
+            if let finished = table.finished[token] { return .finished(finished.ending, finished.report) }
+            return .unknown
+        }
+        switch found {
+        case .pending(let pending):
+            return pending.complete(option: option)
+        case .finished(.completed, let report):
+            report(.warning(.completionRepeated,
+                            "A response's completion was called again after it had completed; the call was ignored."))
+        case .finished(.expired, let report):
+            report(.warning(.completionLate, "A response's completion arrived after its deadline; the call was ignored."))
+        case .unknown:
+            break
+        }
+        return TIDINGS_STATUS_INVALID_COMPLETION
+    }
+
+    /// Closes a pending completion: later calls with its token are reported.
+    package func finish(_ pending: PendingCompletion) {
+        let ending: Ending = pending.result == nil ? .expired : .completed
+        table.withLock { table in
+            table.pending[pending.token] = nil
+            table.finished[pending.token] = (ending, pending.report)
+            table.finishedOrder.append(pending.token)
+            if table.finishedOrder.count > Self.rememberedFinishedTokens {
+                let forgotten = table.finishedOrder.removeFirst()
+                table.finished[forgotten] = nil
+            }
+        }
+    }
+}
+
+/// One response waiting for its extension's completion.
+package final class PendingCompletion: Sendable {
+    /// What the extension answered: Apple's option, or a value outside it.
+    package enum Answer: Sendable, Equatable {
+        case option(ResponseOption)
+        case invalid(Int32)
+    }
+
+    /// The ABI's token for this response.
+    package let token: UInt64
+    /// Monotonic nanoseconds by which the completion must arrive.
+    package let deadline: UInt64
+    fileprivate let report: @Sendable (Diagnostic) -> Void
+    private let extensionIdentifier: String
+    private let latch = Latch()
+    private let state = Mutex<(answer: Answer?, extra: [Diagnostic])>((nil, []))
+
+    fileprivate init(token: UInt64, deadline: UInt64, extensionIdentifier: String,
+                     report: @escaping @Sendable (Diagnostic) -> Void) {
+        self.token = token
+        self.deadline = deadline
+        self.extensionIdentifier = extensionIdentifier
+        self.report = report
+    }
+
+    /// The answer, once it has come in time.
+    package var result: Answer? { state.withLock { $0.answer } }
+
+    /// Problems seen while waiting: a repeated call, a late one.
+    package var problems: [Diagnostic] { state.withLock { $0.extra } }
+
+    /// Waits for the completion until the deadline; nil when it did not come.
+    package func wait() -> Answer? {
+        _ = latch.wait(until: deadline)
+        return result
+    }
+
+    fileprivate func complete(option: Int32) -> tidings_status {
+        let late = MonotonicClock.now() > deadline
+        let accepted: Bool = state.withLock { state in
+            if state.answer != nil {
+                state.extra.append(.warning(.completionRepeated,
+                                            "\(extensionIdentifier) called a response's completion twice; the second call was ignored."))
+                return false
+            }
+            if late {
+                state.extra.append(.warning(.completionLate,
+                                            "\(extensionIdentifier) completed a response after its deadline; the call was ignored."))
+                return false
+            }
+            state.answer = ResponseOption(rawValue: option).map(Answer.option) ?? .invalid(option)
+            return true
+        }
+        if accepted { latch.open() }
+        return accepted ? TIDINGS_STATUS_OK : TIDINGS_STATUS_INVALID_COMPLETION
+    }
+}
+
+extension Diagnostic.Code {
+    /// The extension never completed a response before its deadline.
+    package static let completionTimeout = Self("response.completion-timeout")
+    /// A completion came after its deadline.
+    package static let completionLate = Self("response.completion-late")
+    /// A completion came twice.
+    package static let completionRepeated = Self("response.completion-repeated")
+    /// A completion's option is not doNotDismiss, dismiss or dismissAndForwardAction.
+    package static let completionInvalidOption = Self("response.invalid-option")
+}

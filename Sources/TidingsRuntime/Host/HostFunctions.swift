@@ -1,0 +1,284 @@
+import TidingsABI
+import TidingsBase
+import TidingsManifest
+
+/// The ABI's `tidings_host`: the functions every extension calls, built once
+/// and valid for the life of the process.
+///
+/// Each function turns its context handle back into an `InstanceContext`
+/// (a stale handle gives TIDINGS_STATUS_INVALID_CONTEXT), copies what it is
+/// given, and changes the context under its lock; none calls back into an
+/// extension, so an extension may call them from inside its own functions.
+package enum HostFunctions {
+    /// The host's name and version as extensions see them.
+    package static let name = "tidings"
+    package static let version = "0.1.0"
+
+    /// The table passed to every extension's entry function.
+    package static var table: UnsafePointer<tidings_host> { storage.pointer }
+
+    private struct Storage: @unchecked Sendable {
+        let pointer: UnsafePointer<tidings_host>
+    }
+
+    private static let storage: Storage = {
+        let table = UnsafeMutablePointer<tidings_host>.allocate(capacity: 1)
+        table.initialize(to: tidings_host(
+            struct_size: UInt32(MemoryLayout<tidings_host>.size),
+            abi_version: TIDINGS_ABI_VERSION,
+            name: permanentCString(name),
+            version: permanentCString(version),
+            log: log,
+            set_text: setText,
+            set_text_color: setTextColor,
+            set_image: setImage,
+            set_hidden: setHidden,
+            set_preferred_content_height: setPreferredContentHeight,
+            set_title: setTitle,
+            set_actions: setActions,
+            set_media_button: setMediaButton,
+            media_playing_started: mediaPlayingStarted,
+            media_playing_paused: mediaPlayingPaused,
+            perform_default_action: performDefaultAction,
+            dismiss: dismiss,
+            complete_response: completeResponse))
+        return Storage(pointer: UnsafePointer(table))
+    }()
+
+    /// A C string that lives as long as the process (for the table's static strings).
+    private static func permanentCString(_ text: String) -> UnsafePointer<CChar> {
+        let bytes = Array(text.utf8CString)
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
+        copy.initialize(from: bytes, count: bytes.count)
+        return UnsafePointer(copy)
+    }
+
+    // MARK: Shared steps
+
+    /// Runs `body` on the context named by `handle` under its lock.
+    private static func withState(
+        _ handle: tidings_context?, _ body: (InstanceContext, inout InstanceContext.State) -> tidings_status
+    ) -> tidings_status {
+        guard let handle, let context = ContextRegistry.shared.context(UInt64(UInt(bitPattern: handle))) else {
+            return TIDINGS_STATUS_INVALID_CONTEXT
+        }
+        return context.update { body(context, &$0) }
+    }
+
+    /// The UTF-8 text at `pointer`; nil for NULL or invalid UTF-8.
+    private static func text(_ pointer: UnsafePointer<CChar>?) -> String? {
+        pointer.flatMap { String(validatingCString: $0) }
+    }
+
+    private static func viewStatus(_ error: ViewState.UpdateError, context: InstanceContext,
+                                   state: inout InstanceContext.State) -> tidings_status {
+        switch error {
+        case .noSuchElement(let element):
+            context.refuse(TIDINGS_STATUS_NO_SUCH_ELEMENT, .viewNoSuchElement,
+                           "the interface has no element \"\(element)\".", in: &state)
+        case let .wrongKind(element, kind, needed):
+            context.refuse(TIDINGS_STATUS_WRONG_ELEMENT_KIND, .viewWrongElementKind,
+                           "\"\(element)\" is \(kind == "image" ? "an" : "a") \(kind), not \(needed == "image" ? "an" : "a") \(needed).",
+                           in: &state)
+        }
+    }
+
+    private static func invalid(_ what: String, context: InstanceContext, state: inout InstanceContext.State) -> tidings_status {
+        context.refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument, what, in: &state)
+    }
+
+    // MARK: The functions
+
+    private static let log: @convention(c) (tidings_context?, tidings_log_level, UnsafePointer<CChar>?) -> Void = {
+        handle, level, message in
+        let line = text(message) ?? "(a message that is not UTF-8)"
+        let level = LogLine.Level(rawValue: level) ?? .info
+        _ = withState(handle) { context, state in
+            state.log.append(LogLine(extensionIdentifier: context.extensionIdentifier, level: level, message: line))
+            return TIDINGS_STATUS_OK
+        }
+    }
+
+    private static let setText: @convention(c) (tidings_context?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> tidings_status = {
+        handle, element, value in
+        withState(handle) { context, state in
+            guard let element = text(element), let value = text(value) else {
+                return invalid("set_text needs an element and a UTF-8 text.", context: context, state: &state)
+            }
+            do throws(ViewState.UpdateError) {
+                try state.view.setText(value, of: element)
+                return TIDINGS_STATUS_OK
+            } catch {
+                return viewStatus(error, context: context, state: &state)
+            }
+        }
+    }
+
+    private static let setTextColor: @convention(c) (tidings_context?, UnsafePointer<CChar>?, tidings_rgba) -> tidings_status = {
+        handle, element, color in
+        withState(handle) { context, state in
+            guard let element = text(element) else {
+                return invalid("set_text_color needs an element.", context: context, state: &state)
+            }
+            do throws(ViewState.UpdateError) {
+                try state.view.setTextColor(Color(rgba: color), of: element)
+                return TIDINGS_STATUS_OK
+            } catch {
+                return viewStatus(error, context: context, state: &state)
+            }
+        }
+    }
+
+    private static let setImage: @convention(c) (tidings_context?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> tidings_status = {
+        handle, element, attachment in
+        withState(handle) { context, state in
+            guard let element = text(element) else {
+                return invalid("set_image needs an element.", context: context, state: &state)
+            }
+            let identifier = text(attachment)
+            if attachment != nil && identifier == nil {
+                return invalid("set_image was given an attachment identifier that is not UTF-8.", context: context, state: &state)
+            }
+            if let identifier, !state.attachments.contains(identifier) {
+                return context.refuse(TIDINGS_STATUS_NO_SUCH_ATTACHMENT, .viewNoSuchAttachment,
+                                      "the notification has no attachment \"\(identifier)\".", in: &state)
+            }
+            do throws(ViewState.UpdateError) {
+                try state.view.setImage(identifier, of: element)
+                return TIDINGS_STATUS_OK
+            } catch {
+                return viewStatus(error, context: context, state: &state)
+            }
+        }
+    }
+
+    private static let setHidden: @convention(c) (tidings_context?, UnsafePointer<CChar>?, Bool) -> tidings_status = {
+        handle, element, hidden in
+        withState(handle) { context, state in
+            guard let element = text(element) else {
+                return invalid("set_hidden needs an element.", context: context, state: &state)
+            }
+            do throws(ViewState.UpdateError) {
+                try state.view.setHidden(hidden, of: element)
+                return TIDINGS_STATUS_OK
+            } catch {
+                return viewStatus(error, context: context, state: &state)
+            }
+        }
+    }
+
+    private static let setPreferredContentHeight: @convention(c) (tidings_context?, Double) -> tidings_status = {
+        handle, height in
+        withState(handle) { context, state in
+            guard height.isFinite, height > 0, height <= 100_000 else {
+                return invalid("set_preferred_content_height needs a height above 0 and at most 100000; it got \(height).",
+                               context: context, state: &state)
+            }
+            state.preferredContentHeight = height
+            return TIDINGS_STATUS_OK
+        }
+    }
+
+    private static let setTitle: @convention(c) (tidings_context?, UnsafePointer<CChar>?) -> tidings_status = {
+        handle, title in
+        withState(handle) { context, state in
+            guard context.mayOverrideTitle else {
+                return context.refuse(TIDINGS_STATUS_NOT_PERMITTED, .titleNotPermitted,
+                                      "set a title, but its manifest does not set UNNotificationExtensionOverridesDefaultTitle, so the app's name stays.",
+                                      in: &state)
+            }
+            let value = text(title)
+            if title != nil && value == nil {
+                return invalid("set_title was given a title that is not UTF-8.", context: context, state: &state)
+            }
+            state.title = value
+            return TIDINGS_STATUS_OK
+        }
+    }
+
+    private static let setActions: @convention(c) (tidings_context?, UnsafePointer<UnsafePointer<tidings_action>?>?, Int) -> tidings_status = {
+        handle, list, count in
+        withState(handle) { context, state in
+            guard count >= 0, count <= 64, count == 0 || list != nil else {
+                return invalid("set_actions needs an array of at most 64 actions.", context: context, state: &state)
+            }
+            var actions: [NotificationAction] = []
+            for position in 0..<count {
+                guard let action = list![position], let converted = ActionConversion.action(from: action),
+                      !actions.contains(where: { $0.identifier == converted.identifier })
+                else {
+                    return invalid("set_actions was given an invalid or repeated action at position \(position).",
+                                   context: context, state: &state)
+                }
+                actions.append(converted)
+            }
+            state.actions = actions
+            return TIDINGS_STATUS_OK
+        }
+    }
+
+    private static let setMediaButton: @convention(c) (tidings_context?, UnsafePointer<tidings_media_button>?) -> tidings_status = {
+        handle, button in
+        withState(handle) { context, state in
+            guard let button, button.pointee.struct_size >= UInt32(MemoryLayout<tidings_media_button>.size),
+                  (TIDINGS_MEDIA_BUTTON_NONE...TIDINGS_MEDIA_BUTTON_OVERLAY).contains(button.pointee.type)
+            else {
+                return invalid("set_media_button needs a button of type none, default or overlay.", context: context, state: &state)
+            }
+            let frame = button.pointee.frame
+            let hasFrame = frame.width > 0 && frame.height > 0
+            let tint = button.pointee.tint_color
+            state.mediaButton = InstanceContext.MediaButton(
+                type: button.pointee.type,
+                frame: hasFrame ? (frame.x, frame.y, frame.width, frame.height) : nil,
+                tint: tint & 0xFF == 0 ? nil : Color(rgba: tint))
+            return TIDINGS_STATUS_OK
+        }
+    }
+
+    private static let mediaPlayingStarted: @convention(c) (tidings_context?) -> tidings_status = { handle in
+        withState(handle) { _, state in
+            state.mediaPlaying = true
+            return TIDINGS_STATUS_OK
+        }
+    }
+
+    private static let mediaPlayingPaused: @convention(c) (tidings_context?) -> tidings_status = { handle in
+        withState(handle) { _, state in
+            state.mediaPlaying = false
+            return TIDINGS_STATUS_OK
+        }
+    }
+
+    private static let performDefaultAction: @convention(c) (tidings_context?) -> tidings_status = { handle in
+        withState(handle) { _, state in
+            state.defaultActionRequested = true
+            return TIDINGS_STATUS_OK
+        }
+    }
+
+    private static let dismiss: @convention(c) (tidings_context?) -> tidings_status = { handle in
+        withState(handle) { _, state in
+            state.dismissRequested = true
+            return TIDINGS_STATUS_OK
+        }
+    }
+
+    private static let completeResponse: @convention(c) (tidings_completion, tidings_response_option) -> tidings_status = {
+        token, option in
+        CompletionCenter.shared.complete(token, option: option)
+    }
+}
+
+extension Diagnostic.Code {
+    /// A view call named an element the interface does not declare.
+    package static let viewNoSuchElement = Self("view.no-such-element")
+    /// A view call addressed an element of another kind (text on an image).
+    package static let viewWrongElementKind = Self("view.wrong-element-kind")
+    /// set_image named an attachment the notification does not have.
+    package static let viewNoSuchAttachment = Self("view.no-such-attachment")
+    /// The extension set a title without UNNotificationExtensionOverridesDefaultTitle.
+    package static let titleNotPermitted = Self("extension.title-not-permitted")
+    /// A host function got NULL, non-UTF-8 text or an out-of-range number.
+    package static let hostCallInvalidArgument = Self("extension.invalid-argument")
+}

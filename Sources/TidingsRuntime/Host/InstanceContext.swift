@@ -1,0 +1,130 @@
+import Synchronization
+import TidingsABI
+import TidingsBase
+import TidingsManifest
+
+/// The host's side of one extension instance: the view, title, actions and
+/// media state the extension changes through host functions, and the
+/// requests (dismiss, default action) it makes.
+///
+/// Host functions may arrive on any thread, during a call into the extension
+/// or long after; every change happens under one lock. The runtime reads a
+/// snapshot after each call and drains what the extension reported.
+package final class InstanceContext: Sendable {
+    /// The media play/pause button an extension asked for.
+    package struct MediaButton: Sendable, Equatable {
+        package var type: Int32
+        /// x, y, width, height; nil when the extension left it to the host.
+        package var frame: (Double, Double, Double, Double)?
+        package var tint: Color?
+
+        package static func == (lhs: MediaButton, rhs: MediaButton) -> Bool {
+            lhs.type == rhs.type && lhs.tint == rhs.tint
+                && lhs.frame.map { [$0.0, $0.1, $0.2, $0.3] } == rhs.frame.map { [$0.0, $0.1, $0.2, $0.3] }
+        }
+    }
+
+    /// What the extension has set, as of now.
+    package struct State: Sendable {
+        package var view: ViewState
+        package var preferredContentHeight: Double?
+        /// The title the extension set; honoured only when the manifest allows it.
+        package var title: String?
+        /// The actions the extension set, replacing the category's; nil when it set none.
+        package var actions: [NotificationAction]?
+        package var mediaButton: MediaButton?
+        package var mediaPlaying = false
+        /// Identifiers of the attachments of the notification last delivered.
+        package var attachments: [String] = []
+        /// The extension asked to close the notification.
+        package var dismissRequested = false
+        /// The extension asked to perform the default action.
+        package var defaultActionRequested = false
+        /// Misuse found in host calls, not yet collected by the runtime.
+        package var diagnostics: [Diagnostic] = []
+        /// Lines the extension logged, not yet collected by the runtime.
+        package var log: [LogLine] = []
+    }
+
+    /// The handle the extension names this instance by (`tidings_context`).
+    package let handle: UInt64
+    /// The serving extension's bundle identifier, for messages.
+    package let extensionIdentifier: String
+    /// `UNNotificationExtensionOverridesDefaultTitle`.
+    package let mayOverrideTitle: Bool
+    private let state: Mutex<State>
+
+    package init(extensionIdentifier: String, mayOverrideTitle: Bool, interface: Interface?) {
+        self.extensionIdentifier = extensionIdentifier
+        self.mayOverrideTitle = mayOverrideTitle
+        state = Mutex(State(view: ViewState(interface: interface)))
+        handle = ContextRegistry.shared.makeHandle()
+        ContextRegistry.shared.bind(handle, to: self)
+    }
+
+    /// Forgets the handle: later host calls naming it fail with INVALID_CONTEXT.
+    package func close() {
+        ContextRegistry.shared.remove(handle)
+    }
+
+    /// The ABI's name for this instance.
+    package var cHandle: tidings_context? {
+        tidings_context(bitPattern: UInt(handle))
+    }
+
+    /// A copy of the current state.
+    package func snapshot() -> State {
+        state.withLock { $0 }
+    }
+
+    /// Reads and changes the state under the lock.
+    package func update<Result>(_ body: (inout State) -> Result) -> Result {
+        state.withLock { body(&$0) }
+    }
+
+    /// Takes the diagnostics and log lines reported since the last call, and
+    /// the requests made, clearing them.
+    package func drainReports() -> (diagnostics: [Diagnostic], log: [LogLine], dismiss: Bool, defaultAction: Bool) {
+        state.withLock { state in
+            defer {
+                state.diagnostics = []
+                state.log = []
+                state.dismissRequested = false
+                state.defaultActionRequested = false
+            }
+            return (state.diagnostics, state.log, state.dismissRequested, state.defaultActionRequested)
+        }
+    }
+
+    /// Records misuse of a host function and returns the status to give back.
+    package func refuse(_ status: tidings_status, _ code: Diagnostic.Code, _ message: String,
+                        in state: inout State) -> tidings_status {
+        state.diagnostics.append(.warning(code, "\(extensionIdentifier): \(message)"))
+        return status
+    }
+}
+
+/// A line an extension wrote to the host's log.
+package struct LogLine: Sendable, Equatable {
+    /// The severity, as the ABI's `tidings_log_level`.
+    package enum Level: Int32, Sendable {
+        case debug = 0
+        case info = 1
+        case warning = 2
+        case error = 3
+
+        /// "debug", "info", "warning" or "error".
+        package var name: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .warning: "warning"
+            case .error: "error"
+            }
+        }
+    }
+
+    package var extensionIdentifier: String
+    package var level: Level
+    package var message: String
+}

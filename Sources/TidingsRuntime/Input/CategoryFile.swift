@@ -1,0 +1,129 @@
+import TidingsBase
+
+/// An app's registered categories, as a JSON file states them (what an iOS
+/// app passes to `setNotificationCategories`):
+///
+///     {"app": "com.example.events",
+///      "categories": [{"identifier": "event-invite", "options": ["customDismissAction"],
+///                      "actions": [{"identifier": "accept", "title": "Accept"},
+///                                  {"identifier": "comment", "title": "Comment",
+///                                   "textInput": {"buttonTitle": "Send", "placeholder": "Say something"}}]}]}
+package struct CategoryFile: Sendable {
+    /// The app the categories belong to.
+    package var app: String
+    package var categories: [NotificationCategory]
+
+    /// The outcome of reading: the file, and diagnostics either way.
+    package struct Reading: Sendable {
+        package var file: CategoryFile?
+        package var diagnostics: [Diagnostic]
+    }
+
+    /// Reads a category file's JSON.
+    package static func read(_ json: JSON, file: String? = nil) -> Reading {
+        var fields = JSONFieldReader(file: file, invalidCode: .categoriesInvalid, unknownMemberCode: .categoriesUnknownKey)
+        guard let members = fields.object(json, at: []) else {
+            return Reading(file: nil, diagnostics: fields.diagnostics)
+        }
+        fields.checkMembers(members, allowed: ["app", "categories"], at: [])
+        let app = fields.string(json["app"], at: ["app"]) ?? ""
+        if app.isEmpty {
+            fields.report(.error, .categoriesInvalid, "A category file must name its \"app\" (a bundle identifier).", at: ["app"])
+        }
+        var categories: [NotificationCategory] = []
+        var seen: Set<String> = []
+        for (position, element) in (fields.array(json["categories"], at: ["categories"]) ?? []).enumerated() {
+            guard let category = category(element, at: ["categories", "\(position)"], fields: &fields) else { continue }
+            if seen.insert(category.identifier).inserted {
+                categories.append(category)
+            } else {
+                fields.report(.error, .categoriesInvalid, "The category \"\(category.identifier)\" is defined twice.",
+                              at: ["categories", "\(position)", "identifier"])
+            }
+        }
+        let result = fields.failed ? nil : CategoryFile(app: app, categories: categories)
+        return Reading(file: result, diagnostics: fields.diagnostics)
+    }
+
+    private static func category(_ json: JSON, at path: [String], fields: inout JSONFieldReader) -> NotificationCategory? {
+        guard let members = fields.object(json, at: path) else { return nil }
+        fields.checkMembers(members, allowed: ["identifier", "actions", "options", "intentIdentifiers",
+                                               "hiddenPreviewsBodyPlaceholder"], at: path)
+        guard let identifier = nonEmpty(json["identifier"], at: path + ["identifier"], fields: &fields) else { return nil }
+        var actions: [NotificationAction] = []
+        for (position, element) in (fields.array(json["actions"], at: path + ["actions"]) ?? []).enumerated() {
+            let actionPath = path + ["actions", "\(position)"]
+            guard let action = action(element, at: actionPath, fields: &fields) else { continue }
+            if actions.contains(where: { $0.identifier == action.identifier }) {
+                fields.report(.error, .categoriesInvalid,
+                              "The action \"\(action.identifier)\" appears twice in category \"\(identifier)\".",
+                              at: actionPath + ["identifier"])
+            } else if action.identifier == ActionIdentifier.default || action.identifier == ActionIdentifier.dismiss {
+                fields.report(.error, .categoriesInvalid,
+                              "\"\(action.identifier)\" is reserved for the system and cannot name an action.",
+                              at: actionPath + ["identifier"])
+            } else {
+                actions.append(action)
+            }
+        }
+        let options = optionSet(json["options"], names: NotificationCategory.Options.names, at: path + ["options"],
+                                fields: &fields)
+        let intents = (fields.array(json["intentIdentifiers"], at: path + ["intentIdentifiers"]) ?? []).enumerated()
+            .compactMap { fields.string($1, at: path + ["intentIdentifiers", "\($0)"]) }
+        let placeholder = fields.string(json["hiddenPreviewsBodyPlaceholder"], at: path + ["hiddenPreviewsBodyPlaceholder"])
+        return NotificationCategory(identifier: identifier, actions: actions, options: options,
+                                    intentIdentifiers: intents, hiddenPreviewsBodyPlaceholder: placeholder)
+    }
+
+    private static func action(_ json: JSON, at path: [String], fields: inout JSONFieldReader) -> NotificationAction? {
+        guard let members = fields.object(json, at: path) else { return nil }
+        fields.checkMembers(members, allowed: ["identifier", "title", "options", "textInput"], at: path)
+        guard let identifier = nonEmpty(json["identifier"], at: path + ["identifier"], fields: &fields) else { return nil }
+        let title = fields.string(json["title"], at: path + ["title"]) ?? identifier
+        let options = optionSet(json["options"], names: NotificationAction.Options.names, at: path + ["options"],
+                                fields: &fields)
+        var textInput: NotificationAction.TextInput?
+        if let input = fields.object(json["textInput"], at: path + ["textInput"]) {
+            fields.checkMembers(input, allowed: ["buttonTitle", "placeholder"], at: path + ["textInput"])
+            let object = JSON.object(input)
+            textInput = .init(buttonTitle: fields.string(object["buttonTitle"], at: path + ["textInput", "buttonTitle"]) ?? "Send",
+                              placeholder: fields.string(object["placeholder"], at: path + ["textInput", "placeholder"]) ?? "")
+        }
+        return NotificationAction(identifier: identifier, title: title, options: options, textInput: textInput)
+    }
+
+    private static func nonEmpty(_ value: JSON?, at path: [String], fields: inout JSONFieldReader) -> String? {
+        if let value, value.stringValue == nil {
+            return fields.string(value, at: path)  // reports the wrong type
+        }
+        guard let text = value?.stringValue, !text.isEmpty else {
+            fields.report(.error, .categoriesInvalid, "\(fields.name(path)) must be a non-empty string.", at: path)
+            return nil
+        }
+        return text
+    }
+
+    private static func optionSet<Options: OptionSet>(
+        _ value: JSON?, names: [(String, Options)], at path: [String], fields: inout JSONFieldReader
+    ) -> Options where Options.Element == Options {
+        var options: Options = []
+        for (position, element) in (fields.array(value, at: path) ?? []).enumerated() {
+            guard let name = fields.string(element, at: path + ["\(position)"]) else { continue }
+            if let option = names.first(where: { $0.0 == name })?.1 {
+                options.insert(option)
+            } else {
+                let hint = Suggestion.closest(to: name, among: names.map(\.0)).map { "; did you mean \"\($0)\"?" }
+                    ?? "; known options are \(names.map(\.0).joined(separator: ", "))."
+                fields.report(.error, .categoriesInvalid, "\"\(name)\" is not an option here\(hint)", at: path + ["\(position)"])
+            }
+        }
+        return options
+    }
+}
+
+extension Diagnostic.Code {
+    /// A category file member has the wrong type or value.
+    package static let categoriesInvalid = Self("categories.invalid")
+    /// A key the category file format does not define.
+    package static let categoriesUnknownKey = Self("categories.unknown-key")
+}

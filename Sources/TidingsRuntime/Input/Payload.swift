@@ -1,0 +1,251 @@
+import Glibc
+import TidingsBase
+
+/// Turns a payload file's JSON into a notification.
+///
+/// Two forms are accepted:
+/// - an APNs payload: an `aps` dictionary (alert, badge, sound, thread-id,
+///   category, …) with custom keys beside it; as on iOS, the whole payload
+///   becomes `userInfo`;
+/// - a request, as an app builds one locally: `identifier`, `date` and a
+///   `content` object with UNNotificationContent's property names
+///   (`title`, `body`, `categoryIdentifier`, `userInfo`, `attachments`, …).
+package enum Payload {
+    /// The outcome of decoding: the notification, and warnings either way.
+    package struct Reading: Sendable {
+        package var notification: UserNotification?
+        package var diagnostics: [Diagnostic]
+    }
+
+    /// Decodes `json`. Relative attachment paths are taken from `baseDirectory`.
+    /// - Parameter identifier: the request identifier for an APNs payload, which carries none;
+    ///   generated when nil.
+    package static func decode(_ json: JSON, file: String? = nil, baseDirectory: String = ".",
+                               identifier: String? = nil, now: Double = currentTime()) -> Reading {
+        var reader = PayloadReader(fields: JSONFieldReader(file: file, invalidCode: .payloadInvalid,
+                                                           unknownMemberCode: .payloadUnknownKey),
+                                   baseDirectory: baseDirectory)
+        let notification: UserNotification?
+        if json["aps"] != nil {
+            notification = reader.remote(json, identifier: identifier ?? generateIdentifier(), date: now)
+        } else if json["content"] != nil {
+            notification = reader.request(json, identifier: identifier, now: now)
+        } else {
+            reader.fields.report(.error, .payloadUnrecognized,
+                                 "The payload is neither an APNs payload (with \"aps\") nor a request (with \"content\").",
+                                 at: [])
+            notification = nil
+        }
+        return Reading(notification: reader.fields.failed ? nil : notification, diagnostics: reader.fields.diagnostics)
+    }
+
+    /// Seconds since 1970, now. The corresponding C function is `clock_gettime(CLOCK_REALTIME)`.
+    package static func currentTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// A random identifier in UUID form, for requests that carry none.
+    package static func generateIdentifier() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
+        let hex = String(high, radix: 16, uppercase: true).leftPadded(to: 16)
+            + String(low, radix: 16, uppercase: true).leftPadded(to: 16)
+        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4),
+                     hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        return parts.joined(separator: "-")
+    }
+}
+
+extension Diagnostic.Code {
+    /// A payload member has the wrong type or value.
+    package static let payloadInvalid = Self("payload.invalid")
+    /// The payload is neither an APNs payload nor a request.
+    package static let payloadUnrecognized = Self("payload.unrecognized")
+    /// A key the payload format does not define, usually a misspelling.
+    package static let payloadUnknownKey = Self("payload.unknown-key")
+    /// An attachment's file does not exist or is not a regular file.
+    package static let payloadAttachmentMissing = Self("payload.attachment-missing")
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
+
+private struct PayloadReader {
+    var fields: JSONFieldReader
+    let baseDirectory: String
+
+    static let apsKeys = [
+        "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
+        "target-content-id", "interruption-level", "relevance-score", "filter-criteria", "stale-date",
+        "timestamp", "event", "content-state", "dismissal-date", "attributes-type", "attributes",
+    ]
+    static let alertKeys = [
+        "title", "subtitle", "body", "launch-image", "title-loc-key", "title-loc-args", "subtitle-loc-key",
+        "subtitle-loc-args", "loc-key", "loc-args", "action-loc-key", "summary-arg", "summary-arg-count",
+    ]
+    static let requestKeys = ["identifier", "date", "content"]
+    static let contentKeys = [
+        "title", "subtitle", "body", "badge", "sound", "threadIdentifier", "categoryIdentifier",
+        "targetContentIdentifier", "interruptionLevel", "relevanceScore", "userInfo", "attachments",
+    ]
+
+    // MARK: APNs
+
+    mutating func remote(_ json: JSON, identifier: String, date: Double) -> UserNotification? {
+        guard let payload = fields.object(json, at: []), let apsMembers = fields.object(json["aps"], at: ["aps"]) else {
+            return nil
+        }
+        fields.checkMembers(apsMembers, allowed: Self.apsKeys, at: ["aps"])
+        let aps = JSON.object(apsMembers)
+        var content = NotificationContent()
+        switch aps["alert"] {
+        case .string(let body)?:
+            content.body = body
+        case let alert?:
+            if let members = fields.object(alert, at: ["aps", "alert"]) {
+                fields.checkMembers(members, allowed: Self.alertKeys, at: ["aps", "alert"])
+                content.title = localized(alert, text: "title", key: "title-loc-key", arguments: "title-loc-args") ?? ""
+                content.subtitle =
+                    localized(alert, text: "subtitle", key: "subtitle-loc-key", arguments: "subtitle-loc-args") ?? ""
+                content.body = localized(alert, text: "body", key: "loc-key", arguments: "loc-args") ?? ""
+            }
+        case nil:
+            break
+        }
+        content.badge = fields.integer(aps["badge"], at: ["aps", "badge"])
+        content.sound = sound(aps["sound"])
+        content.threadIdentifier = fields.string(aps["thread-id"], at: ["aps", "thread-id"]) ?? ""
+        content.categoryIdentifier = fields.string(aps["category"], at: ["aps", "category"]) ?? ""
+        content.targetContentIdentifier = fields.string(aps["target-content-id"], at: ["aps", "target-content-id"])
+        if let level = fields.string(aps["interruption-level"], at: ["aps", "interruption-level"]) {
+            content.interruptionLevel = interruptionLevel(level, at: ["aps", "interruption-level"])
+        }
+        content.relevanceScore = fields.number(aps["relevance-score"], at: ["aps", "relevance-score"], in: 0...1) ?? 0
+        for flag in ["content-available", "mutable-content"] {
+            if let value = aps[flag], value.integerValue == nil {
+                fields.report(.error, .payloadInvalid, "\"\(flag)\" must be the number 1 (or 0); it is \(value.serialized()).",
+                              at: ["aps", flag])
+            }
+        }
+        content.userInfo = payload
+        return UserNotification(identifier: identifier, date: date, content: content)
+    }
+
+    /// The alert text, or the localization key with its arguments substituted
+    /// for `%@` and `%n$@` (no strings table is consulted yet).
+    mutating func localized(_ alert: JSON, text: String, key: String, arguments: String) -> String? {
+        if let value = fields.string(alert[text], at: ["aps", "alert", text]) { return value }
+        guard let format = fields.string(alert[key], at: ["aps", "alert", key]) else { return nil }
+        let values = (fields.array(alert[arguments], at: ["aps", "alert", arguments]) ?? []).map { argument in
+            argument.stringValue ?? argument.serialized()
+        }
+        return LocalizedFormat.substitute(format, values)
+    }
+
+    mutating func sound(_ value: JSON?) -> String? {
+        switch value {
+        case nil: return nil
+        case .string(let name)?: return name
+        case .object(let members)?:
+            fields.checkMembers(members, allowed: ["critical", "name", "volume"], at: ["aps", "sound"])
+            return fields.string(value?["name"], at: ["aps", "sound", "name"])
+        case let other?:
+            fields.report(.error, .payloadInvalid,
+                          "\"sound\" must be a sound name or a dictionary; it is \(other.typeDescription).", at: ["aps", "sound"])
+            return nil
+        }
+    }
+
+    mutating func interruptionLevel(_ name: String, at path: [String]) -> InterruptionLevel {
+        let spellings = InterruptionLevel.allCases.map { ($0.payloadName, $0) } + [("timeSensitive", .timeSensitive)]
+        if let level = spellings.first(where: { $0.0 == name })?.1 { return level }
+        fields.report(.error, .payloadInvalid,
+                      "\"\(name)\" is not an interruption level; use passive, active, time-sensitive or critical.", at: path)
+        return .active
+    }
+
+    // MARK: Requests
+
+    mutating func request(_ json: JSON, identifier: String?, now: Double) -> UserNotification? {
+        guard let members = fields.object(json, at: []) else { return nil }
+        fields.checkMembers(members, allowed: Self.requestKeys, at: [])
+        let identifier = identifier ?? fields.string(json["identifier"], at: ["identifier"]) ?? Payload.generateIdentifier()
+        if identifier.isEmpty {
+            fields.report(.error, .payloadInvalid, "\"identifier\" is empty.", at: ["identifier"])
+        }
+        var date = now
+        switch json["date"] {
+        case .string(let text)?:
+            if let parsed = ISO8601.parse(text) {
+                date = parsed
+            } else {
+                fields.report(.error, .payloadInvalid,
+                              "\"date\" must be ISO 8601 (2026-11-21T09:30:00Z) or seconds since 1970; it is \"\(text)\".",
+                              at: ["date"])
+            }
+        case let value?:
+            date = fields.number(value, at: ["date"]) ?? now
+        case nil:
+            break
+        }
+        guard let contentMembers = fields.object(json["content"], at: ["content"]) else { return nil }
+        fields.checkMembers(contentMembers, allowed: Self.contentKeys, at: ["content"])
+        let source = JSON.object(contentMembers)
+        func at(_ key: String) -> [String] { ["content", key] }
+        var content = NotificationContent()
+        content.title = fields.string(source["title"], at: at("title")) ?? ""
+        content.subtitle = fields.string(source["subtitle"], at: at("subtitle")) ?? ""
+        content.body = fields.string(source["body"], at: at("body")) ?? ""
+        content.badge = fields.integer(source["badge"], at: at("badge"))
+        content.sound = fields.string(source["sound"], at: at("sound"))
+        content.threadIdentifier = fields.string(source["threadIdentifier"], at: at("threadIdentifier")) ?? ""
+        content.categoryIdentifier = fields.string(source["categoryIdentifier"], at: at("categoryIdentifier")) ?? ""
+        content.targetContentIdentifier = fields.string(source["targetContentIdentifier"], at: at("targetContentIdentifier"))
+        if let level = fields.string(source["interruptionLevel"], at: at("interruptionLevel")) {
+            content.interruptionLevel = interruptionLevel(level, at: at("interruptionLevel"))
+        }
+        content.relevanceScore = fields.number(source["relevanceScore"], at: at("relevanceScore"), in: 0...1) ?? 0
+        content.userInfo = fields.object(source["userInfo"], at: at("userInfo")) ?? []
+        for (position, element) in (fields.array(source["attachments"], at: at("attachments")) ?? []).enumerated() {
+            if let attachment = attachment(element, at: at("attachments") + ["\(position)"], position: position) {
+                content.attachments.append(attachment)
+            }
+        }
+        return UserNotification(identifier: identifier, date: date, content: content)
+    }
+
+    mutating func attachment(_ json: JSON, at path: [String], position: Int) -> NotificationAttachment? {
+        guard let members = fields.object(json, at: path) else { return nil }
+        fields.checkMembers(members, allowed: ["identifier", "path", "url", "type"], at: path)
+        let identifier = fields.string(json["identifier"], at: path + ["identifier"]) ?? ""
+        var file: String?
+        if let url = fields.string(json["url"], at: path + ["url"]) {
+            guard url.hasPrefix("file://") else {
+                fields.report(.error, .payloadInvalid, "Attachment URLs must be file:// URLs; \"\(url)\" is not.",
+                              at: path + ["url"])
+                return nil
+            }
+            file = FileURL.path(of: url)
+        } else if let given = fields.string(json["path"], at: path + ["path"]) {
+            file = FileSystem.absolutePath(Path.join(baseDirectory, given))
+        }
+        guard let file else {
+            fields.report(.error, .payloadInvalid, "An attachment needs a \"path\" or a file:// \"url\".", at: path)
+            return nil
+        }
+        guard FileSystem.status(of: file)?.kind == .regular else {
+            fields.report(.error, .payloadAttachmentMissing, "The attachment file \(file) does not exist or is not a file.",
+                          at: path)
+            return nil
+        }
+        let type = fields.string(json["type"], at: path + ["type"]) ?? UniformType.guess(forFile: file)
+        return NotificationAttachment(identifier: identifier.isEmpty ? "attachment-\(position + 1)" : identifier,
+                                      type: type, path: file)
+    }
+}

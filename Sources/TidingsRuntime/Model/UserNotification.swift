@@ -1,0 +1,102 @@
+import TidingsBase
+
+/// A delivered notification: its request identifier, date and content
+/// (UNNotification with its UNNotificationRequest).
+package struct UserNotification: Sendable, Equatable {
+    /// The request identifier; a new notification with the same one replaces the old.
+    package var identifier: String
+    /// When it was delivered, in seconds since 1970-01-01 UTC.
+    package var date: Double
+    package var content: NotificationContent
+
+    package init(identifier: String, date: Double, content: NotificationContent) {
+        self.identifier = identifier
+        self.date = date
+        self.content = content
+    }
+}
+
+/// What a notification says (UNNotificationContent).
+package struct NotificationContent: Sendable, Equatable {
+    package var title = ""
+    package var subtitle = ""
+    package var body = ""
+    /// The badge number; nil leaves the badge as it is, 0 removes it.
+    package var badge: Int64?
+    /// The sound's name, "default" for the default sound; nil for silence.
+    package var sound: String?
+    package var threadIdentifier = ""
+    package var categoryIdentifier = ""
+    package var targetContentIdentifier: String?
+    package var interruptionLevel = InterruptionLevel.active
+    /// Between 0 and 1.
+    package var relevanceScore = 0.0
+    /// The userInfo dictionary, in the order the payload gave it.
+    package var userInfo: [(String, JSON)] = []
+    package var attachments: [NotificationAttachment] = []
+
+    package init() {}
+
+    /// True when the notification has alert text (title, subtitle or body).
+    package var hasAlert: Bool {
+        !title.isEmpty || !subtitle.isEmpty || !body.isEmpty
+    }
+
+    package static func == (lhs: NotificationContent, rhs: NotificationContent) -> Bool {
+        lhs.title == rhs.title && lhs.subtitle == rhs.subtitle && lhs.body == rhs.body && lhs.badge == rhs.badge
+            && lhs.sound == rhs.sound && lhs.threadIdentifier == rhs.threadIdentifier
+            && lhs.categoryIdentifier == rhs.categoryIdentifier
+            && lhs.targetContentIdentifier == rhs.targetContentIdentifier
+            && lhs.interruptionLevel == rhs.interruptionLevel && lhs.relevanceScore == rhs.relevanceScore
+            && JSON.object(lhs.userInfo) == JSON.object(rhs.userInfo) && lhs.attachments == rhs.attachments
+    }
+}
+
+/// How urgently a notification asks for attention, with Apple's raw values.
+package enum InterruptionLevel: Int32, Sendable, CaseIterable {
+    case passive = 0
+    case active = 1
+    case timeSensitive = 2
+    case critical = 3
+
+    /// The spelling APNs uses in `aps.interruption-level`.
+    package var payloadName: String {
+        switch self {
+        case .passive: "passive"
+        case .active: "active"
+        case .timeSensitive: "time-sensitive"
+        case .critical: "critical"
+        }
+    }
+}
+
+/// A file attached to a notification (UNNotificationAttachment).
+package struct NotificationAttachment: Sendable, Equatable {
+    package var identifier: String
+    /// The uniform type identifier, such as `public.png`; "" when unknown.
+    package var type: String
+    /// The file's absolute path.
+    package var path: String
+
+    package init(identifier: String, type: String, path: String) {
+        self.identifier = identifier
+        self.type = type
+        self.path = path
+    }
+
+    /// The `file://` URL of the file, percent-encoding what a URL path may not hold.
+    package var url: String {
+        var encoded = "file://"
+        for byte in path.utf8 {
+            let safe = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || "/-._~!$&'()*+,;=:@".utf8.contains(byte)
+            if safe {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return encoded
+    }
+}

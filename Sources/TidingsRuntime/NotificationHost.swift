@@ -1,0 +1,377 @@
+import Synchronization
+import TidingsBase
+import TidingsManifest
+import TidingsRegistry
+
+/// The runtime: turns notifications into presentations through the content
+/// extension their (app, category) routes to, and responses into outcomes.
+///
+/// A notification is never lost: when no extension serves it, or its
+/// extension fails to load, to make an instance or to answer in time, it is
+/// shown with its default content (and a response goes to the app), and the
+/// failure is reported. Safe to use from any thread; calls to one extension
+/// instance are serialised, calls to different ones are not.
+package final class NotificationHost: Sendable {
+    /// Settings a front end may change.
+    package struct Configuration: Sendable {
+        /// The content width when the front end gives none: 360 points, about
+        /// an iPhone notification's width.
+        package var defaultContentWidth = 360.0
+        /// How long an extension has to complete a response, in seconds.
+        package var responseDeadline = 5.0
+
+        package init() {}
+    }
+
+    package let index: ExtensionIndex
+    package let configuration: Configuration
+    private let launcher: any ExtensionLauncher
+    private let onEvent: @Sendable (HostEvent) -> Void
+    private let providers = ProviderCache()
+    private let state = Mutex(State())
+
+    private struct ThreadKey: Hashable {
+        var extensionIdentifier: String
+        var thread: String
+    }
+
+    private struct Shown {
+        var notification: UserNotification
+        var app: String
+        var width: Double
+        var instance: InstanceRecord?
+        var threadKey: ThreadKey?
+    }
+
+    private struct State {
+        var categories: [String: [String: NotificationCategory]] = [:]
+        var shown: [String: Shown] = [:]
+        var threads: [ThreadKey: InstanceRecord] = [:]
+    }
+
+    /// A host serving the bundles of `index`.
+    /// - Parameters:
+    ///   - launcher: how extensions are started (in this process by default).
+    ///   - onEvent: receives what happens outside any call, such as a late completion.
+    package init(index: ExtensionIndex, configuration: Configuration = Configuration(),
+                 launcher: any ExtensionLauncher = InProcessLauncher(),
+                 onEvent: @escaping @Sendable (HostEvent) -> Void = { _ in }) {
+        self.index = index
+        self.configuration = configuration
+        self.launcher = launcher
+        self.onEvent = onEvent
+    }
+
+    // MARK: Categories
+
+    /// Sets the categories of `app`, replacing those it had (setNotificationCategories).
+    package func register(_ categories: [NotificationCategory], for app: String) {
+        state.withLock { state in
+            state.categories[app] = Dictionary(categories.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
+        }
+    }
+
+    /// The category `identifier` of `app`, if registered.
+    package func category(_ identifier: String, of app: String) -> NotificationCategory? {
+        state.withLock { $0.categories[app]?[identifier] }
+    }
+
+    // MARK: Delivering
+
+    /// Delivers `notification` to `app` and returns what to show.
+    /// - Parameter width: the front end's content width in points; the configured default when nil.
+    package func deliver(_ notification: UserNotification, to app: String, width: Double? = nil) -> Delivery {
+        let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
+        var diagnostics: [Diagnostic] = []
+        var log: [LogLine] = []
+        var forwarded: [ForwardedResponse] = []
+        let identifier = notification.identifier
+        retire(identifier)
+
+        var shown = Shown(notification: notification, app: app, width: width)
+        if let bundle = route(notification, to: app, diagnostics: &diagnostics), let manifest = bundle.manifest {
+            do throws(Diagnostic) {
+                let provider = try providers.provider(for: bundle, launcher: launcher)
+                let thread = notification.content.threadIdentifier
+                let key = thread.isEmpty ? nil : ThreadKey(extensionIdentifier: manifest.bundleIdentifier, thread: thread)
+                let instance = state.withLock { state in
+                    if let key, let existing = state.threads[key] { return existing }
+                    let record = InstanceRecord(bundleManifest: manifest, interface: bundle.interface, provider: provider)
+                    if let key { state.threads[key] = record }
+                    return record
+                }
+                instance.context.update { $0.attachments = notification.content.attachments.map(\.identifier) }
+                do throws(Diagnostic) {
+                    try instance.call { $0.didReceive(notification) }
+                    shown.instance = instance
+                    shown.threadKey = key
+                } catch {
+                    instance.context.close()
+                    if let key { state.withLock { $0.threads[key] = nil } }
+                    throw error
+                }
+            } catch {
+                diagnostics.append(error)
+            }
+        }
+        state.withLock { $0.shown[identifier] = shown }
+        if let instance = shown.instance {
+            collectReports(of: instance, for: identifier, diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        }
+        return Delivery(presentation: presentation(of: identifier, shown), diagnostics: diagnostics, log: log,
+                        forwarded: forwarded)
+    }
+
+    /// The content extension for the notification, or nil with a note saying why none serves it.
+    private func route(_ notification: UserNotification, to app: String, diagnostics: inout [Diagnostic]) -> ExtensionBundle? {
+        let category = notification.content.categoryIdentifier
+        guard !category.isEmpty else {
+            diagnostics.append(.note(.routeNoCategory, "The notification has no category, so no content extension serves it."))
+            return nil
+        }
+        if let bundle = index.contentExtension(forApp: app, category: category) { return bundle }
+        var message = "No content extension of app \(app) declares category \"\(category)\""
+        let declared = index.categories(ofApp: app)
+        let elsewhere = index.apps(servingCategory: category)
+        if let near = Suggestion.closest(to: category, among: declared) {
+            message += "; did you mean \"\(near)\"? (Categories match exactly.)"
+        } else if !elsewhere.isEmpty {
+            message += "; it is served for \(elsewhere.joined(separator: ", ")), and only an app's own extensions see its notifications."
+        } else if !declared.isEmpty {
+            message += "; its extensions declare \(declared.map { "\"\($0)\"" }.joined(separator: ", "))."
+        } else {
+            message += "; the app has no content extension on the search path."
+        }
+        diagnostics.append(.note(.routeNoExtension, message))
+        return nil
+    }
+
+    // MARK: Responding
+
+    /// Sends the user's response to the notification presented as `identifier`.
+    ///
+    /// It goes to the content extension's response handler when there is one
+    /// (whose answer decides whether the notification stays, closes, or closes
+    /// and forwards the action to the app), else straight to the app.
+    /// - Throws: for a notification not presented, an action it does not offer,
+    ///   or text missing from (or given to) an action.
+    package func respond(to identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
+        guard let (shown, category) = state.withLock({ state in
+            state.shown[identifier].map { ($0, state.categories[$0.app]?[$0.notification.content.categoryIdentifier]) }
+        }) else {
+            throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
+        }
+        var diagnostics: [Diagnostic] = []
+        var log: [LogLine] = []
+        var forwarded: [ForwardedResponse] = []
+        let toApp = ForwardedResponse(app: shown.app, notificationIdentifier: identifier,
+                                      actionIdentifier: response.actionIdentifier, userText: response.userText)
+        let isDismissal = response.actionIdentifier == ActionIdentifier.dismiss
+        try validate(response, against: actions(of: shown, category: category), categoryName: category?.identifier)
+
+        if isDismissal && !(category?.options.contains(.customDismissAction) ?? false) {
+            diagnostics.append(.note(.responseDismissNotDelivered,
+                                     "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
+            let presentation = dismiss(identifier)
+            return ResponseOutcome(response: response, receiver: .nobody, option: nil, presentation: presentation,
+                                   forwarded: [], diagnostics: diagnostics, log: log)
+        }
+        guard let instance = shown.instance, instance.provider.handlesResponses else {
+            if shown.instance != nil {
+                diagnostics.append(.note(.responseNoHandler,
+                                         "The extension has no response handler, so the response goes straight to the app."))
+            }
+            let presentation = dismiss(identifier)
+            return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
+                                   forwarded: [toApp], diagnostics: diagnostics, log: log)
+        }
+
+        let onEvent = self.onEvent
+        let pending = CompletionCenter.shared.begin(
+            deadline: MonotonicClock.deadline(after: configuration.responseDeadline),
+            extensionIdentifier: instance.manifest.bundleIdentifier, report: { onEvent(.diagnostic($0)) })
+        var answer: PendingCompletion.Answer?
+        do throws(Diagnostic) {
+            try instance.call { $0.didReceive(response, to: shown.notification, token: pending.token) }
+            answer = pending.wait()
+        } catch {
+            diagnostics.append(error)
+        }
+        CompletionCenter.shared.finish(pending)
+        diagnostics += pending.problems
+        collectReports(of: instance, for: identifier, diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+
+        var option: ResponseOption?
+        switch answer {
+        case .option(let given):
+            option = given
+        case .invalid(let raw):
+            diagnostics.append(.error(.completionInvalidOption,
+                                      "\(instance.manifest.bundleIdentifier) completed with option \(raw), which is not 0, 1 or 2; the notification is closed and the action forwarded to the app."))
+        case nil:
+            if !diagnostics.containsError {
+                diagnostics.append(.error(.completionTimeout,
+                                          "\(instance.manifest.bundleIdentifier) did not complete the response within \(configuration.responseDeadline) s; the notification is closed and the action forwarded to the app."))
+            }
+        }
+        // Without a valid answer the app still learns of the action: nothing is lost.
+        let effective = option ?? .dismissAndForwardAction
+        if effective == .dismissAndForwardAction { forwarded.append(toApp) }
+        let closes = effective != .doNotDismiss || isDismissal
+        let presentation = closes ? dismiss(identifier) : self.presentation(of: identifier) ?? dismiss(identifier)
+        return ResponseOutcome(response: response, receiver: .extension, option: option, presentation: presentation,
+                               forwarded: forwarded, diagnostics: diagnostics, log: log)
+    }
+
+    private func validate(_ response: ResponseRequest, against actions: [NotificationAction],
+                          categoryName: String?) throws(Diagnostic) {
+        let identifier = response.actionIdentifier
+        if identifier == ActionIdentifier.default || identifier == ActionIdentifier.dismiss {
+            if response.userText != nil {
+                throw .error(.responseTextUnexpected, "Only a text-input action carries text; \(identifier) does not.")
+            }
+            return
+        }
+        guard let action = actions.first(where: { $0.identifier == identifier }) else {
+            let offered = actions.map { "\"\($0.identifier)\"" }.joined(separator: ", ")
+            var message = "The notification offers no action \"\(identifier)\""
+            if let near = Suggestion.closest(to: identifier, among: actions.map(\.identifier)) {
+                message += "; did you mean \"\(near)\"?"
+            } else if actions.isEmpty {
+                message += categoryName.map { "; its category \"\($0)\" is not registered or has no actions." }
+                    ?? "; it has no category, so it has no actions."
+            } else {
+                message += "; it offers \(offered)."
+            }
+            throw .error(.responseUnknownAction, message)
+        }
+        if action.textInput != nil && response.userText == nil {
+            throw .error(.responseTextRequired, "The action \"\(identifier)\" takes text input; give the user's text.")
+        }
+        if action.textInput == nil && response.userText != nil {
+            throw .error(.responseTextUnexpected, "The action \"\(identifier)\" is not a text-input action and takes no text.")
+        }
+    }
+
+    // MARK: Media
+
+    /// The user tapped the media play/pause button: plays when paused, pauses when playing.
+    package func tapMediaButton(of identifier: String) throws(Diagnostic) -> Presentation {
+        guard let shown = state.withLock({ $0.shown[identifier] }) else {
+            throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
+        }
+        guard let instance = shown.instance, let button = instance.context.snapshot().mediaButton,
+              button.type != 0
+        else {
+            throw .error(.mediaNoButton, "The notification \"\(identifier)\" shows no media button.")
+        }
+        let playing = instance.context.update { state in
+            state.mediaPlaying.toggle()
+            return state.mediaPlaying
+        }
+        try instance.call { playing ? $0.mediaPlay() : $0.mediaPause() }
+        return presentation(of: identifier, shown)
+    }
+
+    // MARK: Presentations
+
+    /// The presentation of `identifier` now, if it is shown.
+    package func presentation(of identifier: String) -> Presentation? {
+        state.withLock { $0.shown[identifier] }.map { presentation(of: identifier, $0) }
+    }
+
+    /// The identifiers of the notifications shown, sorted.
+    package var presentedIdentifiers: [String] {
+        state.withLock { $0.shown.keys.sorted() }
+    }
+
+    private func actions(of shown: Shown, category: NotificationCategory?) -> [NotificationAction] {
+        shown.instance?.context.snapshot().actions ?? category?.actions ?? []
+    }
+
+    private func presentation(of identifier: String, _ shown: Shown, dismissed: Bool = false) -> Presentation {
+        let category = self.category(shown.notification.content.categoryIdentifier, of: shown.app)
+        guard let instance = shown.instance else {
+            return Presentation(
+                notification: shown.notification, app: shown.app, extensionIdentifier: nil, header: shown.app,
+                defaultContentHidden: false, contentWidth: shown.width, initialContentHeight: nil, contentHeight: nil,
+                view: nil, actions: category?.actions ?? [], mediaButton: nil, mediaPlaying: false,
+                userInteractionEnabled: false, dismissed: dismissed)
+        }
+        let manifest = instance.manifest
+        let state = instance.context.snapshot()
+        let initial = manifest.initialContentSizeRatio.map { shown.width * $0 }
+        return Presentation(
+            notification: shown.notification, app: shown.app, extensionIdentifier: manifest.bundleIdentifier,
+            header: (manifest.overridesDefaultTitle ? state.title : nil) ?? shown.app,
+            defaultContentHidden: manifest.defaultContentHidden, contentWidth: shown.width,
+            initialContentHeight: initial, contentHeight: state.preferredContentHeight ?? initial, view: state.view,
+            actions: state.actions ?? category?.actions ?? [], mediaButton: state.mediaButton,
+            mediaPlaying: state.mediaPlaying, userInteractionEnabled: manifest.userInteractionEnabled,
+            dismissed: dismissed)
+    }
+
+    // MARK: Dismissing
+
+    /// Closes the presentation and returns its last state. The instance is
+    /// destroyed when no other notification of its thread still shows.
+    @discardableResult
+    private func dismiss(_ identifier: String) -> Presentation {
+        guard let shown = state.withLock({ $0.shown[identifier] }) else {
+            preconditionFailure("dismissing a notification that is not shown")
+        }
+        let last = presentation(of: identifier, shown, dismissed: true)
+        retire(identifier)
+        return last
+    }
+
+    /// Removes a presentation, destroying its instance when nothing else uses it.
+    private func retire(_ identifier: String) {
+        let orphan: InstanceRecord? = state.withLock { state in
+            guard let shown = state.shown.removeValue(forKey: identifier), let instance = shown.instance else { return nil }
+            let stillUsed = state.shown.values.contains { $0.instance === instance }
+            if stillUsed { return nil }
+            if let key = shown.threadKey, state.threads[key] === instance { state.threads[key] = nil }
+            return instance
+        }
+        orphan?.destroy()
+    }
+
+    /// Moves what the extension reported during a call into the result, and
+    /// carries out what it asked for (performing the default action).
+    private func collectReports(of instance: InstanceRecord, for identifier: String, diagnostics: inout [Diagnostic],
+                                log: inout [LogLine], forwarded: inout [ForwardedResponse]) {
+        let reports = instance.context.drainReports()
+        diagnostics += reports.diagnostics
+        log += reports.log
+        guard let shown = state.withLock({ $0.shown[identifier] }) else { return }
+        if reports.defaultAction {
+            forwarded.append(ForwardedResponse(app: shown.app, notificationIdentifier: identifier,
+                                               actionIdentifier: ActionIdentifier.default, userText: nil))
+        }
+        if reports.dismiss || reports.defaultAction {
+            retire(identifier)
+        }
+    }
+}
+
+extension Diagnostic.Code {
+    /// The notification has no category.
+    package static let routeNoCategory = Self("route.no-category")
+    /// No content extension of the app declares the notification's category.
+    package static let routeNoExtension = Self("route.no-extension")
+    /// A response named a notification that is not presented.
+    package static let responseUnknownNotification = Self("response.unknown-notification")
+    /// A response named an action the notification does not offer.
+    package static let responseUnknownAction = Self("response.unknown-action")
+    /// A text-input action was answered without text.
+    package static let responseTextRequired = Self("response.text-required")
+    /// Text was given for an action that takes none.
+    package static let responseTextUnexpected = Self("response.text-unexpected")
+    /// A dismissal of a category without customDismissAction reaches nobody.
+    package static let responseDismissNotDelivered = Self("response.dismiss-not-delivered")
+    /// The extension has no response handler; the app gets the response.
+    package static let responseNoHandler = Self("response.no-handler")
+    /// The media button was tapped on a notification that shows none.
+    package static let mediaNoButton = Self("media.no-button")
+}

@@ -1,0 +1,98 @@
+import TidingsBase
+import TidingsManifest
+
+/// What a front end shows for a notification: the default content unless
+/// hidden, the extension's view at its size, the header title, the action
+/// buttons and the media button.
+package struct Presentation: Sendable {
+    package var notification: UserNotification
+    /// The app the notification is addressed to.
+    package var app: String
+    /// The content extension serving it, when one does and it did not fail.
+    package var extensionIdentifier: String?
+    /// The title in the header: the app's, or the extension's when its manifest allows it.
+    package var header: String
+    /// True when only the extension's view shows (UNNotificationExtensionDefaultContentHidden).
+    package var defaultContentHidden: Bool
+    /// The width the front end gave, in points.
+    package var contentWidth: Double
+    /// width × UNNotificationExtensionInitialContentSizeRatio: the height while the extension loads.
+    package var initialContentHeight: Double?
+    /// The height now: the extension's preferred height, else the initial one.
+    package var contentHeight: Double?
+    /// The extension's view; nil without an extension.
+    package var view: ViewState?
+    /// The action buttons: the category's, or those the extension set.
+    package var actions: [NotificationAction]
+    /// The media button the extension asked for.
+    package var mediaButton: InstanceContext.MediaButton?
+    package var mediaPlaying: Bool
+    /// Touches reach the extension's view (UNNotificationExtensionUserInteractionEnabled).
+    package var userInteractionEnabled: Bool
+    /// The notification is no longer shown.
+    package var dismissed: Bool
+
+    /// The default content (title, subtitle, body) when it shows.
+    package var defaultContent: (title: String, subtitle: String, body: String)? {
+        defaultContentHidden ? nil : (notification.content.title, notification.content.subtitle, notification.content.body)
+    }
+}
+
+/// A response the app receives: from the user directly, or forwarded by the extension.
+package struct ForwardedResponse: Sendable, Equatable {
+    package var app: String
+    package var notificationIdentifier: String
+    package var actionIdentifier: String
+    package var userText: String?
+
+    package init(app: String, notificationIdentifier: String, actionIdentifier: String, userText: String?) {
+        self.app = app
+        self.notificationIdentifier = notificationIdentifier
+        self.actionIdentifier = actionIdentifier
+        self.userText = userText
+    }
+}
+
+/// The result of delivering a notification.
+package struct Delivery: Sendable {
+    package var presentation: Presentation
+    /// Why it was routed as it was, what the extension did wrong, what failed.
+    package var diagnostics: [Diagnostic]
+    /// What the extension logged.
+    package var log: [LogLine]
+    /// Responses sent to the app meanwhile (the extension performed the default action).
+    package var forwarded: [ForwardedResponse]
+
+    /// True when the extension failed and the default content shows instead.
+    package var extensionFailed: Bool { diagnostics.containsError }
+}
+
+/// The result of a response.
+package struct ResponseOutcome: Sendable {
+    /// Who received the response.
+    package enum Receiver: String, Sendable {
+        /// The content extension's response handler.
+        case `extension`
+        /// The app, straight away (no extension, or one without a response handler, or one that failed).
+        case app
+        /// Nobody: a dismissal of a category without customDismissAction.
+        case nobody
+    }
+
+    package var response: ResponseRequest
+    package var receiver: Receiver
+    /// The extension's answer, when it gave a valid one in time.
+    package var option: ResponseOption?
+    package var presentation: Presentation
+    /// What the app received, if anything.
+    package var forwarded: [ForwardedResponse]
+    package var diagnostics: [Diagnostic]
+    package var log: [LogLine]
+}
+
+/// Something that happened outside any call the caller is waiting on: a late
+/// completion, say. Front ends subscribe to these.
+package enum HostEvent: Sendable {
+    /// A problem noticed after the call it belongs to had returned.
+    case diagnostic(Diagnostic)
+}

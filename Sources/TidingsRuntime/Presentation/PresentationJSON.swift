@@ -1,0 +1,161 @@
+import TidingsBase
+import TidingsManifest
+
+// The JSON forms front ends receive (the command line's --json, and later the
+// JSON-RPC server). Member names follow Apple's property names.
+
+extension UserNotification {
+    /// The notification as JSON: identifier, ISO 8601 date, content.
+    package var json: JSON {
+        let content = self.content
+        var members: [(String, JSON)] = [
+            ("identifier", .string(identifier)),
+            ("date", .string(ISO8601.format(date))),
+            ("title", .string(content.title)),
+            ("subtitle", .string(content.subtitle)),
+            ("body", .string(content.body)),
+            ("categoryIdentifier", .string(content.categoryIdentifier)),
+            ("threadIdentifier", .string(content.threadIdentifier)),
+        ]
+        if let target = content.targetContentIdentifier { members.append(("targetContentIdentifier", .string(target))) }
+        if let badge = content.badge { members.append(("badge", .integer(badge))) }
+        if let sound = content.sound { members.append(("sound", .string(sound))) }
+        members.append(("interruptionLevel", .string(content.interruptionLevel.payloadName)))
+        members.append(("relevanceScore", .double(content.relevanceScore)))
+        members.append(("userInfo", .object(content.userInfo)))
+        members.append(("attachments", .array(content.attachments.map(\.json))))
+        return .object(members)
+    }
+}
+
+extension NotificationAttachment {
+    /// The attachment as JSON: identifier, type, url.
+    package var json: JSON {
+        .object([("identifier", .string(identifier)), ("type", .string(type)), ("url", .string(url))])
+    }
+}
+
+extension NotificationAction {
+    /// The action as JSON, with its option names and text-input details.
+    package var json: JSON {
+        var members: [(String, JSON)] = [
+            ("identifier", .string(identifier)), ("title", .string(title)),
+            ("options", .array(Options.names.filter { options.contains($0.1) }.map { .string($0.0) })),
+        ]
+        if let textInput {
+            members.append(("textInput", .object([("buttonTitle", .string(textInput.buttonTitle)),
+                                                  ("placeholder", .string(textInput.placeholder))])))
+        }
+        return .object(members)
+    }
+}
+
+extension Presentation {
+    /// Everything a front end needs to draw the notification.
+    package var json: JSON {
+        var members: [(String, JSON)] = [
+            ("notification", .string(notification.identifier)),
+            ("app", .string(app)),
+            ("extension", extensionIdentifier.map(JSON.string) ?? .null),
+            ("header", .string(header)),
+            ("defaultContentHidden", .bool(defaultContentHidden)),
+        ]
+        if let content = defaultContent {
+            members.append(("defaultContent", .object([("title", .string(content.title)),
+                                                       ("subtitle", .string(content.subtitle)),
+                                                       ("body", .string(content.body))])))
+        }
+        var size: [(String, JSON)] = [("width", .double(contentWidth))]
+        if let initialContentHeight { size.append(("initialHeight", .double(initialContentHeight))) }
+        if let contentHeight { size.append(("height", .double(contentHeight))) }
+        members.append(("contentSize", .object(size)))
+        members.append(("view", view.flatMap { $0.json(attachments: notification.content.attachments) } ?? .null))
+        members.append(("actions", .array(actions.map(\.json))))
+        if let mediaButton {
+            var button: [(String, JSON)] = [("type", .string(["none", "default", "overlay"][Int(mediaButton.type)]))]
+            if let frame = mediaButton.frame {
+                button.append(("frame", .array([frame.0, frame.1, frame.2, frame.3].map(JSON.double))))
+            }
+            if let tint = mediaButton.tint { button.append(("tintColor", .string(tint.description))) }
+            button.append(("playing", .bool(mediaPlaying)))
+            members.append(("mediaButton", .object(button)))
+        }
+        members.append(("userInteractionEnabled", .bool(userInteractionEnabled)))
+        members.append(("dismissed", .bool(dismissed)))
+        return .object(members)
+    }
+}
+
+extension ViewState {
+    /// The view as a tree in the interface file's format, with images bound
+    /// to their attachments; nil when there is no element.
+    package func json(attachments: [NotificationAttachment]) -> JSON? {
+        nodes.isEmpty ? nil : json(at: 0, attachments: attachments)
+    }
+
+    private func json(at position: Int, attachments: [NotificationAttachment]) -> JSON {
+        let node = nodes[position]
+        var members: [(String, JSON)] = [("type", .string(node.kindName))]
+        if let identifier = node.identifier { members.append(("id", .string(identifier))) }
+        members.append(("hidden", .bool(node.hidden)))
+        switch node.content {
+        case let .label(text, color, style):
+            members.append(("text", .string(text)))
+            if let color { members.append(("textColor", .string(color.description))) }
+            members.append(("style", .string(style.rawValue)))
+        case .image(let attachment):
+            let bound = attachment.flatMap { identifier in attachments.first { $0.identifier == identifier } }
+            members.append(("attachment", bound?.json ?? .null))
+        case let .stack(axis, spacing, children):
+            members.append(("axis", .string(axis.rawValue)))
+            members.append(("spacing", .double(spacing)))
+            members.append(("children", .array(children.map { json(at: $0, attachments: attachments) })))
+        }
+        return .object(members)
+    }
+}
+
+extension ForwardedResponse {
+    /// What the app received.
+    package var json: JSON {
+        .object([("app", .string(app)), ("notification", .string(notificationIdentifier)),
+                 ("actionIdentifier", .string(actionIdentifier)), ("userText", userText.map(JSON.string) ?? .null)])
+    }
+}
+
+extension LogLine {
+    /// The line as JSON.
+    package var json: JSON {
+        .object([("extension", .string(extensionIdentifier)), ("level", .string(level.name)), ("message", .string(message))])
+    }
+}
+
+extension Delivery {
+    /// The delivery as JSON: the notification, its presentation, and what happened.
+    package var json: JSON {
+        .object([
+            ("notification", presentation.notification.json),
+            ("presentation", presentation.json),
+            ("forwarded", .array(forwarded.map(\.json))),
+            ("log", .array(log.map(\.json))),
+            ("diagnostics", .array(diagnostics.map(\.json))),
+        ])
+    }
+}
+
+extension ResponseOutcome {
+    /// The outcome as JSON: who received the response, the answer, and the presentation after it.
+    package var json: JSON {
+        .object([
+            ("actionIdentifier", .string(response.actionIdentifier)),
+            ("userText", response.userText.map(JSON.string) ?? .null),
+            ("receiver", .string(receiver.rawValue)),
+            ("option", option.map { .string($0.name) } ?? .null),
+            ("dismissed", .bool(presentation.dismissed)),
+            ("forwarded", .array(forwarded.map(\.json))),
+            ("presentation", presentation.json),
+            ("log", .array(log.map(\.json))),
+            ("diagnostics", .array(diagnostics.map(\.json))),
+        ])
+    }
+}

@@ -1,0 +1,110 @@
+/// A notification as an extension receives it (UNNotification): copied out of
+/// the host's borrowed C structs, so it may be kept.
+public struct DeliveredNotification: Sendable {
+    /// The request identifier.
+    public let identifier: String
+    /// Delivery time in seconds since 1970-01-01 UTC.
+    public let date: Double
+    public let content: NotificationContent
+}
+
+/// What a notification says (UNNotificationContent).
+public struct NotificationContent: Sendable {
+    public let title: String
+    public let subtitle: String
+    public let body: String
+    public let categoryIdentifier: String
+    public let threadIdentifier: String
+    public let targetContentIdentifier: String?
+    /// The sound's name ("default" for the default sound); nil for silence.
+    public let sound: String?
+    /// The badge; nil when the notification leaves it as it is.
+    public let badge: Int64?
+    /// Between 0 and 1.
+    public let relevanceScore: Double
+    /// The userInfo dictionary's top-level entries, in the payload's order.
+    public let userInfo: [UserInfoEntry]
+    public let attachments: [NotificationAttachment]
+
+    /// The string value of the userInfo entry `key`, if there is one and it is a string.
+    public func userInfoString(_ key: String) -> String? {
+        userInfo.first { $0.key == key }?.string
+    }
+}
+
+/// One top-level userInfo entry.
+public struct UserInfoEntry: Sendable {
+    public let key: String
+    /// The value as JSON text.
+    public let json: String
+    /// The value when it is a string.
+    public let string: String?
+}
+
+/// A media file attached to a notification (UNNotificationAttachment).
+public struct NotificationAttachment: Sendable {
+    public let identifier: String
+    /// Its uniform type identifier, such as "public.png".
+    public let type: String
+    /// A file:// URL of the file in the host's store.
+    public let url: String
+}
+
+/// The user's answer (UNNotificationResponse, UNTextInputNotificationResponse).
+public struct NotificationResponse: Sendable {
+    /// The identifier the host uses when the user opened the notification.
+    public static let defaultActionIdentifier = "com.apple.UNNotificationDefaultActionIdentifier"
+    /// The identifier the host uses when the user dismissed it (customDismissAction categories only).
+    public static let dismissActionIdentifier = "com.apple.UNNotificationDismissActionIdentifier"
+
+    public let actionIdentifier: String
+    /// What the user typed, for a text-input action.
+    public let userText: String?
+    public let notification: DeliveredNotification
+}
+
+/// An action button an extension may show instead of the category's (UNNotificationAction).
+public struct NotificationAction: Sendable {
+    /// Action options, with Apple's raw values.
+    public struct Options: OptionSet, Sendable {
+        public let rawValue: UInt32
+        /// Creates options from Apple's raw value.
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let authenticationRequired = Options(rawValue: 1)
+        public static let destructive = Options(rawValue: 2)
+        public static let foreground = Options(rawValue: 4)
+    }
+
+    public var identifier: String
+    public var title: String
+    public var options: Options
+    /// For a text-input action: the send button's title and the placeholder.
+    public var textInput: (buttonTitle: String, placeholder: String)?
+
+    /// A plain or text-input action.
+    public init(identifier: String, title: String, options: Options = [],
+                textInput: (buttonTitle: String, placeholder: String)? = nil) {
+        self.identifier = identifier
+        self.title = title
+        self.options = options
+        self.textInput = textInput
+    }
+}
+
+/// A colour as 8-bit red, green, blue and alpha.
+public struct Color: Sendable, Equatable {
+    /// Packed as 0xRRGGBBAA.
+    public let rgba: UInt32
+
+    /// A colour from components between 0 and 255.
+    public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
+        rgba = UInt32(red) << 24 | UInt32(green) << 16 | UInt32(blue) << 8 | UInt32(alpha)
+    }
+
+    /// Apple's system green (#34C759).
+    public static let systemGreen = Color(red: 0x34, green: 0xC7, blue: 0x59)
+    /// Apple's system red (#FF3B30).
+    public static let systemRed = Color(red: 0xFF, green: 0x3B, blue: 0x30)
+    /// Apple's system blue (#007AFF).
+    public static let systemBlue = Color(red: 0x00, green: 0x7A, blue: 0xFF)
+}

@@ -1,0 +1,32 @@
+/// A content extension: draws the custom view of notifications of the
+/// categories its manifest declares (UNNotificationContentExtension).
+///
+/// The host makes one instance per presented notification, or per thread of
+/// notifications shown together, and calls it from one thread at a time.
+public protocol NotificationContentExtension: AnyObject {
+    /// Makes an instance; `context` is how it changes what is shown.
+    init(context: NotificationExtensionContext)
+
+    /// Fills the view for `notification` (`didReceive(_:)`). Called again when
+    /// a new notification of the same thread arrives while the view shows.
+    func didReceive(_ notification: DeliveredNotification)
+}
+
+/// A content extension that handles the user's responses itself
+/// (`didReceive(_:completionHandler:)`). Without it, responses go straight
+/// to the app.
+public protocol NotificationResponseHandling: NotificationContentExtension {
+    /// Handles `response`; must call `completion` exactly once, from any
+    /// thread, before the host's deadline.
+    func didReceive(_ response: NotificationResponse,
+                    completionHandler completion: @escaping @Sendable (ContentExtensionResponseOption) -> Void)
+}
+
+/// A content extension that plays media when the user taps its media button
+/// (`mediaPlay()` / `mediaPause()`).
+public protocol NotificationMediaHandling: NotificationContentExtension {
+    /// The user tapped play.
+    func mediaPlay()
+    /// The user tapped pause.
+    func mediaPause()
+}

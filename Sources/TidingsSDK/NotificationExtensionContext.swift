@@ -1,0 +1,133 @@
+import Glibc
+internal import TidingsABI
+
+/// What an extension instance changes the presented notification through:
+/// its view elements, height, title, actions and media state (the
+/// extension context and view controller of iOS).
+///
+/// Every method copies what it is given and may be called from any thread.
+/// Each returns false when the host refused (an unknown element, say); the
+/// host reports the reason itself.
+public final class NotificationExtensionContext: @unchecked Sendable {
+    // Immutable: a process-lifetime table and a number naming the instance.
+    private let host: UnsafePointer<tidings_host>
+    private let handle: tidings_context?
+
+    init(host: UnsafePointer<tidings_host>, handle: tidings_context?) {
+        self.host = host
+        self.handle = handle
+    }
+
+    /// Sets the text of the label `element`.
+    @discardableResult
+    public func setText(_ text: String, of element: String) -> Bool {
+        element.withCString { element in text.withCString { host.pointee.set_text(handle, element, $0) } } == 0
+    }
+
+    /// Sets the text colour of the label `element`.
+    @discardableResult
+    public func setTextColor(_ color: Color, of element: String) -> Bool {
+        element.withCString { host.pointee.set_text_color(handle, $0, color.rgba) } == 0
+    }
+
+    /// Shows the notification's attachment `attachment` in the image `element`; nil clears it.
+    @discardableResult
+    public func setImage(attachment: String?, of element: String) -> Bool {
+        element.withCString { element in
+            guard let attachment else { return host.pointee.set_image(handle, element, nil) }
+            return attachment.withCString { host.pointee.set_image(handle, element, $0) }
+        } == 0
+    }
+
+    /// Hides or shows `element`.
+    @discardableResult
+    public func setHidden(_ hidden: Bool, of element: String) -> Bool {
+        element.withCString { host.pointee.set_hidden(handle, $0, hidden) } == 0
+    }
+
+    /// Sets the height the view prefers, in points (preferredContentSize.height).
+    @discardableResult
+    public func setPreferredContentHeight(_ height: Double) -> Bool {
+        host.pointee.set_preferred_content_height(handle, height) == 0
+    }
+
+    /// Sets the header title; honoured only with UNNotificationExtensionOverridesDefaultTitle.
+    @discardableResult
+    public func setTitle(_ title: String?) -> Bool {
+        guard let title else { return host.pointee.set_title(handle, nil) == 0 }
+        return title.withCString { host.pointee.set_title(handle, $0) } == 0
+    }
+
+    /// Replaces the action buttons shown (notificationActions).
+    @discardableResult
+    public func setNotificationActions(_ actions: [NotificationAction]) -> Bool {
+        CActions.with(actions) { host.pointee.set_actions(handle, $0, actions.count) } == 0
+    }
+
+    /// Shows the media play/pause button (type, frame in points, tint).
+    @discardableResult
+    public func setMediaPlayPauseButton(type: MediaPlayPauseButtonType,
+                                        frame: (x: Double, y: Double, width: Double, height: Double)? = nil,
+                                        tintColor: Color? = nil) -> Bool {
+        var button = tidings_media_button()
+        button.struct_size = UInt32(MemoryLayout<tidings_media_button>.size)
+        button.type = type.rawValue
+        if let frame { button.frame = tidings_rect(x: frame.x, y: frame.y, width: frame.width, height: frame.height) }
+        button.tint_color = tintColor?.rgba ?? 0
+        return host.pointee.set_media_button(handle, &button) == 0
+    }
+
+    /// Tells the host media started on the extension's initiative (mediaPlayingStarted()).
+    public func mediaPlayingStarted() { _ = host.pointee.media_playing_started(handle) }
+
+    /// Tells the host media paused on the extension's initiative (mediaPlayingPaused()).
+    public func mediaPlayingPaused() { _ = host.pointee.media_playing_paused(handle) }
+
+    /// Opens the app as for the default action, and closes the notification.
+    public func performNotificationDefaultAction() { _ = host.pointee.perform_default_action(handle) }
+
+    /// Closes the notification's custom view (dismissNotificationContentExtension()).
+    public func dismissNotificationContentExtension() { _ = host.pointee.dismiss(handle) }
+
+    /// Writes a line to the host's log.
+    public func log(_ message: String, level: LogLevel = .info) {
+        message.withCString { host.pointee.log(handle, level.rawValue, $0) }
+    }
+
+    /// A log line's severity.
+    public enum LogLevel: Int32, Sendable {
+        case debug = 0
+        case info = 1
+        case warning = 2
+        case error = 3
+    }
+}
+
+/// Lays actions out as the ABI's `tidings_action` array for one call.
+enum CActions {
+    static func with<Result>(_ actions: [NotificationAction],
+                             _ body: (UnsafePointer<UnsafePointer<tidings_action>?>?) -> Result) -> Result {
+        var copies: [UnsafeMutablePointer<CChar>] = []
+        func copy(_ text: String?) -> UnsafePointer<CChar>? {
+            guard let text, let duplicate = strdup(text) else { return nil }
+            copies.append(duplicate)
+            return UnsafePointer(duplicate)
+        }
+        let cActions = UnsafeMutablePointer<tidings_action>.allocate(capacity: max(1, actions.count))
+        let pointers = UnsafeMutablePointer<UnsafePointer<tidings_action>?>.allocate(capacity: max(1, actions.count))
+        defer {
+            copies.forEach { free($0) }
+            cActions.deallocate()
+            pointers.deallocate()
+        }
+        for (position, action) in actions.enumerated() {
+            (cActions + position).initialize(to: tidings_action(
+                struct_size: UInt32(MemoryLayout<tidings_action>.size), options: action.options.rawValue,
+                identifier: copy(action.identifier), title: copy(action.title),
+                text_input_button_title: copy(action.textInput?.buttonTitle),
+                text_input_placeholder: copy(action.textInput?.placeholder)))
+            pointers[position] = UnsafePointer(cActions + position)
+        }
+        return body(UnsafePointer(pointers))
+    }
+}

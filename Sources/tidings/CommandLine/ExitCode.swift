@@ -1,0 +1,62 @@
+import TidingsBase
+
+/// The command line's exit codes, from sysexits(3) where one fits.
+enum ExitCode: Int32, CaseIterable {
+    /// Done as asked.
+    case success = 0
+    /// The command line was wrong: an unknown option, a missing argument.
+    case usage = 64
+    /// An input was invalid: a payload, a category file, a manifest, or a
+    /// response the notification does not accept.
+    case dataError = 65
+    /// An input file does not exist or cannot be read.
+    case noInput = 66
+    /// An extension failed (to load, to make an instance, to answer in time):
+    /// the notification was shown with its default content, or the response
+    /// went to the app.
+    case extensionFailed = 69
+    /// Something failed that should not have: a bug in Tidings.
+    case software = 70
+    /// An output file or directory cannot be created.
+    case cannotCreate = 73
+
+    /// One line for `--help`.
+    var meaning: String {
+        switch self {
+        case .success: "success"
+        case .usage: "the command line is wrong"
+        case .dataError: "an input is invalid (payload, categories, manifest, response)"
+        case .noInput: "an input file is missing or unreadable"
+        case .extensionFailed: "an extension failed; the default content was shown or the response went to the app"
+        case .software: "an internal error"
+        case .cannotCreate: "an output cannot be written"
+        }
+    }
+}
+
+/// Why a command stopped: the exit code and what to tell the user.
+struct CommandFailure: Error {
+    var exitCode: ExitCode
+    var diagnostics: [Diagnostic]
+
+    init(_ exitCode: ExitCode, _ diagnostics: [Diagnostic]) {
+        self.exitCode = exitCode
+        self.diagnostics = diagnostics
+    }
+
+    /// A usage error with one sentence.
+    static func usage(_ message: String) -> CommandFailure {
+        CommandFailure(.usage, [.error(.usage, message)])
+    }
+
+    /// The failure for a diagnostic from reading an input file.
+    static func input(_ diagnostic: Diagnostic) -> CommandFailure {
+        let code: ExitCode = diagnostic.code == .fileNotFound || diagnostic.code == .fileUnreadable ? .noInput : .dataError
+        return CommandFailure(code, [diagnostic])
+    }
+}
+
+extension Diagnostic.Code {
+    /// The command line is wrong.
+    static let usage = Self("cli.usage")
+}

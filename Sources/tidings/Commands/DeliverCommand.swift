@@ -1,0 +1,138 @@
+import TidingsBase
+import TidingsRegistry
+import TidingsRuntime
+
+/// `tidings deliver`: one notification through the runtime, and optionally one response.
+enum DeliverCommand: Command {
+    static let spec = CommandSpec(
+        name: "deliver",
+        summary: "Deliver a notification to its app's content extension and print the presentation; optionally respond.",
+        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--width N] [--respond ACTION [--text T]] [--json]",
+        options: [
+            .init(name: "app", value: "ID",
+                  help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
+            .init(name: "categories", value: "FILE", help: "Register an app's categories and actions from a JSON file.",
+                  repeatable: true),
+            .init(name: "width", value: "N", help: "The content width in points (default 360)."),
+            .init(name: "id", value: "ID", help: "The request identifier (APNs payloads carry none; default: generated)."),
+            .init(name: "respond", value: "ACTION",
+                  help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
+            .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
+            .init(name: "deadline", value: "SECONDS", help: "How long the extension has to complete a response (default 5)."),
+            SearchPathOption.option,
+            .init(name: "json", value: nil, help: "Print JSON instead of text."),
+        ],
+        discussion: [
+            "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}); relative attachment paths are taken from the payload's directory.",
+            SearchPathOption.discussion,
+            "Exit status: " + ExitCode.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + ".",
+        ],
+        examples: [
+            "tidings deliver invite.json --categories categories.json",
+            "tidings deliver invite.json --categories categories.json --respond accept",
+            "tidings deliver invite.json --categories categories.json --respond comment --text \"Count me in\" --json",
+        ])
+
+    static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.count == 1, let payloadPath = arguments.positionals.first else {
+            throw .usage("tidings deliver takes one payload file (see tidings deliver --help).")
+        }
+        if arguments.value("text") != nil && arguments.value("respond") == nil {
+            throw .usage("--text goes with --respond.")
+        }
+        let width = try arguments.positiveNumber("width")
+        var configuration = NotificationHost.Configuration()
+        configuration.responseDeadline = try arguments.positiveNumber("deadline") ?? configuration.responseDeadline
+        let index = try SearchPathOption.index(arguments, environment: environment)
+        var notes: [Diagnostic] = []
+        let notification = try readPayload(payloadPath, identifier: arguments.value("id"), notes: &notes)
+        let categoryFiles = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
+            try readCategories(path, notes: &notes)
+        }
+        let app = try app(for: notification, given: arguments.value("app"), categoryFiles: categoryFiles, index: index)
+
+        let host = NotificationHost(index: index, configuration: configuration)
+        for file in categoryFiles { host.register(file.categories, for: file.app) }
+        var delivery = host.deliver(notification, to: app, width: width)
+        delivery.diagnostics.insert(contentsOf: notes, at: 0)
+
+        var outcome: ResponseOutcome?
+        var responseFailure: Diagnostic?
+        if let action = arguments.value("respond") {
+            let response = ResponseRequest(actionIdentifier: resolve(action, among: delivery.presentation),
+                                           userText: arguments.value("text"))
+            do {
+                outcome = try host.respond(to: notification.identifier, with: response)
+            } catch {
+                responseFailure = error
+            }
+        }
+
+        let terminal = Terminal(descriptor: 1, environment: environment)
+        if arguments.flag("json") {
+            var members = delivery.json.objectMembers ?? []
+            if let outcome { members.append(("response", outcome.json)) }
+            if let responseFailure { members.append(("responseError", responseFailure.json)) }
+            print(JSON.object(members).serialized(pretty: true))
+        } else {
+            let text = PresentationText(terminal: terminal)
+            print(text.render(delivery), terminator: "")
+            if let outcome { print(text.render(outcome, before: delivery.presentation), terminator: "") }
+        }
+        if let responseFailure { throw CommandFailure(.dataError, [responseFailure]) }
+        let failed = delivery.extensionFailed || (outcome?.diagnostics.containsError ?? false)
+        return failed ? .extensionFailed : .success
+    }
+
+    /// "default" and "dismiss" stand for Apple's identifiers unless the notification has actions so named.
+    private static func resolve(_ action: String, among presentation: Presentation) -> String {
+        if presentation.actions.contains(where: { $0.identifier == action }) { return action }
+        switch action {
+        case "default", "open": return ActionIdentifier.default
+        case "dismiss": return ActionIdentifier.dismiss
+        default: return action
+        }
+    }
+
+    private static func readPayload(_ path: String, identifier: String?, notes: inout [Diagnostic]) throws(CommandFailure)
+        -> UserNotification
+    {
+        let json = try readJSON(path)
+        let reading = Payload.decode(json, file: path, baseDirectory: Path.directory(of: path), identifier: identifier)
+        guard let notification = reading.notification else {
+            throw CommandFailure(.dataError, reading.diagnostics)
+        }
+        notes += reading.diagnostics
+        return notification
+    }
+
+    private static func readCategories(_ path: String, notes: inout [Diagnostic]) throws(CommandFailure) -> CategoryFile {
+        let reading = CategoryFile.read(try readJSON(path), file: path)
+        guard let file = reading.file else { throw CommandFailure(.dataError, reading.diagnostics) }
+        notes += reading.diagnostics
+        return file
+    }
+
+    private static func readJSON(_ path: String) throws(CommandFailure) -> JSON {
+        do {
+            return try JSON.parse(try FileSystem.readFile(path, limit: 1 << 20), file: path)
+        } catch {
+            throw .input(error)
+        }
+    }
+
+    /// The app to address: given, else the category files', else the only one serving the category.
+    private static func app(for notification: UserNotification, given: String?, categoryFiles: [CategoryFile],
+                            index: ExtensionIndex) throws(CommandFailure) -> String {
+        if let given { return given }
+        let category = notification.content.categoryIdentifier
+        let declaring = Set(categoryFiles.filter { $0.categories.contains { $0.identifier == category } }.map(\.app))
+        if declaring.count == 1 { return declaring.first! }
+        let serving = index.apps(servingCategory: category)
+        if serving.count == 1 { return serving[0] }
+        if serving.isEmpty {
+            throw .usage("Name the app with --app: no content extension on the search path declares category \"\(category)\".")
+        }
+        throw .usage("Name the app with --app: category \"\(category)\" is served for \(serving.joined(separator: ", ")).")
+    }
+}

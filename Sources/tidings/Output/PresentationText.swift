@@ -1,0 +1,167 @@
+import TidingsBase
+import TidingsManifest
+import TidingsRuntime
+
+/// A presentation and a response outcome as text for people.
+struct PresentationText {
+    let terminal: Terminal
+    private let labelWidth = 14
+
+    init(terminal: Terminal) { self.terminal = terminal }
+
+    func render(_ delivery: Delivery) -> String {
+        let presentation = delivery.presentation
+        let notification = presentation.notification
+        var text = terminal.bold("Notification") + "  \(notification.identifier)\n"
+        text += field("App", presentation.app)
+        text += field("Category", notification.content.categoryIdentifier.isEmpty ? "(none)" : notification.content.categoryIdentifier)
+        if !notification.content.threadIdentifier.isEmpty { text += field("Thread", notification.content.threadIdentifier) }
+        text += field("Date", ISO8601.format(notification.date))
+        text += "\n" + terminal.bold("Presentation") + "\n"
+        text += field("Extension", presentation.extensionIdentifier ?? "none: the default content shows")
+        text += field("Header", presentation.header)
+        if let content = presentation.defaultContent {
+            text += field("Title", content.title.isEmpty ? "(none)" : content.title)
+            if !content.subtitle.isEmpty { text += field("Subtitle", content.subtitle) }
+            text += field("Body", content.body.isEmpty ? "(none)" : content.body)
+        } else {
+            text += field("Default", "hidden (UNNotificationExtensionDefaultContentHidden)")
+        }
+        if let initial = presentation.initialContentHeight {
+            let width = Number.text(presentation.contentWidth)
+            var size = "\(width) × \(Number.text(initial)) while loading"
+            if let height = presentation.contentHeight, height != initial {
+                size += ", then \(width) × \(Number.text(height))"
+            }
+            text += field("Content size", size)
+        }
+        if presentation.userInteractionEnabled { text += field("Touches", "reach the extension's view") }
+        if let view = presentation.view, !view.isEmpty {
+            text += field("View", "")
+            text += tree(view, at: 0, depth: 1, attachments: notification.content.attachments)
+        }
+        text += actions(presentation.actions)
+        if let button = presentation.mediaButton {
+            text += field("Media button", ["none", "default", "overlay"][Int(button.type)] + (presentation.mediaPlaying ? ", playing" : ""))
+        }
+        text += log(delivery.log) + diagnostics(delivery.diagnostics)
+        return text
+    }
+
+    func render(_ outcome: ResponseOutcome, before: Presentation) -> String {
+        let response = outcome.response
+        var text = "\n" + terminal.bold("Response") + "  \(shortName(response.actionIdentifier))"
+        if let userText = response.userText { text += " with text \"\(userText)\"" }
+        text += "\n"
+        switch outcome.receiver {
+        case .extension:
+            text += field("Received by", "the extension")
+            text += field("Answer", outcome.option?.name ?? "none in time (handled as dismissAndForwardAction)")
+        case .app:
+            text += field("Received by", "the app directly")
+        case .nobody:
+            text += field("Received by", "nobody (the category lacks customDismissAction)")
+        }
+        text += field("Notification", outcome.presentation.dismissed ? "dismissed" : "still shown")
+        if outcome.forwarded.isEmpty {
+            text += field("App", "not told")
+        } else {
+            for forwarded in outcome.forwarded {
+                var line = "received \(shortName(forwarded.actionIdentifier))"
+                if let userText = forwarded.userText { line += " with text \"\(userText)\"" }
+                text += field("App", line)
+            }
+        }
+        if let after = outcome.presentation.view, let earlier = before.view {
+            let changed = after.nodes.indices.filter { $0 < earlier.nodes.count && after.nodes[$0] != earlier.nodes[$0] }
+            if !changed.isEmpty {
+                text += field("View changes", "")
+                for position in changed {
+                    text += "    " + describe(after.nodes[position], attachments: outcome.presentation.notification.content.attachments) + "\n"
+                }
+            }
+        }
+        return text + log(outcome.log) + diagnostics(outcome.diagnostics)
+    }
+
+    // MARK: Pieces
+
+    private func field(_ name: String, _ value: String) -> String {
+        "  " + terminal.dim(value.isEmpty ? name : name.padding(toLength: labelWidth)) + value + "\n"
+    }
+
+    private func tree(_ view: ViewState, at position: Int, depth: Int, attachments: [NotificationAttachment]) -> String {
+        let node = view.nodes[position]
+        var text = String(repeating: "  ", count: depth + 1) + describe(node, attachments: attachments) + "\n"
+        if case .stack(_, _, let children) = node.content {
+            for child in children { text += tree(view, at: child, depth: depth + 1, attachments: attachments) }
+        }
+        return text
+    }
+
+    private func describe(_ node: ViewState.Node, attachments: [NotificationAttachment]) -> String {
+        var text = node.kindName + (node.identifier.map { " " + terminal.bold($0) } ?? "")
+        switch node.content {
+        case let .label(label, color, style):
+            text += " \"\(label)\""
+            if let color { text += " " + colored(color) }
+            if style != .body { text += terminal.dim(" \(style.rawValue)") }
+        case .image(let attachment):
+            if let attachment, let bound = attachments.first(where: { $0.identifier == attachment }) {
+                text += " → \(bound.identifier) (\(bound.type.isEmpty ? "unknown type" : bound.type)) \(bound.url)"
+            } else {
+                text += " (empty)"
+            }
+        case let .stack(axis, spacing, _):
+            text += terminal.dim(" \(axis.rawValue), spacing \(Number.text(spacing))")
+        }
+        if node.hidden { text += terminal.dim(" (hidden)") }
+        return text
+    }
+
+    /// The colour as hex, and in colour on a terminal that shows 24-bit colour.
+    private func colored(_ color: Color) -> String {
+        guard terminal.styled else { return color.description }
+        let red = color.rgba >> 24, green = (color.rgba >> 16) & 0xFF, blue = (color.rgba >> 8) & 0xFF
+        return "\u{1B}[38;2;\(red);\(green);\(blue)m\(color.description)\u{1B}[0m"
+    }
+
+    private func actions(_ actions: [NotificationAction]) -> String {
+        guard !actions.isEmpty else { return field("Actions", "none") }
+        var text = field("Actions", "")
+        let width = actions.map(\.identifier.count).max() ?? 0
+        for action in actions {
+            var line = "    " + action.identifier.padding(toLength: width + 2) + action.title
+            var details = NotificationAction.Options.names.filter { action.options.contains($0.1) }.map(\.0)
+            if let input = action.textInput {
+                details.append("text input: \"\(input.buttonTitle)\"" + (input.placeholder.isEmpty ? "" : ", \"\(input.placeholder)\""))
+            }
+            if !details.isEmpty { line += terminal.dim("  " + details.joined(separator: ", ")) }
+            text += line + "\n"
+        }
+        return text
+    }
+
+    private func log(_ lines: [LogLine]) -> String {
+        lines.map { "  " + terminal.dim("log ") + "\($0.extensionIdentifier) \($0.level.name): \($0.message)\n" }.joined()
+    }
+
+    private func diagnostics(_ diagnostics: [Diagnostic]) -> String {
+        diagnostics.map { "  " + terminal.line(for: $0) + "\n" }.joined()
+    }
+
+    private func shortName(_ action: String) -> String {
+        switch action {
+        case ActionIdentifier.default: "default (opened)"
+        case ActionIdentifier.dismiss: "dismiss"
+        default: action
+        }
+    }
+}
+
+extension String {
+    /// The string followed by spaces up to `length` characters.
+    func padding(toLength length: Int) -> String {
+        self + String(repeating: " ", count: max(1, length - count))
+    }
+}

@@ -1,0 +1,146 @@
+/*
+ * An extension that misuses the ABI on purpose, to prove the host copes.
+ *
+ * did_receive_notification counts the notifications its instance received
+ * and writes the count to label "count"; it also writes to an element the
+ * interface lacks and sets a title without permission.
+ *
+ * did_receive_response answers according to the action identifier:
+ *   dismiss-now  complete with DISMISS, at once
+ *   stay         complete with DO_NOT_DISMISS
+ *   forward      complete with DISMISS_AND_FORWARD_ACTION
+ *   never        never complete
+ *   twice        complete twice at once (the second call must be refused)
+ *   async        complete from another thread after 20 ms
+ *   late         complete from another thread after 400 ms
+ *   invalid      complete with option 7
+ *   again-later  complete at once, and once more from another thread after 100 ms
+ *   dismiss-me   call host->dismiss, then complete with DO_NOT_DISMISS
+ *   open-app     call host->perform_default_action, then complete with DO_NOT_DISMISS
+ *
+ * misbehaving_stale_call() calls set_text with the context of the last
+ * destroyed instance and returns the status.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tidings.h"
+
+static const tidings_host *host;
+static tidings_context last_destroyed;
+static int created;
+static int destroyed;
+
+typedef struct misbehaving {
+    tidings_context context;
+    int received;
+} misbehaving;
+
+typedef struct delayed {
+    tidings_completion completion;
+    tidings_response_option option;
+    long milliseconds;
+} delayed;
+
+static void *complete_later(void *argument) {
+    delayed *work = argument;
+    struct timespec pause;
+    pause.tv_sec = work->milliseconds / 1000;
+    pause.tv_nsec = (work->milliseconds % 1000) * 1000000L;
+    nanosleep(&pause, NULL);
+    host->complete_response(work->completion, work->option);
+    free(work);
+    return NULL;
+}
+
+static void later(tidings_completion completion, tidings_response_option option, long milliseconds) {
+    pthread_t thread;
+    delayed *work = malloc(sizeof *work);
+    work->completion = completion;
+    work->option = option;
+    work->milliseconds = milliseconds;
+    pthread_create(&thread, NULL, complete_later, work);
+    pthread_detach(thread);
+}
+
+static void *create(tidings_context context) {
+    misbehaving *self = calloc(1, sizeof *self);
+    self->context = context;
+    created++;
+    return self;
+}
+
+static void destroy(void *instance) {
+    misbehaving *self = instance;
+    last_destroyed = self->context;
+    destroyed++;
+    free(self);
+}
+
+static void did_receive_notification(void *instance, const tidings_notification *notification) {
+    misbehaving *self = instance;
+    char text[64];
+    (void)notification;
+    self->received++;
+    snprintf(text, sizeof text, "%d", self->received);
+    host->set_text(self->context, "count", text);
+    snprintf(text, sizeof text, "%d created, %d destroyed", created, destroyed);
+    host->set_text(self->context, "instances", text);
+    host->set_text(self->context, "no-such-element", "x");
+    host->set_title(self->context, "A title nobody allowed");
+    host->log(self->context, TIDINGS_LOG_INFO, "received");
+}
+
+static void did_receive_response(void *instance, const tidings_response *response, tidings_completion completion) {
+    misbehaving *self = instance;
+    const char *action = response->action_identifier;
+    char text[64];
+    if (strcmp(action, "stay") == 0) {
+        host->complete_response(completion, TIDINGS_RESPONSE_DO_NOT_DISMISS);
+    } else if (strcmp(action, "forward") == 0) {
+        host->complete_response(completion, TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION);
+    } else if (strcmp(action, "never") == 0) {
+        /* nothing */
+    } else if (strcmp(action, "twice") == 0) {
+        tidings_status first = host->complete_response(completion, TIDINGS_RESPONSE_DISMISS);
+        tidings_status second = host->complete_response(completion, TIDINGS_RESPONSE_DISMISS);
+        snprintf(text, sizeof text, "%d %d", (int)first, (int)second);
+        host->set_text(self->context, "count", text);
+    } else if (strcmp(action, "async") == 0) {
+        later(completion, TIDINGS_RESPONSE_DISMISS, 20);
+    } else if (strcmp(action, "late") == 0) {
+        later(completion, TIDINGS_RESPONSE_DISMISS, 400);
+    } else if (strcmp(action, "invalid") == 0) {
+        host->complete_response(completion, 7);
+    } else if (strcmp(action, "again-later") == 0) {
+        host->complete_response(completion, TIDINGS_RESPONSE_DISMISS);
+        later(completion, TIDINGS_RESPONSE_DISMISS, 100);
+    } else if (strcmp(action, "dismiss-me") == 0) {
+        host->dismiss(self->context);
+        host->complete_response(completion, TIDINGS_RESPONSE_DO_NOT_DISMISS);
+    } else if (strcmp(action, "open-app") == 0) {
+        host->perform_default_action(self->context);
+        host->complete_response(completion, TIDINGS_RESPONSE_DO_NOT_DISMISS);
+    } else {
+        host->complete_response(completion, TIDINGS_RESPONSE_DISMISS);
+    }
+}
+
+static const tidings_extension descriptor = {
+    sizeof(tidings_extension), TIDINGS_ABI_VERSION, create, destroy, did_receive_notification, did_receive_response,
+    NULL, NULL,
+};
+
+TIDINGS_EXPORT const tidings_extension *tidings_extension_entry(uint32_t version, const tidings_host *table) {
+    (void)version;
+    host = table;
+    return &descriptor;
+}
+
+TIDINGS_EXPORT int misbehaving_stale_call(void);
+TIDINGS_EXPORT int misbehaving_stale_call(void) {
+    return host->set_text(last_destroyed, "count", "stale");
+}

@@ -1,0 +1,157 @@
+import Testing
+import TestSupport
+import TidingsBase
+import TidingsRuntime
+
+/// The Swift sample, loaded from its built library, end to end.
+@Suite struct EventInviteTests {
+    let fixture = Fixture()
+
+    static let categories = [
+        NotificationCategory(identifier: "event-invite", actions: [
+            NotificationAction(identifier: "accept", title: "Accept"),
+            NotificationAction(identifier: "decline", title: "Decline", options: .destructive),
+            NotificationAction(identifier: "comment", title: "Comment",
+                               textInput: .init(buttonTitle: "Send", placeholder: "Add a comment")),
+        ], options: .customDismissAction),
+    ]
+
+    func host() throws -> NotificationHost {
+        try fixture.installEventInvite()
+        let host = fixture.host()
+        host.register(Self.categories, for: "com.example.events")
+        return host
+    }
+
+    func invite(_ identifier: String = "invite", thread: String = "") -> UserNotification {
+        notification(identifier, category: "event-invite", thread: thread, title: "Fallback title", body: "Fallback body",
+                     userInfo: [("title", .string("Team offsite")), ("date", .string("Thursday")),
+                                ("location", .string("Pier 3")), ("message", .string("Dinner after"))])
+    }
+
+    @Test func deliveryHidesDefaultContentAndSizesByRatio() throws {
+        let delivery = try host().deliver(invite(), to: "com.example.events", width: 400)
+        let presentation = delivery.presentation
+        #expect(delivery.diagnostics.isEmpty)
+        #expect(presentation.extensionIdentifier == "com.example.events.invite")
+        #expect(presentation.defaultContentHidden)
+        #expect(presentation.defaultContent == nil)
+        #expect(presentation.initialContentHeight == 300)  // 400 × 0.75
+        #expect(presentation.contentHeight == 160)  // the extension's preferred height without an image
+        #expect(presentation.actions.map(\.identifier) == ["accept", "decline", "comment"])
+    }
+
+    @Test func viewIsFilledFromUserInfo() throws {
+        let view = try #require(try host().deliver(invite(), to: "com.example.events").presentation.view)
+        #expect(view.text(of: "eventTitle") == "Team offsite")
+        #expect(view.text(of: "eventDate") == "Thursday")
+        #expect(view.text(of: "eventLocation") == "Pier 3")
+        #expect(view.text(of: "eventMessage") == "Dinner after")
+        #expect(view.node("eventResponse")?.hidden == true)
+    }
+
+    @Test func firstAttachmentIsShownAsTheImage() throws {
+        let image = NotificationAttachment(identifier: "poster", type: "public.png",
+                                           path: Locations.repositoryFile("Plugins/EventInvite/Payloads/lighthouse.png"))
+        var withImage = invite()
+        withImage.content.attachments = [image]
+        let presentation = try host().deliver(withImage, to: "com.example.events").presentation
+        let node = try #require(presentation.view?.node("eventImage"))
+        #expect(node.content == .image(attachment: "poster"))
+        #expect(!node.hidden)
+        #expect(presentation.contentHeight == 320)
+    }
+
+    @Test func acceptShowsGoingInGreenAndDismisses() throws {
+        let host = try host()
+        _ = host.deliver(invite(), to: "com.example.events")
+        let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "accept"))
+        #expect(outcome.receiver == .extension)
+        #expect(outcome.option == .dismiss)
+        #expect(outcome.presentation.dismissed)
+        #expect(outcome.forwarded.isEmpty)
+        #expect(outcome.presentation.view?.text(of: "eventResponse") == "Going!")
+        #expect(outcome.presentation.view?.color(of: "eventResponse") == "#34C759")
+        #expect(host.presentation(of: "invite") == nil)
+    }
+
+    @Test func declineShowsNotGoingInRed() throws {
+        let host = try host()
+        _ = host.deliver(invite(), to: "com.example.events")
+        let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "decline"))
+        #expect(outcome.presentation.view?.text(of: "eventResponse") == "Not Going.")
+        #expect(outcome.presentation.view?.color(of: "eventResponse") == "#FF3B30")
+    }
+
+    @Test func commentTextReachesTheExtensionAndIsForwarded() throws {
+        let host = try host()
+        _ = host.deliver(invite(), to: "com.example.events")
+        let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "comment", userText: "Count me in"))
+        #expect(outcome.option == .dismissAndForwardAction)
+        #expect(outcome.presentation.view?.text(of: "eventResponse") == "Comment sent: Count me in")
+        #expect(outcome.forwarded == [ForwardedResponse(app: "com.example.events", notificationIdentifier: "invite",
+                                                       actionIdentifier: "comment", userText: "Count me in")])
+        #expect(outcome.log.map(\.message) == ["forwarding a comment of 11 characters to the app"])
+    }
+
+    @Test func defaultActionIsForwardedToTheApp() throws {
+        let host = try host()
+        _ = host.deliver(invite(), to: "com.example.events")
+        let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: ActionIdentifier.default))
+        #expect(outcome.option == .dismissAndForwardAction)
+        #expect(outcome.forwarded.map(\.actionIdentifier) == [ActionIdentifier.default])
+    }
+
+    @Test func dismissReachesTheExtensionWithCustomDismissAction() throws {
+        let host = try host()
+        _ = host.deliver(invite(), to: "com.example.events")
+        let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: ActionIdentifier.dismiss))
+        #expect(outcome.receiver == .extension)
+        #expect(outcome.option == .dismiss)
+        #expect(outcome.presentation.dismissed)
+    }
+
+    @Test func textInputActionNeedsText() throws {
+        let host = try host()
+        _ = host.deliver(invite(), to: "com.example.events")
+        #expect(throws: Diagnostic.self) { try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "comment")) }
+        #expect(throws: Diagnostic.self) {
+            try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "accept", userText: "no"))
+        }
+        // Refused responses leave the notification shown.
+        #expect(host.presentation(of: "invite") != nil)
+    }
+
+    @Test func unknownActionIsRefusedWithASuggestion() throws {
+        let host = try host()
+        _ = host.deliver(invite(), to: "com.example.events")
+        let error = #expect(throws: Diagnostic.self) {
+            try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "acept"))
+        }
+        #expect(error?.code == .responseUnknownAction)
+        #expect(error?.message.contains("did you mean \"accept\"") == true)
+    }
+
+    @Test func responseToUnknownNotificationIsRefused() throws {
+        let error = #expect(throws: Diagnostic.self) {
+            try host().respond(to: "nothing", with: ResponseRequest(actionIdentifier: "accept"))
+        }
+        #expect(error?.code == .responseUnknownNotification)
+    }
+
+    @Test func anotherAppNeverSeesTheExtension() throws {
+        let delivery = try host().deliver(invite(), to: "com.example.other")
+        #expect(delivery.presentation.extensionIdentifier == nil)
+        #expect(!delivery.presentation.defaultContentHidden)
+        #expect(delivery.diagnostics.codes == ["route.no-extension"])
+        #expect(delivery.diagnostics[0].message.contains("served for com.example.events"))
+    }
+
+    @Test func misspeltCategoryIsExplained() throws {
+        var misspelt = invite()
+        misspelt.content.categoryIdentifier = "event-invites"
+        let delivery = try host().deliver(misspelt, to: "com.example.events")
+        #expect(delivery.presentation.extensionIdentifier == nil)
+        #expect(delivery.diagnostics.first?.message.contains("did you mean \"event-invite\"") == true)
+    }
+}

@@ -1,0 +1,106 @@
+import TestSupport
+import TidingsBase
+import TidingsRegistry
+import TidingsRuntime
+
+/// Bundles in a temporary directory, indexed, with a host serving them.
+final class Fixture: @unchecked Sendable {
+    let directory = TemporaryDirectory("runtime")
+    let events = EventLog()
+
+    /// A host over everything installed so far.
+    func host(deadline: Double = 2) -> NotificationHost {
+        var configuration = NotificationHost.Configuration()
+        configuration.responseDeadline = deadline
+        let events = self.events
+        return NotificationHost(index: Discovery.scan(SearchPath(directories: [directory.path], origin: .option)),
+                                configuration: configuration, onEvent: { events.append($0) })
+    }
+
+    /// Installs the EventInvite sample and registers nothing.
+    func installEventInvite() throws {
+        try BundleMaker.installSample("EventInvite", in: directory.path)
+    }
+
+    /// Builds the C sample from source against the header alone and installs it.
+    func installBuildStatusFromSource() throws {
+        let library = try CCompiler.sharedLibrary(Locations.repositoryFile("Plugins/BuildStatus/BuildStatus.c"),
+                                                  output: directory.file("libBuildStatus.so"))
+        let manifest = try String(contentsOfFile: Locations.repositoryFile("Manifests/BuildStatus.plist"), encoding: .utf8)
+        try BundleMaker.make("BuildStatus", in: directory.path, manifest: manifest, library: library,
+                             resources: [Locations.repositoryFile("Plugins/BuildStatus/MainInterface.json")])
+    }
+
+    /// Builds the misbehaving fixture and installs it for category "misbehave" of com.example.tests.
+    @discardableResult
+    func installMisbehaving(overridesTitle: Bool = false) throws -> String {
+        let library = try CCompiler.fixture("Misbehaving", into: directory.path, extraFlags: ["-pthread"])
+        let interface = try directory.write("""
+            {"version": 1, "root": {"type": "stack", "children": [
+              {"type": "label", "id": "count"}, {"type": "label", "id": "instances"}]}}
+            """, to: "MainInterface.json")
+        let manifest = BundleMaker.contentManifest(identifier: "com.example.tests.misbehaving",
+                                                   executable: "libMisbehaving.so", categories: ["misbehave"],
+                                                   overridesTitle: overridesTitle, interface: "MainInterface")
+        try BundleMaker.make("Misbehaving", in: directory.path, manifest: manifest, library: library,
+                             resources: [interface])
+        return library
+    }
+}
+
+/// Collects host events from any thread.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLockish()
+    private var events: [HostEvent] = []
+
+    func append(_ event: HostEvent) { lock.locked { events.append(event) } }
+
+    var diagnostics: [Diagnostic] {
+        lock.locked { events.map { if case .diagnostic(let diagnostic) = $0 { diagnostic } else { nil } }.compactMap { $0 } }
+    }
+}
+
+import Foundation
+
+private typealias NSLockish = NSLock
+
+extension NSLock {
+    func locked<T>(_ body: () -> T) -> T {
+        lock()
+        defer { unlock() }
+        return body()
+    }
+}
+
+/// A request-form notification.
+func notification(_ identifier: String, category: String, thread: String = "", title: String = "Title",
+                  body: String = "Body", userInfo: [(String, JSON)] = [],
+                  attachments: [NotificationAttachment] = []) -> UserNotification {
+    var content = NotificationContent()
+    content.title = title
+    content.body = body
+    content.categoryIdentifier = category
+    content.threadIdentifier = thread
+    content.userInfo = userInfo
+    content.attachments = attachments
+    return UserNotification(identifier: identifier, date: 1_800_000_000, content: content)
+}
+
+extension ViewState {
+    /// The text of label `identifier`, if it is one.
+    func text(of identifier: String) -> String? {
+        guard case .label(let text, _, _) = node(identifier)?.content else { return nil }
+        return text
+    }
+
+    /// The colour of label `identifier`, if set.
+    func color(of identifier: String) -> String? {
+        guard case .label(_, let color, _) = node(identifier)?.content else { return nil }
+        return color?.description
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// The codes, as strings.
+    var codes: [String] { map(\.code.rawValue) }
+}
