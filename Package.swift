@@ -60,12 +60,12 @@ let package = Package(
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "TidingsABITests", dependencies: ["TestSupport"]),
+        .testTarget(name: "TidingsABITests", dependencies: ["TidingsRegistry", "TidingsRuntime", "TestSupport"]),
         .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase"]),
         .testTarget(name: "TidingsManifestTests", dependencies: ["TidingsManifest", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TidingsRegistryTests", dependencies: ["TidingsRegistry", "TestSupport"]),
-        .testTarget(name: "TidingsLoaderTests", dependencies: ["TidingsLoader", "TestSupport"]),
+        .testTarget(name: "TidingsLoaderTests", dependencies: ["TidingsABI", "TidingsBase", "TidingsLoader", "TestSupport"]),
         .testTarget(name: "TidingsRuntimeTests", dependencies: ["TidingsRuntime", "TestSupport"]),
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
     ]

@@ -36,6 +36,8 @@ package final class NotificationHost: Sendable {
     }
 
     private struct Shown {
+        /// Tells deliveries with the same identifier apart.
+        var serial: UInt64
         var notification: UserNotification
         var app: String
         var width: Double
@@ -44,6 +46,7 @@ package final class NotificationHost: Sendable {
     }
 
     private struct State {
+        var nextSerial: UInt64 = 1
         var categories: [String: [String: NotificationCategory]] = [:]
         var shown: [String: Shown] = [:]
         var threads: [ThreadKey: InstanceRecord] = [:]
@@ -86,9 +89,13 @@ package final class NotificationHost: Sendable {
         var log: [LogLine] = []
         var forwarded: [ForwardedResponse] = []
         let identifier = notification.identifier
-        retire(identifier)
+        if let previous = state.withLock({ $0.shown[identifier] }) { retire(previous) }
 
-        var shown = Shown(notification: notification, app: app, width: width)
+        let serial = state.withLock { state in
+            defer { state.nextSerial += 1 }
+            return state.nextSerial
+        }
+        var shown = Shown(serial: serial, notification: notification, app: app, width: width)
         if let bundle = route(notification, to: app, diagnostics: &diagnostics), let manifest = bundle.manifest {
             do throws(Diagnostic) {
                 let provider = try providers.provider(for: bundle, launcher: launcher)
@@ -115,11 +122,11 @@ package final class NotificationHost: Sendable {
             }
         }
         state.withLock { $0.shown[identifier] = shown }
+        var closes = false
         if let instance = shown.instance {
-            collectReports(of: instance, for: identifier, diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+            closes = collectReports(of: instance, for: shown, diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         }
-        return Delivery(presentation: presentation(of: identifier, shown), diagnostics: diagnostics, log: log,
-                        forwarded: forwarded)
+        return Delivery(presentation: close(shown, if: closes), diagnostics: diagnostics, log: log, forwarded: forwarded)
     }
 
     /// The content extension for the notification, or nil with a note saying why none serves it.
@@ -172,7 +179,7 @@ package final class NotificationHost: Sendable {
         if isDismissal && !(category?.options.contains(.customDismissAction) ?? false) {
             diagnostics.append(.note(.responseDismissNotDelivered,
                                      "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
-            let presentation = dismiss(identifier)
+            let presentation = close(shown, if: true)
             return ResponseOutcome(response: response, receiver: .nobody, option: nil, presentation: presentation,
                                    forwarded: [], diagnostics: diagnostics, log: log)
         }
@@ -181,7 +188,7 @@ package final class NotificationHost: Sendable {
                 diagnostics.append(.note(.responseNoHandler,
                                          "The extension has no response handler, so the response goes straight to the app."))
             }
-            let presentation = dismiss(identifier)
+            let presentation = close(shown, if: true)
             return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
                                    forwarded: [toApp], diagnostics: diagnostics, log: log)
         }
@@ -199,7 +206,8 @@ package final class NotificationHost: Sendable {
         }
         CompletionCenter.shared.finish(pending)
         diagnostics += pending.problems
-        collectReports(of: instance, for: identifier, diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        let requestedClose = collectReports(of: instance, for: shown, diagnostics: &diagnostics, log: &log,
+                                            forwarded: &forwarded)
 
         var option: ResponseOption?
         switch answer {
@@ -217,8 +225,8 @@ package final class NotificationHost: Sendable {
         // Without a valid answer the app still learns of the action: nothing is lost.
         let effective = option ?? .dismissAndForwardAction
         if effective == .dismissAndForwardAction { forwarded.append(toApp) }
-        let closes = effective != .doNotDismiss || isDismissal
-        let presentation = closes ? dismiss(identifier) : self.presentation(of: identifier) ?? dismiss(identifier)
+        let closes = effective != .doNotDismiss || isDismissal || requestedClose
+        let presentation = close(shown, if: closes)
         return ResponseOutcome(response: response, receiver: .extension, option: option, presentation: presentation,
                                forwarded: forwarded, diagnostics: diagnostics, log: log)
     }
@@ -270,7 +278,9 @@ package final class NotificationHost: Sendable {
             return state.mediaPlaying
         }
         try instance.call { playing ? $0.mediaPlay() : $0.mediaPause() }
-        return presentation(of: identifier, shown)
+        var ignored: ([Diagnostic], [LogLine], [ForwardedResponse]) = ([], [], [])
+        let closes = collectReports(of: instance, for: shown, diagnostics: &ignored.0, log: &ignored.1, forwarded: &ignored.2)
+        return close(shown, if: closes)
     }
 
     // MARK: Presentations
@@ -311,26 +321,26 @@ package final class NotificationHost: Sendable {
             dismissed: dismissed)
     }
 
-    // MARK: Dismissing
+    // MARK: Closing
 
-    /// Closes the presentation and returns its last state. The instance is
-    /// destroyed when no other notification of its thread still shows.
-    @discardableResult
-    private func dismiss(_ identifier: String) -> Presentation {
-        guard let shown = state.withLock({ $0.shown[identifier] }) else {
-            preconditionFailure("dismissing a notification that is not shown")
-        }
-        let last = presentation(of: identifier, shown, dismissed: true)
-        retire(identifier)
-        return last
+    /// The presentation of `shown` as it is now; when `closing`, marked
+    /// dismissed and taken off the screen.
+    private func close(_ shown: Shown, if closing: Bool) -> Presentation {
+        let presentation = presentation(of: shown.notification.identifier, shown, dismissed: closing)
+        if closing { retire(shown) }
+        return presentation
     }
 
-    /// Removes a presentation, destroying its instance when nothing else uses it.
-    private func retire(_ identifier: String) {
+    /// Removes a presentation (unless a newer delivery replaced it), destroying
+    /// its instance when no other presentation uses it.
+    private func retire(_ shown: Shown) {
+        let identifier = shown.notification.identifier
         let orphan: InstanceRecord? = state.withLock { state in
-            guard let shown = state.shown.removeValue(forKey: identifier), let instance = shown.instance else { return nil }
-            let stillUsed = state.shown.values.contains { $0.instance === instance }
-            if stillUsed { return nil }
+            guard state.shown[identifier]?.serial == shown.serial else { return nil }
+            state.shown[identifier] = nil
+            guard let instance = shown.instance, !state.shown.values.contains(where: { $0.instance === instance }) else {
+                return nil
+            }
             if let key = shown.threadKey, state.threads[key] === instance { state.threads[key] = nil }
             return instance
         }
@@ -338,20 +348,18 @@ package final class NotificationHost: Sendable {
     }
 
     /// Moves what the extension reported during a call into the result, and
-    /// carries out what it asked for (performing the default action).
-    private func collectReports(of instance: InstanceRecord, for identifier: String, diagnostics: inout [Diagnostic],
-                                log: inout [LogLine], forwarded: inout [ForwardedResponse]) {
+    /// the default action it asked for into `forwarded`. True when it asked
+    /// to close the notification (dismissing it, or performing the default action).
+    private func collectReports(of instance: InstanceRecord, for shown: Shown, diagnostics: inout [Diagnostic],
+                                log: inout [LogLine], forwarded: inout [ForwardedResponse]) -> Bool {
         let reports = instance.context.drainReports()
         diagnostics += reports.diagnostics
         log += reports.log
-        guard let shown = state.withLock({ $0.shown[identifier] }) else { return }
         if reports.defaultAction {
-            forwarded.append(ForwardedResponse(app: shown.app, notificationIdentifier: identifier,
+            forwarded.append(ForwardedResponse(app: shown.app, notificationIdentifier: shown.notification.identifier,
                                                actionIdentifier: ActionIdentifier.default, userText: nil))
         }
-        if reports.dismiss || reports.defaultAction {
-            retire(identifier)
-        }
+        return reports.dismiss || reports.defaultAction
     }
 }
 

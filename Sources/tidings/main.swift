@@ -40,8 +40,8 @@ enum Tidings {
             break
         }
         guard let command = commands.first(where: { $0.spec.name == name }) else {
-            let hint = Suggestion.closest(to: name, among: commands.map { $0.spec.name }).map { "; did you mean \($0)?" } ?? "."
-            printError("tidings: " + terminal.line(for: .error(.usage, "There is no command \"\(name)\"\(hint) (see tidings --help)")))
+            let hint = Suggestion.closest(to: name, among: commands.map { $0.spec.name }).map { " Did you mean \($0)?" } ?? ""
+            printError("tidings: " + terminal.line(for: .error(.usage, "There is no command \"\(name)\" (see tidings --help).\(hint)")))
             return .usage
         }
         do throws(CommandFailure) {

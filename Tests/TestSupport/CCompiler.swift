@@ -5,6 +5,9 @@ public enum CCompiler {
     /// An error from the C compiler, with its output.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+
+        /// A failure with the tool's output.
+        public init(description: String) { self.description = description }
     }
 
     /// The C compiler: $CC, else cc.
@@ -27,11 +30,37 @@ public enum CCompiler {
         return output
     }
 
-    /// Compiles a fixture from Tests/Fixtures/Extensions.
+    /// Compiles a fixture from Tests/Fixtures/Extensions into `directory`.
+    /// Each (fixture, flags) pair is compiled once per test process and copied.
     @discardableResult
     public static func fixture(_ name: String, into directory: String, output: String? = nil,
                                extraFlags: [String] = []) throws -> String {
-        try sharedLibrary(Locations.repositoryFile("Tests/Fixtures/Extensions/\(name).c"),
-                          output: directory + "/" + (output ?? "lib\(name).so"), extraFlags: extraFlags)
+        let destination = directory + "/" + (output ?? "lib\(name).so")
+        let built = try cache.library(for: ([name] + extraFlags).joined(separator: " ")) { path in
+            try sharedLibrary(Locations.repositoryFile("Tests/Fixtures/Extensions/\(name).c"), output: path,
+                              extraFlags: extraFlags)
+        }
+        try? FileManager.default.removeItem(atPath: destination)
+        try FileManager.default.copyItem(atPath: built, toPath: destination)
+        return destination
+    }
+
+    private static let cache = BuildCache()
+}
+
+/// Libraries built once per test process, by key.
+private final class BuildCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private let directory = TemporaryDirectory("fixtures")
+    private var built: [String: String] = [:]
+
+    func library(for key: String, build: (String) throws -> String) throws -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        if let path = built[key] { return path }
+        let path = directory.file("lib\(built.count).so")
+        _ = try build(path)
+        built[key] = path
+        return path
     }
 }

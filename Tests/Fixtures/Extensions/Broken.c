@@ -8,6 +8,8 @@
  *   UNRESOLVED        needs a symbol nothing provides
  *   CREATE_FAILS      create returns NULL
  *   NO_RESPONSE_HANDLER  a working extension without did_receive_response
+ *   MINIMAL_SIZE      struct_size covers only the required functions, so the
+ *                     response handler that follows must be ignored
  * Without any of them it is a working, minimal extension.
  */
 #include <stddef.h>
@@ -22,10 +24,13 @@
 extern int tidings_test_symbol_nobody_defines(void);
 #endif
 
-static const tidings_host *host;
-static char marker;
+/* Some variants leave some of these unused. */
+#define MAYBE_UNUSED __attribute__((unused))
 
-static void *create(tidings_context context) {
+static const tidings_host *host;
+MAYBE_UNUSED static char marker;
+
+MAYBE_UNUSED static void *create(tidings_context context) {
     (void)context;
 #ifdef CREATE_FAILS
     return NULL;
@@ -34,11 +39,11 @@ static void *create(tidings_context context) {
 #endif
 }
 
-static void destroy(void *instance) {
+MAYBE_UNUSED static void destroy(void *instance) {
     (void)instance;
 }
 
-static void did_receive_notification(void *instance, const tidings_notification *notification) {
+MAYBE_UNUSED static void did_receive_notification(void *instance, const tidings_notification *notification) {
     (void)instance;
     (void)notification;
 #ifdef UNRESOLVED
@@ -46,15 +51,17 @@ static void did_receive_notification(void *instance, const tidings_notification 
 #endif
 }
 
-static void did_receive_response(void *instance, const tidings_response *response, tidings_completion completion) {
+MAYBE_UNUSED static void did_receive_response(void *instance, const tidings_response *response, tidings_completion completion) {
     (void)instance;
     (void)response;
     host->complete_response(completion, TIDINGS_RESPONSE_DISMISS);
 }
 
-static const tidings_extension descriptor = {
-#ifdef UNDERSIZED
+MAYBE_UNUSED static const tidings_extension descriptor = {
+#if defined(UNDERSIZED)
     8,
+#elif defined(MINIMAL_SIZE)
+    TIDINGS_EXTENSION_MIN_SIZE,
 #else
     sizeof(tidings_extension),
 #endif

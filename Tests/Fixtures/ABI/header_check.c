@@ -1,0 +1,53 @@
+/*
+ * Compiled as C99, C11 and C++ with -Wall -Wextra -pedantic -Werror to prove
+ * tidings.h is clean in each; it uses every macro and names every type.
+ */
+#include "tidings.h"
+
+static const tidings_host *host;
+
+static void *create(tidings_context context) {
+    return (void *)context;
+}
+
+static void destroy(void *instance) {
+    (void)instance;
+}
+
+static void did_receive_notification(void *instance, const tidings_notification *notification) {
+    const tidings_content *content = notification->content;
+    tidings_action action = {sizeof(tidings_action), TIDINGS_ACTION_FOREGROUND | TIDINGS_ACTION_DESTRUCTIVE, "a", "A", 0, 0};
+    const tidings_action *actions[1];
+    tidings_media_button button = {sizeof(tidings_media_button), TIDINGS_MEDIA_BUTTON_OVERLAY, {0, 0, 44, 44},
+                                   TIDINGS_RGBA(255, 255, 255, 255)};
+    tidings_context context = (tidings_context)instance;
+    actions[0] = &action;
+    if (content->badge != TIDINGS_BADGE_NONE && content->interruption_level == TIDINGS_INTERRUPTION_CRITICAL) {
+        host->set_actions(context, actions, 1);
+    }
+    host->set_media_button(context, &button);
+    host->log(context, TIDINGS_LOG_DEBUG, TIDINGS_DEFAULT_ACTION_IDENTIFIER);
+    (void)TIDINGS_DISMISS_ACTION_IDENTIFIER;
+    (void)TIDINGS_STATUS_WRONG_ELEMENT_KIND;
+}
+
+static void did_receive_response(void *instance, const tidings_response *response, tidings_completion completion) {
+    (void)instance;
+    (void)response;
+    host->complete_response(completion, TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION);
+}
+
+static const tidings_extension descriptor = {
+    sizeof(tidings_extension), TIDINGS_ABI_VERSION, create, destroy, did_receive_notification, did_receive_response, 0, 0,
+};
+
+TIDINGS_EXPORT const tidings_extension *tidings_extension_entry(uint32_t host_abi_version, const tidings_host *table) {
+    tidings_extension_entry_function self = tidings_extension_entry;
+    (void)self;
+    if (host_abi_version < 1 || !TIDINGS_HAS_FIELD(table, tidings_host, complete_response) ||
+        TIDINGS_EXTENSION_MIN_SIZE > sizeof descriptor) {
+        return 0;
+    }
+    host = table;
+    return &descriptor;
+}

@@ -1,0 +1,53 @@
+/*
+ * Prints the offset and size of every version 1 field of every ABI struct,
+ * one per line. Built once against the frozen v1 header and once against the
+ * current one: every line of the first must appear unchanged in the second
+ * (fields are only ever appended).
+ */
+#include <stdio.h>
+
+#include "tidings.h"
+
+#define FIELD(type, field) \
+    printf(#type "." #field " %zu %zu\n", offsetof(type, field), sizeof(((type *)0)->field))
+
+int main(void) {
+    FIELD(tidings_rect, x); FIELD(tidings_rect, y); FIELD(tidings_rect, width); FIELD(tidings_rect, height);
+    FIELD(tidings_user_info_entry, struct_size); FIELD(tidings_user_info_entry, key);
+    FIELD(tidings_user_info_entry, json); FIELD(tidings_user_info_entry, string_value);
+    FIELD(tidings_attachment, struct_size); FIELD(tidings_attachment, identifier);
+    FIELD(tidings_attachment, type); FIELD(tidings_attachment, url);
+    FIELD(tidings_content, struct_size); FIELD(tidings_content, interruption_level); FIELD(tidings_content, title);
+    FIELD(tidings_content, subtitle); FIELD(tidings_content, body); FIELD(tidings_content, category_identifier);
+    FIELD(tidings_content, thread_identifier); FIELD(tidings_content, target_content_identifier);
+    FIELD(tidings_content, sound); FIELD(tidings_content, badge); FIELD(tidings_content, relevance_score);
+    FIELD(tidings_content, user_info_count); FIELD(tidings_content, user_info);
+    FIELD(tidings_content, attachment_count); FIELD(tidings_content, attachments);
+    FIELD(tidings_notification, struct_size); FIELD(tidings_notification, identifier);
+    FIELD(tidings_notification, date); FIELD(tidings_notification, content);
+    FIELD(tidings_response, struct_size); FIELD(tidings_response, action_identifier);
+    FIELD(tidings_response, user_text); FIELD(tidings_response, notification);
+    FIELD(tidings_action, struct_size); FIELD(tidings_action, options); FIELD(tidings_action, identifier);
+    FIELD(tidings_action, title); FIELD(tidings_action, text_input_button_title);
+    FIELD(tidings_action, text_input_placeholder);
+    FIELD(tidings_media_button, struct_size); FIELD(tidings_media_button, type); FIELD(tidings_media_button, frame);
+    FIELD(tidings_media_button, tint_color);
+    FIELD(tidings_host, struct_size); FIELD(tidings_host, abi_version); FIELD(tidings_host, name);
+    FIELD(tidings_host, version); FIELD(tidings_host, log); FIELD(tidings_host, set_text);
+    FIELD(tidings_host, set_text_color); FIELD(tidings_host, set_image); FIELD(tidings_host, set_hidden);
+    FIELD(tidings_host, set_preferred_content_height); FIELD(tidings_host, set_title);
+    FIELD(tidings_host, set_actions); FIELD(tidings_host, set_media_button);
+    FIELD(tidings_host, media_playing_started); FIELD(tidings_host, media_playing_paused);
+    FIELD(tidings_host, perform_default_action); FIELD(tidings_host, dismiss); FIELD(tidings_host, complete_response);
+    FIELD(tidings_extension, struct_size); FIELD(tidings_extension, abi_version); FIELD(tidings_extension, create);
+    FIELD(tidings_extension, destroy); FIELD(tidings_extension, did_receive_notification);
+    FIELD(tidings_extension, did_receive_response); FIELD(tidings_extension, media_play);
+    FIELD(tidings_extension, media_pause);
+    printf("constants %d %d %d %u %u %u %d %d %d\n", TIDINGS_RESPONSE_DO_NOT_DISMISS, TIDINGS_RESPONSE_DISMISS,
+           TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION, TIDINGS_ACTION_AUTHENTICATION_REQUIRED,
+           TIDINGS_ACTION_DESTRUCTIVE, TIDINGS_ACTION_FOREGROUND, TIDINGS_MEDIA_BUTTON_NONE,
+           TIDINGS_MEDIA_BUTTON_DEFAULT, TIDINGS_MEDIA_BUTTON_OVERLAY);
+    printf("identifiers %s %s %s\n", TIDINGS_ENTRY_SYMBOL, TIDINGS_DEFAULT_ACTION_IDENTIFIER,
+           TIDINGS_DISMISS_ACTION_IDENTIFIER);
+    return 0;
+}

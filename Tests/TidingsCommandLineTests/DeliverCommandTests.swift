@@ -1,0 +1,115 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `tidings deliver` on the shipped samples and payloads, as the README shows it.
+@Suite struct DeliverCommandTests {
+    let tidings = Tidings()
+    let extensions = TemporaryDirectory("cli-extensions")
+    let invite = Locations.repositoryFile("Plugins/EventInvite/Payloads/invite.json")
+    let categories = Locations.repositoryFile("Plugins/EventInvite/Payloads/categories.json")
+
+    init() throws {
+        try tidings.installSamples(into: extensions.path)
+    }
+
+    @Test func inviteShowsHiddenDefaultContentAndInitialHeightFromTheRatio() throws {
+        let result = try tidings.run("deliver", invite, "--categories", categories, "--extensions", extensions.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("hidden (UNNotificationExtensionDefaultContentHidden)"))
+        #expect(result.standardOutput.contains("360 × 270 while loading"))  // 360 × 0.75
+        #expect(result.standardOutput.contains("image eventImage → event-image (public.png)"))
+    }
+
+    @Test func jsonPresentationCarriesSizeAndView() throws {
+        let (status, value) = try tidings.json("deliver", invite, "--categories", categories, "--extensions", extensions.path,
+                                                "--width", "400", "--json")
+        let output = try #require(value as? [String: Any])
+        #expect(status == 0)
+        #expect(output[path: "presentation", "defaultContentHidden"] as? Bool == true)
+        #expect(output[path: "presentation", "defaultContent"] == nil)
+        #expect(output[path: "presentation", "contentSize", "initialHeight"] as? Double == 300)
+        #expect(output[path: "presentation", "extension"] as? String == "com.example.events.invite")
+        let actions = try #require(output[path: "presentation", "actions"] as? [[String: Any]])
+        #expect(actions.compactMap { $0["identifier"] as? String } == ["accept", "decline", "comment"])
+    }
+
+    @Test func acceptShowsGoingAndDismisses() throws {
+        let result = try tidings.run("deliver", invite, "--categories", categories, "--extensions", extensions.path,
+                                     "--respond", "accept")
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("label eventResponse \"Going!\" #34C759"))
+        #expect(result.standardOutput.contains("Answer        dismiss"))
+        #expect(result.standardOutput.contains("Notification  dismissed"))
+    }
+
+    @Test func commentTextReachesTheExtension() throws {
+        let (status, value) = try tidings.json("deliver", invite, "--categories", categories, "--extensions", extensions.path,
+                                                "--respond", "comment", "--text", "Count me in", "--json")
+        let response = try #require((value as? [String: Any])?["response"] as? [String: Any])
+        #expect(status == 0)
+        #expect(response["option"] as? String == "dismissAndForwardAction")
+        #expect(response[path: "forwarded"] as? [[String: String]] == [[
+            "app": "com.example.events", "notification": "invite-offsite-2026", "actionIdentifier": "comment",
+            "userText": "Count me in",
+        ]])
+        let log = try #require(response["log"] as? [[String: String]])
+        #expect(log.first?["message"] == "forwarding a comment of 11 characters to the app")
+    }
+
+    @Test func apnsPayloadIsAccepted() throws {
+        let payload = Locations.repositoryFile("Plugins/EventInvite/Payloads/invite-apns.json")
+        let (status, value) = try tidings.json("deliver", payload, "--extensions", extensions.path, "--json", "--id", "book")
+        let output = try #require(value as? [String: Any])
+        #expect(status == 0)
+        #expect(output[path: "notification", "identifier"] as? String == "book")
+        #expect(output[path: "notification", "threadIdentifier"] as? String == "book-club")
+        #expect(output[path: "notification", "userInfo", "location"] as? String == "Library, room 2")
+        #expect(output[path: "presentation", "app"] as? String == "com.example.events")  // the only app serving the category
+    }
+
+    @Test func unknownActionIsAnInputError() throws {
+        let result = try tidings.run("deliver", invite, "--categories", categories, "--extensions", extensions.path,
+                                     "--respond", "acept")
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("did you mean \"accept\"?"))
+        #expect(result.standardError.contains("[response.unknown-action]"))
+    }
+
+    @Test func missingPayloadIsNoInput() throws {
+        let result = try tidings.run("deliver", "/nonexistent/payload.json", "--extensions", extensions.path)
+        #expect(result.status == 66)
+        #expect(result.standardError.contains("[file.not-found]"))
+    }
+
+    @Test func malformedPayloadIsAnInputErrorWithItsPlace() throws {
+        let directory = TemporaryDirectory("payloads")
+        let payload = try directory.write("{\"aps\": {\"alert\": 5, \"mutable_content\": 1}}", to: "bad.json")
+        let result = try tidings.run("deliver", payload, "--extensions", extensions.path, "--app", "com.example.events")
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("bad.json /aps/alert: error: \"alert\" must be an object"))
+    }
+
+    @Test func brokenExtensionExitsWithExtensionFailureAfterShowingDefaultContent() throws {
+        try BrokenLibrary.notELF.make(in: extensions.path)
+        try BundleMaker.make("Broken", in: extensions.path, manifest: BundleMaker.contentManifest(
+            identifier: "com.example.events.broken", executable: "libnot-elf.so", categories: ["broken"]),
+            library: extensions.file("libnot-elf.so"))
+        let directory = TemporaryDirectory("payloads")
+        let payload = try directory.write("{\"aps\": {\"alert\": {\"title\": \"T\", \"body\": \"Shown anyway\"}, \"category\": \"broken\"}}",
+                                          to: "broken.json")
+        let result = try tidings.run("deliver", payload, "--extensions", extensions.path)
+        #expect(result.status == 69)
+        #expect(result.standardOutput.contains("Body          Shown anyway"))
+        #expect(result.standardOutput.contains("[load.not-elf]"))
+    }
+
+    @Test func usageErrors() throws {
+        #expect(try tidings.run("deliver").status == 64)
+        #expect(try tidings.run("deliver", invite, "--text", "x").status == 64)
+        #expect(try tidings.run("deliver", invite, "--width", "-3").status == 64)
+        let misspelt = try tidings.run("deliver", invite, "--respnd", "x")
+        #expect(misspelt.status == 64)
+        #expect(misspelt.standardError.contains("did you mean --respond?"))
+    }
+}

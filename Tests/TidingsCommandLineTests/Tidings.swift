@@ -1,0 +1,47 @@
+import Foundation
+import TestSupport
+
+/// Runs the built `tidings` executable with an empty XDG environment, so that
+/// nothing installed on the machine leaks into a test.
+struct Tidings {
+    let home = TemporaryDirectory("cli-home")
+
+    @discardableResult
+    func run(_ arguments: String...) throws -> ProcessResult {
+        try run(arguments)
+    }
+
+    func run(_ arguments: [String]) throws -> ProcessResult {
+        try ProcessRunner.run(Locations.product("tidings"), arguments, environment: [
+            "HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_DATA_DIRS": home.file("system"),
+            "TIDINGS_EXTENSIONS_PATH": "", "NO_COLOR": "1",
+        ])
+    }
+
+    /// Runs and parses standard output as JSON.
+    func json(_ arguments: String...) throws -> (status: Int32, value: Any) {
+        let result = try run(arguments)
+        let value = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+        return (result.status, value)
+    }
+
+    /// Installs the three samples with `tidings install` into `directory`.
+    func installSamples(into directory: String) throws {
+        for (name, resources) in [("EventInvite", ["Plugins/EventInvite/MainInterface.json"]),
+                                  ("BuildStatus", ["Plugins/BuildStatus/MainInterface.json"]), ("NoOp", [])] {
+            let result = try run(["install", Locations.repositoryFile("Manifests/\(name).plist"),
+                                  Locations.product("lib\(name).so")] + resources.map(Locations.repositoryFile)
+                                 + ["--into", directory])
+            guard result.status == 0 else { throw CCompiler.Failure(description: result.standardError) }
+        }
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    /// The value at a path of keys, for reading JSON output.
+    subscript(path path: String...) -> Any? {
+        var value: Any? = self
+        for key in path { value = (value as? [String: Any])?[key] }
+        return value
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+import TestSupport
+import TidingsABI
+import TidingsBase
+import TidingsRuntime
+
+/// Completions that never come, come twice, come late or carry nonsense, and
+/// host calls that break the rules: handled and reported, never a crash or a hang.
+@Suite struct MisbehavingExtensionTests {
+    let fixture = Fixture()
+    static let actions = ["dismiss-now", "stay", "forward", "never", "twice", "async", "late", "invalid", "again-later",
+                          "dismiss-me", "open-app"]
+
+    func host(deadline: Double = 0.2, overridesTitle: Bool = false) throws -> NotificationHost {
+        try fixture.installMisbehaving(overridesTitle: overridesTitle)
+        let host = fixture.host(deadline: deadline)
+        host.register([NotificationCategory(identifier: "misbehave",
+                                            actions: Self.actions.map { NotificationAction(identifier: $0, title: $0) })],
+                      for: "com.example.tests")
+        return host
+    }
+
+    func deliverAndRespond(_ action: String, host: NotificationHost) throws -> ResponseOutcome {
+        _ = host.deliver(notification("n", category: "misbehave"), to: "com.example.tests")
+        return try host.respond(to: "n", with: ResponseRequest(actionIdentifier: action))
+    }
+
+    @Test func doNotDismissKeepsTheNotification() throws {
+        let host = try host()
+        let outcome = try deliverAndRespond("stay", host: host)
+        #expect(outcome.option == .doNotDismiss)
+        #expect(!outcome.presentation.dismissed)
+        #expect(outcome.forwarded.isEmpty)
+        #expect(host.presentation(of: "n") != nil)
+    }
+
+    @Test func dismissAndForwardTellsTheApp() throws {
+        let outcome = try deliverAndRespond("forward", host: host())
+        #expect(outcome.presentation.dismissed)
+        #expect(outcome.forwarded.map(\.actionIdentifier) == ["forward"])
+    }
+
+    @Test func completionThatNeverComesTimesOutAndForwards() throws {
+        let started = MonotonicClock.now()
+        let outcome = try deliverAndRespond("never", host: host(deadline: 0.2))
+        let waited = Double(MonotonicClock.now() - started) / 1e9
+        #expect(outcome.option == nil)
+        #expect(outcome.diagnostics.codes == ["response.completion-timeout"])
+        #expect(outcome.presentation.dismissed)
+        #expect(outcome.forwarded.map(\.actionIdentifier) == ["never"])  // the app still learns of it
+        #expect(waited >= 0.2)
+    }
+
+    @Test func secondCompletionIsRefusedAndReported() throws {
+        let outcome = try deliverAndRespond("twice", host: host())
+        #expect(outcome.option == .dismiss)
+        #expect(outcome.diagnostics.codes == ["response.completion-repeated"])
+        // The extension saw OK, then INVALID_COMPLETION.
+        #expect(outcome.presentation.view?.text(of: "count") == "\(TIDINGS_STATUS_OK) \(TIDINGS_STATUS_INVALID_COMPLETION)")
+    }
+
+    @Test func completionFromAnotherThreadWithinTheDeadlineCounts() throws {
+        let outcome = try deliverAndRespond("async", host: host(deadline: 2))
+        #expect(outcome.option == .dismiss)
+        #expect(outcome.diagnostics.isEmpty)
+    }
+
+    @Test func lateCompletionIsIgnoredAndReportedAsAnEvent() throws {
+        let outcome = try deliverAndRespond("late", host: host(deadline: 0.1))
+        #expect(outcome.diagnostics.codes == ["response.completion-timeout"])
+        try waitFor { fixture.events.diagnostics.codes == ["response.completion-late"] }
+    }
+
+    @Test func repeatedCompletionAfterTheResponseIsReportedAsAnEvent() throws {
+        let outcome = try deliverAndRespond("again-later", host: host(deadline: 2))
+        #expect(outcome.option == .dismiss)
+        try waitFor { fixture.events.diagnostics.codes == ["response.completion-repeated"] }
+    }
+
+    @Test func invalidOptionIsReportedAndForwarded() throws {
+        let outcome = try deliverAndRespond("invalid", host: host())
+        #expect(outcome.option == nil)
+        #expect(outcome.diagnostics.codes == ["response.invalid-option"])
+        #expect(outcome.presentation.dismissed)
+        #expect(outcome.forwarded.count == 1)
+    }
+
+    @Test func extensionMayDismissItself() throws {
+        let host = try host()
+        let outcome = try deliverAndRespond("dismiss-me", host: host)
+        #expect(outcome.option == .doNotDismiss)
+        #expect(host.presentation(of: "n") == nil)
+    }
+
+    @Test func extensionMayPerformTheDefaultAction() throws {
+        let host = try host()
+        let outcome = try deliverAndRespond("open-app", host: host)
+        #expect(outcome.forwarded.map(\.actionIdentifier) == [ActionIdentifier.default])
+        #expect(host.presentation(of: "n") == nil)
+    }
+
+    @Test func misuseOfHostCallsIsReportedNotFatal() throws {
+        let delivery = try host().deliver(notification("n", category: "misbehave"), to: "com.example.tests")
+        #expect(delivery.diagnostics.codes == ["view.no-such-element", "extension.title-not-permitted"])
+        #expect(delivery.diagnostics.allSatisfy { $0.severity == .warning })
+        #expect(delivery.presentation.header == "com.example.tests")  // the title was not allowed
+        #expect(delivery.log.map(\.message) == ["received"])
+        #expect(!delivery.extensionFailed)
+    }
+
+    @Test func titleOverrideIsHonouredWhenTheManifestAllowsIt() throws {
+        let delivery = try host(overridesTitle: true).deliver(notification("n", category: "misbehave"), to: "com.example.tests")
+        #expect(delivery.presentation.header == "A title nobody allowed")
+        #expect(delivery.diagnostics.codes == ["view.no-such-element"])
+    }
+
+    @Test func notificationsOfOneThreadShareAnInstance() throws {
+        let host = try host()
+        let first = host.deliver(notification("a", category: "misbehave", thread: "t"), to: "com.example.tests")
+        let second = host.deliver(notification("b", category: "misbehave", thread: "t"), to: "com.example.tests")
+        let other = host.deliver(notification("c", category: "misbehave", thread: "u"), to: "com.example.tests")
+        #expect(first.presentation.view?.text(of: "count") == "1")
+        #expect(second.presentation.view?.text(of: "count") == "2")  // the same instance, called again
+        #expect(other.presentation.view?.text(of: "count") == "1")  // another thread, another instance
+    }
+
+    @Test func instanceIsDestroyedWhenItsLastNotificationGoes() throws {
+        let host = try host()
+        _ = host.deliver(notification("a", category: "misbehave", thread: "t"), to: "com.example.tests")
+        _ = host.deliver(notification("b", category: "misbehave", thread: "t"), to: "com.example.tests")
+        _ = try host.respond(to: "a", with: ResponseRequest(actionIdentifier: "dismiss-now"))
+        // "b" still shows, so the thread's instance lives on and counts a third notification.
+        let third = host.deliver(notification("c", category: "misbehave", thread: "t"), to: "com.example.tests")
+        #expect(third.presentation.view?.text(of: "count") == "3")
+        _ = try host.respond(to: "b", with: ResponseRequest(actionIdentifier: "dismiss-now"))
+        _ = try host.respond(to: "c", with: ResponseRequest(actionIdentifier: "dismiss-now"))
+        let fresh = host.deliver(notification("d", category: "misbehave", thread: "t"), to: "com.example.tests")
+        #expect(fresh.presentation.view?.text(of: "count") == "1")
+    }
+
+    @Test func staleContextIsRefusedNotFatal() throws {
+        let library = try fixture.installMisbehaving()
+        let host = fixture.host()
+        host.register([NotificationCategory(identifier: "misbehave", actions: [NotificationAction(identifier: "dismiss-now", title: "x")])],
+                      for: "com.example.tests")
+        _ = host.deliver(notification("n", category: "misbehave"), to: "com.example.tests")
+        _ = try host.respond(to: "n", with: ResponseRequest(actionIdentifier: "dismiss-now"))
+        // The library the host loaded from the bundle, looked up again by its path.
+        let bundled = fixture.directory.path + "/Misbehaving.appex/" + (library as NSString).lastPathComponent
+        let handle = try #require(dlopen(bundled, RTLD_NOW | RTLD_NOLOAD))
+        let call = unsafeBitCast(try #require(dlsym(handle, "misbehaving_stale_call")), to: (@convention(c) () -> Int32).self)
+        #expect(call() == TIDINGS_STATUS_INVALID_CONTEXT)
+    }
+
+    @Test func unknownCompletionTokenIsRefused() {
+        #expect(HostFunctions.table.pointee.complete_response(UInt64.max, 1) == TIDINGS_STATUS_INVALID_COMPLETION)
+    }
+
+    /// Polls `condition` for up to two seconds.
+    private func waitFor(_ condition: () -> Bool) throws {
+        let deadline = MonotonicClock.deadline(after: 2)
+        while !condition() {
+            try #require(MonotonicClock.now() < deadline, "the condition did not hold within 2 s")
+            usleep(10_000)
+        }
+    }
+}
