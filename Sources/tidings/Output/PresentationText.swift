@@ -130,14 +130,15 @@ struct PresentationText {
         guard !actions.isEmpty else { return field("Actions", "none") }
         var text = field("Actions", "")
         let width = actions.map(\.identifier.count).max() ?? 0
+        let titleWidth = actions.map(\.title.count).max() ?? 0
         for action in actions {
-            var line = "    " + action.identifier.padding(toLength: width + 2) + action.title
+            var line = "    " + action.identifier.padding(toLength: width + 2) + action.title.padding(toLength: titleWidth)
             var details = NotificationAction.Options.names.filter { action.options.contains($0.1) }.map(\.0)
             if let input = action.textInput {
                 details.append("text input: \"\(input.buttonTitle)\"" + (input.placeholder.isEmpty ? "" : ", \"\(input.placeholder)\""))
             }
-            if !details.isEmpty { line += terminal.dim("  " + details.joined(separator: ", ")) }
-            text += line + "\n"
+            line += details.isEmpty ? "" : terminal.dim(" " + details.joined(separator: ", "))
+            text += line.trimmingTrailingSpaces() + "\n"
         }
         return text
     }
@@ -160,6 +161,13 @@ struct PresentationText {
 }
 
 extension String {
+    /// The string without spaces at its end.
+    func trimmingTrailingSpaces() -> String {
+        var copy = self
+        while copy.hasSuffix(" ") { copy.removeLast() }
+        return copy
+    }
+
     /// The string followed by spaces up to `length` characters.
     func padding(toLength length: Int) -> String {
         self + String(repeating: " ", count: max(1, length - count))
