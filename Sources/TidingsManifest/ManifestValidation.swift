@@ -111,7 +111,7 @@ private struct ManifestValidator {
                    "\(key) is at the top level, where it is ignored; move it into NSExtension.NSExtensionAttributes.",
                    at: key)
         }
-        reportVariables(in: plist, at: "", skipping: [ManifestKey.bundleIdentifier, ManifestKey.executable])
+        reportVariables(in: plist, at: "")
 
         guard let extensionValue = lookup[ManifestKey.extension] else {
             report(.error, .extensionMissing,
@@ -366,27 +366,26 @@ private struct ManifestValidator {
         return entries
     }
 
-    /// Warns about build variables in values that are not read as required
-    /// strings (those are errors where they are read).
-    mutating func reportVariables(in value: PropertyList, at path: String, skipping: Set<String>) {
+    /// The key paths read as required strings, whose build variables are errors where they are read.
+    static let requiredStringPaths: Set<String> = [
+        ManifestKey.bundleIdentifier, ManifestKey.executable,
+        "\(ManifestKey.extension).\(ManifestKey.pointIdentifier)", ManifestKey.attributePath(ManifestKey.category),
+    ]
+
+    /// Warns about build variables everywhere else.
+    mutating func reportVariables(in value: PropertyList, at path: String) {
         switch value {
         case .string(let text) where containsVariable(text):
             report(.warning, .unresolvedVariable,
                    "\(path) is \"\(text)\", an Xcode build variable that was never replaced.", at: path)
         case .dictionary(let entries):
-            for (key, child) in entries where !skipping.contains(key) {
+            for (key, child) in entries {
                 let childPath = path.isEmpty ? key : "\(path).\(key)"
-                let required: Set<String> = [
-                    "\(ManifestKey.extension).\(ManifestKey.pointIdentifier)",
-                    ManifestKey.attributePath(ManifestKey.category),
-                ]
-                if !required.contains(childPath) {
-                    reportVariables(in: child, at: childPath, skipping: [])
-                }
+                if !Self.requiredStringPaths.contains(childPath) { reportVariables(in: child, at: childPath) }
             }
         case .array(let elements):
             for (position, element) in elements.enumerated() {
-                reportVariables(in: element, at: "\(path)[\(position)]", skipping: [])
+                reportVariables(in: element, at: "\(path)[\(position)]")
             }
         default:
             break

@@ -290,11 +290,6 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.shown[identifier] }.map { presentation(of: identifier, $0) }
     }
 
-    /// The identifiers of the notifications shown, sorted.
-    package var presentedIdentifiers: [String] {
-        state.withLock { $0.shown.keys.sorted() }
-    }
-
     private func actions(of shown: Shown, category: NotificationCategory?) -> [NotificationAction] {
         shown.instance?.context.snapshot().actions ?? category?.actions ?? []
     }

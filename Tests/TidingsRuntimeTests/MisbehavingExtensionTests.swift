@@ -153,6 +153,29 @@ import TidingsRuntime
         #expect(call() == TIDINGS_STATUS_INVALID_CONTEXT)
     }
 
+    @Test func mediaButtonTapsPlayThenPause() throws {
+        let host = try host()
+        let delivery = host.deliver(notification("n", category: "misbehave"), to: "com.example.tests")
+        let button = try #require(delivery.presentation.mediaButton)
+        #expect(button.type == 2)
+        #expect(button.tint?.description == "#FFFFFF")
+        #expect(!delivery.presentation.mediaPlaying)
+        let playing = try host.tapMediaButton(of: "n")
+        #expect(playing.mediaPlaying)
+        #expect(playing.view?.text(of: "count") == "play")
+        let paused = try host.tapMediaButton(of: "n")
+        #expect(!paused.mediaPlaying)
+        #expect(paused.view?.text(of: "count") == "pause")
+    }
+
+    @Test func tappingWithoutAMediaButtonIsRefused() throws {
+        try fixture.installEventInvite()
+        let host = fixture.host()
+        _ = host.deliver(notification("n", category: "event-invite"), to: "com.example.events")
+        let error = #expect(throws: Diagnostic.self) { try host.tapMediaButton(of: "n") }
+        #expect(error?.code == .mediaNoButton)
+    }
+
     @Test func unknownCompletionTokenIsRefused() {
         #expect(HostFunctions.table.pointee.complete_response(UInt64.max, 1) == TIDINGS_STATUS_INVALID_COMPLETION)
     }

@@ -18,6 +18,9 @@
  *   dismiss-me   call host->dismiss, then complete with DO_NOT_DISMISS
  *   open-app     call host->perform_default_action, then complete with DO_NOT_DISMISS
  *
+ * It asks for a media button; media_play and media_pause write "play" and
+ * "pause" to label "count".
+ *
  * misbehaving_stale_call() calls set_text with the context of the last
  * destroyed instance and returns the status.
  */
@@ -92,6 +95,21 @@ static void did_receive_notification(void *instance, const tidings_notification 
     host->set_text(self->context, "no-such-element", "x");
     host->set_title(self->context, "A title nobody allowed");
     host->log(self->context, TIDINGS_LOG_INFO, "received");
+    {
+        tidings_media_button button = {sizeof(tidings_media_button), TIDINGS_MEDIA_BUTTON_OVERLAY, {8, 8, 44, 44},
+                                       TIDINGS_RGBA(0xFF, 0xFF, 0xFF, 0xFF)};
+        host->set_media_button(self->context, &button);
+    }
+}
+
+static void media_play(void *instance) {
+    misbehaving *self = instance;
+    host->set_text(self->context, "count", "play");
+}
+
+static void media_pause(void *instance) {
+    misbehaving *self = instance;
+    host->set_text(self->context, "count", "pause");
 }
 
 static void did_receive_response(void *instance, const tidings_response *response, tidings_completion completion) {
@@ -131,7 +149,7 @@ static void did_receive_response(void *instance, const tidings_response *respons
 
 static const tidings_extension descriptor = {
     sizeof(tidings_extension), TIDINGS_ABI_VERSION, create, destroy, did_receive_notification, did_receive_response,
-    NULL, NULL,
+    media_play, media_pause,
 };
 
 TIDINGS_EXPORT const tidings_extension *tidings_extension_entry(uint32_t version, const tidings_host *table) {
