@@ -226,6 +226,17 @@ private func nestedStacks(_ depth: Int) -> String {
         #expect(Color(hex: text) == nil)
     }
 
+    /// UInt32(_:radix:) accepts a leading sign, so these once parsed as colours.
+    @Test(arguments: ["#+12345", "#-00000", "#+1234567", "#-0000000"])
+    func signIsNotAHexDigit(text: String) {
+        #expect(Color(hex: text) == nil)
+    }
+
+    @Test func textColorWithASignIsAnError() {
+        let result = readInterface(document(root: ##"{"type": "label", "textColor": "#+12345"}"##))
+        #expect(findings(result.diagnostics) == [.error("interface.invalid", at: "/root/textColor")])
+    }
+
     @Test(arguments: [
         (UInt32(0xFF80_00FF), "#FF8000"),
         (0x0000_00FF, "#000000"),
