@@ -84,6 +84,20 @@ import TidingsRegistry
         #expect(path == SearchPath(directories: ["/from/option", "relative/option"], origin: .option))
     }
 
+    /// `--extensions DIR --extensions DIR` once listed every bundle of DIR
+    /// twice, each copy "shadowed" by itself.
+    @Test func optionGivenTwiceListsTheDirectoryOnce() throws {
+        let path = SearchPath.resolve(environment: [:], override: ["/a", "/b", "/a"])
+        #expect(path.directories == ["/a", "/b"])
+
+        let tree = ExtensionTree()
+        let directory = try tree.directory()
+        try tree.content("Invite", in: directory, identifier: "com.example.events.invite", categories: ["INVITE"])
+        let index = Discovery.scan(SearchPath.resolve(environment: [:], override: [directory, directory]))
+        #expect(index.bundles.map(\.name) == ["Invite.appex"])
+        #expect(index.bundles.allSatisfy { $0.diagnostics.isEmpty })
+    }
+
     @Test func noOptionMeansTheEnvironment() {
         let path = SearchPath.resolve(environment: ["TIDINGS_EXTENSIONS_PATH": "/from/environment"], override: [])
         #expect(path.origin == .environment)
