@@ -195,6 +195,14 @@ private let pointPath = "NSExtension.NSExtensionPointIdentifier"
         #expect(unnamed.diagnostics.allSatisfy { $0.location.file == nil })
     }
 
+    /// Without a file name a decoding error once named the file "".
+    @Test func decodingErrorWithoutAFileNamesNoFile() throws {
+        let result = Manifest.read(Array("hello".utf8))
+        #expect(result.manifest == nil)
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(diagnostic.location.file == nil)
+    }
+
     @Test func decoderWarningsComeFirstAndDoNotStopTheManifest() throws {
         let result = read(manifestXML(top: "<key>CFBundleIdentifier</key><string>com.example.events.invite</string>"))
         #expect(findings(result.diagnostics).map(\.code) == ["plist.duplicate-key"])
