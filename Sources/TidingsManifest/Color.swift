@@ -7,10 +7,20 @@ package struct Color: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `#RRGGBB` or `#RRGGBBAA` (case-insensitive); nil for anything else.
     package init?(hex text: String) {
-        guard text.hasPrefix("#"), text.count == 7 || text.count == 9,
-              let value = UInt32(text.dropFirst(), radix: 16)
+        // Every digit is checked: UInt32(_:radix:) alone would also take a sign ("#+12345").
+        let digits = text.utf8.dropFirst()
+        guard text.hasPrefix("#"), digits.count == 6 || digits.count == 8, digits.allSatisfy(Color.isHexDigit),
+              let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
         else { return nil }
-        rgba = text.count == 7 ? value << 8 | 0xFF : value
+        rgba = digits.count == 6 ? value << 8 | 0xFF : value
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+             UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
     }
 
     /// `#RRGGBB` when opaque, `#RRGGBBAA` otherwise, in upper case.

@@ -18,7 +18,7 @@ extension Manifest {
             result.diagnostics.insert(contentsOf: document.warnings, at: 0)
             return result
         } catch {
-            return ManifestValidation(manifest: nil, diagnostics: [error.inFile(file ?? "")])
+            return ManifestValidation(manifest: nil, diagnostics: [file.map(error.inFile) ?? error])
         }
     }
 

@@ -30,7 +30,7 @@ package struct SearchPath: Sendable, Equatable {
 
     /// The search path for an environment, unless `override` directories are given.
     package static func resolve(environment: [String: String], override: [String] = []) -> SearchPath {
-        if !override.isEmpty { return SearchPath(directories: override, origin: .option) }
+        if !override.isEmpty { return SearchPath(directories: deduplicated(override), origin: .option) }
         if let list = environment["TIDINGS_EXTENSIONS_PATH"], !list.isEmpty {
             return SearchPath(directories: split(list), origin: .environment)
         }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import TidingsBase
 import TidingsManifest
@@ -82,3 +83,14 @@ let contentExtension: PropertyList = .dictionary([
         ("NSExtensionPointIdentifier", .string("com.apple.usernotifications.content-extension")),
     ])),
 ])
+
+extension Finding {
+    init(_ diagnostic: Diagnostic) {
+        self.init(severity: diagnostic.severity.rawValue, code: diagnostic.code.rawValue, path: diagnostic.location.path)
+    }
+}
+
+/// The diagnostics as findings, in order.
+func findings(_ diagnostics: [Diagnostic]) -> [Finding] {
+    diagnostics.map(Finding.init)
+}
