@@ -111,7 +111,7 @@ private struct InterfaceReader {
             return InterfaceElement(identifier: identifier, kind: .stack(axis: axis, spacing: spacing, children: children),
                                     hidden: hidden)
         case let other:
-            let found = other.map { "\"\($0)\"" } ?? "missing"
+            let found = other.map { "\"\($0)\"" } ?? json["type"]?.typeDescription ?? "missing"
             fields.report(.error, .interfaceUnknownType,
                           "An element's \"type\" must be \"label\", \"image\" or \"stack\"; it is \(found).", at: path + ["type"])
             return nil

@@ -278,6 +278,7 @@ private struct ManifestValidator {
             report(.warning, .attributeIgnored,
                    "UNNotificationExtensionInitialContentSizeRatio applies only to content extensions and is ignored here.",
                    at: path)
+            return nil
         }
         let number: Double
         switch value {
@@ -308,13 +309,13 @@ private struct ManifestValidator {
         case nil: return false
         case .bool(let flag): return flag
         case .string(let text):
-            let truthy = ["YES", "yes", "true", "TRUE", "1"]
-            let falsy = ["NO", "no", "false", "FALSE", "0"]
-            if truthy.contains(text) || falsy.contains(text) {
+            // As NSString's boolValue reads them, which is how iOS code often reads such values.
+            let word = text.lowercased()
+            let truthy = ["yes", "true", "1"].contains(word)
+            if truthy || ["no", "false", "0"].contains(word) {
                 report(.warning, .booleanAsString,
-                       "\(key) is the string \"\(text)\"; it is read as \(truthy.contains(text)), but write <\(truthy.contains(text))/>.",
-                       at: path)
-                return truthy.contains(text)
+                       "\(key) is the string \"\(text)\"; it is read as \(truthy), but write <\(truthy)/>.", at: path)
+                return truthy
             }
             fallthrough
         default:

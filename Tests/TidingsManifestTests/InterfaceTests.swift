@@ -109,6 +109,7 @@ private func nestedStacks(_ depth: Int) -> String {
         // Type.
         (document(root: #"{"type": "button"}"#), .error("interface.unknown-type", at: "/root/type"), "it is \"button\""),
         (document(root: #"{"id": "x"}"#), .error("interface.unknown-type", at: "/root/type"), "it is missing"),
+        (document(root: #"{"type": 5}"#), .error("interface.unknown-type", at: "/root/type"), "it is a number"),
         (document(root: #"{"type": "stack", "children": [{"type": "Label"}]}"#),
          .error("interface.unknown-type", at: "/root/children/0/type"), "it is \"Label\""),
         // Identifiers.

@@ -152,6 +152,13 @@ private let pointPath = "NSExtension.NSExtensionPointIdentifier"
         #expect(result.manifest?.point == .service)
     }
 
+    @Test func serviceExtensionWithAMalformedRatioIsOnlyWarned() throws {
+        // The key is ignored for a service extension, so its value cannot make the bundle unusable.
+        let result = read(manifestXML(point: ExtensionPoint.service.rawValue, category: nil, ratio: "<string>big</string>"))
+        #expect(findings(result.diagnostics) == [.warning("manifest.attribute-ignored", at: ratioPath)])
+        #expect(result.manifest?.initialContentSizeRatio == nil)
+    }
+
     @Test func validateAcceptsADecodedPropertyList() throws {
         let result = Manifest.validate(contentExtension, file: "Info.plist")
         #expect(result.diagnostics.isEmpty)
@@ -503,7 +510,8 @@ private func flag(_ key: String, of manifest: Manifest) -> Bool {
         #expect(flag(key, of: try #require(result.manifest)) == value.flag)
     }
 
-    @Test(arguments: booleanKeys, [("YES", true), ("NO", false), ("true", true), ("false", false), ("1", true), ("0", false)])
+    @Test(arguments: booleanKeys, [("YES", true), ("NO", false), ("true", true), ("false", false), ("1", true), ("0", false),
+                                   ("Yes", true), ("No", false), ("True", true)])
     func booleanAsStringIsAcceptedWithAWarning(key: String, value: (text: String, flag: Bool)) throws {
         let result = read(manifestXML(attributes: "<key>\(key)</key><string>\(value.text)</string>"))
         #expect(findings(result.diagnostics) == [.warning("manifest.boolean-as-string", at: "\(attributesPath).\(key)")])

@@ -126,6 +126,9 @@ enum DeliverCommand: Command {
                             index: ExtensionIndex) throws(CommandFailure) -> String {
         if let given { return given }
         let category = notification.content.categoryIdentifier
+        guard !category.isEmpty else {
+            throw .usage("Name the app with --app: the notification has no category to find it by.")
+        }
         let declaring = Set(categoryFiles.filter { $0.categories.contains { $0.identifier == category } }.map(\.app))
         if declaring.count == 1 { return declaring.first! }
         let serving = index.apps(servingCategory: category)
