@@ -25,7 +25,10 @@ package final class CompletionCenter: Sendable {
         var next: UInt64 = 1
         var pending: [UInt64: PendingCompletion] = [:]
         var finished: [UInt64: (ending: Ending, report: @Sendable (Diagnostic) -> Void)] = [:]
+        /// The finished tokens in the order they finished, as a ring once full.
         var finishedOrder: [UInt64] = []
+        /// In a full ring, the slot of the oldest token: the next one to forget and overwrite.
+        var oldest = 0
     }
 
     private let table = Mutex(Table())
@@ -78,10 +81,13 @@ package final class CompletionCenter: Sendable {
         table.withLock { table in
             table.pending[pending.token] = nil
             table.finished[pending.token] = (ending, pending.report)
-            table.finishedOrder.append(pending.token)
-            if table.finishedOrder.count > Self.rememberedFinishedTokens {
-                let forgotten = table.finishedOrder.removeFirst()
-                table.finished[forgotten] = nil
+            // A ring, not removeFirst(), which moved all 4,096 tokens on every response.
+            if table.finishedOrder.count < Self.rememberedFinishedTokens {
+                table.finishedOrder.append(pending.token)
+            } else {
+                table.finished[table.finishedOrder[table.oldest]] = nil
+                table.finishedOrder[table.oldest] = pending.token
+                table.oldest = (table.oldest + 1) % Self.rememberedFinishedTokens
             }
         }
     }
