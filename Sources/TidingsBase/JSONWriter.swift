@@ -8,9 +8,19 @@ extension JSON {
     /// as the same value, always with a fraction or an exponent (`2.0`), and
     /// as `null` when they are not finite.
     package func serialized(pretty: Bool = false) -> String {
+        var bytes: [UInt8] = []
+        serialize(into: &bytes, pretty: pretty)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 JSON text of the value, as `serialized(pretty:)`
+    /// gives it, to `bytes`: no String is made, for callers that copy the
+    /// text somewhere anyway.
+    package func serialize(into bytes: inout [UInt8], pretty: Bool = false) {
         var writer = JSONWriter(pretty: pretty)
+        swap(&writer.output, &bytes)
         writer.write(self, depth: 0)
-        return String(decoding: writer.output, as: UTF8.self)
+        swap(&writer.output, &bytes)
     }
 
     /// The RFC 6901 JSON pointer to the value reached through `components`,
