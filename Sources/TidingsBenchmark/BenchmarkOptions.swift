@@ -18,6 +18,8 @@ struct BenchmarkOptions {
     var minimumMilliseconds = 100.0
     /// Operations per in-process repetition; nil finds a count that lasts `minimumMilliseconds`.
     var iterations: Int?
+    /// Notifications each in-process host keeps presented besides the measured ones.
+    var presented = 0
     /// Timed runs of each one-shot command.
     var runs = 30
     /// Untimed runs of each one-shot command before the timed ones.
@@ -63,6 +65,7 @@ struct BenchmarkOptions {
             case "--repetitions": options.repetitions = try count(argument, atLeast: 1)
             case "--min-time": options.minimumMilliseconds = Double(try count(argument, atLeast: 1))
             case "--iterations": options.iterations = try count(argument, atLeast: 1)
+            case "--presented": options.presented = try count(argument, atLeast: 0)
             case "--runs": options.runs = try count(argument, atLeast: 1)
             case "--warm-up": options.warmUpRuns = try count(argument, atLeast: 0)
             case "--bundles": options.bundles = try count(argument, atLeast: 1)

@@ -46,7 +46,7 @@ struct BenchmarkRun {
                 library: library, notification: try SamplePayload.notification(identifier: "baseline", thread: "bench"),
                 timer: timer))
         }
-        let runtime = RuntimeBenchmarks(index: index)
+        let runtime = RuntimeBenchmarks(index: index, presented: options.presented)
         let benchmarks = [("deliver-reuse", runtime.deliverToPresentedThread), ("deliver-new", runtime.deliverReplacing),
                           ("respond", runtime.respond)]
         for (key, make) in benchmarks where options.wants(key) {

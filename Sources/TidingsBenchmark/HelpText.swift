@@ -63,6 +63,8 @@ enum HelpText {
           --min-time MS       Shortest repetition in milliseconds (default 100).
           --iterations N      Operations per repetition, instead of calibrating
                               to --min-time (for profilers such as callgrind).
+          --presented N       Keep N other notifications presented (each with its
+                              own instance) in every in-process host (default 0).
           --runs N            Timed runs of each one-shot command (default 30).
           --warm-up N         Untimed runs before them (default 3).
           --bundles N         Bundles installed for the one-shot delivery (default 100).

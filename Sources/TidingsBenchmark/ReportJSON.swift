@@ -9,6 +9,7 @@ enum ReportJSON {
             ("cpu", report.cpu.map { .integer(Int64($0)) } ?? .null),
             ("inProcess", .object([
                 ("bundles", .integer(Int64(options.bundles))),
+                ("presented", .integer(Int64(options.presented))),
                 ("repetitions", .integer(Int64(options.repetitions))),
                 ("minimumMilliseconds", .double(options.minimumMilliseconds)),
                 ("results", .array(report.inProcess.map { loop($0, ratio: report.ratio($0)) })),

@@ -8,7 +8,8 @@ enum ReportTable {
         lines.append("tidings-benchmark (\(pin))")
         if !report.inProcess.isEmpty {
             lines.append("")
-            lines.append("In process: NotificationHost with the NoOp extension, \(options.bundles) bundles indexed; "
+            let others = options.presented > 0 ? ", \(options.presented) other notifications presented" : ""
+            lines.append("In process: NotificationHost with the NoOp extension, \(options.bundles) bundles indexed\(others); "
                 + "median of \(options.repetitions) repetitions of at least \(NumberText.fixed(options.minimumMilliseconds, 0)) ms")
             lines.append(NumberText.left("", 52) + NumberText.right("ns/op", 10) + NumberText.right("min", 10)
                 + NumberText.right("max", 10) + NumberText.right("ops/s", 15) + NumberText.right("× baseline", 12))

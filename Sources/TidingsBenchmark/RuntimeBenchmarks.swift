@@ -13,12 +13,14 @@ struct RuntimeBenchmarks {
 
     /// The bundles the hosts serve.
     let index: ExtensionIndex
+    /// Notifications each host keeps presented besides the measured ones.
+    let presented: Int
 
     /// Delivery to a thread that is already presented: "anchor" of thread
     /// "bench" stays shown, so every delivery of "reuse" (same thread, same
     /// request identifier, replacing the previous one) reuses its instance.
     func deliverToPresentedThread() throws(BenchmarkFailure) -> LoopBenchmark {
-        let host = makeHost()
+        let host = try makeHost()
         try check(host.deliver(try SamplePayload.notification(identifier: "anchor", thread: "bench"), to: BundleFarm.app))
         let notification = try SamplePayload.notification(identifier: "reuse", thread: "bench")
         try expectInstances(0, perDeliveryOf: notification, to: host)
@@ -31,7 +33,7 @@ struct RuntimeBenchmarks {
     /// always under request identifier "new", so each replaces the last —
     /// whose instance is destroyed — and gets an instance of its own.
     func deliverReplacing() throws(BenchmarkFailure) -> LoopBenchmark {
-        let host = makeHost()
+        let host = try makeHost()
         let notification = try SamplePayload.notification(identifier: "new", thread: "")
         try check(host.deliver(notification, to: BundleFarm.app))
         try expectInstances(1, perDeliveryOf: notification, to: host)
@@ -44,7 +46,7 @@ struct RuntimeBenchmarks {
     /// completes at once with doNotDismiss, so the presentation stays and the
     /// next response goes to it again.
     func respond() throws(BenchmarkFailure) -> LoopBenchmark {
-        let host = makeHost()
+        let host = try makeHost()
         let notification = try SamplePayload.notification(identifier: "respond", thread: "")
         try check(host.deliver(notification, to: BundleFarm.app))
         let response = ResponseRequest(actionIdentifier: Self.action)
@@ -67,12 +69,17 @@ struct RuntimeBenchmarks {
         }
     }
 
-    /// A host over the index, with category "noop" of the app registered and its action "ack".
-    private func makeHost() -> NotificationHost {
+    /// A host over the index, with category "noop" of the app registered and
+    /// its action "ack", showing `presented` notifications without a thread.
+    private func makeHost() throws(BenchmarkFailure) -> NotificationHost {
         let host = NotificationHost(index: index)
         host.register([NotificationCategory(identifier: BundleFarm.category,
                                             actions: [NotificationAction(identifier: Self.action, title: "Acknowledge")])],
                       for: BundleFarm.app)
+        for number in 0..<presented {
+            try check(host.deliver(try SamplePayload.notification(identifier: "presented-\(number)", thread: ""),
+                                   to: BundleFarm.app))
+        }
         return host
     }
 
