@@ -1,8 +1,9 @@
 /*
  * An extension that logs, through host->log, every field of every
  * notification and response it receives, one field per line, so that tests
- * can check what the host marshals into the ABI's structs. It answers every
- * response at once with DO_NOT_DISMISS.
+ * can check what the host marshals into the ABI's structs; and "created=N"
+ * when it makes its Nth instance. It answers every response at once with
+ * DO_NOT_DISMISS.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +22,15 @@ static void say(echo *self, const char *name, const char *value) {
     host->log(self->context, TIDINGS_LOG_INFO, line);
 }
 
+static int created;
+
 static void *create(tidings_context context) {
+    char number[32];
     echo *self = calloc(1, sizeof *self);
-    if (self != NULL) self->context = context;
+    if (self == NULL) return NULL;
+    self->context = context;
+    snprintf(number, sizeof number, "%d", ++created);
+    say(self, "created", number);
     return self;
 }
 
