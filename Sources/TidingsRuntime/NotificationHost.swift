@@ -45,8 +45,24 @@ package final class NotificationHost: Sendable {
 
     private struct State {
         var categories: [String: [String: NotificationCategory]] = [:]
-        var shown: [String: Shown] = [:]
+        private(set) var shown: [String: Shown] = [:]
         var threads: [ThreadKey: InstanceRecord] = [:]
+
+        /// Shows `entry` as `identifier`, replacing what showed there.
+        mutating func show(_ entry: Shown, as identifier: String) {
+            entry.instance?.presentations.add(1, ordering: .relaxed)
+            if let replaced = shown.updateValue(entry, forKey: identifier)?.instance {
+                replaced.presentations.subtract(1, ordering: .relaxed)
+            }
+        }
+
+        /// Stops showing `identifier`; returns what showed, and whether
+        /// another entry still shows its instance.
+        mutating func hide(_ identifier: String) -> (entry: Shown, instanceStillUsed: Bool)? {
+            guard let entry = shown.removeValue(forKey: identifier) else { return nil }
+            guard let instance = entry.instance else { return (entry, false) }
+            return (entry, instance.presentations.subtract(1, ordering: .relaxed).newValue > 0)
+        }
     }
 
     /// A host serving the bundles of `index`.
@@ -114,7 +130,7 @@ package final class NotificationHost: Sendable {
                 diagnostics.append(error)
             }
         }
-        state.withLock { $0.shown[identifier] = shown }
+        state.withLock { $0.show(shown, as: identifier) }
         if let instance = shown.instance {
             collectReports(of: instance, for: identifier, diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         }
@@ -328,8 +344,7 @@ package final class NotificationHost: Sendable {
     /// Removes a presentation, destroying its instance when nothing else uses it.
     private func retire(_ identifier: String) {
         let orphan: InstanceRecord? = state.withLock { state in
-            guard let shown = state.shown.removeValue(forKey: identifier), let instance = shown.instance else { return nil }
-            let stillUsed = state.shown.values.contains { $0.instance === instance }
+            guard let (shown, stillUsed) = state.hide(identifier), let instance = shown.instance else { return nil }
             if stillUsed { return nil }
             if let key = shown.threadKey, state.threads[key] === instance { state.threads[key] = nil }
             return instance
