@@ -28,6 +28,7 @@ package final class NotificationHost: Sendable {
     private let launcher: any ExtensionLauncher
     private let onEvent: @Sendable (HostEvent) -> Void
     private let providers = ProviderCache()
+    private let routes = RouteCache()
     private let state = Mutex(State())
 
     private struct ThreadKey: Hashable {
@@ -105,14 +106,14 @@ package final class NotificationHost: Sendable {
         retire(identifier)
 
         var shown = Shown(notification: notification, app: app, width: width)
-        if let bundle = route(notification, to: app, diagnostics: &diagnostics), let manifest = bundle.manifest {
+        if let target = route(notification, to: app, diagnostics: &diagnostics), let manifest = target.manifest {
             do throws(Diagnostic) {
-                let provider = try providers.provider(for: bundle, launcher: launcher)
+                let provider = try target.provider(from: providers, launcher: launcher)
                 let thread = notification.content.threadIdentifier
                 let key = thread.isEmpty ? nil : ThreadKey(extensionIdentifier: manifest.bundleIdentifier, thread: thread)
                 let instance = state.withLock { state in
                     if let key, let existing = state.threads[key] { return existing }
-                    let record = InstanceRecord(bundleManifest: manifest, interface: bundle.interface, provider: provider)
+                    let record = InstanceRecord(bundleManifest: manifest, interface: target.bundle.interface, provider: provider)
                     if let key { state.threads[key] = record }
                     return record
                 }
@@ -139,13 +140,14 @@ package final class NotificationHost: Sendable {
     }
 
     /// The content extension for the notification, or nil with a note saying why none serves it.
-    private func route(_ notification: UserNotification, to app: String, diagnostics: inout [Diagnostic]) -> ExtensionBundle? {
+    private func route(_ notification: UserNotification, to app: String,
+                       diagnostics: inout [Diagnostic]) -> RouteCache.Target? {
         let category = notification.content.categoryIdentifier
         guard !category.isEmpty else {
             diagnostics.append(.note(.routeNoCategory, "The notification has no category, so no content extension serves it."))
             return nil
         }
-        if let bundle = index.contentExtension(forApp: app, category: category) { return bundle }
+        if let target = routes.target(app: app, category: category, in: index) { return target }
         var message = "No content extension of app \(app) declares category \"\(category)\""
         let declared = index.categories(ofApp: app)
         let elsewhere = index.apps(servingCategory: category)
