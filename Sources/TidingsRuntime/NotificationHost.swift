@@ -361,7 +361,8 @@ package final class NotificationHost: Sendable {
         let reports = instance.context.drainReports()
         diagnostics += reports.diagnostics
         log += reports.log
-        guard let shown = state.withLock({ $0.shown[identifier] }) else { return }
+        // Usually the extension asked for neither, and the presentation need not be looked up.
+        guard reports.defaultAction || reports.dismiss, let shown = state.withLock({ $0.shown[identifier] }) else { return }
         if reports.defaultAction {
             forwarded.append(ForwardedResponse(app: shown.app, notificationIdentifier: identifier,
                                                actionIdentifier: ActionIdentifier.default, userText: nil))
