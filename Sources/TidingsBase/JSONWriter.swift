@@ -57,12 +57,12 @@ private struct JSONWriter {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (offset, (name, member)) in members.enumerated() {
+            for offset in members.indices {
                 startItem(offset, depth: depth + 1)
-                writeString(name)
+                writeString(members[offset].0)
                 output.append(UInt8(ascii: ":"))
                 if pretty { output.append(UInt8(ascii: " ")) }
-                write(member, depth: depth + 1)
+                write(members[offset].1, depth: depth + 1)
             }
             endContainer(isEmpty: members.isEmpty, depth: depth)
             output.append(UInt8(ascii: "}"))
