@@ -28,6 +28,7 @@ package final class NotificationHost: Sendable {
     private let launcher: any ExtensionLauncher
     private let onEvent: @Sendable (HostEvent) -> Void
     private let providers = ProviderCache()
+    /// Where each (app, category) goes, kept after the first delivery.
     private let routes = RouteCache()
     private let state = Mutex(State())
 

@@ -16,6 +16,7 @@ final class RouteCache: Sendable {
         let bundle: ExtensionBundle
         /// Its manifest, when it has one (the index routes only bundles that do).
         let manifest: Manifest?
+        /// The provider, once it has started.
         private let started = Mutex<(any ExtensionProvider)?>(nil)
 
         /// A target for `bundle`.
@@ -36,6 +37,7 @@ final class RouteCache: Sendable {
         }
     }
 
+    /// The targets found so far, by route.
     private let targets = Mutex<[ExtensionIndex.Route: Target]>([:])
 
     /// Where `app`'s notifications of `category` go in `index`; nil when no content extension serves them.
