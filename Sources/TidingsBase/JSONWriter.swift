@@ -8,9 +8,19 @@ extension JSON {
     /// as the same value, always with a fraction or an exponent (`2.0`), and
     /// as `null` when they are not finite.
     package func serialized(pretty: Bool = false) -> String {
+        var bytes: [UInt8] = []
+        serialize(into: &bytes, pretty: pretty)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 JSON text of the value, as `serialized(pretty:)`
+    /// gives it, to `bytes`: no String is made, for callers that copy the
+    /// text somewhere anyway.
+    package func serialize(into bytes: inout [UInt8], pretty: Bool = false) {
         var writer = JSONWriter(pretty: pretty)
+        swap(&writer.output, &bytes)
         writer.write(self, depth: 0)
-        return String(decoding: writer.output, as: UTF8.self)
+        swap(&writer.output, &bytes)
     }
 
     /// The RFC 6901 JSON pointer to the value reached through `components`,
@@ -47,12 +57,12 @@ private struct JSONWriter {
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (offset, (name, member)) in members.enumerated() {
+            for offset in members.indices {
                 startItem(offset, depth: depth + 1)
-                writeString(name)
+                writeString(members[offset].0)
                 output.append(UInt8(ascii: ":"))
                 if pretty { output.append(UInt8(ascii: " ")) }
-                write(member, depth: depth + 1)
+                write(members[offset].1, depth: depth + 1)
             }
             endContainer(isEmpty: members.isEmpty, depth: depth)
             output.append(UInt8(ascii: "}"))
@@ -76,25 +86,40 @@ private struct JSONWriter {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
+    /// The string in quotes. Runs of bytes that need no escape are copied
+    /// whole; only quotes, backslashes and control characters are escaped.
     private mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
-            case 0x09: output.append(contentsOf: #"\t"#.utf8)
-            case 0x08: output.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
-            case 0..<0x20:
-                let low = byte & 0xF
-                output.append(contentsOf: #"\u00"#.utf8)
-                output.append(UInt8(ascii: "0") + byte >> 4)
-                output.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
-            default: output.append(byte)
+        var string = string
+        string.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                writeEscape(byte)
+                runStart = index + 1
             }
+            if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// The escape sequence for a quote, a backslash or a control character.
+    private mutating func writeEscape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
+        case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
+        case 0x0A: output.append(contentsOf: #"\n"#.utf8)
+        case 0x0D: output.append(contentsOf: #"\r"#.utf8)
+        case 0x09: output.append(contentsOf: #"\t"#.utf8)
+        case 0x08: output.append(contentsOf: #"\b"#.utf8)
+        case 0x0C: output.append(contentsOf: #"\f"#.utf8)
+        default:
+            let low = byte & 0xF
+            output.append(contentsOf: #"\u00"#.utf8)
+            output.append(UInt8(ascii: "0") + byte >> 4)
+            output.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
+        }
     }
 }

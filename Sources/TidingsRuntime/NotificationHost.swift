@@ -28,6 +28,8 @@ package final class NotificationHost: Sendable {
     private let launcher: any ExtensionLauncher
     private let onEvent: @Sendable (HostEvent) -> Void
     private let providers = ProviderCache()
+    /// Where each (app, category) goes, kept after the first delivery.
+    private let routes = RouteCache()
     private let state = Mutex(State())
 
     private struct ThreadKey: Hashable {
@@ -48,8 +50,28 @@ package final class NotificationHost: Sendable {
     private struct State {
         var nextSerial: UInt64 = 1
         var categories: [String: [String: NotificationCategory]] = [:]
-        var shown: [String: Shown] = [:]
+        private(set) var shown: [String: Shown] = [:]
         var threads: [ThreadKey: InstanceRecord] = [:]
+
+        /// Shows `entry`, replacing what showed under its identifier.
+        mutating func show(_ entry: Shown) {
+            entry.instance?.presentations.add(1, ordering: .relaxed)
+            if let replaced = shown.updateValue(entry, forKey: entry.notification.identifier)?.instance {
+                replaced.presentations.subtract(1, ordering: .relaxed)
+            }
+        }
+
+        /// Stops showing `entry` unless a newer delivery replaced it; returns
+        /// its instance when no other presentation still shows it.
+        mutating func hide(_ entry: Shown) -> InstanceRecord? {
+            let identifier = entry.notification.identifier
+            guard shown[identifier]?.serial == entry.serial else { return nil }
+            shown[identifier] = nil
+            guard let instance = entry.instance, instance.presentations.subtract(1, ordering: .relaxed).newValue == 0
+            else { return nil }
+            if let key = entry.threadKey, threads[key] === instance { threads[key] = nil }
+            return instance
+        }
     }
 
     /// A host serving the bundles of `index`.
@@ -96,14 +118,15 @@ package final class NotificationHost: Sendable {
             return state.nextSerial
         }
         var shown = Shown(serial: serial, notification: notification, app: app, width: width)
-        if let bundle = route(notification, to: app, diagnostics: &diagnostics), let manifest = bundle.manifest {
+        if let target = route(notification, to: app, diagnostics: &diagnostics), let manifest = target.manifest {
             do throws(Diagnostic) {
-                let provider = try providers.provider(for: bundle, launcher: launcher)
+                let provider = try target.provider(from: providers, launcher: launcher)
                 let thread = notification.content.threadIdentifier
                 let key = thread.isEmpty ? nil : ThreadKey(extensionIdentifier: manifest.bundleIdentifier, thread: thread)
                 let instance = state.withLock { state in
                     if let key, let existing = state.threads[key] { return existing }
-                    let record = InstanceRecord(bundleManifest: manifest, interface: bundle.interface, provider: provider)
+                    let record = InstanceRecord(bundleManifest: manifest, interface: target.bundle.interface,
+                                                provider: provider)
                     if let key { state.threads[key] = record }
                     return record
                 }
@@ -121,7 +144,7 @@ package final class NotificationHost: Sendable {
                 diagnostics.append(error)
             }
         }
-        state.withLock { $0.shown[identifier] = shown }
+        state.withLock { $0.show(shown) }
         var closes = false
         if let instance = shown.instance {
             closes = collectReports(of: instance, for: shown, diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
@@ -130,13 +153,14 @@ package final class NotificationHost: Sendable {
     }
 
     /// The content extension for the notification, or nil with a note saying why none serves it.
-    private func route(_ notification: UserNotification, to app: String, diagnostics: inout [Diagnostic]) -> ExtensionBundle? {
+    private func route(_ notification: UserNotification, to app: String,
+                       diagnostics: inout [Diagnostic]) -> RouteCache.Target? {
         let category = notification.content.categoryIdentifier
         guard !category.isEmpty else {
             diagnostics.append(.note(.routeNoCategory, "The notification has no category, so no content extension serves it."))
             return nil
         }
-        if let bundle = index.contentExtension(forApp: app, category: category) { return bundle }
+        if let target = routes.target(app: app, category: category, in: index) { return target }
         var message = "No content extension of app \(app) declares category \"\(category)\""
         let declared = index.categories(ofApp: app)
         let elsewhere = index.apps(servingCategory: category)
@@ -290,6 +314,11 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.shown[identifier] }.map { presentation(of: identifier, $0) }
     }
 
+    /// The identifiers of the notifications shown, sorted.
+    package var presentedIdentifiers: [String] {
+        state.withLock { $0.shown.keys.sorted() }
+    }
+
     private func actions(of shown: Shown, category: NotificationCategory?) -> [NotificationAction] {
         shown.instance?.context.snapshot().actions ?? category?.actions ?? []
     }
@@ -329,17 +358,7 @@ package final class NotificationHost: Sendable {
     /// Removes a presentation (unless a newer delivery replaced it), destroying
     /// its instance when no other presentation uses it.
     private func retire(_ shown: Shown) {
-        let identifier = shown.notification.identifier
-        let orphan: InstanceRecord? = state.withLock { state in
-            guard state.shown[identifier]?.serial == shown.serial else { return nil }
-            state.shown[identifier] = nil
-            guard let instance = shown.instance, !state.shown.values.contains(where: { $0.instance === instance }) else {
-                return nil
-            }
-            if let key = shown.threadKey, state.threads[key] === instance { state.threads[key] = nil }
-            return instance
-        }
-        orphan?.destroy()
+        state.withLock { $0.hide(shown) }?.destroy()
     }
 
     /// Moves what the extension reported during a call into the result, and

@@ -12,6 +12,10 @@ final class InstanceRecord: Sendable {
     let context: InstanceContext
     let manifest: Manifest
     let provider: any ExtensionProvider
+    /// How many of its host's presentations show this instance. The host
+    /// changes it only under its own lock, so that retiring a presentation
+    /// need not search all the others to know whether the instance is still used.
+    let presentations = Atomic<Int>(0)
 
     private struct Slot {
         var instance: (any ExtensionInstance)?

@@ -9,11 +9,11 @@ import TidingsBase
 /// with a token nobody issued changes nothing and is reported, never a crash.
 package final class CompletionCenter: Sendable {
     /// The one center of the process: `complete_response` finds tokens here.
-    package static let shared = CompletionCenter()
+    package static let shared = CompletionCenter(remembering: 4096)
 
     /// How many finished tokens are remembered, to tell a late or repeated
     /// completion from a forged one.
-    private static let rememberedFinishedTokens = 4096
+    private let rememberedFinishedTokens: Int
 
     /// How a finished token ended.
     private enum Ending {
@@ -25,10 +25,18 @@ package final class CompletionCenter: Sendable {
         var next: UInt64 = 1
         var pending: [UInt64: PendingCompletion] = [:]
         var finished: [UInt64: (ending: Ending, report: @Sendable (Diagnostic) -> Void)] = [:]
+        /// The finished tokens in the order they finished, as a ring once full.
         var finishedOrder: [UInt64] = []
+        /// In a full ring, the slot of the oldest token: the next one to forget and overwrite.
+        var oldest = 0
     }
 
     private let table = Mutex(Table())
+
+    /// A center that remembers the last `count` finished tokens (at least one).
+    package init(remembering count: Int) {
+        rememberedFinishedTokens = max(1, count)
+    }
 
     /// Opens a pending completion that must arrive before `deadline`
     /// (monotonic nanoseconds). `report` receives what goes wrong after it
@@ -78,10 +86,13 @@ package final class CompletionCenter: Sendable {
         table.withLock { table in
             table.pending[pending.token] = nil
             table.finished[pending.token] = (ending, pending.report)
-            table.finishedOrder.append(pending.token)
-            if table.finishedOrder.count > Self.rememberedFinishedTokens {
-                let forgotten = table.finishedOrder.removeFirst()
-                table.finished[forgotten] = nil
+            // A ring, not removeFirst(), which moved all 4,096 tokens on every response.
+            if table.finishedOrder.count < rememberedFinishedTokens {
+                table.finishedOrder.append(pending.token)
+            } else {
+                table.finished[table.finishedOrder[table.oldest]] = nil
+                table.finishedOrder[table.oldest] = pending.token
+                table.oldest = (table.oldest + 1) % rememberedFinishedTokens
             }
         }
     }

@@ -1,0 +1,97 @@
+/// What the command line asked for.
+struct BenchmarkOptions {
+    /// Which measurements to run.
+    enum Section: String {
+        /// Baseline, deliver and respond, in this process.
+        case inProcess = "in-process"
+        /// Whole `tidings` processes, timed from spawn to exit.
+        case oneShot = "one-shot"
+    }
+
+    /// Print JSON for programs instead of the table.
+    var json = false
+    /// Print the help and stop.
+    var help = false
+    /// Timed repetitions of each in-process loop; the median is reported.
+    var repetitions = 7
+    /// The shortest a repetition may last, in milliseconds; the iteration count grows to reach it.
+    var minimumMilliseconds = 100.0
+    /// Operations per in-process repetition; nil finds a count that lasts `minimumMilliseconds`.
+    var iterations: Int?
+    /// Notifications each in-process host keeps presented besides the measured ones.
+    var presented = 0
+    /// Timed runs of each one-shot command.
+    var runs = 30
+    /// Untimed runs of each one-shot command before the timed ones.
+    var warmUpRuns = 3
+    /// Installed bundles for the one-shot deliver: NoOp and copies of it.
+    var bundles = 100
+    /// The CPU to pin to; nil leaves the affinity alone (`--no-pin`).
+    var cpu: Int? = 0
+    /// The sections to run; both by default.
+    var sections: Set<Section> = [.inProcess, .oneShot]
+    /// The one in-process benchmark to run (a key such as deliver-reuse), for profiling; nil runs all.
+    var benchmark: String?
+    /// Manifests/NoOp.plist, when it is not found above the executable.
+    var manifest: String?
+    /// Keep the temporary extension directories instead of removing them.
+    var keep = false
+
+    /// The keys of the in-process benchmarks, which `--only` also takes.
+    static let benchmarkKeys = ["baseline", "deliver-reuse", "deliver-new", "respond"]
+
+    /// Reads `arguments` (without the program name).
+    /// - Throws: an unknown option, a missing value, or a value out of range.
+    static func parse(_ arguments: [String]) throws(BenchmarkFailure) -> BenchmarkOptions {
+        var options = BenchmarkOptions()
+        var rest = arguments[...]
+        /// The value after `option`.
+        func value(_ option: String) throws(BenchmarkFailure) -> String {
+            guard let value = rest.popFirst() else { throw BenchmarkFailure("\(option) needs a value (see --help).") }
+            return value
+        }
+        /// The whole number after `option`, at least `minimum`.
+        func count(_ option: String, atLeast minimum: Int) throws(BenchmarkFailure) -> Int {
+            let text = try value(option)
+            guard let number = Int(text), number >= minimum else {
+                throw BenchmarkFailure("\(option) needs a whole number of at least \(minimum); it got \"\(text)\".")
+            }
+            return number
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--help", "-h": options.help = true
+            case "--json": options.json = true
+            case "--repetitions": options.repetitions = try count(argument, atLeast: 1)
+            case "--min-time": options.minimumMilliseconds = Double(try count(argument, atLeast: 1))
+            case "--iterations": options.iterations = try count(argument, atLeast: 1)
+            case "--presented": options.presented = try count(argument, atLeast: 0)
+            case "--runs": options.runs = try count(argument, atLeast: 1)
+            case "--warm-up": options.warmUpRuns = try count(argument, atLeast: 0)
+            case "--bundles": options.bundles = try count(argument, atLeast: 1)
+            case "--cpu": options.cpu = try count(argument, atLeast: 0)
+            case "--no-pin": options.cpu = nil
+            case "--manifest": options.manifest = try value(argument)
+            case "--keep": options.keep = true
+            case "--only":
+                let text = try value(argument)
+                if let section = Section(rawValue: text) {
+                    options.sections = [section]
+                } else if benchmarkKeys.contains(text) {
+                    options.sections = [.inProcess]
+                    options.benchmark = text
+                } else {
+                    throw BenchmarkFailure("--only takes in-process, one-shot or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
+                }
+            default:
+                throw BenchmarkFailure("There is no option \"\(argument)\" (see --help).")
+            }
+        }
+        return options
+    }
+
+    /// True when the in-process benchmark `key` is to run.
+    func wants(_ key: String) -> Bool {
+        benchmark.map { $0 == key } ?? true
+    }
+}

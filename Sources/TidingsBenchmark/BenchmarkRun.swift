@@ -1,0 +1,102 @@
+import Glibc
+import TidingsBase
+import TidingsRegistry
+
+/// One run of the benchmark: sets the workspace up, measures each section
+/// the options ask for, and returns the report.
+struct BenchmarkRun {
+    /// The settings.
+    var options: BenchmarkOptions
+
+    /// Runs everything and returns the report; the workspace is removed unless `--keep`.
+    func run() throws(BenchmarkFailure) -> Report {
+        if let cpu = options.cpu { try CoreAffinity.pin(to: cpu) }
+        let products = try Products.locate(manifest: options.manifest)
+        let workspace = try Workspace()
+        defer {
+            if options.keep { Progress.say("Kept \(workspace.path)") } else { workspace.remove() }
+        }
+        Progress.say("Installing NoOp and \(options.bundles - 1) copies in \(workspace.path)")
+        let single = workspace.file("one-bundle")
+        let many = workspace.file("bundles")
+        _ = try BundleFarm.populate(single, count: 1, products: products)
+        let index = try BundleFarm.populate(many, count: options.bundles, products: products)
+
+        var report = Report(cpu: options.cpu, options: options)
+        if options.sections.contains(.inProcess) {
+            report.inProcess = try measureInProcess(index)
+        }
+        if options.sections.contains(.oneShot) {
+            report.oneShot = try measureOneShot(products: products, workspace: workspace, single: single, many: many)
+        }
+        return report
+    }
+
+    /// The baseline, then deliver (reuse, new) and respond through the runtime.
+    private func measureInProcess(_ index: ExtensionIndex) throws(BenchmarkFailure) -> [LoopResult] {
+        let timer = LoopTimer(repetitions: options.repetitions, minimumNanoseconds: options.minimumMilliseconds * 1e6,
+                              fixedIterations: options.iterations)
+        guard let library = index.contentExtension(forApp: BundleFarm.app, category: BundleFarm.category)?.libraryPath else {
+            throw BenchmarkFailure("The NoOp bundle does not serve category \(BundleFarm.category).")
+        }
+        var results: [LoopResult] = []
+        if options.wants("baseline") {
+            Progress.say("Measuring the baseline")
+            results.append(try DirectBaseline.measure(
+                library: library, notification: try SamplePayload.notification(identifier: "baseline", thread: "bench"),
+                timer: timer))
+        }
+        let runtime = RuntimeBenchmarks(index: index, presented: options.presented)
+        let benchmarks = [("deliver-reuse", runtime.deliverToPresentedThread), ("deliver-new", runtime.deliverReplacing),
+                          ("respond", runtime.respond)]
+        for (key, make) in benchmarks where options.wants(key) {
+            Progress.say("Measuring \(key)")
+            results.append(timer.measure(try make()))
+        }
+        return results
+    }
+
+    /// `tidings --version`, `tidings deliver` with 1 and with many bundles, and discovery in this process.
+    private func measureOneShot(products: Products, workspace: Workspace, single: String,
+                                many: String) throws(BenchmarkFailure) -> [OneShotResult] {
+        let payload = workspace.file("payload.json")
+        do {
+            try FileSystem.writeFileAtomically(payload, Array(SamplePayload.text.utf8))
+        } catch {
+            throw BenchmarkFailure(error.message)
+        }
+        let timer = OneShotTimer(runs: options.runs, warmUpRuns: options.warmUpRuns, log: workspace.file("output.log"))
+        /// The arguments of `tidings deliver` with the extension directory `directory`.
+        func deliver(_ directory: String) -> [String] {
+            ["deliver", payload, "--extensions", directory, "--app", BundleFarm.app]
+        }
+        Progress.say("Timing tidings --version")
+        let version = try timer.measure(key: "version", title: "tidings --version (start-up floor)",
+                                        program: products.tidings, arguments: ["--version"])
+        Progress.say("Timing tidings deliver with 1 bundle")
+        let one = try timer.measure(key: "deliver-1", title: "tidings deliver, 1 bundle",
+                                    program: products.tidings, arguments: deliver(single))
+        Progress.say("Timing tidings deliver with \(options.bundles) bundles")
+        let bundles = try timer.measure(key: "deliver-bundles", title: "tidings deliver, \(options.bundles) bundles",
+                                        program: products.tidings, arguments: deliver(many))
+        Progress.say("Timing discovery of \(options.bundles) bundles in process")
+        let discovery = timer.measureInProcess(key: "discovery", title: "Discovery.scan of \(options.bundles) bundles, in process") {
+            UInt64(Discovery.scan(SearchPath(directories: [many], origin: .option)).bundles.count)
+        }
+        return [version, one, bundles, discovery]
+    }
+}
+
+/// Progress lines on standard error, so that standard output holds only the report.
+enum Progress {
+    /// Writes `line` to standard error.
+    static func say(_ line: String) {
+        error("… " + line)
+    }
+
+    /// Writes `line` and a newline to standard error (file descriptor 2).
+    static func error(_ line: String) {
+        var text = line + "\n"
+        text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+    }
+}

@@ -1,0 +1,40 @@
+import Glibc
+
+/// Pins the benchmark to one CPU, so that every in-process measurement runs
+/// on one core and the processes it spawns inherit that core.
+///
+/// Glibc declares `sched_setaffinity` only under `_GNU_SOURCE`, which Swift's
+/// Glibc module does not define, so the function is found with `dlsym`.
+/// Where that fails, `taskset -c 0` does the same from outside.
+enum CoreAffinity {
+    /// The C signature of `sched_setaffinity` and `sched_getaffinity`.
+    private typealias AffinityFunction = @convention(c) (pid_t, Int, UnsafeMutableRawPointer?) -> Int32
+
+    /// Pins the calling thread, and so every process it starts later, to `cpu`.
+    /// - Throws: when the CPU is not one this process may run on, or the call fails.
+    static func pin(to cpu: Int) throws(BenchmarkFailure) {
+        guard let set = function("sched_setaffinity"), let get = function("sched_getaffinity") else {
+            throw BenchmarkFailure("sched_setaffinity is not available; run with --no-pin under `taskset -c \(cpu)` instead.")
+        }
+        var allowed = cpu_set_t()
+        let bitCount = MemoryLayout<cpu_set_t>.size * 8
+        guard cpu >= 0, cpu < bitCount else { throw BenchmarkFailure("--cpu \(cpu) is outside 0..<\(bitCount).") }
+        let isAllowed = withUnsafeMutableBytes(of: &allowed) { bytes in
+            get(0, bytes.count, bytes.baseAddress) == 0 && bytes[cpu / 8] & UInt8(1 << (cpu % 8)) != 0
+        }
+        guard isAllowed else { throw BenchmarkFailure("CPU \(cpu) is not one this process may run on; choose another with --cpu.") }
+        var only = cpu_set_t()
+        let status = withUnsafeMutableBytes(of: &only) { bytes in
+            bytes[cpu / 8] = UInt8(1 << (cpu % 8))
+            return set(0, bytes.count, bytes.baseAddress)
+        }
+        guard status == 0 else {
+            throw BenchmarkFailure("sched_setaffinity(CPU \(cpu)) failed: \(String(cString: strerror(errno))).")
+        }
+    }
+
+    /// The C library's function `name`, looked up in the global scope (`RTLD_DEFAULT`).
+    private static func function(_ name: String) -> AffinityFunction? {
+        dlsym(nil, name).map { unsafeBitCast($0, to: AffinityFunction.self) }
+    }
+}

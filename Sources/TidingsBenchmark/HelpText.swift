@@ -1,0 +1,84 @@
+/// What `tidings-benchmark --help` prints, including how to reproduce the numbers.
+enum HelpText {
+    /// The whole help text.
+    static let text = """
+        tidings-benchmark: how fast the Tidings host turns notifications into
+        presentations and responses into outcomes, against a plain C call.
+
+        Usage: tidings-benchmark [OPTIONS]
+
+        Reproduce (from the package root; release mode matters):
+          swift build -c release
+          swift run -c release tidings-benchmark
+        or, with a scratch path of your own:
+          swift build --scratch-path .build-bench -c release
+          .build-bench/release/tidings-benchmark [--json]
+        Build everything first: `swift run` builds only the benchmark, and the
+        benchmark needs libNoOp.so and tidings beside its own executable.
+
+        What it does, in one run, with no manual steps:
+          - makes a temporary extension directory ($TMPDIR or /tmp) holding
+            NoOp.appex (Manifests/NoOp.plist as Info.plist, the libNoOp.so
+            built beside this executable), plus 99 copies of it with their
+            own identifiers (com.example.bench.noop002, ...) and categories
+            (noop002, ...), all of app com.example.bench; removes it at the end;
+          - pins itself to one CPU (--cpu, default 0) with sched_setaffinity;
+            the processes it spawns inherit the pin (or use --no-pin under
+            `taskset -c 0`);
+          - in process, median ns/op of --repetitions timed loops, each at
+            least --min-time long, all through the same loop (one closure call
+            per operation, results summed into an atomic sink):
+              baseline      tidings_noop_direct(instance, notification) through
+                            its dlsym address, on a notification marshalled
+                            once before the loop: a plain C call;
+              deliver-reuse NotificationHost.deliver of a notification of
+                            thread "bench" while another of that thread stays
+                            presented: the instance is reused; the request
+                            identifier is the same each time, so each delivery
+                            replaces the previous one;
+              deliver-new   NotificationHost.deliver of a notification without
+                            a thread under one request identifier: each one
+                            replaces the last, whose instance is destroyed, and
+                            gets a new instance (create + destroy per op);
+              respond       NotificationHost.respond with the registered action
+                            "ack" of category "noop"; NoOp completes at once
+                            with doNotDismiss, so one presentation answers again
+                            and again;
+            every notification has a title, subtitle, body, sound, thread (for
+            deliver-reuse) and two userInfo entries;
+          - one shot, median and p95 of --runs timed runs after --warm-up runs,
+            wall time from posix_spawn to waitpid on CLOCK_MONOTONIC, output
+            discarded:
+              tidings --version                                (start-up floor)
+              tidings deliver PAYLOAD --extensions DIR --app com.example.bench
+                with a directory of 1 bundle and of --bundles bundles;
+            and Discovery.scan of the --bundles directory in this process, to
+            show how much of a one-shot delivery is reading manifests.
+          - checks the targets: >= 1,000,000 deliveries/s in process (<= 1 us
+            each) and a one-shot delivery with 100 bundles in <= 10 ms.
+
+        Options:
+          --json              Print JSON instead of the table.
+          --repetitions N     Timed repetitions of each in-process loop (default 7).
+          --min-time MS       Shortest repetition in milliseconds (default 100).
+          --iterations N      Operations per repetition, instead of calibrating
+                              to --min-time (for profilers such as callgrind).
+          --presented N       Keep N other notifications presented (each with its
+                              own instance) in every in-process host (default 0).
+          --runs N            Timed runs of each one-shot command (default 30).
+          --warm-up N         Untimed runs before them (default 3).
+          --bundles N         Bundles installed for the one-shot delivery (default 100).
+          --cpu N             Pin to CPU N (default 0).
+          --no-pin            Leave the CPU affinity alone.
+          --only WHAT         Run only in-process, one-shot, or one in-process
+                              benchmark: baseline, deliver-reuse, deliver-new, respond.
+          --manifest PATH     Manifests/NoOp.plist, if not found above the executable.
+          --keep              Keep the temporary extension directory and print its path.
+          -h, --help          Print this help.
+
+        Profiling:
+          perf record -g .build-bench/release/tidings-benchmark --only deliver-reuse
+          valgrind --tool=callgrind .build-bench/release/tidings-benchmark \\
+            --only deliver-reuse --iterations 2000 --repetitions 1 --no-pin
+        """
+}

@@ -1,0 +1,56 @@
+/// Everything one run measured, with the settings it ran under and the
+/// issue's targets checked against it.
+struct Report {
+    /// The CPU the benchmark was pinned to; nil when it was not.
+    var cpu: Int?
+    /// The settings of the run.
+    var options: BenchmarkOptions
+    /// The in-process loops, baseline first.
+    var inProcess: [LoopResult] = []
+    /// The one-shot measurements.
+    var oneShot: [OneShotResult] = []
+
+    /// The baseline loop, when it ran.
+    var baseline: LoopResult? { inProcess.first { $0.key == "baseline" } }
+
+    /// How many times the baseline's median `result`'s median is.
+    func ratio(_ result: LoopResult) -> Double? {
+        baseline.map { result.median / $0.median }
+    }
+
+    /// The one-shot measurement with `key`, if it ran.
+    func oneShot(_ key: String) -> OneShotResult? {
+        oneShot.first { $0.key == key }
+    }
+
+    /// The targets the issue sets, checked against what ran.
+    var targets: [TargetCheck] {
+        var checks: [TargetCheck] = []
+        for result in inProcess where result.key.hasPrefix("deliver") {
+            checks.append(TargetCheck(key: result.key, goal: "≥ 1,000,000 deliveries/s on one core (≤ 1,000 ns each)",
+                                      limit: 1_000, measured: result.median, unit: "ns"))
+        }
+        if let deliver = oneShot("deliver-bundles") {
+            checks.append(TargetCheck(key: deliver.key, goal: "one-shot deliver ≤ 10 ms wall with \(options.bundles) bundles",
+                                      limit: 10, measured: deliver.median, unit: "ms"))
+        }
+        return checks
+    }
+}
+
+/// One target: a measured median against the most it may be.
+struct TargetCheck {
+    /// The measurement's key.
+    var key: String
+    /// The target in words.
+    var goal: String
+    /// The largest median that meets it.
+    var limit: Double
+    /// The median measured.
+    var measured: Double
+    /// "ns" or "ms".
+    var unit: String
+
+    /// True when the median is within the limit.
+    var met: Bool { measured <= limit }
+}

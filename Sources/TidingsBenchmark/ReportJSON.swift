@@ -1,0 +1,66 @@
+import TidingsBase
+
+/// The report as JSON for programs (`--json`).
+enum ReportJSON {
+    /// The report as a JSON document.
+    static func render(_ report: Report) -> JSON {
+        let options = report.options
+        return .object([
+            ("cpu", report.cpu.map { .integer(Int64($0)) } ?? .null),
+            ("inProcess", .object([
+                ("bundles", .integer(Int64(options.bundles))),
+                ("presented", .integer(Int64(options.presented))),
+                ("repetitions", .integer(Int64(options.repetitions))),
+                ("minimumMilliseconds", .double(options.minimumMilliseconds)),
+                ("results", .array(report.inProcess.map { loop($0, ratio: report.ratio($0)) })),
+            ])),
+            ("oneShot", .object([
+                ("bundles", .integer(Int64(options.bundles))),
+                ("runs", .integer(Int64(options.runs))),
+                ("warmUpRuns", .integer(Int64(options.warmUpRuns))),
+                ("results", .array(report.oneShot.map(oneShot))),
+            ])),
+            ("targets", .array(report.targets.map(target))),
+        ])
+    }
+
+    /// One in-process result, with its ratio to the baseline.
+    private static func loop(_ result: LoopResult, ratio: Double?) -> JSON {
+        .object([
+            ("key", .string(result.key)),
+            ("title", .string(result.title)),
+            ("iterations", .integer(Int64(result.iterations))),
+            ("medianNanoseconds", .double(result.median)),
+            ("minimumNanoseconds", .double(result.minimum)),
+            ("maximumNanoseconds", .double(result.maximum)),
+            ("operationsPerSecond", .double(result.operationsPerSecond)),
+            ("ratioToBaseline", ratio.map(JSON.double) ?? .null),
+            ("samplesNanoseconds", .array(result.samples.map(JSON.double))),
+        ])
+    }
+
+    /// One one-shot result.
+    private static func oneShot(_ result: OneShotResult) -> JSON {
+        .object([
+            ("key", .string(result.key)),
+            ("title", .string(result.title)),
+            ("command", .array(result.command.map(JSON.string))),
+            ("medianMilliseconds", .double(result.median)),
+            ("p95Milliseconds", .double(result.p95)),
+            ("minimumMilliseconds", .double(result.minimum)),
+            ("samplesMilliseconds", .array(result.samples.map(JSON.double))),
+        ])
+    }
+
+    /// One target and whether it is met.
+    private static func target(_ check: TargetCheck) -> JSON {
+        .object([
+            ("key", .string(check.key)),
+            ("goal", .string(check.goal)),
+            ("limit", .double(check.limit)),
+            ("measured", .double(check.measured)),
+            ("unit", .string(check.unit)),
+            ("met", .bool(check.met)),
+        ])
+    }
+}

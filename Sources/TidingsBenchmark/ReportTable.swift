@@ -1,0 +1,52 @@
+/// The report as a table for people.
+enum ReportTable {
+    /// The whole table, ending with a newline.
+    static func render(_ report: Report) -> String {
+        var lines: [String] = []
+        let options = report.options
+        let pin = report.cpu.map { "pinned to CPU \($0)" } ?? "not pinned"
+        lines.append("tidings-benchmark (\(pin))")
+        if !report.inProcess.isEmpty {
+            lines.append("")
+            let others = options.presented > 0 ? ", \(options.presented) other notifications presented" : ""
+            lines.append("In process: NotificationHost with the NoOp extension, \(options.bundles) bundles indexed\(others); "
+                + "median of \(options.repetitions) repetitions of at least \(NumberText.fixed(options.minimumMilliseconds, 0)) ms")
+            lines.append(NumberText.left("", 52) + NumberText.right("ns/op", 10) + NumberText.right("min", 10)
+                + NumberText.right("max", 10) + NumberText.right("ops/s", 15) + NumberText.right("× baseline", 12))
+            for result in report.inProcess {
+                lines.append(NumberText.left(result.title, 52) + NumberText.right(NumberText.fixed(result.median, 1), 10)
+                    + NumberText.right(NumberText.fixed(result.minimum, 1), 10)
+                    + NumberText.right(NumberText.fixed(result.maximum, 1), 10)
+                    + NumberText.right(NumberText.fixed(result.operationsPerSecond, 0), 15)
+                    + NumberText.right(report.ratio(result).map { NumberText.fixed($0, 1) } ?? "-", 12))
+            }
+        }
+        if !report.oneShot.isEmpty {
+            lines.append("")
+            lines.append("One shot: wall time from posix_spawn to waitpid, \(options.runs) runs after \(options.warmUpRuns) warm-up runs")
+            lines.append(NumberText.left("", 52) + NumberText.right("median ms", 10) + NumberText.right("p95 ms", 10)
+                + NumberText.right("min ms", 10))
+            for result in report.oneShot {
+                lines.append(NumberText.left(result.title, 52) + NumberText.right(NumberText.fixed(result.median, 2), 10)
+                    + NumberText.right(NumberText.fixed(result.p95, 2), 10) + NumberText.right(NumberText.fixed(result.minimum, 2), 10))
+            }
+            if let many = report.oneShot("deliver-bundles"), let one = report.oneShot("deliver-1"),
+               let scan = report.oneShot("discovery") {
+                lines.append("Discovery of \(options.bundles) bundles: \(NumberText.fixed(scan.median, 2)) ms in process, "
+                    + "\(NumberText.fixed(100 * scan.median / many.median, 0))% of the one-shot delivery; "
+                    + "\(options.bundles) bundles instead of 1 add \(NumberText.fixed(many.median - one.median, 2)) ms.")
+            }
+        }
+        let targets = report.targets
+        if !targets.isEmpty {
+            lines.append("")
+            lines.append("Targets")
+            for target in targets {
+                let digits = target.unit == "ns" ? 0 : 2
+                lines.append("  \(target.met ? "met   " : "MISSED") \(target.goal): \(target.key) "
+                    + "\(NumberText.fixed(target.measured, digits)) \(target.unit)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,55 @@
+import Synchronization
+import TidingsBase
+import TidingsManifest
+import TidingsRegistry
+
+/// The bundle each (app, category) routes to, looked up in the index once
+/// and kept with its started extension, so that a delivery neither copies
+/// the bundle out of the index nor finds its provider again by path.
+///
+/// Only routes the index serves are kept; the index never changes under a
+/// host, so what is kept stays true.
+final class RouteCache: Sendable {
+    /// Where one route leads.
+    final class Target: Sendable {
+        /// The bundle the index routes to.
+        let bundle: ExtensionBundle
+        /// Its manifest, when it has one (the index routes only bundles that do).
+        let manifest: Manifest?
+        /// The provider, once it has started.
+        private let started = Mutex<(any ExtensionProvider)?>(nil)
+
+        /// A target for `bundle`.
+        init(bundle: ExtensionBundle) {
+            self.bundle = bundle
+            manifest = bundle.manifest
+        }
+
+        /// The bundle's provider from `providers` (which launches each bundle
+        /// at most once and keeps a failure), kept here once it has started.
+        func provider(from providers: ProviderCache, launcher: any ExtensionLauncher) throws(Diagnostic)
+            -> any ExtensionProvider
+        {
+            if let provider = started.withLock({ $0 }) { return provider }
+            let provider = try providers.provider(for: bundle, launcher: launcher)
+            started.withLock { $0 = provider }
+            return provider
+        }
+    }
+
+    /// The targets found so far, by route.
+    private let targets = Mutex<[ExtensionIndex.Route: Target]>([:])
+
+    /// Where `app`'s notifications of `category` go in `index`; nil when no content extension serves them.
+    func target(app: String, category: String, in index: ExtensionIndex) -> Target? {
+        let route = ExtensionIndex.Route(app: app, category: category)
+        if let target = targets.withLock({ $0[route] }) { return target }
+        guard let bundle = index.contentExtension(forApp: app, category: category) else { return nil }
+        return targets.withLock { targets in
+            if let target = targets[route] { return target }
+            let target = Target(bundle: bundle)
+            targets[route] = target
+            return target
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Synchronization
+import Testing
+import TidingsABI
+import TidingsBase
+import TidingsRuntime
+
+/// Which finished completion tokens the center remembers, to tell a repeated
+/// completion (reported) from an unknown one (not).
+@Suite struct CompletionCenterTests {
+    /// Counts the reports made after a completion finished.
+    final class Reports: Sendable {
+        private let count = Mutex(0)
+        /// Adds one report.
+        func add() { count.withLock { $0 += 1 } }
+        /// The reports so far.
+        var total: Int { count.withLock { $0 } }
+    }
+
+    @Test func remembersTheLastFinishedTokens() {
+        // A center of its own, so that no other test's tokens are pushed out.
+        let center = CompletionCenter(remembering: 4096)
+        let reports = Reports()
+        var tokens: [UInt64] = []
+        for _ in 0..<4097 {
+            let pending = center.begin(deadline: MonotonicClock.deadline(after: 60), extensionIdentifier: "test",
+                                       report: { _ in reports.add() })
+            #expect(center.complete(pending.token, option: TIDINGS_RESPONSE_DO_NOT_DISMISS) == TIDINGS_STATUS_OK)
+            center.finish(pending)
+            tokens.append(pending.token)
+        }
+        // The oldest is forgotten: a completion naming it is unknown, and reported nowhere.
+        #expect(center.complete(tokens[0], option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_INVALID_COMPLETION)
+        #expect(reports.total == 0)
+        // Later ones are remembered: a repetition is reported.
+        #expect(center.complete(tokens[100], option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_INVALID_COMPLETION)
+        #expect(center.complete(tokens[4096], option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_INVALID_COMPLETION)
+        #expect(reports.total == 2)
+        // And the ring keeps turning: 4,096 more push those out too.
+        for _ in 0..<4096 {
+            let pending = center.begin(deadline: MonotonicClock.deadline(after: 60), extensionIdentifier: "test",
+                                       report: { _ in })
+            center.finish(pending)
+        }
+        #expect(center.complete(tokens[4096], option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_INVALID_COMPLETION)
+        #expect(reports.total == 2)
+    }
+}
