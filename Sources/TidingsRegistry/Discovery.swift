@@ -9,9 +9,9 @@ package enum Discovery {
         var bundles: [ExtensionBundle] = []
         var diagnostics: [Diagnostic] = []
         for (rank, directory) in searchPath.directories.enumerated() {
-            let names: [String]
+            let entries: [FileSystem.DirectoryEntry]
             do {
-                names = try FileSystem.contentsOfDirectory(directory)
+                entries = try FileSystem.entries(of: directory)
             } catch {
                 // The XDG directories usually do not all exist; say so only for
                 // directories the user named.
@@ -26,9 +26,10 @@ package enum Discovery {
                 }
                 continue
             }
-            for name in names where Path.pathExtension(of: name) == BundleReader.bundleExtension {
-                let path = Path.join(directory, name)
-                guard FileSystem.isDirectory(path) else { continue }
+            for entry in entries where Path.pathExtension(of: entry.name) == BundleReader.bundleExtension {
+                let path = Path.join(directory, entry.name)
+                // readdir usually says what an entry is; a symbolic link is followed with stat.
+                guard (entry.kind ?? FileSystem.status(of: path)?.kind) == .directory else { continue }
                 bundles.append(BundleReader.read(path, searchRank: rank))
             }
         }
