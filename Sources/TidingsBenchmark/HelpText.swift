@@ -36,12 +36,14 @@ enum HelpText {
                             presented: the instance is reused; the request
                             identifier is the same each time, so each delivery
                             replaces the previous one; the same notification
-                            value every time;
+                            value every time, so its C layout (structs, strings,
+                            userInfo as JSON), which the host keeps with the
+                            value, is made once: the steady state;
               deliver-fresh deliver-reuse, but with a notification value made
                             anew for each delivery (as a front end makes one
                             per arriving notification), so nothing is kept
                             from an earlier delivery: the first delivery's
-                            cost, making the value included;
+                            cost (the C layout made), making the value included;
               deliver-new   NotificationHost.deliver of a notification without
                             a thread under one request identifier: each one
                             replaces the last, whose instance is destroyed, and

@@ -2,7 +2,7 @@ import TidingsBase
 
 /// NUL-terminated UTF-8 strings laid end to end in one growing buffer, each
 /// named by its offset, for the ABI's C structs to point into once the
-/// buffer is complete.
+/// buffer is complete and copied to where they live.
 struct CStringTable {
     /// The strings, each followed by a NUL byte.
     private(set) var bytes: [UInt8] = []
@@ -31,14 +31,5 @@ struct CStringTable {
         value.serialize(into: &bytes)
         bytes.append(0)
         return offset
-    }
-
-    /// Calls `body` with a function that turns an offset into a C string
-    /// pointer, valid only inside `body`.
-    func withPointers<Result>(_ body: ((Int?) -> UnsafePointer<CChar>?) -> Result) -> Result {
-        bytes.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
-            return body { offset in offset.map { base + $0 } }
-        }
     }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import TidingsBase
 
 /// A delivered notification: its request identifier, date and content
@@ -7,6 +8,10 @@ import TidingsBase
 /// nobody changes, so that a copy (into the host's table of what is shown,
 /// into a presentation) costs one retain. Setting a field gives the value a
 /// storage object of its own.
+///
+/// What the host derives from a value for the ABI (`cLayout`) is kept in
+/// the storage: made on first use, shared by the copies, and never seen by a
+/// changed value, whose storage is new.
 package struct UserNotification: Sendable, Equatable {
     /// The fields of a notification value and of its copies, never changed.
     private final class Storage: Sendable {
@@ -16,6 +21,8 @@ package struct UserNotification: Sendable, Equatable {
         let date: Double
         /// What the notification says.
         let content: NotificationContent
+        /// The C layout of these fields, once made.
+        let cLayout = AtomicLazyReference<CNotificationLayout>()
 
         /// Storage holding the given fields.
         init(identifier: String, date: Double, content: NotificationContent) {
@@ -49,6 +56,13 @@ package struct UserNotification: Sendable, Equatable {
     /// A notification of `identifier`, delivered at `date`, saying `content`.
     package init(identifier: String, date: Double, content: NotificationContent) {
         storage = Storage(identifier: identifier, date: date, content: content)
+    }
+
+    /// The notification as the ABI's C structs, made on the first use by this
+    /// value or a copy of it and kept with them; safe from any thread (when
+    /// two threads make it at once, both get the one kept).
+    var cLayout: CNotificationLayout {
+        storage.cLayout.load() ?? storage.cLayout.storeIfNil(CNotificationLayout(self))
     }
 
     /// True when the identifiers, dates and contents are equal.
