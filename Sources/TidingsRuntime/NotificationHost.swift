@@ -32,26 +32,52 @@ package final class NotificationHost: Sendable {
     private let routes = RouteCache()
     private let state = Mutex(State())
 
+    /// The instance that serves one thread of one extension, shared by its notifications.
     private struct ThreadKey: Hashable {
+        /// The extension's bundle identifier.
         var extensionIdentifier: String
+        /// The notifications' thread identifier.
         var thread: String
     }
 
-    private struct Shown {
-        /// Tells deliveries with the same identifier apart.
-        var serial: UInt64
-        var notification: UserNotification
-        var app: String
-        var width: Double
-        var instance: InstanceRecord?
-        var threadKey: ThreadKey?
+    /// One delivery, as shown. A delivery is told apart from a later one of
+    /// the same request identifier by its identity.
+    private final class Shown: Sendable {
+        /// The notification delivered.
+        let notification: UserNotification
+        /// The app it is addressed to.
+        let app: String
+        /// The content width, in points.
+        let width: Double
+        /// The instance serving it; nil when no extension does, or its extension failed.
+        let instance: InstanceRecord?
+        /// The thread whose instance it shares, if any.
+        let threadKey: ThreadKey?
+
+        /// A delivery of `notification` to `app` at `width`, served by `instance` (of thread `threadKey`).
+        init(notification: UserNotification, app: String, width: Double, instance: InstanceRecord?,
+             threadKey: ThreadKey?) {
+            self.notification = notification
+            self.app = app
+            self.width = width
+            self.instance = instance
+            self.threadKey = threadKey
+        }
     }
 
+    /// What the host's lock guards.
     private struct State {
-        var nextSerial: UInt64 = 1
+        /// The categories each app registered, by identifier.
         var categories: [String: [String: NotificationCategory]] = [:]
+        /// What is shown, by request identifier.
         private(set) var shown: [String: Shown] = [:]
+        /// The instance of each thread shown.
         var threads: [ThreadKey: InstanceRecord] = [:]
+
+        /// The category `identifier` of `app`, if registered.
+        func category(_ identifier: String, of app: String) -> NotificationCategory? {
+            categories[app]?[identifier]
+        }
 
         /// Shows `entry`, replacing what showed under its identifier.
         mutating func show(_ entry: Shown) {
@@ -64,9 +90,22 @@ package final class NotificationHost: Sendable {
         /// Stops showing `entry` unless a newer delivery replaced it; returns
         /// its instance when no other presentation still shows it.
         mutating func hide(_ entry: Shown) -> InstanceRecord? {
-            let identifier = entry.notification.identifier
-            guard shown[identifier]?.serial == entry.serial else { return nil }
-            shown[identifier] = nil
+            guard let index = shown.index(forKey: entry.notification.identifier), shown.values[index] === entry
+            else { return nil }
+            shown.remove(at: index)
+            return release(entry)
+        }
+
+        /// Stops showing what shows as `identifier`, if anything; returns
+        /// its instance when no other presentation still shows it.
+        mutating func hide(identifier: String) -> InstanceRecord? {
+            guard let index = shown.index(forKey: identifier) else { return nil }
+            return release(shown.remove(at: index).value)
+        }
+
+        /// Counts one presentation of `entry`'s instance fewer; returns the
+        /// instance when that was the last, forgetting it as its thread's.
+        private mutating func release(_ entry: Shown) -> InstanceRecord? {
             guard let instance = entry.instance, instance.presentations.subtract(1, ordering: .relaxed).newValue == 0
             else { return nil }
             if let key = entry.threadKey, threads[key] === instance { threads[key] = nil }
@@ -98,7 +137,7 @@ package final class NotificationHost: Sendable {
 
     /// The category `identifier` of `app`, if registered.
     package func category(_ identifier: String, of app: String) -> NotificationCategory? {
-        state.withLock { $0.categories[app]?[identifier] }
+        state.withLock { $0.category(identifier, of: app) }
     }
 
     // MARK: Delivering
@@ -110,46 +149,61 @@ package final class NotificationHost: Sendable {
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
         var forwarded: [ForwardedResponse] = []
-        let identifier = notification.identifier
-        if let previous = state.withLock({ $0.shown[identifier] }) { retire(previous) }
-
-        let serial = state.withLock { state in
-            defer { state.nextSerial += 1 }
-            return state.nextSerial
-        }
-        var shown = Shown(serial: serial, notification: notification, app: app, width: width)
-        if let target = route(notification, to: app, diagnostics: &diagnostics), let manifest = target.manifest {
+        // The extension that serves the notification, when one does and it started.
+        var target = route(notification, to: app, diagnostics: &diagnostics)
+        var provider: StartedExtension?
+        if let routed = target {
             do throws(Diagnostic) {
-                let provider = try target.provider(from: providers, launcher: launcher)
-                let thread = notification.content.threadIdentifier
-                let key = thread.isEmpty ? nil : ThreadKey(extensionIdentifier: manifest.bundleIdentifier, thread: thread)
-                let instance = state.withLock { state in
-                    if let key, let existing = state.threads[key] { return existing }
-                    let record = InstanceRecord(bundleManifest: manifest, interface: target.bundle.interface,
-                                                provider: provider)
-                    if let key { state.threads[key] = record }
-                    return record
-                }
-                instance.context.update { $0.attachments = notification.content.attachments.map(\.identifier) }
-                do throws(Diagnostic) {
-                    try instance.call { $0.didReceive(notification) }
-                    shown.instance = instance
-                    shown.threadKey = key
-                } catch {
-                    instance.context.close()
-                    if let key { state.withLock { $0.threads[key] = nil } }
-                    throw error
-                }
+                provider = try routed.provider(from: providers, launcher: launcher)
             } catch {
+                diagnostics.append(error)
+                target = nil
+            }
+        }
+        let thread = notification.content.threadIdentifier
+        var key: ThreadKey?
+        if let target, !thread.isEmpty {
+            key = ThreadKey(extensionIdentifier: target.manifest.bundleIdentifier, thread: thread)
+        }
+
+        // One lock: take the previous delivery of the identifier off the
+        // screen, then find the thread's instance (or make a record for one).
+        let (retired, instance) = state.withLock { state in
+            let retired = state.hide(identifier: notification.identifier)
+            guard let target, let provider else { return (retired, nil as InstanceRecord?) }
+            if let key, let existing = state.threads[key] { return (retired, existing) }
+            let record = InstanceRecord(target: target, provider: provider)
+            if let key { state.threads[key] = record }
+            return (retired, record)
+        }
+        retired?.destroy()
+
+        var serving: InstanceRecord?
+        if let instance {
+            instance.context.update { $0.attachments = notification.content.attachments.map(\.identifier) }
+            do throws(Diagnostic) {
+                try instance.call { $0.didReceive(notification) }
+                serving = instance
+            } catch {
+                instance.context.close()
+                if let key { state.withLock { $0.threads[key] = nil } }
                 diagnostics.append(error)
             }
         }
-        state.withLock { $0.show(shown) }
-        var closes = false
-        if let instance = shown.instance {
-            closes = collectReports(of: instance, for: shown, diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        let shown = Shown(notification: notification, app: app, width: width, instance: serving,
+                          threadKey: serving == nil ? nil : key)
+        let category = state.withLock { state in
+            state.show(shown)
+            return state.category(notification.content.categoryIdentifier, of: app)
         }
-        return Delivery(presentation: close(shown, if: closes), diagnostics: diagnostics, log: log, forwarded: forwarded)
+        var closes = false
+        var instanceState: InstanceContext.State?
+        if let serving {
+            (closes, instanceState) = collectReports(of: serving, for: shown, diagnostics: &diagnostics, log: &log,
+                                                     forwarded: &forwarded)
+        }
+        return Delivery(presentation: close(shown, if: closes, category: category, state: instanceState),
+                        diagnostics: diagnostics, log: log, forwarded: forwarded)
     }
 
     /// The content extension for the notification, or nil with a note saying why none serves it.
@@ -188,7 +242,7 @@ package final class NotificationHost: Sendable {
     ///   or text missing from (or given to) an action.
     package func respond(to identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
         guard let (shown, category) = state.withLock({ state in
-            state.shown[identifier].map { ($0, state.categories[$0.app]?[$0.notification.content.categoryIdentifier]) }
+            state.shown[identifier].map { ($0, state.category($0.notification.content.categoryIdentifier, of: $0.app)) }
         }) else {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
         }
@@ -203,16 +257,16 @@ package final class NotificationHost: Sendable {
         if isDismissal && !(category?.options.contains(.customDismissAction) ?? false) {
             diagnostics.append(.note(.responseDismissNotDelivered,
                                      "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
-            let presentation = close(shown, if: true)
+            let presentation = close(shown, if: true, category: category)
             return ResponseOutcome(response: response, receiver: .nobody, option: nil, presentation: presentation,
                                    forwarded: [], diagnostics: diagnostics, log: log)
         }
-        guard let instance = shown.instance, instance.provider.handlesResponses else {
+        guard let instance = shown.instance, instance.started.provider.handlesResponses else {
             if shown.instance != nil {
                 diagnostics.append(.note(.responseNoHandler,
                                          "The extension has no response handler, so the response goes straight to the app."))
             }
-            let presentation = close(shown, if: true)
+            let presentation = close(shown, if: true, category: category)
             return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
                                    forwarded: [toApp], diagnostics: diagnostics, log: log)
         }
@@ -230,8 +284,8 @@ package final class NotificationHost: Sendable {
         }
         CompletionCenter.shared.finish(pending)
         diagnostics += pending.problems
-        let requestedClose = collectReports(of: instance, for: shown, diagnostics: &diagnostics, log: &log,
-                                            forwarded: &forwarded)
+        let (requestedClose, instanceState) = collectReports(of: instance, for: shown, diagnostics: &diagnostics,
+                                                             log: &log, forwarded: &forwarded)
 
         var option: ResponseOption?
         switch answer {
@@ -250,7 +304,7 @@ package final class NotificationHost: Sendable {
         let effective = option ?? .dismissAndForwardAction
         if effective == .dismissAndForwardAction { forwarded.append(toApp) }
         let closes = effective != .doNotDismiss || isDismissal || requestedClose
-        let presentation = close(shown, if: closes)
+        let presentation = close(shown, if: closes, category: category, state: instanceState)
         return ResponseOutcome(response: response, receiver: .extension, option: option, presentation: presentation,
                                forwarded: forwarded, diagnostics: diagnostics, log: log)
     }
@@ -289,7 +343,9 @@ package final class NotificationHost: Sendable {
 
     /// The user tapped the media play/pause button: plays when paused, pauses when playing.
     package func tapMediaButton(of identifier: String) throws(Diagnostic) -> Presentation {
-        guard let shown = state.withLock({ $0.shown[identifier] }) else {
+        guard let (shown, category) = state.withLock({ state in
+            state.shown[identifier].map { ($0, state.category($0.notification.content.categoryIdentifier, of: $0.app)) }
+        }) else {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
         }
         guard let instance = shown.instance, let button = instance.context.snapshot().mediaButton,
@@ -303,15 +359,19 @@ package final class NotificationHost: Sendable {
         }
         try instance.call { playing ? $0.mediaPlay() : $0.mediaPause() }
         var ignored: ([Diagnostic], [LogLine], [ForwardedResponse]) = ([], [], [])
-        let closes = collectReports(of: instance, for: shown, diagnostics: &ignored.0, log: &ignored.1, forwarded: &ignored.2)
-        return close(shown, if: closes)
+        let (closes, instanceState) = collectReports(of: instance, for: shown, diagnostics: &ignored.0, log: &ignored.1,
+                                                     forwarded: &ignored.2)
+        return close(shown, if: closes, category: category, state: instanceState)
     }
 
     // MARK: Presentations
 
     /// The presentation of `identifier` now, if it is shown.
     package func presentation(of identifier: String) -> Presentation? {
-        state.withLock { $0.shown[identifier] }.map { presentation(of: identifier, $0) }
+        let found = state.withLock { state in
+            state.shown[identifier].map { ($0, state.category($0.notification.content.categoryIdentifier, of: $0.app)) }
+        }
+        return found.map { shown, category in presentation(shown, category: category, state: nil, dismissed: false) }
     }
 
     /// The identifiers of the notifications shown, sorted.
@@ -319,12 +379,15 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.shown.keys.sorted() }
     }
 
+    /// The actions `shown` offers: those its extension set, else its category's.
     private func actions(of shown: Shown, category: NotificationCategory?) -> [NotificationAction] {
         shown.instance?.context.snapshot().actions ?? category?.actions ?? []
     }
 
-    private func presentation(of identifier: String, _ shown: Shown, dismissed: Bool = false) -> Presentation {
-        let category = self.category(shown.notification.content.categoryIdentifier, of: shown.app)
+    /// What a front end shows for `shown`, whose registered category is
+    /// `category`, with its instance in `state` (taken now when nil).
+    private func presentation(_ shown: Shown, category: NotificationCategory?, state: InstanceContext.State?,
+                              dismissed: Bool) -> Presentation {
         guard let instance = shown.instance else {
             return Presentation(
                 notification: shown.notification, app: shown.app, extensionIdentifier: nil, header: shown.app,
@@ -333,7 +396,7 @@ package final class NotificationHost: Sendable {
                 userInteractionEnabled: false, dismissed: dismissed)
         }
         let manifest = instance.manifest
-        let state = instance.context.snapshot()
+        let state = state ?? instance.context.snapshot()
         let initial = manifest.initialContentSizeRatio.map { shown.width * $0 }
         return Presentation(
             notification: shown.notification, app: shown.app, extensionIdentifier: manifest.bundleIdentifier,
@@ -347,10 +410,12 @@ package final class NotificationHost: Sendable {
 
     // MARK: Closing
 
-    /// The presentation of `shown` as it is now; when `closing`, marked
-    /// dismissed and taken off the screen.
-    private func close(_ shown: Shown, if closing: Bool) -> Presentation {
-        let presentation = presentation(of: shown.notification.identifier, shown, dismissed: closing)
+    /// The presentation of `shown` (of category `category`, its instance in
+    /// `state`, taken now when nil); when `closing`, marked dismissed and
+    /// taken off the screen.
+    private func close(_ shown: Shown, if closing: Bool, category: NotificationCategory?,
+                       state: InstanceContext.State? = nil) -> Presentation {
+        let presentation = presentation(shown, category: category, state: state, dismissed: closing)
         if closing { retire(shown) }
         return presentation
     }
@@ -362,18 +427,21 @@ package final class NotificationHost: Sendable {
     }
 
     /// Moves what the extension reported during a call into the result, and
-    /// the default action it asked for into `forwarded`. True when it asked
-    /// to close the notification (dismissing it, or performing the default action).
+    /// the default action it asked for into `forwarded`. Returns whether it
+    /// asked to close the notification (dismissing it, or performing the
+    /// default action) and the instance's state afterwards.
     private func collectReports(of instance: InstanceRecord, for shown: Shown, diagnostics: inout [Diagnostic],
-                                log: inout [LogLine], forwarded: inout [ForwardedResponse]) -> Bool {
-        let reports = instance.context.drainReports()
-        diagnostics += reports.diagnostics
-        log += reports.log
+                                log: inout [LogLine], forwarded: inout [ForwardedResponse])
+        -> (closes: Bool, state: InstanceContext.State)
+    {
+        let (reports, state) = instance.context.drainReports()
+        if !reports.diagnostics.isEmpty { diagnostics += reports.diagnostics }
+        if !reports.log.isEmpty { log += reports.log }
         if reports.defaultAction {
             forwarded.append(ForwardedResponse(app: shown.app, notificationIdentifier: shown.notification.identifier,
                                                actionIdentifier: ActionIdentifier.default, userText: nil))
         }
-        return reports.dismiss || reports.defaultAction
+        return (reports.dismiss || reports.defaultAction, state)
     }
 }
 

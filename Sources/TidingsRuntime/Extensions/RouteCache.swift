@@ -14,24 +14,25 @@ final class RouteCache: Sendable {
     final class Target: Sendable {
         /// The bundle the index routes to.
         let bundle: ExtensionBundle
-        /// Its manifest, when it has one (the index routes only bundles that do).
-        let manifest: Manifest?
+        /// Its manifest.
+        let manifest: Manifest
         /// The provider, once it has started.
-        private let started = Mutex<(any ExtensionProvider)?>(nil)
+        private let started = Mutex<StartedExtension?>(nil)
 
-        /// A target for `bundle`.
-        init(bundle: ExtensionBundle) {
+        /// A target for `bundle`; nil when it has no manifest (the index routes only bundles that do).
+        init?(bundle: ExtensionBundle) {
+            guard let manifest = bundle.manifest else { return nil }
             self.bundle = bundle
-            manifest = bundle.manifest
+            self.manifest = manifest
         }
 
         /// The bundle's provider from `providers` (which launches each bundle
         /// at most once and keeps a failure), kept here once it has started.
         func provider(from providers: ProviderCache, launcher: any ExtensionLauncher) throws(Diagnostic)
-            -> any ExtensionProvider
+            -> StartedExtension
         {
             if let provider = started.withLock({ $0 }) { return provider }
-            let provider = try providers.provider(for: bundle, launcher: launcher)
+            let provider = StartedExtension(try providers.provider(for: bundle, launcher: launcher))
             started.withLock { $0 = provider }
             return provider
         }
@@ -44,12 +45,13 @@ final class RouteCache: Sendable {
     func target(app: String, category: String, in index: ExtensionIndex) -> Target? {
         let route = ExtensionIndex.Route(app: app, category: category)
         if let target = targets.withLock({ $0[route] }) { return target }
-        guard let bundle = index.contentExtension(forApp: app, category: category) else { return nil }
+        guard let bundle = index.contentExtension(forApp: app, category: category),
+              let made = Target(bundle: bundle)
+        else { return nil }
         return targets.withLock { targets in
             if let target = targets[route] { return target }
-            let target = Target(bundle: bundle)
-            targets[route] = target
-            return target
+            targets[route] = made
+            return made
         }
     }
 }

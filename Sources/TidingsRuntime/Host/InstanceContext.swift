@@ -82,17 +82,30 @@ package final class InstanceContext: Sendable {
         state.withLock { body(&$0) }
     }
 
+    /// What the extension reported since the last drain.
+    package struct Reports: Sendable {
+        /// Misuse found in host calls.
+        package var diagnostics: [Diagnostic]
+        /// Lines the extension logged.
+        package var log: [LogLine]
+        /// The extension asked to close the notification.
+        package var dismiss: Bool
+        /// The extension asked to perform the default action.
+        package var defaultAction: Bool
+    }
+
     /// Takes the diagnostics and log lines reported since the last call, and
-    /// the requests made, clearing them.
-    package func drainReports() -> (diagnostics: [Diagnostic], log: [LogLine], dismiss: Bool, defaultAction: Bool) {
+    /// the requests made, clearing them; returns them with the state as it
+    /// is then (without them), all under one lock.
+    package func drainReports() -> (reports: Reports, state: State) {
         state.withLock { state in
-            defer {
-                state.diagnostics = []
-                state.log = []
-                state.dismissRequested = false
-                state.defaultActionRequested = false
-            }
-            return (state.diagnostics, state.log, state.dismissRequested, state.defaultActionRequested)
+            let reports = Reports(diagnostics: state.diagnostics, log: state.log, dismiss: state.dismissRequested,
+                                  defaultAction: state.defaultActionRequested)
+            state.diagnostics = []
+            state.log = []
+            state.dismissRequested = false
+            state.defaultActionRequested = false
+            return (reports, state)
         }
     }
 

@@ -22,7 +22,7 @@ package struct UserNotification: Sendable, Equatable {
         /// What the notification says.
         let content: NotificationContent
         /// The C layout of these fields, once made.
-        let cLayout = AtomicLazyReference<CNotificationLayout>()
+        let cLayout = Mutex<CNotificationLayout?>(nil)
 
         /// Storage holding the given fields.
         init(identifier: String, date: Double, content: NotificationContent) {
@@ -62,7 +62,13 @@ package struct UserNotification: Sendable, Equatable {
     /// value or a copy of it and kept with them; safe from any thread (when
     /// two threads make it at once, both get the one kept).
     var cLayout: CNotificationLayout {
-        storage.cLayout.load() ?? storage.cLayout.storeIfNil(CNotificationLayout(self))
+        if let layout = storage.cLayout.withLock({ $0 }) { return layout }
+        let made = CNotificationLayout(self)
+        return storage.cLayout.withLock { layout in
+            if let layout { return layout }
+            layout = made
+            return made
+        }
     }
 
     /// True when the identifiers, dates and contents are equal.
