@@ -196,14 +196,13 @@ package final class NotificationHost: Sendable {
             state.show(shown)
             return state.category(notification.content.categoryIdentifier, of: app)
         }
-        var closes = false
-        var instanceState: InstanceContext.State?
-        if let serving {
-            (closes, instanceState) = collectReports(of: serving, for: shown, diagnostics: &diagnostics, log: &log,
-                                                     forwarded: &forwarded)
+        let presentation = if let serving {
+            collectReports(of: serving, for: shown, category: category, closing: false, diagnostics: &diagnostics,
+                           log: &log, forwarded: &forwarded)
+        } else {
+            close(shown, if: false, category: category)
         }
-        return Delivery(presentation: close(shown, if: closes, category: category, state: instanceState),
-                        diagnostics: diagnostics, log: log, forwarded: forwarded)
+        return Delivery(presentation: presentation, diagnostics: diagnostics, log: log, forwarded: forwarded)
     }
 
     /// The content extension for the notification, or nil with a note saying why none serves it.
@@ -284,13 +283,16 @@ package final class NotificationHost: Sendable {
         }
         CompletionCenter.shared.finish(pending)
         diagnostics += pending.problems
-        let (requestedClose, instanceState) = collectReports(of: instance, for: shown, diagnostics: &diagnostics,
-                                                             log: &log, forwarded: &forwarded)
-
         var option: ResponseOption?
+        if case .option(let given) = answer { option = given }
+        // Without a valid answer the app still learns of the action: nothing is lost.
+        let effective = option ?? .dismissAndForwardAction
+        let presentation = collectReports(of: instance, for: shown, category: category,
+                                          closing: effective != .doNotDismiss || isDismissal,
+                                          diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         switch answer {
-        case .option(let given):
-            option = given
+        case .option:
+            break
         case .invalid(let raw):
             diagnostics.append(.error(.completionInvalidOption,
                                       "\(instance.manifest.bundleIdentifier) completed with option \(raw), which is not 0, 1 or 2; the notification is closed and the action forwarded to the app."))
@@ -300,11 +302,7 @@ package final class NotificationHost: Sendable {
                                           "\(instance.manifest.bundleIdentifier) did not complete the response within \(configuration.responseDeadline) s; the notification is closed and the action forwarded to the app."))
             }
         }
-        // Without a valid answer the app still learns of the action: nothing is lost.
-        let effective = option ?? .dismissAndForwardAction
         if effective == .dismissAndForwardAction { forwarded.append(toApp) }
-        let closes = effective != .doNotDismiss || isDismissal || requestedClose
-        let presentation = close(shown, if: closes, category: category, state: instanceState)
         return ResponseOutcome(response: response, receiver: .extension, option: option, presentation: presentation,
                                forwarded: forwarded, diagnostics: diagnostics, log: log)
     }
@@ -359,9 +357,8 @@ package final class NotificationHost: Sendable {
         }
         try instance.call { playing ? $0.mediaPlay() : $0.mediaPause() }
         var ignored: ([Diagnostic], [LogLine], [ForwardedResponse]) = ([], [], [])
-        let (closes, instanceState) = collectReports(of: instance, for: shown, diagnostics: &ignored.0, log: &ignored.1,
-                                                     forwarded: &ignored.2)
-        return close(shown, if: closes, category: category, state: instanceState)
+        return collectReports(of: instance, for: shown, category: category, closing: false, diagnostics: &ignored.0,
+                              log: &ignored.1, forwarded: &ignored.2)
     }
 
     // MARK: Presentations
@@ -371,7 +368,7 @@ package final class NotificationHost: Sendable {
         let found = state.withLock { state in
             state.shown[identifier].map { ($0, state.category($0.notification.content.categoryIdentifier, of: $0.app)) }
         }
-        return found.map { shown, category in presentation(shown, category: category, state: nil, dismissed: false) }
+        return found.map { shown, category in presentation(shown, category: category, dismissed: false) }
     }
 
     /// The identifiers of the notifications shown, sorted.
@@ -385,9 +382,8 @@ package final class NotificationHost: Sendable {
     }
 
     /// What a front end shows for `shown`, whose registered category is
-    /// `category`, with its instance in `state` (taken now when nil).
-    private func presentation(_ shown: Shown, category: NotificationCategory?, state: InstanceContext.State?,
-                              dismissed: Bool) -> Presentation {
+    /// `category`, as its instance is now.
+    private func presentation(_ shown: Shown, category: NotificationCategory?, dismissed: Bool) -> Presentation {
         guard let instance = shown.instance else {
             return Presentation(
                 notification: shown.notification, app: shown.app, extensionIdentifier: nil, header: shown.app,
@@ -395,8 +391,15 @@ package final class NotificationHost: Sendable {
                 view: nil, actions: category?.actions ?? [], mediaButton: nil, mediaPlaying: false,
                 userInteractionEnabled: false, dismissed: dismissed)
         }
+        return presentation(shown, of: instance, state: instance.context.snapshot(), category: category,
+                            dismissed: dismissed)
+    }
+
+    /// What a front end shows for `shown`, whose registered category is
+    /// `category`, with `instance` in `state`.
+    private func presentation(_ shown: Shown, of instance: InstanceRecord, state: borrowing InstanceContext.State,
+                              category: NotificationCategory?, dismissed: Bool) -> Presentation {
         let manifest = instance.manifest
-        let state = state ?? instance.context.snapshot()
         let initial = manifest.initialContentSizeRatio.map { shown.width * $0 }
         return Presentation(
             notification: shown.notification, app: shown.app, extensionIdentifier: manifest.bundleIdentifier,
@@ -410,12 +413,10 @@ package final class NotificationHost: Sendable {
 
     // MARK: Closing
 
-    /// The presentation of `shown` (of category `category`, its instance in
-    /// `state`, taken now when nil); when `closing`, marked dismissed and
-    /// taken off the screen.
-    private func close(_ shown: Shown, if closing: Bool, category: NotificationCategory?,
-                       state: InstanceContext.State? = nil) -> Presentation {
-        let presentation = presentation(shown, category: category, state: state, dismissed: closing)
+    /// The presentation of `shown` (of category `category`) as it is now;
+    /// when `closing`, marked dismissed and taken off the screen.
+    private func close(_ shown: Shown, if closing: Bool, category: NotificationCategory?) -> Presentation {
+        let presentation = presentation(shown, category: category, dismissed: closing)
         if closing { retire(shown) }
         return presentation
     }
@@ -426,22 +427,28 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.hide(shown) }?.destroy()
     }
 
-    /// Moves what the extension reported during a call into the result, and
-    /// the default action it asked for into `forwarded`. Returns whether it
-    /// asked to close the notification (dismissing it, or performing the
-    /// default action) and the instance's state afterwards.
-    private func collectReports(of instance: InstanceRecord, for shown: Shown, diagnostics: inout [Diagnostic],
-                                log: inout [LogLine], forwarded: inout [ForwardedResponse])
-        -> (closes: Bool, state: InstanceContext.State)
-    {
-        let (reports, state) = instance.context.drainReports()
-        if !reports.diagnostics.isEmpty { diagnostics += reports.diagnostics }
-        if !reports.log.isEmpty { log += reports.log }
-        if reports.defaultAction {
-            forwarded.append(ForwardedResponse(app: shown.app, notificationIdentifier: shown.notification.identifier,
-                                               actionIdentifier: ActionIdentifier.default, userText: nil))
+    /// Moves what `instance` reported during a call for `shown` (of category
+    /// `category`) into the result, and the default action it asked for into
+    /// `forwarded`; returns the presentation as it is then, marked dismissed
+    /// and taken off the screen when `closing` or when the extension asked to
+    /// close the notification (dismissing it, or performing the default action).
+    private func collectReports(of instance: InstanceRecord, for shown: Shown, category: NotificationCategory?,
+                                closing: Bool, diagnostics: inout [Diagnostic], log: inout [LogLine],
+                                forwarded: inout [ForwardedResponse]) -> Presentation {
+        let (closes, current) = instance.context.drainReports {
+            (reports: InstanceContext.Reports, state: borrowing InstanceContext.State) -> (Bool, Presentation) in
+            // Appending an empty array would still make a new buffer.
+            if !reports.diagnostics.isEmpty { diagnostics += reports.diagnostics }
+            if !reports.log.isEmpty { log += reports.log }
+            if reports.defaultAction {
+                forwarded.append(ForwardedResponse(app: shown.app, notificationIdentifier: shown.notification.identifier,
+                                                   actionIdentifier: ActionIdentifier.default, userText: nil))
+            }
+            let closes = closing || reports.dismiss || reports.defaultAction
+            return (closes, presentation(shown, of: instance, state: state, category: category, dismissed: closes))
         }
-        return (reports.dismiss || reports.defaultAction, state)
+        if closes { retire(shown) }
+        return current
     }
 }
 

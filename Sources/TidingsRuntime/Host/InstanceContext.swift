@@ -95,9 +95,10 @@ package final class InstanceContext: Sendable {
     }
 
     /// Takes the diagnostics and log lines reported since the last call, and
-    /// the requests made, clearing them; returns them with the state as it
-    /// is then (without them), all under one lock.
-    package func drainReports() -> (reports: Reports, state: State) {
+    /// the requests made, clearing them; calls `body` with them and the
+    /// state as it is then (without them), all under one lock, so that what
+    /// `body` reads of the state need not be copied twice.
+    package func drainReports<Result>(_ body: (Reports, borrowing State) -> Result) -> Result {
         state.withLock { state in
             let reports = Reports(diagnostics: state.diagnostics, log: state.log, dismiss: state.dismissRequested,
                                   defaultAction: state.defaultActionRequested)
@@ -105,7 +106,7 @@ package final class InstanceContext: Sendable {
             state.log = []
             state.dismissRequested = false
             state.defaultActionRequested = false
-            return (reports, state)
+            return body(reports, state)
         }
     }
 
