@@ -28,8 +28,6 @@ package final class NotificationHost: Sendable {
     private let launcher: any ExtensionLauncher
     private let onEvent: @Sendable (HostEvent) -> Void
     private let providers = ProviderCache()
-    /// Where each (app, category) goes, kept after the first delivery.
-    private let routes = RouteCache()
     private let state = Mutex(State())
 
     /// The instance that serves one thread of one extension, shared by its notifications.
@@ -65,10 +63,20 @@ package final class NotificationHost: Sendable {
         }
     }
 
+    /// What the host knows of one (app, category), so that a delivery finds
+    /// both with one lookup.
+    private struct Route {
+        /// The category the app registered under this identifier, if any.
+        var category: NotificationCategory?
+        /// Where the route leads, once a delivery found that a content
+        /// extension serves it (routes no extension serves are not kept).
+        var target: RouteTarget?
+    }
+
     /// What the host's lock guards.
     private struct State {
-        /// The categories each app registered, by identifier.
-        var categories: [String: [String: NotificationCategory]] = [:]
+        /// Every (app, category) with a registered category or a known target.
+        private(set) var routes: [ExtensionIndex.Route: Route] = [:]
         /// What is shown, by request identifier.
         private(set) var shown: [String: Shown] = [:]
         /// The instance of each thread shown.
@@ -76,7 +84,32 @@ package final class NotificationHost: Sendable {
 
         /// The category `identifier` of `app`, if registered.
         func category(_ identifier: String, of app: String) -> NotificationCategory? {
-            categories[app]?[identifier]
+            routes[ExtensionIndex.Route(app: app, category: identifier)]?.category
+        }
+
+        /// Makes `categories` the categories of `app`, replacing those it had;
+        /// of two with one identifier, the last counts.
+        mutating func register(_ categories: [NotificationCategory], for app: String) {
+            var updated: [ExtensionIndex.Route: Route] = [:]
+            for (route, known) in routes {
+                if route.app == app {
+                    if let target = known.target { updated[route] = Route(target: target) }
+                } else {
+                    updated[route] = known
+                }
+            }
+            for category in categories {
+                updated[ExtensionIndex.Route(app: app, category: category.identifier), default: Route()].category = category
+            }
+            routes = updated
+        }
+
+        /// Keeps `target` as where `route` leads, unless a delivery on another
+        /// thread kept one first; returns the one kept.
+        mutating func keep(_ target: RouteTarget, for route: ExtensionIndex.Route) -> RouteTarget {
+            if let kept = routes[route]?.target { return kept }
+            routes[route, default: Route()].target = target
+            return target
         }
 
         /// Shows `entry`, replacing what showed under its identifier.
@@ -130,9 +163,7 @@ package final class NotificationHost: Sendable {
 
     /// Sets the categories of `app`, replacing those it had (setNotificationCategories).
     package func register(_ categories: [NotificationCategory], for app: String) {
-        state.withLock { state in
-            state.categories[app] = Dictionary(categories.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
-        }
+        state.withLock { $0.register(categories, for: app) }
     }
 
     /// The category `identifier` of `app`, if registered.
@@ -149,34 +180,42 @@ package final class NotificationHost: Sendable {
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
         var forwarded: [ForwardedResponse] = []
-        // The extension that serves the notification, when one does and it started.
-        var target = route(notification, to: app, diagnostics: &diagnostics)
-        var provider: StartedExtension?
-        if let routed = target {
-            do throws(Diagnostic) {
-                provider = try routed.provider(from: providers, launcher: launcher)
-            } catch {
-                diagnostics.append(error)
-                target = nil
-            }
-        }
+        let route = ExtensionIndex.Route(app: app, category: notification.content.categoryIdentifier)
         let thread = notification.content.threadIdentifier
-        var key: ThreadKey?
-        if let target, !thread.isEmpty {
-            key = ThreadKey(extensionIdentifier: target.manifest.bundleIdentifier, thread: thread)
+        /// The key of the thread's instance among those of `target`, for a notification of a thread.
+        func threadKey(_ target: RouteTarget) -> ThreadKey? {
+            thread.isEmpty ? nil : ThreadKey(extensionIdentifier: target.manifest.bundleIdentifier, thread: thread)
         }
 
-        // One lock: take the previous delivery of the identifier off the
-        // screen, then find the thread's instance (or make a record for one).
-        let (retired, instance) = state.withLock { state in
+        // One lock on the common path: take the previous delivery of the
+        // identifier off the screen, find what is known of the route (its
+        // registered category, and where it leads) and the thread's instance.
+        var (retired, known, key, instance) = state.withLock { state in
             let retired = state.hide(identifier: notification.identifier)
-            guard let target, let provider else { return (retired, nil as InstanceRecord?) }
-            if let key, let existing = state.threads[key] { return (retired, existing) }
-            let record = InstanceRecord(target: target, provider: provider)
-            if let key { state.threads[key] = record }
-            return (retired, record)
+            let known = state.routes[route]
+            let key = known?.target.flatMap(threadKey)
+            return (retired, known, key, key.flatMap { state.threads[$0] })
         }
         retired?.destroy()
+        let category = known?.category
+        var target = known?.target
+        if target == nil, let found = self.target(for: route, diagnostics: &diagnostics) {
+            target = state.withLock { $0.keep(found, for: route) }
+            key = target.flatMap(threadKey)
+        }
+        if instance == nil, let target {
+            do throws(Diagnostic) {
+                let provider = try target.provider(from: providers, launcher: launcher)
+                instance = state.withLock { state in
+                    if let key, let existing = state.threads[key] { return existing }
+                    let record = InstanceRecord(target: target, provider: provider)
+                    if let key { state.threads[key] = record }
+                    return record
+                }
+            } catch {
+                diagnostics.append(error)
+            }
+        }
 
         var serving: InstanceRecord?
         if let instance {
@@ -192,10 +231,7 @@ package final class NotificationHost: Sendable {
         }
         let shown = Shown(notification: notification, app: app, width: width, instance: serving,
                           threadKey: serving == nil ? nil : key)
-        let category = state.withLock { state in
-            state.show(shown)
-            return state.category(notification.content.categoryIdentifier, of: app)
-        }
+        state.withLock { $0.show(shown) }
         let presentation = if let serving {
             collectReports(of: serving, for: shown, category: category, closing: false, diagnostics: &diagnostics,
                            log: &log, forwarded: &forwarded)
@@ -205,15 +241,16 @@ package final class NotificationHost: Sendable {
         return Delivery(presentation: presentation, diagnostics: diagnostics, log: log, forwarded: forwarded)
     }
 
-    /// The content extension for the notification, or nil with a note saying why none serves it.
-    private func route(_ notification: UserNotification, to app: String,
-                       diagnostics: inout [Diagnostic]) -> RouteCache.Target? {
-        let category = notification.content.categoryIdentifier
+    /// The content extension `route` leads to in the index, or nil with a note saying why none serves it.
+    private func target(for route: ExtensionIndex.Route, diagnostics: inout [Diagnostic]) -> RouteTarget? {
+        let (app, category) = (route.app, route.category)
         guard !category.isEmpty else {
             diagnostics.append(.note(.routeNoCategory, "The notification has no category, so no content extension serves it."))
             return nil
         }
-        if let target = routes.target(app: app, category: category, in: index) { return target }
+        if let bundle = index.contentExtension(forApp: app, category: category), let target = RouteTarget(bundle: bundle) {
+            return target
+        }
         var message = "No content extension of app \(app) declares category \"\(category)\""
         let declared = index.categories(ofApp: app)
         let elsewhere = index.apps(servingCategory: category)

@@ -13,7 +13,7 @@ final class InstanceRecord: Sendable {
     let context: InstanceContext
     /// Where the route led: the bundle and its manifest, shared with every
     /// other instance of the route.
-    let target: RouteCache.Target
+    let target: RouteTarget
     /// The started extension that makes the instance.
     let started: StartedExtension
     /// How many of its host's presentations show this instance. The host
@@ -44,7 +44,7 @@ final class InstanceRecord: Sendable {
     private let slot = Mutex(Slot())
 
     /// A record for an instance of `target`'s extension, made by `provider` on first use.
-    init(target: RouteCache.Target, provider: StartedExtension) {
+    init(target: RouteTarget, provider: StartedExtension) {
         self.target = target
         started = provider
         context = InstanceContext(extensionIdentifier: target.manifest.bundleIdentifier,
