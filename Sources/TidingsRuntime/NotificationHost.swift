@@ -63,11 +63,22 @@ package final class NotificationHost: Sendable {
         }
     }
 
+    /// A registered category, in a class so that finding it copies one reference.
+    private final class Registered: Sendable {
+        /// The category.
+        let category: NotificationCategory
+
+        /// Keeps `category`.
+        init(_ category: NotificationCategory) {
+            self.category = category
+        }
+    }
+
     /// What the host knows of one (app, category), so that a delivery finds
     /// both with one lookup.
     private struct Route {
         /// The category the app registered under this identifier, if any.
-        var category: NotificationCategory?
+        var registered: Registered?
         /// Where the route leads, once a delivery found that a content
         /// extension serves it (routes no extension serves are not kept).
         var target: RouteTarget?
@@ -84,7 +95,13 @@ package final class NotificationHost: Sendable {
 
         /// The category `identifier` of `app`, if registered.
         func category(_ identifier: String, of app: String) -> NotificationCategory? {
-            routes[ExtensionIndex.Route(app: app, category: identifier)]?.category
+            routes[ExtensionIndex.Route(app: app, category: identifier)]?.registered?.category
+        }
+
+        /// The actions of the category registered for what `shown` shows.
+        func actions(of shown: Shown) -> [NotificationAction]? {
+            routes[ExtensionIndex.Route(app: shown.app, category: shown.notification.content.categoryIdentifier)]?
+                .registered?.category.actions
         }
 
         /// Makes `categories` the categories of `app`, replacing those it had;
@@ -99,7 +116,8 @@ package final class NotificationHost: Sendable {
                 }
             }
             for category in categories {
-                updated[ExtensionIndex.Route(app: app, category: category.identifier), default: Route()].category = category
+                updated[ExtensionIndex.Route(app: app, category: category.identifier), default: Route()].registered =
+                    Registered(category)
             }
             routes = updated
         }
@@ -197,7 +215,7 @@ package final class NotificationHost: Sendable {
             return (retired, known, key, key.flatMap { state.threads[$0] })
         }
         retired?.destroy()
-        let category = known?.category
+        let categoryActions = known?.registered?.category.actions
         var target = known?.target
         if target == nil, let found = self.target(for: route, diagnostics: &diagnostics) {
             target = state.withLock { $0.keep(found, for: route) }
@@ -233,10 +251,10 @@ package final class NotificationHost: Sendable {
                           threadKey: serving == nil ? nil : key)
         state.withLock { $0.show(shown) }
         let presentation = if let serving {
-            collectReports(of: serving, for: shown, category: category, closing: false, diagnostics: &diagnostics,
-                           log: &log, forwarded: &forwarded)
+            collectReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
+                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         } else {
-            close(shown, if: false, category: category)
+            close(shown, if: false, categoryActions: categoryActions)
         }
         return Delivery(presentation: presentation, diagnostics: diagnostics, log: log, forwarded: forwarded)
     }
@@ -293,7 +311,7 @@ package final class NotificationHost: Sendable {
         if isDismissal && !(category?.options.contains(.customDismissAction) ?? false) {
             diagnostics.append(.note(.responseDismissNotDelivered,
                                      "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
-            let presentation = close(shown, if: true, category: category)
+            let presentation = close(shown, if: true, categoryActions: category?.actions)
             return ResponseOutcome(response: response, receiver: .nobody, option: nil, presentation: presentation,
                                    forwarded: [], diagnostics: diagnostics, log: log)
         }
@@ -302,7 +320,7 @@ package final class NotificationHost: Sendable {
                 diagnostics.append(.note(.responseNoHandler,
                                          "The extension has no response handler, so the response goes straight to the app."))
             }
-            let presentation = close(shown, if: true, category: category)
+            let presentation = close(shown, if: true, categoryActions: category?.actions)
             return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
                                    forwarded: [toApp], diagnostics: diagnostics, log: log)
         }
@@ -324,7 +342,7 @@ package final class NotificationHost: Sendable {
         if case .option(let given) = answer { option = given }
         // Without a valid answer the app still learns of the action: nothing is lost.
         let effective = option ?? .dismissAndForwardAction
-        let presentation = collectReports(of: instance, for: shown, category: category,
+        let presentation = collectReports(of: instance, for: shown, categoryActions: category?.actions,
                                           closing: effective != .doNotDismiss || isDismissal,
                                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         switch answer {
@@ -378,8 +396,8 @@ package final class NotificationHost: Sendable {
 
     /// The user tapped the media play/pause button: plays when paused, pauses when playing.
     package func tapMediaButton(of identifier: String) throws(Diagnostic) -> Presentation {
-        guard let (shown, category) = state.withLock({ state in
-            state.shown[identifier].map { ($0, state.category($0.notification.content.categoryIdentifier, of: $0.app)) }
+        guard let (shown, categoryActions) = state.withLock({ state in
+            state.shown[identifier].map { ($0, state.actions(of: $0)) }
         }) else {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
         }
@@ -394,8 +412,8 @@ package final class NotificationHost: Sendable {
         }
         try instance.call { playing ? $0.mediaPlay() : $0.mediaPause() }
         var ignored: ([Diagnostic], [LogLine], [ForwardedResponse]) = ([], [], [])
-        return collectReports(of: instance, for: shown, category: category, closing: false, diagnostics: &ignored.0,
-                              log: &ignored.1, forwarded: &ignored.2)
+        return collectReports(of: instance, for: shown, categoryActions: categoryActions, closing: false,
+                              diagnostics: &ignored.0, log: &ignored.1, forwarded: &ignored.2)
     }
 
     // MARK: Presentations
@@ -403,9 +421,9 @@ package final class NotificationHost: Sendable {
     /// The presentation of `identifier` now, if it is shown.
     package func presentation(of identifier: String) -> Presentation? {
         let found = state.withLock { state in
-            state.shown[identifier].map { ($0, state.category($0.notification.content.categoryIdentifier, of: $0.app)) }
+            state.shown[identifier].map { ($0, state.actions(of: $0)) }
         }
-        return found.map { shown, category in presentation(shown, category: category, dismissed: false) }
+        return found.map { shown, categoryActions in presentation(shown, categoryActions: categoryActions, dismissed: false) }
     }
 
     /// The identifiers of the notifications shown, sorted.
@@ -418,24 +436,24 @@ package final class NotificationHost: Sendable {
         shown.instance?.context.snapshot().actions ?? category?.actions ?? []
     }
 
-    /// What a front end shows for `shown`, whose registered category is
-    /// `category`, as its instance is now.
-    private func presentation(_ shown: Shown, category: NotificationCategory?, dismissed: Bool) -> Presentation {
+    /// What a front end shows for `shown`, whose registered category has
+    /// `categoryActions`, as its instance is now.
+    private func presentation(_ shown: Shown, categoryActions: [NotificationAction]?, dismissed: Bool) -> Presentation {
         guard let instance = shown.instance else {
             return Presentation(
                 notification: shown.notification, app: shown.app, extensionIdentifier: nil, header: shown.app,
                 defaultContentHidden: false, contentWidth: shown.width, initialContentHeight: nil, contentHeight: nil,
-                view: nil, actions: category?.actions ?? [], mediaButton: nil, mediaPlaying: false,
+                view: nil, actions: categoryActions ?? [], mediaButton: nil, mediaPlaying: false,
                 userInteractionEnabled: false, dismissed: dismissed)
         }
-        return presentation(shown, of: instance, state: instance.context.snapshot(), category: category,
+        return presentation(shown, of: instance, state: instance.context.snapshot(), categoryActions: categoryActions,
                             dismissed: dismissed)
     }
 
-    /// What a front end shows for `shown`, whose registered category is
-    /// `category`, with `instance` in `state`.
+    /// What a front end shows for `shown`, whose registered category has
+    /// `categoryActions`, with `instance` in `state`.
     private func presentation(_ shown: Shown, of instance: InstanceRecord, state: borrowing InstanceContext.State,
-                              category: NotificationCategory?, dismissed: Bool) -> Presentation {
+                              categoryActions: [NotificationAction]?, dismissed: Bool) -> Presentation {
         let manifest = instance.manifest
         let initial = manifest.initialContentSizeRatio.map { shown.width * $0 }
         return Presentation(
@@ -443,17 +461,18 @@ package final class NotificationHost: Sendable {
             header: (manifest.overridesDefaultTitle ? state.title : nil) ?? shown.app,
             defaultContentHidden: manifest.defaultContentHidden, contentWidth: shown.width,
             initialContentHeight: initial, contentHeight: state.preferredContentHeight ?? initial, view: state.view,
-            actions: state.actions ?? category?.actions ?? [], mediaButton: state.mediaButton,
+            actions: state.actions ?? categoryActions ?? [], mediaButton: state.mediaButton,
             mediaPlaying: state.mediaPlaying, userInteractionEnabled: manifest.userInteractionEnabled,
             dismissed: dismissed)
     }
 
     // MARK: Closing
 
-    /// The presentation of `shown` (of category `category`) as it is now;
-    /// when `closing`, marked dismissed and taken off the screen.
-    private func close(_ shown: Shown, if closing: Bool, category: NotificationCategory?) -> Presentation {
-        let presentation = presentation(shown, category: category, dismissed: closing)
+    /// The presentation of `shown` (whose registered category has
+    /// `categoryActions`) as it is now; when `closing`, marked dismissed and
+    /// taken off the screen.
+    private func close(_ shown: Shown, if closing: Bool, categoryActions: [NotificationAction]?) -> Presentation {
+        let presentation = presentation(shown, categoryActions: categoryActions, dismissed: closing)
         if closing { retire(shown) }
         return presentation
     }
@@ -464,13 +483,14 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.hide(shown) }?.destroy()
     }
 
-    /// Moves what `instance` reported during a call for `shown` (of category
-    /// `category`) into the result, and the default action it asked for into
+    /// Moves what `instance` reported during a call for `shown` (whose
+    /// registered category has `categoryActions`) into the result, and the
+    /// default action it asked for into
     /// `forwarded`; returns the presentation as it is then, marked dismissed
     /// and taken off the screen when `closing` or when the extension asked to
     /// close the notification (dismissing it, or performing the default action).
-    private func collectReports(of instance: InstanceRecord, for shown: Shown, category: NotificationCategory?,
-                                closing: Bool, diagnostics: inout [Diagnostic], log: inout [LogLine],
+    private func collectReports(of instance: InstanceRecord, for shown: Shown,
+                                categoryActions: [NotificationAction]?, closing: Bool, diagnostics: inout [Diagnostic], log: inout [LogLine],
                                 forwarded: inout [ForwardedResponse]) -> Presentation {
         let (closes, current) = instance.context.drainReports {
             (reports: InstanceContext.Reports, state: borrowing InstanceContext.State) -> (Bool, Presentation) in
@@ -482,7 +502,8 @@ package final class NotificationHost: Sendable {
                                                    actionIdentifier: ActionIdentifier.default, userText: nil))
             }
             let closes = closing || reports.dismiss || reports.defaultAction
-            return (closes, presentation(shown, of: instance, state: state, category: category, dismissed: closes))
+            return (closes, presentation(shown, of: instance, state: state, categoryActions: categoryActions,
+                                          dismissed: closes))
         }
         if closes { retire(shown) }
         return current
