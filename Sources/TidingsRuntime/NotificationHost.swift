@@ -98,10 +98,9 @@ package final class NotificationHost: Sendable {
             routes[ExtensionIndex.Route(app: app, category: identifier)]?.registered?.category
         }
 
-        /// The actions of the category registered for what `shown` shows.
-        func actions(of shown: Shown) -> [NotificationAction]? {
-            routes[ExtensionIndex.Route(app: shown.app, category: shown.notification.content.categoryIdentifier)]?
-                .registered?.category.actions
+        /// The category registered for what `shown` shows, boxed.
+        func registered(for shown: Shown) -> Registered? {
+            routes[ExtensionIndex.Route(app: shown.app, category: shown.notification.content.categoryIdentifier)]?.registered
         }
 
         /// Makes `categories` the categories of `app`, replacing those it had;
@@ -295,23 +294,25 @@ package final class NotificationHost: Sendable {
     /// - Throws: for a notification not presented, an action it does not offer,
     ///   or text missing from (or given to) an action.
     package func respond(to identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
-        guard let (shown, category) = state.withLock({ state in
-            state.shown[identifier].map { ($0, state.category($0.notification.content.categoryIdentifier, of: $0.app)) }
+        guard let (shown, registered) = state.withLock({ state in
+            state.shown[identifier].map { ($0, state.registered(for: $0)) }
         }) else {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
         }
+        let categoryActions = registered?.category.actions
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
         var forwarded: [ForwardedResponse] = []
         let toApp = ForwardedResponse(app: shown.app, notificationIdentifier: identifier,
                                       actionIdentifier: response.actionIdentifier, userText: response.userText)
         let isDismissal = response.actionIdentifier == ActionIdentifier.dismiss
-        try validate(response, against: actions(of: shown, category: category), categoryName: category?.identifier)
+        try validate(response, against: actions(of: shown, categoryActions: categoryActions),
+                     categoryName: registered?.category.identifier)
 
-        if isDismissal && !(category?.options.contains(.customDismissAction) ?? false) {
+        if isDismissal && !(registered?.category.options.contains(.customDismissAction) ?? false) {
             diagnostics.append(.note(.responseDismissNotDelivered,
                                      "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
-            let presentation = close(shown, if: true, categoryActions: category?.actions)
+            let presentation = close(shown, if: true, categoryActions: categoryActions)
             return ResponseOutcome(response: response, receiver: .nobody, option: nil, presentation: presentation,
                                    forwarded: [], diagnostics: diagnostics, log: log)
         }
@@ -320,7 +321,7 @@ package final class NotificationHost: Sendable {
                 diagnostics.append(.note(.responseNoHandler,
                                          "The extension has no response handler, so the response goes straight to the app."))
             }
-            let presentation = close(shown, if: true, categoryActions: category?.actions)
+            let presentation = close(shown, if: true, categoryActions: categoryActions)
             return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
                                    forwarded: [toApp], diagnostics: diagnostics, log: log)
         }
@@ -342,7 +343,7 @@ package final class NotificationHost: Sendable {
         if case .option(let given) = answer { option = given }
         // Without a valid answer the app still learns of the action: nothing is lost.
         let effective = option ?? .dismissAndForwardAction
-        let presentation = collectReports(of: instance, for: shown, categoryActions: category?.actions,
+        let presentation = collectReports(of: instance, for: shown, categoryActions: categoryActions,
                                           closing: effective != .doNotDismiss || isDismissal,
                                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         switch answer {
@@ -397,7 +398,7 @@ package final class NotificationHost: Sendable {
     /// The user tapped the media play/pause button: plays when paused, pauses when playing.
     package func tapMediaButton(of identifier: String) throws(Diagnostic) -> Presentation {
         guard let (shown, categoryActions) = state.withLock({ state in
-            state.shown[identifier].map { ($0, state.actions(of: $0)) }
+            state.shown[identifier].map { ($0, state.registered(for: $0)?.category.actions) }
         }) else {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
         }
@@ -421,7 +422,7 @@ package final class NotificationHost: Sendable {
     /// The presentation of `identifier` now, if it is shown.
     package func presentation(of identifier: String) -> Presentation? {
         let found = state.withLock { state in
-            state.shown[identifier].map { ($0, state.actions(of: $0)) }
+            state.shown[identifier].map { ($0, state.registered(for: $0)?.category.actions) }
         }
         return found.map { shown, categoryActions in presentation(shown, categoryActions: categoryActions, dismissed: false) }
     }
@@ -431,9 +432,9 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.shown.keys.sorted() }
     }
 
-    /// The actions `shown` offers: those its extension set, else its category's.
-    private func actions(of shown: Shown, category: NotificationCategory?) -> [NotificationAction] {
-        shown.instance?.context.snapshot().actions ?? category?.actions ?? []
+    /// The actions `shown` offers: those its extension set, else its category's (`categoryActions`).
+    private func actions(of shown: Shown, categoryActions: [NotificationAction]?) -> [NotificationAction] {
+        shown.instance?.context.read(\.actions) ?? categoryActions ?? []
     }
 
     /// What a front end shows for `shown`, whose registered category has
@@ -446,8 +447,9 @@ package final class NotificationHost: Sendable {
                 view: nil, actions: categoryActions ?? [], mediaButton: nil, mediaPlaying: false,
                 userInteractionEnabled: false, dismissed: dismissed)
         }
-        return presentation(shown, of: instance, state: instance.context.snapshot(), categoryActions: categoryActions,
-                            dismissed: dismissed)
+        return instance.context.read { state in
+            presentation(shown, of: instance, state: state, categoryActions: categoryActions, dismissed: dismissed)
+        }
     }
 
     /// What a front end shows for `shown`, whose registered category has

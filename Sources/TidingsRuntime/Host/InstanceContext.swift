@@ -77,6 +77,11 @@ package final class InstanceContext: Sendable {
         state.withLock { $0 }
     }
 
+    /// Reads what `body` takes from the state under the lock, copying no more.
+    package func read<Result>(_ body: (borrowing State) -> Result) -> Result {
+        state.withLock { body($0) }
+    }
+
     /// Reads and changes the state under the lock.
     package func update<Result>(_ body: (inout State) -> Result) -> Result {
         state.withLock { body(&$0) }
