@@ -76,7 +76,7 @@ package final class NotificationHost: Sendable {
 
     /// What the host knows of one (app, category), so that a delivery finds
     /// both with one lookup.
-    private struct Route {
+    private struct KnownRoute {
         /// The category the app registered under this identifier, if any.
         var registered: Registered?
         /// Where the route leads, once a delivery found that a content
@@ -87,7 +87,7 @@ package final class NotificationHost: Sendable {
     /// What the host's lock guards.
     private struct State {
         /// Every (app, category) with a registered category or a known target.
-        private(set) var routes: [ExtensionIndex.Route: Route] = [:]
+        private(set) var routes: [ExtensionIndex.Route: KnownRoute] = [:]
         /// What is shown, by request identifier.
         private(set) var shown: [String: Shown] = [:]
         /// The instance of each thread shown.
@@ -106,16 +106,16 @@ package final class NotificationHost: Sendable {
         /// Makes `categories` the categories of `app`, replacing those it had;
         /// of two with one identifier, the last counts.
         mutating func register(_ categories: [NotificationCategory], for app: String) {
-            var updated: [ExtensionIndex.Route: Route] = [:]
+            var updated: [ExtensionIndex.Route: KnownRoute] = [:]
             for (route, known) in routes {
                 if route.app == app {
-                    if let target = known.target { updated[route] = Route(target: target) }
+                    if let target = known.target { updated[route] = KnownRoute(target: target) }
                 } else {
                     updated[route] = known
                 }
             }
             for category in categories {
-                updated[ExtensionIndex.Route(app: app, category: category.identifier), default: Route()].registered =
+                updated[ExtensionIndex.Route(app: app, category: category.identifier), default: KnownRoute()].registered =
                     Registered(category)
             }
             routes = updated
@@ -125,7 +125,7 @@ package final class NotificationHost: Sendable {
         /// thread kept one first; returns the one kept.
         mutating func keep(_ target: RouteTarget, for route: ExtensionIndex.Route) -> RouteTarget {
             if let kept = routes[route]?.target { return kept }
-            routes[route, default: Route()].target = target
+            routes[route, default: KnownRoute()].target = target
             return target
         }
 
