@@ -100,7 +100,8 @@ package final class NotificationHost: Sendable {
 
         /// The category registered for what `shown` shows, boxed.
         func registered(for shown: Shown) -> Registered? {
-            routes[ExtensionIndex.Route(app: shown.app, category: shown.notification.content.categoryIdentifier)]?.registered
+            let route = ExtensionIndex.Route(app: shown.app, category: shown.notification.content.categoryIdentifier)
+            return routes[route]?.registered
         }
 
         /// Makes `categories` the categories of `app`, replacing those it had;
@@ -424,7 +425,9 @@ package final class NotificationHost: Sendable {
         let found = state.withLock { state in
             state.shown[identifier].map { ($0, state.registered(for: $0)?.category.actions) }
         }
-        return found.map { shown, categoryActions in presentation(shown, categoryActions: categoryActions, dismissed: false) }
+        return found.map { shown, categoryActions in
+            presentation(shown, categoryActions: categoryActions, dismissed: false)
+        }
     }
 
     /// The identifiers of the notifications shown, sorted.
@@ -492,7 +495,8 @@ package final class NotificationHost: Sendable {
     /// and taken off the screen when `closing` or when the extension asked to
     /// close the notification (dismissing it, or performing the default action).
     private func collectReports(of instance: InstanceRecord, for shown: Shown,
-                                categoryActions: [NotificationAction]?, closing: Bool, diagnostics: inout [Diagnostic], log: inout [LogLine],
+                                categoryActions: [NotificationAction]?, closing: Bool,
+                                diagnostics: inout [Diagnostic], log: inout [LogLine],
                                 forwarded: inout [ForwardedResponse]) -> Presentation {
         let (closes, current) = instance.context.drainReports {
             (reports: InstanceContext.Reports, state: borrowing InstanceContext.State) -> (Bool, Presentation) in

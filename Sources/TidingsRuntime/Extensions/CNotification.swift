@@ -41,8 +41,8 @@ enum CNotification {
 /// never changed after it is made: the `tidings_notification` first, then
 /// its content, the userInfo entries and the attachments with their pointer
 /// arrays, then every string they point to, NUL-terminated (userInfo values
-/// serialised as JSON text). The structs point into the same buffer, which neither moves
-/// nor changes while this object lives.
+/// serialised as JSON text). The structs point into the same buffer, which
+/// neither moves nor changes while this object lives.
 final class CNotificationLayout: Sendable {
     /// The structs and strings, in words so that every struct is aligned.
     private let words: [UInt64]
@@ -105,8 +105,9 @@ final class CNotificationLayout: Sendable {
                 let json = text + strings.count
                 value.write(to: &strings)
                 strings.append(0)
+                let stringValue = add(value.stringValue, to: &strings)
                 (entries + position).initialize(to: tidings_user_info_entry(
-                    struct_size: UInt32(entrySize), key: cKey, json: json, string_value: add(value.stringValue, to: &strings)))
+                    struct_size: UInt32(entrySize), key: cKey, json: json, string_value: stringValue))
                 (entryPointers + position).initialize(to: UnsafePointer(entries + position))
             }
             let cAttachments = (base + attachmentsOffset).bindMemory(to: tidings_attachment.self, capacity: attachments.count)
@@ -115,8 +116,9 @@ final class CNotificationLayout: Sendable {
             for (position, (attachment, url)) in zip(attachments, urls).enumerated() {
                 let identifier = add(attachment.identifier, to: &strings)
                 let type = add(attachment.type, to: &strings)
+                let cURL = add(url, to: &strings)
                 (cAttachments + position).initialize(to: tidings_attachment(
-                    struct_size: UInt32(attachmentSize), identifier: identifier, type: type, url: add(url, to: &strings)))
+                    struct_size: UInt32(attachmentSize), identifier: identifier, type: type, url: cURL))
                 (attachmentPointers + position).initialize(to: UnsafePointer(cAttachments + position))
             }
 
