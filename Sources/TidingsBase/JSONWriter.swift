@@ -15,12 +15,22 @@ extension JSON {
 
     /// Appends the UTF-8 JSON text of the value, as `serialized(pretty:)`
     /// gives it, to `bytes`: no String is made, for callers that copy the
-    /// text somewhere anyway.
+    /// text somewhere anyway. The text is measured first, so that `bytes`
+    /// grows once.
     package func serialize(into bytes: inout [UInt8], pretty: Bool = false) {
-        var writer = JSONWriter(pretty: pretty)
-        swap(&writer.output, &bytes)
-        writer.write(self, depth: 0)
-        swap(&writer.output, &bytes)
+        bytes.append(addingCapacity: utf8Count(pretty: pretty)) { write(to: &$0, pretty: pretty) }
+    }
+
+    /// The length in bytes of the UTF-8 JSON text `serialized(pretty:)`
+    /// gives, found without writing it.
+    package func utf8Count(pretty: Bool = false) -> Int {
+        JSONWriter(pretty: pretty).count(self, depth: 0)
+    }
+
+    /// Appends the UTF-8 JSON text `serialized(pretty:)` gives to `output`,
+    /// which must have room for `utf8Count(pretty:)` more bytes.
+    package func write(to output: inout OutputSpan<UInt8>, pretty: Bool = false) {
+        JSONWriter(pretty: pretty).write(self, depth: 0, to: &output)
     }
 
     /// The RFC 6901 JSON pointer to the value reached through `components`,
@@ -31,93 +41,228 @@ extension JSON {
     }
 }
 
-/// Appends JSON text to a byte buffer.
-private struct JSONWriter {
-    let pretty: Bool
-    var output: [UInt8] = []
-
-    init(pretty: Bool) {
-        self.pretty = pretty
+extension OutputSpan<UInt8> {
+    /// Appends the UTF-8 bytes of `string`, which must fit in the free capacity.
+    package mutating func append(utf8 string: String) {
+        string.withUTF8Bytes { append(copying: $0) }
     }
 
-    mutating func write(_ value: JSON, depth: Int) {
+    /// Appends a copy of `source`, which must fit in the free capacity; for
+    /// use inside the closure that lent `source`.
+    fileprivate mutating func append(copying source: UnsafeBufferPointer<UInt8>) {
+        guard let start = source.baseAddress, !source.isEmpty else { return }
+        withUnsafeMutableBufferPointer { buffer, initialized in
+            precondition(source.count <= buffer.count - initialized, "The output span has no room for the bytes.")
+            (buffer.baseAddress! + initialized).initialize(from: start, count: source.count)
+            initialized += source.count
+        }
+    }
+}
+
+extension String {
+    /// Calls `body` with the string's UTF-8 bytes, valid only inside `body`:
+    /// in place when the string has them contiguous, as native strings do.
+    fileprivate func withUTF8Bytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+        var contiguous = self
+        return contiguous.withUTF8(body)
+    }
+}
+
+/// Measures JSON text, and writes it into room made for it beforehand.
+/// The two must agree byte for byte: `count` mirrors `write`.
+private struct JSONWriter {
+    /// Indented text, two spaces a level, `"name": value`.
+    let pretty: Bool
+
+    /// The length of the text of `value`, nested `depth` containers deep.
+    func count(_ value: JSON, depth: Int) -> Int {
         switch value {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case .integer(let value): output.append(contentsOf: String(value).utf8)
-        case .double(let value): output.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
-        case .string(let value): writeString(value)
+        case .null: return 4
+        case .bool(let value): return value ? 4 : 5
+        case .integer(let value): return Self.count(value)
+        case .double(let value): return Self.text(value).utf8.count
+        case .string(let value): return Self.count(value)
+        case .array(let elements):
+            var total = 2 + separators(elements.count, depth: depth)
+            for element in elements { total += count(element, depth: depth + 1) }
+            return total
+        case .object(let members):
+            var total = 2 + separators(members.count, depth: depth) + members.count * (pretty ? 2 : 1)
+            for offset in members.indices {
+                total += Self.count(members[offset].0) + count(members[offset].1, depth: depth + 1)
+            }
+            return total
+        }
+    }
+
+    /// Appends the text of `value`, nested `depth` containers deep.
+    func write(_ value: JSON, depth: Int, to output: inout OutputSpan<UInt8>) {
+        switch value {
+        case .null: output.append(utf8: "null")
+        case .bool(let value): output.append(utf8: value ? "true" : "false")
+        case .integer(let value): Self.write(value, to: &output)
+        case .double(let value): output.append(utf8: Self.text(value))
+        case .string(let value): Self.write(value, to: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
             for (offset, element) in elements.enumerated() {
-                startItem(offset, depth: depth + 1)
-                write(element, depth: depth + 1)
+                startItem(offset, depth: depth + 1, to: &output)
+                write(element, depth: depth + 1, to: &output)
             }
-            endContainer(isEmpty: elements.isEmpty, depth: depth)
+            endContainer(isEmpty: elements.isEmpty, depth: depth, to: &output)
             output.append(UInt8(ascii: "]"))
         case .object(let members):
             output.append(UInt8(ascii: "{"))
             for offset in members.indices {
-                startItem(offset, depth: depth + 1)
-                writeString(members[offset].0)
+                startItem(offset, depth: depth + 1, to: &output)
+                Self.write(members[offset].0, to: &output)
                 output.append(UInt8(ascii: ":"))
                 if pretty { output.append(UInt8(ascii: " ")) }
-                write(members[offset].1, depth: depth + 1)
+                write(members[offset].1, depth: depth + 1, to: &output)
             }
-            endContainer(isEmpty: members.isEmpty, depth: depth)
+            endContainer(isEmpty: members.isEmpty, depth: depth, to: &output)
             output.append(UInt8(ascii: "}"))
         }
     }
 
+    /// The length of the commas, and in pretty text the line breaks and
+    /// indentation, around the `items` items of a container `depth` deep.
+    private func separators(_ items: Int, depth: Int) -> Int {
+        guard items > 0 else { return 0 }
+        return items - 1 + (pretty ? items * (1 + 2 * (depth + 1)) + 1 + 2 * depth : 0)
+    }
+
     /// The comma before every item but the first, and in pretty text the line break and indentation.
-    private mutating func startItem(_ offset: Int, depth: Int) {
+    private func startItem(_ offset: Int, depth: Int, to output: inout OutputSpan<UInt8>) {
         if offset > 0 { output.append(UInt8(ascii: ",")) }
-        newline(depth: depth)
+        newline(depth: depth, to: &output)
     }
 
     /// In pretty text, the line break before the closing bracket of a non-empty container.
-    private mutating func endContainer(isEmpty: Bool, depth: Int) {
-        if !isEmpty { newline(depth: depth) }
+    private func endContainer(isEmpty: Bool, depth: Int, to output: inout OutputSpan<UInt8>) {
+        if !isEmpty { newline(depth: depth, to: &output) }
     }
 
-    private mutating func newline(depth: Int) {
+    /// In pretty text, a line break and the indentation of `depth`.
+    private func newline(depth: Int, to output: inout OutputSpan<UInt8>) {
         guard pretty else { return }
         output.append(UInt8(ascii: "\n"))
-        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+        output.append(repeating: UInt8(ascii: " "), count: 2 * depth)
+    }
+
+    /// The shortest text that reads back as `value`, always with a fraction
+    /// or an exponent; `null` when it is not finite.
+    private static func text(_ value: Double) -> String {
+        value.isFinite ? value.description : "null"
+    }
+
+    /// The length of the decimal text of `value`.
+    private static func count(_ value: Int64) -> Int {
+        var magnitude = value.magnitude
+        var digits = 1
+        while magnitude >= 10 {
+            magnitude /= 10
+            digits += 1
+        }
+        return value < 0 ? digits + 1 : digits
+    }
+
+    /// Appends the decimal text of `value`, most significant digit first.
+    private static func write(_ value: Int64, to output: inout OutputSpan<UInt8>) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        let magnitude = value.magnitude
+        var divisor: UInt64 = 1
+        while divisor <= magnitude / 10 { divisor *= 10 }
+        repeat {
+            output.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
+    }
+
+    /// True for the bytes a string escapes: quotes, backslashes and control characters.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// The length of the escape sequence of a byte that `needsEscape`.
+    private static func escapeCount(_ byte: UInt8) -> Int {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09, 0x08, 0x0C: 2
+        default: 6
+        }
+    }
+
+    /// The position of the first byte at or after `start` that needs an
+    /// escape, or `bytes.count` when none does. Eight bytes at a time: a
+    /// word has such a byte when a byte is below 0x20, or equals `"` or `\`.
+    private static func firstEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        /// True when some byte of `word` is below `limit` (at most 0x80).
+        func hasByte(below limit: UInt64, in word: UInt64) -> Bool {
+            (word &- ones &* limit) & ~word & highs != 0
+        }
+        let raw = UnsafeRawBufferPointer(bytes)
+        var position = start
+        while position + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            if hasByte(below: 0x20, in: word) || hasByte(below: 1, in: word ^ (ones &* 0x22))
+                || hasByte(below: 1, in: word ^ (ones &* 0x5C)) {
+                break
+            }
+            position += 8
+        }
+        while position < bytes.count && !needsEscape(bytes[position]) { position += 1 }
+        return position
+    }
+
+    /// The length of `string` in quotes, escaped.
+    private static func count(_ string: String) -> Int {
+        string.withUTF8Bytes { bytes in
+            var total = bytes.count + 2
+            var position = firstEscape(in: bytes, from: 0)
+            while position < bytes.count {
+                total += escapeCount(bytes[position]) - 1
+                position = firstEscape(in: bytes, from: position + 1)
+            }
+            return total
+        }
     }
 
     /// The string in quotes. Runs of bytes that need no escape are copied
     /// whole; only quotes, backslashes and control characters are escaped.
-    private mutating func writeString(_ string: String) {
+    private static func write(_ string: String, to output: inout OutputSpan<UInt8>) {
         output.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { bytes in
+        string.withUTF8Bytes { bytes in
             var runStart = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                writeEscape(byte)
+            var index = firstEscape(in: bytes, from: 0)
+            while index < bytes.count {
+                output.append(copying: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                writeEscape(bytes[index], to: &output)
                 runStart = index + 1
+                index = firstEscape(in: bytes, from: runStart)
             }
-            if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+            output.append(copying: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
     }
 
     /// The escape sequence for a quote, a backslash or a control character.
-    private mutating func writeEscape(_ byte: UInt8) {
+    private static func writeEscape(_ byte: UInt8, to output: inout OutputSpan<UInt8>) {
+        output.append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)
-        case UInt8(ascii: "\\"): output.append(contentsOf: #"\\"#.utf8)
-        case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-        case 0x0D: output.append(contentsOf: #"\r"#.utf8)
-        case 0x09: output.append(contentsOf: #"\t"#.utf8)
-        case 0x08: output.append(contentsOf: #"\b"#.utf8)
-        case 0x0C: output.append(contentsOf: #"\f"#.utf8)
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+        case 0x0A: output.append(UInt8(ascii: "n"))
+        case 0x0D: output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "t"))
+        case 0x08: output.append(UInt8(ascii: "b"))
+        case 0x0C: output.append(UInt8(ascii: "f"))
         default:
             let low = byte & 0xF
-            output.append(contentsOf: #"\u00"#.utf8)
+            output.append(UInt8(ascii: "u"))
+            output.append(UInt8(ascii: "0"))
+            output.append(UInt8(ascii: "0"))
             output.append(UInt8(ascii: "0") + byte >> 4)
             output.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
         }

@@ -38,7 +38,7 @@ struct BenchmarkOptions {
     var keep = false
 
     /// The keys of the in-process benchmarks, which `--only` also takes.
-    static let benchmarkKeys = ["baseline", "deliver-reuse", "deliver-new", "respond"]
+    static let benchmarkKeys = ["baseline", "deliver-reuse", "deliver-fresh", "deliver-new", "respond"]
 
     /// Reads `arguments` (without the program name).
     /// - Throws: an unknown option, a missing value, or a value out of range.

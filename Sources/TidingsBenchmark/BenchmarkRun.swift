@@ -32,7 +32,7 @@ struct BenchmarkRun {
         return report
     }
 
-    /// The baseline, then deliver (reuse, new) and respond through the runtime.
+    /// The baseline, then deliver (reuse, fresh, new) and respond through the runtime.
     private func measureInProcess(_ index: ExtensionIndex) throws(BenchmarkFailure) -> [LoopResult] {
         let timer = LoopTimer(repetitions: options.repetitions, minimumNanoseconds: options.minimumMilliseconds * 1e6,
                               fixedIterations: options.iterations)
@@ -47,8 +47,8 @@ struct BenchmarkRun {
                 timer: timer))
         }
         let runtime = RuntimeBenchmarks(index: index, presented: options.presented)
-        let benchmarks = [("deliver-reuse", runtime.deliverToPresentedThread), ("deliver-new", runtime.deliverReplacing),
-                          ("respond", runtime.respond)]
+        let benchmarks = [("deliver-reuse", runtime.deliverToPresentedThread), ("deliver-fresh", runtime.deliverFresh),
+                          ("deliver-new", runtime.deliverReplacing), ("respond", runtime.respond)]
         for (key, make) in benchmarks where options.wants(key) {
             Progress.say("Measuring \(key)")
             results.append(timer.measure(try make()))

@@ -35,7 +35,15 @@ enum HelpText {
                             thread "bench" while another of that thread stays
                             presented: the instance is reused; the request
                             identifier is the same each time, so each delivery
-                            replaces the previous one;
+                            replaces the previous one; the same notification
+                            value every time, so its C layout (structs, strings,
+                            userInfo as JSON), which the host keeps with the
+                            value, is made once: the steady state;
+              deliver-fresh deliver-reuse, but with a notification value made
+                            anew for each delivery (as a front end makes one
+                            per arriving notification), so nothing is kept
+                            from an earlier delivery: the first delivery's
+                            cost (the C layout made), making the value included;
               deliver-new   NotificationHost.deliver of a notification without
                             a thread under one request identifier: each one
                             replaces the last, whose instance is destroyed, and
@@ -45,7 +53,8 @@ enum HelpText {
                             with doNotDismiss, so one presentation answers again
                             and again;
             every notification has a title, subtitle, body, sound, thread (for
-            deliver-reuse) and two userInfo entries;
+            deliver-reuse and deliver-fresh) and, as on iOS, the whole payload
+            as userInfo (aps, build, branch);
           - one shot, median and p95 of --runs timed runs after --warm-up runs,
             wall time from posix_spawn to waitpid on CLOCK_MONOTONIC, output
             discarded:
@@ -71,14 +80,18 @@ enum HelpText {
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
           --only WHAT         Run only in-process, one-shot, or one in-process
-                              benchmark: baseline, deliver-reuse, deliver-new, respond.
+                              benchmark: baseline, deliver-reuse, deliver-fresh,
+                              deliver-new, respond.
           --manifest PATH     Manifests/NoOp.plist, if not found above the executable.
           --keep              Keep the temporary extension directory and print its path.
           -h, --help          Print this help.
 
         Profiling:
           perf record -g .build-bench/release/tidings-benchmark --only deliver-reuse
-          valgrind --tool=callgrind .build-bench/release/tidings-benchmark \\
-            --only deliver-reuse --iterations 2000 --repetitions 1 --no-pin
+          valgrind --tool=callgrind \\
+            --toggle-collect='$s16TidingsBenchmark9LoopTimerV4time*' \\
+            .build-bench/release/tidings-benchmark \\
+            --only deliver-reuse --iterations 20000 --repetitions 1 --no-pin
+          (collects the timed loop only: instructions / 20000 = per operation)
         """
 }

@@ -29,6 +29,24 @@ struct RuntimeBenchmarks {
         }
     }
 
+    /// Delivery of a notification value made anew for each operation, as a
+    /// front end makes one for each notification that arrives: otherwise
+    /// deliver-reuse (thread "bench" presented, the same request identifier
+    /// "fresh" each time), but nothing marshalled for an earlier delivery can
+    /// be reused, so every operation pays the first delivery's cost,
+    /// making the value included.
+    func deliverFresh() throws(BenchmarkFailure) -> LoopBenchmark {
+        let host = try makeHost()
+        try check(host.deliver(try SamplePayload.notification(identifier: "anchor", thread: "bench"), to: BundleFarm.app))
+        let template = try SamplePayload.notification(identifier: "fresh", thread: "bench")
+        try expectInstances(0, perDeliveryOf: template, to: host)
+        let (identifier, date, content) = (template.identifier, template.date, template.content)
+        return LoopBenchmark(key: "deliver-fresh", title: "deliver → presentation, each a new value") {
+            Self.digest(host.deliver(UserNotification(identifier: identifier, date: date, content: content),
+                                     to: BundleFarm.app))
+        }
+    }
+
     /// Delivery that makes a new instance: a notification without a thread,
     /// always under request identifier "new", so each replaces the last —
     /// whose instance is destroyed — and gets an instance of its own.

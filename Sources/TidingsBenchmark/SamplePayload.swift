@@ -4,7 +4,8 @@ import TidingsRuntime
 /// The notification every benchmark delivers: an APNs payload with an alert
 /// (title, subtitle, body), a sound, a thread, category "noop", and two custom
 /// keys. As on iOS, the whole payload becomes userInfo (three entries: aps,
-/// build, branch), so each delivery also serialises it for the ABI.
+/// build, branch), so the first delivery of each notification value also
+/// serialises it for the ABI.
 enum SamplePayload {
     /// The payload's JSON text, as the one-shot `tidings deliver` reads it from a file.
     static let text = """

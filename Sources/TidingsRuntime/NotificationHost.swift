@@ -28,30 +28,107 @@ package final class NotificationHost: Sendable {
     private let launcher: any ExtensionLauncher
     private let onEvent: @Sendable (HostEvent) -> Void
     private let providers = ProviderCache()
-    /// Where each (app, category) goes, kept after the first delivery.
-    private let routes = RouteCache()
     private let state = Mutex(State())
 
+    /// The instance that serves one thread of one extension, shared by its notifications.
     private struct ThreadKey: Hashable {
+        /// The extension's bundle identifier.
         var extensionIdentifier: String
+        /// The notifications' thread identifier.
         var thread: String
     }
 
-    private struct Shown {
-        /// Tells deliveries with the same identifier apart.
-        var serial: UInt64
-        var notification: UserNotification
-        var app: String
-        var width: Double
-        var instance: InstanceRecord?
-        var threadKey: ThreadKey?
+    /// One delivery, as shown. A delivery is told apart from a later one of
+    /// the same request identifier by its identity.
+    private final class Shown: Sendable {
+        /// The notification delivered.
+        let notification: UserNotification
+        /// The app it is addressed to.
+        let app: String
+        /// The content width, in points.
+        let width: Double
+        /// The instance serving it; nil when no extension does, or its extension failed.
+        let instance: InstanceRecord?
+        /// The thread whose instance it shares, if any.
+        let threadKey: ThreadKey?
+
+        /// A delivery of `notification` to `app` at `width`, served by `instance` (of thread `threadKey`).
+        init(notification: UserNotification, app: String, width: Double, instance: InstanceRecord?,
+             threadKey: ThreadKey?) {
+            self.notification = notification
+            self.app = app
+            self.width = width
+            self.instance = instance
+            self.threadKey = threadKey
+        }
     }
 
+    /// A registered category, in a class so that finding it copies one reference.
+    private final class Registered: Sendable {
+        /// The category.
+        let category: NotificationCategory
+
+        /// Keeps `category`.
+        init(_ category: NotificationCategory) {
+            self.category = category
+        }
+    }
+
+    /// What the host knows of one (app, category), so that a delivery finds
+    /// both with one lookup.
+    private struct KnownRoute {
+        /// The category the app registered under this identifier, if any.
+        var registered: Registered?
+        /// Where the route leads, once a delivery found that a content
+        /// extension serves it (routes no extension serves are not kept).
+        var target: RouteTarget?
+    }
+
+    /// What the host's lock guards.
     private struct State {
-        var nextSerial: UInt64 = 1
-        var categories: [String: [String: NotificationCategory]] = [:]
+        /// Every (app, category) with a registered category or a known target.
+        private(set) var routes: [ExtensionIndex.Route: KnownRoute] = [:]
+        /// What is shown, by request identifier.
         private(set) var shown: [String: Shown] = [:]
+        /// The instance of each thread shown.
         var threads: [ThreadKey: InstanceRecord] = [:]
+
+        /// The category `identifier` of `app`, if registered.
+        func category(_ identifier: String, of app: String) -> NotificationCategory? {
+            routes[ExtensionIndex.Route(app: app, category: identifier)]?.registered?.category
+        }
+
+        /// The category registered for what `shown` shows, boxed.
+        func registered(for shown: Shown) -> Registered? {
+            let route = ExtensionIndex.Route(app: shown.app, category: shown.notification.content.categoryIdentifier)
+            return routes[route]?.registered
+        }
+
+        /// Makes `categories` the categories of `app`, replacing those it had;
+        /// of two with one identifier, the last counts.
+        mutating func register(_ categories: [NotificationCategory], for app: String) {
+            var updated: [ExtensionIndex.Route: KnownRoute] = [:]
+            for (route, known) in routes {
+                if route.app == app {
+                    if let target = known.target { updated[route] = KnownRoute(target: target) }
+                } else {
+                    updated[route] = known
+                }
+            }
+            for category in categories {
+                updated[ExtensionIndex.Route(app: app, category: category.identifier), default: KnownRoute()].registered =
+                    Registered(category)
+            }
+            routes = updated
+        }
+
+        /// Keeps `target` as where `route` leads, unless a delivery on another
+        /// thread kept one first; returns the one kept.
+        mutating func keep(_ target: RouteTarget, for route: ExtensionIndex.Route) -> RouteTarget {
+            if let kept = routes[route]?.target { return kept }
+            routes[route, default: KnownRoute()].target = target
+            return target
+        }
 
         /// Shows `entry`, replacing what showed under its identifier.
         mutating func show(_ entry: Shown) {
@@ -64,9 +141,22 @@ package final class NotificationHost: Sendable {
         /// Stops showing `entry` unless a newer delivery replaced it; returns
         /// its instance when no other presentation still shows it.
         mutating func hide(_ entry: Shown) -> InstanceRecord? {
-            let identifier = entry.notification.identifier
-            guard shown[identifier]?.serial == entry.serial else { return nil }
-            shown[identifier] = nil
+            guard let index = shown.index(forKey: entry.notification.identifier), shown.values[index] === entry
+            else { return nil }
+            shown.remove(at: index)
+            return release(entry)
+        }
+
+        /// Stops showing what shows as `identifier`, if anything; returns
+        /// its instance when no other presentation still shows it.
+        mutating func hide(identifier: String) -> InstanceRecord? {
+            guard let index = shown.index(forKey: identifier) else { return nil }
+            return release(shown.remove(at: index).value)
+        }
+
+        /// Counts one presentation of `entry`'s instance fewer; returns the
+        /// instance when that was the last, forgetting it as its thread's.
+        private mutating func release(_ entry: Shown) -> InstanceRecord? {
             guard let instance = entry.instance, instance.presentations.subtract(1, ordering: .relaxed).newValue == 0
             else { return nil }
             if let key = entry.threadKey, threads[key] === instance { threads[key] = nil }
@@ -91,14 +181,12 @@ package final class NotificationHost: Sendable {
 
     /// Sets the categories of `app`, replacing those it had (setNotificationCategories).
     package func register(_ categories: [NotificationCategory], for app: String) {
-        state.withLock { state in
-            state.categories[app] = Dictionary(categories.map { ($0.identifier, $0) }, uniquingKeysWith: { _, last in last })
-        }
+        state.withLock { $0.register(categories, for: app) }
     }
 
     /// The category `identifier` of `app`, if registered.
     package func category(_ identifier: String, of app: String) -> NotificationCategory? {
-        state.withLock { $0.categories[app]?[identifier] }
+        state.withLock { $0.category(identifier, of: app) }
     }
 
     // MARK: Delivering
@@ -110,57 +198,77 @@ package final class NotificationHost: Sendable {
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
         var forwarded: [ForwardedResponse] = []
-        let identifier = notification.identifier
-        if let previous = state.withLock({ $0.shown[identifier] }) { retire(previous) }
-
-        let serial = state.withLock { state in
-            defer { state.nextSerial += 1 }
-            return state.nextSerial
+        let route = ExtensionIndex.Route(app: app, category: notification.content.categoryIdentifier)
+        let thread = notification.content.threadIdentifier
+        /// The key of the thread's instance among those of `target`, for a notification of a thread.
+        func threadKey(_ target: RouteTarget) -> ThreadKey? {
+            thread.isEmpty ? nil : ThreadKey(extensionIdentifier: target.manifest.bundleIdentifier, thread: thread)
         }
-        var shown = Shown(serial: serial, notification: notification, app: app, width: width)
-        if let target = route(notification, to: app, diagnostics: &diagnostics), let manifest = target.manifest {
+
+        // One lock on the common path: take the previous delivery of the
+        // identifier off the screen, find what is known of the route (its
+        // registered category, and where it leads) and the thread's instance.
+        var (retired, known, key, instance) = state.withLock { state in
+            let retired = state.hide(identifier: notification.identifier)
+            let known = state.routes[route]
+            let key = known?.target.flatMap(threadKey)
+            return (retired, known, key, key.flatMap { state.threads[$0] })
+        }
+        retired?.destroy()
+        let categoryActions = known?.registered?.category.actions
+        var target = known?.target
+        if target == nil, let found = self.target(for: route, diagnostics: &diagnostics) {
+            target = state.withLock { $0.keep(found, for: route) }
+            key = target.flatMap(threadKey)
+        }
+        if instance == nil, let target {
             do throws(Diagnostic) {
                 let provider = try target.provider(from: providers, launcher: launcher)
-                let thread = notification.content.threadIdentifier
-                let key = thread.isEmpty ? nil : ThreadKey(extensionIdentifier: manifest.bundleIdentifier, thread: thread)
-                let instance = state.withLock { state in
+                instance = state.withLock { state in
                     if let key, let existing = state.threads[key] { return existing }
-                    let record = InstanceRecord(bundleManifest: manifest, interface: target.bundle.interface,
-                                                provider: provider)
+                    let record = InstanceRecord(target: target, provider: provider)
                     if let key { state.threads[key] = record }
                     return record
-                }
-                instance.context.update { $0.attachments = notification.content.attachments.map(\.identifier) }
-                do throws(Diagnostic) {
-                    try instance.call { $0.didReceive(notification) }
-                    shown.instance = instance
-                    shown.threadKey = key
-                } catch {
-                    instance.context.close()
-                    if let key { state.withLock { $0.threads[key] = nil } }
-                    throw error
                 }
             } catch {
                 diagnostics.append(error)
             }
         }
-        state.withLock { $0.show(shown) }
-        var closes = false
-        if let instance = shown.instance {
-            closes = collectReports(of: instance, for: shown, diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+
+        var serving: InstanceRecord?
+        if let instance {
+            instance.context.update { $0.attachments = notification.content.attachments.map(\.identifier) }
+            do throws(Diagnostic) {
+                try instance.call { $0.didReceive(notification) }
+                serving = instance
+            } catch {
+                instance.context.close()
+                if let key { state.withLock { $0.threads[key] = nil } }
+                diagnostics.append(error)
+            }
         }
-        return Delivery(presentation: close(shown, if: closes), diagnostics: diagnostics, log: log, forwarded: forwarded)
+        let shown = Shown(notification: notification, app: app, width: width, instance: serving,
+                          threadKey: serving == nil ? nil : key)
+        state.withLock { $0.show(shown) }
+        let presentation = if let serving {
+            collectReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
+                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        } else {
+            close(shown, if: false, categoryActions: categoryActions)
+        }
+        return Delivery(presentation: presentation, diagnostics: diagnostics, log: log, forwarded: forwarded)
     }
 
-    /// The content extension for the notification, or nil with a note saying why none serves it.
-    private func route(_ notification: UserNotification, to app: String,
-                       diagnostics: inout [Diagnostic]) -> RouteCache.Target? {
-        let category = notification.content.categoryIdentifier
+    /// The content extension `route` leads to in the index, or nil with a note saying why none serves it.
+    private func target(for route: ExtensionIndex.Route, diagnostics: inout [Diagnostic]) -> RouteTarget? {
+        let (app, category) = (route.app, route.category)
         guard !category.isEmpty else {
             diagnostics.append(.note(.routeNoCategory, "The notification has no category, so no content extension serves it."))
             return nil
         }
-        if let target = routes.target(app: app, category: category, in: index) { return target }
+        if let bundle = index.contentExtension(forApp: app, category: category), let target = RouteTarget(bundle: bundle) {
+            return target
+        }
         var message = "No content extension of app \(app) declares category \"\(category)\""
         let declared = index.categories(ofApp: app)
         let elsewhere = index.apps(servingCategory: category)
@@ -187,32 +295,34 @@ package final class NotificationHost: Sendable {
     /// - Throws: for a notification not presented, an action it does not offer,
     ///   or text missing from (or given to) an action.
     package func respond(to identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
-        guard let (shown, category) = state.withLock({ state in
-            state.shown[identifier].map { ($0, state.categories[$0.app]?[$0.notification.content.categoryIdentifier]) }
+        guard let (shown, registered) = state.withLock({ state in
+            state.shown[identifier].map { ($0, state.registered(for: $0)) }
         }) else {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
         }
+        let categoryActions = registered?.category.actions
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
         var forwarded: [ForwardedResponse] = []
         let toApp = ForwardedResponse(app: shown.app, notificationIdentifier: identifier,
                                       actionIdentifier: response.actionIdentifier, userText: response.userText)
         let isDismissal = response.actionIdentifier == ActionIdentifier.dismiss
-        try validate(response, against: actions(of: shown, category: category), categoryName: category?.identifier)
+        try validate(response, against: actions(of: shown, categoryActions: categoryActions),
+                     categoryName: registered?.category.identifier)
 
-        if isDismissal && !(category?.options.contains(.customDismissAction) ?? false) {
+        if isDismissal && !(registered?.category.options.contains(.customDismissAction) ?? false) {
             diagnostics.append(.note(.responseDismissNotDelivered,
                                      "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
-            let presentation = close(shown, if: true)
+            let presentation = close(shown, if: true, categoryActions: categoryActions)
             return ResponseOutcome(response: response, receiver: .nobody, option: nil, presentation: presentation,
                                    forwarded: [], diagnostics: diagnostics, log: log)
         }
-        guard let instance = shown.instance, instance.provider.handlesResponses else {
+        guard let instance = shown.instance, instance.started.provider.handlesResponses else {
             if shown.instance != nil {
                 diagnostics.append(.note(.responseNoHandler,
                                          "The extension has no response handler, so the response goes straight to the app."))
             }
-            let presentation = close(shown, if: true)
+            let presentation = close(shown, if: true, categoryActions: categoryActions)
             return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
                                    forwarded: [toApp], diagnostics: diagnostics, log: log)
         }
@@ -230,13 +340,16 @@ package final class NotificationHost: Sendable {
         }
         CompletionCenter.shared.finish(pending)
         diagnostics += pending.problems
-        let requestedClose = collectReports(of: instance, for: shown, diagnostics: &diagnostics, log: &log,
-                                            forwarded: &forwarded)
-
         var option: ResponseOption?
+        if case .option(let given) = answer { option = given }
+        // Without a valid answer the app still learns of the action: nothing is lost.
+        let effective = option ?? .dismissAndForwardAction
+        let presentation = collectReports(of: instance, for: shown, categoryActions: categoryActions,
+                                          closing: effective != .doNotDismiss || isDismissal,
+                                          diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         switch answer {
-        case .option(let given):
-            option = given
+        case .option:
+            break
         case .invalid(let raw):
             diagnostics.append(.error(.completionInvalidOption,
                                       "\(instance.manifest.bundleIdentifier) completed with option \(raw), which is not 0, 1 or 2; the notification is closed and the action forwarded to the app."))
@@ -246,11 +359,7 @@ package final class NotificationHost: Sendable {
                                           "\(instance.manifest.bundleIdentifier) did not complete the response within \(configuration.responseDeadline) s; the notification is closed and the action forwarded to the app."))
             }
         }
-        // Without a valid answer the app still learns of the action: nothing is lost.
-        let effective = option ?? .dismissAndForwardAction
         if effective == .dismissAndForwardAction { forwarded.append(toApp) }
-        let closes = effective != .doNotDismiss || isDismissal || requestedClose
-        let presentation = close(shown, if: closes)
         return ResponseOutcome(response: response, receiver: .extension, option: option, presentation: presentation,
                                forwarded: forwarded, diagnostics: diagnostics, log: log)
     }
@@ -289,7 +398,9 @@ package final class NotificationHost: Sendable {
 
     /// The user tapped the media play/pause button: plays when paused, pauses when playing.
     package func tapMediaButton(of identifier: String) throws(Diagnostic) -> Presentation {
-        guard let shown = state.withLock({ $0.shown[identifier] }) else {
+        guard let (shown, categoryActions) = state.withLock({ state in
+            state.shown[identifier].map { ($0, state.registered(for: $0)?.category.actions) }
+        }) else {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
         }
         guard let instance = shown.instance, let button = instance.context.snapshot().mediaButton,
@@ -303,15 +414,20 @@ package final class NotificationHost: Sendable {
         }
         try instance.call { playing ? $0.mediaPlay() : $0.mediaPause() }
         var ignored: ([Diagnostic], [LogLine], [ForwardedResponse]) = ([], [], [])
-        let closes = collectReports(of: instance, for: shown, diagnostics: &ignored.0, log: &ignored.1, forwarded: &ignored.2)
-        return close(shown, if: closes)
+        return collectReports(of: instance, for: shown, categoryActions: categoryActions, closing: false,
+                              diagnostics: &ignored.0, log: &ignored.1, forwarded: &ignored.2)
     }
 
     // MARK: Presentations
 
     /// The presentation of `identifier` now, if it is shown.
     package func presentation(of identifier: String) -> Presentation? {
-        state.withLock { $0.shown[identifier] }.map { presentation(of: identifier, $0) }
+        let found = state.withLock { state in
+            state.shown[identifier].map { ($0, state.registered(for: $0)?.category.actions) }
+        }
+        return found.map { shown, categoryActions in
+            presentation(shown, categoryActions: categoryActions, dismissed: false)
+        }
     }
 
     /// The identifiers of the notifications shown, sorted.
@@ -319,38 +435,49 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.shown.keys.sorted() }
     }
 
-    private func actions(of shown: Shown, category: NotificationCategory?) -> [NotificationAction] {
-        shown.instance?.context.snapshot().actions ?? category?.actions ?? []
+    /// The actions `shown` offers: those its extension set, else its category's (`categoryActions`).
+    private func actions(of shown: Shown, categoryActions: [NotificationAction]?) -> [NotificationAction] {
+        shown.instance?.context.read(\.actions) ?? categoryActions ?? []
     }
 
-    private func presentation(of identifier: String, _ shown: Shown, dismissed: Bool = false) -> Presentation {
-        let category = self.category(shown.notification.content.categoryIdentifier, of: shown.app)
+    /// What a front end shows for `shown`, whose registered category has
+    /// `categoryActions`, as its instance is now.
+    private func presentation(_ shown: Shown, categoryActions: [NotificationAction]?, dismissed: Bool) -> Presentation {
         guard let instance = shown.instance else {
             return Presentation(
                 notification: shown.notification, app: shown.app, extensionIdentifier: nil, header: shown.app,
                 defaultContentHidden: false, contentWidth: shown.width, initialContentHeight: nil, contentHeight: nil,
-                view: nil, actions: category?.actions ?? [], mediaButton: nil, mediaPlaying: false,
+                view: nil, actions: categoryActions ?? [], mediaButton: nil, mediaPlaying: false,
                 userInteractionEnabled: false, dismissed: dismissed)
         }
+        return instance.context.read { state in
+            presentation(shown, of: instance, state: state, categoryActions: categoryActions, dismissed: dismissed)
+        }
+    }
+
+    /// What a front end shows for `shown`, whose registered category has
+    /// `categoryActions`, with `instance` in `state`.
+    private func presentation(_ shown: Shown, of instance: InstanceRecord, state: borrowing InstanceContext.State,
+                              categoryActions: [NotificationAction]?, dismissed: Bool) -> Presentation {
         let manifest = instance.manifest
-        let state = instance.context.snapshot()
         let initial = manifest.initialContentSizeRatio.map { shown.width * $0 }
         return Presentation(
             notification: shown.notification, app: shown.app, extensionIdentifier: manifest.bundleIdentifier,
             header: (manifest.overridesDefaultTitle ? state.title : nil) ?? shown.app,
             defaultContentHidden: manifest.defaultContentHidden, contentWidth: shown.width,
             initialContentHeight: initial, contentHeight: state.preferredContentHeight ?? initial, view: state.view,
-            actions: state.actions ?? category?.actions ?? [], mediaButton: state.mediaButton,
+            actions: state.actions ?? categoryActions ?? [], mediaButton: state.mediaButton,
             mediaPlaying: state.mediaPlaying, userInteractionEnabled: manifest.userInteractionEnabled,
             dismissed: dismissed)
     }
 
     // MARK: Closing
 
-    /// The presentation of `shown` as it is now; when `closing`, marked
-    /// dismissed and taken off the screen.
-    private func close(_ shown: Shown, if closing: Bool) -> Presentation {
-        let presentation = presentation(of: shown.notification.identifier, shown, dismissed: closing)
+    /// The presentation of `shown` (whose registered category has
+    /// `categoryActions`) as it is now; when `closing`, marked dismissed and
+    /// taken off the screen.
+    private func close(_ shown: Shown, if closing: Bool, categoryActions: [NotificationAction]?) -> Presentation {
+        let presentation = presentation(shown, categoryActions: categoryActions, dismissed: closing)
         if closing { retire(shown) }
         return presentation
     }
@@ -361,19 +488,31 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.hide(shown) }?.destroy()
     }
 
-    /// Moves what the extension reported during a call into the result, and
-    /// the default action it asked for into `forwarded`. True when it asked
-    /// to close the notification (dismissing it, or performing the default action).
-    private func collectReports(of instance: InstanceRecord, for shown: Shown, diagnostics: inout [Diagnostic],
-                                log: inout [LogLine], forwarded: inout [ForwardedResponse]) -> Bool {
-        let reports = instance.context.drainReports()
-        diagnostics += reports.diagnostics
-        log += reports.log
-        if reports.defaultAction {
-            forwarded.append(ForwardedResponse(app: shown.app, notificationIdentifier: shown.notification.identifier,
-                                               actionIdentifier: ActionIdentifier.default, userText: nil))
+    /// Moves what `instance` reported during a call for `shown` (whose
+    /// registered category has `categoryActions`) into the result, and the
+    /// default action it asked for into
+    /// `forwarded`; returns the presentation as it is then, marked dismissed
+    /// and taken off the screen when `closing` or when the extension asked to
+    /// close the notification (dismissing it, or performing the default action).
+    private func collectReports(of instance: InstanceRecord, for shown: Shown,
+                                categoryActions: [NotificationAction]?, closing: Bool,
+                                diagnostics: inout [Diagnostic], log: inout [LogLine],
+                                forwarded: inout [ForwardedResponse]) -> Presentation {
+        let (closes, current) = instance.context.drainReports {
+            (reports: InstanceContext.Reports, state: borrowing InstanceContext.State) -> (Bool, Presentation) in
+            // Appending an empty array would still make a new buffer.
+            if !reports.diagnostics.isEmpty { diagnostics += reports.diagnostics }
+            if !reports.log.isEmpty { log += reports.log }
+            if reports.defaultAction {
+                forwarded.append(ForwardedResponse(app: shown.app, notificationIdentifier: shown.notification.identifier,
+                                                   actionIdentifier: ActionIdentifier.default, userText: nil))
+            }
+            let closes = closing || reports.dismiss || reports.defaultAction
+            return (closes, presentation(shown, of: instance, state: state, categoryActions: categoryActions,
+                                          dismissed: closes))
         }
-        return reports.dismiss || reports.defaultAction
+        if closes { retire(shown) }
+        return current
     }
 }
 

@@ -51,6 +51,10 @@ struct JSONWriterTests {
         (.bool(true), "true"),
         (.bool(false), "false"),
         (.integer(0), "0"),
+        (.integer(7), "7"),
+        (.integer(10), "10"),
+        (.integer(-100), "-100"),
+        (.integer(1_000_000_000_000_000_000), "1000000000000000000"),
         (.integer(.max), "9223372036854775807"),
         (.integer(.min), "-9223372036854775808"),
         (.double(2), "2.0"),
@@ -83,6 +87,63 @@ struct JSONWriterTests {
     func readsBackWhatItWrites(value: JSON) throws {
         #expect(try JSON.parse(Array(value.serialized().utf8)) == value)
         #expect(try JSON.parse(Array(value.serialized(pretty: true).utf8)) == value)
+    }
+
+    @Test(arguments: [
+        sample,
+        .string("\"\\/\n\r\t\u{8}\u{C}\u{0}\u{1}\u{1F}\u{7F} é€😀 \u{FEFF}"),
+        .string("a long string with no escapes in it, well beyond the fifteen bytes of a small string"),
+        .array([.integer(0), .integer(9), .integer(10), .integer(-1), .integer(-10), .integer(99), .integer(100),
+                .integer(.max), .integer(.min), .integer(.max - 1), .integer(.min + 1)]),
+        .array([.double(2), .double(-0.0), .double(1e-7), .double(.nan), .double(.infinity), .double(123_456_789.125)]),
+        .object([("k", .integer(1)), ("k\n", .null), ("", .object([("", .array([.array([]), .object([])]))]))]),
+        .array([.array([.array([.bool(true), .bool(false)])])]),
+        .null, .object([]), .array([]),
+    ])
+    func measuresExactlyWhatItWrites(value: JSON) {
+        #expect(value.utf8Count() == value.serialized().utf8.count)
+        #expect(value.utf8Count(pretty: true) == value.serialized(pretty: true).utf8.count)
+    }
+
+    /// Escapes found eight bytes at a time must be found wherever they fall:
+    /// every position of strings up to 24 bytes, beside multi-byte characters.
+    @Test func escapesWhereverTheyFall() throws {
+        /// The escaped text the simplest way: one scalar at a time.
+        func reference(_ string: String) -> String {
+            var text = "\""
+            for scalar in string.unicodeScalars {
+                switch scalar {
+                case "\"": text += #"\""#
+                case "\\": text += #"\\"#
+                case "\n": text += #"\n"#
+                case "\u{1}": text += #"\u0001"#
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            return text + "\""
+        }
+        for length in 0...24 {
+            for filler in ["a", "é", "\u{7F}", " "] {
+                let plain = String(repeating: filler, count: length)
+                #expect(JSON.string(plain).serialized() == reference(plain))
+                #expect(JSON.string(plain).utf8Count() == reference(plain).utf8.count)
+                for position in 0...length {
+                    for special in ["\"", "\\", "\n", "\u{1}"] {
+                        var scalars = Array(plain.unicodeScalars)
+                        scalars.insert(special.unicodeScalars.first!, at: position)
+                        let string = String(String.UnicodeScalarView(scalars))
+                        #expect(JSON.string(string).serialized() == reference(string), "\(length) \(position)")
+                        #expect(JSON.string(string).utf8Count() == reference(string).utf8.count)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func appendsAfterWhatTheBufferHeld() {
+        var bytes = Array("x=".utf8)
+        JSON.array([.integer(1), .string("é")]).serialize(into: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"x=[1,"é"]"#)
     }
 
     @Test func writesDoublesThatReadBackToTheSameBits() throws {

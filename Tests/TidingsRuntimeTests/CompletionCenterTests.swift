@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import TidingsABI
@@ -5,7 +6,8 @@ import TidingsBase
 import TidingsRuntime
 
 /// Which finished completion tokens the center remembers, to tell a repeated
-/// completion (reported) from an unknown one (not).
+/// completion (reported) from an unknown one (not); and waiting, whether the
+/// completion comes before the wait, during it, or never.
 @Suite struct CompletionCenterTests {
     /// Counts the reports made after a completion finished.
     final class Reports: Sendable {
@@ -43,5 +45,46 @@ import TidingsRuntime
         }
         #expect(center.complete(tokens[4096], option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_INVALID_COMPLETION)
         #expect(reports.total == 2)
+    }
+
+    @Test func aCompletionBeforeTheWaitIsTheAnswer() {
+        let center = CompletionCenter(remembering: 16)
+        let pending = center.begin(deadline: MonotonicClock.deadline(after: 60), extensionIdentifier: "test", report: { _ in })
+        #expect(center.complete(pending.token, option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_OK)
+        let start = MonotonicClock.now()
+        #expect(pending.wait() == .option(.dismiss))
+        #expect(MonotonicClock.now() - start < 1_000_000_000)
+        center.finish(pending)
+    }
+
+    @Test func aCompletionFromAnotherThreadEndsTheWait() {
+        let center = CompletionCenter(remembering: 16)
+        for option in [TIDINGS_RESPONSE_DO_NOT_DISMISS, TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION, 7] {
+            let pending = center.begin(deadline: MonotonicClock.deadline(after: 60), extensionIdentifier: "test",
+                                       report: { _ in })
+            let status = Mutex<tidings_status?>(nil)
+            let token = pending.token
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: 0.05)
+                status.withLock { $0 = center.complete(token, option: option) }
+            }
+            let start = MonotonicClock.now()
+            let expected: PendingCompletion.Answer = ResponseOption(rawValue: option).map { .option($0) } ?? .invalid(option)
+            #expect(pending.wait() == expected)
+            #expect(MonotonicClock.now() - start < 30_000_000_000)
+            #expect(status.withLock { $0 } == TIDINGS_STATUS_OK)
+            center.finish(pending)
+        }
+    }
+
+    @Test func aWaitWithoutCompletionEndsAtTheDeadline() {
+        let center = CompletionCenter(remembering: 16)
+        let pending = center.begin(deadline: MonotonicClock.deadline(after: 0.05), extensionIdentifier: "test",
+                                   report: { _ in })
+        #expect(pending.wait() == nil)
+        #expect(MonotonicClock.now() >= pending.deadline)
+        #expect(center.complete(pending.token, option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_INVALID_COMPLETION)
+        #expect(pending.problems.map(\.code) == [.completionLate])
+        center.finish(pending)
     }
 }

@@ -64,4 +64,32 @@ import TidingsRuntime
         #expect(deliver("a", thread: "u", to: host) == false)
         #expect(deliver("c", thread: "t", to: host))
     }
+
+    /// Deliveries and dismissals from several threads at once, sharing
+    /// notification threads (each worker its own request identifiers):
+    /// whatever interleaving, once everything is dismissed no instance is
+    /// left behind, and the host still serves.
+    @Test func concurrentDeliveriesLeaveNoInstanceBehind() async throws {
+        let host = try host()
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for round in 0..<150 {
+                        let identifier = "w\(worker)-\(round % 5)"
+                        let thread = ["", "t", "u"][(worker + round) % 3]
+                        let delivery = host.deliver(notification(identifier, category: "echo", thread: thread), to: Self.app)
+                        #expect(delivery.presentation.notification.identifier == identifier)
+                        if round % 4 == 3 {
+                            _ = try? host.respond(to: identifier, with: ResponseRequest(actionIdentifier: ActionIdentifier.dismiss))
+                        }
+                    }
+                }
+            }
+        }
+        for identifier in host.presentedIdentifiers { try dismiss(identifier, in: host) }
+        #expect(host.presentedIdentifiers.isEmpty)
+        #expect(deliver("t-again", thread: "t", to: host))
+        #expect(deliver("u-again", thread: "u", to: host))
+        #expect(!deliver("t-more", thread: "t", to: host))
+    }
 }

@@ -68,6 +68,29 @@ import TidingsRuntime
         #expect(fields(delivery.log) == Self.fullLines)
     }
 
+    @Test func redeliveryAndResponsesGetTheSameFields() throws {
+        let host = try host()
+        let note = Self.full
+        #expect(fields(host.deliver(note, to: "com.example.tests").log) == Self.fullLines)
+        #expect(fields(host.deliver(note, to: "com.example.tests").log) == Self.fullLines)
+        let outcome = try host.respond(to: "n-1", with: ResponseRequest(actionIdentifier: "reply", userText: "Again"))
+        #expect(fields(outcome.log) == ["action=reply", "text=Again"] + Self.fullLines)
+    }
+
+    @Test func aChangedNotificationIsLaidOutAfresh() throws {
+        let host = try host()
+        let original = Self.full
+        #expect(fields(host.deliver(original, to: "com.example.tests").log) == Self.fullLines)
+        var changed = original
+        changed.content.title = "Changed"
+        changed.content.userInfo[1].1 = .integer(7)
+        let expected = Self.fullLines.map { $0 == "title=Tïtle" ? "title=Changed" : $0 == "json=-42" ? "json=7" : $0 }
+        #expect(fields(host.deliver(changed, to: "com.example.tests").log) == expected)
+        let outcome = try host.respond(to: "n-1", with: ResponseRequest(actionIdentifier: "reply", userText: "x"))
+        #expect(fields(outcome.log) == ["action=reply", "text=x"] + expected)
+        #expect(fields(host.deliver(original, to: "com.example.tests").log) == Self.fullLines)
+    }
+
     @Test func absentFieldsArriveAsEmptyOrNull() throws {
         let delivery = try host().deliver(notification("n-2", category: "echo", title: "", body: ""), to: "com.example.tests")
         #expect(fields(delivery.log) == [

@@ -1,123 +1,159 @@
 import TidingsABI
 
-/// Lays a notification (and a response to it) out as the ABI's C structs:
-/// every string in one buffer (userInfo values serialised straight into it),
-/// then the structs in one temporary allocation pointing into it.
+/// Hands a notification (and a response to it) to an extension as the ABI's
+/// C structs.
 ///
-/// The pointers handed to `body` are valid only inside it, as the ABI says
-/// ("borrowed for the duration of the call").
+/// The notification's structs and strings are laid out once per notification
+/// value (`UserNotification.cLayout`) and kept with it, so that delivering
+/// it again and every response to it reuse them; a response adds only its
+/// own struct and strings. The pointers handed to `body` are valid only
+/// inside it, as the ABI says ("borrowed for the duration of the call").
 enum CNotification {
     /// Calls `body` with the notification as a `tidings_notification`.
     static func with<Result>(_ notification: UserNotification,
                              _ body: (UnsafePointer<tidings_notification>) -> Result) -> Result {
-        layOut(notification, response: nil) { notification, _ in body(notification) }
+        notification.cLayout.withNotification(body)
     }
 
     /// Calls `body` with the notification and `response` as C structs.
     static func with<Result>(_ notification: UserNotification, response: ResponseRequest,
                              _ body: (UnsafePointer<tidings_notification>, UnsafePointer<tidings_response>) -> Result) -> Result {
-        layOut(notification, response: response) { notification, response in body(notification, response!) }
-    }
-
-    private static func layOut<Result>(
-        _ notification: UserNotification, response: ResponseRequest?,
-        _ body: (UnsafePointer<tidings_notification>, UnsafePointer<tidings_response>?) -> Result
-    ) -> Result {
-        let content = notification.content
-        let userInfoCount = content.userInfo.count
-        let attachmentCount = content.attachments.count
-
-        // Every string, userInfo values as JSON text, goes into one table first.
-        var strings = CStringTable(capacity: 512)
-        let identifier = strings.add(notification.identifier)
-        let title = strings.add(content.title)
-        let subtitle = strings.add(content.subtitle)
-        let bodyText = strings.add(content.body)
-        let category = strings.add(content.categoryIdentifier)
-        let thread = strings.add(content.threadIdentifier)
-        let target = strings.add(content.targetContentIdentifier)
-        let sound = strings.add(content.sound)
-        let action = response.map { strings.add($0.actionIdentifier) }
-        let userText = strings.add(response?.userText)
-
-        // Three offsets per userInfo entry (key, JSON, string value) and per attachment (identifier, type, URL).
-        return withUnsafeTemporaryAllocation(of: Int?.self, capacity: 3 * (userInfoCount + attachmentCount)) { offsets in
-            for (position, (key, value)) in content.userInfo.enumerated() {
-                offsets.initializeElement(at: 3 * position, to: strings.add(key))
-                offsets.initializeElement(at: 3 * position + 1, to: strings.add(json: value))
-                offsets.initializeElement(at: 3 * position + 2, to: strings.add(value.stringValue))
-            }
-            for (position, attachment) in content.attachments.enumerated() {
-                let slot = 3 * (userInfoCount + position)
-                offsets.initializeElement(at: slot, to: strings.add(attachment.identifier))
-                offsets.initializeElement(at: slot + 1, to: strings.add(attachment.type))
-                offsets.initializeElement(at: slot + 2, to: strings.add(attachment.url))
-            }
-
-            // Sizes: every struct is a multiple of 8 bytes, so each region stays aligned.
-            let responseSize = response == nil ? 0 : MemoryLayout<tidings_response>.stride
-            let entrySize = MemoryLayout<tidings_user_info_entry>.stride
-            let attachmentSize = MemoryLayout<tidings_attachment>.stride
-            let pointerSize = MemoryLayout<UnsafeRawPointer>.stride
-            let notificationOffset = responseSize
-            let contentOffset = notificationOffset + MemoryLayout<tidings_notification>.stride
-            let entriesOffset = contentOffset + MemoryLayout<tidings_content>.stride
-            let entryPointersOffset = entriesOffset + userInfoCount * entrySize
-            let attachmentsOffset = entryPointersOffset + userInfoCount * pointerSize
-            let attachmentPointersOffset = attachmentsOffset + attachmentCount * attachmentSize
-            let structsSize = attachmentPointersOffset + attachmentCount * pointerSize
-
-            return withUnsafeTemporaryAllocation(byteCount: structsSize, alignment: 16) { buffer in
-                strings.withPointers { pointer in
-                    let base = buffer.baseAddress!
-                    let entries = (base + entriesOffset).bindMemory(to: tidings_user_info_entry.self, capacity: userInfoCount)
-                    let entryPointers = (base + entryPointersOffset)
-                        .bindMemory(to: UnsafePointer<tidings_user_info_entry>?.self, capacity: userInfoCount)
-                    for position in 0..<userInfoCount {
-                        (entries + position).initialize(to: tidings_user_info_entry(
-                            struct_size: UInt32(entrySize), key: pointer(offsets[3 * position]),
-                            json: pointer(offsets[3 * position + 1]), string_value: pointer(offsets[3 * position + 2])))
-                        (entryPointers + position).initialize(to: UnsafePointer(entries + position))
-                    }
-                    let cAttachments = (base + attachmentsOffset).bindMemory(to: tidings_attachment.self, capacity: attachmentCount)
-                    let attachmentPointers = (base + attachmentPointersOffset)
-                        .bindMemory(to: UnsafePointer<tidings_attachment>?.self, capacity: attachmentCount)
-                    for position in 0..<attachmentCount {
-                        let slot = 3 * (userInfoCount + position)
-                        (cAttachments + position).initialize(to: tidings_attachment(
-                            struct_size: UInt32(attachmentSize), identifier: pointer(offsets[slot]),
-                            type: pointer(offsets[slot + 1]), url: pointer(offsets[slot + 2])))
-                        (attachmentPointers + position).initialize(to: UnsafePointer(cAttachments + position))
-                    }
-
-                    let cContent = (base + contentOffset).bindMemory(to: tidings_content.self, capacity: 1)
-                    cContent.initialize(to: tidings_content(
-                        struct_size: UInt32(MemoryLayout<tidings_content>.size),
-                        interruption_level: content.interruptionLevel.rawValue,
-                        title: pointer(title), subtitle: pointer(subtitle), body: pointer(bodyText),
-                        category_identifier: pointer(category), thread_identifier: pointer(thread),
-                        target_content_identifier: pointer(target), sound: pointer(sound),
-                        badge: content.badge ?? Int64(TIDINGS_BADGE_NONE), relevance_score: content.relevanceScore,
-                        user_info_count: userInfoCount, user_info: userInfoCount == 0 ? nil : UnsafePointer(entryPointers),
-                        attachment_count: attachmentCount,
-                        attachments: attachmentCount == 0 ? nil : UnsafePointer(attachmentPointers)))
-                    let cNotification = (base + notificationOffset).bindMemory(to: tidings_notification.self, capacity: 1)
-                    cNotification.initialize(to: tidings_notification(
-                        struct_size: UInt32(MemoryLayout<tidings_notification>.size), identifier: pointer(identifier),
-                        date: notification.date, content: UnsafePointer(cContent)))
-
-                    var cResponse: UnsafePointer<tidings_response>?
-                    if let action {
-                        let responsePointer = base.bindMemory(to: tidings_response.self, capacity: 1)
-                        responsePointer.initialize(to: tidings_response(
-                            struct_size: UInt32(MemoryLayout<tidings_response>.size),
-                            action_identifier: pointer(action), user_text: pointer(userText),
-                            notification: UnsafePointer(cNotification)))
-                        cResponse = UnsafePointer(responsePointer)
-                    }
-                    return body(UnsafePointer(cNotification), cResponse)
+        notification.cLayout.withNotification { cNotification in
+            response.actionIdentifier.withCString { action in
+                withCString(response.userText) { userText in
+                    let cResponse = tidings_response(
+                        struct_size: UInt32(MemoryLayout<tidings_response>.size), action_identifier: action,
+                        user_text: userText, notification: cNotification)
+                    return withUnsafePointer(to: cResponse) { body(cNotification, $0) }
                 }
             }
+        }
+    }
+
+    /// Calls `body` with `text` as a C string, or with NULL for nil.
+    private static func withCString<Result>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+        guard let text else { return body(nil) }
+        return text.withCString(body)
+    }
+}
+
+/// One notification laid out as the ABI's C structs, in one buffer that is
+/// never changed after it is made: the `tidings_notification` first, then
+/// its content, the userInfo entries and the attachments with their pointer
+/// arrays, then every string they point to, NUL-terminated (userInfo values
+/// serialised as JSON text). The structs point into the same buffer, which
+/// neither moves nor changes while this object lives.
+final class CNotificationLayout: Sendable {
+    /// The structs and strings, in words so that every struct is aligned.
+    private let words: [UInt64]
+
+    /// Lays out the notification of request identifier `identifier`,
+    /// delivered at `date`, saying `content`: measures every string, makes
+    /// the buffer once, then writes the strings and the structs pointing to them.
+    init(identifier: String, date: Double, content: NotificationContent) {
+        let userInfo = content.userInfo
+        let attachments = content.attachments
+        let urls = attachments.map(\.url)
+
+        // Each string takes its UTF-8 bytes and a NUL (none for nil); a userInfo value, its JSON text too.
+        /// The room `string` takes.
+        func size(_ string: String?) -> Int {
+            string.map { $0.utf8.count + 1 } ?? 0
+        }
+        var stringsSize = size(identifier) + size(content.title) + size(content.subtitle)
+        stringsSize += size(content.body) + size(content.categoryIdentifier) + size(content.threadIdentifier)
+        stringsSize += size(content.targetContentIdentifier) + size(content.sound)
+        for (key, value) in userInfo {
+            stringsSize += size(key) + value.utf8Count() + 1 + size(value.stringValue)
+        }
+        for (attachment, url) in zip(attachments, urls) {
+            stringsSize += size(attachment.identifier) + size(attachment.type) + size(url)
+        }
+
+        // Sizes: every struct is a multiple of 8 bytes, so each region stays aligned.
+        let entrySize = MemoryLayout<tidings_user_info_entry>.stride
+        let attachmentSize = MemoryLayout<tidings_attachment>.stride
+        let pointerSize = MemoryLayout<UnsafeRawPointer>.stride
+        let contentOffset = MemoryLayout<tidings_notification>.stride
+        let entriesOffset = contentOffset + MemoryLayout<tidings_content>.stride
+        let entryPointersOffset = entriesOffset + userInfo.count * entrySize
+        let attachmentsOffset = entryPointersOffset + userInfo.count * pointerSize
+        let attachmentPointersOffset = attachmentsOffset + attachments.count * attachmentSize
+        let stringsOffset = attachmentPointersOffset + attachments.count * pointerSize
+
+        words = [UInt64](unsafeUninitializedCapacity: (stringsOffset + stringsSize + 7) / 8) { words, initialized in
+            words[words.count - 1] = 0  // the bytes after the last string
+            let base = UnsafeMutableRawPointer(words.baseAddress!)
+            let stringBytes = UnsafeMutableBufferPointer(
+                start: (base + stringsOffset).bindMemory(to: UInt8.self, capacity: stringsSize), count: stringsSize)
+            let text = UnsafeRawPointer(stringBytes.baseAddress!).assumingMemoryBound(to: CChar.self)
+            var strings = OutputSpan(buffer: stringBytes, initializedCount: 0)
+            /// Appends `string` and a NUL to `strings`; returns where it starts, or NULL for nil.
+            func add(_ string: String?, to strings: inout OutputSpan<UInt8>) -> UnsafePointer<CChar>? {
+                guard let string else { return nil }
+                let start = text + strings.count
+                strings.append(utf8: string)
+                strings.append(0)
+                return start
+            }
+
+            let entries = (base + entriesOffset).bindMemory(to: tidings_user_info_entry.self, capacity: userInfo.count)
+            let entryPointers = (base + entryPointersOffset)
+                .bindMemory(to: UnsafePointer<tidings_user_info_entry>?.self, capacity: userInfo.count)
+            for (position, (key, value)) in userInfo.enumerated() {
+                let cKey = add(key, to: &strings)
+                let json = text + strings.count
+                value.write(to: &strings)
+                strings.append(0)
+                let stringValue = add(value.stringValue, to: &strings)
+                (entries + position).initialize(to: tidings_user_info_entry(
+                    struct_size: UInt32(entrySize), key: cKey, json: json, string_value: stringValue))
+                (entryPointers + position).initialize(to: UnsafePointer(entries + position))
+            }
+            let cAttachments = (base + attachmentsOffset).bindMemory(to: tidings_attachment.self, capacity: attachments.count)
+            let attachmentPointers = (base + attachmentPointersOffset)
+                .bindMemory(to: UnsafePointer<tidings_attachment>?.self, capacity: attachments.count)
+            for (position, (attachment, url)) in zip(attachments, urls).enumerated() {
+                let identifier = add(attachment.identifier, to: &strings)
+                let type = add(attachment.type, to: &strings)
+                let cURL = add(url, to: &strings)
+                (cAttachments + position).initialize(to: tidings_attachment(
+                    struct_size: UInt32(attachmentSize), identifier: identifier, type: type, url: cURL))
+                (attachmentPointers + position).initialize(to: UnsafePointer(cAttachments + position))
+            }
+
+            let cIdentifier = add(identifier, to: &strings)
+            let title = add(content.title, to: &strings)
+            let subtitle = add(content.subtitle, to: &strings)
+            let body = add(content.body, to: &strings)
+            let category = add(content.categoryIdentifier, to: &strings)
+            let thread = add(content.threadIdentifier, to: &strings)
+            let target = add(content.targetContentIdentifier, to: &strings)
+            let sound = add(content.sound, to: &strings)
+            let written = strings.finalize(for: stringBytes)
+            precondition(written == stringsSize, "The strings did not fill the room measured for them.")
+
+            let cContent = (base + contentOffset).bindMemory(to: tidings_content.self, capacity: 1)
+            cContent.initialize(to: tidings_content(
+                struct_size: UInt32(MemoryLayout<tidings_content>.size),
+                interruption_level: content.interruptionLevel.rawValue,
+                title: title, subtitle: subtitle, body: body, category_identifier: category, thread_identifier: thread,
+                target_content_identifier: target, sound: sound,
+                badge: content.badge ?? Int64(TIDINGS_BADGE_NONE), relevance_score: content.relevanceScore,
+                user_info_count: userInfo.count, user_info: userInfo.isEmpty ? nil : UnsafePointer(entryPointers),
+                attachment_count: attachments.count,
+                attachments: attachments.isEmpty ? nil : UnsafePointer(attachmentPointers)))
+            base.bindMemory(to: tidings_notification.self, capacity: 1).initialize(to: tidings_notification(
+                struct_size: UInt32(MemoryLayout<tidings_notification>.size), identifier: cIdentifier,
+                date: date, content: UnsafePointer(cContent)))
+            initialized = words.count
+        }
+    }
+
+    /// Calls `body` with the `tidings_notification`, valid only inside `body`.
+    func withNotification<Result>(_ body: (UnsafePointer<tidings_notification>) -> Result) -> Result {
+        words.withUnsafeBufferPointer { words in
+            body(UnsafeRawPointer(words.baseAddress!).assumingMemoryBound(to: tidings_notification.self))
         }
     }
 }

@@ -9,27 +9,51 @@ import TidingsRegistry
 /// Every call into the instance happens under its lock, which is how the
 /// ABI's rule "an instance is called from one thread at a time" is kept.
 final class InstanceRecord: Sendable {
+    /// What the host functions change.
     let context: InstanceContext
-    let manifest: Manifest
-    let provider: any ExtensionProvider
+    /// Where the route led: the bundle and its manifest, shared with every
+    /// other instance of the route.
+    let target: RouteTarget
+    /// The started extension that makes the instance.
+    let started: StartedExtension
     /// How many of its host's presentations show this instance. The host
     /// changes it only under its own lock, so that retiring a presentation
     /// need not search all the others to know whether the instance is still used.
     let presentations = Atomic<Int>(0)
 
+    /// What the lock guards.
     private struct Slot {
-        var instance: (any ExtensionInstance)?
+        /// The instance, once made.
+        var made: MadeInstance?
+        /// True once `destroy()` ran.
         var destroyed = false
+    }
+
+    /// An instance in a class, so that reaching it under the lock copies a
+    /// reference rather than an existential.
+    private final class MadeInstance: Sendable {
+        /// The instance.
+        let instance: any ExtensionInstance
+
+        /// Boxes `instance`.
+        init(_ instance: any ExtensionInstance) {
+            self.instance = instance
+        }
     }
 
     private let slot = Mutex(Slot())
 
-    init(bundleManifest manifest: Manifest, interface: Interface?, provider: any ExtensionProvider) {
-        self.manifest = manifest
-        self.provider = provider
-        context = InstanceContext(extensionIdentifier: manifest.bundleIdentifier,
-                                  mayOverrideTitle: manifest.overridesDefaultTitle, interface: interface)
+    /// A record for an instance of `target`'s extension, made by `provider` on first use.
+    init(target: RouteTarget, provider: StartedExtension) {
+        self.target = target
+        started = provider
+        context = InstanceContext(extensionIdentifier: target.manifest.bundleIdentifier,
+                                  mayOverrideTitle: target.manifest.overridesDefaultTitle,
+                                  interface: target.bundle.interface)
     }
+
+    /// The bundle's manifest.
+    var manifest: Manifest { target.manifest }
 
     /// Calls `body` with the instance, creating it first when needed.
     /// - Throws: the creation failure; a destroyed record throws too.
@@ -38,21 +62,36 @@ final class InstanceRecord: Sendable {
             guard !slot.destroyed else {
                 throw .error(.instanceCreateFailed, "The instance of \(manifest.bundleIdentifier) was already destroyed.")
             }
-            if slot.instance == nil {
-                slot.instance = try provider.makeInstance(context: context)
+            if let made = slot.made {
+                body(made.instance)
+            } else {
+                let made = MadeInstance(try started.provider.makeInstance(context: context))
+                slot.made = made
+                body(made.instance)
             }
-            body(slot.instance!)
         }
     }
 
     /// Destroys the instance, if one was made, and retires the context's handle.
     func destroy() {
         slot.withLock { slot in
-            slot.instance?.destroy()
-            slot.instance = nil
+            slot.made?.instance.destroy()
+            slot.made = nil
             slot.destroyed = true
         }
         context.close()
+    }
+}
+
+/// A started extension's provider, in a class so that handing it around
+/// costs a retain rather than an existential copy.
+final class StartedExtension: Sendable {
+    /// The provider.
+    let provider: any ExtensionProvider
+
+    /// Boxes `provider`.
+    init(_ provider: any ExtensionProvider) {
+        self.provider = provider
     }
 }
 

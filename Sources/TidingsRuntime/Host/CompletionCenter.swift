@@ -112,8 +112,20 @@ package final class PendingCompletion: Sendable {
     package let deadline: UInt64
     fileprivate let report: @Sendable (Diagnostic) -> Void
     private let extensionIdentifier: String
-    private let latch = Latch()
-    private let state = Mutex<(answer: Answer?, extra: [Diagnostic])>((nil, []))
+
+    /// What the lock guards.
+    private struct State {
+        /// The answer, once it has come in time.
+        var answer: Answer?
+        /// Problems seen while waiting.
+        var extra: [Diagnostic] = []
+        /// The gate a waiter waits at: made by the first wait that finds no
+        /// answer yet, so that an extension that completes during the call
+        /// costs no gate at all.
+        var latch: Latch?
+    }
+
+    private let state = Mutex(State())
 
     fileprivate init(token: UInt64, deadline: UInt64, extensionIdentifier: String,
                      report: @escaping @Sendable (Diagnostic) -> Void) {
@@ -131,27 +143,32 @@ package final class PendingCompletion: Sendable {
 
     /// Waits for the completion until the deadline; nil when it did not come.
     package func wait() -> Answer? {
-        _ = latch.wait(until: deadline)
+        let latch: Latch? = state.withLock { state in
+            guard state.answer == nil else { return nil }
+            if state.latch == nil { state.latch = Latch() }
+            return state.latch
+        }
+        if let latch { _ = latch.wait(until: deadline) }
         return result
     }
 
     fileprivate func complete(option: Int32) -> tidings_status {
         let late = MonotonicClock.now() > deadline
-        let accepted: Bool = state.withLock { state in
+        let (accepted, latch): (Bool, Latch?) = state.withLock { state in
             if state.answer != nil {
                 state.extra.append(.warning(.completionRepeated,
                                             "\(extensionIdentifier) called a response's completion twice; the second call was ignored."))
-                return false
+                return (false, nil)
             }
             if late {
                 state.extra.append(.warning(.completionLate,
                                             "\(extensionIdentifier) completed a response after its deadline; the call was ignored."))
-                return false
+                return (false, nil)
             }
             state.answer = ResponseOption(rawValue: option).map(Answer.option) ?? .invalid(option)
-            return true
+            return (true, state.latch)
         }
-        if accepted { latch.open() }
+        latch?.open()
         return accepted ? TIDINGS_STATUS_OK : TIDINGS_STATUS_INVALID_COMPLETION
     }
 }

@@ -77,22 +77,41 @@ package final class InstanceContext: Sendable {
         state.withLock { $0 }
     }
 
+    /// Reads what `body` takes from the state under the lock, copying no more.
+    package func read<Result>(_ body: (borrowing State) -> Result) -> Result {
+        state.withLock { body($0) }
+    }
+
     /// Reads and changes the state under the lock.
     package func update<Result>(_ body: (inout State) -> Result) -> Result {
         state.withLock { body(&$0) }
     }
 
+    /// What the extension reported since the last drain.
+    package struct Reports: Sendable {
+        /// Misuse found in host calls.
+        package var diagnostics: [Diagnostic]
+        /// Lines the extension logged.
+        package var log: [LogLine]
+        /// The extension asked to close the notification.
+        package var dismiss: Bool
+        /// The extension asked to perform the default action.
+        package var defaultAction: Bool
+    }
+
     /// Takes the diagnostics and log lines reported since the last call, and
-    /// the requests made, clearing them.
-    package func drainReports() -> (diagnostics: [Diagnostic], log: [LogLine], dismiss: Bool, defaultAction: Bool) {
+    /// the requests made, clearing them; calls `body` with them and the
+    /// state as it is then (without them), all under one lock, so that what
+    /// `body` reads of the state need not be copied twice.
+    package func drainReports<Result>(_ body: (Reports, borrowing State) -> Result) -> Result {
         state.withLock { state in
-            defer {
-                state.diagnostics = []
-                state.log = []
-                state.dismissRequested = false
-                state.defaultActionRequested = false
-            }
-            return (state.diagnostics, state.log, state.dismissRequested, state.defaultActionRequested)
+            let reports = Reports(diagnostics: state.diagnostics, log: state.log, dismiss: state.dismissRequested,
+                                  defaultAction: state.defaultActionRequested)
+            state.diagnostics = []
+            state.log = []
+            state.dismissRequested = false
+            state.defaultActionRequested = false
+            return body(reports, state)
         }
     }
 

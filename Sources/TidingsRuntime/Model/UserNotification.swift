@@ -1,18 +1,79 @@
+import Synchronization
 import TidingsBase
 
 /// A delivered notification: its request identifier, date and content
 /// (UNNotification with its UNNotificationRequest).
+///
+/// A value, but its fields live in one storage object that copies share and
+/// nobody changes, so that a copy (into the host's table of what is shown,
+/// into a presentation) costs one retain. Setting a field gives the value a
+/// storage object of its own.
+///
+/// What the host derives from a value for the ABI (`cLayout`) is kept in
+/// the storage: made on first use, shared by the copies, and never seen by a
+/// changed value, whose storage is new.
 package struct UserNotification: Sendable, Equatable {
-    /// The request identifier; a new notification with the same one replaces the old.
-    package var identifier: String
-    /// When it was delivered, in seconds since 1970-01-01 UTC.
-    package var date: Double
-    package var content: NotificationContent
+    /// The fields of a notification value and of its copies, never changed.
+    private final class Storage: Sendable {
+        /// The request identifier.
+        let identifier: String
+        /// Seconds since 1970-01-01 UTC.
+        let date: Double
+        /// What the notification says.
+        let content: NotificationContent
+        /// The C layout of these fields, once made.
+        let cLayout = Mutex<CNotificationLayout?>(nil)
 
+        /// Storage holding the given fields.
+        init(identifier: String, date: Double, content: NotificationContent) {
+            self.identifier = identifier
+            self.date = date
+            self.content = content
+        }
+    }
+
+    /// The fields, shared with copies.
+    private var storage: Storage
+
+    /// The request identifier; a new notification with the same one replaces the old.
+    package var identifier: String {
+        get { storage.identifier }
+        set { storage = Storage(identifier: newValue, date: storage.date, content: storage.content) }
+    }
+
+    /// When it was delivered, in seconds since 1970-01-01 UTC.
+    package var date: Double {
+        get { storage.date }
+        set { storage = Storage(identifier: storage.identifier, date: newValue, content: storage.content) }
+    }
+
+    /// What it says.
+    package var content: NotificationContent {
+        get { storage.content }
+        set { storage = Storage(identifier: storage.identifier, date: storage.date, content: newValue) }
+    }
+
+    /// A notification of `identifier`, delivered at `date`, saying `content`.
     package init(identifier: String, date: Double, content: NotificationContent) {
-        self.identifier = identifier
-        self.date = date
-        self.content = content
+        storage = Storage(identifier: identifier, date: date, content: content)
+    }
+
+    /// The notification as the ABI's C structs, made on the first use by this
+    /// value or a copy of it and kept with them; safe from any thread (when
+    /// two threads make it at once, both get the one kept).
+    var cLayout: CNotificationLayout {
+        if let layout = storage.cLayout.withLock({ $0 }) { return layout }
+        let made = CNotificationLayout(identifier: storage.identifier, date: storage.date, content: storage.content)
+        return storage.cLayout.withLock { layout in
+            if let layout { return layout }
+            layout = made
+            return made
+        }
+    }
+
+    /// True when the identifiers, dates and contents are equal.
+    package static func == (lhs: UserNotification, rhs: UserNotification) -> Bool {
+        lhs.identifier == rhs.identifier && lhs.date == rhs.date && lhs.content == rhs.content
     }
 }
 
