@@ -130,12 +130,13 @@ package final class NotificationHost: Sendable {
             return target
         }
 
-        /// Shows `entry`, replacing what showed under its identifier.
-        mutating func show(_ entry: Shown) {
+        /// Shows `entry`, replacing what showed under its identifier (a
+        /// concurrent delivery of the same request); returns the replaced
+        /// entry's instance when nothing shows it any more, to be destroyed.
+        mutating func show(_ entry: Shown) -> InstanceRecord? {
             entry.instance?.presentations.add(1, ordering: .relaxed)
-            if let replaced = shown.updateValue(entry, forKey: entry.notification.identifier)?.instance {
-                replaced.presentations.subtract(1, ordering: .relaxed)
-            }
+            guard let replaced = shown.updateValue(entry, forKey: entry.notification.identifier) else { return nil }
+            return release(replaced)
         }
 
         /// Stops showing `entry` unless a newer delivery replaced it; returns
@@ -243,13 +244,14 @@ package final class NotificationHost: Sendable {
                 serving = instance
             } catch {
                 instance.context.close()
-                if let key { state.withLock { $0.threads[key] = nil } }
+                // Forget the thread's instance only if it is still this one.
+                if let key { state.withLock { if $0.threads[key] === instance { $0.threads[key] = nil } } }
                 diagnostics.append(error)
             }
         }
         let shown = Shown(notification: notification, app: app, width: width, instance: serving,
                           threadKey: serving == nil ? nil : key)
-        state.withLock { $0.show(shown) }
+        state.withLock { $0.show(shown) }?.destroy()
         let presentation = if let serving {
             collectReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
                            diagnostics: &diagnostics, log: &log, forwarded: &forwarded)

@@ -139,6 +139,22 @@ import TidingsRuntime
         #expect(fresh.presentation.view?.text(of: "count") == "1")
     }
 
+    @Test func concurrentDeliveriesOfOneRequestLeaveOneInstance() async throws {
+        let host = try host()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    for _ in 0..<50 { _ = host.deliver(notification("same", category: "misbehave"), to: "com.example.tests") }
+                }
+            }
+        }
+        // "same" shows once, with one instance; a probe adds the second. Every replaced one was destroyed.
+        let probe = host.deliver(notification("probe", category: "misbehave"), to: "com.example.tests")
+        let counts = try #require(probe.presentation.view?.text(of: "instances"))
+        let numbers = counts.split(separator: " ").compactMap { Int($0) }
+        #expect(numbers.count == 2 && numbers[0] == 201 && numbers[0] - numbers[1] == 2, "\(counts)")
+    }
+
     @Test func staleContextIsRefusedNotFatal() throws {
         let library = try fixture.installMisbehaving()
         let host = fixture.host()

@@ -72,14 +72,14 @@ static void later(tidings_completion completion, tidings_response_option option,
 static void *create(tidings_context context) {
     misbehaving *self = calloc(1, sizeof *self);
     self->context = context;
-    created++;
+    __atomic_fetch_add(&created, 1, __ATOMIC_SEQ_CST);
     return self;
 }
 
 static void destroy(void *instance) {
     misbehaving *self = instance;
     last_destroyed = self->context;
-    destroyed++;
+    __atomic_fetch_add(&destroyed, 1, __ATOMIC_SEQ_CST);
     free(self);
 }
 
@@ -90,7 +90,8 @@ static void did_receive_notification(void *instance, const tidings_notification 
     self->received++;
     snprintf(text, sizeof text, "%d", self->received);
     host->set_text(self->context, "count", text);
-    snprintf(text, sizeof text, "%d created, %d destroyed", created, destroyed);
+    snprintf(text, sizeof text, "%d created, %d destroyed", __atomic_load_n(&created, __ATOMIC_SEQ_CST),
+             __atomic_load_n(&destroyed, __ATOMIC_SEQ_CST));
     host->set_text(self->context, "instances", text);
     host->set_text(self->context, "no-such-element", "x");
     host->set_title(self->context, "A title nobody allowed");
