@@ -8,15 +8,15 @@ import TidingsABI
 /// it again and every response to it reuse them; a response adds only its
 /// own struct and strings. The pointers handed to `body` are valid only
 /// inside it, as the ABI says ("borrowed for the duration of the call").
-enum CNotification {
+package enum CNotification {
     /// Calls `body` with the notification as a `tidings_notification`.
-    static func with<Result>(_ notification: UserNotification,
+    package static func with<Result>(_ notification: UserNotification,
                              _ body: (UnsafePointer<tidings_notification>) -> Result) -> Result {
         notification.cLayout.withNotification(body)
     }
 
     /// Calls `body` with the notification and `response` as C structs.
-    static func with<Result>(_ notification: UserNotification, response: ResponseRequest,
+    package static func with<Result>(_ notification: UserNotification, response: ResponseRequest,
                              _ body: (UnsafePointer<tidings_notification>, UnsafePointer<tidings_response>) -> Result) -> Result {
         notification.cLayout.withNotification { cNotification in
             response.actionIdentifier.withCString { action in
