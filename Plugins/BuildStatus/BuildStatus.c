@@ -71,9 +71,13 @@ static void did_receive_notification(void *instance, const tidings_notification 
     host->set_preferred_content_height(self->context, 96);
 
     if (!passed) {
-        static const tidings_action retry = {sizeof(tidings_action), TIDINGS_ACTION_FOREGROUND, "retry", "Retry", NULL, NULL};
-        static const tidings_action open_log = {sizeof(tidings_action), TIDINGS_ACTION_FOREGROUND, "open-log", "Open log", NULL, NULL};
-        static const tidings_action mute = {sizeof(tidings_action), 0, "mute", "Mute", NULL, NULL};
+        static const tidings_action retry = {
+            .struct_size = sizeof(tidings_action), .options = TIDINGS_ACTION_FOREGROUND,
+            .identifier = "retry", .title = "Retry"};
+        static const tidings_action open_log = {
+            .struct_size = sizeof(tidings_action), .options = TIDINGS_ACTION_FOREGROUND,
+            .identifier = "open-log", .title = "Open log"};
+        static const tidings_action mute = {.struct_size = sizeof(tidings_action), .identifier = "mute", .title = "Mute"};
         const tidings_action *actions[3];
         actions[0] = &retry;
         actions[1] = &open_log;
@@ -99,15 +103,14 @@ static void did_receive_response(void *instance, const tidings_response *respons
     host->complete_response(completion, TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION);
 }
 
+/* Version 1 is all this extension uses; media and service functions stay NULL. */
 static const tidings_extension descriptor = {
-    sizeof(tidings_extension),
-    TIDINGS_ABI_VERSION,
-    create,
-    destroy,
-    did_receive_notification,
-    did_receive_response,
-    NULL, /* media_play: no media */
-    NULL, /* media_pause */
+    .struct_size = sizeof(tidings_extension),
+    .abi_version = 1,
+    .create = create,
+    .destroy = destroy,
+    .did_receive_notification = did_receive_notification,
+    .did_receive_response = did_receive_response,
 };
 
 TIDINGS_EXPORT const tidings_extension *tidings_extension_entry(uint32_t host_abi_version, const tidings_host *table) {

@@ -63,5 +63,5 @@ final class EventInviteViewController: NotificationContentExtension, Notificatio
 /// The entry function the host looks up in this library.
 @c(tidings_extension_entry)
 public func tidingsExtensionEntry(_ hostVersion: UInt32, _ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
-    ContentExtensionEntry.descriptor(for: EventInviteViewController.self, hostVersion: hostVersion, host: host)
+    NotificationExtensionEntry.descriptor(for: EventInviteViewController.self, hostVersion: hostVersion, host: host)
 }

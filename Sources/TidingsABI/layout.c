@@ -1,20 +1,25 @@
-// Compile-time checks that the version 1 layout stays frozen on LP64
-// platforms. The header is the contract; this file only proves it.
+// Compile-time checks that the released layouts stay frozen on LP64
+// platforms: version 1's fields keep their offsets, version 2 only appends.
+// The header is the contract; this file only proves it.
 #include "tidings.h"
 
 #if defined(__LP64__)
 _Static_assert(sizeof(tidings_rect) == 32, "tidings_rect is fixed");
 _Static_assert(offsetof(tidings_host, log) == 24, "tidings_host v1 layout");
 _Static_assert(offsetof(tidings_host, complete_response) == 128, "tidings_host v1 layout");
-_Static_assert(sizeof(tidings_host) == 136, "tidings_host v1 size");
+_Static_assert(offsetof(tidings_host, complete_request) == 136, "tidings_host v2 appends after v1");
+_Static_assert(sizeof(tidings_host) == 160, "tidings_host v2 size");
 _Static_assert(offsetof(tidings_extension, create) == 8, "tidings_extension v1 layout");
-_Static_assert(sizeof(tidings_extension) == 56, "tidings_extension v1 size");
+_Static_assert(offsetof(tidings_extension, did_receive_request) == 56, "tidings_extension v2 appends after v1");
+_Static_assert(sizeof(tidings_extension) == 72, "tidings_extension v2 size");
 _Static_assert(TIDINGS_EXTENSION_MIN_SIZE == 32, "tidings_extension minimum");
 _Static_assert(sizeof(tidings_notification) == 32, "tidings_notification v1 size");
 _Static_assert(sizeof(tidings_content) == 112, "tidings_content v1 size");
 _Static_assert(sizeof(tidings_response) == 32, "tidings_response v1 size");
 _Static_assert(sizeof(tidings_action) == 40, "tidings_action v1 size");
 _Static_assert(sizeof(tidings_media_button) == 48, "tidings_media_button v1 size");
-_Static_assert(sizeof(tidings_attachment) == 32, "tidings_attachment v1 size");
+_Static_assert(offsetof(tidings_attachment, size) == 32, "tidings_attachment v2 appends after v1");
+_Static_assert(sizeof(tidings_attachment) == 88, "tidings_attachment v2 size");
+_Static_assert(sizeof(tidings_attachment_request) == 72, "tidings_attachment_request v2 size");
 _Static_assert(sizeof(tidings_user_info_entry) == 32, "tidings_user_info_entry v1 size");
 #endif

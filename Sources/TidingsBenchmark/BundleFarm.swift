@@ -26,7 +26,7 @@ enum BundleFarm {
         try install("NoOp", manifest: template, library: products.noOpLibrary, into: directory)
         if count > 1 {
             for number in 2...count {
-                let suffix = String(number).leftPadded(to: 3)
+                let suffix = String(number).leftPadded(to: 3, with: "0")
                 let manifest = try copy(of: template, identifier: identifier + suffix, category: category + suffix,
                                         file: products.noOpManifest)
                 try install("NoOp" + suffix, manifest: manifest, library: products.noOpLibrary, into: directory)
@@ -74,16 +74,10 @@ enum BundleFarm {
         guard index.bundles.count == count, index.bundles.allSatisfy(\.isUsable) else {
             throw BenchmarkFailure("Discovery found \(index.bundles.count) usable bundles in \(directory), not \(count).")
         }
-        let categories = [category] + (count > 1 ? (2...count).map { category + String($0).leftPadded(to: 3) } : [])
+        let categories = [category] + (count > 1 ? (2...count).map { category + String($0).leftPadded(to: 3, with: "0") } : [])
         for category in categories where index.contentExtension(forApp: app, category: category) == nil {
             throw BenchmarkFailure("No bundle in \(directory) serves category \(category) of \(app).")
         }
     }
 }
 
-extension String {
-    /// The string with zeros in front, to `width` characters.
-    func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
-    }
-}

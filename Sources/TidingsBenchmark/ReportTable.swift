@@ -1,3 +1,5 @@
+import TidingsBase
+
 /// The report as a table for people.
 enum ReportTable {
     /// The whole table, ending with a newline.
@@ -11,24 +13,23 @@ enum ReportTable {
             let others = options.presented > 0 ? ", \(options.presented) other notifications presented" : ""
             lines.append("In process: NotificationHost with the NoOp extension, \(options.bundles) bundles indexed\(others); "
                 + "median of \(options.repetitions) repetitions of at least \(NumberText.fixed(options.minimumMilliseconds, 0)) ms")
-            lines.append(NumberText.left("", 52) + NumberText.right("ns/op", 10) + NumberText.right("min", 10)
-                + NumberText.right("max", 10) + NumberText.right("ops/s", 15) + NumberText.right("× baseline", 12))
+            lines.append("".rightPadded(to: 52) + "ns/op".leftPadded(to: 10) + "min".leftPadded(to: 10)
+                + "max".leftPadded(to: 10) + "ops/s".leftPadded(to: 15) + "× baseline".leftPadded(to: 12))
             for result in report.inProcess {
-                lines.append(NumberText.left(result.title, 52) + NumberText.right(NumberText.fixed(result.median, 1), 10)
-                    + NumberText.right(NumberText.fixed(result.minimum, 1), 10)
-                    + NumberText.right(NumberText.fixed(result.maximum, 1), 10)
-                    + NumberText.right(NumberText.fixed(result.operationsPerSecond, 0), 15)
-                    + NumberText.right(report.ratio(result).map { NumberText.fixed($0, 1) } ?? "-", 12))
+                let ratio = report.ratio(result).map { NumberText.fixed($0, 1) } ?? "-"
+                let times = [result.median, result.minimum, result.maximum].map { NumberText.fixed($0, 1).leftPadded(to: 10) }
+                lines.append(result.title.rightPadded(to: 52) + times.joined()
+                    + NumberText.fixed(result.operationsPerSecond, 0).leftPadded(to: 15) + ratio.leftPadded(to: 12))
             }
         }
         if !report.oneShot.isEmpty {
             lines.append("")
             lines.append("One shot: wall time from posix_spawn to waitpid, \(options.runs) runs after \(options.warmUpRuns) warm-up runs")
-            lines.append(NumberText.left("", 52) + NumberText.right("median ms", 10) + NumberText.right("p95 ms", 10)
-                + NumberText.right("min ms", 10))
+            lines.append("".rightPadded(to: 52) + "median ms".leftPadded(to: 10) + "p95 ms".leftPadded(to: 10)
+                + "min ms".leftPadded(to: 10))
             for result in report.oneShot {
-                lines.append(NumberText.left(result.title, 52) + NumberText.right(NumberText.fixed(result.median, 2), 10)
-                    + NumberText.right(NumberText.fixed(result.p95, 2), 10) + NumberText.right(NumberText.fixed(result.minimum, 2), 10))
+                lines.append(result.title.rightPadded(to: 52) + NumberText.fixed(result.median, 2).leftPadded(to: 10)
+                    + NumberText.fixed(result.p95, 2).leftPadded(to: 10) + NumberText.fixed(result.minimum, 2).leftPadded(to: 10))
             }
             if let many = report.oneShot("deliver-bundles"), let one = report.oneShot("deliver-1"),
                let scan = report.oneShot("discovery") {

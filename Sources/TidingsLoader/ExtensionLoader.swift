@@ -83,15 +83,14 @@ package enum ExtensionLoader {
                          "\(name) implements ABI version \(version); this host speaks versions 1 to \(TIDINGS_ABI_VERSION).",
                          at: location)
         }
-        guard let create = descriptor.pointee.create, let destroy = descriptor.pointee.destroy,
-              let didReceive = descriptor.pointee.did_receive_notification
-        else {
+        guard let create = descriptor.pointee.create, let destroy = descriptor.pointee.destroy else {
             throw .error(.descriptorIncomplete,
-                         "\(name)'s descriptor lacks create, destroy or did_receive_notification, which every extension must provide.",
+                         "\(name)'s descriptor lacks create or destroy, which every extension must provide.",
                          at: location)
         }
-        return LoadedExtension(path: path, library: library, descriptor: descriptor,
-                               create: create, destroy: destroy, didReceiveNotification: didReceive)
+        // Which of did_receive_notification and did_receive_request must be
+        // there depends on the extension point, which the launcher checks.
+        return LoadedExtension(path: path, library: library, descriptor: descriptor, create: create, destroy: destroy)
     }
 
     /// `TIDINGS_EXTENSION_MIN_SIZE`: the descriptor up to did_receive_notification.
@@ -122,6 +121,8 @@ extension Diagnostic.Code {
     package static let descriptorUndersized = Self("load.descriptor-undersized")
     /// The descriptor's `abi_version` is 0 or newer than this host's.
     package static let abiIncompatible = Self("load.abi-incompatible")
-    /// A required function of the descriptor is NULL.
+    /// A function the extension must provide is NULL: create or destroy, or
+    /// the one its extension point needs (did_receive_notification for a
+    /// content extension, did_receive_request for a service extension).
     package static let descriptorIncomplete = Self("load.descriptor-incomplete")
 }

@@ -1,8 +1,8 @@
 import TidingsBase
 import TidingsManifest
 
-/// Every bundle found on a search path, and which content extension serves
-/// each (app, category) pair.
+/// Every bundle found on a search path, which content extension serves each
+/// (app, category) pair, and which service extension rewrites it.
 ///
 /// Built from manifests alone: no extension code runs to build it.
 package struct ExtensionIndex: Sendable {
@@ -24,6 +24,9 @@ package struct ExtensionIndex: Sendable {
     /// Problems with the search path itself (an unreadable directory, say).
     package private(set) var diagnostics: [Diagnostic]
     private var routes: [Route: Int] = [:]
+    /// Service extensions by (app, category); category "" for one that
+    /// serves all of its app's notifications.
+    private var serviceRoutes: [Route: Int] = [:]
 
     /// Indexes `bundles`, given in search order. Of two bundles with one
     /// identifier, the first serves; of two extensions of one app claiming
@@ -40,16 +43,26 @@ package struct ExtensionIndex: Sendable {
                 continue
             }
             owners[manifest.bundleIdentifier] = position
-            guard manifest.point == .content else { continue }
-            for category in manifest.categories {
-                let route = Route(app: manifest.appIdentifier, category: category)
-                if let winner = routes[route] {
-                    reportConflict(on: route, winner: winner, loser: position)
-                } else {
-                    routes[route] = position
+            switch manifest.point {
+            case .content:
+                for category in manifest.categories {
+                    claim(Route(app: manifest.appIdentifier, category: category), for: position, in: \.routes)
+                }
+            case .service:
+                // Without categories, a service extension serves all of its app's notifications.
+                for category in manifest.categories.isEmpty ? [""] : manifest.categories {
+                    claim(Route(app: manifest.appIdentifier, category: category), for: position, in: \.serviceRoutes)
                 }
             }
         }
+    }
+
+    /// The service extension that rewrites `app`'s notifications of
+    /// `category`: one that declares the category, else one that serves all
+    /// of the app's notifications.
+    package func serviceExtension(forApp app: String, category: String) -> ExtensionBundle? {
+        (serviceRoutes[Route(app: app, category: category)] ?? serviceRoutes[Route(app: app, category: "")])
+            .map { bundles[$0] }
     }
 
     /// The content extension that serves notifications of `category` for `app`, if any.
@@ -87,12 +100,23 @@ package struct ExtensionIndex: Sendable {
             at: .init(file: Path.join(bundles[position].path, BundleReader.manifestName), path: ManifestKey.bundleIdentifier)))
     }
 
+    /// Gives `route` to the bundle at `position` unless an earlier one has it.
+    private mutating func claim(_ route: Route, for position: Int, in table: WritableKeyPath<Self, [Route: Int]>) {
+        if let winner = self[keyPath: table][route] {
+            reportConflict(on: route, winner: winner, loser: position)
+        } else {
+            self[keyPath: table][route] = position
+        }
+    }
+
     private mutating func reportConflict(on route: Route, winner: Int, loser: Int) {
         let first = bundles[winner]
         let second = bundles[loser]
+        let what = route.category.isEmpty ? "all notifications" : "category \"\(route.category)\""
+        let kind = first.manifest!.point == .service ? "service extensions" : "extensions"
         bundles[loser].diagnostics.append(.warning(
             .categoryConflict,
-            "\(first.manifest!.bundleIdentifier) (\(first.path)) and \(second.manifest!.bundleIdentifier) (\(second.path)) both claim category \"\(route.category)\" of app \(route.app); the first serves it.",
+            "\(first.manifest!.bundleIdentifier) (\(first.path)) and \(second.manifest!.bundleIdentifier) (\(second.path)) are both \(kind) claiming \(what) of app \(route.app); the first serves it.",
             at: .init(file: Path.join(second.path, BundleReader.manifestName),
                       path: ManifestKey.attributePath(ManifestKey.category))))
     }

@@ -19,6 +19,12 @@ package final class NotificationHost: Sendable {
         package var defaultContentWidth = 360.0
         /// How long an extension has to complete a response, in seconds.
         package var responseDeadline = 5.0
+        /// How long a service extension has to call its content handler, in
+        /// seconds: about 30 on iOS.
+        package var serviceDeadline = 30.0
+        /// How long, after time-will-expire, a service extension's content
+        /// handler still counts, in seconds.
+        package var serviceGracePeriod = 2.0
 
         package init() {}
     }
@@ -28,6 +34,8 @@ package final class NotificationHost: Sendable {
     private let launcher: any ExtensionLauncher
     private let onEvent: @Sendable (HostEvent) -> Void
     private let providers = ProviderCache()
+    /// The first stage of every delivery.
+    private let service: ServiceStage
     private let state = Mutex(State())
 
     /// The instance that serves one thread of one extension, shared by its notifications.
@@ -176,6 +184,9 @@ package final class NotificationHost: Sendable {
         self.configuration = configuration
         self.launcher = launcher
         self.onEvent = onEvent
+        service = ServiceStage(index: index, providers: providers, launcher: launcher,
+                               deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
+                               attach: nil, onEvent: onEvent)
     }
 
     // MARK: Categories
@@ -192,12 +203,16 @@ package final class NotificationHost: Sendable {
 
     // MARK: Delivering
 
-    /// Delivers `notification` to `app` and returns what to show.
+    /// Delivers `notification` to `app` and returns what to show: first
+    /// through the app's service extension (when the notification is mutable
+    /// and has alert text), then to the content extension of its category.
     /// - Parameter width: the front end's content width in points; the configured default when nil.
-    package func deliver(_ notification: UserNotification, to app: String, width: Double? = nil) -> Delivery {
+    package func deliver(_ original: UserNotification, to app: String, width: Double? = nil) -> Delivery {
         let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
-        var diagnostics: [Diagnostic] = []
-        var log: [LogLine] = []
+        let serviced = service.run(original, to: app)
+        let notification = serviced.notification
+        var diagnostics = serviced.diagnostics
+        var log = serviced.log
         var forwarded: [ForwardedResponse] = []
         let route = ExtensionIndex.Route(app: app, category: notification.content.categoryIdentifier)
         let thread = notification.content.threadIdentifier
@@ -238,7 +253,7 @@ package final class NotificationHost: Sendable {
 
         var serving: InstanceRecord?
         if let instance {
-            instance.context.update { $0.attachments = notification.content.attachments.map(\.identifier) }
+            instance.context.update { $0.attachments = notification.content.attachments }
             do throws(Diagnostic) {
                 try instance.call { $0.didReceive(notification) }
                 serving = instance
@@ -258,7 +273,8 @@ package final class NotificationHost: Sendable {
         } else {
             close(shown, if: false, categoryActions: categoryActions)
         }
-        return Delivery(presentation: presentation, diagnostics: diagnostics, log: log, forwarded: forwarded)
+        return Delivery(presentation: presentation, service: serviced.report, diagnostics: diagnostics, log: log,
+                        forwarded: forwarded)
     }
 
     /// The content extension `route` leads to in the index, or nil with a note saying why none serves it.
@@ -350,7 +366,7 @@ package final class NotificationHost: Sendable {
                                           closing: effective != .doNotDismiss || isDismissal,
                                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         switch answer {
-        case .option:
+        case .option, .content:  // a response's token takes no content: the center refuses complete_request on it
             break
         case .invalid(let raw):
             diagnostics.append(.error(.completionInvalidOption,

@@ -8,23 +8,27 @@ public struct DeliveredNotification: Sendable {
     public let content: NotificationContent
 }
 
-/// What a notification says (UNNotificationContent).
+/// What a notification says (UNNotificationContent). A service extension
+/// changes a copy (UNMutableNotificationContent) and hands it back.
 public struct NotificationContent: Sendable {
-    public let title: String
-    public let subtitle: String
-    public let body: String
-    public let categoryIdentifier: String
-    public let threadIdentifier: String
-    public let targetContentIdentifier: String?
+    public var title: String
+    public var subtitle: String
+    public var body: String
+    public var categoryIdentifier: String
+    public var threadIdentifier: String
+    public var targetContentIdentifier: String?
     /// The sound's name ("default" for the default sound); nil for silence.
-    public let sound: String?
+    public var sound: String?
     /// The badge; nil when the notification leaves it as it is.
-    public let badge: Int64?
+    public var badge: Int64?
+    /// How urgently it asks for attention, with Apple's raw values (passive 0 … critical 3).
+    public var interruptionLevel: Int32
     /// Between 0 and 1.
-    public let relevanceScore: Double
+    public var relevanceScore: Double
     /// The userInfo dictionary's top-level entries, in the payload's order.
-    public let userInfo: [UserInfoEntry]
-    public let attachments: [NotificationAttachment]
+    public var userInfo: [UserInfoEntry]
+    /// The attachments; the first is shown as the thumbnail.
+    public var attachments: [NotificationAttachment]
 
     /// The string value of the userInfo entry `key`, if there is one and it is a string.
     public func userInfoString(_ key: String) -> String? {
@@ -39,6 +43,32 @@ public struct UserInfoEntry: Sendable {
     public let json: String
     /// The value when it is a string.
     public let string: String?
+
+    /// An entry whose value is the string `value`.
+    public init(key: String, string value: String) {
+        self.key = key
+        string = value
+        var quoted = "\""
+        for character in value.unicodeScalars {
+            switch character {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: quoted.unicodeScalars.append(character)
+            }
+        }
+        json = quoted + "\""
+    }
+
+    /// An entry whose value is the JSON text `json`.
+    public init(key: String, json: String) {
+        self.key = key
+        self.json = json
+        string = nil
+    }
 }
 
 /// A media file attached to a notification (UNNotificationAttachment).
@@ -46,8 +76,37 @@ public struct NotificationAttachment: Sendable {
     public let identifier: String
     /// Its uniform type identifier, such as "public.png".
     public let type: String
-    /// A file:// URL of the file in the host's store.
+    /// A file:// URL of the file in the host's store. Read it with
+    /// `NotificationExtensionContext.openAttachment(_:)`.
     public let url: String
+    /// Its size in bytes (0 from a version 1 host).
+    public let size: UInt64
+    /// Its thumbnail options.
+    public let thumbnail: ThumbnailOptions
+}
+
+/// How an attachment's thumbnail is shown (UNNotificationAttachment's options).
+public struct ThumbnailOptions: Sendable, Equatable {
+    /// Hide the thumbnail.
+    public var hidden: Bool
+    /// The part shown, normalised to 0…1 (x, y, width, height); nil for the whole.
+    public var clippingRect: (x: Double, y: Double, width: Double, height: Double)?
+    /// The moment of a video or animation shown, in seconds; nil for the default.
+    public var time: Double?
+
+    /// Options; by default the whole thumbnail at the default moment.
+    public init(hidden: Bool = false, clippingRect: (x: Double, y: Double, width: Double, height: Double)? = nil,
+                time: Double? = nil) {
+        self.hidden = hidden
+        self.clippingRect = clippingRect
+        self.time = time
+    }
+
+    public static func == (lhs: ThumbnailOptions, rhs: ThumbnailOptions) -> Bool {
+        lhs.hidden == rhs.hidden && lhs.time == rhs.time
+            && lhs.clippingRect.map { [$0.x, $0.y, $0.width, $0.height] }
+            == rhs.clippingRect.map { [$0.x, $0.y, $0.width, $0.height] }
+    }
 }
 
 /// The user's answer (UNNotificationResponse, UNTextInputNotificationResponse).

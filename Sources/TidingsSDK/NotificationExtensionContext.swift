@@ -89,6 +89,48 @@ public final class NotificationExtensionContext: @unchecked Sendable {
     /// Closes the notification's custom view (dismissNotificationContentExtension()).
     public func dismissNotificationContentExtension() { _ = host.pointee.dismiss(handle) }
 
+    /// Makes an attachment from a file this process can read (UNNotificationAttachment's
+    /// initializer): the host checks its type by content and its size, and
+    /// moves it into its store, so the file leaves its place. Only a service
+    /// extension serving a request may do this.
+    /// - Parameter url: an absolute path or a file:// URL.
+    /// - Throws: `AttachmentError` with Apple's code.
+    public func createAttachment(identifier: String = "", url: String, typeHint: String? = nil,
+                                 thumbnail: ThumbnailOptions = ThumbnailOptions()) throws(AttachmentError)
+        -> NotificationAttachment
+    {
+        var copies = CStrings()
+        defer { copies.free() }
+        var request = tidings_attachment_request()
+        request.struct_size = UInt32(MemoryLayout<tidings_attachment_request>.size)
+        request.thumbnail_hidden = thumbnail.hidden
+        request.identifier = copies.copy(identifier)
+        request.url = copies.copy(url)
+        request.type_hint = copies.copy(typeHint)
+        if let rect = thumbnail.clippingRect {
+            request.thumbnail_clipping_rect = tidings_rect(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+        }
+        request.thumbnail_time = thumbnail.time ?? -1
+        var made = [CChar](repeating: 0, count: 256)
+        var code: tidings_attachment_error = 0
+        let status = made.withUnsafeMutableBufferPointer { buffer in
+            host.pointee.create_attachment(handle, &request, buffer.baseAddress, buffer.count, &code)
+        }
+        guard status == TIDINGS_STATUS_OK else {
+            throw AttachmentError(code: status == TIDINGS_STATUS_INVALID_ATTACHMENT ? code : 0, status: status)
+        }
+        let madeIdentifier = String(decoding: made.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return NotificationAttachment(identifier: madeIdentifier, type: typeHint ?? "", url: "", size: 0,
+                                      thumbnail: thumbnail)
+    }
+
+    /// Opens attachment `identifier` of the notification shown (or the request
+    /// served) for reading; nil when there is none. The caller closes the descriptor.
+    public func openAttachment(_ identifier: String) -> Int32? {
+        let descriptor = identifier.withCString { host.pointee.open_attachment(handle, $0) }
+        return descriptor >= 0 ? descriptor : nil
+    }
+
     /// Writes a line to the host's log.
     public func log(_ message: String, level: LogLevel = .info) {
         message.withCString { host.pointee.log(handle, level.rawValue, $0) }
@@ -107,25 +149,20 @@ public final class NotificationExtensionContext: @unchecked Sendable {
 enum CActions {
     static func with<Result>(_ actions: [NotificationAction],
                              _ body: (UnsafePointer<UnsafePointer<tidings_action>?>?) -> Result) -> Result {
-        var copies: [UnsafeMutablePointer<CChar>] = []
-        func copy(_ text: String?) -> UnsafePointer<CChar>? {
-            guard let text, let duplicate = strdup(text) else { return nil }
-            copies.append(duplicate)
-            return UnsafePointer(duplicate)
-        }
+        var copies = CStrings()
         let cActions = UnsafeMutablePointer<tidings_action>.allocate(capacity: max(1, actions.count))
         let pointers = UnsafeMutablePointer<UnsafePointer<tidings_action>?>.allocate(capacity: max(1, actions.count))
         defer {
-            copies.forEach { free($0) }
+            copies.free()
             cActions.deallocate()
             pointers.deallocate()
         }
         for (position, action) in actions.enumerated() {
             (cActions + position).initialize(to: tidings_action(
                 struct_size: UInt32(MemoryLayout<tidings_action>.size), options: action.options.rawValue,
-                identifier: copy(action.identifier), title: copy(action.title),
-                text_input_button_title: copy(action.textInput?.buttonTitle),
-                text_input_placeholder: copy(action.textInput?.placeholder)))
+                identifier: copies.copy(action.identifier), title: copies.copy(action.title),
+                text_input_button_title: copies.copy(action.textInput?.buttonTitle),
+                text_input_placeholder: copies.copy(action.textInput?.placeholder)))
             pointers[position] = UnsafePointer(cActions + position)
         }
         return body(UnsafePointer(pointers))

@@ -15,7 +15,7 @@ enum Tidings {
         Usage: tidings COMMAND [OPTIONS]
 
         Commands:
-        \(commands.map { "  \($0.spec.name.padding(toLength: 10))\($0.spec.summary)" }.joined(separator: "\n"))
+        \(commands.map { "  \($0.spec.name.rightPadded(to: 10))\($0.spec.summary)" }.joined(separator: "\n"))
 
         Run tidings COMMAND --help for a command's options; tidings --version prints the version.
         """

@@ -59,7 +59,7 @@ private struct HostTable: @unchecked Sendable {
     @Test func validLibraryLoadsWithItsFunctions() throws {
         let path = try CCompiler.fixture("Broken", into: directory.path, output: "libvalid.so")
         let loaded = try ExtensionLoader.load(path, host: hostTable)
-        #expect(loaded.abiVersion == 1)
+        #expect(loaded.abiVersion == TIDINGS_ABI_VERSION)
         #expect(loaded.descriptorSize == MemoryLayout<tidings_extension>.size)
         #expect(loaded.didReceiveResponse != nil)
         #expect(loaded.mediaPlay == nil)

@@ -1,5 +1,11 @@
 /*
- * tidings.h — the Tidings notification extension ABI, version 1.
+ * tidings.h — the Tidings notification extension ABI, version 2.
+ *
+ * Version 2 appends, to version 1: service extensions (did_receive_request,
+ * service_extension_time_will_expire, complete_request), attachments created
+ * by extensions (create_attachment) and read through the host
+ * (open_attachment), and an attachment's size and thumbnail options.
+ * Fields marked "v2" exist only when the struct's size covers them.
  *
  * A Tidings extension is a shared library inside a bundle directory
  * (NAME.appex/ with an Info.plist). The host loads it with
@@ -51,7 +57,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 /** The ABI version this header describes. */
-#define TIDINGS_ABI_VERSION 1u
+#define TIDINGS_ABI_VERSION 2u
 
 /** The name of the one function every extension library exports. */
 #define TIDINGS_ENTRY_SYMBOL "tidings_extension_entry"
@@ -94,6 +100,28 @@ typedef int32_t tidings_status;
 #define TIDINGS_STATUS_NOT_PERMITTED 6
 /** The completion is unknown, already used, or past its deadline. */
 #define TIDINGS_STATUS_INVALID_COMPLETION 7
+/** v2: the attachment was refused; the error code says why (Apple's 100–105). */
+#define TIDINGS_STATUS_INVALID_ATTACHMENT 8
+/** v2: the call does not apply to this kind of extension or instance. */
+#define TIDINGS_STATUS_NOT_SUPPORTED 9
+
+/**
+ * v2: why an attachment was refused, with the values of Apple's
+ * UNErrorCode (UNErrorCodeAttachment…).
+ */
+typedef int32_t tidings_attachment_error;
+/** The file is missing, is not a regular file, or its URL is not a file URL. */
+#define TIDINGS_ATTACHMENT_INVALID_URL 100
+/** The content is of no type a notification may carry. */
+#define TIDINGS_ATTACHMENT_UNRECOGNIZED_TYPE 101
+/** The file is larger than its type allows (audio 5 MB, image 10 MB, video 50 MB). */
+#define TIDINGS_ATTACHMENT_INVALID_FILE_SIZE 102
+/** The attachment is no longer in the host's store. */
+#define TIDINGS_ATTACHMENT_NOT_IN_DATA_STORE 103
+/** The file could not be moved or copied into the host's store. */
+#define TIDINGS_ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED 104
+/** The file's content is damaged. */
+#define TIDINGS_ATTACHMENT_CORRUPT 105
 
 /** How a content extension answers a response (UNNotificationContentExtensionResponseOption). */
 typedef int32_t tidings_response_option;
@@ -198,6 +226,17 @@ typedef struct tidings_attachment {
     const char *type;
     /** A file:// URL of the file in the host's store. Never NULL. */
     const char *url;
+    /** v2: the file's size in bytes. */
+    uint64_t size;
+    /** v2: hide the thumbnail (UNNotificationAttachmentOptionsThumbnailHiddenKey). */
+    bool thumbnail_hidden;
+    /**
+     * v2: the part of the image shown as the thumbnail, normalised to 0…1
+     * (ThumbnailClippingRectKey); a zero size means the whole image.
+     */
+    tidings_rect thumbnail_clipping_rect;
+    /** v2: the moment of a video or animation shown as the thumbnail, in seconds; negative for the default. */
+    double thumbnail_time;
 } tidings_attachment;
 
 /** The content of a notification (UNNotificationContent). */
@@ -269,6 +308,27 @@ typedef struct tidings_action {
     /** For a text-input action, the placeholder; NULL for none. */
     const char *text_input_placeholder;
 } tidings_action;
+
+/**
+ * v2: what an extension asks to attach (UNNotificationAttachment's
+ * initializer): a file it can read, which the host validates by content and
+ * moves (or copies) into its store.
+ */
+typedef struct tidings_attachment_request {
+    uint32_t struct_size;
+    /** Hide the thumbnail. */
+    bool thumbnail_hidden;
+    /** The identifier; NULL or "" for one the host generates. */
+    const char *identifier;
+    /** The file: an absolute path or a file:// URL. Never NULL. */
+    const char *url;
+    /** A uniform type identifier the content must match; NULL to go by content alone. */
+    const char *type_hint;
+    /** The thumbnail's clipping rectangle, normalised to 0…1; a zero size for the whole image. */
+    tidings_rect thumbnail_clipping_rect;
+    /** The thumbnail's moment in seconds; negative for the default. */
+    double thumbnail_time;
+} tidings_attachment_request;
 
 /** The media play/pause button the extension wants shown. */
 typedef struct tidings_media_button {
@@ -410,6 +470,52 @@ typedef struct tidings_host {
      */
     tidings_status (*complete_response)(tidings_completion completion,
                                         tidings_response_option option);
+
+    /**
+     * v2. Completes a request passed to tidings_extension.did_receive_request
+     * with the content to show (the content handler of
+     * didReceive(_:withContentHandler:)). `content` is usually the request's
+     * content with some fields changed; its attachments name attachments of
+     * the request or ones made with create_attachment (their `url` is
+     * ignored). NULL shows the original content. A content without alert
+     * text (title, subtitle and body all empty) is ignored, as on iOS, and
+     * the original is shown. Call it exactly once, before the deadline or
+     * during service_extension_time_will_expire; late and repeated calls are
+     * refused (TIDINGS_STATUS_INVALID_COMPLETION) and reported.
+     * Thread: any. Ownership: `content` and all it points to are copied.
+     */
+    tidings_status (*complete_request)(tidings_completion completion,
+                                       const tidings_content *content);
+
+    /**
+     * v2. Creates an attachment for the request being served from a file the
+     * extension can read: the host checks the file (a regular file, not a
+     * link), recognises its type by content, enforces the size limit, and
+     * moves it into its store (copies it when it cannot be moved) — so the
+     * file is gone from its place afterwards, as on iOS. On success the
+     * attachment's identifier (the one asked for, or a generated one) is
+     * written to `identifier` (NUL-terminated, truncated to `capacity`; it
+     * may be NULL), and `*error` (if not NULL) is set to 0. On failure,
+     * TIDINGS_STATUS_INVALID_ATTACHMENT and `*error` gets Apple's code.
+     * Only a service extension's instance, while serving a request, may
+     * create attachments; others get TIDINGS_STATUS_NOT_SUPPORTED.
+     * Thread: any. Ownership: `request` is copied; `identifier` is the
+     * caller's buffer.
+     */
+    tidings_status (*create_attachment)(tidings_context context,
+                                        const tidings_attachment_request *request,
+                                        char *identifier, size_t capacity,
+                                        tidings_attachment_error *error);
+
+    /**
+     * v2. Opens the attachment `identifier` of the notification the instance
+     * is showing (or the request it is serving) for reading: the analogue of
+     * start/stopAccessingSecurityScopedResource. Returns a read-only file
+     * descriptor, or -1 when the context or attachment is unknown or the file
+     * is no longer in the store.
+     * Thread: any. Ownership: the descriptor is the caller's to close.
+     */
+    int (*open_attachment)(tidings_context context, const char *identifier);
 } tidings_host;
 
 /* ------------------------------------------------------------------------ */
@@ -420,6 +526,12 @@ typedef struct tidings_host {
  * What an extension library offers, returned by its entry function. It must
  * stay valid and unchanged for the life of the process (a static const
  * struct is the usual way).
+ *
+ * Fill it with designated initializers (C99: `{.struct_size = sizeof(
+ * tidings_extension), .abi_version = 1, .create = create, ...}`), so that the
+ * fields later versions append start out NULL without compiler warnings; in
+ * C++, value-initialize it (`tidings_extension d{};`) and assign the fields.
+ * Declare the lowest version whose functions the extension uses.
  *
  * An instance corresponds to one view controller on iOS: the host creates one
  * per presented notification (or per thread of notifications presented
@@ -482,6 +594,29 @@ typedef struct tidings_extension {
      * Thread: the instance's. Ownership: none.
      */
     void (*media_pause)(void *instance);
+
+    /**
+     * v2. Rewrites an incoming notification before it is shown
+     * (didReceive(_:withContentHandler:) of a service extension): change the
+     * content, create attachments, then call
+     * host->complete_request(completion, &content) once, from any thread,
+     * before the deadline. Required of an extension whose manifest names the
+     * service extension point.
+     * Thread: the instance's. Ownership: `request` is borrowed for the call;
+     * `completion` is a number and may be kept.
+     */
+    void (*did_receive_request)(void *instance,
+                                const tidings_notification *request,
+                                tidings_completion completion);
+
+    /**
+     * v2. The deadline has passed (serviceExtensionTimeWillExpire): call
+     * complete_request now with the best attempt, or the original content is
+     * shown. Optional.
+     * Thread: another thread than the one still running did_receive_request,
+     * possibly at the same time. Ownership: none.
+     */
+    void (*service_extension_time_will_expire)(void *instance);
 } tidings_extension;
 
 /** The smallest tidings_extension a version 1 host accepts: up to did_receive_notification. */

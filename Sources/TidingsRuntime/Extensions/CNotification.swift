@@ -117,8 +117,12 @@ final class CNotificationLayout: Sendable {
                 let identifier = add(attachment.identifier, to: &strings)
                 let type = add(attachment.type, to: &strings)
                 let cURL = add(url, to: &strings)
+                let thumbnail = attachment.thumbnail
+                let rect = thumbnail.clippingRect.map { tidings_rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
                 (cAttachments + position).initialize(to: tidings_attachment(
-                    struct_size: UInt32(attachmentSize), identifier: identifier, type: type, url: cURL))
+                    struct_size: UInt32(MemoryLayout<tidings_attachment>.size), identifier: identifier, type: type,
+                    url: cURL, size: attachment.size, thumbnail_hidden: thumbnail.hidden,
+                    thumbnail_clipping_rect: rect ?? tidings_rect(), thumbnail_time: thumbnail.time ?? -1))
                 (attachmentPointers + position).initialize(to: UnsafePointer(cAttachments + position))
             }
 

@@ -22,7 +22,8 @@ package protocol ExtensionProvider: Sendable {
     func makeInstance(context: InstanceContext) throws(Diagnostic) -> any ExtensionInstance
 }
 
-/// One instance of an extension (a view controller on iOS).
+/// One instance of an extension (a view controller, or a service extension
+/// object, on iOS).
 ///
 /// The runtime calls an instance from one thread at a time and never after
 /// `destroy()`.
@@ -31,6 +32,11 @@ package protocol ExtensionInstance: Sendable {
     func didReceive(_ notification: UserNotification)
     /// `didReceive(_:completionHandler:)`; the answer arrives through the completion `token`.
     func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64)
+    /// A service extension's `didReceive(_:withContentHandler:)`; the
+    /// rewritten content arrives through the completion `token`.
+    func didReceive(request: UserNotification, token: UInt64)
+    /// `serviceExtensionTimeWillExpire()`: the deadline has passed.
+    func serviceExtensionTimeWillExpire()
     /// The user tapped play.
     func mediaPlay()
     /// The user tapped pause.

@@ -11,10 +11,23 @@ package struct InProcessLauncher: ExtensionLauncher {
     package init() {}
 
     package func launch(_ bundle: ExtensionBundle) throws(Diagnostic) -> any ExtensionProvider {
-        guard let library = bundle.libraryPath else {
+        guard let path = bundle.libraryPath, let manifest = bundle.manifest else {
             throw .error(.bundleManifestMissing, "\(bundle.name) has no valid manifest.", at: .init(file: bundle.path))
         }
-        return InProcessProvider(library: try ExtensionLoader.load(library, host: HostFunctions.table))
+        let library = try ExtensionLoader.load(path, host: HostFunctions.table)
+        // The manifest's extension point says which function must be there.
+        switch manifest.point {
+        case .content where library.didReceiveNotification == nil:
+            throw .error(.descriptorIncomplete,
+                         "\(manifest.bundleIdentifier) is a content extension but its descriptor lacks did_receive_notification.",
+                         at: .init(file: path))
+        case .service where library.didReceiveRequest == nil:
+            throw .error(.descriptorIncomplete,
+                         "\(manifest.bundleIdentifier) is a service extension but its descriptor lacks did_receive_request (ABI version 2).",
+                         at: .init(file: path))
+        default:
+            return InProcessProvider(library: library)
+        }
     }
 }
 
@@ -49,7 +62,8 @@ final class InProcessInstance: ExtensionInstance, @unchecked Sendable {
     }
 
     func didReceive(_ notification: UserNotification) {
-        CNotification.with(notification) { library.didReceiveNotification(instance, $0) }
+        guard let handler = library.didReceiveNotification else { return }
+        CNotification.with(notification) { handler(instance, $0) }
     }
 
     func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64) {
@@ -58,6 +72,13 @@ final class InProcessInstance: ExtensionInstance, @unchecked Sendable {
             handler(instance, response, token)
         }
     }
+
+    func didReceive(request: UserNotification, token: UInt64) {
+        guard let handler = library.didReceiveRequest else { return }
+        CNotification.with(request) { handler(instance, $0, token) }
+    }
+
+    func serviceExtensionTimeWillExpire() { library.timeWillExpire?(instance) }
 
     func mediaPlay() { library.mediaPlay?(instance) }
 

@@ -3,12 +3,14 @@ import TidingsABI
 import TidingsBase
 
 /// Issues the ABI's completion tokens and matches each completion call to
-/// the response waiting for it.
+/// what waits for it: a response's completion (`complete_response`) or a
+/// service request's content handler (`complete_request`).
 ///
-/// Tokens are numbers, never reused. A completion that comes twice, late, or
-/// with a token nobody issued changes nothing and is reported, never a crash.
+/// Tokens are numbers, never reused. A completion that comes twice, late,
+/// through the wrong function, or with a token nobody issued changes nothing
+/// and is reported, never a crash.
 package final class CompletionCenter: Sendable {
-    /// The one center of the process: `complete_response` finds tokens here.
+    /// The one center of the process: the host functions find tokens here.
     package static let shared = CompletionCenter(remembering: 4096)
 
     /// How many finished tokens are remembered, to tell a late or repeated
@@ -21,10 +23,17 @@ package final class CompletionCenter: Sendable {
         case expired
     }
 
+    /// What is remembered of a finished token.
+    private struct Finished {
+        var ending: Ending
+        var kind: PendingCompletion.Kind
+        var report: @Sendable (Diagnostic) -> Void
+    }
+
     private struct Table {
         var next: UInt64 = 1
         var pending: [UInt64: PendingCompletion] = [:]
-        var finished: [UInt64: (ending: Ending, report: @Sendable (Diagnostic) -> Void)] = [:]
+        var finished: [UInt64: Finished] = [:]
         /// The finished tokens in the order they finished, as a ring once full.
         var finishedOrder: [UInt64] = []
         /// In a full ring, the slot of the oldest token: the next one to forget and overwrite.
@@ -38,13 +47,13 @@ package final class CompletionCenter: Sendable {
         rememberedFinishedTokens = max(1, count)
     }
 
-    /// Opens a pending completion that must arrive before `deadline`
-    /// (monotonic nanoseconds). `report` receives what goes wrong after it
-    /// is finished (a late or repeated call).
-    package func begin(deadline: UInt64, extensionIdentifier: String,
+    /// Opens a pending completion of `kind` that must arrive before
+    /// `deadline` (monotonic nanoseconds). `report` receives what goes wrong
+    /// after it is finished (a late or repeated call).
+    package func begin(_ kind: PendingCompletion.Kind = .response, deadline: UInt64, extensionIdentifier: String,
                        report: @escaping @Sendable (Diagnostic) -> Void) -> PendingCompletion {
         table.withLock { table in
-            let pending = PendingCompletion(token: table.next, deadline: deadline,
+            let pending = PendingCompletion(kind: kind, token: table.next, deadline: deadline,
                                             extensionIdentifier: extensionIdentifier, report: report)
             table.pending[table.next] = pending
             table.next += 1
@@ -52,28 +61,49 @@ package final class CompletionCenter: Sendable {
         }
     }
 
-    /// The ABI's `complete_response`: records `option` for `token`. A token
-    /// nobody issued only gets TIDINGS_STATUS_INVALID_COMPLETION back, as
-    /// there is no response to report it on.
+    /// The ABI's `complete_response`: records `option` for `token`.
     package func complete(_ token: UInt64, option: Int32) -> tidings_status {
+        deliver(.option(option), to: token, kind: .response)
+    }
+
+    /// The ABI's `complete_request`: records the rewritten content (nil for
+    /// the original) for `token`.
+    package func complete(_ token: UInt64, content: ServiceAnswer?) -> tidings_status {
+        deliver(.content(content), to: token, kind: .request)
+    }
+
+    /// Hands `answer` to the pending completion of `token` when it is of
+    /// `kind`; otherwise reports the misuse on the token's owner. A token
+    /// nobody issued only gets TIDINGS_STATUS_INVALID_COMPLETION back, as
+    /// there is nothing to report it on.
+    private func deliver(_ answer: PendingCompletion.Given, to token: UInt64, kind: PendingCompletion.Kind)
+        -> tidings_status
+    {
         enum Found {
             case pending(PendingCompletion)
-            case finished(Ending, @Sendable (Diagnostic) -> Void)
+            case finished(Finished)
             case unknown
         }
         let found: Found = table.withLock { table in
             if let pending = table.pending[token] { return .pending(pending) }
-            if let finished = table.finished[token] { return .finished(finished.ending, finished.report) }
+            if let finished = table.finished[token] { return .finished(finished) }
             return .unknown
         }
         switch found {
+        case .pending(let pending) where pending.kind == kind:
+            return pending.complete(answer)
         case .pending(let pending):
-            return pending.complete(option: option)
-        case .finished(.completed, let report):
-            report(.warning(.completionRepeated,
-                            "A response's completion was called again after it had completed; the call was ignored."))
-        case .finished(.expired, let report):
-            report(.warning(.completionLate, "A response's completion arrived after its deadline; the call was ignored."))
+            pending.report(.warning(.completionWrongKind,
+                                    "\(kind.function) was called with the token of \(pending.kind.noun); the call was ignored."))
+        case .finished(let finished):
+            switch finished.ending {
+            case .completed:
+                finished.report(.warning(.completionRepeated,
+                                         "\(finished.kind.noun.capitalizedFirst) was completed again after it had completed; the call was ignored."))
+            case .expired:
+                finished.report(.warning(.completionLate,
+                                         "\(finished.kind.noun.capitalizedFirst) was completed after its deadline; the call was ignored."))
+            }
         case .unknown:
             break
         }
@@ -85,7 +115,7 @@ package final class CompletionCenter: Sendable {
         let ending: Ending = pending.result == nil ? .expired : .completed
         table.withLock { table in
             table.pending[pending.token] = nil
-            table.finished[pending.token] = (ending, pending.report)
+            table.finished[pending.token] = Finished(ending: ending, kind: pending.kind, report: pending.report)
             // A ring, not removeFirst(), which moved all 4,096 tokens on every response.
             if table.finishedOrder.count < rememberedFinishedTokens {
                 table.finishedOrder.append(pending.token)
@@ -98,15 +128,50 @@ package final class CompletionCenter: Sendable {
     }
 }
 
-/// One response waiting for its extension's completion.
+/// One response or service request waiting for its extension's answer.
 package final class PendingCompletion: Sendable {
-    /// What the extension answered: Apple's option, or a value outside it.
-    package enum Answer: Sendable, Equatable {
-        case option(ResponseOption)
-        case invalid(Int32)
+    /// What is waited for.
+    package enum Kind: Sendable, Equatable {
+        /// A content extension's answer to a response (`complete_response`).
+        case response
+        /// A service extension's rewritten content (`complete_request`).
+        case request
+
+        /// "a response's completion", for messages.
+        var noun: String {
+            switch self {
+            case .response: "a response's completion"
+            case .request: "a service request's content handler"
+            }
+        }
+
+        /// The host function that completes this kind.
+        var function: String {
+            switch self {
+            case .response: "complete_response"
+            case .request: "complete_request"
+            }
+        }
     }
 
-    /// The ABI's token for this response.
+    /// What the extension answered.
+    package enum Answer: Sendable, Equatable {
+        /// One of Apple's response options.
+        case option(ResponseOption)
+        /// A response option outside Apple's three.
+        case invalid(Int32)
+        /// A service extension's content; nil to show the original.
+        case content(ServiceAnswer?)
+    }
+
+    /// What a completion call gave, before it is checked.
+    fileprivate enum Given {
+        case option(Int32)
+        case content(ServiceAnswer?)
+    }
+
+    package let kind: Kind
+    /// The ABI's token.
     package let token: UInt64
     /// Monotonic nanoseconds by which the completion must arrive.
     package let deadline: UInt64
@@ -119,6 +184,8 @@ package final class PendingCompletion: Sendable {
         var answer: Answer?
         /// Problems seen while waiting.
         var extra: [Diagnostic] = []
+        /// A later end than the deadline, during a grace period; 0 when none.
+        var graceUntil: UInt64 = 0
         /// The gate a waiter waits at: made by the first wait that finds no
         /// answer yet, so that an extension that completes during the call
         /// costs no gate at all.
@@ -127,8 +194,9 @@ package final class PendingCompletion: Sendable {
 
     private let state = Mutex(State())
 
-    fileprivate init(token: UInt64, deadline: UInt64, extensionIdentifier: String,
+    fileprivate init(kind: Kind, token: UInt64, deadline: UInt64, extensionIdentifier: String,
                      report: @escaping @Sendable (Diagnostic) -> Void) {
+        self.kind = kind
         self.token = token
         self.deadline = deadline
         self.extensionIdentifier = extensionIdentifier
@@ -143,34 +211,54 @@ package final class PendingCompletion: Sendable {
 
     /// Waits for the completion until the deadline; nil when it did not come.
     package func wait() -> Answer? {
+        wait(until: deadline)
+    }
+
+    /// Waits for the completion until `instant` (monotonic nanoseconds), which
+    /// may lie past the deadline: a service extension's grace period after
+    /// time-will-expire. Nil when it did not come.
+    package func wait(until instant: UInt64) -> Answer? {
         let latch: Latch? = state.withLock { state in
             guard state.answer == nil else { return nil }
             if state.latch == nil { state.latch = Latch() }
             return state.latch
         }
-        if let latch { _ = latch.wait(until: deadline) }
+        if let latch { _ = latch.wait(until: instant) }
         return result
     }
 
-    fileprivate func complete(option: Int32) -> tidings_status {
-        let late = MonotonicClock.now() > deadline
+    /// Lets a completion in until `instant` instead of the deadline (the grace
+    /// period a service extension gets after time-will-expire).
+    package func extend(until instant: UInt64) {
+        state.withLock { $0.graceUntil = instant }
+    }
+
+    fileprivate func complete(_ given: Given) -> tidings_status {
+        let now = MonotonicClock.now()
         let (accepted, latch): (Bool, Latch?) = state.withLock { state in
             if state.answer != nil {
                 state.extra.append(.warning(.completionRepeated,
-                                            "\(extensionIdentifier) called a response's completion twice; the second call was ignored."))
+                                            "\(extensionIdentifier) called \(kind.noun) twice; the second call was ignored."))
                 return (false, nil)
             }
-            if late {
+            if now > max(deadline, state.graceUntil) {
                 state.extra.append(.warning(.completionLate,
-                                            "\(extensionIdentifier) completed a response after its deadline; the call was ignored."))
+                                            "\(extensionIdentifier) called \(kind.noun) after its deadline; the call was ignored."))
                 return (false, nil)
             }
-            state.answer = ResponseOption(rawValue: option).map(Answer.option) ?? .invalid(option)
+            switch given {
+            case .option(let option): state.answer = ResponseOption(rawValue: option).map(Answer.option) ?? .invalid(option)
+            case .content(let content): state.answer = .content(content)
+            }
             return (true, state.latch)
         }
         latch?.open()
         return accepted ? TIDINGS_STATUS_OK : TIDINGS_STATUS_INVALID_COMPLETION
     }
+}
+
+private extension String {
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
 
 extension Diagnostic.Code {
@@ -182,4 +270,6 @@ extension Diagnostic.Code {
     package static let completionRepeated = Self("response.completion-repeated")
     /// A completion's option is not doNotDismiss, dismiss or dismissAndForwardAction.
     package static let completionInvalidOption = Self("response.invalid-option")
+    /// complete_response was called with a request's token, or complete_request with a response's.
+    package static let completionWrongKind = Self("response.completion-wrong-function")
 }

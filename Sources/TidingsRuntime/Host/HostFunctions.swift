@@ -1,3 +1,4 @@
+import Glibc
 import TidingsABI
 import TidingsBase
 import TidingsManifest
@@ -41,7 +42,10 @@ package enum HostFunctions {
             media_playing_paused: mediaPlayingPaused,
             perform_default_action: performDefaultAction,
             dismiss: dismiss,
-            complete_response: completeResponse))
+            complete_response: completeResponse,
+            complete_request: completeRequest,
+            create_attachment: createAttachment,
+            open_attachment: openAttachment))
         return Storage(pointer: UnsafePointer(table))
     }()
 
@@ -139,7 +143,7 @@ package enum HostFunctions {
             if attachment != nil && identifier == nil {
                 return invalid("set_image was given an attachment identifier that is not UTF-8.", context: context, state: &state)
             }
-            if let identifier, !state.attachments.contains(identifier) {
+            if let identifier, !state.attachments.contains(where: { $0.identifier == identifier }) {
                 return context.refuse(TIDINGS_STATUS_NO_SUCH_ATTACHMENT, .viewNoSuchAttachment,
                                       "the notification has no attachment \"\(identifier)\".", in: &state)
             }
@@ -268,6 +272,62 @@ package enum HostFunctions {
         token, option in
         CompletionCenter.shared.complete(token, option: option)
     }
+
+    private static let completeRequest: @convention(c) (tidings_completion, UnsafePointer<tidings_content>?) -> tidings_status = {
+        token, content in
+        CompletionCenter.shared.complete(token, content: content.map(ServiceAnswer.init))
+    }
+
+    private static let createAttachment: @convention(c) (
+        tidings_context?, UnsafePointer<tidings_attachment_request>?, UnsafeMutablePointer<CChar>?, Int,
+        UnsafeMutablePointer<tidings_attachment_error>?
+    ) -> tidings_status = { handle, request, identifier, capacity, error in
+        withState(handle) { context, state in
+            guard let attach = context.attach else {
+                return context.refuse(TIDINGS_STATUS_NOT_SUPPORTED, .attachmentNotSupported,
+                                      "created an attachment, which only a service extension serving a request may do.",
+                                      in: &state)
+            }
+            guard let request, Int(request.pointee.struct_size) >= MemoryLayout<tidings_attachment_request>.size,
+                  let url = text(request.pointee.url)
+            else {
+                return invalid("create_attachment needs a request with a UTF-8 url.", context: context, state: &state)
+            }
+            let options = request.pointee
+            let rect = options.thumbnail_clipping_rect
+            let thumbnail = ThumbnailOptions(
+                hidden: options.thumbnail_hidden,
+                clippingRect: rect.width > 0 && rect.height > 0
+                    ? .init(x: rect.x, y: rect.y, width: rect.width, height: rect.height) : nil,
+                time: options.thumbnail_time >= 0 ? options.thumbnail_time : nil)
+            let asked = AttachmentRequest(identifier: text(options.identifier) ?? "", url: url,
+                                          typeHint: text(options.type_hint), thumbnail: thumbnail)
+            switch attach(asked) {
+            case .success(let attachment):
+                state.attachments.append(attachment)
+                error?.pointee = 0
+                if let identifier, capacity > 0 {
+                    let bytes = Array(attachment.identifier.utf8.prefix(capacity - 1))
+                    bytes.withUnsafeBytes { UnsafeMutableRawPointer(identifier).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                    identifier[bytes.count] = 0
+                }
+                return TIDINGS_STATUS_OK
+            case .failure(let failure):
+                error?.pointee = failure.appleCode
+                state.diagnostics.append(failure.diagnostic)
+                return TIDINGS_STATUS_INVALID_ATTACHMENT
+            }
+        }
+    }
+
+    private static let openAttachment: @convention(c) (tidings_context?, UnsafePointer<CChar>?) -> Int32 = {
+        handle, identifier in
+        guard let handle, let identifier = text(identifier),
+              let context = ContextRegistry.shared.context(UInt64(UInt(bitPattern: handle))),
+              let attachment = context.update({ state in state.attachments.first { $0.identifier == identifier } })
+        else { return -1 }
+        return open(attachment.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    }
 }
 
 extension Diagnostic.Code {
@@ -279,6 +339,8 @@ extension Diagnostic.Code {
     package static let viewNoSuchAttachment = Self("view.no-such-attachment")
     /// The extension set a title without UNNotificationExtensionOverridesDefaultTitle.
     package static let titleNotPermitted = Self("extension.title-not-permitted")
+    /// create_attachment was called outside a service request.
+    package static let attachmentNotSupported = Self("extension.attachment-not-supported")
     /// A host function got NULL, non-UTF-8 text or an out-of-range number.
     package static let hostCallInvalidArgument = Self("extension.invalid-argument")
 }

@@ -34,8 +34,9 @@ package final class InstanceContext: Sendable {
         package var actions: [NotificationAction]?
         package var mediaButton: MediaButton?
         package var mediaPlaying = false
-        /// Identifiers of the attachments of the notification last delivered.
-        package var attachments: [String] = []
+        /// The attachments of the notification last delivered (or the request
+        /// being served), which the extension may show and open.
+        package var attachments: [NotificationAttachment] = []
         /// The extension asked to close the notification.
         package var dismissRequested = false
         /// The extension asked to perform the default action.
@@ -52,11 +53,16 @@ package final class InstanceContext: Sendable {
     package let extensionIdentifier: String
     /// `UNNotificationExtensionOverridesDefaultTitle`.
     package let mayOverrideTitle: Bool
+    /// How attachments are made for the request a service extension serves;
+    /// nil for a content extension, which may not make any.
+    package let attach: (@Sendable (AttachmentRequest) -> Result<NotificationAttachment, AttachmentFailure>)?
     private let state: Mutex<State>
 
-    package init(extensionIdentifier: String, mayOverrideTitle: Bool, interface: Interface?) {
+    package init(extensionIdentifier: String, mayOverrideTitle: Bool, interface: Interface?,
+                 attach: (@Sendable (AttachmentRequest) -> Result<NotificationAttachment, AttachmentFailure>)? = nil) {
         self.extensionIdentifier = extensionIdentifier
         self.mayOverrideTitle = mayOverrideTitle
+        self.attach = attach
         state = Mutex(State(view: ViewState(interface: interface)))
         handle = ContextRegistry.shared.makeHandle()
         ContextRegistry.shared.bind(handle, to: self)

@@ -51,8 +51,8 @@ package enum Payload {
         var generator = SystemRandomNumberGenerator()
         let high = generator.next() as UInt64
         let low = generator.next() as UInt64
-        let hex = String(high, radix: 16, uppercase: true).leftPadded(to: 16)
-            + String(low, radix: 16, uppercase: true).leftPadded(to: 16)
+        let hex = String(high, radix: 16, uppercase: true).leftPadded(to: 16, with: "0")
+            + String(low, radix: 16, uppercase: true).leftPadded(to: 16, with: "0")
         let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4),
                      hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
         return parts.joined(separator: "-")
@@ -68,12 +68,6 @@ extension Diagnostic.Code {
     package static let payloadUnknownKey = Self("payload.unknown-key")
     /// An attachment's file does not exist or is not a regular file.
     package static let payloadAttachmentMissing = Self("payload.attachment-missing")
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
-    }
 }
 
 private struct PayloadReader {
@@ -133,6 +127,7 @@ private struct PayloadReader {
                               at: ["aps", flag])
             }
         }
+        content.mutableContent = aps["mutable-content"]?.integerValue == 1
         content.userInfo = payload
         return UserNotification(identifier: identifier, date: date, content: content)
     }

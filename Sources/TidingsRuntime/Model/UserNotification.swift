@@ -92,6 +92,9 @@ package struct NotificationContent: Sendable, Equatable {
     package var interruptionLevel = InterruptionLevel.active
     /// Between 0 and 1.
     package var relevanceScore = 0.0
+    /// `aps.mutable-content` is 1: a service extension may rewrite the
+    /// notification before it is shown (when it also has alert text).
+    package var mutableContent = false
     /// The userInfo dictionary, in the order the payload gave it.
     package var userInfo: [(String, JSON)] = []
     package var attachments: [NotificationAttachment] = []
@@ -109,6 +112,7 @@ package struct NotificationContent: Sendable, Equatable {
             && lhs.categoryIdentifier == rhs.categoryIdentifier
             && lhs.targetContentIdentifier == rhs.targetContentIdentifier
             && lhs.interruptionLevel == rhs.interruptionLevel && lhs.relevanceScore == rhs.relevanceScore
+            && lhs.mutableContent == rhs.mutableContent
             && JSON.object(lhs.userInfo) == JSON.object(rhs.userInfo) && lhs.attachments == rhs.attachments
     }
 }
@@ -138,11 +142,18 @@ package struct NotificationAttachment: Sendable, Equatable {
     package var type: String
     /// The file's absolute path.
     package var path: String
+    /// The file's size in bytes; 0 when not known.
+    package var size: UInt64
+    /// How its thumbnail is shown.
+    package var thumbnail: ThumbnailOptions
 
-    package init(identifier: String, type: String, path: String) {
+    package init(identifier: String, type: String, path: String, size: UInt64 = 0,
+                 thumbnail: ThumbnailOptions = ThumbnailOptions()) {
         self.identifier = identifier
         self.type = type
         self.path = path
+        self.size = size
+        self.thumbnail = thumbnail
     }
 
     /// The `file://` URL of the file, percent-encoding what a URL path may not hold.
@@ -159,5 +170,36 @@ package struct NotificationAttachment: Sendable, Equatable {
             }
         }
         return encoded
+    }
+}
+
+/// How an attachment's thumbnail is shown (UNNotificationAttachment's options).
+package struct ThumbnailOptions: Sendable, Equatable {
+    /// Hide the thumbnail.
+    package var hidden: Bool
+    /// The part shown, normalised to 0…1 (x, y, width, height); nil for the whole.
+    package var clippingRect: ClippingRect?
+    /// The moment of a video or animation shown, in seconds; nil for the default.
+    package var time: Double?
+
+    /// A rectangle normalised to the image: every value within 0…1.
+    package struct ClippingRect: Sendable, Equatable {
+        package var x: Double
+        package var y: Double
+        package var width: Double
+        package var height: Double
+
+        package init(x: Double, y: Double, width: Double, height: Double) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
+    package init(hidden: Bool = false, clippingRect: ClippingRect? = nil, time: Double? = nil) {
+        self.hidden = hidden
+        self.clippingRect = clippingRect
+        self.time = time
     }
 }

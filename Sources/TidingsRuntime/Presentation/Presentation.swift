@@ -56,6 +56,8 @@ package struct ForwardedResponse: Sendable, Equatable {
 /// The result of delivering a notification.
 package struct Delivery: Sendable {
     package var presentation: Presentation
+    /// What the service stage did (skipped, with the reason, when it did not run).
+    package var service: StageReport
     /// Why it was routed as it was, what the extension did wrong, what failed.
     package var diagnostics: [Diagnostic]
     /// What the extension logged.

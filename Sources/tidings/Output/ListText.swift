@@ -72,17 +72,9 @@ struct ListText {
         if manifest.overridesDefaultTitle { flags.append("title") }
         if manifest.userInteractionEnabled { flags.append("touch") }
         if bundle.interface != nil { flags.append("view") }
-        let ratio = manifest.initialContentSizeRatio.map { Number.text($0) } ?? "-"
+        let ratio = manifest.initialContentSizeRatio.map { NumberText.short($0) } ?? "-"
         let categories = manifest.categories.isEmpty ? "(all)" : manifest.categories.joined(separator: ",")
         return ([bundle.name, manifest.point.shortName, manifest.appIdentifier, categories,
                  flags.isEmpty ? "-" : flags.joined(separator: ","), ratio, status], styled)
-    }
-}
-
-/// Numbers as people write them: 0.75, 270, 1.5.
-enum Number {
-    static func text(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
     }
 }

@@ -28,10 +28,10 @@ struct PresentationText {
             text += field("Default", "hidden (UNNotificationExtensionDefaultContentHidden)")
         }
         if let initial = presentation.initialContentHeight {
-            let width = Number.text(presentation.contentWidth)
-            var size = "\(width) × \(Number.text(initial)) while loading"
+            let width = NumberText.short(presentation.contentWidth)
+            var size = "\(width) × \(NumberText.short(initial)) while loading"
             if let height = presentation.contentHeight, height != initial {
-                size += ", then \(width) × \(Number.text(height))"
+                size += ", then \(width) × \(NumberText.short(height))"
             }
             text += field("Content size", size)
         }
@@ -87,7 +87,7 @@ struct PresentationText {
     // MARK: Pieces
 
     private func field(_ name: String, _ value: String) -> String {
-        "  " + terminal.dim(value.isEmpty ? name : name.padding(toLength: labelWidth)) + value + "\n"
+        "  " + terminal.dim(value.isEmpty ? name : name.rightPadded(to: labelWidth)) + value + "\n"
     }
 
     private func tree(_ view: ViewState, at position: Int, depth: Int, attachments: [NotificationAttachment]) -> String {
@@ -113,7 +113,7 @@ struct PresentationText {
                 text += " (empty)"
             }
         case let .stack(axis, spacing, _):
-            text += terminal.dim(" \(axis.rawValue), spacing \(Number.text(spacing))")
+            text += terminal.dim(" \(axis.rawValue), spacing \(NumberText.short(spacing))")
         }
         if node.hidden { text += terminal.dim(" (hidden)") }
         return text
@@ -132,7 +132,7 @@ struct PresentationText {
         let width = actions.map(\.identifier.count).max() ?? 0
         let titleWidth = actions.map(\.title.count).max() ?? 0
         for action in actions {
-            var line = "    " + action.identifier.padding(toLength: width + 2) + action.title.padding(toLength: titleWidth)
+            var line = "    " + action.identifier.rightPadded(to: width + 2) + action.title.rightPadded(to: titleWidth)
             var details = NotificationAction.Options.names.filter { action.options.contains($0.1) }.map(\.0)
             if let input = action.textInput {
                 details.append("text input: \"\(input.buttonTitle)\"" + (input.placeholder.isEmpty ? "" : ", \"\(input.placeholder)\""))
@@ -157,19 +157,5 @@ struct PresentationText {
         case ActionIdentifier.dismiss: "dismiss"
         default: action
         }
-    }
-}
-
-extension String {
-    /// The string without spaces at its end.
-    func trimmingTrailingSpaces() -> String {
-        var copy = self
-        while copy.hasSuffix(" ") { copy.removeLast() }
-        return copy
-    }
-
-    /// The string followed by spaces up to `length` characters.
-    func padding(toLength length: Int) -> String {
-        self + String(repeating: " ", count: max(1, length - count))
     }
 }

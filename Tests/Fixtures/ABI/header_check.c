@@ -37,17 +37,22 @@ static void did_receive_response(void *instance, const tidings_response *respons
     host->complete_response(completion, TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION);
 }
 
-static const tidings_extension descriptor = {
-    sizeof(tidings_extension), TIDINGS_ABI_VERSION, create, destroy, did_receive_notification, did_receive_response, 0, 0,
-};
+/* Zero-initialised and assigned in the entry, which reads the same in C and C++. */
+static tidings_extension descriptor;
 
 TIDINGS_EXPORT const tidings_extension *tidings_extension_entry(uint32_t host_abi_version, const tidings_host *table) {
     tidings_extension_entry_function self = tidings_extension_entry;
     (void)self;
     if (host_abi_version < 1 || !TIDINGS_HAS_FIELD(table, tidings_host, complete_response) ||
-        TIDINGS_EXTENSION_MIN_SIZE > sizeof descriptor) {
+        TIDINGS_EXTENSION_MIN_SIZE > sizeof(tidings_extension)) {
         return 0;
     }
     host = table;
+    descriptor.struct_size = sizeof descriptor;
+    descriptor.abi_version = TIDINGS_ABI_VERSION;
+    descriptor.create = create;
+    descriptor.destroy = destroy;
+    descriptor.did_receive_notification = did_receive_notification;
+    descriptor.did_receive_response = did_receive_response;
     return &descriptor;
 }

@@ -59,27 +59,21 @@ MAYBE_UNUSED static void did_receive_response(void *instance, const tidings_resp
 
 MAYBE_UNUSED static const tidings_extension descriptor = {
 #if defined(UNDERSIZED)
-    8,
+    .struct_size = 8,
 #elif defined(MINIMAL_SIZE)
-    TIDINGS_EXTENSION_MIN_SIZE,
+    .struct_size = TIDINGS_EXTENSION_MIN_SIZE,
 #else
-    sizeof(tidings_extension),
+    .struct_size = sizeof(tidings_extension),
 #endif
-    ABI_VERSION,
-#ifdef INCOMPLETE
-    NULL,
-#else
-    create,
+    .abi_version = ABI_VERSION,
+#ifndef INCOMPLETE
+    .create = create,
 #endif
-    destroy,
-    did_receive_notification,
-#ifdef NO_RESPONSE_HANDLER
-    NULL,
-#else
-    did_receive_response,
+    .destroy = destroy,
+    .did_receive_notification = did_receive_notification,
+#ifndef NO_RESPONSE_HANDLER
+    .did_receive_response = did_receive_response,
 #endif
-    NULL,
-    NULL,
 };
 
 #ifdef NO_ENTRY

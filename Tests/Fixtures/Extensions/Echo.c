@@ -81,8 +81,12 @@ static void did_receive_response(void *instance, const tidings_response *respons
 }
 
 static const tidings_extension descriptor = {
-    sizeof(tidings_extension), TIDINGS_ABI_VERSION, create, destroy, did_receive_notification, did_receive_response,
-    NULL, NULL,
+    .struct_size = sizeof(tidings_extension),
+    .abi_version = TIDINGS_ABI_VERSION,
+    .create = create,
+    .destroy = destroy,
+    .did_receive_notification = did_receive_notification,
+    .did_receive_response = did_receive_response,
 };
 
 TIDINGS_EXPORT const tidings_extension *tidings_extension_entry(uint32_t host_abi_version, const tidings_host *table) {

@@ -149,8 +149,14 @@ static void did_receive_response(void *instance, const tidings_response *respons
 }
 
 static const tidings_extension descriptor = {
-    sizeof(tidings_extension), TIDINGS_ABI_VERSION, create, destroy, did_receive_notification, did_receive_response,
-    media_play, media_pause,
+    .struct_size = sizeof(tidings_extension),
+    .abi_version = 1,
+    .create = create,
+    .destroy = destroy,
+    .did_receive_notification = did_receive_notification,
+    .did_receive_response = did_receive_response,
+    .media_play = media_play,
+    .media_pause = media_pause,
 };
 
 TIDINGS_EXPORT const tidings_extension *tidings_extension_entry(uint32_t version, const tidings_host *table) {

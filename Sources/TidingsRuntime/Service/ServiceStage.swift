@@ -1,0 +1,204 @@
+import TidingsBase
+import TidingsManifest
+import TidingsRegistry
+
+/// The first stage of a delivery: a remote notification with
+/// `mutable-content` and alert text goes through its app's service extension,
+/// which may rewrite it and attach media within a deadline
+/// (UNNotificationServiceExtension).
+///
+/// When the deadline passes the extension is told its time will expire and
+/// gets a grace period; without content by then, or with content that lost
+/// the alert text, the original is shown. Whatever happens, the notification
+/// goes on to the content stage.
+struct ServiceStage: Sendable {
+    let index: ExtensionIndex
+    let providers: ProviderCache
+    let launcher: any ExtensionLauncher
+    /// Seconds a service extension has to call its content handler.
+    let deadline: Double
+    /// Seconds after time-will-expire in which a content handler still counts.
+    let gracePeriod: Double
+    /// How attachments a service extension creates are validated and stored.
+    let attach: (@Sendable (AttachmentRequest) -> Result<NotificationAttachment, AttachmentFailure>)?
+    let onEvent: @Sendable (HostEvent) -> Void
+
+    /// What the stage did.
+    struct Outcome: Sendable {
+        /// The notification to show: rewritten, or the original.
+        var notification: UserNotification
+        var report: StageReport
+        var diagnostics: [Diagnostic] = []
+        var log: [LogLine] = []
+    }
+
+    /// Runs `notification`, addressed to `app`, through its service extension when it should.
+    func run(_ notification: UserNotification, to app: String) -> Outcome {
+        let content = notification.content
+        guard content.mutableContent else {
+            return Outcome(notification: notification, report: .skipped(.notMutable))
+        }
+        guard content.hasAlert else {
+            return Outcome(notification: notification, report: .skipped(.noAlert))
+        }
+        guard let bundle = index.serviceExtension(forApp: app, category: content.categoryIdentifier),
+              let manifest = bundle.manifest
+        else {
+            return Outcome(notification: notification, report: .skipped(.noServiceExtension(app: app)))
+        }
+        let started = MonotonicClock.now()
+        let identifier = manifest.bundleIdentifier
+        var result = Outcome(notification: notification, report: .failed(extension: identifier))
+        let provider: any ExtensionProvider
+        let instance: any ExtensionInstance
+        let context = InstanceContext(extensionIdentifier: identifier, mayOverrideTitle: false, interface: nil,
+                                      attach: attach)
+        context.update { $0.attachments = content.attachments }
+        do throws(Diagnostic) {
+            provider = try providers.provider(for: bundle, launcher: launcher)
+            instance = try provider.makeInstance(context: context)
+        } catch {
+            context.close()
+            result.diagnostics.append(error)
+            return result
+        }
+
+        let onEvent = self.onEvent
+        let pending = CompletionCenter.shared.begin(.request, deadline: MonotonicClock.deadline(after: deadline),
+                                                    extensionIdentifier: identifier, report: { onEvent(.diagnostic($0)) })
+        instance.didReceive(request: notification, token: pending.token)
+        var answer = pending.wait()
+        var expired = false
+        if answer == nil {
+            expired = true
+            let grace = MonotonicClock.deadline(after: gracePeriod)
+            pending.extend(until: grace)
+            instance.serviceExtensionTimeWillExpire()
+            answer = pending.wait(until: grace)
+        }
+        CompletionCenter.shared.finish(pending)
+        let (reports, created) = context.drainReports { reports, state in (reports, state.attachments) }
+        instance.destroy()
+        context.close()
+        result.diagnostics += pending.problems + reports.diagnostics
+        result.log = reports.log
+        let elapsed = Double(MonotonicClock.now() - started) / 1e6
+
+        guard case .content(let given)? = answer else {
+            result.diagnostics.append(.error(
+                .serviceTimeout,
+                "\(identifier) did not call its content handler within \(NumberText.short(deadline)) s, nor in the \(NumberText.short(gracePeriod)) s after time-will-expire; the original content is shown."))
+            result.report = .kept(extension: identifier, reason: .timedOut, milliseconds: elapsed)
+            return result
+        }
+        guard let given else {
+            result.report = .kept(extension: identifier, reason: .handedBackNothing, milliseconds: elapsed)
+            return result
+        }
+        result.diagnostics += given.problems
+        guard given.content.hasAlert else {
+            result.diagnostics.append(.warning(
+                .serviceRemovedAlert,
+                "\(identifier) handed back content without alert text; as on iOS the change is ignored and the original is shown."))
+            result.report = .kept(extension: identifier, reason: .removedAlert, milliseconds: elapsed)
+            return result
+        }
+        var rewritten = given.content
+        for attachment in given.attachmentIdentifiers {
+            if let found = created.first(where: { $0.identifier == attachment }) {
+                rewritten.attachments.append(found)
+            } else {
+                result.diagnostics.append(.warning(
+                    .serviceUnknownAttachment,
+                    "\(identifier) handed back an attachment \"\(attachment)\" that the request does not have and it did not create; it was dropped."))
+            }
+        }
+        // The request's own flags stay as they came; the extension rewrites what is shown.
+        rewritten.mutableContent = content.mutableContent
+        var changed = notification
+        changed.content = rewritten
+        result.notification = changed
+        result.report = .rewrote(extension: identifier, changes: Self.changes(from: content, to: rewritten),
+                                 afterExpiry: expired, milliseconds: elapsed)
+        return result
+    }
+
+    /// The names of what differs, for the report: "title", "2 attachments added".
+    static func changes(from old: NotificationContent, to new: NotificationContent) -> [String] {
+        var changes: [String] = []
+        if old.title != new.title { changes.append("title") }
+        if old.subtitle != new.subtitle { changes.append("subtitle") }
+        if old.body != new.body { changes.append("body") }
+        if old.sound != new.sound { changes.append("sound") }
+        if old.badge != new.badge { changes.append("badge") }
+        if old.categoryIdentifier != new.categoryIdentifier { changes.append("category") }
+        if old.threadIdentifier != new.threadIdentifier { changes.append("thread") }
+        if JSON.object(old.userInfo) != JSON.object(new.userInfo) { changes.append("userInfo") }
+        let added = new.attachments.filter { attachment in !old.attachments.contains { $0.identifier == attachment.identifier } }
+        if !added.isEmpty { changes.append(added.count == 1 ? "1 attachment added" : "\(added.count) attachments added") }
+        return changes
+    }
+}
+
+/// What a delivery's stage did, for `tidings deliver --explain` and front ends.
+package enum StageReport: Sendable, Equatable {
+    /// Why no service extension ran.
+    package enum SkipReason: Sendable, Equatable {
+        case notMutable
+        case noAlert
+        case noServiceExtension(app: String)
+    }
+
+    /// Why the original content was kept.
+    package enum KeepReason: Sendable, Equatable {
+        case timedOut
+        case handedBackNothing
+        case removedAlert
+    }
+
+    case skipped(SkipReason)
+    case failed(extension: String)
+    case kept(extension: String, reason: KeepReason, milliseconds: Double)
+    case rewrote(extension: String, changes: [String], afterExpiry: Bool, milliseconds: Double)
+
+    /// One sentence saying what happened.
+    package var sentence: String {
+        switch self {
+        case .skipped(.notMutable):
+            "No service extension ran: aps.mutable-content is not 1."
+        case .skipped(.noAlert):
+            "No service extension ran: the notification has no alert text (title, subtitle or body)."
+        case .skipped(.noServiceExtension(let app)):
+            "No service extension ran: app \(app) has none on the search path."
+        case .failed(let identifier):
+            "\(identifier) failed; the original content is shown."
+        case .kept(let identifier, .timedOut, _):
+            "\(identifier) gave no content in time; the original content is shown."
+        case .kept(let identifier, .handedBackNothing, _):
+            "\(identifier) handed back no content; the original content is shown."
+        case .kept(let identifier, .removedAlert, _):
+            "\(identifier) removed the alert text, so its change was ignored."
+        case .rewrote(let identifier, let changes, let afterExpiry, _):
+            "\(identifier) rewrote the notification"
+                + (changes.isEmpty ? " (no visible change)" : ": " + changes.joined(separator: ", "))
+                + (afterExpiry ? ", after time-will-expire." : ".")
+        }
+    }
+
+    /// How long the extension took, in milliseconds, when one ran.
+    package var milliseconds: Double? {
+        switch self {
+        case .kept(_, _, let milliseconds), .rewrote(_, _, _, let milliseconds): milliseconds
+        default: nil
+        }
+    }
+}
+
+extension Diagnostic.Code {
+    /// A service extension gave no content within its deadline and grace period.
+    package static let serviceTimeout = Self("service.timeout")
+    /// A service extension handed back content without alert text.
+    package static let serviceRemovedAlert = Self("service.removed-alert")
+    /// A service extension named an attachment that does not exist.
+    package static let serviceUnknownAttachment = Self("service.unknown-attachment")
+}

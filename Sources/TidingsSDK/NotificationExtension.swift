@@ -1,0 +1,57 @@
+/// What every notification extension is: an object the host makes per
+/// presented notification (content) or per incoming request (service),
+/// with a context to talk back through.
+public protocol NotificationExtension: AnyObject {
+    /// Makes an instance; `context` is how it changes what is shown.
+    init(context: NotificationExtensionContext)
+}
+
+/// A content extension: draws the custom view of notifications of the
+/// categories its manifest declares (UNNotificationContentExtension).
+///
+/// The host makes one instance per presented notification, or per thread of
+/// notifications shown together, and calls it from one thread at a time.
+public protocol NotificationContentExtension: NotificationExtension {
+    /// Fills the view for `notification` (`didReceive(_:)`). Called again when
+    /// a new notification of the same thread arrives while the view shows.
+    func didReceive(_ notification: DeliveredNotification)
+}
+
+/// A content extension that handles the user's responses itself
+/// (`didReceive(_:completionHandler:)`). Without it, responses go straight
+/// to the app.
+public protocol NotificationResponseHandling: NotificationContentExtension {
+    /// Handles `response`; must call `completion` exactly once, from any
+    /// thread, before the host's deadline.
+    func didReceive(_ response: NotificationResponse,
+                    completionHandler completion: @escaping @Sendable (ContentExtensionResponseOption) -> Void)
+}
+
+/// A content extension that plays media when the user taps its media button
+/// (`mediaPlay()` / `mediaPause()`).
+public protocol NotificationMediaHandling: NotificationContentExtension {
+    /// The user tapped play.
+    func mediaPlay()
+    /// The user tapped pause.
+    func mediaPause()
+}
+
+/// A service extension: rewrites an incoming remote notification (with
+/// `mutable-content` and alert text) before it is shown
+/// (UNNotificationServiceExtension).
+public protocol NotificationServiceExtension: NotificationExtension {
+    /// Changes `request`'s content and hands the result to `contentHandler`,
+    /// once, from any thread, before the deadline. Content without alert text
+    /// is ignored and the original is shown.
+    func didReceive(_ request: DeliveredNotification,
+                    withContentHandler contentHandler: @escaping @Sendable (NotificationContent) -> Void)
+
+    /// The deadline has passed: hand the best attempt to the content handler
+    /// now, or the original content is shown. Called on another thread.
+    func serviceExtensionTimeWillExpire()
+}
+
+extension NotificationServiceExtension {
+    /// By default nothing is done, and the original content is shown.
+    public func serviceExtensionTimeWillExpire() {}
+}
