@@ -34,7 +34,7 @@ extension PropertyList {
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// `bytes` as UTF-8: transcoded when they start with a UTF-16 byte order mark, unchanged otherwise.
-    private static func utf8Text(_ bytes: [UInt8], file: String?) throws(Diagnostic) -> [UInt8] {
+    static func utf8Text(_ bytes: [UInt8], file: String?) throws(Diagnostic) -> [UInt8] {
         let bigEndian = bytes.starts(with: [0xFE, 0xFF])
         guard bigEndian || bytes.starts(with: [0xFF, 0xFE]) else { return bytes }
         guard bytes.count % 2 == 0,

@@ -33,6 +33,20 @@ package enum BundleReader {
         return bundle
     }
 
+    /// Where a bundle's localized strings may be, in the order they are looked for.
+    package static let stringsFiles = ["Localizable.strings", "Base.lproj/Localizable.strings", "en.lproj/Localizable.strings"]
+
+    /// The strings table of the bundle at `path` (the first of `stringsFiles`
+    /// that exists); empty when it has none. Read on demand, never at discovery.
+    package static func strings(ofBundle path: String) throws(Diagnostic) -> [String: String] {
+        for name in stringsFiles {
+            let file = Path.join(path, name)
+            guard FileSystem.status(of: file)?.kind == .regular else { continue }
+            return try StringsTable.parse(try FileSystem.readFile(file, limit: 1 << 20), file: file)
+        }
+        return [:]
+    }
+
     /// The interface file for an `NSExtensionMainStoryboard` value: `NAME.json` in the bundle.
     package static func interfaceFileName(for name: String) -> String {
         Path.pathExtension(of: name) == "json" ? name : name + ".json"

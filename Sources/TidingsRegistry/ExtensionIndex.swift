@@ -80,6 +80,11 @@ package struct ExtensionIndex: Sendable {
         routes.keys.filter { $0.app == app }.map(\.category).sorted()
     }
 
+    /// The usable bundles of `app`'s extensions, in search order.
+    package func bundles(ofApp app: String) -> [ExtensionBundle] {
+        bundles.filter { $0.manifest?.appIdentifier == app }
+    }
+
     /// The bundle whose directory name or identifier is `name`, if any.
     package func bundle(named name: String) -> ExtensionBundle? {
         bundles.first { $0.name == name || $0.name == "\(name).\(BundleReader.bundleExtension)" }

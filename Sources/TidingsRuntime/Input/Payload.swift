@@ -17,14 +17,21 @@ package enum Payload {
         package var diagnostics: [Diagnostic]
     }
 
+    /// The size APNs accepts for a payload, in bytes (5120 for VoIP).
+    package static let defaultSizeLimit = 4096
+
     /// Decodes `json`. Relative attachment paths are taken from `baseDirectory`.
-    /// - Parameter identifier: the request identifier for an APNs payload, which carries none;
-    ///   generated when nil.
+    /// - Parameters:
+    ///   - identifier: the request identifier for an APNs payload, which carries none;
+    ///     generated when nil.
+    ///   - strings: the app's localized strings, for `*-loc-key` (a key missing
+    ///     from it stands for itself).
     package static func decode(_ json: JSON, file: String? = nil, baseDirectory: String = ".",
-                               identifier: String? = nil, now: Double = currentTime()) -> Reading {
+                               identifier: String? = nil, strings: [String: String] = [:],
+                               now: Double = currentTime()) -> Reading {
         var reader = PayloadReader(fields: JSONFieldReader(file: file, invalidCode: .payloadInvalid,
                                                            unknownMemberCode: .payloadUnknownKey),
-                                   baseDirectory: baseDirectory)
+                                   baseDirectory: baseDirectory, strings: strings)
         let notification: UserNotification?
         if json["aps"] != nil {
             notification = reader.remote(json, identifier: identifier ?? generateIdentifier(), date: now)
@@ -37,6 +44,13 @@ package enum Payload {
             notification = nil
         }
         return Reading(notification: reader.fields.failed ? nil : notification, diagnostics: reader.fields.diagnostics)
+    }
+
+    /// True when an APNs payload's alert names localization keys (`*-loc-key`),
+    /// which need the app's strings.
+    package static func usesLocalization(_ json: JSON) -> Bool {
+        guard let alert = json["aps"]?["alert"]?.objectMembers else { return false }
+        return alert.contains { $0.0.hasSuffix("loc-key") && $0.0 != "action-loc-key" }
     }
 
     /// Seconds since 1970, now. The corresponding C function is `clock_gettime(CLOCK_REALTIME)`.
@@ -66,6 +80,8 @@ extension Diagnostic.Code {
     package static let payloadUnrecognized = Self("payload.unrecognized")
     /// A key the payload format does not define, usually a misspelling.
     package static let payloadUnknownKey = Self("payload.unknown-key")
+    /// An APNs payload is larger than the size limit.
+    package static let payloadTooLarge = Self("payload.too-large")
     /// An attachment's file does not exist or is not a regular file.
     package static let payloadAttachmentMissing = Self("payload.attachment-missing")
 }
@@ -73,6 +89,7 @@ extension Diagnostic.Code {
 private struct PayloadReader {
     var fields: JSONFieldReader
     let baseDirectory: String
+    let strings: [String: String]
 
     static let apsKeys = [
         "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
@@ -132,15 +149,15 @@ private struct PayloadReader {
         return UserNotification(identifier: identifier, date: date, content: content)
     }
 
-    /// The alert text, or the localization key with its arguments substituted
-    /// for `%@` and `%n$@` (no strings table is consulted yet).
+    /// The alert text, or the localized text of the key (the key itself when
+    /// the app's strings lack it) with its arguments substituted for `%@` and `%n$@`.
     mutating func localized(_ alert: JSON, text: String, key: String, arguments: String) -> String? {
         if let value = fields.string(alert[text], at: ["aps", "alert", text]) { return value }
         guard let format = fields.string(alert[key], at: ["aps", "alert", key]) else { return nil }
         let values = (fields.array(alert[arguments], at: ["aps", "alert", arguments]) ?? []).map { argument in
             argument.stringValue ?? argument.serialized()
         }
-        return LocalizedFormat.substitute(format, values)
+        return LocalizedFormat.substitute(strings[format] ?? format, values)
     }
 
     mutating func sound(_ value: JSON?) -> String? {

@@ -130,11 +130,33 @@ extension LogLine {
     }
 }
 
+extension StageReport {
+    /// The service stage as JSON: whether it ran, which extension, what it did.
+    package var json: JSON {
+        var members: [(String, JSON)] = []
+        switch self {
+        case .skipped:
+            members.append(("ran", .bool(false)))
+        case .failed(let identifier):
+            members += [("ran", .bool(true)), ("extension", .string(identifier)), ("result", .string("failed"))]
+        case .kept(let identifier, _, _):
+            members += [("ran", .bool(true)), ("extension", .string(identifier)), ("result", .string("original"))]
+        case .rewrote(let identifier, let changes, let afterExpiry, _):
+            members += [("ran", .bool(true)), ("extension", .string(identifier)), ("result", .string("rewritten")),
+                        ("changes", .array(changes.map(JSON.string))), ("afterTimeWillExpire", .bool(afterExpiry))]
+        }
+        if let milliseconds { members.append(("milliseconds", .double(milliseconds))) }
+        members.append(("explanation", .string(sentence)))
+        return .object(members)
+    }
+}
+
 extension Delivery {
     /// The delivery as JSON: the notification, its presentation, and what happened.
     package var json: JSON {
         .object([
             ("notification", presentation.notification.json),
+            ("service", service.json),
             ("presentation", presentation.json),
             ("forwarded", .array(forwarded.map(\.json))),
             ("log", .array(log.map(\.json))),

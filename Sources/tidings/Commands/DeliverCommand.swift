@@ -15,10 +15,16 @@ enum DeliverCommand: Command {
                   repeatable: true),
             .init(name: "width", value: "N", help: "The content width in points (default 360)."),
             .init(name: "id", value: "ID", help: "The request identifier (APNs payloads carry none; default: generated)."),
+            .init(name: "max-payload-size", value: "BYTES",
+                  help: "The largest APNs payload accepted (default 4096, as APNs; VoIP allows 5120)."),
             .init(name: "respond", value: "ACTION",
                   help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
             .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
             .init(name: "deadline", value: "SECONDS", help: "How long the extension has to complete a response (default 5)."),
+            .init(name: "service-deadline", value: "SECONDS",
+                  help: "How long a service extension has to hand back content (default 30)."),
+            .init(name: "explain", value: nil,
+                  help: "Say what each stage did and why: the service extension (or why none ran), then the content extension."),
             SearchPathOption.option,
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
         ],
@@ -43,13 +49,30 @@ enum DeliverCommand: Command {
         let width = try arguments.positiveNumber("width")
         var configuration = NotificationHost.Configuration()
         configuration.responseDeadline = try arguments.positiveNumber("deadline") ?? configuration.responseDeadline
+        configuration.serviceDeadline = try arguments.positiveNumber("service-deadline") ?? configuration.serviceDeadline
         let index = try SearchPathOption.index(arguments, environment: environment)
         var notes: [Diagnostic] = []
-        let notification = try readPayload(payloadPath, identifier: arguments.value("id"), notes: &notes)
+        let limit = try arguments.positiveNumber("max-payload-size").map { Int($0) } ?? Payload.defaultSizeLimit
+        let payload = try readPayload(payloadPath, limit: limit)
+        var notification = try decode(payload, from: payloadPath, identifier: arguments.value("id"), notes: &notes)
         let categoryFiles = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
             try readCategories(path, notes: &notes)
         }
         let app = try app(for: notification, given: arguments.value("app"), categoryFiles: categoryFiles, index: index)
+        if Payload.usesLocalization(payload) {
+            // Localization keys are looked up in the strings of the app's bundles, first found first.
+            var strings: [String: String] = [:]
+            for bundle in index.bundles(ofApp: app) {
+                do {
+                    strings.merge(try BundleReader.strings(ofBundle: bundle.path)) { first, _ in first }
+                } catch {
+                    notes.append(error)
+                }
+            }
+            var ignored: [Diagnostic] = []
+            notification = try decode(payload, from: payloadPath, identifier: notification.identifier, strings: strings,
+                                      notes: &ignored)
+        }
 
         let host = NotificationHost(index: index, configuration: configuration)
         for file in categoryFiles { host.register(file.categories, for: file.app) }
@@ -76,6 +99,7 @@ enum DeliverCommand: Command {
             print(JSON.object(members).serialized(pretty: true))
         } else {
             let text = PresentationText(terminal: terminal)
+            if arguments.flag("explain") { print(text.explain(delivery), terminator: "") }
             print(text.render(delivery), terminator: "")
             if let outcome { print(text.render(outcome, before: delivery.presentation), terminator: "") }
         }
@@ -94,11 +118,29 @@ enum DeliverCommand: Command {
         }
     }
 
-    private static func readPayload(_ path: String, identifier: String?, notes: inout [Diagnostic]) throws(CommandFailure)
-        -> UserNotification
-    {
-        let json = try readJSON(path)
-        let reading = Payload.decode(json, file: path, baseDirectory: Path.directory(of: path), identifier: identifier)
+    /// The payload file's JSON, refusing an APNs payload larger than `limit` bytes.
+    private static func readPayload(_ path: String, limit: Int) throws(CommandFailure) -> JSON {
+        let bytes: [UInt8]
+        let json: JSON
+        do {
+            bytes = try FileSystem.readFile(path, limit: 1 << 20)
+            json = try JSON.parse(bytes, file: path)
+        } catch {
+            throw .input(error)
+        }
+        if json["aps"] != nil && bytes.count > limit {
+            throw CommandFailure(.dataError, [.error(
+                .payloadTooLarge,
+                "The payload is \(bytes.count) bytes; APNs accepts at most \(limit) (--max-payload-size changes the limit).",
+                at: .init(file: path))])
+        }
+        return json
+    }
+
+    private static func decode(_ payload: JSON, from path: String, identifier: String?, strings: [String: String] = [:],
+                               notes: inout [Diagnostic]) throws(CommandFailure) -> UserNotification {
+        let reading = Payload.decode(payload, file: path, baseDirectory: Path.directory(of: path), identifier: identifier,
+                                     strings: strings)
         guard let notification = reading.notification else {
             throw CommandFailure(.dataError, reading.diagnostics)
         }

@@ -48,6 +48,27 @@ struct PresentationText {
         return text
     }
 
+    /// The stages a delivery went through, and why: `--explain`.
+    func explain(_ delivery: Delivery) -> String {
+        var text = terminal.bold("Stages") + "\n"
+        var service = delivery.service.sentence
+        if let milliseconds = delivery.service.milliseconds { service += " (\(NumberText.fixed(milliseconds, 1)) ms)" }
+        text += field("1 Service", service)
+        let presentation = delivery.presentation
+        let content: String
+        if let identifier = presentation.extensionIdentifier {
+            content = "\(identifier) draws the view of category \"\(presentation.notification.content.categoryIdentifier)\"."
+        } else if let reason = delivery.diagnostics.first(where: { $0.code.rawValue.hasPrefix("route.") }) {
+            content = reason.message
+        } else if let failure = delivery.diagnostics.first(where: { $0.severity == .error }) {
+            content = "The content extension failed (\(failure.code)); the default content shows."
+        } else {
+            content = "No content extension; the default content shows."
+        }
+        text += field("2 Content", content)
+        return text + "\n"
+    }
+
     func render(_ outcome: ResponseOutcome, before: Presentation) -> String {
         let response = outcome.response
         var text = "\n" + terminal.bold("Response") + "  \(shortName(response.actionIdentifier))"
