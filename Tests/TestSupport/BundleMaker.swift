@@ -33,6 +33,28 @@ public enum BundleMaker {
             """
     }
 
+    /// A service-extension Info.plist (XML); without categories it serves all of its app's notifications.
+    public static func serviceManifest(identifier: String, executable: String, categories: [String] = []) -> String {
+        let categoryXML = categories.isEmpty ? "" : "<key>NSExtensionAttributes</key><dict>"
+            + "<key>UNNotificationExtensionCategory</key><array>"
+            + categories.map { "<string>\($0)</string>" }.joined() + "</array></dict>"
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+              <key>CFBundleIdentifier</key><string>\(identifier)</string>
+              <key>CFBundleExecutable</key><string>\(executable)</string>
+              <key>NSExtension</key>
+              <dict>
+                <key>NSExtensionPointIdentifier</key><string>com.apple.usernotifications.service</string>
+                <key>NSExtensionPrincipalClass</key><string>NotificationService</string>
+                \(categoryXML)
+              </dict>
+            </dict>
+            </plist>
+            """
+    }
+
     /// Creates `directory/NAME.appex` with `manifest` as Info.plist, and copies
     /// `library` (when given) under its own name and each resource beside it.
     @discardableResult

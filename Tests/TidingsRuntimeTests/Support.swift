@@ -12,6 +12,11 @@ final class Fixture: @unchecked Sendable {
     func host(deadline: Double = 2) -> NotificationHost {
         var configuration = NotificationHost.Configuration()
         configuration.responseDeadline = deadline
+        return host(configuration: configuration)
+    }
+
+    /// A host over everything installed so far, configured as given.
+    func host(configuration: NotificationHost.Configuration) -> NotificationHost {
         let events = self.events
         return NotificationHost(index: Discovery.scan(SearchPath(directories: [directory.path], origin: .option)),
                                 configuration: configuration, onEvent: { events.append($0) })
