@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "TidingsSDK", targets: ["TidingsSDK"]),
         // Sample extensions: each one a shared library loaded by the host.
         .library(name: "EventInvite", type: .dynamic, targets: ["EventInvite"]),
+        .library(name: "InviteService", type: .dynamic, targets: ["InviteService"]),
         .library(name: "BuildStatus", type: .dynamic, targets: ["BuildStatus"]),
         .library(name: "NoOp", type: .dynamic, targets: ["NoOp"]),
     ],
@@ -52,6 +53,7 @@ let package = Package(
             path: "Plugins/EventInvite",
             exclude: ["MainInterface.json", "Payloads"]
         ),
+        .target(name: "InviteService", dependencies: ["TidingsSDK"], path: "Plugins/InviteService", exclude: ["Payloads"]),
         // C extensions have no public headers of their own: "." keeps SwiftPM from
         // expecting an include/ folder.
         .target(name: "BuildStatus", dependencies: ["TidingsABI"], path: "Plugins/BuildStatus",
