@@ -21,5 +21,6 @@ _Static_assert(sizeof(tidings_media_button) == 48, "tidings_media_button v1 size
 _Static_assert(offsetof(tidings_attachment, size) == 32, "tidings_attachment v2 appends after v1");
 _Static_assert(sizeof(tidings_attachment) == 88, "tidings_attachment v2 size");
 _Static_assert(sizeof(tidings_attachment_request) == 72, "tidings_attachment_request v2 size");
+_Static_assert(sizeof(tidings_attachment_result) == 40, "tidings_attachment_result v2 size");
 _Static_assert(sizeof(tidings_user_info_entry) == 32, "tidings_user_info_entry v1 size");
 #endif

@@ -18,6 +18,26 @@ package enum NumberText {
         return sign + grouped(whole) + (digits > 0 ? "." + fraction : "")
     }
 
+    /// A file size in decimal units, as file managers show it: "512 bytes",
+    /// "12.3 KB", "10 MB", "10.5 MB".
+    package static func bytes(_ count: UInt64) -> String {
+        guard count >= 1000 else { return count == 1 ? "1 byte" : "\(count) bytes" }
+        var value = Double(count) / 1000
+        var unit = 0
+        let units = ["KB", "MB", "GB", "TB"]
+        while value >= 999.95 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        let rounded = (value * 10).rounded() / 10
+        return (rounded == rounded.rounded() ? short(rounded) : fixed(rounded, 1)) + " " + units[unit]
+    }
+
+    /// A file size in decimal units with the exact count: "10.5 MB (10,485,760 bytes)".
+    package static func bytesExactly(_ count: UInt64) -> String {
+        count < 1000 ? bytes(count) : "\(bytes(count)) (\(grouped(Int64(clamping: count))) bytes)"
+    }
+
     /// A whole number with thousands separated by commas: 1234567 is "1,234,567".
     package static func grouped(_ value: Int64) -> String {
         let digits = Array(String(value.magnitude))

@@ -35,11 +35,8 @@ package struct SearchPath: Sendable, Equatable {
             return SearchPath(directories: split(list), origin: .environment)
         }
         var directories: [String] = []
-        let home = environment["HOME"] ?? ""
-        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+        if let dataHome = BaseDirectory.data.path(in: environment) {
             directories.append(Path.join(dataHome, "tidings/extensions"))
-        } else if !home.isEmpty {
-            directories.append(Path.join(home, ".local/share/tidings/extensions"))
         }
         let dataDirectories = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
         for directory in split(dataDirectories) where directory.hasPrefix("/") {

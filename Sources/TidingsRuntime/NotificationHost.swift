@@ -25,12 +25,19 @@ package final class NotificationHost: Sendable {
         /// How long, after time-will-expire, a service extension's content
         /// handler still counts, in seconds.
         package var serviceGracePeriod = 2.0
+        /// The attachment store's directory
+        /// (`AttachmentStore.defaultDirectory(in:)` for the usual one); nil
+        /// for a host that keeps no store, whose service extensions cannot
+        /// create attachments.
+        package var attachmentDirectory: String?
 
         package init() {}
     }
 
     package let index: ExtensionIndex
     package let configuration: Configuration
+    /// Where attachments are kept; nil when the configuration names no directory.
+    package let attachments: AttachmentStore?
     private let launcher: any ExtensionLauncher
     private let onEvent: @Sendable (HostEvent) -> Void
     private let providers = ProviderCache()
@@ -139,38 +146,59 @@ package final class NotificationHost: Sendable {
         }
 
         /// Shows `entry`, replacing what showed under its identifier (a
-        /// concurrent delivery of the same request); returns the replaced
-        /// entry's instance when nothing shows it any more, to be destroyed.
-        mutating func show(_ entry: Shown) -> InstanceRecord? {
+        /// concurrent delivery of the same request); returns what the
+        /// replaced entry leaves to dispose of.
+        mutating func show(_ entry: Shown) -> Removal {
             entry.instance?.presentations.add(1, ordering: .relaxed)
-            guard let replaced = shown.updateValue(entry, forKey: entry.notification.identifier) else { return nil }
+            guard let replaced = shown.updateValue(entry, forKey: entry.notification.identifier) else { return Removal() }
             return release(replaced)
         }
 
         /// Stops showing `entry` unless a newer delivery replaced it; returns
-        /// its instance when no other presentation still shows it.
-        mutating func hide(_ entry: Shown) -> InstanceRecord? {
+        /// what it leaves to dispose of.
+        mutating func hide(_ entry: Shown) -> Removal {
             guard let index = shown.index(forKey: entry.notification.identifier), shown.values[index] === entry
-            else { return nil }
+            else { return Removal() }
             shown.remove(at: index)
             return release(entry)
         }
 
         /// Stops showing what shows as `identifier`, if anything; returns
-        /// its instance when no other presentation still shows it.
-        mutating func hide(identifier: String) -> InstanceRecord? {
-            guard let index = shown.index(forKey: identifier) else { return nil }
+        /// what it leaves to dispose of.
+        mutating func hide(identifier: String) -> Removal {
+            guard let index = shown.index(forKey: identifier) else { return Removal() }
             return release(shown.remove(at: index).value)
         }
 
-        /// Counts one presentation of `entry`'s instance fewer; returns the
-        /// instance when that was the last, forgetting it as its thread's.
-        private mutating func release(_ entry: Shown) -> InstanceRecord? {
+        /// Counts one presentation of `entry`'s instance fewer; the instance
+        /// is to be destroyed when that was the last (and is forgotten as its
+        /// thread's).
+        private mutating func release(_ entry: Shown) -> Removal {
             guard let instance = entry.instance, instance.presentations.subtract(1, ordering: .relaxed).newValue == 0
-            else { return nil }
+            else { return Removal(entry: entry) }
             if let key = entry.threadKey, threads[key] === instance { threads[key] = nil }
-            return instance
+            return Removal(entry: entry, instance: instance)
         }
+    }
+
+    /// What taking a delivery off the screen leaves to do outside the lock.
+    private struct Removal {
+        /// The delivery taken off, whose attachments leave the store.
+        var entry: Shown?
+        /// Its instance, when no other presentation uses it: to be destroyed.
+        var instance: InstanceRecord?
+    }
+
+    /// Destroys the instance `removal` leaves and takes its delivery's
+    /// attachments out of the store, but for those `kept` still carries (a
+    /// new delivery of the same notification).
+    private func dispose(_ removal: Removal, keeping kept: UserNotification? = nil) {
+        removal.instance?.destroy()
+        guard let store = attachments, let attachments = removal.entry?.notification.content.attachments,
+              !attachments.isEmpty
+        else { return }
+        let keptPaths = Set(kept?.content.attachments.map(\.path) ?? [])
+        store.remove(attachments.filter { !keptPaths.contains($0.path) })
     }
 
     /// A host serving the bundles of `index`.
@@ -184,9 +212,11 @@ package final class NotificationHost: Sendable {
         self.configuration = configuration
         self.launcher = launcher
         self.onEvent = onEvent
+        let attachments = configuration.attachmentDirectory.map(AttachmentStore.init(directory:))
+        self.attachments = attachments
         service = ServiceStage(index: index, providers: providers, launcher: launcher,
                                deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
-                               attach: nil, onEvent: onEvent)
+                               store: attachments, onEvent: onEvent)
     }
 
     // MARK: Categories
@@ -230,7 +260,7 @@ package final class NotificationHost: Sendable {
             let key = known?.target.flatMap(threadKey)
             return (retired, known, key, key.flatMap { state.threads[$0] })
         }
-        retired?.destroy()
+        dispose(retired, keeping: notification)
         let categoryActions = known?.registered?.category.actions
         var target = known?.target
         if target == nil, let found = self.target(for: route, diagnostics: &diagnostics) {
@@ -266,15 +296,15 @@ package final class NotificationHost: Sendable {
         }
         let shown = Shown(notification: notification, app: app, width: width, instance: serving,
                           threadKey: serving == nil ? nil : key)
-        state.withLock { $0.show(shown) }?.destroy()
+        dispose(state.withLock { $0.show(shown) }, keeping: notification)
         let presentation = if let serving {
             collectReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
                            diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         } else {
             close(shown, if: false, categoryActions: categoryActions)
         }
-        return Delivery(presentation: presentation, service: serviced.report, diagnostics: diagnostics, log: log,
-                        forwarded: forwarded)
+        return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
+                        diagnostics: diagnostics, log: log, forwarded: forwarded)
     }
 
     /// The content extension `route` leads to in the index, or nil with a note saying why none serves it.
@@ -503,7 +533,7 @@ package final class NotificationHost: Sendable {
     /// Removes a presentation (unless a newer delivery replaced it), destroying
     /// its instance when no other presentation uses it.
     private func retire(_ shown: Shown) {
-        state.withLock { $0.hide(shown) }?.destroy()
+        dispose(state.withLock { $0.hide(shown) })
     }
 
     /// Moves what `instance` reported during a call for `shown` (whose

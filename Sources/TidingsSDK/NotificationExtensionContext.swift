@@ -93,7 +93,13 @@ public final class NotificationExtensionContext: @unchecked Sendable {
     /// initializer): the host checks its type by content and its size, and
     /// moves it into its store, so the file leaves its place. Only a service
     /// extension serving a request may do this.
-    /// - Parameter url: an absolute path or a file:// URL.
+    /// - Parameters:
+    ///   - identifier: the attachment's identifier; "" for a generated one.
+    ///   - url: an absolute path or a file:// URL.
+    ///   - typeHint: a uniform type identifier the content must match ("public.png", "public.image").
+    /// - Returns: the attachment, with the identifier, the type recognised and
+    ///   the size; its `url` is empty, since the file is the host's now (open
+    ///   it with `openAttachment(_:)`).
     /// - Throws: `AttachmentError` with Apple's code.
     public func createAttachment(identifier: String = "", url: String, typeHint: String? = nil,
                                  thumbnail: ThumbnailOptions = ThumbnailOptions()) throws(AttachmentError)
@@ -112,15 +118,20 @@ public final class NotificationExtensionContext: @unchecked Sendable {
         }
         request.thumbnail_time = thumbnail.time ?? -1
         var made = [CChar](repeating: 0, count: 256)
-        var code: tidings_attachment_error = 0
+        var result = tidings_attachment_result()
+        result.struct_size = UInt32(MemoryLayout<tidings_attachment_result>.size)
         let status = made.withUnsafeMutableBufferPointer { buffer in
-            host.pointee.create_attachment(handle, &request, buffer.baseAddress, buffer.count, &code)
+            result.identifier = buffer.baseAddress
+            result.identifier_capacity = buffer.count
+            defer { result.identifier = nil }
+            return host.pointee.create_attachment(handle, &request, &result)
         }
         guard status == TIDINGS_STATUS_OK else {
-            throw AttachmentError(code: status == TIDINGS_STATUS_INVALID_ATTACHMENT ? code : 0, status: status)
+            throw AttachmentError(code: status == TIDINGS_STATUS_INVALID_ATTACHMENT ? result.error : 0, status: status)
         }
         let madeIdentifier = String(decoding: made.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return NotificationAttachment(identifier: madeIdentifier, type: typeHint ?? "", url: "", size: 0,
+        let type = result.type.map { String(cString: $0) } ?? ""
+        return NotificationAttachment(identifier: madeIdentifier, type: type, url: "", size: result.size,
                                       thumbnail: thumbnail)
     }
 

@@ -3,8 +3,9 @@
  *
  * Version 2 appends, to version 1: service extensions (did_receive_request,
  * service_extension_time_will_expire, complete_request), attachments created
- * by extensions (create_attachment) and read through the host
- * (open_attachment), and an attachment's size and thumbnail options.
+ * by extensions (create_attachment, tidings_attachment_request,
+ * tidings_attachment_result) and read through the host (open_attachment),
+ * and an attachment's size and thumbnail options.
  * Fields marked "v2" exist only when the struct's size covers them.
  *
  * A Tidings extension is a shared library inside a bundle directory
@@ -110,7 +111,11 @@ typedef int32_t tidings_status;
  * UNErrorCode (UNErrorCodeAttachment…).
  */
 typedef int32_t tidings_attachment_error;
-/** The file is missing, is not a regular file, or its URL is not a file URL. */
+/**
+ * The file is missing, is not a regular file (a link, a directory, a FIFO, a
+ * device), its URL is not a file URL, or its path leaves the directory it
+ * must stay in.
+ */
 #define TIDINGS_ATTACHMENT_INVALID_URL 100
 /** The content is of no type a notification may carry. */
 #define TIDINGS_ATTACHMENT_UNRECOGNIZED_TYPE 101
@@ -330,6 +335,31 @@ typedef struct tidings_attachment_request {
     double thumbnail_time;
 } tidings_attachment_request;
 
+/**
+ * v2: what create_attachment made, filled by the host. The extension sets
+ * `struct_size` and the identifier buffer; the host writes the rest, and
+ * nothing beyond `struct_size`.
+ */
+typedef struct tidings_attachment_result {
+    uint32_t struct_size;
+    /** 0 when the attachment was made; else Apple's code (100–105) saying why not. */
+    tidings_attachment_error error;
+    /**
+     * The extension's buffer for the attachment's identifier (the one asked
+     * for, or the one generated), NUL-terminated and cut to
+     * `identifier_capacity` bytes; NULL when the extension needs no copy.
+     */
+    char *identifier;
+    size_t identifier_capacity;
+    /**
+     * The uniform type identifier recognised from the content ("public.png");
+     * a static string, valid for the life of the process; "" on failure.
+     */
+    const char *type;
+    /** The file's size in bytes; 0 on failure. */
+    uint64_t size;
+} tidings_attachment_result;
+
 /** The media play/pause button the extension wants shown. */
 typedef struct tidings_media_button {
     uint32_t struct_size;
@@ -489,23 +519,28 @@ typedef struct tidings_host {
 
     /**
      * v2. Creates an attachment for the request being served from a file the
-     * extension can read: the host checks the file (a regular file, not a
-     * link), recognises its type by content, enforces the size limit, and
-     * moves it into its store (copies it when it cannot be moved) — so the
-     * file is gone from its place afterwards, as on iOS. On success the
-     * attachment's identifier (the one asked for, or a generated one) is
-     * written to `identifier` (NUL-terminated, truncated to `capacity`; it
-     * may be NULL), and `*error` (if not NULL) is set to 0. On failure,
-     * TIDINGS_STATUS_INVALID_ATTACHMENT and `*error` gets Apple's code.
+     * extension can read (UNNotificationAttachment's initializer): the host
+     * refuses what is not a regular file (a link, a directory, a FIFO, a
+     * device), recognises the type by content (never by the file's name;
+     * a `type_hint` the content does not match is refused), enforces the
+     * type's size limit (audio 5 MB, image 10 MB, video 50 MB), and moves
+     * the file into its store — so the file is gone from its place
+     * afterwards, as on iOS. (It copies the file instead when it lies on
+     * another file system, moving the copy's source away as a move would,
+     * or when it cannot be removed from its place, leaving it there.)
+     * On success the host fills `result` (identifier, type, size; error 0)
+     * and returns TIDINGS_STATUS_OK. On failure it returns
+     * TIDINGS_STATUS_INVALID_ATTACHMENT with `result->error` set to Apple's
+     * code, leaves the file where it was and the store as it was, and
+     * reports the reason. `result` may be NULL.
      * Only a service extension's instance, while serving a request, may
      * create attachments; others get TIDINGS_STATUS_NOT_SUPPORTED.
-     * Thread: any. Ownership: `request` is copied; `identifier` is the
-     * caller's buffer.
+     * Thread: any. Ownership: `request` is copied; `result` and its
+     * identifier buffer are the caller's.
      */
     tidings_status (*create_attachment)(tidings_context context,
                                         const tidings_attachment_request *request,
-                                        char *identifier, size_t capacity,
-                                        tidings_attachment_error *error);
+                                        tidings_attachment_result *result);
 
     /**
      * v2. Opens the attachment `identifier` of the notification the instance

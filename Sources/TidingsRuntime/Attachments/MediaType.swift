@@ -85,16 +85,16 @@ package enum MediaType: String, CaseIterable, Sendable {
         }
     }
 
-    /// How people call it: "PNG image", "MP3 audio".
+    /// How people call it: "PNG image", "MP3 audio file".
     package var displayName: String {
         switch self {
         case .jpeg: "JPEG image"
         case .png: "PNG image"
         case .gif: "GIF image"
-        case .wave: "WAVE audio"
-        case .aiff: "AIFF audio"
-        case .mp3: "MP3 audio"
-        case .mpeg4Audio: "MPEG-4 audio"
+        case .wave: "WAVE audio file"
+        case .aiff: "AIFF audio file"
+        case .mp3: "MP3 audio file"
+        case .mpeg4Audio: "MPEG-4 audio file"
         case .mpeg: "MPEG video"
         case .mpeg2Video: "MPEG-2 video"
         case .mpeg4: "MPEG-4 video"

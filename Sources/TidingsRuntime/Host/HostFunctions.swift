@@ -66,7 +66,7 @@ package enum HostFunctions {
         guard let handle, let context = ContextRegistry.shared.context(UInt64(UInt(bitPattern: handle))) else {
             return TIDINGS_STATUS_INVALID_CONTEXT
         }
-        return context.update { body(context, &$0) }
+        return context.update { state in state.closed ? TIDINGS_STATUS_INVALID_CONTEXT : body(context, &state) }
     }
 
     /// The UTF-8 text at `pointer`; nil for NULL or invalid UTF-8.
@@ -279,9 +279,8 @@ package enum HostFunctions {
     }
 
     private static let createAttachment: @convention(c) (
-        tidings_context?, UnsafePointer<tidings_attachment_request>?, UnsafeMutablePointer<CChar>?, Int,
-        UnsafeMutablePointer<tidings_attachment_error>?
-    ) -> tidings_status = { handle, request, identifier, capacity, error in
+        tidings_context?, UnsafePointer<tidings_attachment_request>?, UnsafeMutablePointer<tidings_attachment_result>?
+    ) -> tidings_status = { handle, request, result in
         withState(handle) { context, state in
             guard let attach = context.attach else {
                 return context.refuse(TIDINGS_STATUS_NOT_SUPPORTED, .attachmentNotSupported,
@@ -293,40 +292,93 @@ package enum HostFunctions {
             else {
                 return invalid("create_attachment needs a request with a UTF-8 url.", context: context, state: &state)
             }
+            if let result, Int(result.pointee.struct_size) < MemoryLayout<tidings_attachment_result>.size {
+                return invalid("create_attachment was given a result smaller than version 2's tidings_attachment_result.",
+                               context: context, state: &state)
+            }
             let options = request.pointee
+            if options.identifier != nil && text(options.identifier) == nil {
+                return invalid("create_attachment was given an identifier that is not UTF-8.", context: context, state: &state)
+            }
+            let identifier = text(options.identifier) ?? ""
+            if !identifier.isEmpty && state.attachments.contains(where: { $0.identifier == identifier }) {
+                return invalid("create_attachment was asked for the identifier \"\(identifier)\", which an attachment of the request already has.",
+                               context: context, state: &state)
+            }
             let rect = options.thumbnail_clipping_rect
-            let thumbnail = ThumbnailOptions(
-                hidden: options.thumbnail_hidden,
-                clippingRect: rect.width > 0 && rect.height > 0
-                    ? .init(x: rect.x, y: rect.y, width: rect.width, height: rect.height) : nil,
-                time: options.thumbnail_time >= 0 ? options.thumbnail_time : nil)
-            let asked = AttachmentRequest(identifier: text(options.identifier) ?? "", url: url,
-                                          typeHint: text(options.type_hint), thumbnail: thumbnail)
+            let clipping = rect.width > 0 || rect.height > 0
+                ? ThumbnailOptions.ClippingRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height) : nil
+            if let clipping, !clipping.isNormalized {
+                return invalid("create_attachment was given a thumbnail clipping rectangle outside 0…1.",
+                               context: context, state: &state)
+            }
+            let thumbnail = ThumbnailOptions(hidden: options.thumbnail_hidden, clippingRect: clipping,
+                                             time: options.thumbnail_time >= 0 && options.thumbnail_time.isFinite
+                                                 ? options.thumbnail_time : nil)
+            let asked = AttachmentRequest(identifier: identifier, url: url, typeHint: text(options.type_hint),
+                                          thumbnail: thumbnail)
             switch attach(asked) {
-            case .success(let attachment):
-                state.attachments.append(attachment)
-                error?.pointee = 0
-                if let identifier, capacity > 0 {
-                    let bytes = Array(attachment.identifier.utf8.prefix(capacity - 1))
-                    bytes.withUnsafeBytes { UnsafeMutableRawPointer(identifier).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                    identifier[bytes.count] = 0
+            case .success(let admission):
+                state.attachments.append(admission.attachment)
+                state.created.append(admission)
+                if let result {
+                    result.pointee.error = 0
+                    result.pointee.type = typeNames.pointer(for: admission.mediaType)
+                    result.pointee.size = admission.attachment.size
+                    copy(admission.attachment.identifier, into: result.pointee.identifier,
+                         capacity: result.pointee.identifier_capacity)
                 }
                 return TIDINGS_STATUS_OK
             case .failure(let failure):
-                error?.pointee = failure.appleCode
+                if let result {
+                    result.pointee.error = failure.appleCode
+                    result.pointee.type = typeNames.empty
+                    result.pointee.size = 0
+                    copy("", into: result.pointee.identifier, capacity: result.pointee.identifier_capacity)
+                }
                 state.diagnostics.append(failure.diagnostic)
                 return TIDINGS_STATUS_INVALID_ATTACHMENT
             }
         }
     }
 
+    /// Writes `text` NUL-terminated into the caller's `buffer` of `capacity`
+    /// bytes, cut to fit (never inside a UTF-8 sequence); nothing when there is no room.
+    private static func copy(_ text: String, into buffer: UnsafeMutablePointer<CChar>?, capacity: Int) {
+        guard let buffer, capacity > 0 else { return }
+        var bytes = Array(text.utf8.prefix(capacity - 1))
+        // Drop a cut multi-byte sequence: continuation bytes, then the lead byte they belonged to.
+        if bytes.count < text.utf8.count {
+            while let last = bytes.last, last & 0xC0 == 0x80 { bytes.removeLast() }
+            if let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
+        }
+        bytes.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        buffer[bytes.count] = 0
+    }
+
+    /// The uniform type identifiers as C strings that live as long as the
+    /// process, as `tidings_attachment_result.type` promises.
+    private struct TypeNames: @unchecked Sendable {
+        let pointers: [MediaType: UnsafePointer<CChar>]
+        let empty: UnsafePointer<CChar>
+
+        func pointer(for type: MediaType) -> UnsafePointer<CChar> { pointers[type] ?? empty }
+    }
+
+    private static let typeNames = TypeNames(
+        pointers: Dictionary(uniqueKeysWithValues: MediaType.allCases.map { ($0, permanentCString($0.identifier)) }),
+        empty: permanentCString(""))
+
     private static let openAttachment: @convention(c) (tidings_context?, UnsafePointer<CChar>?) -> Int32 = {
         handle, identifier in
         guard let handle, let identifier = text(identifier),
               let context = ContextRegistry.shared.context(UInt64(UInt(bitPattern: handle))),
-              let attachment = context.update({ state in state.attachments.first { $0.identifier == identifier } })
+              let path = context.read({ state in
+                  state.closed ? nil : state.attachments.first { $0.identifier == identifier }?.path
+              })
         else { return -1 }
-        return open(attachment.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // Read-only, and never through a link: the store's file, or nothing.
+        return (try? FileDescriptor(opening: path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK).take()) ?? -1
     }
 }
 

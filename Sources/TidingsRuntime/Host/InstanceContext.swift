@@ -37,6 +37,9 @@ package final class InstanceContext: Sendable {
         /// The attachments of the notification last delivered (or the request
         /// being served), which the extension may show and open.
         package var attachments: [NotificationAttachment] = []
+        /// The attachments a service extension created while serving its
+        /// request, in the store (also among `attachments`).
+        package var created: [AttachmentStore.Admission] = []
         /// The extension asked to close the notification.
         package var dismissRequested = false
         /// The extension asked to perform the default action.
@@ -45,6 +48,8 @@ package final class InstanceContext: Sendable {
         package var diagnostics: [Diagnostic] = []
         /// Lines the extension logged, not yet collected by the runtime.
         package var log: [LogLine] = []
+        /// The instance is gone; host calls naming it change nothing.
+        package var closed = false
     }
 
     /// The handle the extension names this instance by (`tidings_context`).
@@ -55,11 +60,11 @@ package final class InstanceContext: Sendable {
     package let mayOverrideTitle: Bool
     /// How attachments are made for the request a service extension serves;
     /// nil for a content extension, which may not make any.
-    package let attach: (@Sendable (AttachmentRequest) -> Result<NotificationAttachment, AttachmentFailure>)?
+    package let attach: (@Sendable (AttachmentRequest) -> Result<AttachmentStore.Admission, AttachmentFailure>)?
     private let state: Mutex<State>
 
     package init(extensionIdentifier: String, mayOverrideTitle: Bool, interface: Interface?,
-                 attach: (@Sendable (AttachmentRequest) -> Result<NotificationAttachment, AttachmentFailure>)? = nil) {
+                 attach: (@Sendable (AttachmentRequest) -> Result<AttachmentStore.Admission, AttachmentFailure>)? = nil) {
         self.extensionIdentifier = extensionIdentifier
         self.mayOverrideTitle = mayOverrideTitle
         self.attach = attach
@@ -68,9 +73,12 @@ package final class InstanceContext: Sendable {
         ContextRegistry.shared.bind(handle, to: self)
     }
 
-    /// Forgets the handle: later host calls naming it fail with INVALID_CONTEXT.
+    /// Forgets the handle: later host calls naming it fail with
+    /// INVALID_CONTEXT, including one that found the context just before
+    /// and waits for its lock; a call already under way finishes first.
     package func close() {
         ContextRegistry.shared.remove(handle)
+        state.withLock { $0.closed = true }
     }
 
     /// The ABI's name for this instance.

@@ -11,16 +11,22 @@ import TidingsBase
 ///   `content` object with UNNotificationContent's property names
 ///   (`title`, `body`, `categoryIdentifier`, `userInfo`, `attachments`, …).
 package enum Payload {
-    /// The outcome of decoding: the notification, and warnings either way.
+    /// The outcome of decoding: the notification, the files it asks to
+    /// attach, and warnings either way.
     package struct Reading: Sendable {
+        /// The notification, without attachments: they become attachments
+        /// only once the store has taken their files in.
         package var notification: UserNotification?
+        /// The request's attachments, in order, to be admitted into the store.
+        package var attachments: [AttachmentRequest]
         package var diagnostics: [Diagnostic]
     }
 
     /// The size APNs accepts for a payload, in bytes (5120 for VoIP).
     package static let defaultSizeLimit = 4096
 
-    /// Decodes `json`. Relative attachment paths are taken from `baseDirectory`.
+    /// Decodes `json`. Relative attachment paths are taken from
+    /// `baseDirectory` and must stay inside it.
     /// - Parameters:
     ///   - identifier: the request identifier for an APNs payload, which carries none;
     ///     generated when nil.
@@ -43,7 +49,9 @@ package enum Payload {
                                  at: [])
             notification = nil
         }
-        return Reading(notification: reader.fields.failed ? nil : notification, diagnostics: reader.fields.diagnostics)
+        return Reading(notification: reader.fields.failed ? nil : notification,
+                       attachments: reader.fields.failed ? [] : reader.attachments,
+                       diagnostics: reader.fields.diagnostics)
     }
 
     /// True when an APNs payload's alert names localization keys (`*-loc-key`),
@@ -82,14 +90,14 @@ extension Diagnostic.Code {
     package static let payloadUnknownKey = Self("payload.unknown-key")
     /// An APNs payload is larger than the size limit.
     package static let payloadTooLarge = Self("payload.too-large")
-    /// An attachment's file does not exist or is not a regular file.
-    package static let payloadAttachmentMissing = Self("payload.attachment-missing")
 }
 
 private struct PayloadReader {
     var fields: JSONFieldReader
     let baseDirectory: String
     let strings: [String: String]
+    /// The attachments a request asks for.
+    var attachments: [AttachmentRequest] = []
 
     static let apsKeys = [
         "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
@@ -225,39 +233,74 @@ private struct PayloadReader {
         content.relevanceScore = fields.number(source["relevanceScore"], at: at("relevanceScore"), in: 0...1) ?? 0
         content.userInfo = fields.object(source["userInfo"], at: at("userInfo")) ?? []
         for (position, element) in (fields.array(source["attachments"], at: at("attachments")) ?? []).enumerated() {
-            if let attachment = attachment(element, at: at("attachments") + ["\(position)"], position: position) {
-                content.attachments.append(attachment)
+            let path = at("attachments") + ["\(position)"]
+            guard let attachment = attachment(element, at: path) else { continue }
+            if !attachment.identifier.isEmpty && attachments.contains(where: { $0.identifier == attachment.identifier }) {
+                fields.report(.error, .payloadInvalid,
+                              "Two attachments have the identifier \"\(attachment.identifier)\"; each needs its own.",
+                              at: path + ["identifier"])
             }
+            attachments.append(attachment)
         }
         return UserNotification(identifier: identifier, date: date, content: content)
     }
 
-    mutating func attachment(_ json: JSON, at path: [String], position: Int) -> NotificationAttachment? {
+    static let attachmentKeys = [
+        "identifier", "path", "url", "typeHint", "thumbnailHidden", "thumbnailClippingRect", "thumbnailTime",
+    ]
+
+    /// An attachment entry: the file (`path`, relative to the payload, or a
+    /// `file://` `url`), its identifier, and UNNotificationAttachment's options.
+    mutating func attachment(_ json: JSON, at path: [String]) -> AttachmentRequest? {
         guard let members = fields.object(json, at: path) else { return nil }
-        fields.checkMembers(members, allowed: ["identifier", "path", "url", "type"], at: path)
-        let identifier = fields.string(json["identifier"], at: path + ["identifier"]) ?? ""
-        var file: String?
-        if let url = fields.string(json["url"], at: path + ["url"]) {
-            guard url.hasPrefix("file://") else {
-                fields.report(.error, .payloadInvalid, "Attachment URLs must be file:// URLs; \"\(url)\" is not.",
-                              at: path + ["url"])
-                return nil
-            }
-            file = FileURL.path(of: url)
-        } else if let given = fields.string(json["path"], at: path + ["path"]) {
-            file = FileSystem.absolutePath(Path.join(baseDirectory, given))
+        fields.checkMembers(members, allowed: Self.attachmentKeys, at: path)
+        let url = fields.string(json["url"], at: path + ["url"])
+        let file = fields.string(json["path"], at: path + ["path"])
+        if let url, !url.hasPrefix("file://") {
+            fields.report(.error, .payloadInvalid,
+                          "Attachment URLs must be file:// URLs (the host fetches nothing); \"\(url)\" is not one.",
+                          at: path + ["url"])
+            return nil
         }
-        guard let file else {
+        if url != nil && file != nil {
+            fields.report(.error, .payloadInvalid, "An attachment takes a \"path\" or a \"url\", not both.", at: path)
+            return nil
+        }
+        guard let location = url ?? file else {
             fields.report(.error, .payloadInvalid, "An attachment needs a \"path\" or a file:// \"url\".", at: path)
             return nil
         }
-        guard FileSystem.status(of: file)?.kind == .regular else {
-            fields.report(.error, .payloadAttachmentMissing, "The attachment file \(file) does not exist or is not a file.",
+        var thumbnail = ThumbnailOptions()
+        thumbnail.hidden = fields.bool(json["thumbnailHidden"], at: path + ["thumbnailHidden"]) ?? false
+        thumbnail.time = fields.number(json["thumbnailTime"], at: path + ["thumbnailTime"], in: 0...86_400)
+        if let rect = fields.object(json["thumbnailClippingRect"], at: path + ["thumbnailClippingRect"]) {
+            thumbnail.clippingRect = clippingRect(JSON.object(rect), at: path + ["thumbnailClippingRect"])
+        }
+        return AttachmentRequest(identifier: fields.string(json["identifier"], at: path + ["identifier"]) ?? "",
+                                 url: location, base: baseDirectory,
+                                 typeHint: fields.string(json["typeHint"], at: path + ["typeHint"]),
+                                 thumbnail: thumbnail, location: .init(file: fields.file, path: JSON.pointer(path)))
+    }
+
+    /// A thumbnail clipping rectangle `{"x", "y", "width", "height"}`, normalised to 0…1.
+    mutating func clippingRect(_ json: JSON, at path: [String]) -> ThumbnailOptions.ClippingRect? {
+        fields.checkMembers(json.objectMembers ?? [], allowed: ["x", "y", "width", "height"], at: path)
+        let reported = fields.diagnostics.count
+        let values = ["x", "y", "width", "height"].map { fields.number(json[$0], at: path + [$0], in: 0...1) }
+        guard let x = values[0], let y = values[1], let width = values[2], let height = values[3] else {
+            if fields.diagnostics.count == reported {
+                fields.report(.error, .payloadInvalid, "A clipping rectangle needs \"x\", \"y\", \"width\" and \"height\".",
+                              at: path)
+            }
+            return nil
+        }
+        let rect = ThumbnailOptions.ClippingRect(x: x, y: y, width: width, height: height)
+        guard rect.isNormalized else {
+            fields.report(.error, .payloadInvalid,
+                          "The clipping rectangle must have a size and lie within the image (0…1): x + width and y + height at most 1.",
                           at: path)
             return nil
         }
-        let type = fields.string(json["type"], at: path + ["type"]) ?? UniformType.guess(forFile: file)
-        return NotificationAttachment(identifier: identifier.isEmpty ? "attachment-\(position + 1)" : identifier,
-                                      type: type, path: file)
+        return rect
     }
 }

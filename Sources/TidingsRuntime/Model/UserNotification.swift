@@ -195,6 +195,12 @@ package struct ThumbnailOptions: Sendable, Equatable {
             self.width = width
             self.height = height
         }
+
+        /// True when the rectangle lies within the unit square and has a size.
+        package var isNormalized: Bool {
+            [x, y, width, height].allSatisfy { $0.isFinite && $0 >= 0 } && width > 0 && height > 0
+                && x + width <= 1 && y + height <= 1
+        }
     }
 
     package init(hidden: Bool = false, clippingRect: ClippingRect? = nil, time: Double? = nil) {

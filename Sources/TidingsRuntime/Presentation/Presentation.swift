@@ -58,6 +58,8 @@ package struct Delivery: Sendable {
     package var presentation: Presentation
     /// What the service stage did (skipped, with the reason, when it did not run).
     package var service: StageReport
+    /// The attachments the service extension created that the notification shows.
+    package var createdAttachments: [AttachmentStore.Admission]
     /// Why it was routed as it was, what the extension did wrong, what failed.
     package var diagnostics: [Diagnostic]
     /// What the extension logged.

@@ -29,9 +29,39 @@ extension UserNotification {
 }
 
 extension NotificationAttachment {
-    /// The attachment as JSON: identifier, type, url.
+    /// The attachment as JSON: identifier, type, url, size and thumbnail
+    /// options (UNNotificationAttachment's options keys, without their prefix).
     package var json: JSON {
-        .object([("identifier", .string(identifier)), ("type", .string(type)), ("url", .string(url))])
+        var members: [(String, JSON)] = [
+            ("identifier", .string(identifier)), ("type", .string(type)), ("url", .string(url)),
+            ("size", .integer(Int64(clamping: size))), ("thumbnailHidden", .bool(thumbnail.hidden)),
+        ]
+        if let rect = thumbnail.clippingRect {
+            members.append(("thumbnailClippingRect", .object([
+                ("x", .double(rect.x)), ("y", .double(rect.y)), ("width", .double(rect.width)),
+                ("height", .double(rect.height)),
+            ])))
+        }
+        if let time = thumbnail.time { members.append(("thumbnailTime", .double(time))) }
+        return .object(members)
+    }
+}
+
+extension AttachmentStore.Admission {
+    /// What the store took in, as JSON: the attachment, where its file came
+    /// from, and how (`moved`, `copied`, `movedByCopy` or `copiedInstead`, with the reason).
+    package var json: JSON {
+        var members = attachment.json.objectMembers ?? []
+        members.append(("source", .string(source)))
+        switch transfer {
+        case .moved: members.append(("transfer", .string("moved")))
+        case .copied: members.append(("transfer", .string("copied")))
+        case .movedByCopy(let reason):
+            members += [("transfer", .string("movedByCopy")), ("reason", .string(reason))]
+        case .copiedInstead(let reason):
+            members += [("transfer", .string("copiedInstead")), ("reason", .string(reason))]
+        }
+        return .object(members)
     }
 }
 
@@ -156,7 +186,8 @@ extension Delivery {
     package var json: JSON {
         .object([
             ("notification", presentation.notification.json),
-            ("service", service.json),
+            ("service", .object((service.json.objectMembers ?? [])
+                + [("createdAttachments", .array(createdAttachments.map(\.json)))])),
             ("presentation", presentation.json),
             ("forwarded", .array(forwarded.map(\.json))),
             ("log", .array(log.map(\.json))),

@@ -59,29 +59,6 @@ package struct ServiceAnswer: Sendable, Equatable {
     }
 }
 
-/// What an extension asks to attach, before the store has looked at it.
-package struct AttachmentRequest: Sendable, Equatable {
-    /// The identifier asked for; "" for a generated one.
-    package var identifier: String
-    /// An absolute path or a file:// URL.
-    package var url: String
-    /// A uniform type identifier the content must match.
-    package var typeHint: String?
-    package var thumbnail: ThumbnailOptions
-}
-
-/// Why an attachment was refused: Apple's code and the host's diagnostic.
-package struct AttachmentFailure: Error, Sendable, Equatable {
-    /// Apple's UNErrorCode (100–105).
-    package var appleCode: Int32
-    package var diagnostic: Diagnostic
-
-    package init(appleCode: Int32, diagnostic: Diagnostic) {
-        self.appleCode = appleCode
-        self.diagnostic = diagnostic
-    }
-}
-
 extension Diagnostic.Code {
     /// The content a service extension handed back is malformed in part.
     package static let serviceAnswerInvalid = Self("service.invalid-content")

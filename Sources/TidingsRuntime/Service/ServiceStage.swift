@@ -19,8 +19,9 @@ struct ServiceStage: Sendable {
     let deadline: Double
     /// Seconds after time-will-expire in which a content handler still counts.
     let gracePeriod: Double
-    /// How attachments a service extension creates are validated and stored.
-    let attach: (@Sendable (AttachmentRequest) -> Result<NotificationAttachment, AttachmentFailure>)?
+    /// Where the attachments a service extension creates are checked and
+    /// moved to; nil when the host keeps no store, and creating one fails.
+    let store: AttachmentStore?
     let onEvent: @Sendable (HostEvent) -> Void
 
     /// What the stage did.
@@ -30,6 +31,8 @@ struct ServiceStage: Sendable {
         var report: StageReport
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
+        /// The attachments the extension created that the notification shows.
+        var created: [AttachmentStore.Admission] = []
     }
 
     /// Runs `notification`, addressed to `app`, through its service extension when it should.
@@ -52,7 +55,7 @@ struct ServiceStage: Sendable {
         let provider: any ExtensionProvider
         let instance: any ExtensionInstance
         let context = InstanceContext(extensionIdentifier: identifier, mayOverrideTitle: false, interface: nil,
-                                      attach: attach)
+                                      attach: attach(into: store))
         context.update { $0.attachments = content.attachments }
         do throws(Diagnostic) {
             provider = try providers.provider(for: bundle, launcher: launcher)
@@ -77,38 +80,72 @@ struct ServiceStage: Sendable {
             answer = pending.wait(until: grace)
         }
         CompletionCenter.shared.finish(pending)
-        let (reports, created) = context.drainReports { reports, state in (reports, state.attachments) }
-        instance.destroy()
+        // Closed first, so that no attachment is created after those drained.
         context.close()
+        let (reports, created) = context.drainReports { reports, state in (reports, state.created) }
+        instance.destroy()
         result.diagnostics += pending.problems + reports.diagnostics
         result.log = reports.log
         let elapsed = Double(MonotonicClock.now() - started) / 1e6
+        let outcome = answer.map { answer in
+            rewrite(notification, with: answer, by: identifier, created: created, expired: expired, milliseconds: elapsed)
+        } ?? Rewrite(
+            notification: notification, report: .kept(extension: identifier, reason: .timedOut, milliseconds: elapsed),
+            diagnostics: [.error(.serviceTimeout, "\(identifier) did not call its content handler within \(NumberText.short(deadline)) s, nor in the \(NumberText.short(gracePeriod)) s after time-will-expire; the original content is shown.")])
+        result.notification = outcome.notification
+        result.report = outcome.report
+        result.diagnostics += outcome.diagnostics
+        // What the notification no longer carries leaves the store: files the
+        // extension made but did not hand back, and those it dropped.
+        let shown = Set(outcome.notification.content.attachments.map(\.path))
+        let unused = created.map(\.attachment) + content.attachments
+        store?.remove(unused.filter { !shown.contains($0.path) })
+        result.created = created.filter { shown.contains($0.attachment.path) }
+        let discarded = created.count - result.created.count
+        if discarded > 0 {
+            result.diagnostics.append(.note(
+                .serviceAttachmentDiscarded,
+                "\(identifier) created \(discarded == 1 ? "an attachment" : "\(discarded) attachments") that the notification does not show; removed from the store."))
+        }
+        return result
+    }
 
-        guard case .content(let given)? = answer else {
-            result.diagnostics.append(.error(
-                .serviceTimeout,
-                "\(identifier) did not call its content handler within \(NumberText.short(deadline)) s, nor in the \(NumberText.short(gracePeriod)) s after time-will-expire; the original content is shown."))
-            result.report = .kept(extension: identifier, reason: .timedOut, milliseconds: elapsed)
-            return result
+    /// What an answer makes of the notification.
+    private struct Rewrite {
+        var notification: UserNotification
+        var report: StageReport
+        var diagnostics: [Diagnostic] = []
+    }
+
+    /// The notification `answer` makes of `notification`: rewritten, or the
+    /// original when the answer is empty or removed the alert text.
+    private func rewrite(_ notification: UserNotification, with answer: PendingCompletion.Answer, by identifier: String,
+                         created: [AttachmentStore.Admission], expired: Bool, milliseconds: Double) -> Rewrite {
+        let content = notification.content
+        guard case .content(let given) = answer, let given else {
+            return Rewrite(notification: notification,
+                           report: .kept(extension: identifier, reason: .handedBackNothing, milliseconds: milliseconds))
         }
-        guard let given else {
-            result.report = .kept(extension: identifier, reason: .handedBackNothing, milliseconds: elapsed)
-            return result
-        }
-        result.diagnostics += given.problems
+        var diagnostics = given.problems
         guard given.content.hasAlert else {
-            result.diagnostics.append(.warning(
+            diagnostics.append(.warning(
                 .serviceRemovedAlert,
                 "\(identifier) handed back content without alert text; as on iOS the change is ignored and the original is shown."))
-            result.report = .kept(extension: identifier, reason: .removedAlert, milliseconds: elapsed)
-            return result
+            return Rewrite(notification: notification,
+                           report: .kept(extension: identifier, reason: .removedAlert, milliseconds: milliseconds),
+                           diagnostics: diagnostics)
         }
         var rewritten = given.content
+        let available = content.attachments + created.map(\.attachment)
         for attachment in given.attachmentIdentifiers {
-            if let found = created.first(where: { $0.identifier == attachment }) {
+            if rewritten.attachments.contains(where: { $0.identifier == attachment }) {
+                diagnostics.append(.warning(
+                    .serviceUnknownAttachment,
+                    "\(identifier) handed back the attachment \"\(attachment)\" twice; it is shown once."))
+            } else if let found = available.first(where: { $0.identifier == attachment }) {
                 rewritten.attachments.append(found)
             } else {
-                result.diagnostics.append(.warning(
+                diagnostics.append(.warning(
                     .serviceUnknownAttachment,
                     "\(identifier) handed back an attachment \"\(attachment)\" that the request does not have and it did not create; it was dropped."))
             }
@@ -117,10 +154,26 @@ struct ServiceStage: Sendable {
         rewritten.mutableContent = content.mutableContent
         var changed = notification
         changed.content = rewritten
-        result.notification = changed
-        result.report = .rewrote(extension: identifier, changes: Self.changes(from: content, to: rewritten),
-                                 afterExpiry: expired, milliseconds: elapsed)
-        return result
+        return Rewrite(notification: changed,
+                       report: .rewrote(extension: identifier, changes: Self.changes(from: content, to: rewritten),
+                                        afterExpiry: expired, milliseconds: milliseconds),
+                       diagnostics: diagnostics)
+    }
+
+    /// How the instance's `create_attachment` reaches `store`: moving the
+    /// file in, as iOS does; failing with Apple's 104 when there is no store.
+    private func attach(into store: AttachmentStore?)
+        -> @Sendable (AttachmentRequest) -> Result<AttachmentStore.Admission, AttachmentFailure>
+    {
+        guard let store else {
+            return { request in
+                .failure(AttachmentFailure(
+                    .moveIntoDataStoreFailed,
+                    "The host keeps no attachment store (neither XDG_STATE_HOME nor HOME is set), so \(request.url) cannot be attached",
+                    request: request))
+            }
+        }
+        return { request in store.admit(request, as: .move) }
     }
 
     /// The names of what differs, for the report: "title", "2 attachments added".
@@ -199,6 +252,8 @@ extension Diagnostic.Code {
     package static let serviceTimeout = Self("service.timeout")
     /// A service extension handed back content without alert text.
     package static let serviceRemovedAlert = Self("service.removed-alert")
-    /// A service extension named an attachment that does not exist.
+    /// A service extension named an attachment that does not exist, or one twice.
     package static let serviceUnknownAttachment = Self("service.unknown-attachment")
+    /// A service extension created attachments the notification does not show.
+    package static let serviceAttachmentDiscarded = Self("service.attachment-discarded")
 }

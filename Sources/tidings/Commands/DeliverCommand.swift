@@ -23,13 +23,16 @@ enum DeliverCommand: Command {
             .init(name: "deadline", value: "SECONDS", help: "How long the extension has to complete a response (default 5)."),
             .init(name: "service-deadline", value: "SECONDS",
                   help: "How long a service extension has to hand back content (default 30)."),
+            .init(name: "move-attachments", value: nil,
+                  help: "Move attachment files into the store, as iOS does (default: copy them, leaving your files in place)."),
             .init(name: "explain", value: nil,
-                  help: "Say what each stage did and why: the service extension (or why none ran), then the content extension."),
+                  help: "Say what each stage did and why: the attachments, the service extension (or why none ran), then the content extension."),
             SearchPathOption.option,
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
         ],
         discussion: [
-            "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}); relative attachment paths are taken from the payload's directory.",
+            "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}).",
+            "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, or a file:// \"url\") must be a regular file of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
             SearchPathOption.discussion,
             "Exit status: " + ExitCode.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + ".",
         ],
@@ -37,6 +40,7 @@ enum DeliverCommand: Command {
             "tidings deliver invite.json --categories categories.json",
             "tidings deliver invite.json --categories categories.json --respond accept",
             "tidings deliver invite.json --categories categories.json --respond comment --text \"Count me in\" --json",
+            "tidings deliver invite-with-photo.json --categories categories.json --explain",
         ])
 
     static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
@@ -50,11 +54,13 @@ enum DeliverCommand: Command {
         var configuration = NotificationHost.Configuration()
         configuration.responseDeadline = try arguments.positiveNumber("deadline") ?? configuration.responseDeadline
         configuration.serviceDeadline = try arguments.positiveNumber("service-deadline") ?? configuration.serviceDeadline
+        configuration.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         let index = try SearchPathOption.index(arguments, environment: environment)
         var notes: [Diagnostic] = []
         let limit = try arguments.positiveNumber("max-payload-size").map { Int($0) } ?? Payload.defaultSizeLimit
         let payload = try readPayload(payloadPath, limit: limit)
-        var notification = try decode(payload, from: payloadPath, identifier: arguments.value("id"), notes: &notes)
+        var (notification, attachmentRequests) = try decode(payload, from: payloadPath, identifier: arguments.value("id"),
+                                                            notes: &notes)
         let categoryFiles = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
             try readCategories(path, notes: &notes)
         }
@@ -71,10 +77,13 @@ enum DeliverCommand: Command {
             }
             var ignored: [Diagnostic] = []
             notification = try decode(payload, from: payloadPath, identifier: notification.identifier, strings: strings,
-                                      notes: &ignored)
+                                      notes: &ignored).notification
         }
 
         let host = NotificationHost(index: index, configuration: configuration)
+        let admitted = try admit(attachmentRequests, into: host.attachments,
+                                 as: arguments.flag("move-attachments") ? .move : .copy)
+        notification.content.attachments = admitted.map(\.attachment)
         for file in categoryFiles { host.register(file.categories, for: file.app) }
         var delivery = host.deliver(notification, to: app, width: width)
         delivery.diagnostics.insert(contentsOf: notes, at: 0)
@@ -94,12 +103,13 @@ enum DeliverCommand: Command {
         let terminal = Terminal(descriptor: 1, environment: environment)
         if arguments.flag("json") {
             var members = delivery.json.objectMembers ?? []
+            members.insert(("attachments", .array(admitted.map(\.json))), at: 1)
             if let outcome { members.append(("response", outcome.json)) }
             if let responseFailure { members.append(("responseError", responseFailure.json)) }
             print(JSON.object(members).serialized(pretty: true))
         } else {
             let text = PresentationText(terminal: terminal)
-            if arguments.flag("explain") { print(text.explain(delivery), terminator: "") }
+            if arguments.flag("explain") { print(text.explain(delivery, admitted: admitted), terminator: "") }
             print(text.render(delivery), terminator: "")
             if let outcome { print(text.render(outcome, before: delivery.presentation), terminator: "") }
         }
@@ -138,14 +148,36 @@ enum DeliverCommand: Command {
     }
 
     private static func decode(_ payload: JSON, from path: String, identifier: String?, strings: [String: String] = [:],
-                               notes: inout [Diagnostic]) throws(CommandFailure) -> UserNotification {
+                               notes: inout [Diagnostic]) throws(CommandFailure)
+        -> (notification: UserNotification, attachments: [AttachmentRequest])
+    {
         let reading = Payload.decode(payload, file: path, baseDirectory: Path.directory(of: path), identifier: identifier,
                                      strings: strings)
         guard let notification = reading.notification else {
             throw CommandFailure(.dataError, reading.diagnostics)
         }
         notes += reading.diagnostics
-        return notification
+        return (notification, reading.attachments)
+    }
+
+    /// Takes the payload's attachment files into the store, all or none: an
+    /// invalid attachment refuses the notification, as on iOS.
+    private static func admit(_ requests: [AttachmentRequest], into store: AttachmentStore?,
+                              as disposition: AttachmentStore.Disposition) throws(CommandFailure)
+        -> [AttachmentStore.Admission]
+    {
+        guard !requests.isEmpty else { return [] }
+        guard let store else {
+            throw CommandFailure(.cannotCreate, [.error(.attachmentMoveIntoDataStoreFailed,
+                                                 "The payload has attachments, but there is no attachment store: set HOME or XDG_STATE_HOME.")])
+        }
+        switch store.admit(all: requests, as: disposition) {
+        case .success(let admitted): return admitted
+        case .failure(let failure):
+            // The store failing is an output that cannot be written; anything else is a bad input.
+            throw CommandFailure(failure.code == .moveIntoDataStoreFailed ? .cannotCreate : .dataError,
+                                 [failure.diagnostic])
+        }
     }
 
     private static func readCategories(_ path: String, notes: inout [Diagnostic]) throws(CommandFailure) -> CategoryFile {

@@ -17,6 +17,9 @@ struct PresentationText {
         text += field("Category", notification.content.categoryIdentifier.isEmpty ? "(none)" : notification.content.categoryIdentifier)
         if !notification.content.threadIdentifier.isEmpty { text += field("Thread", notification.content.threadIdentifier) }
         text += field("Date", ISO8601.format(notification.date))
+        for attachment in notification.content.attachments {
+            text += field("Attachment", "\(attachment.identifier)  \(describe(attachment))")
+        }
         text += "\n" + terminal.bold("Presentation") + "\n"
         text += field("Extension", presentation.extensionIdentifier ?? "none: the default content shows")
         text += field("Header", presentation.header)
@@ -48,12 +51,16 @@ struct PresentationText {
         return text
     }
 
-    /// The stages a delivery went through, and why: `--explain`.
-    func explain(_ delivery: Delivery) -> String {
+    /// The stages a delivery went through, and why: `--explain`. `admitted`
+    /// are the payload's attachments as the store took them in.
+    func explain(_ delivery: Delivery, admitted: [AttachmentStore.Admission]) -> String {
         var text = terminal.bold("Stages") + "\n"
+        text += field("1 Attachments", admitted.isEmpty ? "The payload attaches no files." : "")
+        for admission in admitted { text += "    " + describe(admission) + "\n" }
         var service = delivery.service.sentence
         if let milliseconds = delivery.service.milliseconds { service += " (\(NumberText.fixed(milliseconds, 1)) ms)" }
-        text += field("1 Service", service)
+        text += field("2 Service", service)
+        for admission in delivery.createdAttachments { text += "    created " + describe(admission) + "\n" }
         let presentation = delivery.presentation
         let content: String
         if let identifier = presentation.extensionIdentifier {
@@ -65,7 +72,7 @@ struct PresentationText {
         } else {
             content = "No content extension; the default content shows."
         }
-        text += field("2 Content", content)
+        text += field("3 Content", content)
         return text + "\n"
     }
 
@@ -106,6 +113,32 @@ struct PresentationText {
     }
 
     // MARK: Pieces
+
+    /// "PNG image, 12.3 KB, thumbnail hidden".
+    private func describe(_ attachment: NotificationAttachment) -> String {
+        var parts = [MediaType(identifier: attachment.type)?.displayName ?? attachment.type,
+                     NumberText.bytes(attachment.size)]
+        let thumbnail = attachment.thumbnail
+        if thumbnail.hidden { parts.append("thumbnail hidden") }
+        if let rect = thumbnail.clippingRect {
+            let values = [rect.x, rect.y, rect.width, rect.height].map { NumberText.short($0) }
+            parts.append("thumbnail clipped to (\(values.joined(separator: ", ")))")
+        }
+        if let time = thumbnail.time { parts.append("thumbnail at \(NumberText.short(time)) s") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// "event-image: PNG image, 12.3 KB; copied from /…/photo.png, which stays there".
+    private func describe(_ admission: AttachmentStore.Admission) -> String {
+        let source = admission.source
+        let how = switch admission.transfer {
+        case .moved: "moved from \(source)"
+        case .copied: "copied from \(source), which stays there"
+        case .movedByCopy(let reason): "moved from \(source) by copying, as \(reason)"
+        case .copiedInstead(let reason): "copied from \(source) and left there, as \(reason)"
+        }
+        return "\(terminal.bold(admission.attachment.identifier)): \(describe(admission.attachment)); \(how)"
+    }
 
     private func field(_ name: String, _ value: String) -> String {
         "  " + terminal.dim(value.isEmpty ? name : name.rightPadded(to: labelWidth)) + value + "\n"

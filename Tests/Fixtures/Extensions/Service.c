@@ -9,8 +9,11 @@
  *   original       completes with NULL: show the original
  *   wrong-function calls complete_response with the request's token, then completes properly
  *   async          completes from another thread after 20 ms
- *   attach         attaches the file named by userInfo "file" (type hint: userInfo "type")
- *                  and completes; on failure it logs the error code
+ *   attach         attaches the file named by userInfo "file" (identifier: userInfo
+ *                  "identifier", type hint: userInfo "type"), titles the content
+ *                  "Attached ID TYPE SIZE" and completes; with userInfo "keep": "no"
+ *                  it leaves the attachment out of the content; on failure it logs
+ *                  "attachment error CODE" and completes without attachments
  * time-will-expire always logs "time will expire".
  */
 #include <pthread.h>
@@ -127,20 +130,24 @@ static void did_receive_request(void *instance, const tidings_notification *requ
         later(completion, 20);
     } else if (strcmp(self->mode, "attach") == 0) {
         tidings_attachment_request attachment = {
-            .struct_size = sizeof(tidings_attachment_request), .identifier = "fetched",
+            .struct_size = sizeof(tidings_attachment_request), .identifier = user_info(content, "identifier"),
             .url = user_info(content, "file"), .type_hint = user_info(content, "type"), .thumbnail_time = -1};
         char made[64] = "";
-        tidings_attachment_error error = 0;
+        tidings_attachment_result result = {
+            .struct_size = sizeof(tidings_attachment_result), .identifier = made, .identifier_capacity = sizeof made};
         tidings_attachment with = {.struct_size = sizeof(tidings_attachment), .identifier = made, .type = "", .url = ""};
         const tidings_attachment *list[1];
         tidings_content changed = *content;
-        if (host->create_attachment(self->context, &attachment, made, sizeof made, &error) == TIDINGS_STATUS_OK) {
+        const char *keep = user_info(content, "keep");
+        if (host->create_attachment(self->context, &attachment, &result) == TIDINGS_STATUS_OK) {
             list[0] = &with;
-            changed.attachment_count = 1;
+            /* "keep": "no" creates the attachment but hands back content without it. */
+            changed.attachment_count = keep && strcmp(keep, "no") == 0 ? 0 : 1;
             changed.attachments = list;
-            changed.title = "With attachment";
+            snprintf(title, sizeof title, "Attached %s %s %llu", made, result.type, (unsigned long long)result.size);
+            changed.title = title;
         } else {
-            snprintf(title, sizeof title, "attachment error %d", (int)error);
+            snprintf(title, sizeof title, "attachment error %d", (int)result.error);
             host->log(self->context, TIDINGS_LOG_WARNING, title);
             changed.attachment_count = 0;
             changed.attachments = NULL;
