@@ -64,7 +64,7 @@ package final class AttachmentStore: Sendable {
     /// Checks the file `request` names and, when it may be attached, puts it
     /// into the store as `disposition` says.
     package func admit(_ request: AttachmentRequest, as disposition: Disposition) -> Result<Admission, AttachmentFailure> {
-        Result { () throws(AttachmentFailure) in try place(request, as: disposition).admission }
+        admit(all: [request], as: disposition).map { $0[0] }
     }
 
     /// Admits every request, or none: when one fails, those admitted before

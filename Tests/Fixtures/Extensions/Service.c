@@ -11,16 +11,20 @@
  *   async          completes from another thread after 20 ms
  *   attach         attaches the file named by userInfo "file" (identifier: userInfo
  *                  "identifier", type hint: userInfo "type"), titles the content
- *                  "Attached ID TYPE SIZE" and completes; with userInfo "keep": "no"
+ *                  "Attached ID TYPE SIZE readable" (when open_attachment reads it)
+ *                  and completes; with userInfo "keep": "no"
  *                  it leaves the attachment out of the content; on failure it logs
  *                  "attachment error CODE" and completes without attachments
+ *   attach-then-never  attaches the file named by userInfo "file", then never completes
  * time-will-expire always logs "time will expire".
  */
+#define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tidings.h"
 
@@ -128,6 +132,10 @@ static void did_receive_request(void *instance, const tidings_notification *requ
         complete_with_title(completion, content, title, 1);
     } else if (strcmp(self->mode, "async") == 0) {
         later(completion, 20);
+    } else if (strcmp(self->mode, "attach-then-never") == 0) {
+        tidings_attachment_request attachment = {
+            .struct_size = sizeof(tidings_attachment_request), .url = user_info(content, "file"), .thumbnail_time = -1};
+        host->create_attachment(self->context, &attachment, NULL);
     } else if (strcmp(self->mode, "attach") == 0) {
         tidings_attachment_request attachment = {
             .struct_size = sizeof(tidings_attachment_request), .identifier = user_info(content, "identifier"),
@@ -144,7 +152,12 @@ static void did_receive_request(void *instance, const tidings_notification *requ
             /* "keep": "no" creates the attachment but hands back content without it. */
             changed.attachment_count = keep && strcmp(keep, "no") == 0 ? 0 : 1;
             changed.attachments = list;
-            snprintf(title, sizeof title, "Attached %s %s %llu", made, result.type, (unsigned long long)result.size);
+            int descriptor = host->open_attachment(self->context, made);
+            char first = 0;
+            int readable = descriptor >= 0 && read(descriptor, &first, 1) == 1;
+            if (descriptor >= 0) close(descriptor);
+            snprintf(title, sizeof title, "Attached %s %s %llu %s", made, result.type, (unsigned long long)result.size,
+                     readable ? "readable" : "unreadable");
             changed.title = title;
         } else {
             snprintf(title, sizeof title, "attachment error %d", (int)result.error);

@@ -1,0 +1,270 @@
+import Foundation
+import Testing
+import TestSupport
+import TidingsBase
+import TidingsRuntime
+
+/// The attachment store with real files: what it refuses (with Apple's code,
+/// leaving the file where it was and nothing in the store), and how it takes
+/// in what it accepts (moved or copied, private to the user).
+@Suite struct AttachmentStoreTests {
+    let directory = TemporaryDirectory("attachments")
+    var store: AttachmentStore { AttachmentStore(directory: directory.file("state/tidings/attachments")) }
+    static let png = Locations.repositoryFile("Plugins/EventInvite/Payloads/lighthouse.png")
+
+    /// A copy of the sample PNG at `name` in the test's directory.
+    func samplePNG(_ name: String = "photo.png") throws -> String {
+        let path = directory.file(name)
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.png, toPath: path)
+        return path
+    }
+
+    /// The failure `request` gets, with the store checked to be empty.
+    func refusal(_ request: AttachmentRequest, as disposition: AttachmentStore.Disposition = .move,
+                 in store: AttachmentStore? = nil) throws -> AttachmentFailure {
+        let store = store ?? self.store
+        guard case .failure(let failure) = store.admit(request, as: disposition) else {
+            Issue.record("\(request.url) was admitted")
+            throw CancellationError()
+        }
+        #expect(store.fileNames().isEmpty, "the store keeps \(store.fileNames())")
+        return failure
+    }
+
+    func mode(of path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int
+    }
+
+    // MARK: Refused
+
+    @Test func aFileDisguisedByItsNameIsRefusedAsUnrecognized() throws {
+        let path = try directory.write("This is a text file pretending to be a picture.\n", to: "photo.png")
+        let failure = try refusal(AttachmentRequest(url: path))
+        #expect(failure.code == .unrecognizedType)
+        #expect(failure.appleCode == 101)
+        #expect(failure.diagnostic.code.rawValue == "attachment.unrecognized-type")
+        #expect(failure.diagnostic.message.contains(".png does not count"))
+        #expect(FileManager.default.fileExists(atPath: path), "a refused file stays where it was")
+    }
+
+    @Test func contentOfAnotherTypeThanTheHintIsRefused() throws {
+        let failure = try refusal(AttachmentRequest(url: try samplePNG(), typeHint: "public.jpeg"))
+        #expect(failure.code == .unrecognizedType)
+        #expect(failure.diagnostic.message.contains("not of the hinted type public.jpeg"))
+    }
+
+    @Test(arguments: ["public.png", "public.image", "public.data"])
+    func aHintTheContentConformsToIsAccepted(hint: String) throws {
+        let admitted = try store.admit(AttachmentRequest(url: try samplePNG(), typeHint: hint), as: .move).get()
+        #expect(admitted.attachment.type == "public.png")
+    }
+
+    @Test func anImageOverTenMegabytesIsRefused() throws {
+        // The sample's bytes, then a sparse hole up to one byte over the limit.
+        let path = try samplePNG()
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 10_000_001)
+        try handle.close()
+        let failure = try refusal(AttachmentRequest(url: path))
+        #expect(failure.code == .invalidFileSize)
+        #expect(failure.diagnostic.message.contains("at most 10 MB (10,000,000 bytes)"))
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func anImageOfExactlyTenMegabytesIsAccepted() throws {
+        let path = try samplePNG()
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 10_000_000)
+        try handle.close()
+        let admitted = try store.admit(AttachmentRequest(url: path), as: .move).get()
+        #expect(admitted.attachment.size == 10_000_000)
+    }
+
+    @Test func anEmptyFileIsRefused() throws {
+        let failure = try refusal(AttachmentRequest(url: try directory.write("", to: "empty.png")))
+        #expect(failure.code == .invalidFileSize)
+    }
+
+    @Test func aSymbolicLinkIsRefusedEvenToAGoodFile() throws {
+        let link = directory.file("link.png")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: try samplePNG())
+        let failure = try refusal(AttachmentRequest(url: link))
+        #expect(failure.code == .invalidURL)
+        #expect(failure.diagnostic.message.contains("is a symbolic link"))
+    }
+
+    @Test func aDirectoryIsRefused() throws {
+        let folder = directory.file("folder.png")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let failure = try refusal(AttachmentRequest(url: folder))
+        #expect(failure.code == .invalidURL)
+        #expect(failure.diagnostic.message.contains("is a directory"))
+    }
+
+    @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
+        let fifo = directory.file("pipe.png")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let failure = try refusal(AttachmentRequest(url: fifo))
+        #expect(failure.code == .invalidURL)
+        #expect(failure.diagnostic.message.contains("is a FIFO"))
+    }
+
+    @Test func aDeviceIsRefused() throws {
+        let failure = try refusal(AttachmentRequest(url: "/dev/zero"))
+        #expect(failure.code == .invalidURL)
+        #expect(failure.diagnostic.message.contains("is a character device"))
+    }
+
+    @Test func aMissingFileIsRefused() throws {
+        let failure = try refusal(AttachmentRequest(url: directory.file("nowhere/photo.png")))
+        #expect(failure.code == .invalidURL)
+        #expect(failure.diagnostic.message.contains("does not exist"))
+    }
+
+    @Test func aRelativePathMayNotLeaveItsBase() throws {
+        let payloads = directory.file("payloads")
+        try FileManager.default.createDirectory(atPath: payloads, withIntermediateDirectories: true)
+        _ = try samplePNG("outside.png")
+        let failure = try refusal(AttachmentRequest(url: "../outside.png", base: payloads))
+        #expect(failure.code == .invalidURL)
+        #expect(failure.diagnostic.message.contains("leaves the directory"))
+        #expect(FileManager.default.fileExists(atPath: directory.file("outside.png")))
+    }
+
+    @Test func aRelativePathMayNotLeaveItsBaseThroughALink() throws {
+        let payloads = directory.file("payloads")
+        try FileManager.default.createDirectory(atPath: payloads, withIntermediateDirectories: true)
+        _ = try samplePNG("elsewhere/photo.png")
+        try FileManager.default.createSymbolicLink(atPath: payloads + "/media", withDestinationPath: directory.file("elsewhere"))
+        let failure = try refusal(AttachmentRequest(url: "media/photo.png", base: payloads))
+        #expect(failure.code == .invalidURL)
+        #expect(failure.diagnostic.message.contains("through a link"))
+    }
+
+    @Test func aRelativePathInsideItsBaseIsAccepted() throws {
+        _ = try samplePNG("payloads/media/photo.png")
+        let admitted = try store.admit(AttachmentRequest(url: "media/../media/./photo.png", base: directory.file("payloads")),
+                                       as: .copy).get()
+        #expect(admitted.source == directory.file("payloads/media/photo.png"))
+    }
+
+    @Test(arguments: ["https://example.com/photo.png", "photo.png", "file://relative/photo.png", ""])
+    func whatIsNotALocalAbsoluteFileIsRefused(url: String) throws {
+        let failure = try refusal(AttachmentRequest(url: url))
+        #expect(failure.code == .invalidURL)
+    }
+
+    @Test func aStoreThatCannotBeMadeRefusesWith104() throws {
+        let blocked = try directory.write("a file where the store's folder would be", to: "blocked")
+        let failure = try refusal(AttachmentRequest(url: try samplePNG()), in: AttachmentStore(directory: blocked + "/attachments"))
+        #expect(failure.code == .moveIntoDataStoreFailed)
+        #expect(failure.appleCode == 104)
+        #expect(FileManager.default.fileExists(atPath: directory.file("photo.png")))
+    }
+
+    // MARK: Accepted
+
+    @Test func aMovedFileLeavesItsPlaceAndIsPrivate() throws {
+        let path = try samplePNG()
+        let admitted = try store.admit(AttachmentRequest(identifier: "photo", url: "file://" + path), as: .move).get()
+        #expect(admitted.transfer == .moved)
+        #expect(admitted.source == path)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let stored = admitted.attachment
+        #expect(stored.identifier == "photo")
+        #expect(stored.type == "public.png")
+        #expect(stored.size == UInt64(try Data(contentsOf: URL(fileURLWithPath: Self.png)).count))
+        #expect(store.contains(stored.path))
+        #expect(stored.path.hasSuffix(".png"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: stored.path)) == Data(contentsOf: URL(fileURLWithPath: Self.png)))
+        #expect(mode(of: stored.path) == 0o600)
+        #expect(mode(of: store.directory) == 0o700)
+    }
+
+    @Test func aCopiedFileStaysInItsPlace() throws {
+        let path = try samplePNG()
+        let admitted = try store.admit(AttachmentRequest(url: path), as: .copy).get()
+        #expect(admitted.transfer == .copied)
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(mode(of: admitted.attachment.path) == 0o600)
+    }
+
+    @Test func anEmptyIdentifierIsGenerated() throws {
+        let first = try store.admit(AttachmentRequest(url: try samplePNG("a.png")), as: .move).get()
+        let second = try store.admit(AttachmentRequest(url: try samplePNG("b.png")), as: .move).get()
+        #expect(first.attachment.identifier.count == 36)
+        #expect(first.attachment.identifier != second.attachment.identifier)
+        #expect(first.attachment.path != second.attachment.path)
+    }
+
+    @Test func aFileWithOtherHardLinksIsCopiedAndItsNameRemoved() throws {
+        let path = try samplePNG()
+        let other = directory.file("other-name.png")
+        try FileManager.default.linkItem(atPath: path, toPath: other)
+        let admitted = try store.admit(AttachmentRequest(url: path), as: .move).get()
+        guard case .movedByCopy = admitted.transfer else {
+            Issue.record("transfer: \(admitted.transfer)")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(FileManager.default.fileExists(atPath: other), "the file's other name is not the store's to remove")
+        // Writing through the other name does not change the stored attachment.
+        try Data("changed".utf8).write(to: URL(fileURLWithPath: other))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: admitted.attachment.path)) == Data(contentsOf: URL(fileURLWithPath: Self.png)))
+    }
+
+    @Test func aFileOnAnotherFileSystemIsMovedByCopying() throws {
+        var shared = stat(), temporary = stat()
+        guard stat("/dev/shm", &shared) == 0, stat(directory.path, &temporary) == 0, shared.st_dev != temporary.st_dev
+        else {
+            // Nothing to prove here: /dev/shm is on the test directory's file system.
+            return
+        }
+        let path = "/dev/shm/tidings-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).png"
+        try FileManager.default.copyItem(atPath: Self.png, toPath: path)
+        defer { unlink(path) }
+        let admitted = try store.admit(AttachmentRequest(url: path), as: .move).get()
+        #expect(admitted.transfer == .movedByCopy(reason: "it lay on another file system"))
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(store.contains(admitted.attachment.path))
+    }
+
+    @Test func anAttachmentRefusedAmongSeveralTakesTheOthersBackOut() throws {
+        let good = try samplePNG("good.png")
+        let bad = try directory.write("not an image", to: "bad.png")
+        let requests = [AttachmentRequest(identifier: "good", url: good), AttachmentRequest(identifier: "bad", url: bad)]
+        guard case .failure(let failure) = store.admit(all: requests, as: .move) else {
+            Issue.record("admitted")
+            return
+        }
+        #expect(failure.code == .unrecognizedType)
+        #expect(store.fileNames().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: good), "the moved file is back in its place")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: good)) == Data(contentsOf: URL(fileURLWithPath: Self.png)))
+    }
+
+    @Test func removingTouchesOnlyTheStoresFiles() throws {
+        let admitted = try store.admit(AttachmentRequest(url: try samplePNG()), as: .copy).get()
+        let outside = NotificationAttachment(identifier: "x", type: "public.png", path: directory.file("photo.png"))
+        store.remove([admitted.attachment, outside])
+        #expect(store.fileNames().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: outside.path))
+    }
+
+    @Test func aStoreDirectoryOpenToOthersIsMadePrivate() throws {
+        try FileManager.default.createDirectory(atPath: store.directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        _ = try store.admit(AttachmentRequest(url: try samplePNG()), as: .copy).get()
+        #expect(mode(of: store.directory) == 0o700)
+    }
+
+    @Test func theDefaultStoreIsBelowTheStateDirectory() {
+        #expect(AttachmentStore.defaultDirectory(in: ["XDG_STATE_HOME": "/state", "HOME": "/home/u"])
+            == "/state/tidings/attachments")
+        #expect(AttachmentStore.defaultDirectory(in: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"])
+            == "/home/u/.local/state/tidings/attachments")
+        #expect(AttachmentStore.defaultDirectory(in: [:]) == nil)
+    }
+}
