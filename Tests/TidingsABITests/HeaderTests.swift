@@ -35,12 +35,16 @@ import Testing
         #expect(result.status == 0, "\(configuration): \(result.standardError)")
     }
 
-    @Test func frozenVersion1LayoutIsKeptByTheCurrentHeader() throws {
-        let frozen = try layout(including: Locations.repositoryFile("Tests/ABI/v1"))
+    /// Every frozen version, with the number of layout lines its header gives at least.
+    static let frozenVersions = [("v1", 70), ("v2", 95)]
+
+    @Test(arguments: frozenVersions)
+    func frozenLayoutIsKeptByTheCurrentHeader(version: String, lines: Int) throws {
+        let frozen = try layout(including: Locations.repositoryFile("Tests/ABI/\(version)"))
         let current = Set(try layout(including: Locations.headerDirectory))
-        #expect(frozen.count > 70)
+        #expect(frozen.count > lines)
         let changed = frozen.filter { !current.contains($0) }
-        #expect(changed.isEmpty, "v1 fields moved or changed: \(changed)")
+        #expect(changed.isEmpty, "\(version) fields moved or changed: \(changed)")
     }
 
     /// The field offsets, sizes and constants a header gives, one line each.

@@ -37,6 +37,41 @@ static void did_receive_response(void *instance, const tidings_response *respons
     host->complete_response(completion, TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION);
 }
 
+/* Version 2: a service extension that attaches a file and reads it back. */
+static void did_receive_request(void *instance, const tidings_notification *request, tidings_completion completion) {
+    tidings_context context = (tidings_context)instance;
+    tidings_attachment_request attachment;
+    tidings_attachment_result result;
+    tidings_attachment_error error = TIDINGS_ATTACHMENT_INVALID_URL;
+    char identifier[64];
+    tidings_content content = *request->content;
+    tidings_rect whole = {0, 0, 0, 0};
+    attachment.struct_size = sizeof attachment;
+    attachment.thumbnail_hidden = false;
+    attachment.identifier = "image";
+    attachment.url = "file:///tmp/image.png";
+    attachment.type_hint = "public.png";
+    attachment.thumbnail_clipping_rect = whole;
+    attachment.thumbnail_time = -1;
+    result.struct_size = sizeof result;
+    result.identifier = identifier;
+    result.identifier_capacity = sizeof identifier;
+    if (host->create_attachment(context, &attachment, &result) == TIDINGS_STATUS_INVALID_ATTACHMENT) {
+        error = result.error;
+    }
+    if (error == TIDINGS_ATTACHMENT_CORRUPT || host->open_attachment(context, identifier) < 0) {
+        content.title = "no image";
+    }
+    (void)TIDINGS_STATUS_NOT_SUPPORTED;
+    (void)(TIDINGS_ATTACHMENT_UNRECOGNIZED_TYPE + TIDINGS_ATTACHMENT_INVALID_FILE_SIZE +
+           TIDINGS_ATTACHMENT_NOT_IN_DATA_STORE + TIDINGS_ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED);
+    host->complete_request(completion, &content);
+}
+
+static void time_will_expire(void *instance) {
+    (void)instance;
+}
+
 /* Zero-initialised and assigned in the entry, which reads the same in C and C++. */
 static tidings_extension descriptor;
 
@@ -54,5 +89,9 @@ TIDINGS_EXPORT const tidings_extension *tidings_extension_entry(uint32_t host_ab
     descriptor.destroy = destroy;
     descriptor.did_receive_notification = did_receive_notification;
     descriptor.did_receive_response = did_receive_response;
+    if (TIDINGS_HAS_FIELD(table, tidings_host, open_attachment)) {
+        descriptor.did_receive_request = did_receive_request;
+        descriptor.service_extension_time_will_expire = time_will_expire;
+    }
     return &descriptor;
 }

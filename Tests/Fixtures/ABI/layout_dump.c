@@ -1,8 +1,9 @@
 /*
- * Prints the offset and size of every version 1 field of every ABI struct,
- * one per line. Built once against the frozen v1 header and once against the
- * current one: every line of the first must appear unchanged in the second
- * (fields are only ever appended).
+ * Prints the offset and size of every field of every ABI struct, one per
+ * line: version 1's, and version 2's when the header is of version 2 or
+ * later. Built against each frozen header and against the current one:
+ * every line of a frozen header's output must appear unchanged in the
+ * current one's (fields are only ever appended).
  */
 #include <stdio.h>
 
@@ -49,5 +50,23 @@ int main(void) {
            TIDINGS_MEDIA_BUTTON_DEFAULT, TIDINGS_MEDIA_BUTTON_OVERLAY);
     printf("identifiers %s %s %s\n", TIDINGS_ENTRY_SYMBOL, TIDINGS_DEFAULT_ACTION_IDENTIFIER,
            TIDINGS_DISMISS_ACTION_IDENTIFIER);
+#if TIDINGS_ABI_VERSION >= 2
+    FIELD(tidings_attachment, size); FIELD(tidings_attachment, thumbnail_hidden);
+    FIELD(tidings_attachment, thumbnail_clipping_rect); FIELD(tidings_attachment, thumbnail_time);
+    FIELD(tidings_attachment_request, struct_size); FIELD(tidings_attachment_request, thumbnail_hidden);
+    FIELD(tidings_attachment_request, identifier); FIELD(tidings_attachment_request, url);
+    FIELD(tidings_attachment_request, type_hint); FIELD(tidings_attachment_request, thumbnail_clipping_rect);
+    FIELD(tidings_attachment_request, thumbnail_time);
+    FIELD(tidings_attachment_result, struct_size); FIELD(tidings_attachment_result, error);
+    FIELD(tidings_attachment_result, identifier); FIELD(tidings_attachment_result, identifier_capacity);
+    FIELD(tidings_attachment_result, type); FIELD(tidings_attachment_result, size);
+    FIELD(tidings_host, complete_request); FIELD(tidings_host, create_attachment); FIELD(tidings_host, open_attachment);
+    FIELD(tidings_extension, did_receive_request); FIELD(tidings_extension, service_extension_time_will_expire);
+    printf("v2 statuses %d %d\n", TIDINGS_STATUS_INVALID_ATTACHMENT, TIDINGS_STATUS_NOT_SUPPORTED);
+    printf("v2 attachment errors %d %d %d %d %d %d\n", TIDINGS_ATTACHMENT_INVALID_URL,
+           TIDINGS_ATTACHMENT_UNRECOGNIZED_TYPE, TIDINGS_ATTACHMENT_INVALID_FILE_SIZE,
+           TIDINGS_ATTACHMENT_NOT_IN_DATA_STORE, TIDINGS_ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED,
+           TIDINGS_ATTACHMENT_CORRUPT);
+#endif
     return 0;
 }
