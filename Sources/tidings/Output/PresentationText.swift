@@ -5,7 +5,7 @@ import TidingsRuntime
 /// A presentation and a response outcome as text for people.
 struct PresentationText {
     let terminal: Terminal
-    private let labelWidth = 14
+    private let labelWidth = 15
 
     init(terminal: Terminal) { self.terminal = terminal }
 
