@@ -5,7 +5,7 @@ import TidingsRuntime
 /// A presentation and a response outcome as text for people.
 struct PresentationText {
     let terminal: Terminal
-    private let labelWidth = 15
+    private let labelWidth = 14
 
     init(terminal: Terminal) { self.terminal = terminal }
 
@@ -55,11 +55,11 @@ struct PresentationText {
     /// are the payload's attachments as the store took them in.
     func explain(_ delivery: Delivery, admitted: [AttachmentStore.Admission]) -> String {
         var text = terminal.bold("Stages") + "\n"
-        text += field("1 Attachments", admitted.isEmpty ? "The payload attaches no files." : "")
+        text += field("Attachments", admitted.isEmpty ? "The payload attaches no files." : "")
         for admission in admitted { text += "    " + describe(admission) + "\n" }
         var service = delivery.service.sentence
         if let milliseconds = delivery.service.milliseconds { service += " (\(NumberText.fixed(milliseconds, 1)) ms)" }
-        text += field("2 Service", service)
+        text += field("Service", service)
         for admission in delivery.createdAttachments { text += "    created " + describe(admission) + "\n" }
         let presentation = delivery.presentation
         let content: String
@@ -72,7 +72,7 @@ struct PresentationText {
         } else {
             content = "No content extension; the default content shows."
         }
-        text += field("3 Content", content)
+        text += field("Content", content)
         return text + "\n"
     }
 
