@@ -156,6 +156,16 @@ import TidingsRuntime
         #expect(failure.code == .invalidURL)
     }
 
+    @Test func aDamagedFileOfAKnownTypeIsRefusedAsCorrupt() throws {
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.png)))
+        bytes.replaceSubrange(12..<16, with: Array("JUNK".utf8))  // the IHDR chunk's type
+        let path = directory.file("damaged.png")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let failure = try refusal(AttachmentRequest(url: path))
+        #expect(failure.code == .corrupt)
+        #expect(failure.appleCode == 105)
+    }
+
     @Test func aStoreThatCannotBeMadeRefusesWith104() throws {
         let blocked = try directory.write("a file where the store's folder would be", to: "blocked")
         let failure = try refusal(AttachmentRequest(url: try samplePNG()), in: AttachmentStore(directory: blocked + "/attachments"))
@@ -181,6 +191,38 @@ import TidingsRuntime
         #expect(try Data(contentsOf: URL(fileURLWithPath: stored.path)) == Data(contentsOf: URL(fileURLWithPath: Self.png)))
         #expect(mode(of: stored.path) == 0o600)
         #expect(mode(of: store.directory) == 0o700)
+    }
+
+    @Test(arguments: MediaFixture.all)
+    func everySupportedTypeIsAcceptedUnderItsOwnExtension(fixture: MediaFixture) throws {
+        let path = directory.file("incoming-" + fixture.name)
+        try Data(try fixture.bytes).write(to: URL(fileURLWithPath: path))
+        let admitted = try store.admit(AttachmentRequest(url: path), as: .move).get()
+        #expect(admitted.mediaType == fixture.type)
+        #expect(admitted.attachment.type == fixture.type.identifier)
+        #expect(admitted.attachment.path.hasSuffix("." + fixture.type.fileExtension))
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: admitted.attachment.path))) == fixture.bytes)
+    }
+
+    @Test func aSupportedTypeUnderAMisleadingNameIsTakenForWhatItIs() throws {
+        let path = directory.file("cover.png")
+        try Data(try MediaFixture.named("tagged.mp3")).write(to: URL(fileURLWithPath: path))
+        let admitted = try store.admit(AttachmentRequest(url: path), as: .move).get()
+        #expect(admitted.attachment.type == "public.mp3")
+        #expect(admitted.attachment.path.hasSuffix(".mp3"))
+    }
+
+    @Test(arguments: [("audio.wav", UInt64(5_000_001), "audio attachments may be at most 5 MB"),
+                      ("video.avi", UInt64(50_000_001), "video attachments may be at most 50 MB")])
+    func eachFamilyHasItsSizeLimit(name: String, size: UInt64, message: String) throws {
+        let path = directory.file(name)
+        try Data(try MediaFixture.named(name)).write(to: URL(fileURLWithPath: path))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: size)
+        try handle.close()
+        let failure = try refusal(AttachmentRequest(url: path))
+        #expect(failure.code == .invalidFileSize)
+        #expect(failure.diagnostic.message.contains(message))
     }
 
     @Test func aCopiedFileStaysInItsPlace() throws {
