@@ -128,7 +128,8 @@ struct PresentationText {
         return parts.joined(separator: ", ")
     }
 
-    /// "event-image: PNG image, 12.3 KB; copied from /…/photo.png, which stays there".
+    /// "event-image: PNG image by its content, 12.3 KB of at most 10 MB;
+    /// copied from /…/photo.png, which stays there".
     private func describe(_ admission: AttachmentStore.Admission) -> String {
         let source = admission.source
         let how = switch admission.transfer {
@@ -137,7 +138,10 @@ struct PresentationText {
         case .movedByCopy(let reason): "moved from \(source) by copying, as \(reason)"
         case .copiedInstead(let reason): "copied from \(source) and left there, as \(reason)"
         }
-        return "\(terminal.bold(admission.attachment.identifier)): \(describe(admission.attachment)); \(how)"
+        let type = admission.mediaType
+        let checked = "\(type.displayName) by its content, \(NumberText.bytes(admission.attachment.size)) of at most "
+            + NumberText.bytes(type.family.sizeLimit)
+        return "\(terminal.bold(admission.attachment.identifier)): \(checked); \(how)"
     }
 
     private func field(_ name: String, _ value: String) -> String {
