@@ -31,6 +31,35 @@ import TidingsRegistry
         #expect(index.categories(ofApp: "com.example.mail").isEmpty)
     }
 
+    @Test func aServiceExtensionServesTheCategoriesItDeclaresBeforeOneServingAll() throws {
+        let tree = ExtensionTree()
+        let directory = try tree.directory()
+        try tree.service("All", in: directory, identifier: "com.example.mail.all")
+        try tree.service("Messages", in: directory, identifier: "com.example.mail.messages", categories: ["MESSAGE"])
+        let index = tree.scan([directory])
+        #expect(index.serviceExtension(forApp: "com.example.mail", category: "MESSAGE")?.manifest?.bundleIdentifier
+            == "com.example.mail.messages")
+        #expect(index.serviceExtension(forApp: "com.example.mail", category: "OTHER")?.manifest?.bundleIdentifier
+            == "com.example.mail.all")
+        #expect(index.serviceExtension(forApp: "com.example.mail", category: "")?.manifest?.bundleIdentifier
+            == "com.example.mail.all")
+        #expect(index.serviceExtension(forApp: "com.example.other", category: "MESSAGE") == nil)
+    }
+
+    @Test func twoServiceExtensionsServingAllOfOneAppAreWarnedAndTheFirstServes() throws {
+        let tree = ExtensionTree()
+        let first = try tree.directory("first")
+        let second = try tree.directory("second")
+        try tree.service("First", in: first, identifier: "com.example.mail.first")
+        try tree.service("Second", in: second, identifier: "com.example.mail.second")
+        let index = tree.scan([first, second])
+        #expect(index.serviceExtension(forApp: "com.example.mail", category: "X")?.manifest?.bundleIdentifier
+            == "com.example.mail.first")
+        let warning = try #require(index.bundles.last?.diagnostics.first)
+        #expect(warning.code == .categoryConflict)
+        #expect(warning.message.contains("are both service extensions claiming all notifications"))
+    }
+
     @Test func appsServingACategoryAreSorted() throws {
         let tree = ExtensionTree()
         let directory = try tree.directory()
