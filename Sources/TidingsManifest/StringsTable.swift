@@ -40,12 +40,15 @@ private struct StringsReader {
             try skipSpaceAndComments()
             guard position < bytes.count else { return table }
             let key = try token("a key")
+            // A missing '=' or ';' is reported on the line of what it should follow.
+            var tokenLine = line
             try skipSpaceAndComments()
-            try expect(UInt8(ascii: "="), "'=' after the key \"\(key)\"")
+            try expect(UInt8(ascii: "="), "'=' after the key \"\(key)\"", line: tokenLine)
             try skipSpaceAndComments()
             let value = try token("a value for \"\(key)\"")
+            tokenLine = line
             try skipSpaceAndComments()
-            try expect(UInt8(ascii: ";"), "';' after the value of \"\(key)\"")
+            try expect(UInt8(ascii: ";"), "';' after the value of \"\(key)\"", line: tokenLine)
             table[key] = value
         }
     }
@@ -62,6 +65,7 @@ private struct StringsReader {
     }
 
     mutating func quoted() throws(Diagnostic) -> String {
+        let start = line
         position += 1
         var text: [UInt8] = []
         while position < bytes.count {
@@ -82,19 +86,40 @@ private struct StringsReader {
                 case UInt8(ascii: "t"): text.append(0x09)
                 case UInt8(ascii: "r"): text.append(0x0D)
                 case UInt8(ascii: "U"), UInt8(ascii: "u"):
-                    guard position + 4 <= bytes.count,
-                          let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16),
-                          let scalar = Unicode.Scalar(value)
-                    else { throw failure("Expected four hexadecimal digits after \\U.") }
-                    position += 4
-                    text += Array(String(Character(scalar)).utf8)
+                    text += Array(String(Character(try escapedScalar())).utf8)
                 default: text.append(escaped)
                 }
             default:
                 text.append(byte)
             }
         }
-        throw failure("A quoted string is not closed before the end of the file.")
+        throw failure("A quoted string is not closed before the end of the file.", line: start)
+    }
+
+    /// The character of a `\Uxxxx` escape, the `\U` read. The digits are
+    /// UTF-16, so a character beyond U+FFFF is a surrogate pair of two escapes
+    /// (`\UD83C\UDF89`).
+    mutating func escapedScalar() throws(Diagnostic) -> Unicode.Scalar {
+        let unit = try escapedCodeUnit()
+        if let scalar = Unicode.Scalar(unit) { return scalar }
+        let unpaired = failure("\\U\(String(unit, radix: 16, uppercase: true)) is half of a surrogate pair "
+            + "without the other half.")
+        guard UTF16.isLeadSurrogate(unit), position + 2 <= bytes.count, bytes[position] == UInt8(ascii: "\\"),
+              bytes[position + 1] == UInt8(ascii: "U") || bytes[position + 1] == UInt8(ascii: "u")
+        else { throw unpaired }
+        position += 2
+        let trail = try escapedCodeUnit()
+        guard UTF16.isTrailSurrogate(trail) else { throw unpaired }
+        return Unicode.Scalar(0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(trail - 0xDC00))!
+    }
+
+    /// The four hexadecimal digits after a `\U`.
+    mutating func escapedCodeUnit() throws(Diagnostic) -> UInt16 {
+        guard position + 4 <= bytes.count,
+              let unit = UInt16(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+        else { throw failure("Expected four hexadecimal digits after \\U.") }
+        position += 4
+        return unit
     }
 
     mutating func skipSpaceAndComments() throws(Diagnostic) {
@@ -108,12 +133,15 @@ private struct StringsReader {
             } else if bytes[position...].starts(with: "//".utf8) {
                 while position < bytes.count, bytes[position] != UInt8(ascii: "\n") { position += 1 }
             } else if bytes[position...].starts(with: "/*".utf8) {
+                let start = line
                 position += 2
                 while position < bytes.count, !bytes[position...].starts(with: "*/".utf8) {
                     if bytes[position] == UInt8(ascii: "\n") { line += 1 }
                     position += 1
                 }
-                guard position < bytes.count else { throw failure("A comment is not closed before the end of the file.") }
+                guard position < bytes.count else {
+                    throw failure("A comment is not closed before the end of the file.", line: start)
+                }
                 position += 2
             } else {
                 return
@@ -121,8 +149,8 @@ private struct StringsReader {
         }
     }
 
-    mutating func expect(_ byte: UInt8, _ what: String) throws(Diagnostic) {
-        guard position < bytes.count, bytes[position] == byte else { throw failure("Expected \(what).") }
+    mutating func expect(_ byte: UInt8, _ what: String, line: Int) throws(Diagnostic) {
+        guard position < bytes.count, bytes[position] == byte else { throw failure("Expected \(what).", line: line) }
         position += 1
     }
 
@@ -131,7 +159,8 @@ private struct StringsReader {
             || "_.-/$:".utf8.contains(byte)
     }
 
-    func failure(_ message: String) -> Diagnostic {
-        .error(.stringsSyntax, message, at: .init(file: file, line: line))
+    /// A syntax error on `line`, by default the current one.
+    func failure(_ message: String, line: Int? = nil) -> Diagnostic {
+        .error(.stringsSyntax, message, at: .init(file: file, line: line ?? self.line))
     }
 }

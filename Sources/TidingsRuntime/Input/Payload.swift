@@ -146,13 +146,8 @@ private struct PayloadReader {
             content.interruptionLevel = interruptionLevel(level, at: ["aps", "interruption-level"])
         }
         content.relevanceScore = fields.number(aps["relevance-score"], at: ["aps", "relevance-score"], in: 0...1) ?? 0
-        for flag in ["content-available", "mutable-content"] {
-            if let value = aps[flag], value.integerValue == nil {
-                fields.report(.error, .payloadInvalid, "\"\(flag)\" must be the number 1 (or 0); it is \(value.serialized()).",
-                              at: ["aps", flag])
-            }
-        }
-        content.mutableContent = aps["mutable-content"]?.integerValue == 1
+        _ = flag(aps["content-available"], at: ["aps", "content-available"])
+        content.mutableContent = flag(aps["mutable-content"], at: ["aps", "mutable-content"])
         content.userInfo = payload
         return UserNotification(identifier: identifier, date: date, content: content)
     }
@@ -174,12 +169,26 @@ private struct PayloadReader {
         case .string(let name)?: return name
         case .object(let members)?:
             fields.checkMembers(members, allowed: ["critical", "name", "volume"], at: ["aps", "sound"])
+            _ = flag(value?["critical"], at: ["aps", "sound", "critical"])
+            _ = fields.number(value?["volume"], at: ["aps", "sound", "volume"], in: 0...1)
             return fields.string(value?["name"], at: ["aps", "sound", "name"])
         case let other?:
             fields.report(.error, .payloadInvalid,
                           "\"sound\" must be a sound name or a dictionary; it is \(other.typeDescription).", at: ["aps", "sound"])
             return nil
         }
+    }
+
+    /// A flag APNs writes as a number (`mutable-content`, `content-available`,
+    /// a sound's `critical`): true for 1, false for 0 or no value.
+    mutating func flag(_ value: JSON?, at path: [String]) -> Bool {
+        guard let value else { return false }
+        guard let number = value.integerValue, number == 0 || number == 1 else {
+            fields.report(.error, .payloadInvalid,
+                          "\(fields.name(path)) must be the number 1 (or 0); it is \(value.serialized()).", at: path)
+            return false
+        }
+        return number == 1
     }
 
     mutating func interruptionLevel(_ name: String, at path: [String]) -> InterruptionLevel {
@@ -248,12 +257,21 @@ private struct PayloadReader {
     static let attachmentKeys = [
         "identifier", "path", "url", "typeHint", "thumbnailHidden", "thumbnailClippingRect", "thumbnailTime",
     ]
+    /// Attachment keys of earlier versions, with their names now.
+    static let renamedAttachmentKeys = ["type": "typeHint"]
 
     /// An attachment entry: the file (`path`, relative to the payload, or a
     /// `file://` `url`), its identifier, and UNNotificationAttachment's options.
     mutating func attachment(_ json: JSON, at path: [String]) -> AttachmentRequest? {
         guard let members = fields.object(json, at: path) else { return nil }
-        fields.checkMembers(members, allowed: Self.attachmentKeys, at: path)
+        fields.checkMembers(members.filter { Self.renamedAttachmentKeys[$0.0] == nil }, allowed: Self.attachmentKeys,
+                            at: path)
+        for (key, _) in members {
+            guard let name = Self.renamedAttachmentKeys[key] else { continue }
+            fields.report(.warning, .payloadUnknownKey,
+                          "\"\(key)\" is not a member this format defines and is ignored; "
+                              + "did you mean \"\(name)\", its new name?", at: path + [key])
+        }
         let url = fields.string(json["url"], at: path + ["url"])
         let file = fields.string(json["path"], at: path + ["path"])
         if let url, !url.hasPrefix("file://") {

@@ -57,8 +57,7 @@ enum DeliverCommand: Command {
         configuration.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         let index = try SearchPathOption.index(arguments, environment: environment)
         var notes: [Diagnostic] = []
-        let limit = try arguments.positiveNumber("max-payload-size").map { Int($0) } ?? Payload.defaultSizeLimit
-        let payload = try readPayload(payloadPath, limit: limit)
+        let payload = try readPayload(payloadPath, limit: try payloadSizeLimit(arguments))
         var (notification, attachmentRequests) = try decode(payload, from: payloadPath, identifier: arguments.value("id"),
                                                             notes: &notes)
         let categoryFiles = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
@@ -128,12 +127,25 @@ enum DeliverCommand: Command {
         }
     }
 
+    /// The largest payload file read, whatever `--max-payload-size` says.
+    private static let payloadFileLimit = 1 << 20
+
+    /// `--max-payload-size`, a whole number of bytes (APNs's limit when not
+    /// given); a larger one than the largest payload file read is that size.
+    private static func payloadSizeLimit(_ arguments: ParsedArguments) throws(CommandFailure) -> Int {
+        guard let bytes = try arguments.positiveNumber("max-payload-size") else { return Payload.defaultSizeLimit }
+        guard bytes.rounded() == bytes else {
+            throw .usage("--max-payload-size must be a whole number of bytes; it is \(bytes).")
+        }
+        return Int(min(bytes, Double(payloadFileLimit)))
+    }
+
     /// The payload file's JSON, refusing an APNs payload larger than `limit` bytes.
     private static func readPayload(_ path: String, limit: Int) throws(CommandFailure) -> JSON {
         let bytes: [UInt8]
         let json: JSON
         do {
-            bytes = try FileSystem.readFile(path, limit: 1 << 20)
+            bytes = try FileSystem.readFile(path, limit: payloadFileLimit)
             json = try JSON.parse(bytes, file: path)
         } catch {
             throw .input(error)

@@ -1,0 +1,323 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `tidings deliver` reading payload files: the APNs size limit, malformed
+/// payloads, `*-loc-key` text from the app's bundles, and attachment files
+/// taken into the store.
+@Suite struct PayloadCommandTests {
+    let tidings = Tidings()
+    let payloads = TemporaryDirectory("cli-payloads")
+    let extensions = TemporaryDirectory("cli-extensions")
+    /// The app the payloads are addressed to; no extension serves it.
+    let app = "com.example.payloads"
+
+    /// The attachment store under the test's HOME ($XDG_STATE_HOME is not set).
+    var store: String { tidings.home.file(".local/state/tidings/attachments") }
+
+    /// Runs `tidings deliver PAYLOAD` for the app, over the test's extensions, with `options`.
+    func deliver(_ payload: String, _ options: String...) throws -> ProcessResult {
+        try tidings.run(["deliver", payload, "--app", app, "--extensions", extensions.path] + options)
+    }
+
+    /// Writes an APNs payload of exactly `size` bytes, padded with a custom key.
+    func apnsPayload(size: Int) throws -> String {
+        let head = #"{"aps": {"alert": "Big"}, "padding": ""#
+        let tail = #""}"#
+        let text = head + String(repeating: "x", count: size - head.utf8.count - tail.utf8.count) + tail
+        let path = try payloads.write(text, to: "apns-\(size).json")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == size)
+        return path
+    }
+
+    /// The files in the attachment store.
+    func stored() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: store)) ?? []).sorted()
+    }
+
+    /// Copies the sample PNG beside the payloads as `name` and returns its path.
+    @discardableResult
+    func png(named name: String = "lighthouse.png") throws -> String {
+        let destination = payloads.file(name)
+        try FileManager.default.copyItem(atPath: Locations.repositoryFile("Plugins/EventInvite/Payloads/lighthouse.png"),
+                                         toPath: destination)
+        return destination
+    }
+
+    /// Writes a request attaching `path` (relative to the payload) as "photo".
+    func attaching(_ path: String, to name: String = "photo.json") throws -> String {
+        try payloads.write(#"""
+            {"identifier": "with-photo", "content": {"title": "Photo",
+              "attachments": [{"identifier": "photo", "path": "\#(path)"}]}}
+            """#, to: name)
+    }
+
+    // MARK: Size
+
+    @Test func apnsPayloadOverTheLimitIsRefused() throws {
+        let result = try deliver(try apnsPayload(size: 4097))
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("[payload.too-large]"))
+        #expect(result.standardError.contains("The payload is 4097 bytes; APNs accepts at most 4096"))
+        #expect(result.standardError.contains("--max-payload-size"))
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func apnsPayloadAtTheLimitIsAccepted() throws {
+        let result = try deliver(try apnsPayload(size: 4096))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Body          Big"))
+    }
+
+    @Test func maxPayloadSizeRaisesTheLimit() throws {
+        let accepted = try deliver(try apnsPayload(size: 4097), "--max-payload-size", "5120")
+        #expect(accepted.status == 0, "\(accepted.standardError)")
+        let refused = try deliver(try apnsPayload(size: 5121), "--max-payload-size", "5120")
+        #expect(refused.status == 65)
+        #expect(refused.standardError.contains("The payload is 5121 bytes; APNs accepts at most 5120"))
+    }
+
+    @Test func maxPayloadSizeCanAlsoLowerTheLimit() throws {
+        let result = try deliver(try apnsPayload(size: 200), "--max-payload-size", "199")
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("[payload.too-large]"))
+    }
+
+    @Test(arguments: ["0", "-1", "0.5", "4096.5", "lots", "nan", "inf"])
+    func maxPayloadSizeMustBeAWholeNumberOfBytes(size: String) throws {
+        let result = try deliver(try apnsPayload(size: 100), "--max-payload-size", size)
+        #expect(result.status == 64, "\(result.standardError)")
+        #expect(result.standardError.contains("--max-payload-size must be"))
+    }
+
+    @Test func hugeMaxPayloadSizeMeansAnyPayloadThatCanBeRead() throws {
+        let result = try deliver(try apnsPayload(size: 6000), "--max-payload-size", "1e300")
+        #expect(result.status == 0, "\(result.standardError)")
+    }
+
+    @Test func requestPayloadIsNotSubjectToTheAPNsLimit() throws {
+        let body = String(repeating: "y", count: 6000)
+        let payload = try payloads.write(#"{"identifier": "long", "content": {"body": "\#(body)"}}"#, to: "long.json")
+        let result = try deliver(payload, "--max-payload-size", "100", "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        #expect((output?[path: "notification", "body"] as? String)?.count == 6000)
+    }
+
+    // MARK: Malformed payloads
+
+    @Test func malformedApsIsAnInputErrorNamingEachPlace() throws {
+        let payload = try payloads.write(#"{"aps": {"badge": "3", "alert": {"title": 5}, "interruption-level": "loud"}}"#,
+                                         to: "malformed.json")
+        let result = try deliver(payload)
+        #expect(result.status == 65)
+        #expect(result.standardError.contains(
+            "malformed.json /aps/alert/title: error: \"title\" must be a string; it is a number."))
+        #expect(result.standardError.contains("malformed.json /aps/badge: error: \"badge\" must be an integer"))
+        #expect(result.standardError.contains("malformed.json /aps/interruption-level: error:"))
+        #expect(result.standardError.contains("[payload.invalid]"))
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func apsThatIsNotAnObjectIsAnInputError() throws {
+        let result = try deliver(try payloads.write(#"{"aps": ["alert"]}"#, to: "array.json"))
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("array.json /aps: error: \"aps\" must be an object; it is an array."))
+    }
+
+    @Test func payloadOfNeitherFormIsAnInputError() throws {
+        let result = try deliver(try payloads.write(#"{"alert": "Hello"}"#, to: "neither.json"))
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("[payload.unrecognized]"))
+    }
+
+    @Test func payloadThatIsNotJSONIsAnInputError() throws {
+        let result = try deliver(try payloads.write(#"{"aps": {"alert": "unfinished"#, to: "broken.json"))
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("broken.json"))
+        #expect(!result.standardError.contains("Fatal error"))
+    }
+
+    @Test func misspeltKeyIsDeliveredWithAWarning() throws {
+        let payload = try payloads.write(#"{"aps": {"alert": "Hi", "categroy": "x"}}"#, to: "misspelt.json")
+        let result = try deliver(payload)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("did you mean \"category\"?"))
+    }
+
+    // MARK: Localization
+
+    /// Installs a content extension of com.example.greeter for category
+    /// "greeting" whose bundle carries `strings` as Localizable.strings.
+    func installGreeter(strings: String) throws {
+        let file = try payloads.write(strings, to: "strings/Localizable.strings")
+        try BundleMaker.make("Greeter", in: extensions.path, manifest: BundleMaker.contentManifest(
+            identifier: "com.example.greeter.content", executable: "libNoOp.so", categories: ["greeting"]),
+            library: Locations.product("libNoOp.so"), resources: [file])
+    }
+
+    /// A greeting payload whose alert is all localization keys.
+    func greeting() throws -> String {
+        try payloads.write(#"""
+            {"aps": {"category": "greeting", "alert": {
+              "title-loc-key": "GREETING_TITLE", "subtitle-loc-key": "NOT_IN_THE_TABLE",
+              "loc-key": "GREETING_BODY", "loc-args": ["Ann", "Pier 3"]}}}
+            """#, to: "greeting.json")
+    }
+
+    @Test func locKeysAreLookedUpInTheAppsBundleStrings() throws {
+        try installGreeter(strings: """
+            /* The greeting's title. */
+            "GREETING_TITLE" = "Hello";
+            "GREETING_BODY" = "%1$@ waits for you at %2$@ (100%%)";
+            """)
+        let (status, value) = try tidings.json("deliver", try greeting(), "--extensions", extensions.path, "--json")
+        let output = try #require(value as? [String: Any])
+        #expect(status == 0)
+        #expect(output[path: "presentation", "app"] as? String == "com.example.greeter")
+        #expect(output[path: "notification", "title"] as? String == "Hello")
+        #expect(output[path: "notification", "subtitle"] as? String == "NOT_IN_THE_TABLE")
+        #expect(output[path: "notification", "body"] as? String == "Ann waits for you at Pier 3 (100%)")
+    }
+
+    @Test func locKeysStandForThemselvesForAnAppWithoutStrings() throws {
+        let (status, value) = try tidings.json("deliver", try greeting(), "--app", app, "--extensions", extensions.path,
+                                                "--json")
+        let output = try #require(value as? [String: Any])
+        #expect(status == 0)
+        #expect(output[path: "notification", "title"] as? String == "GREETING_TITLE")
+        #expect(output[path: "notification", "body"] as? String == "GREETING_BODY")
+    }
+
+    @Test func brokenStringsFileIsNotedAndTheKeysStandForThemselves() throws {
+        try installGreeter(strings: "\"GREETING_TITLE\" = \"Hello\"\n\"GREETING_BODY\" = \"x\";\n")
+        let result = try tidings.run("deliver", try greeting(), "--extensions", extensions.path)
+        // The notification is shown, but the extension's bundle is at fault: the
+        // status of a failed extension (69), not of a bad payload (65).
+        #expect(result.status == 69, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Title         GREETING_TITLE"))
+        #expect(result.standardOutput.contains(
+            "Localizable.strings:1: error: Expected ';' after the value of \"GREETING_TITLE\". [strings.syntax]"))
+    }
+
+    // MARK: Attachments
+
+    @Test func attachmentIsCopiedIntoTheStoreLeavingTheSource() throws {
+        let source = try png()
+        let result = try deliver(try attaching("lighthouse.png"))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(FileManager.default.fileExists(atPath: source))
+        let files = stored()
+        #expect(files.count == 1)
+        #expect(files.first?.hasSuffix(".png") == true)
+        let copy = FileManager.default.contents(atPath: store + "/" + (files.first ?? ""))
+        #expect(copy != nil && copy == FileManager.default.contents(atPath: source))
+        #expect(result.standardOutput.contains("Attachment    photo  PNG image"))
+    }
+
+    @Test func moveAttachmentsTakesTheSourceAway() throws {
+        let source = try png()
+        let original = FileManager.default.contents(atPath: source)
+        let result = try deliver(try attaching("lighthouse.png"), "--move-attachments")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: source))
+        let files = stored()
+        #expect(files.count == 1)
+        #expect(original != nil && FileManager.default.contents(atPath: store + "/" + (files.first ?? "")) == original)
+    }
+
+    @Test func textFileNamedLikeAnImageIsRefusedWithAppleError101() throws {
+        let source = try payloads.write("Not a picture at all.\n", to: "photo.png")
+        let result = try deliver(try attaching("photo.png"))
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("photo.json /content/attachments/0: error:"))
+        #expect(result.standardError.contains("101"))
+        #expect(result.standardError.contains("[attachment.unrecognized-type]"))
+        #expect(FileManager.default.fileExists(atPath: source))
+        #expect(stored().isEmpty)
+    }
+
+    @Test func pathLeavingThePayloadsDirectoryIsRefusedWithAppleError100() throws {
+        let outside = try png(named: "x.png")
+        let payload = try attaching("../x.png", to: "inner/photo.json")
+        let result = try deliver(payload)
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("../x.png leaves the directory"))
+        #expect(result.standardError.contains("100"))
+        #expect(result.standardError.contains("[attachment.invalid-url]"))
+        #expect(FileManager.default.fileExists(atPath: outside))
+        #expect(stored().isEmpty)
+    }
+
+    @Test func oneBadAttachmentRefusesThemAll() throws {
+        try png()
+        try payloads.write("text", to: "notes.png")
+        let payload = try payloads.write(#"""
+            {"identifier": "two", "content": {"attachments": [
+              {"identifier": "good", "path": "lighthouse.png"}, {"identifier": "bad", "path": "notes.png"}]}}
+            """#, to: "two.json")
+        let result = try deliver(payload, "--move-attachments")
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("/content/attachments/1"))
+        #expect(FileManager.default.fileExists(atPath: payloads.file("lighthouse.png")))
+        #expect(stored().isEmpty)
+    }
+
+    @Test func httpAttachmentIsRefusedBeforeAnyFileIsTouched() throws {
+        let payload = try payloads.write(#"""
+            {"identifier": "remote", "content": {"attachments": [{"url": "https://example.com/a.png"}]}}
+            """#, to: "remote.json")
+        let result = try deliver(payload)
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("remote.json /content/attachments/0/url: error:"))
+        #expect(stored().isEmpty)
+    }
+
+    @Test func explainListsTheAttachmentStage() throws {
+        let source = try png()
+        let result = try deliver(try attaching("lighthouse.png"), "--explain")
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.components(separatedBy: "\n")
+        let stage = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "1 Attachments" })
+        let line = lines[stage + 1]
+        #expect(line.hasPrefix("    photo: PNG image, 192 bytes; copied from "))
+        let from = try #require(line.range(of: "copied from "))
+        let end = try #require(line.range(of: ", which stays there", options: .backwards))
+        #expect(standardized(String(line[from.upperBound..<end.lowerBound])) == standardized(source))
+        #expect(lines[stage + 2].trimmingCharacters(in: .whitespaces).hasPrefix("2 Service"))
+    }
+
+    @Test func explainWithoutAttachmentsSaysSo() throws {
+        let payload = try payloads.write(#"{"aps": {"alert": "Hi"}}"#, to: "plain.json")
+        let result = try deliver(payload, "--explain")
+        #expect(result.status == 0, "\(result.standardError)")
+        let stage = result.standardOutput.components(separatedBy: "\n").first { $0.contains("1 Attachments") }
+        #expect(stage?.hasSuffix("The payload attaches no files.") == true)
+    }
+
+    @Test func jsonListsTheAdmittedAttachmentsWithSourceAndTransfer() throws {
+        let source = try png()
+        let (status, value) = try tidings.json("deliver", try attaching("lighthouse.png"), "--app", app,
+                                                "--extensions", extensions.path, "--json")
+        let output = try #require(value as? [String: Any])
+        #expect(status == 0)
+        let attachments = try #require(output["attachments"] as? [[String: Any]])
+        #expect(attachments.count == 1)
+        let attachment = try #require(attachments.first)
+        #expect(attachment["identifier"] as? String == "photo")
+        #expect(attachment["type"] as? String == "public.png")
+        #expect(attachment["size"] as? Int == 192)
+        #expect(attachment["transfer"] as? String == "copied")
+        #expect(standardized(try #require(attachment["source"] as? String)) == standardized(source))
+        let url = try #require(attachment["url"] as? String)
+        #expect(standardized(String(url.dropFirst("file://".count))).hasPrefix(standardized(store) + "/"))
+        // The notification carries the stored file, not the source.
+        let carried = try #require(output[path: "notification", "attachments"] as? [[String: Any]])
+        #expect(carried.first?["url"] as? String == url)
+    }
+}
+
+/// `path` without `//`, `.` or `..` components, for comparing paths written differently.
+private func standardized(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.path
+}
