@@ -87,7 +87,7 @@ import Testing
         let payload = try directory.write("{\"aps\": {\"alert\": 5, \"mutable_content\": 1}}", to: "bad.json")
         let result = try tidings.run("deliver", payload, "--extensions", extensions.path, "--app", "com.example.events")
         #expect(result.status == 65)
-        #expect(result.standardError.contains("bad.json /aps/alert: error: \"alert\" must be an object"))
+        #expect(result.standardError.contains("bad.json /aps/alert: error: \"alert\" must be a string (the body) or a dictionary"))
     }
 
     @Test func brokenExtensionExitsWithExtensionFailureAfterShowingDefaultContent() throws {

@@ -226,6 +226,14 @@ private func entry(_ position: Int) -> Diagnostic.Location {
         #expect(warning.message.hasSuffix("did you mean \"volume\"?"))
     }
 
+    @Test func soundDictionaryWithoutNameIsSilentAndWarned() throws {
+        let reading = try read(aps(#""sound": {"critical": 1, "volume": 0.5}"#))
+        #expect(try #require(reading.notification).content.sound == nil)
+        let warning = try #require(reading.diagnostics.first { $0.severity == .warning })
+        #expect(warning.location.path == "/aps/sound")
+        #expect(warning.message.contains("no \"name\", so the notification is silent"))
+    }
+
     @Test func threadCategoryAndTargetContentIdentifiers() throws {
         let content = try contentOf(aps(#""thread-id": "book-club", "category": "event-invite", "target-content-id": "room-2""#))
         #expect(content.threadIdentifier == "book-club")
@@ -348,7 +356,7 @@ private func entry(_ position: Int) -> Diagnostic.Location {
     @Test(arguments: [
         (#"{"aps": "alert"}"#, "/aps", "an object"),
         (#"{"aps": [1]}"#, "/aps", "an object"),
-        (#"{"aps": {"alert": 5}}"#, "/aps/alert", "an object"),
+        (#"{"aps": {"alert": 5}}"#, "/aps/alert", "a string (the body) or a dictionary"),
         (#"{"aps": {"alert": {"title": 5}}}"#, "/aps/alert/title", "a string"),
         (#"{"aps": {"alert": {"body": null}}}"#, "/aps/alert/body", "a string"),
         (#"{"aps": {"badge": "3"}}"#, "/aps/badge", "an integer"),

@@ -126,6 +126,10 @@ private struct PayloadReader {
         switch aps["alert"] {
         case .string(let body)?:
             content.body = body
+        case let alert? where alert.objectMembers == nil:
+            fields.report(.error, .payloadInvalid,
+                          "\"alert\" must be a string (the body) or a dictionary; it is \(alert.typeDescription).",
+                          at: ["aps", "alert"])
         case let alert?:
             if let members = fields.object(alert, at: ["aps", "alert"]) {
                 fields.checkMembers(members, allowed: Self.alertKeys, at: ["aps", "alert"])
@@ -171,6 +175,11 @@ private struct PayloadReader {
             fields.checkMembers(members, allowed: ["critical", "name", "volume"], at: ["aps", "sound"])
             _ = flag(value?["critical"], at: ["aps", "sound", "critical"])
             _ = fields.number(value?["volume"], at: ["aps", "sound", "volume"], in: 0...1)
+            if value?["name"] == nil {
+                fields.report(.warning, .payloadInvalid,
+                              "The sound dictionary has no \"name\", so the notification is silent; use \"default\" for the default sound.",
+                              at: ["aps", "sound"])
+            }
             return fields.string(value?["name"], at: ["aps", "sound", "name"])
         case let other?:
             fields.report(.error, .payloadInvalid,

@@ -71,7 +71,9 @@ enum DeliverCommand: Command {
                 do {
                     strings.merge(try BundleReader.strings(ofBundle: bundle.path)) { first, _ in first }
                 } catch {
-                    notes.append(error)
+                    // A broken table costs the translation, not the notification: a warning.
+                    notes.append(.warning(error.code, error.message + " Its keys stand for themselves.",
+                                          at: error.location))
                 }
             }
             var ignored: [Diagnostic] = []
