@@ -174,17 +174,18 @@ package final class NotificationHost: Sendable {
         /// is to be destroyed when that was the last (and is forgotten as its
         /// thread's).
         private mutating func release(_ entry: Shown) -> Removal {
+            let attachments = entry.notification.attachments
             guard let instance = entry.instance, instance.presentations.subtract(1, ordering: .relaxed).newValue == 0
-            else { return Removal(entry: entry) }
+            else { return Removal(attachments: attachments) }
             if let key = entry.threadKey, threads[key] === instance { threads[key] = nil }
-            return Removal(entry: entry, instance: instance)
+            return Removal(attachments: attachments, instance: instance)
         }
     }
 
     /// What taking a delivery off the screen leaves to do outside the lock.
     private struct Removal {
-        /// The delivery taken off, whose attachments leave the store.
-        var entry: Shown?
+        /// The attachments of the delivery taken off, which leave the store.
+        var attachments: [NotificationAttachment] = []
         /// Its instance, when no other presentation uses it: to be destroyed.
         var instance: InstanceRecord?
     }
@@ -194,11 +195,18 @@ package final class NotificationHost: Sendable {
     /// new delivery of the same notification).
     private func dispose(_ removal: Removal, keeping kept: UserNotification? = nil) {
         removal.instance?.destroy()
-        guard let store = attachments, let attachments = removal.entry?.notification.content.attachments,
-              !attachments.isEmpty
-        else { return }
-        let keptPaths = Set(kept?.content.attachments.map(\.path) ?? [])
-        store.remove(attachments.filter { !keptPaths.contains($0.path) })
+        removeUnreferenced(removal.attachments, keeping: kept)
+    }
+
+    /// Takes `attachments` out of the store, but for those `kept` or a
+    /// notification still shown carries.
+    private func removeUnreferenced(_ attachments: [NotificationAttachment], keeping kept: UserNotification? = nil) {
+        guard !attachments.isEmpty, let store = self.attachments else { return }
+        var inUse = Set(kept?.attachments.map(\.path) ?? [])
+        state.withLock { state in
+            for entry in state.shown.values { inUse.formUnion(entry.notification.attachments.map(\.path)) }
+        }
+        store.remove(attachments.filter { !inUse.contains($0.path) })
     }
 
     /// A host serving the bundles of `index`.
@@ -244,6 +252,7 @@ package final class NotificationHost: Sendable {
         var diagnostics = serviced.diagnostics
         var log = serviced.log
         var forwarded: [ForwardedResponse] = []
+        removeUnreferenced(serviced.dropped, keeping: notification)
         let route = ExtensionIndex.Route(app: app, category: notification.content.categoryIdentifier)
         let thread = notification.content.threadIdentifier
         /// The key of the thread's instance among those of `target`, for a notification of a thread.
@@ -283,7 +292,7 @@ package final class NotificationHost: Sendable {
 
         var serving: InstanceRecord?
         if let instance {
-            instance.context.update { $0.attachments = notification.content.attachments }
+            instance.context.update { $0.attachments = notification.attachments }
             do throws(Diagnostic) {
                 try instance.call { $0.didReceive(notification) }
                 serving = instance

@@ -129,7 +129,9 @@ public final class NotificationExtensionContext: @unchecked Sendable {
         guard status == TIDINGS_STATUS_OK else {
             throw AttachmentError(code: status == TIDINGS_STATUS_INVALID_ATTACHMENT ? result.error : 0, status: status)
         }
-        let madeIdentifier = String(decoding: made.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // The identifier asked for is the one made; only a generated one is read back.
+        let madeIdentifier = identifier.isEmpty
+            ? String(decoding: made.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : identifier
         let type = result.type.map { String(cString: $0) } ?? ""
         return NotificationAttachment(identifier: madeIdentifier, type: type, url: "", size: result.size,
                                       thumbnail: thumbnail)

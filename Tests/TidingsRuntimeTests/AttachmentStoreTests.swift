@@ -287,6 +287,70 @@ import TidingsRuntime
         #expect(try Data(contentsOf: URL(fileURLWithPath: good)) == Data(contentsOf: URL(fileURLWithPath: Self.png)))
     }
 
+    @Test func anAttachmentAlreadyInTheStoreIsCopiedAndStaysWithItsNotification() throws {
+        let first = try store.admit(AttachmentRequest(url: try samplePNG()), as: .move).get()
+        let again = try store.admit(AttachmentRequest(url: first.attachment.path), as: .move).get()
+        guard case .copiedInstead = again.transfer else {
+            Issue.record("transfer: \(again.transfer)")
+            return
+        }
+        #expect(FileManager.default.fileExists(atPath: first.attachment.path))
+        #expect(again.attachment.path != first.attachment.path)
+        #expect(store.fileNames().count == 2)
+    }
+
+    @Test func aRolledBackMoveGetsItsPermissionsBack() throws {
+        let good = try samplePNG("good.png")
+        #expect(chmod(good, 0o644) == 0)
+        let bad = try directory.write("not an image", to: "bad.png")
+        _ = store.admit(all: [AttachmentRequest(url: good), AttachmentRequest(url: bad)], as: .move)
+        #expect(mode(of: good) == 0o644)
+    }
+
+    @Test func takingBackAMovedAttachmentReturnsItToItsPlace() throws {
+        let path = try samplePNG()
+        let admitted = try store.admit(AttachmentRequest(url: path), as: .move).get()
+        store.takeBack(admitted)
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(store.fileNames().isEmpty)
+        let copied = try store.admit(AttachmentRequest(url: path), as: .copy).get()
+        store.takeBack(copied)
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(store.fileNames().isEmpty)
+    }
+
+    @Test func aStoreThatIsALinkIsRefused() throws {
+        let elsewhere = directory.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let linked = directory.file("linked-store")
+        try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: elsewhere)
+        let failure = try refusal(AttachmentRequest(url: try samplePNG()), in: AttachmentStore(directory: linked))
+        #expect(failure.code == .moveIntoDataStoreFailed)
+        #expect(failure.diagnostic.message.contains("is not a directory (a link or a file is in its place)"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+    }
+
+    @Test func aStoreNamedWithATrailingSlashKnowsItsFiles() throws {
+        let slashed = AttachmentStore(directory: store.directory + "/")
+        let admitted = try slashed.admit(AttachmentRequest(url: try samplePNG()), as: .copy).get()
+        #expect(slashed.contains(admitted.attachment.path))
+        slashed.remove([admitted.attachment])
+        #expect(slashed.fileNames().isEmpty)
+    }
+
+    @Test(arguments: ["file:///tmp/a%00b.png", "file:///tmp/%FF.png"])
+    func aFileURLDecodingToNoFileNameIsRefused(url: String) throws {
+        let failure = try refusal(AttachmentRequest(url: url))
+        #expect(failure.code == .invalidURL)
+    }
+
+    @Test func aFileURLIsPercentDecoded() throws {
+        let path = try samplePNG("with space é.png")
+        let url = "file://localhost" + path.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: "é", with: "%C3%A9")
+        let admitted = try store.admit(AttachmentRequest(url: url), as: .copy).get()
+        #expect(admitted.source == path)
+    }
+
     @Test func removingTouchesOnlyTheStoresFiles() throws {
         let admitted = try store.admit(AttachmentRequest(url: try samplePNG()), as: .copy).get()
         let outside = NotificationAttachment(identifier: "x", type: "public.png", path: directory.file("photo.png"))

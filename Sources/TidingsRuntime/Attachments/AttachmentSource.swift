@@ -80,8 +80,11 @@ struct AttachmentSource: ~Copyable {
             throw AttachmentFailure(.invalidURL, "The attachment's path contains a NUL byte", request: request)
         }
         if url.hasPrefix("file://") {
-            let path = FileURL.path(of: url)
-            guard path.hasPrefix("/"), !path.utf8.contains(0) else {
+            guard let path = FileURL.path(of: url) else {
+                throw AttachmentFailure(.invalidURL, "\(url) decodes to a path that is not UTF-8 or holds a NUL byte",
+                                        request: request)
+            }
+            guard path.hasPrefix("/") else {
                 throw AttachmentFailure(.invalidURL, "\(url) is not a file URL with an absolute path", request: request)
             }
             return path

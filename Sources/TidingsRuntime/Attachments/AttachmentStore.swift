@@ -26,7 +26,8 @@ package final class AttachmentStore: Sendable {
         /// Copied as asked; still in its place.
         case copied
         /// Copied, then removed from its place, because it could not be
-        /// renamed into the store: `reason` says why ("it lay on another file system").
+        /// renamed into the store (or should not be): `reason` says why ("it
+        /// lay on another file system").
         case movedByCopy(reason: String)
         /// Copied and left in its place, because it could not be removed
         /// from there: `reason` says why ("its directory is read-only").
@@ -50,7 +51,9 @@ package final class AttachmentStore: Sendable {
 
     /// The store at `directory`, which is made (0700) on first use.
     package init(directory: String) {
-        self.directory = directory
+        var normalized = Substring(directory)
+        while normalized.count > 1 && normalized.hasSuffix("/") { normalized.removeLast() }
+        self.directory = String(normalized)
     }
 
     /// `tidings/attachments` below the user's state directory in
@@ -68,8 +71,8 @@ package final class AttachmentStore: Sendable {
     }
 
     /// Admits every request, or none: when one fails, those admitted before
-    /// it are taken out again (moved files back to their places), as iOS
-    /// refuses a whole request whose attachment is invalid.
+    /// it are taken out again (moved files back to their places, with their
+    /// permissions), as iOS refuses a whole request whose attachment is invalid.
     package func admit(all requests: [AttachmentRequest], as disposition: Disposition)
         -> Result<[Admission], AttachmentFailure>
     {
@@ -82,8 +85,17 @@ package final class AttachmentStore: Sendable {
                 return .failure(error)
             }
         }
-        for placement in placed { commit(placement) }
-        return .success(placed.map(\.admission))
+        return .success(placed.map(commit))
+    }
+
+    /// Takes an admitted file back out of the store: a moved file returns to
+    /// its place (when nothing took its name meanwhile), a copy is removed.
+    /// For an attachment made just as its request ended.
+    package func takeBack(_ admission: Admission) {
+        let name = Path.lastComponent(of: admission.attachment.path)
+        guard contains(admission.attachment.path), let store = try? StoreDirectory(opening: directory) else { return }
+        if admission.transfer == .moved && store.restore(name, to: admission.source) { return }
+        store.remove(name)
     }
 
     /// Removes the files of `attachments` that lie in the store; others are
@@ -106,41 +118,110 @@ package final class AttachmentStore: Sendable {
 
     // MARK: Steps
 
-    /// A file put into the store, not yet committed: a source to remove
-    /// once every file of the request is in.
+    /// A file put into the store, not yet committed.
     private struct Placement {
         var admission: Admission
-        /// The source to remove on commit (a move done by copying).
-        var removeOnCommit: (path: String, device: dev_t, inode: ino_t)?
+        /// The file's permission bits before it entered, to restore on a roll-back.
+        var mode: mode_t
+        /// The source to remove on commit (a move done by copying), by identity.
+        var removeOnCommit: (device: dev_t, inode: ino_t)?
     }
 
     /// Checks `request`'s file and puts it into the store.
     private func place(_ request: AttachmentRequest, as disposition: Disposition) throws(AttachmentFailure) -> Placement {
         let source = try AttachmentSource(request)
         let type = try recognize(source, for: request)
-        try prepareDirectory(for: request)
-        let destination = Path.join(directory, "\(Self.randomName()).\(type.fileExtension)")
-        var removeOnCommit: (path: String, device: dev_t, inode: ino_t)?
-        let transfer: Transfer
-        switch disposition {
-        case .copy:
-            try copy(source, to: destination, for: request)
-            transfer = .copied
-        case .move where source.status.st_nlink > 1:
-            // Renamed, the file could still change through its other names.
-            try copy(source, to: destination, for: request)
-            removeOnCommit = (source.path, source.status.st_dev, source.status.st_ino)
-            transfer = .movedByCopy(reason: "it has other hard links, through which it could change")
-        case .move:
-            transfer = try move(source, to: destination, for: request, removeOnCommit: &removeOnCommit)
+        let store: StoreDirectory
+        do {
+            store = try StoreDirectory(opening: directory)
+        } catch {
+            throw AttachmentFailure(.moveIntoDataStoreFailed, error.sentence, request: request)
         }
-        synchronizeDirectory()
+        let name = "\(Self.randomName()).\(type.fileExtension)"
+        var removeOnCommit: (device: dev_t, inode: ino_t)?
+        let transfer: Transfer
+        do throws(SystemError) {
+            switch disposition {
+            case .copy:
+                try store.copyIn(source, as: name)
+                transfer = .copied
+            case .move where store.holds(source):
+                // An attachment of another notification, named again: it stays theirs.
+                try store.copyIn(source, as: name)
+                transfer = .copiedInstead(reason: "it is already in the store, attached to another notification")
+            case .move where source.status.st_nlink > 1:
+                // Renamed, the file could still change through its other names.
+                try store.copyIn(source, as: name)
+                removeOnCommit = (source.status.st_dev, source.status.st_ino)
+                transfer = .movedByCopy(reason: "it has other hard links, through which it could change")
+            case .move:
+                transfer = try move(source, into: store, as: name, removeOnCommit: &removeOnCommit)
+            }
+        } catch {
+            throw AttachmentFailure(
+                error.code == ENOENT ? .invalidURL : .moveIntoDataStoreFailed,
+                error.code == ESTALE ? "\(source.path) changed while it was being put into the attachment store"
+                    : error.code == ENOENT ? "The attachment file \(source.path) vanished while it was being stored"
+                    : "\(source.path) cannot be put into the attachment store \(directory): \(error)",
+                request: request)
+        }
+        store.synchronize()
         let identifier = request.identifier.isEmpty ? Payload.generateIdentifier() : request.identifier
-        let attachment = NotificationAttachment(identifier: identifier, type: type.identifier, path: destination,
+        let attachment = NotificationAttachment(identifier: identifier, type: type.identifier, path: store.file(name),
                                                 size: source.size, thumbnail: request.thumbnail)
         return Placement(admission: Admission(attachment: attachment, mediaType: type, source: source.path,
                                               transfer: transfer),
-                         removeOnCommit: removeOnCommit)
+                         mode: source.status.st_mode & 0o7777, removeOnCommit: removeOnCommit)
+    }
+
+    /// Renames `source` into `store`; copies it when it lies on another file
+    /// system (removing it on commit) or cannot be removed from its place.
+    private func move(_ source: borrowing AttachmentSource, into store: borrowing StoreDirectory, as name: String,
+                      removeOnCommit: inout (device: dev_t, inode: ino_t)?) throws(SystemError) -> Transfer {
+        do {
+            try store.moveIn(source, as: name)
+        } catch {
+            switch error.code {
+            case EXDEV:
+                try store.copyIn(source, as: name)
+                removeOnCommit = (source.status.st_dev, source.status.st_ino)
+                return .movedByCopy(reason: "it lay on another file system")
+            case EROFS, EACCES, EPERM, EBUSY:
+                try store.copyIn(source, as: name)
+                return .copiedInstead(reason: "it cannot be removed from its place (\(error))")
+            default:
+                throw error
+            }
+        }
+        try? source.file.setPermissions(0o600)
+        return .moved
+    }
+
+    /// Finishes a placement: removes the source of a move done by copying,
+    /// if it is still the file copied (when it cannot be removed, the
+    /// admission says it was copied and left).
+    private func commit(_ placement: Placement) -> Admission {
+        var admission = placement.admission
+        guard let (device, inode) = placement.removeOnCommit else { return admission }
+        var info = stat()
+        if lstat(admission.source, &info) == 0, info.st_dev == device, info.st_ino == inode, unlink(admission.source) != 0 {
+            admission.transfer = .copiedInstead(reason: "it cannot be removed from its place (\(SystemError.current()))")
+        }
+        return admission
+    }
+
+    /// Takes a placed file out of the store: a renamed one goes back to its
+    /// place with its permissions; a copy is removed.
+    private func rollBack(_ placement: Placement) {
+        let admission = placement.admission
+        guard let store = try? StoreDirectory(opening: directory) else { return }
+        let name = Path.lastComponent(of: admission.attachment.path)
+        if admission.transfer == .moved, store.restore(name, to: admission.source) {
+            chmod(admission.source, placement.mode)
+        } else {
+            store.remove(name)
+        }
+        store.synchronize()
     }
 
     /// The type of `source`'s content, refused when unsupported, damaged,
@@ -151,8 +232,18 @@ package final class AttachmentStore: Sendable {
         guard source.size > 0 else {
             throw AttachmentFailure(.invalidFileSize, "The attachment file \(path) is empty", request: request)
         }
+        var readFailure: SystemError?
         let verdict = MediaSniffer.recognize(size: source.size) { offset, count in
-            (try? source.file.read(at: offset, count: count)) ?? []
+            do throws(SystemError) {
+                return try source.file.read(at: offset, count: count)
+            } catch {
+                readFailure = error
+                return []
+            }
+        }
+        if let readFailure {
+            throw AttachmentFailure(.invalidURL, "The attachment file \(path) cannot be read: \(readFailure)",
+                                    request: request)
         }
         let type: MediaType
         switch verdict {
@@ -181,118 +272,6 @@ package final class AttachmentStore: Sendable {
                 request: request)
         }
         return type
-    }
-
-    /// Makes the store's directory when missing (0700, as are the parents it
-    /// makes), and refuses one that is not a directory or not the user's.
-    private func prepareDirectory(for request: AttachmentRequest) throws(AttachmentFailure) {
-        do {
-            try FileSystem.createDirectory(directory, mode: 0o700)
-        } catch {
-            throw AttachmentFailure(.moveIntoDataStoreFailed, "The attachment store cannot be made: \(error.message)",
-                                    request: request)
-        }
-        var info = stat()
-        guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw AttachmentFailure(.moveIntoDataStoreFailed, "The attachment store \(directory) is not a directory",
-                                    request: request)
-        }
-        guard info.st_uid == geteuid() else {
-            throw AttachmentFailure(.moveIntoDataStoreFailed,
-                                    "The attachment store \(directory) belongs to another user", request: request)
-        }
-        if info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
-    }
-
-    /// Renames `source` into the store; copies it when it lies on another
-    /// file system (removing it on commit) or cannot be removed from its place.
-    private func move(_ source: borrowing AttachmentSource, to destination: String, for request: AttachmentRequest,
-                      removeOnCommit: inout (path: String, device: dev_t, inode: ino_t)?) throws(AttachmentFailure)
-        -> Transfer
-    {
-        guard rename(source.path, destination) == 0 else {
-            let error = SystemError.current()
-            switch error.code {
-            case EXDEV:
-                try copy(source, to: destination, for: request)
-                removeOnCommit = (source.path, source.status.st_dev, source.status.st_ino)
-                return .movedByCopy(reason: "it lay on another file system")
-            case EROFS, EACCES, EPERM, EBUSY:
-                try copy(source, to: destination, for: request)
-                return .copiedInstead(reason: "it cannot be removed from its place (\(error))")
-            default:
-                throw AttachmentFailure(.moveIntoDataStoreFailed,
-                                        "\(source.path) cannot be moved into the attachment store: \(error)",
-                                        request: request)
-            }
-        }
-        var moved = stat()
-        guard lstat(destination, &moved) == 0, source.isSameFile(as: moved) else {
-            // Another file took its name between the check and the rename: give it back.
-            Self.restore(destination, to: source.path)
-            throw AttachmentFailure(.moveIntoDataStoreFailed,
-                                    "\(source.path) changed while it was being moved into the attachment store",
-                                    request: request)
-        }
-        try? source.file.setPermissions(0o600)
-        return .moved
-    }
-
-    /// Copies the `source` bytes that were checked into `destination`
-    /// (0600), through a temporary file that becomes `destination` only
-    /// when complete and on disk.
-    private func copy(_ source: borrowing AttachmentSource, to destination: String,
-                      for request: AttachmentRequest) throws(AttachmentFailure) {
-        let temporary = Path.join(directory, ".incoming-\(Self.randomName())")
-        do throws(SystemError) {
-            let output = try FileDescriptor(opening: temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
-            var offset: UInt64 = 0
-            while offset < source.size {
-                let chunk = try source.file.read(at: offset, count: Int(min(1 << 20, source.size - offset)))
-                guard !chunk.isEmpty else { throw SystemError(code: EIO) }  // it shrank since it was checked
-                try output.write(chunk)
-                offset += UInt64(chunk.count)
-            }
-            try output.synchronize()
-            guard rename(temporary, destination) == 0 else { throw SystemError.current() }
-        } catch {
-            unlink(temporary)
-            throw AttachmentFailure(.moveIntoDataStoreFailed,
-                                    "\(source.path) cannot be copied into the attachment store \(directory): \(error)",
-                                    request: request)
-        }
-    }
-
-    /// Removes the source of a move done by copying, if it is still the file copied.
-    private func commit(_ placement: Placement) {
-        guard let (path, device, inode) = placement.removeOnCommit else { return }
-        var info = stat()
-        if lstat(path, &info) == 0, info.st_dev == device, info.st_ino == inode { unlink(path) }
-    }
-
-    /// Takes a placed file out of the store: a renamed one goes back to its place.
-    private func rollBack(_ placement: Placement) {
-        let admission = placement.admission
-        if admission.transfer == .moved {
-            Self.restore(admission.attachment.path, to: admission.source)
-        } else {
-            unlink(admission.attachment.path)
-        }
-        synchronizeDirectory()
-    }
-
-    /// Renames `path` back to `original` unless something now has that name,
-    /// in which case it stays (nothing is overwritten) under `path`.
-    private static func restore(_ path: String, to original: String) {
-        // link + unlink: a rename that never replaces.
-        if link(path, original) == 0 { unlink(path) }
-    }
-
-    /// Flushes the store's directory, so that a file renamed in survives a crash.
-    private func synchronizeDirectory() {
-        if let directory = try? FileDescriptor(opening: directory, O_RDONLY | O_DIRECTORY) {
-            try? directory.synchronize()
-        }
     }
 
     /// 32 random hexadecimal digits: a name no one can guess or collide with.

@@ -1,20 +1,33 @@
 /// `file://` URLs, as attachments carry them.
 package enum FileURL {
-    /// The path of a `file://` URL, percent-decoded; `file://localhost/x` and `file:///x` both give `/x`.
-    package static func path(of url: String) -> String {
+    /// The path of a `file://` URL, percent-decoded; `file://localhost/x` and
+    /// `file:///x` both give `/x`. Nil when the decoded path is not UTF-8 or
+    /// holds a NUL byte, which no file name can.
+    package static func path(of url: String) -> String? {
         var rest = url.dropFirst("file://".count)
         if rest.hasPrefix("localhost/") { rest = rest.dropFirst("localhost".count) }
         var bytes: [UInt8] = []
         var utf8 = Array(rest.utf8)[...]
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "%"), utf8.count >= 2,
-               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
+               let high = hexValue(utf8[utf8.startIndex]), let low = hexValue(utf8[utf8.startIndex + 1]) {
+                bytes.append(high << 4 | low)
                 utf8 = utf8.dropFirst(2)
             } else {
                 bytes.append(byte)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        guard !bytes.contains(0) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// The value of one hexadecimal digit; nil for any other byte (a sign included).
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

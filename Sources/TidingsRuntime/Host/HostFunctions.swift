@@ -281,79 +281,123 @@ package enum HostFunctions {
     private static let createAttachment: @convention(c) (
         tidings_context?, UnsafePointer<tidings_attachment_request>?, UnsafeMutablePointer<tidings_attachment_result>?
     ) -> tidings_status = { handle, request, result in
-        withState(handle) { context, state in
-            guard let attach = context.attach else {
+        let result = result.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<tidings_attachment_result>.size ? $0 : nil }
+        // Whatever happens, the caller reads a result that says nothing was made, unless something was.
+        if let result { fill(result, error: 0, identifier: "", type: nil, size: 0) }
+        guard let handle, let context = ContextRegistry.shared.context(UInt64(UInt(bitPattern: handle))) else {
+            return TIDINGS_STATUS_INVALID_CONTEXT
+        }
+        // 1. Check the request and reserve its identifier, under the lock.
+        var asked: AttachmentRequest?
+        let refusal: tidings_status? = context.update { state in
+            guard !state.closed else { return TIDINGS_STATUS_INVALID_CONTEXT }
+            guard context.attachments != nil else {
                 return context.refuse(TIDINGS_STATUS_NOT_SUPPORTED, .attachmentNotSupported,
-                                      "created an attachment, which only a service extension serving a request may do.",
-                                      in: &state)
+                                      "created an attachment, which only a service extension may do.", in: &state)
             }
-            guard let request, Int(request.pointee.struct_size) >= MemoryLayout<tidings_attachment_request>.size,
-                  let url = text(request.pointee.url)
-            else {
-                return invalid("create_attachment needs a request with a UTF-8 url.", context: context, state: &state)
+            switch attachmentRequest(from: request) {
+            case .failure(let problem):
+                return invalid(problem.message, context: context, state: &state)
+            case .success(let made):
+                if !made.identifier.isEmpty && (state.reservedIdentifiers.contains(made.identifier)
+                    || state.attachments.contains { $0.identifier == made.identifier }) {
+                    return invalid("create_attachment was asked for the identifier \"\(made.identifier)\", which an attachment of the request already has.",
+                                   context: context, state: &state)
+                }
+                if !made.identifier.isEmpty { state.reservedIdentifiers.insert(made.identifier) }
+                asked = made
+                return nil
             }
-            if let result, Int(result.pointee.struct_size) < MemoryLayout<tidings_attachment_result>.size {
-                return invalid("create_attachment was given a result smaller than version 2's tidings_attachment_result.",
-                               context: context, state: &state)
-            }
-            let options = request.pointee
-            if options.identifier != nil && text(options.identifier) == nil {
-                return invalid("create_attachment was given an identifier that is not UTF-8.", context: context, state: &state)
-            }
-            let identifier = text(options.identifier) ?? ""
-            if !identifier.isEmpty && state.attachments.contains(where: { $0.identifier == identifier }) {
-                return invalid("create_attachment was asked for the identifier \"\(identifier)\", which an attachment of the request already has.",
-                               context: context, state: &state)
-            }
-            let rect = options.thumbnail_clipping_rect
-            let clipping = rect.width > 0 || rect.height > 0
-                ? ThumbnailOptions.ClippingRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height) : nil
-            if let clipping, !clipping.isNormalized {
-                return invalid("create_attachment was given a thumbnail clipping rectangle outside 0…1.",
-                               context: context, state: &state)
-            }
-            let thumbnail = ThumbnailOptions(hidden: options.thumbnail_hidden, clippingRect: clipping,
-                                             time: options.thumbnail_time >= 0 && options.thumbnail_time.isFinite
-                                                 ? options.thumbnail_time : nil)
-            let asked = AttachmentRequest(identifier: identifier, url: url, typeHint: text(options.type_hint),
-                                          thumbnail: thumbnail)
-            switch attach(asked) {
+        }
+        if let refusal { return refusal }
+        guard let asked, let attachments = context.attachments else { return TIDINGS_STATUS_INVALID_CONTEXT }
+        // 2. Check and store the file without the lock: it may take a while,
+        //    and the instance's other host calls, and its end, need not wait.
+        let made = attachments.create(asked)
+        // 3. Record it, unless the instance ended meanwhile: then it goes back.
+        var late: AttachmentStore.Admission?
+        let status: tidings_status = context.update { state in
+            state.reservedIdentifiers.remove(asked.identifier)
+            switch made {
             case .success(let admission):
+                guard !state.closed else {
+                    late = admission
+                    return TIDINGS_STATUS_INVALID_CONTEXT
+                }
                 state.attachments.append(admission.attachment)
                 state.created.append(admission)
                 if let result {
-                    result.pointee.error = 0
-                    result.pointee.type = typeNames.pointer(for: admission.mediaType)
-                    result.pointee.size = admission.attachment.size
-                    copy(admission.attachment.identifier, into: result.pointee.identifier,
-                         capacity: result.pointee.identifier_capacity)
+                    fill(result, error: 0, identifier: admission.attachment.identifier,
+                         type: typeNames.pointer(for: admission.mediaType), size: admission.attachment.size)
                 }
                 return TIDINGS_STATUS_OK
             case .failure(let failure):
-                if let result {
-                    result.pointee.error = failure.appleCode
-                    result.pointee.type = typeNames.empty
-                    result.pointee.size = 0
-                    copy("", into: result.pointee.identifier, capacity: result.pointee.identifier_capacity)
-                }
-                state.diagnostics.append(failure.diagnostic)
+                if let result { fill(result, error: failure.appleCode, identifier: "", type: nil, size: 0) }
+                if !state.closed { state.diagnostics.append(failure.diagnostic) }
                 return TIDINGS_STATUS_INVALID_ATTACHMENT
             }
         }
+        if let late { attachments.takeBack(late) }
+        return status
+    }
+
+    /// What went wrong with a `tidings_attachment_request`.
+    private struct RequestProblem: Error {
+        let message: String
+    }
+
+    /// The request an extension passed to `create_attachment`, copied and checked.
+    private static func attachmentRequest(
+        from request: UnsafePointer<tidings_attachment_request>?
+    ) -> Result<AttachmentRequest, RequestProblem> {
+        guard let request, Int(request.pointee.struct_size) >= MemoryLayout<tidings_attachment_request>.size,
+              let url = text(request.pointee.url)
+        else {
+            return .failure(RequestProblem(message: "create_attachment needs a request with a UTF-8 url."))
+        }
+        let options = request.pointee
+        if options.identifier != nil && text(options.identifier) == nil {
+            return .failure(RequestProblem(message: "create_attachment was given an identifier that is not UTF-8."))
+        }
+        if options.type_hint != nil && text(options.type_hint) == nil {
+            return .failure(RequestProblem(message: "create_attachment was given a type hint that is not UTF-8."))
+        }
+        let rect = options.thumbnail_clipping_rect
+        let clipping = rect.width != 0 || rect.height != 0
+            ? ThumbnailOptions.ClippingRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height) : nil
+        if let clipping, !clipping.isNormalized {
+            return .failure(RequestProblem(message: "create_attachment was given a thumbnail clipping rectangle outside 0…1."))
+        }
+        let time = options.thumbnail_time
+        let thumbnail = ThumbnailOptions(hidden: options.thumbnail_hidden, clippingRect: clipping,
+                                         time: time >= 0 && time.isFinite ? time : nil)
+        return .success(AttachmentRequest(identifier: text(options.identifier) ?? "", url: url,
+                                          typeHint: text(options.type_hint), thumbnail: thumbnail))
+    }
+
+    /// Fills the caller's result (whose size was checked), writing no more
+    /// of the identifier than its buffer holds.
+    private static func fill(_ result: UnsafeMutablePointer<tidings_attachment_result>, error: Int32,
+                             identifier: String, type: UnsafePointer<CChar>?, size: UInt64) {
+        result.pointee.error = error
+        result.pointee.type = type ?? typeNames.empty
+        result.pointee.size = size
+        copy(identifier, into: result.pointee.identifier, capacity: result.pointee.identifier_capacity)
     }
 
     /// Writes `text` NUL-terminated into the caller's `buffer` of `capacity`
     /// bytes, cut to fit (never inside a UTF-8 sequence); nothing when there is no room.
     private static func copy(_ text: String, into buffer: UnsafeMutablePointer<CChar>?, capacity: Int) {
         guard let buffer, capacity > 0 else { return }
-        var bytes = Array(text.utf8.prefix(capacity - 1))
-        // Drop a cut multi-byte sequence: continuation bytes, then the lead byte they belonged to.
-        if bytes.count < text.utf8.count {
-            while let last = bytes.last, last & 0xC0 == 0x80 { bytes.removeLast() }
-            if let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
+        let utf8 = Array(text.utf8)
+        var count = min(utf8.count, capacity - 1)
+        // A cut inside a character drops the whole character: back up to the
+        // start of the sequence the first byte left out continues.
+        if count < utf8.count {
+            while count > 0 && utf8[count] & 0xC0 == 0x80 { count -= 1 }
         }
-        bytes.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        buffer[bytes.count] = 0
+        for position in 0..<count { buffer[position] = CChar(bitPattern: utf8[position]) }
+        buffer[count] = 0
     }
 
     /// The uniform type identifiers as C strings that live as long as the
@@ -377,8 +421,11 @@ package enum HostFunctions {
                   state.closed ? nil : state.attachments.first { $0.identifier == identifier }?.path
               })
         else { return -1 }
-        // Read-only, and never through a link: the store's file, or nothing.
-        return (try? FileDescriptor(opening: path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK).take()) ?? -1
+        // Read-only, never through a link, and a regular file: the store's file, or nothing.
+        guard let file = try? FileDescriptor(opening: path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK),
+              let status = try? file.status(), status.st_mode & S_IFMT == S_IFREG
+        else { return -1 }
+        return file.take()
     }
 }
 

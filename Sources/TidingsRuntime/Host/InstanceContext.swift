@@ -40,6 +40,8 @@ package final class InstanceContext: Sendable {
         /// The attachments a service extension created while serving its
         /// request, in the store (also among `attachments`).
         package var created: [AttachmentStore.Admission] = []
+        /// Identifiers asked for by `create_attachment` calls under way.
+        package var reservedIdentifiers: Set<String> = []
         /// The extension asked to close the notification.
         package var dismissRequested = false
         /// The extension asked to perform the default action.
@@ -58,16 +60,16 @@ package final class InstanceContext: Sendable {
     package let extensionIdentifier: String
     /// `UNNotificationExtensionOverridesDefaultTitle`.
     package let mayOverrideTitle: Bool
-    /// How attachments are made for the request a service extension serves;
-    /// nil for a content extension, which may not make any.
-    package let attach: (@Sendable (AttachmentRequest) -> Result<AttachmentStore.Admission, AttachmentFailure>)?
+    /// How a service extension makes attachments; nil for a content
+    /// extension, which may not make any.
+    package let attachments: ServiceAttachments?
     private let state: Mutex<State>
 
     package init(extensionIdentifier: String, mayOverrideTitle: Bool, interface: Interface?,
-                 attach: (@Sendable (AttachmentRequest) -> Result<AttachmentStore.Admission, AttachmentFailure>)? = nil) {
+                 attachments: ServiceAttachments? = nil) {
         self.extensionIdentifier = extensionIdentifier
         self.mayOverrideTitle = mayOverrideTitle
-        self.attach = attach
+        self.attachments = attachments
         state = Mutex(State(view: ViewState(interface: interface)))
         handle = ContextRegistry.shared.makeHandle()
         ContextRegistry.shared.bind(handle, to: self)

@@ -53,6 +53,9 @@ package struct UserNotification: Sendable, Equatable {
         set { storage = Storage(identifier: storage.identifier, date: storage.date, content: newValue) }
     }
 
+    /// The content's attachments, read without copying the rest of the content.
+    package var attachments: [NotificationAttachment] { storage.content.attachments }
+
     /// A notification of `identifier`, delivered at `date`, saying `content`.
     package init(identifier: String, date: Double, content: NotificationContent) {
         storage = Storage(identifier: identifier, date: date, content: content)

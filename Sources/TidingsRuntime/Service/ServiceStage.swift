@@ -33,6 +33,9 @@ struct ServiceStage: Sendable {
         var log: [LogLine] = []
         /// The attachments the extension created that the notification shows.
         var created: [AttachmentStore.Admission] = []
+        /// The request's own attachments the rewrite left out, for the host
+        /// to take out of the store unless something else still shows them.
+        var dropped: [NotificationAttachment] = []
     }
 
     /// Runs `notification`, addressed to `app`, through its service extension when it should.
@@ -55,13 +58,16 @@ struct ServiceStage: Sendable {
         let provider: any ExtensionProvider
         let instance: any ExtensionInstance
         let context = InstanceContext(extensionIdentifier: identifier, mayOverrideTitle: false, interface: nil,
-                                      attach: attach(into: store))
+                                      attachments: ServiceAttachments(store: store))
         context.update { $0.attachments = content.attachments }
         do throws(Diagnostic) {
             provider = try providers.provider(for: bundle, launcher: launcher)
             instance = try provider.makeInstance(context: context)
         } catch {
             context.close()
+            // What its create function attached goes back where it came from.
+            let created = context.read { $0.created }
+            for admission in created { store?.takeBack(admission) }
             result.diagnostics.append(error)
             return result
         }
@@ -95,11 +101,11 @@ struct ServiceStage: Sendable {
         result.notification = outcome.notification
         result.report = outcome.report
         result.diagnostics += outcome.diagnostics
-        // What the notification no longer carries leaves the store: files the
-        // extension made but did not hand back, and those it dropped.
+        // Files the extension made but did not hand back leave the store; the
+        // request's own that it dropped are the host's to remove.
         let shown = Set(outcome.notification.content.attachments.map(\.path))
-        let unused = created.map(\.attachment) + content.attachments
-        store?.remove(unused.filter { !shown.contains($0.path) })
+        store?.remove(created.map(\.attachment).filter { !shown.contains($0.path) })
+        result.dropped = content.attachments.filter { !shown.contains($0.path) }
         result.created = created.filter { shown.contains($0.attachment.path) }
         let discarded = created.count - result.created.count
         if discarded > 0 {
@@ -158,22 +164,6 @@ struct ServiceStage: Sendable {
                        report: .rewrote(extension: identifier, changes: Self.changes(from: content, to: rewritten),
                                         afterExpiry: expired, milliseconds: milliseconds),
                        diagnostics: diagnostics)
-    }
-
-    /// How the instance's `create_attachment` reaches `store`: moving the
-    /// file in, as iOS does; failing with Apple's 104 when there is no store.
-    private func attach(into store: AttachmentStore?)
-        -> @Sendable (AttachmentRequest) -> Result<AttachmentStore.Admission, AttachmentFailure>
-    {
-        guard let store else {
-            return { request in
-                .failure(AttachmentFailure(
-                    .moveIntoDataStoreFailed,
-                    "The host keeps no attachment store (neither XDG_STATE_HOME nor HOME is set), so \(request.url) cannot be attached",
-                    request: request))
-            }
-        }
-        return { request in store.admit(request, as: .move) }
     }
 
     /// The names of what differs, for the report: "title", "2 attachments added".
