@@ -529,12 +529,23 @@ typedef struct tidings_host {
      * another file system, moving the copy's source away as a move would,
      * or when it cannot be removed from its place, leaving it there.)
      * On success the host fills `result` (identifier, type, size; error 0)
-     * and returns TIDINGS_STATUS_OK. On failure it returns
+     * and returns TIDINGS_STATUS_OK. When the file is refused it returns
      * TIDINGS_STATUS_INVALID_ATTACHMENT with `result->error` set to Apple's
      * code, leaves the file where it was and the store as it was, and
-     * reports the reason. `result` may be NULL.
-     * Only a service extension's instance, while serving a request, may
-     * create attachments; others get TIDINGS_STATUS_NOT_SUPPORTED.
+     * reports the reason. On any other status (INVALID_ARGUMENT for a bad
+     * or repeated identifier or a clipping rectangle outside 0…1,
+     * INVALID_CONTEXT, NOT_SUPPORTED) `result` says nothing was made: error
+     * 0, an empty identifier, type "", size 0. `result` may be NULL, and is
+     * ignored when its `struct_size` is smaller than version 2's.
+     * A file with other hard links is copied and its name removed, so that
+     * it cannot change through them; a file already in the store (another
+     * notification's attachment) is copied and stays. An attachment made
+     * as its request ends (after the deadline and grace period) is given
+     * back and the call answers TIDINGS_STATUS_INVALID_CONTEXT.
+     * Only a service extension's instance may create attachments; others
+     * get TIDINGS_STATUS_NOT_SUPPORTED. The host does the checking and
+     * copying outside the instance's lock: other host calls of the instance
+     * do not wait for it.
      * Thread: any. Ownership: `request` is copied; `result` and its
      * identifier buffer are the caller's.
      */
@@ -546,8 +557,10 @@ typedef struct tidings_host {
      * v2. Opens the attachment `identifier` of the notification the instance
      * is showing (or the request it is serving) for reading: the analogue of
      * start/stopAccessingSecurityScopedResource. Returns a read-only file
-     * descriptor, or -1 when the context or attachment is unknown or the file
-     * is no longer in the store.
+     * descriptor of the regular file in the host's store, opened without
+     * following links, or -1 when the context or attachment is unknown or
+     * the file is no longer in the store (Apple's
+     * TIDINGS_ATTACHMENT_NOT_IN_DATA_STORE).
      * Thread: any. Ownership: the descriptor is the caller's to close.
      */
     int (*open_attachment)(tidings_context context, const char *identifier);
