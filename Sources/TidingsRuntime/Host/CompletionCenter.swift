@@ -160,14 +160,16 @@ package final class PendingCompletion: Sendable {
         case option(ResponseOption)
         /// A response option outside Apple's three.
         case invalid(Int32)
-        /// A service extension's content; nil to show the original.
-        case content(ServiceAnswer?)
+        /// A service extension's content; nil to show the original. Boxed
+        /// (`indirect`), so that a response's answer, copied on every
+        /// response, stays two words instead of a whole content.
+        indirect case content(ServiceAnswer?)
     }
 
     /// What a completion call gave, before it is checked.
     fileprivate enum Given {
         case option(Int32)
-        case content(ServiceAnswer?)
+        indirect case content(ServiceAnswer?)
     }
 
     package let kind: Kind
