@@ -33,8 +33,15 @@ import TidingsRuntime
                                     ("nested", .object([("a", .object([("b", .string("\u{1}\t"))])), ("empty", .array([]))])),
                                     ("", .string("")),
                                 ],
-                                attachments: [NotificationAttachment(identifier: "poster", type: "public.png",
-                                                                     path: "/tmp/a b/poster.png")])
+                                attachments: [
+                                    NotificationAttachment(identifier: "poster", type: "public.png",
+                                                           path: "/tmp/a b/poster.png", size: 1234,
+                                                           thumbnail: ThumbnailOptions(
+                                                               hidden: true,
+                                                               clippingRect: .init(x: 0.25, y: 0, width: 0.5, height: 1),
+                                                               time: 2.5)),
+                                    NotificationAttachment(identifier: "clip", type: "public.mpeg-4", path: "/tmp/clip.mp4"),
+                                ])
         note.content.subtitle = "Sub"
         note.content.targetContentIdentifier = "target-7"
         note.content.sound = "default"
@@ -55,6 +62,9 @@ import TidingsRuntime
         "key=nested", #"json={"a":{"b":"\u0001\t"},"empty":[]}"#, "string=(null)",
         "key=", #"json="""#, "string=",
         "attachment=poster", "type=public.png", "url=file:///tmp/a%20b/poster.png",
+        "size=1234 hidden=1 clip=0.25,0,0.5,1 time=2.5",
+        // No options: the whole image, at the default moment (a negative time).
+        "attachment=clip", "type=public.mpeg-4", "url=file:///tmp/clip.mp4", "size=0 hidden=0 clip=0,0,0,0 time=-1",
     ]
 
     /// The field lines Echo logged, without its "created=N" lines.

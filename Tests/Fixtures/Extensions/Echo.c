@@ -1,7 +1,8 @@
 /*
  * An extension that logs, through host->log, every field of every
  * notification and response it receives, one field per line, so that tests
- * can check what the host marshals into the ABI's structs; and "created=N"
+ * can check what the host marshals into the ABI's structs (an attachment
+ * also gives "size=N hidden=H clip=X,Y,W,H time=T"); and "created=N"
  * when it makes its Nth instance. It answers every response at once with
  * DO_NOT_DISMISS.
  */
@@ -66,6 +67,15 @@ static void echo_notification(echo *self, const tidings_notification *notificati
         say(self, "attachment", attachment->identifier);
         say(self, "type", attachment->type);
         say(self, "url", attachment->url);
+        if (TIDINGS_HAS_FIELD(attachment, tidings_attachment, thumbnail_time)) {
+            char line[160];
+            snprintf(line, sizeof line, "%llu hidden=%d clip=%g,%g,%g,%g time=%g",
+                     (unsigned long long)attachment->size, (int)attachment->thumbnail_hidden,
+                     attachment->thumbnail_clipping_rect.x, attachment->thumbnail_clipping_rect.y,
+                     attachment->thumbnail_clipping_rect.width, attachment->thumbnail_clipping_rect.height,
+                     attachment->thumbnail_time);
+            say(self, "size", line);
+        }
     }
 }
 
