@@ -6,8 +6,8 @@ import TidingsRuntime
 enum DeliverCommand: Command {
     static let spec = CommandSpec(
         name: "deliver",
-        summary: "Deliver a notification to its app's content extension and print the presentation; optionally respond.",
-        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--width N] [--respond ACTION [--text T]] [--json]",
+        summary: "Deliver a notification — its attachments into the store, through its app's service extension, to its content extension — and print the presentation; optionally respond.",
+        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--width N] [--respond ACTION [--text T]] [--move-attachments] [--explain] [--json]",
         options: [
             .init(name: "app", value: "ID",
                   help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
@@ -32,7 +32,7 @@ enum DeliverCommand: Command {
         ],
         discussion: [
             "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}).",
-            "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, or a file:// \"url\") must be a regular file of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
+            "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, an absolute \"path\", or a file:// \"url\") must be a regular file of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
             SearchPathOption.discussion,
             "Exit status: " + ExitCode.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + ".",
         ],
