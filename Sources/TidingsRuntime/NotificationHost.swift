@@ -43,6 +43,8 @@ package final class NotificationHost: Sendable {
     private let providers = ProviderCache()
     /// The first stage of every delivery.
     private let service: ServiceStage
+    /// Where changes extensions make outside calls are looked at, in order.
+    private let changes = SerialQueue()
     private let state = Mutex(State())
 
     /// The instance that serves one thread of one extension, shared by its notifications.
@@ -119,6 +121,15 @@ package final class NotificationHost: Sendable {
             return routes[route]?.registered
         }
 
+        /// Every app's registered categories, by app, sorted by identifier.
+        func registeredCategories() -> [String: [NotificationCategory]] {
+            var apps: [String: [NotificationCategory]] = [:]
+            for (route, known) in routes {
+                if let category = known.registered?.category { apps[route.app, default: []].append(category) }
+            }
+            return apps.mapValues { $0.sorted { $0.identifier < $1.identifier } }
+        }
+
         /// Makes `categories` the categories of `app`, replacing those it had;
         /// of two with one identifier, the last counts.
         mutating func register(_ categories: [NotificationCategory], for app: String) {
@@ -176,14 +187,16 @@ package final class NotificationHost: Sendable {
         private mutating func release(_ entry: Shown) -> Removal {
             let attachments = entry.notification.attachments
             guard let instance = entry.instance, instance.presentations.subtract(1, ordering: .relaxed).newValue == 0
-            else { return Removal(attachments: attachments) }
+            else { return Removal(removed: true, attachments: attachments) }
             if let key = entry.threadKey, threads[key] === instance { threads[key] = nil }
-            return Removal(attachments: attachments, instance: instance)
+            return Removal(removed: true, attachments: attachments, instance: instance)
         }
     }
 
     /// What taking a delivery off the screen leaves to do outside the lock.
     private struct Removal {
+        /// True when a delivery was taken off.
+        var removed = false
         /// The attachments of the delivery taken off, which leave the store.
         var attachments: [NotificationAttachment] = []
         /// Its instance, when no other presentation uses it: to be destroyed.
@@ -285,6 +298,7 @@ package final class NotificationHost: Sendable {
                     if let key { state.threads[key] = record }
                     return record
                 }
+                watch(instance)
             } catch {
                 diagnostics.append(error)
             }
@@ -312,6 +326,7 @@ package final class NotificationHost: Sendable {
         } else {
             close(shown, if: false, categoryActions: categoryActions)
         }
+        for response in forwarded { onEvent(.forwarded(response)) }
         return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
                         diagnostics: diagnostics, log: log, forwarded: forwarded)
     }
@@ -352,6 +367,13 @@ package final class NotificationHost: Sendable {
     /// - Throws: for a notification not presented, an action it does not offer,
     ///   or text missing from (or given to) an action.
     package func respond(to identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
+        let outcome = try answer(identifier, with: response)
+        for forwarded in outcome.forwarded { onEvent(.forwarded(forwarded)) }
+        return outcome
+    }
+
+    /// `respond(to:with:)` but for telling front ends what the app received.
+    private func answer(_ identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
         guard let (shown, registered) = state.withLock({ state in
             state.shown[identifier].map { ($0, state.registered(for: $0)) }
         }) else {
@@ -492,6 +514,30 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.shown.keys.sorted() }
     }
 
+    /// The notifications shown, with their apps, by identifier
+    /// (getDeliveredNotifications); only `app`'s when given.
+    package func delivered(ofApp app: String? = nil) -> [(app: String, notification: UserNotification)] {
+        state.withLock { state in
+            state.shown.values.filter { app == nil || $0.app == app }.map { ($0.app, $0.notification) }
+        }.sorted { $0.notification.identifier < $1.notification.identifier }
+    }
+
+    /// Takes the notifications `identifiers` name off the screen without a
+    /// response (removeDeliveredNotifications): their instances end, their
+    /// attachments leave the store, front ends hear they were dismissed.
+    /// - Returns: the identifiers that were shown.
+    @discardableResult
+    package func remove(_ identifiers: [String]) -> [String] {
+        let entries = state.withLock { state in identifiers.compactMap { state.shown[$0] } }
+        for shown in entries { retire(shown, because: .removed) }
+        return entries.map(\.notification.identifier)
+    }
+
+    /// Every app's registered categories, by app.
+    package func registeredCategories() -> [String: [NotificationCategory]] {
+        state.withLock { $0.registeredCategories() }
+    }
+
     /// The actions `shown` offers: those its extension set, else its category's (`categoryActions`).
     private func actions(of shown: Shown, categoryActions: [NotificationAction]?) -> [NotificationAction] {
         shown.instance?.context.read(\.actions) ?? categoryActions ?? []
@@ -535,14 +581,17 @@ package final class NotificationHost: Sendable {
     /// taken off the screen.
     private func close(_ shown: Shown, if closing: Bool, categoryActions: [NotificationAction]?) -> Presentation {
         let presentation = presentation(shown, categoryActions: categoryActions, dismissed: closing)
-        if closing { retire(shown) }
+        if closing { retire(shown, because: .response) }
         return presentation
     }
 
     /// Removes a presentation (unless a newer delivery replaced it), destroying
-    /// its instance when no other presentation uses it.
-    private func retire(_ shown: Shown) {
-        dispose(state.withLock { $0.hide(shown) })
+    /// its instance when no other presentation uses it, and tells front ends.
+    private func retire(_ shown: Shown, because reason: DismissReason) {
+        let removal = state.withLock { $0.hide(shown) }
+        guard removal.removed else { return }
+        dispose(removal)
+        onEvent(.dismissed(identifier: shown.notification.identifier, app: shown.app, reason: reason))
     }
 
     /// Moves what `instance` reported during a call for `shown` (whose
@@ -568,8 +617,48 @@ package final class NotificationHost: Sendable {
             return (closes, presentation(shown, of: instance, state: state, categoryActions: categoryActions,
                                           dismissed: closes))
         }
-        if closes { retire(shown) }
+        if closes { retire(shown, because: closing ? .response : .extension) }
         return current
+    }
+
+    // MARK: Changes outside calls
+
+    /// Has `instance` tell the host when the extension changes what shows
+    /// outside a call (from a thread of its own, say).
+    private func watch(_ instance: InstanceRecord?) {
+        instance?.context.observe { [weak self, weak instance] in
+            guard let self, let instance, !instance.isInCall,
+                  instance.changedOutsideCall.exchange(true, ordering: .acquiringAndReleasing) == false
+            else { return }
+            // Never from the extension's own call: closing may destroy the
+            // instance, which must not happen under its feet.
+            self.changes.async { [weak self, weak instance] in
+                guard let self, let instance else { return }
+                instance.changedOutsideCall.store(false, ordering: .releasing)
+                self.instanceChanged(instance)
+            }
+        }
+    }
+
+    /// The extension of `instance` changed what shows outside any call:
+    /// every presentation it serves goes to front ends as it is now, and a
+    /// request to close (or to open the app) is carried out. When a call is
+    /// under way by now, the call collects the change instead.
+    private func instanceChanged(_ instance: InstanceRecord) {
+        guard !instance.isInCall else { return }
+        let served = state.withLock { state in
+            state.shown.values.filter { $0.instance === instance }.map { ($0, state.registered(for: $0)?.category.actions) }
+        }
+        var diagnostics: [Diagnostic] = []
+        var log: [LogLine] = []
+        var forwarded: [ForwardedResponse] = []
+        for (shown, categoryActions) in served {
+            let presentation = collectReports(of: instance, for: shown, categoryActions: categoryActions, closing: false,
+                                              diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+            onEvent(.presentationChanged(presentation))
+        }
+        for diagnostic in diagnostics { onEvent(.diagnostic(diagnostic)) }
+        for response in forwarded { onEvent(.forwarded(response)) }
     }
 }
 

@@ -63,6 +63,34 @@ final class EventLog: @unchecked Sendable {
     var diagnostics: [Diagnostic] {
         lock.locked { events.map { if case .diagnostic(let diagnostic) = $0 { diagnostic } else { nil } }.compactMap { $0 } }
     }
+
+    /// Every event so far.
+    var all: [HostEvent] { lock.locked { events } }
+
+    /// The presentations pushed because an extension changed them on its own.
+    var presentations: [Presentation] {
+        all.compactMap { if case .presentationChanged(let presentation) = $0 { presentation } else { nil } }
+    }
+
+    /// The dismissals: identifier and reason.
+    var dismissals: [(String, DismissReason)] {
+        all.compactMap { if case let .dismissed(identifier, _, reason) = $0 { (identifier, reason) } else { nil } }
+    }
+
+    /// What the app received.
+    var forwarded: [ForwardedResponse] {
+        all.compactMap { if case .forwarded(let response) = $0 { response } else { nil } }
+    }
+
+    /// Waits up to `seconds` for `condition` to hold; false when it did not.
+    func wait(seconds: Double = 3, until condition: (EventLog) -> Bool) -> Bool {
+        let deadline = MonotonicClock.deadline(after: seconds)
+        while !condition(self) {
+            if MonotonicClock.now() > deadline { return false }
+            usleep(5_000)
+        }
+        return true
+    }
 }
 
 import Foundation

@@ -20,6 +20,12 @@ final class InstanceRecord: Sendable {
     /// changes it only under its own lock, so that retiring a presentation
     /// need not search all the others to know whether the instance is still used.
     let presentations = Atomic<Int>(0)
+    /// How many calls into the instance are under way; what the extension
+    /// changes meanwhile is collected when the call returns.
+    private let calls = Atomic<Int>(0)
+    /// The extension changed what shows outside a call, and the host has not
+    /// looked yet: changes in a burst make one look.
+    let changedOutsideCall = Atomic<Bool>(false)
 
     /// What the lock guards.
     private struct Slot {
@@ -52,12 +58,17 @@ final class InstanceRecord: Sendable {
                                   interface: target.bundle.interface)
     }
 
+    /// True while a call into the instance is under way.
+    var isInCall: Bool { calls.load(ordering: .relaxed) > 0 }
+
     /// The bundle's manifest.
     var manifest: Manifest { target.manifest }
 
     /// Calls `body` with the instance, creating it first when needed.
     /// - Throws: the creation failure; a destroyed record throws too.
     func call(_ body: (any ExtensionInstance) -> Void) throws(Diagnostic) {
+        calls.add(1, ordering: .relaxed)
+        defer { calls.subtract(1, ordering: .relaxed) }
         try slot.withLock { (slot: inout Slot) throws(Diagnostic) in
             guard !slot.destroyed else {
                 throw .error(.instanceCreateFailed, "The instance of \(manifest.bundleIdentifier) was already destroyed.")

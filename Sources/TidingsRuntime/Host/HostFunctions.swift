@@ -59,14 +59,19 @@ package enum HostFunctions {
 
     // MARK: Shared steps
 
-    /// Runs `body` on the context named by `handle` under its lock.
+    /// Runs `body` on the context named by `handle` under its lock; when
+    /// `announcing` and the call succeeded, tells the runtime afterwards
+    /// that what shows changed.
     private static func withState(
-        _ handle: tidings_context?, _ body: (InstanceContext, inout InstanceContext.State) -> tidings_status
+        _ handle: tidings_context?, announcing: Bool = false,
+        _ body: (InstanceContext, inout InstanceContext.State) -> tidings_status
     ) -> tidings_status {
         guard let handle, let context = ContextRegistry.shared.context(UInt64(UInt(bitPattern: handle))) else {
             return TIDINGS_STATUS_INVALID_CONTEXT
         }
-        return context.update { state in state.closed ? TIDINGS_STATUS_INVALID_CONTEXT : body(context, &state) }
+        let status = context.update { state in state.closed ? TIDINGS_STATUS_INVALID_CONTEXT : body(context, &state) }
+        if announcing && status == TIDINGS_STATUS_OK { context.announceChange() }
+        return status
     }
 
     /// The UTF-8 text at `pointer`; nil for NULL or invalid UTF-8.
@@ -105,7 +110,7 @@ package enum HostFunctions {
 
     private static let setText: @convention(c) (tidings_context?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> tidings_status = {
         handle, element, value in
-        withState(handle) { context, state in
+        withState(handle, announcing: true) { context, state in
             guard let element = text(element), let value = text(value) else {
                 return invalid("set_text needs an element and a UTF-8 text.", context: context, state: &state)
             }
@@ -120,7 +125,7 @@ package enum HostFunctions {
 
     private static let setTextColor: @convention(c) (tidings_context?, UnsafePointer<CChar>?, tidings_rgba) -> tidings_status = {
         handle, element, color in
-        withState(handle) { context, state in
+        withState(handle, announcing: true) { context, state in
             guard let element = text(element) else {
                 return invalid("set_text_color needs an element.", context: context, state: &state)
             }
@@ -135,7 +140,7 @@ package enum HostFunctions {
 
     private static let setImage: @convention(c) (tidings_context?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> tidings_status = {
         handle, element, attachment in
-        withState(handle) { context, state in
+        withState(handle, announcing: true) { context, state in
             guard let element = text(element) else {
                 return invalid("set_image needs an element.", context: context, state: &state)
             }
@@ -158,7 +163,7 @@ package enum HostFunctions {
 
     private static let setHidden: @convention(c) (tidings_context?, UnsafePointer<CChar>?, Bool) -> tidings_status = {
         handle, element, hidden in
-        withState(handle) { context, state in
+        withState(handle, announcing: true) { context, state in
             guard let element = text(element) else {
                 return invalid("set_hidden needs an element.", context: context, state: &state)
             }
@@ -173,7 +178,7 @@ package enum HostFunctions {
 
     private static let setPreferredContentHeight: @convention(c) (tidings_context?, Double) -> tidings_status = {
         handle, height in
-        withState(handle) { context, state in
+        withState(handle, announcing: true) { context, state in
             guard height.isFinite, height > 0, height <= 100_000 else {
                 return invalid("set_preferred_content_height needs a height above 0 and at most 100000; it got \(height).",
                                context: context, state: &state)
@@ -185,7 +190,7 @@ package enum HostFunctions {
 
     private static let setTitle: @convention(c) (tidings_context?, UnsafePointer<CChar>?) -> tidings_status = {
         handle, title in
-        withState(handle) { context, state in
+        withState(handle, announcing: true) { context, state in
             guard context.mayOverrideTitle else {
                 return context.refuse(TIDINGS_STATUS_NOT_PERMITTED, .titleNotPermitted,
                                       "set a title, but its manifest does not set UNNotificationExtensionOverridesDefaultTitle, so the app's name stays.",
@@ -202,7 +207,7 @@ package enum HostFunctions {
 
     private static let setActions: @convention(c) (tidings_context?, UnsafePointer<UnsafePointer<tidings_action>?>?, Int) -> tidings_status = {
         handle, list, count in
-        withState(handle) { context, state in
+        withState(handle, announcing: true) { context, state in
             guard count >= 0, count <= 64, count == 0 || list != nil else {
                 return invalid("set_actions needs an array of at most 64 actions.", context: context, state: &state)
             }
@@ -223,7 +228,7 @@ package enum HostFunctions {
 
     private static let setMediaButton: @convention(c) (tidings_context?, UnsafePointer<tidings_media_button>?) -> tidings_status = {
         handle, button in
-        withState(handle) { context, state in
+        withState(handle, announcing: true) { context, state in
             guard let button, button.pointee.struct_size >= UInt32(MemoryLayout<tidings_media_button>.size),
                   (TIDINGS_MEDIA_BUTTON_NONE...TIDINGS_MEDIA_BUTTON_OVERLAY).contains(button.pointee.type)
             else {
@@ -241,28 +246,28 @@ package enum HostFunctions {
     }
 
     private static let mediaPlayingStarted: @convention(c) (tidings_context?) -> tidings_status = { handle in
-        withState(handle) { _, state in
+        withState(handle, announcing: true) { _, state in
             state.mediaPlaying = true
             return TIDINGS_STATUS_OK
         }
     }
 
     private static let mediaPlayingPaused: @convention(c) (tidings_context?) -> tidings_status = { handle in
-        withState(handle) { _, state in
+        withState(handle, announcing: true) { _, state in
             state.mediaPlaying = false
             return TIDINGS_STATUS_OK
         }
     }
 
     private static let performDefaultAction: @convention(c) (tidings_context?) -> tidings_status = { handle in
-        withState(handle) { _, state in
+        withState(handle, announcing: true) { _, state in
             state.defaultActionRequested = true
             return TIDINGS_STATUS_OK
         }
     }
 
     private static let dismiss: @convention(c) (tidings_context?) -> tidings_status = { handle in
-        withState(handle) { _, state in
+        withState(handle, announcing: true) { _, state in
             state.dismissRequested = true
             return TIDINGS_STATUS_OK
         }

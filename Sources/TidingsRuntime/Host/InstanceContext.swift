@@ -64,6 +64,8 @@ package final class InstanceContext: Sendable {
     /// extension, which may not make any.
     package let attachments: ServiceAttachments?
     private let state: Mutex<State>
+    /// Told when a host function changed what shows; set by the runtime.
+    private let observer = Mutex<(@Sendable () -> Void)?>(nil)
 
     package init(extensionIdentifier: String, mayOverrideTitle: Bool, interface: Interface?,
                  attachments: ServiceAttachments? = nil) {
@@ -81,6 +83,18 @@ package final class InstanceContext: Sendable {
     package func close() {
         ContextRegistry.shared.remove(handle)
         state.withLock { $0.closed = true }
+    }
+
+    /// Calls `body` whenever a host function changes what shows (view,
+    /// height, title, actions, media, or a request to close), on the thread
+    /// of that call, after the state's lock is released; nil stops it.
+    package func observe(_ body: (@Sendable () -> Void)?) {
+        observer.withLock { $0 = body }
+    }
+
+    /// Tells the observer that what shows changed.
+    package func announceChange() {
+        observer.withLock { $0 }?()
     }
 
     /// The ABI's name for this instance.

@@ -94,9 +94,27 @@ package struct ResponseOutcome: Sendable {
     package var log: [LogLine]
 }
 
-/// Something that happened outside any call the caller is waiting on: a late
-/// completion, say. Front ends subscribe to these.
+/// Something front ends may want to hear of, whoever caused it: a view the
+/// extension changed on its own, a notification dismissed, a response sent to
+/// the app, a problem noticed after the call it belongs to had returned.
 package enum HostEvent: Sendable {
-    /// A problem noticed after the call it belongs to had returned.
+    /// A problem noticed after the call it belongs to had returned (a late completion, say).
     case diagnostic(Diagnostic)
+    /// The extension changed what shows (view, height, title, actions,
+    /// media) after its answer, outside any call: the presentation now.
+    case presentationChanged(Presentation)
+    /// A notification left the screen.
+    case dismissed(identifier: String, app: String, reason: DismissReason)
+    /// The app received a response: from the user directly, or forwarded by the extension.
+    case forwarded(ForwardedResponse)
+}
+
+/// Why a notification left the screen.
+package enum DismissReason: String, Sendable {
+    /// A response closed it (the extension's answer, or the response went to the app).
+    case response
+    /// The extension closed it (dismiss, or performing the default action).
+    case `extension`
+    /// The app or a front end removed it.
+    case removed
 }

@@ -1,0 +1,72 @@
+import TidingsBase
+import TidingsRuntime
+
+/// A JSON-RPC 2.0 error object: a code, a sentence, and data for programs.
+///
+/// Codes from -32768 to -32000 are the specification's; the server's own
+/// lie in -32099…-32000, as it reserves them for implementations.
+package struct RPCError: Error, Sendable, Equatable {
+    /// The error's code.
+    package var code: Int
+    /// One plain sentence.
+    package var message: String
+    /// Details for programs: diagnostics, Apple's code, the limit exceeded.
+    package var data: JSON?
+
+    /// An error of `code` saying `message`, with optional `data`.
+    package init(_ code: Int, _ message: String, data: JSON? = nil) {
+        self.code = code
+        self.message = message
+        self.data = data
+    }
+
+    /// The line is not JSON.
+    package static func parseError(_ message: String) -> RPCError { RPCError(-32700, message) }
+    /// The JSON is not a request.
+    package static func invalidRequest(_ message: String) -> RPCError { RPCError(-32600, message) }
+    /// No method has that name.
+    package static func methodNotFound(_ message: String) -> RPCError { RPCError(-32601, message) }
+    /// The parameters are missing, of the wrong type, or unknown.
+    package static func invalidParams(_ message: String, data: JSON? = nil) -> RPCError {
+        RPCError(-32602, message, data: data)
+    }
+    /// Something went wrong in the server itself.
+    package static func internalError(_ message: String) -> RPCError { RPCError(-32603, message) }
+
+    /// The input the parameters carry is invalid (a payload, categories, a
+    /// response the notification does not offer); `data.diagnostics` says why.
+    package static func invalidInput(_ diagnostics: [Diagnostic]) -> RPCError {
+        let first = diagnostics.first { $0.severity == .error } ?? diagnostics.first
+        return RPCError(-32000, first?.message ?? "The input is invalid.",
+                        data: .object([("diagnostics", .array(diagnostics.map(\.json)))]))
+    }
+    /// No delivered notification has that identifier (never delivered, or removed or dismissed).
+    package static func unknownNotification(_ identifier: String) -> RPCError {
+        RPCError(-32001, "No delivered notification has the identifier \"\(identifier)\"; it was never delivered, or it was dismissed or removed.",
+                 data: .object([("identifier", .string(identifier))]))
+    }
+    /// A request reused the id of one still being answered on the connection.
+    package static func duplicateIdentifier(_ id: RPCID) -> RPCError {
+        RPCError(-32002, "A request with the id \(id.json.serialized()) is still being answered on this connection; ids must differ while in flight.")
+    }
+    /// The line is longer than the server accepts.
+    package static func messageTooLarge(limit: Int) -> RPCError {
+        RPCError(-32003, "The message is longer than \(limit) bytes, the most this server accepts; it was skipped.",
+                 data: .object([("limit", .integer(Int64(limit)))]))
+    }
+    /// An attachment was refused: `data.appleCode` is Apple's UNErrorCode (100–105).
+    package static func attachmentRefused(_ failure: AttachmentFailure) -> RPCError {
+        RPCError(-32004, failure.diagnostic.message, data: .object([
+            ("appleCode", .integer(Int64(failure.appleCode))), ("diagnostics", .array([failure.diagnostic.json])),
+        ]))
+    }
+    /// The server cannot take more work from this connection now.
+    package static func overloaded(_ message: String) -> RPCError { RPCError(-32005, message) }
+
+    /// The error object as JSON.
+    package var json: JSON {
+        var members: [(String, JSON)] = [("code", .integer(Int64(code))), ("message", .string(message))]
+        if let data { members.append(("data", data)) }
+        return .object(members)
+    }
+}

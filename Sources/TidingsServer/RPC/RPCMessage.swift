@@ -1,0 +1,123 @@
+import TidingsBase
+
+/// A request's id: a number, a string, or null (JSON-RPC 2.0).
+package enum RPCID: Sendable, Hashable {
+    case number(Int64)
+    case string(String)
+    case null
+
+    /// The id as JSON.
+    package var json: JSON {
+        switch self {
+        case .number(let value): .integer(value)
+        case .string(let value): .string(value)
+        case .null: .null
+        }
+    }
+}
+
+/// One call: a method, its parameters, and the id to answer (nil for a
+/// notification, which gets no answer).
+package struct RPCRequest: Sendable {
+    /// The id; nil for a notification.
+    package var id: RPCID?
+    /// The method's name.
+    package var method: String
+    /// The parameters: an object or an array; nil when absent.
+    package var params: JSON?
+}
+
+/// A request that could not be read, and the id to answer it under (null
+/// when none could be read).
+package struct RPCFailure: Error, Sendable {
+    /// The id the error answers.
+    package var id: RPCID
+    /// What is wrong.
+    package var error: RPCError
+}
+
+/// What one line of input holds.
+package enum RPCMessage: Sendable {
+    /// One request, or why it is not one.
+    case single(Result<RPCRequest, RPCFailure>)
+    /// A batch: an array of requests, answered with an array.
+    case batch([Result<RPCRequest, RPCFailure>])
+
+    /// Reads one line (without its newline).
+    package static func read(_ line: [UInt8]) -> RPCMessage {
+        let json: JSON
+        do {
+            json = try JSON.parse(line, maximumDepth: 64)
+        } catch {
+            return .single(.failure(RPCFailure(id: .null, error: .parseError("The message is not JSON: \(error.message)"))))
+        }
+        if case .array(let elements) = json {
+            guard !elements.isEmpty else {
+                return .single(.failure(RPCFailure(id: .null, error: .invalidRequest("An empty batch has no request."))))
+            }
+            return .batch(elements.map(request))
+        }
+        return .single(request(json))
+    }
+
+    /// The request `json` states, checked member by member.
+    private static func request(_ json: JSON) -> Result<RPCRequest, RPCFailure> {
+        guard let members = json.objectMembers else {
+            return .failure(RPCFailure(id: .null, error: .invalidRequest("A request is an object; this is \(json.typeDescription).")))
+        }
+        var id: RPCID?
+        switch json["id"] {
+        case nil: id = nil
+        case .null?: id = .null
+        case .integer(let value)?: id = .number(value)
+        case .string(let value)?: id = .string(value)
+        case let other?:
+            return .failure(RPCFailure(id: .null, error: .invalidRequest(
+                "\"id\" must be a string, an integer or null; it is \(other.typeDescription).")))
+        }
+        let answerID = id ?? .null
+        guard json["jsonrpc"]?.stringValue == "2.0" else {
+            return .failure(RPCFailure(id: answerID, error: .invalidRequest("\"jsonrpc\" must be \"2.0\".")))
+        }
+        guard let method = json["method"]?.stringValue, !method.isEmpty else {
+            return .failure(RPCFailure(id: answerID, error: .invalidRequest("\"method\" must be a non-empty string.")))
+        }
+        let params = json["params"]
+        if let params, params.objectMembers == nil, params.arrayValue == nil {
+            return .failure(RPCFailure(id: answerID, error: .invalidRequest(
+                "\"params\" must be an object or an array; it is \(params.typeDescription).")))
+        }
+        if let unknown = members.first(where: { !["jsonrpc", "id", "method", "params"].contains($0.0) }) {
+            return .failure(RPCFailure(id: answerID, error: .invalidRequest(
+                "\"\(unknown.0)\" is not a member of a JSON-RPC 2.0 request.")))
+        }
+        return .success(RPCRequest(id: id, method: method, params: params))
+    }
+}
+
+/// The lines the server writes: answers and event notifications.
+package enum RPCReply {
+    /// The answer to request `id` with `result`, as one line.
+    package static func result(_ result: JSON, id: RPCID) -> [UInt8] {
+        line(.object([("jsonrpc", .string("2.0")), ("id", id.json), ("result", result)]))
+    }
+
+    /// The answer to request `id` with `error`, as one line.
+    package static func error(_ error: RPCError, id: RPCID) -> [UInt8] {
+        line(.object([("jsonrpc", .string("2.0")), ("id", id.json), ("error", error.json)]))
+    }
+
+    /// A notification (no id) of `method` with `params`, as one line: how events are pushed.
+    package static func notification(_ method: String, params: JSON) -> [UInt8] {
+        line(.object([("jsonrpc", .string("2.0")), ("method", .string(method)), ("params", params)]))
+    }
+
+    /// `json` serialised, with a newline.
+    package static func line(_ json: JSON) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(json.utf8Count() + 1)
+        json.serialize(into: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+}

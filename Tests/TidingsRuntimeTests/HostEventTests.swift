@@ -1,0 +1,91 @@
+import Testing
+import TestSupport
+import TidingsBase
+import TidingsRuntime
+
+/// What front ends hear without asking, with a real C extension that
+/// changes its view from a thread of its own after it answered: the new
+/// presentation, dismissals with their reason, responses the app receives.
+@Suite struct HostEventTests {
+    let fixture = Fixture()
+
+    init() throws {
+        let library = try CCompiler.fixture("Later", into: fixture.directory.path, extraFlags: ["-pthread"])
+        let interface = try fixture.directory.write("""
+            {"version": 1, "root": {"type": "stack", "children": [{"type": "label", "id": "status"}]}}
+            """, to: "MainInterface.json")
+        try BundleMaker.make("Later", in: fixture.directory.path, manifest: BundleMaker.contentManifest(
+            identifier: "com.example.news.later", executable: "libLater.so", categories: ["story"],
+            interface: "MainInterface"), library: library, resources: [interface])
+    }
+
+    func story(_ identifier: String = "story", then: String = "") -> UserNotification {
+        notification(identifier, category: "story", userInfo: then.isEmpty ? [] : [("then", .string(then))])
+    }
+
+    @Test func aViewChangedAfterTheAnswerIsPushedAsANewPresentation() throws {
+        let host = fixture.host()
+        let delivery = host.deliver(story(), to: "com.example.news")
+        #expect(delivery.presentation.view?.text(of: "status") == "loading")
+        #expect(fixture.events.wait { !$0.presentations.isEmpty })
+        let pushed = try #require(fixture.events.presentations.last)
+        #expect(pushed.notification.identifier == "story")
+        #expect(pushed.view?.text(of: "status") == "updated")
+        #expect(pushed.contentHeight == 200)
+        #expect(!pushed.dismissed)
+        #expect(host.presentation(of: "story")?.view?.text(of: "status") == "updated")
+    }
+
+    @Test func anExtensionClosingItsNotificationLaterDismissesIt() throws {
+        let host = fixture.host()
+        _ = host.deliver(story(then: "dismiss"), to: "com.example.news")
+        #expect(fixture.events.wait { !$0.dismissals.isEmpty })
+        #expect(fixture.events.dismissals.map(\.0) == ["story"])
+        #expect(fixture.events.dismissals.map(\.1) == [.extension])
+        #expect(fixture.events.presentations.last?.dismissed == true)
+        #expect(host.presentedIdentifiers.isEmpty)
+        #expect(fixture.events.forwarded.isEmpty)
+    }
+
+    @Test func anExtensionOpeningTheAppLaterForwardsTheDefaultAction() throws {
+        let host = fixture.host()
+        _ = host.deliver(story(then: "open"), to: "com.example.news")
+        #expect(fixture.events.wait { !$0.forwarded.isEmpty && !$0.dismissals.isEmpty })
+        let forwarded = try #require(fixture.events.forwarded.first)
+        #expect(forwarded.app == "com.example.news")
+        #expect(forwarded.actionIdentifier == ActionIdentifier.default)
+        #expect(host.presentedIdentifiers.isEmpty)
+    }
+
+    @Test func aForwardedResponseAndItsDismissalAreTold() throws {
+        let host = fixture.host()
+        _ = host.deliver(story(), to: "com.example.news")
+        let outcome = try host.respond(to: "story", with: ResponseRequest(actionIdentifier: ActionIdentifier.default))
+        #expect(outcome.forwarded.count == 1)
+        #expect(fixture.events.forwarded.map(\.actionIdentifier) == [ActionIdentifier.default])
+        #expect(fixture.events.dismissals.map(\.1) == [.response])
+    }
+
+    @Test func removingNotificationsDismissesThemWithoutAResponse() throws {
+        let host = fixture.host()
+        _ = host.deliver(story("a"), to: "com.example.news")
+        _ = host.deliver(story("b"), to: "com.example.news")
+        #expect(host.delivered(ofApp: "com.example.news").map(\.notification.identifier) == ["a", "b"])
+        #expect(host.remove(["a", "missing"]) == ["a"])
+        #expect(host.presentedIdentifiers == ["b"])
+        #expect(fixture.events.dismissals.map(\.0) == ["a"])
+        #expect(fixture.events.dismissals.map(\.1) == [.removed])
+        #expect(fixture.events.forwarded.isEmpty)
+        #expect(host.delivered(ofApp: "com.example.other").isEmpty)
+    }
+
+    @Test func registeredCategoriesAreListedByApp() {
+        let host = fixture.host()
+        host.register([NotificationCategory(identifier: "story"), NotificationCategory(identifier: "alert")],
+                      for: "com.example.news")
+        host.register([NotificationCategory(identifier: "invite")], for: "com.example.events")
+        let registered = host.registeredCategories()
+        #expect(registered["com.example.news"]?.map(\.identifier) == ["alert", "story"])
+        #expect(registered["com.example.events"]?.map(\.identifier) == ["invite"])
+    }
+}
