@@ -63,19 +63,19 @@ enum DeliverCommand: Command {
         let categoryFiles = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
             try readCategories(path, notes: &notes)
         }
-        let app = try app(for: notification, given: arguments.value("app"), categoryFiles: categoryFiles, index: index)
+        let category = notification.content.categoryIdentifier
+        let app: String
+        do throws(Diagnostic) {
+            app = try Addressing.app(for: notification, given: arguments.value("app"),
+                                     registering: categoryFiles.filter { $0.categories.contains { $0.identifier == category } }
+                                         .map(\.app),
+                                     index: index, naming: "--app")
+        } catch {
+            throw CommandFailure(.usage, [.error(.usage, error.message)])
+        }
         if Payload.usesLocalization(payload) {
-            // Localization keys are looked up in the strings of the app's bundles, first found first.
-            var strings: [String: String] = [:]
-            for bundle in index.bundles(ofApp: app) {
-                do {
-                    strings.merge(try BundleReader.strings(ofBundle: bundle.path)) { first, _ in first }
-                } catch {
-                    // A broken table costs the translation, not the notification: a warning.
-                    notes.append(.warning(error.code, error.message + " Its keys stand for themselves.",
-                                          at: error.location))
-                }
-            }
+            let (strings, warnings) = Addressing.strings(ofApp: app, index: index)
+            notes += warnings
             var ignored: [Diagnostic] = []
             notification = try decode(payload, from: payloadPath, identifier: notification.identifier, strings: strings,
                                       notes: &ignored).notification
@@ -207,23 +207,5 @@ enum DeliverCommand: Command {
         } catch {
             throw .input(error)
         }
-    }
-
-    /// The app to address: given, else the category files', else the only one serving the category.
-    private static func app(for notification: UserNotification, given: String?, categoryFiles: [CategoryFile],
-                            index: ExtensionIndex) throws(CommandFailure) -> String {
-        if let given { return given }
-        let category = notification.content.categoryIdentifier
-        guard !category.isEmpty else {
-            throw .usage("Name the app with --app: the notification has no category to find it by.")
-        }
-        let declaring = Set(categoryFiles.filter { $0.categories.contains { $0.identifier == category } }.map(\.app))
-        if declaring.count == 1 { return declaring.first! }
-        let serving = index.apps(servingCategory: category)
-        if serving.count == 1 { return serving[0] }
-        if serving.isEmpty {
-            throw .usage("Name the app with --app: no content extension on the search path declares category \"\(category)\".")
-        }
-        throw .usage("Name the app with --app: category \"\(category)\" is served for \(serving.joined(separator: ", ")).")
     }
 }
