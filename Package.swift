@@ -32,10 +32,15 @@ let package = Package(
             name: "TidingsRuntime",
             dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader"]
         ),
-        // 6. Surfaces: the command line.
+        // 6. Surfaces: the JSON-RPC server and the command line.
+        .target(
+            name: "TidingsServer",
+            dependencies: ["TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsRuntime"]
+        ),
         .executableTarget(
             name: "tidings",
-            dependencies: ["TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader", "TidingsRuntime"]
+            dependencies: ["TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader", "TidingsRuntime",
+                           "TidingsServer"]
         ),
         // 7. SDK: what Swift extension authors import.
         .target(name: "TidingsSDK", dependencies: ["TidingsABI"]),
@@ -69,6 +74,7 @@ let package = Package(
         .testTarget(name: "TidingsRegistryTests", dependencies: ["TidingsRegistry", "TestSupport"]),
         .testTarget(name: "TidingsLoaderTests", dependencies: ["TidingsABI", "TidingsBase", "TidingsLoader", "TestSupport"]),
         .testTarget(name: "TidingsRuntimeTests", dependencies: ["TidingsRuntime", "TestSupport"]),
+        .testTarget(name: "TidingsServerTests", dependencies: ["TidingsServer", "TidingsRuntime", "TestSupport"]),
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
     ]
 )

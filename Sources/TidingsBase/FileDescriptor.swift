@@ -2,7 +2,7 @@ import Glibc
 
 /// An open file descriptor and its only owner: the descriptor is closed when
 /// the owner goes away, unless it was handed on with `take()`.
-package struct FileDescriptor: ~Copyable {
+package struct FileDescriptor: ~Copyable, Sendable {
     /// The descriptor number, valid while this owner lives.
     package let rawValue: Int32
 

@@ -14,6 +14,8 @@ package enum HostFunctions {
     /// The host's name and version as extensions see them.
     package static let name = "tidings"
     package static let version = "0.1.0"
+    /// The highest ABI version the host speaks.
+    package static let abiVersion = TIDINGS_ABI_VERSION
 
     /// The table passed to every extension's entry function.
     package static var table: UnsafePointer<tidings_host> { storage.pointer }

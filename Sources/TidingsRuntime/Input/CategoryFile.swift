@@ -127,3 +127,19 @@ extension Diagnostic.Code {
     /// A key the category file format does not define.
     package static let categoriesUnknownKey = Self("categories.unknown-key")
 }
+
+extension NotificationCategory {
+    /// The category as JSON, in the form a category file gives it.
+    package var json: JSON {
+        var members: [(String, JSON)] = [
+            ("identifier", .string(identifier)),
+            ("options", .array(Options.names.filter { options.contains($0.1) }.map { .string($0.0) })),
+            ("actions", .array(actions.map(\.json))),
+        ]
+        if !intentIdentifiers.isEmpty { members.append(("intentIdentifiers", .array(intentIdentifiers.map(JSON.string)))) }
+        if let placeholder = hiddenPreviewsBodyPlaceholder {
+            members.append(("hiddenPreviewsBodyPlaceholder", .string(placeholder)))
+        }
+        return .object(members)
+    }
+}

@@ -26,13 +26,14 @@ package enum Payload {
     package static let defaultSizeLimit = 4096
 
     /// Decodes `json`. Relative attachment paths are taken from
-    /// `baseDirectory` and must stay inside it.
+    /// `baseDirectory` and must stay inside it; with no base directory,
+    /// attachments must name absolute paths or file:// URLs.
     /// - Parameters:
     ///   - identifier: the request identifier for an APNs payload, which carries none;
     ///     generated when nil.
     ///   - strings: the app's localized strings, for `*-loc-key` (a key missing
     ///     from it stands for itself).
-    package static func decode(_ json: JSON, file: String? = nil, baseDirectory: String = ".",
+    package static func decode(_ json: JSON, file: String? = nil, baseDirectory: String? = ".",
                                identifier: String? = nil, strings: [String: String] = [:],
                                now: Double = currentTime()) -> Reading {
         var reader = PayloadReader(fields: JSONFieldReader(file: file, invalidCode: .payloadInvalid,
@@ -94,7 +95,7 @@ extension Diagnostic.Code {
 
 private struct PayloadReader {
     var fields: JSONFieldReader
-    let baseDirectory: String
+    let baseDirectory: String?
     let strings: [String: String]
     /// The attachments a request asks for.
     var attachments: [AttachmentRequest] = []

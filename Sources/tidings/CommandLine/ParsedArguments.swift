@@ -68,4 +68,13 @@ struct ParsedArguments {
         }
         return number
     }
+
+    /// `--name` as a whole number greater than 0, at most `ceiling`; nil when not given.
+    func wholeNumber(_ name: String, atMost ceiling: Int = Int(Int32.max)) throws(CommandFailure) -> Int? {
+        guard let number = try positiveNumber(name) else { return nil }
+        guard number.rounded() == number else {
+            throw .usage("--\(name) must be a whole number; it is \(NumberText.short(number)).")
+        }
+        return Int(min(number, Double(ceiling)))
+    }
 }

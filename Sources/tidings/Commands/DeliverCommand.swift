@@ -135,11 +135,7 @@ enum DeliverCommand: Command {
     /// `--max-payload-size`, a whole number of bytes (APNs's limit when not
     /// given); a larger one than the largest payload file read is that size.
     private static func payloadSizeLimit(_ arguments: ParsedArguments) throws(CommandFailure) -> Int {
-        guard let bytes = try arguments.positiveNumber("max-payload-size") else { return Payload.defaultSizeLimit }
-        guard bytes.rounded() == bytes else {
-            throw .usage("--max-payload-size must be a whole number of bytes; it is \(bytes).")
-        }
-        return Int(min(bytes, Double(payloadFileLimit)))
+        try arguments.wholeNumber("max-payload-size", atMost: payloadFileLimit) ?? Payload.defaultSizeLimit
     }
 
     /// The payload file's JSON, refusing an APNs payload larger than `limit` bytes.

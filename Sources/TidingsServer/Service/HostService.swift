@@ -1,0 +1,303 @@
+import TidingsBase
+import TidingsRegistry
+import TidingsRuntime
+
+/// The server's methods over one long-running `NotificationHost`: what a
+/// front end calls, whatever transport carries the call.
+///
+/// Safe from any thread; a call blocks only its own caller (a delivery waits
+/// for its extension, never for another delivery's).
+package final class HostService: Sendable {
+    /// Settings of the service.
+    package struct Configuration: Sendable {
+        /// The host's settings (deadlines, width, attachment store).
+        package var host = NotificationHost.Configuration()
+        /// The largest APNs payload accepted, in bytes.
+        package var payloadSizeLimit = Payload.defaultSizeLimit
+
+        /// The defaults.
+        package init() {}
+    }
+
+    /// The host the methods drive.
+    package let host: NotificationHost
+    /// Who hears events.
+    package let subscribers: Subscribers
+    private let configuration: Configuration
+    /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
+    private let state: ServerState?
+
+    /// A service over the bundles of `index`, keeping its state in `state` when given.
+    package init(index: ExtensionIndex, configuration: Configuration = Configuration(), state: ServerState? = nil) {
+        let subscribers = Subscribers()
+        self.subscribers = subscribers
+        self.configuration = configuration
+        self.state = state
+        host = NotificationHost(index: index, configuration: configuration.host, onEvent: { event in
+            if case let .dismissed(identifier, _, _) = event { state?.recordRemoval(of: [identifier]) }
+            subscribers.publish(event)
+        })
+    }
+
+    // MARK: Calls
+
+    /// One method: what it does, and how.
+    struct Method: Sendable {
+        /// One sentence, for `server.describe`.
+        let summary: String
+        /// Runs the method with the call's parameters for `client`.
+        let run: @Sendable (HostService, JSON?, any EventReceiver) throws(RPCError) -> JSON
+    }
+
+    /// Answers `request` from `client`.
+    package func answer(_ request: RPCRequest, from client: any EventReceiver) -> Result<JSON, RPCError> {
+        guard let method = Self.methods[request.method] else {
+            let hint = Suggestion.closest(to: request.method, among: Array(Self.methods.keys)).map { "; did you mean \"\($0)\"?" }
+                ?? "; server.describe lists the methods."
+            return .failure(.methodNotFound("There is no method \"\(request.method)\"\(hint)"))
+        }
+        do throws(RPCError) {
+            return .success(try method.run(self, request.params, client))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The methods, by name.
+    static let methods: [String: Method] = [
+        "server.describe": Method(summary: "The server's version, ABI version, methods, events and limits.") {
+            service, params, _ throws(RPCError) in try service.describe(params)
+        },
+        "categories.register": Method(summary: "Set an app's categories and their actions, replacing those it had (setNotificationCategories).") {
+            service, params, _ throws(RPCError) in try service.registerCategories(params)
+        },
+        "categories.list": Method(summary: "The registered categories, of one app or of all.") {
+            service, params, _ throws(RPCError) in try service.listCategories(params)
+        },
+        "notifications.deliver": Method(summary: "Deliver a notification (APNs payload or request): attachments, service extension, content extension; returns the presentation.") {
+            service, params, _ throws(RPCError) in try service.deliver(params)
+        },
+        "notifications.respond": Method(summary: "Answer a presented notification with an action (and text); returns the outcome.") {
+            service, params, _ throws(RPCError) in try service.respond(params)
+        },
+        "notifications.presentation": Method(summary: "The presentation of a delivered notification, as it is now.") {
+            service, params, _ throws(RPCError) in try service.presentation(params)
+        },
+        "notifications.list": Method(summary: "The delivered notifications, of one app or of all (getDeliveredNotifications).") {
+            service, params, _ throws(RPCError) in try service.listDelivered(params)
+        },
+        "notifications.remove": Method(summary: "Remove delivered notifications without a response (removeDeliveredNotifications).") {
+            service, params, _ throws(RPCError) in try service.remove(params)
+        },
+        "extensions.list": Method(summary: "The extension bundles on the search path, what they declare, and their problems.") {
+            service, params, _ throws(RPCError) in try service.listExtensions(params)
+        },
+        "events.subscribe": Method(summary: "Hear events: presentations changed, notifications dismissed, responses forwarded (to that app's subscribers only), extension failures.") {
+            service, params, client throws(RPCError) in try service.subscribe(params, client: client)
+        },
+        "events.unsubscribe": Method(summary: "Stop hearing events.") {
+            service, params, client throws(RPCError) in try service.unsubscribe(params, client: client)
+        },
+    ]
+
+    /// The events the server pushes, as JSON-RPC notifications.
+    static let events: [(String, String)] = [
+        ("presentation.changed", "An extension changed what shows after its answer: {presentation}."),
+        ("notification.dismissed", "A notification left the screen: {identifier, app, reason: response | extension | removed}."),
+        ("response.forwarded", "The app received a response: {app, notification, actionIdentifier, userText}; only to subscribers naming the app."),
+        ("extension.failed", "An extension failed or misbehaved outside a call, or a call fell back to default content: {diagnostic}."),
+    ]
+
+    // MARK: Methods
+
+    private func describe(_ params: JSON?) throws(RPCError) -> JSON {
+        try Params(params, of: "server.describe", allowed: []).check()
+        return .object([
+            ("name", .string(HostFunctions.name)),
+            ("version", .string(HostFunctions.version)),
+            ("abiVersion", .integer(Int64(HostFunctions.abiVersion))),
+            ("methods", .array(Self.methods.keys.sorted().map { name in
+                .object([("name", .string(name)), ("summary", .string(Self.methods[name]!.summary))])
+            })),
+            ("events", .array(Self.events.map { .object([("method", .string($0.0)), ("params", .string($0.1))]) })),
+            ("limits", .object([("payloadSize", .integer(Int64(configuration.payloadSizeLimit)))])),
+        ])
+    }
+
+    private func registerCategories(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "categories.register", allowed: ["app", "categories"])
+        reader.require("app", "categories")
+        try reader.check()
+        let reading = CategoryFile.read(reader.json)
+        guard let file = reading.file else { throw .invalidInput(reading.diagnostics) }
+        host.register(file.categories, for: file.app)
+        state?.recordCategories(file.categories, of: file.app)
+        return .object([
+            ("app", .string(file.app)),
+            ("categories", .array(file.categories.map { .string($0.identifier) })),
+            ("diagnostics", .array(reading.diagnostics.map(\.json))),
+        ])
+    }
+
+    private func listCategories(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "categories.list", allowed: ["app"])
+        let app = reader.string("app")
+        try reader.check()
+        let registered = host.registeredCategories().filter { app == nil || $0.key == app }
+        return .object([("apps", .array(registered.keys.sorted().map { name in
+            .object([("app", .string(name)), ("categories", .array(registered[name]!.map(\.json)))])
+        }))])
+    }
+
+    private func deliver(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "notifications.deliver",
+                                allowed: ["payload", "app", "identifier", "width", "attachments"])
+        let payload = reader.object("payload", required: true)
+        let given = reader.string("app")
+        let identifier = reader.string("identifier")
+        let width = reader.number("width", in: 1...100_000)
+        let transfer = reader.string("attachments")
+        if let transfer, transfer != "copy" && transfer != "move" {
+            throw .invalidParams("\"attachments\" must be \"copy\" (the default) or \"move\"; it is \"\(transfer)\".")
+        }
+        try reader.check()
+        guard let payload else { throw .invalidParams("The parameter \"payload\" is required.") }
+        if payload["aps"] != nil {
+            let size = payload.utf8Count()
+            guard size <= configuration.payloadSizeLimit else {
+                throw .invalidInput([.error(.payloadTooLarge,
+                                            "The payload is \(size) bytes; APNs accepts at most \(configuration.payloadSizeLimit).")])
+            }
+        }
+        var reading = Payload.decode(payload, baseDirectory: nil, identifier: identifier)
+        guard var notification = reading.notification else { throw .invalidInput(reading.diagnostics) }
+        let category = notification.content.categoryIdentifier
+        let app: String
+        do throws(Diagnostic) {
+            let registering = host.registeredCategories().filter { $0.value.contains { $0.identifier == category } }.map(\.key)
+            app = try Addressing.app(for: notification, given: given, registering: registering, index: host.index,
+                                     naming: "the parameter \"app\"")
+        } catch {
+            throw .invalidParams(error.message)
+        }
+        var notes = reading.diagnostics
+        if Payload.usesLocalization(payload) {
+            let (strings, warnings) = Addressing.strings(ofApp: app, index: host.index)
+            notes += warnings
+            reading = Payload.decode(payload, baseDirectory: nil, identifier: notification.identifier, strings: strings)
+            notification = reading.notification ?? notification
+        }
+        var admitted: [AttachmentStore.Admission] = []
+        if !reading.attachments.isEmpty {
+            guard let store = host.attachments else {
+                throw .invalidInput([.error(.attachmentMoveIntoDataStoreFailed,
+                                            "The payload has attachments, but the server keeps no attachment store.")])
+            }
+            switch store.admit(all: reading.attachments, as: transfer == "move" ? .move : .copy) {
+            case .success(let admissions): admitted = admissions
+            case .failure(let failure): throw .attachmentRefused(failure)
+            }
+            notification.content.attachments = admitted.map(\.attachment)
+        }
+        var delivery = host.deliver(notification, to: app, width: width)
+        delivery.diagnostics.insert(contentsOf: notes, at: 0)
+        if !delivery.presentation.dismissed {
+            state?.recordDelivery(of: delivery.presentation.notification, to: app,
+                                  width: delivery.presentation.contentWidth)
+        }
+        publishFailures(delivery.diagnostics)
+        var members = delivery.json.objectMembers ?? []
+        members.insert(("attachments", .array(admitted.map(\.json))), at: 1)
+        return .object(members)
+    }
+
+    private func respond(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "notifications.respond", allowed: ["identifier", "action", "text"])
+        let identifier = reader.string("identifier", required: true)
+        let action = reader.string("action", required: true)
+        let text = reader.string("text")
+        try reader.check()
+        guard let identifier, let action else { throw .invalidParams("\"identifier\" and \"action\" are required.") }
+        let outcome: ResponseOutcome
+        do throws(Diagnostic) {
+            let offered = host.presentation(of: identifier)?.actions.map(\.identifier) ?? []
+            outcome = try host.respond(to: identifier, with: ResponseRequest(
+                actionIdentifier: offered.contains(action) ? action : Self.action(action), userText: text))
+        } catch {
+            if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
+            throw .invalidInput([error])
+        }
+        publishFailures(outcome.diagnostics)
+        return outcome.json
+    }
+
+    private func presentation(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "notifications.presentation", allowed: ["identifier"])
+        let identifier = reader.string("identifier", required: true)
+        try reader.check()
+        guard let identifier, let presentation = host.presentation(of: identifier) else {
+            throw .unknownNotification(identifier ?? "")
+        }
+        return presentation.json
+    }
+
+    private func listDelivered(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "notifications.list", allowed: ["app"])
+        let app = reader.string("app")
+        try reader.check()
+        return .object([("notifications", .array(host.delivered(ofApp: app).map { entry in
+            .object([("app", .string(entry.app)), ("notification", entry.notification.json)])
+        }))])
+    }
+
+    private func remove(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "notifications.remove", allowed: ["identifiers", "app"])
+        let identifiers = reader.strings("identifiers")
+        let app = reader.string("app")
+        try reader.check()
+        guard (identifiers == nil) != (app == nil) else {
+            throw .invalidParams("notifications.remove takes \"identifiers\" (those notifications) or \"app\" (all of its), one of the two.")
+        }
+        let chosen = identifiers ?? host.delivered(ofApp: app).map(\.notification.identifier)
+        return .object([("removed", .array(host.remove(chosen).map(JSON.string)))])
+    }
+
+    private func listExtensions(_ params: JSON?) throws(RPCError) -> JSON {
+        try Params(params, of: "extensions.list", allowed: []).check()
+        return host.index.json
+    }
+
+    private func subscribe(_ params: JSON?, client: any EventReceiver) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "events.subscribe", allowed: ["apps"])
+        let apps = reader.strings("apps")
+        try reader.check()
+        subscribers.subscribe(client, apps: apps.map(Set.init))
+        return .object([("apps", apps.map { .array($0.map(JSON.string)) } ?? .string("all")),
+                        ("events", .array(Self.events.map { .string($0.0) }))])
+    }
+
+    private func unsubscribe(_ params: JSON?, client: any EventReceiver) throws(RPCError) -> JSON {
+        try Params(params, of: "events.unsubscribe", allowed: []).check()
+        return .object([("unsubscribed", .bool(subscribers.unsubscribe(client)))])
+    }
+
+    // MARK: Helpers
+
+    /// "default" (or "open") and "dismiss" stand for Apple's identifiers,
+    /// unless the notification offers actions so named.
+    private static func action(_ name: String) -> String {
+        switch name {
+        case "default", "open": ActionIdentifier.default
+        case "dismiss": ActionIdentifier.dismiss
+        default: name
+        }
+    }
+
+    /// Tells subscribers of the errors a call ended with (an extension that
+    /// failed to load, to make an instance, to answer in time).
+    private func publishFailures(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics where diagnostic.severity == .error {
+            subscribers.publish(.diagnostic(diagnostic))
+        }
+    }
+}

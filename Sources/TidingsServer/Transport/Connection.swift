@@ -1,0 +1,278 @@
+import Glibc
+import Synchronization
+import TidingsBase
+
+/// One client: a socket, or standard input and output.
+///
+/// A thread reads a message and answers it itself, so a quick call costs
+/// no hand-over between threads. When a call runs long (a slow extension),
+/// the server's watchdog gives the connection another reader, so that the
+/// client's other requests go on; a reader whose call ends while another
+/// reads leaves. Answers and events are written without waiting: what the
+/// client does not take at once waits in a bounded buffer, and a client that
+/// lets it fill up is disconnected.
+final class Connection: EventReceiver, Sendable {
+    /// A number for logs.
+    let number: Int
+    /// Where requests come from.
+    let input: Int32
+    /// Where answers and events go.
+    let output: Int32
+    /// The socket, owned here; nil for standard input and output, which are the process's.
+    private let socket: FileDescriptor?
+    private let context: Context
+
+    /// What every connection of a server shares.
+    struct Context: Sendable {
+        let service: HostService
+        let flusher: OutputFlusher
+        let limits: Server.Limits
+        /// Told when the connection ends.
+        let ended: @Sendable (Connection) -> Void
+    }
+
+    /// Who serves the connection.
+    private struct Roles {
+        /// A thread is reading (or waiting to).
+        var reading = false
+        /// Threads serving the connection, reading or answering.
+        var threads = 1
+        /// The calls being answered: when each began (monotonic nanoseconds).
+        var calls: [UInt64: UInt64] = [:]
+        var nextCall: UInt64 = 0
+        /// The client left, or was sent away.
+        var ended = false
+    }
+
+    /// What waits to be written.
+    private struct Output {
+        var pending: [UInt8] = []
+        var closed = false
+        /// The flusher has been asked to send `pending`.
+        var watched = false
+    }
+
+    private let reader: Mutex<LineReader>
+    private let roles = Mutex(Roles())
+    private let pending = Mutex(Output())
+    /// The ids of requests being answered, to refuse one reused meanwhile.
+    private let inFlight = Mutex<Set<RPCID>>([])
+    /// Opened when the client is gone and every thread has finished.
+    private let finished = Latch()
+
+    /// A connection over `socket`.
+    init(number: Int, socket: consuming FileDescriptor, context: Context) {
+        self.number = number
+        input = socket.rawValue
+        output = socket.rawValue
+        self.socket = consume socket
+        self.context = context
+        reader = Mutex(LineReader(limit: context.limits.messageSize))
+    }
+
+    /// A connection over the process's standard input and output.
+    init(number: Int, standardIOWith context: Context) {
+        self.number = number
+        input = 0
+        output = 1
+        socket = nil
+        self.context = context
+        reader = Mutex(LineReader(limit: context.limits.messageSize))
+    }
+
+    // MARK: Reading and answering
+
+    /// Serves the connection on the calling thread until the client leaves or
+    /// another thread takes over reading.
+    func serve() {
+        while true {
+            let reads = roles.withLock { roles in
+                if roles.reading || roles.ended {
+                    roles.threads -= 1
+                    return false
+                }
+                roles.reading = true
+                return true
+            }
+            guard reads else { return leave() }
+            guard let message = nextMessage() else {
+                end()
+                roles.withLock { $0.threads -= 1 }
+                return leave()
+            }
+            let call = roles.withLock { roles in
+                roles.reading = false
+                roles.nextCall += 1
+                roles.calls[roles.nextCall] = MonotonicClock.now()
+                return roles.nextCall
+            }
+            answer(message)
+            roles.withLock { _ = $0.calls.removeValue(forKey: call) }
+        }
+    }
+
+    /// True, counting a new thread in, when no thread reads and a call has run
+    /// longer than `threshold` nanoseconds: the watchdog then starts one.
+    func needsAnotherReader(now: UInt64, threshold: UInt64) -> Bool {
+        roles.withLock { roles in
+            guard !roles.reading, !roles.ended, roles.threads < context.limits.threadsPerConnection,
+                  roles.calls.values.contains(where: { now &- $0 > threshold })
+            else { return false }
+            roles.threads += 1
+            return true
+        }
+    }
+
+    /// Waits until the client is gone and every call has been answered.
+    func waitUntilFinished() {
+        _ = finished.wait(until: .max)
+    }
+
+    /// The next message, reading as needed; nil when the client left.
+    private func nextMessage() -> LineReader.Next? {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let next = reader.withLock { $0.next() }
+            if next != .needMore { return next }
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            buffer.withUnsafeBytes { bytes in
+                reader.withLock { $0.append(UnsafeRawBufferPointer(rebasing: bytes[..<count])) }
+            }
+        }
+    }
+
+    /// Answers one message: a request, a batch, or a line too long.
+    private func answer(_ message: LineReader.Next) {
+        guard case .line(let line) = message else {
+            _ = push(RPCReply.error(.messageTooLarge(limit: context.limits.messageSize), id: .null))
+            return
+        }
+        switch RPCMessage.read(line) {
+        case .single(let request):
+            if let reply = answer(request) { _ = push(RPCReply.line(reply)) }
+        case .batch(let requests):
+            let replies = requests.compactMap(answer)
+            if !replies.isEmpty { _ = push(RPCReply.line(.array(replies))) }
+        }
+    }
+
+    /// The reply to one request, as JSON; nil for a notification.
+    private func answer(_ read: Result<RPCRequest, RPCFailure>) -> JSON? {
+        let request: RPCRequest
+        switch read {
+        case .success(let given): request = given
+        case .failure(let failure): return Self.reply(.failure(failure.error), id: failure.id)
+        }
+        guard let id = request.id else {
+            _ = context.service.answer(request, from: self)
+            return nil
+        }
+        if id != .null {
+            guard inFlight.withLock({ $0.insert(id).inserted }) else {
+                return Self.reply(.failure(.duplicateIdentifier(id)), id: id)
+            }
+        }
+        defer { if id != .null { inFlight.withLock { _ = $0.remove(id) } } }
+        return Self.reply(context.service.answer(request, from: self), id: id)
+    }
+
+    /// The JSON-RPC response object for `result`.
+    private static func reply(_ result: Result<JSON, RPCError>, id: RPCID) -> JSON {
+        switch result {
+        case .success(let value):
+            .object([("jsonrpc", .string("2.0")), ("id", id.json), ("result", value)])
+        case .failure(let error):
+            .object([("jsonrpc", .string("2.0")), ("id", id.json), ("error", error.json)])
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes `line` now or, what the client cannot take yet, later; false
+    /// when the client is gone, or has let too much wait and is sent away.
+    func push(_ line: [UInt8]) -> Bool {
+        let (accepted, watch, close) = pending.withLock { output -> (Bool, Bool, Bool) in
+            guard !output.closed else { return (false, false, false) }
+            var rest = line[...]
+            if output.pending.isEmpty {
+                guard send(&rest) else {
+                    output.closed = true
+                    return (false, false, true)
+                }
+                if rest.isEmpty { return (true, false, false) }
+            }
+            output.pending += rest
+            guard output.pending.count <= context.limits.outputBuffer else {
+                output.closed = true
+                output.pending = []
+                return (false, false, true)
+            }
+            defer { output.watched = true }
+            return (true, !output.watched, false)
+        }
+        if close { end() }
+        if watch { context.flusher.watch(self) }
+        return accepted
+    }
+
+    /// Sends what is pending; true when some is still left (the flusher watches on).
+    func flush() -> Bool {
+        let (left, failed) = pending.withLock { output -> (Bool, Bool) in
+            guard !output.closed else { return (false, false) }
+            var rest = output.pending[...]
+            guard send(&rest) else {
+                output.closed = true
+                return (false, true)
+            }
+            output.pending = Array(rest)
+            output.watched = !output.pending.isEmpty
+            return (output.watched, false)
+        }
+        if failed { end() }
+        return left
+    }
+
+    /// Writes as much of `bytes` as the client takes without waiting (all of
+    /// it, waiting, on standard output), dropping what was written; false
+    /// when the client is gone.
+    private func send(_ bytes: inout ArraySlice<UInt8>) -> Bool {
+        while !bytes.isEmpty {
+            let count = bytes.withUnsafeBytes { buffer in
+                socket != nil
+                    ? Glibc.send(output, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+                    : write(output, buffer.baseAddress, buffer.count)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno == EAGAIN || errno == EWOULDBLOCK
+            }
+            bytes = bytes.dropFirst(count)
+        }
+        return true
+    }
+
+    // MARK: Ending
+
+    /// Ends the connection: nothing more is written, readers wake, events stop.
+    func end() {
+        let first = roles.withLock { roles in
+            defer { roles.ended = true }
+            return !roles.ended
+        }
+        guard first else { return }
+        pending.withLock { output in
+            output.closed = true
+            output.pending = []
+        }
+        if socket != nil { shutdown(input, Int32(SHUT_RDWR)) }
+        context.service.subscribers.unsubscribe(self)
+        context.ended(self)
+    }
+
+    /// Called by a thread as it stops serving: the last one out opens `finished`.
+    private func leave() {
+        if roles.withLock({ $0.ended && $0.threads == 0 }) { finished.open() }
+    }
+}

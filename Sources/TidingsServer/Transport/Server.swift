@@ -1,0 +1,113 @@
+import Glibc
+import Synchronization
+import TidingsBase
+
+/// `tidings serve`: one long-running host answering JSON-RPC 2.0, one
+/// message per line, from many clients at once — on a Unix socket, or on
+/// standard input and output.
+package final class Server: Sendable {
+    /// How much the server takes.
+    package struct Limits: Sendable {
+        /// The longest message accepted, in bytes (a JSON-RPC error answers a longer one).
+        package var messageSize = 1 << 20
+        /// Output a client may leave unread before it is disconnected, in bytes.
+        package var outputBuffer = 8 << 20
+        /// Threads answering one client's calls at once; past them, its
+        /// further requests wait (back-pressure).
+        package var threadsPerConnection = 64
+        /// How long a call may run before the client's next request is read by another thread, in nanoseconds.
+        package var slowCall: UInt64 = 2_000_000
+
+        /// The defaults.
+        package init() {}
+    }
+
+    /// What the server answers with.
+    package let service: HostService
+    private let limits: Limits
+    private let flusher = OutputFlusher()
+    private let connections = Mutex<(open: [Int: Connection], next: Int)>(([:], 0))
+    private let stopping = Atomic<Bool>(false)
+    /// The listening socket's descriptor while it listens; -1 otherwise.
+    private let listening = Atomic<Int32>(-1)
+
+    /// A server answering with `service`.
+    package init(service: HostService, limits: Limits = Limits()) {
+        self.service = service
+        self.limits = limits
+        Threads.start { [self] in watch() }
+    }
+
+    /// Accepts clients on `listener` until `stop()`; each gets its own
+    /// reader. Clients of another user are refused.
+    package func serve(_ listener: consuming FileDescriptor) {
+        listening.store(listener.rawValue, ordering: .releasing)
+        let user = geteuid()
+        while !stopping.load(ordering: .acquiring), let client = UnixSocket.accept(on: listener) {
+            guard UnixSocket.peerUser(of: client) == user else {
+                let refusal = RPCReply.error(RPCError(-32006, "This server serves only user \(user)."), id: .null)
+                _ = refusal.withUnsafeBytes { send(client.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                continue
+            }
+            let connection = Connection(number: nextNumber(), socket: client, context: context)
+            register(connection)
+            Threads.start { connection.serve() }
+        }
+        listening.store(-1, ordering: .releasing)
+    }
+
+    /// Serves standard input and output until standard input ends and every
+    /// call is answered.
+    package func serveStandardIO() {
+        let connection = Connection(number: nextNumber(), standardIOWith: context)
+        register(connection)
+        connection.serve()
+        connection.waitUntilFinished()
+    }
+
+    /// Stops accepting clients and sends every client away.
+    package func stop() {
+        stopping.store(true, ordering: .releasing)
+        let listener = listening.load(ordering: .acquiring)
+        if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
+        for connection in connections.withLock({ Array($0.open.values) }) { connection.end() }
+        flusher.stop()
+    }
+
+    /// The number of clients connected now.
+    package var clientCount: Int { connections.withLock { $0.open.count } }
+
+    /// What every connection shares: the service, the flusher, the limits,
+    /// and how it leaves the list when it ends.
+    private var context: Connection.Context {
+        Connection.Context(service: service, flusher: flusher, limits: limits) { [weak self] ended in
+            self?.connections.withLock { _ = $0.open.removeValue(forKey: ended.number) }
+        }
+    }
+
+    /// A number for the next connection.
+    private func nextNumber() -> Int {
+        connections.withLock { state in
+            state.next += 1
+            return state.next
+        }
+    }
+
+    /// Lists `connection` among the open ones.
+    private func register(_ connection: Connection) {
+        connections.withLock { $0.open[connection.number] = connection }
+    }
+
+    /// The watchdog: gives a client whose call runs long another reader.
+    private func watch() {
+        var pause = timespec(tv_sec: 0, tv_nsec: Int(limits.slowCall / 2))
+        while !stopping.load(ordering: .acquiring) {
+            nanosleep(&pause, nil)
+            let now = MonotonicClock.now()
+            for connection in connections.withLock({ Array($0.open.values) })
+            where connection.needsAnotherReader(now: now, threshold: limits.slowCall) {
+                if !Threads.start({ connection.serve() }) { connection.end() }
+            }
+        }
+    }
+}

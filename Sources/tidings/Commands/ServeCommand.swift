@@ -1,0 +1,74 @@
+import Glibc
+import TidingsBase
+import TidingsRuntime
+import TidingsServer
+
+/// `tidings serve`: one long-running host for front ends, over JSON-RPC 2.0.
+enum ServeCommand: Command {
+    static let spec = CommandSpec(
+        name: "serve",
+        summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
+        usage: "[--socket PATH | --stdio] [--extensions DIR]... [--deadline SECONDS] [--service-deadline SECONDS]",
+        options: [
+            .init(name: "socket", value: "PATH",
+                  help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
+            .init(name: "stdio", value: nil, help: "Answer one client on standard input and output instead; end when input ends."),
+            SearchPathOption.option,
+            .init(name: "deadline", value: "SECONDS", help: "How long an extension has to complete a response (default 5)."),
+            .init(name: "service-deadline", value: "SECONDS",
+                  help: "How long a service extension has to hand back content (default 30)."),
+            .init(name: "max-payload-size", value: "BYTES", help: "The largest APNs payload accepted (default 4096)."),
+            .init(name: "max-message-size", value: "BYTES",
+                  help: "The longest JSON-RPC message accepted (default 1048576); a longer one gets an error."),
+        ],
+        discussion: [
+            "Methods: server.describe, categories.register, categories.list, notifications.deliver, notifications.respond, notifications.presentation, notifications.list, notifications.remove, extensions.list, events.subscribe, events.unsubscribe. Events (JSON-RPC notifications to subscribers): presentation.changed, notification.dismissed, response.forwarded, extension.failed. The README documents each with an example; server.describe lists them.",
+            "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
+            SearchPathOption.discussion,
+        ],
+        examples: [
+            "tidings serve",
+            "tidings serve --socket /tmp/tidings.sock --extensions ./extensions",
+            "echo '{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"server.describe\"}' | tidings serve --stdio",
+        ])
+
+    static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw .usage("tidings serve takes no arguments (see tidings serve --help).") }
+        if arguments.flag("stdio") && arguments.value("socket") != nil {
+            throw .usage("--stdio and --socket exclude each other.")
+        }
+        var configuration = HostService.Configuration()
+        configuration.host.responseDeadline = try arguments.positiveNumber("deadline") ?? configuration.host.responseDeadline
+        configuration.host.serviceDeadline =
+            try arguments.positiveNumber("service-deadline") ?? configuration.host.serviceDeadline
+        configuration.host.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
+        configuration.payloadSizeLimit = try arguments.wholeNumber("max-payload-size") ?? configuration.payloadSizeLimit
+        var limits = Server.Limits()
+        limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
+        let index = try SearchPathOption.index(arguments, environment: environment)
+        // A client gone while we write must not kill the server.
+        signal(SIGPIPE, SIG_IGN)
+        let server = Server(service: HostService(index: index, configuration: configuration), limits: limits)
+        if arguments.flag("stdio") {
+            server.serveStandardIO()
+            return .success
+        }
+        guard let path = arguments.value("socket") ?? UnixSocket.defaultPath(in: environment) else {
+            throw .usage("XDG_RUNTIME_DIR is not set, so there is no default socket: give one with --socket PATH.")
+        }
+        let listener: FileDescriptor
+        do throws(UnixSocket.Failure) {
+            listener = try UnixSocket.listen(at: path)
+        } catch {
+            throw CommandFailure(.cannotCreate, [.error(.serveSocket, error.message)])
+        }
+        printError("tidings serve: listening on \(path) (\(index.bundles.count) bundles on the search path)")
+        server.serve(listener)
+        return .success
+    }
+}
+
+extension Diagnostic.Code {
+    /// The server's socket cannot be set up.
+    static let serveSocket = Self("serve.socket")
+}
