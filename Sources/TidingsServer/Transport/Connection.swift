@@ -59,6 +59,8 @@ final class Connection: EventReceiver, Sendable {
     private let inFlight = Mutex<Set<RPCID>>([])
     /// Opened when the client is gone and every thread has finished.
     private let finished = Latch()
+    /// The connection has been closed (once).
+    private let closed = Atomic<Bool>(false)
 
     /// A connection over `socket`.
     init(number: Int, socket: consuming FileDescriptor, context: Context) {
@@ -96,8 +98,12 @@ final class Connection: EventReceiver, Sendable {
             }
             guard reads else { return leave() }
             guard let message = nextMessage() else {
-                end()
-                roles.withLock { $0.threads -= 1 }
+                // The client sent its last request: the calls under way still answer.
+                roles.withLock { roles in
+                    roles.ended = true
+                    roles.reading = false
+                    roles.threads -= 1
+                }
                 return leave()
             }
             let call = roles.withLock { roles in
@@ -255,13 +261,18 @@ final class Connection: EventReceiver, Sendable {
 
     // MARK: Ending
 
-    /// Ends the connection: nothing more is written, readers wake, events stop.
+    /// Ends the connection now: nothing more is read or written, readers
+    /// wake, events stop.
     func end() {
-        let first = roles.withLock { roles in
-            defer { roles.ended = true }
-            return !roles.ended
-        }
-        guard first else { return }
+        roles.withLock { $0.ended = true }
+        close()
+        leave()
+    }
+
+    /// Closes the output, wakes a reader, stops events and leaves the
+    /// server's list; once only.
+    private func close() {
+        guard closed.exchange(true, ordering: .acquiringAndReleasing) == false else { return }
         pending.withLock { output in
             output.closed = true
             output.pending = []
@@ -271,8 +282,11 @@ final class Connection: EventReceiver, Sendable {
         context.ended(self)
     }
 
-    /// Called by a thread as it stops serving: the last one out opens `finished`.
+    /// Called as a thread stops serving: once no more is read and the last
+    /// thread is out, the connection closes and `finished` opens.
     private func leave() {
-        if roles.withLock({ $0.ended && $0.threads == 0 }) { finished.open() }
+        guard roles.withLock({ $0.ended && $0.threads == 0 }) else { return }
+        close()
+        finished.open()
     }
 }

@@ -17,6 +17,10 @@ package final class Server: Sendable {
         package var threadsPerConnection = 64
         /// How long a call may run before the client's next request is read by another thread, in nanoseconds.
         package var slowCall: UInt64 = 2_000_000
+        /// The kernel's send buffer per client, in bytes (SO_SNDBUF); nil
+        /// for the system's default. With `outputBuffer` it bounds what a
+        /// client that does not read costs.
+        package var socketSendBuffer: Int32?
 
         /// The defaults.
         package init() {}
@@ -49,11 +53,37 @@ package final class Server: Sendable {
                 _ = refusal.withUnsafeBytes { send(client.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
                 continue
             }
+            if var size = limits.socketSendBuffer {
+                setsockopt(client.rawValue, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            }
             let connection = Connection(number: nextNumber(), socket: client, context: context)
             register(connection)
             Threads.start { connection.serve() }
         }
         listening.store(-1, ordering: .releasing)
+    }
+
+    /// Accepts clients on `listener` on a thread of its own, until `stop()`.
+    package func serveInBackground(_ listener: consuming FileDescriptor) {
+        let box = ListenerBox(listener)
+        Threads.start { [self] in
+            guard let listener = box.take() else { return }
+            serve(listener)
+        }
+    }
+
+    /// Hands a listening socket to the thread that serves it.
+    private final class ListenerBox: @unchecked Sendable {
+        // Taken once, by the one thread it is made for.
+        private var listener: FileDescriptor?
+
+        init(_ listener: consuming FileDescriptor) {
+            self.listener = consume listener
+        }
+
+        func take() -> FileDescriptor? {
+            listener.take()
+        }
     }
 
     /// Serves standard input and output until standard input ends and every
