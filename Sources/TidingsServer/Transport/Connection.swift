@@ -27,6 +27,8 @@ final class Connection: EventReceiver, Sendable {
         let service: HostService
         let flusher: OutputFlusher
         let limits: Server.Limits
+        /// Calls being answered on every connection of the server, for the watchdog.
+        let callsInFlight: CallCounter
         /// Told when the connection ends.
         let ended: @Sendable (Connection) -> Void
     }
@@ -112,7 +114,9 @@ final class Connection: EventReceiver, Sendable {
                 roles.calls[roles.nextCall] = MonotonicClock.now()
                 return roles.nextCall
             }
+            context.callsInFlight.add(1)
             answer(message)
+            context.callsInFlight.add(-1)
             roles.withLock { _ = $0.calls.removeValue(forKey: call) }
         }
     }
@@ -289,4 +293,17 @@ final class Connection: EventReceiver, Sendable {
         close()
         finished.open()
     }
+}
+
+/// How many calls a server is answering, across its connections.
+final class CallCounter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// Adds `delta` (1 as a call begins, -1 as it ends).
+    func add(_ delta: Int) {
+        count.add(delta, ordering: .relaxed)
+    }
+
+    /// True while some call is being answered.
+    var isBusy: Bool { count.load(ordering: .relaxed) > 0 }
 }

@@ -30,6 +30,7 @@ package final class Server: Sendable {
     package let service: HostService
     private let limits: Limits
     private let flusher = OutputFlusher()
+    private let callsInFlight = CallCounter()
     private let connections = Mutex<(open: [Int: Connection], next: Int)>(([:], 0))
     private let stopping = Atomic<Bool>(false)
     /// The listening socket's descriptor while it listens; -1 otherwise.
@@ -110,7 +111,8 @@ package final class Server: Sendable {
     /// What every connection shares: the service, the flusher, the limits,
     /// and how it leaves the list when it ends.
     private var context: Connection.Context {
-        Connection.Context(service: service, flusher: flusher, limits: limits) { [weak self] ended in
+        Connection.Context(service: service, flusher: flusher, limits: limits, callsInFlight: callsInFlight) {
+            [weak self] ended in
             self?.connections.withLock { _ = $0.open.removeValue(forKey: ended.number) }
         }
     }
@@ -129,10 +131,13 @@ package final class Server: Sendable {
     }
 
     /// The watchdog: gives a client whose call runs long another reader.
+    /// It looks twice per `slowCall` while calls are being answered, and
+    /// rests otherwise.
     private func watch() {
-        var pause = timespec(tv_sec: 0, tv_nsec: Int(limits.slowCall / 2))
+        var busy = timespec(tv_sec: 0, tv_nsec: Int(limits.slowCall / 2))
+        var idle = timespec(tv_sec: 0, tv_nsec: 50_000_000)
         while !stopping.load(ordering: .acquiring) {
-            nanosleep(&pause, nil)
+            if callsInFlight.isBusy { nanosleep(&busy, nil) } else { nanosleep(&idle, nil) }
             let now = MonotonicClock.now()
             for connection in connections.withLock({ Array($0.open.values) })
             where connection.needsAnotherReader(now: now, threshold: limits.slowCall) {

@@ -46,8 +46,13 @@ enum ServeCommand: Command {
         var limits = Server.Limits()
         limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
         let index = try SearchPathOption.index(arguments, environment: environment)
-        // A client gone while we write must not kill the server.
+        // A client gone while we write must not kill the server; a request to
+        // stop must, even if whoever started us blocked it (threads inherit the mask).
         signal(SIGPIPE, SIG_IGN)
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for stop in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, stop) }
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         let server = Server(service: HostService(index: index, configuration: configuration), limits: limits)
         if arguments.flag("stdio") {
             server.serveStandardIO()

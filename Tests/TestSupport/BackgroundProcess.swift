@@ -1,0 +1,51 @@
+import Foundation
+import Glibc
+
+/// A program running beside a test (a server), stopped when the value goes away.
+public final class BackgroundProcess: @unchecked Sendable {
+    private let process = Process()
+    /// Its process id.
+    public var identifier: Int32 { process.processIdentifier }
+
+    /// Starts `executable` with `arguments`, its output to `log` (a file path).
+    /// - Parameter environment: replaces the environment, but for PATH.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String], log: String) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var environment = environment
+        environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
+        process.environment = environment
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+    }
+
+    /// True while it runs.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Sends it `signal` and waits up to 5 seconds for it to end, then kills it.
+    public func stop(with signal: Int32 = SIGTERM) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Waits up to `seconds` for `path` to exist; false when it did not.
+    public static func wait(forFile path: String, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !FileManager.default.fileExists(atPath: path) {
+            if Date() > deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    deinit {
+        stop(with: SIGKILL)
+    }
+}

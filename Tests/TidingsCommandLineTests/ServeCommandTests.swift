@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `tidings serve` as a process, driven by a client that is not ours: a
+/// front end in Python's standard library.
+@Suite struct ServeCommandTests {
+    let tidings = Tidings()
+    let directory = TemporaryDirectory("serve")
+
+    /// Installs the Later fixture (a content extension of com.example.news that updates its view after 30 ms).
+    func installLater() throws -> String {
+        let extensions = directory.file("extensions")
+        let library = try CCompiler.fixture("Later", into: directory.path, extraFlags: ["-pthread"])
+        let interface = try directory.write(
+            #"{"version": 1, "root": {"type": "stack", "children": [{"type": "label", "id": "status"}]}}"#,
+            to: "MainInterface.json")
+        try BundleMaker.make("Later", in: extensions, manifest: BundleMaker.contentManifest(
+            identifier: "com.example.news.later", executable: "libLater.so", categories: ["story"],
+            interface: "MainInterface"), library: library, resources: [interface])
+        return extensions
+    }
+
+    /// Starts `tidings serve` on a socket in the test's directory.
+    func serve(extensions: String) throws -> (BackgroundProcess, String) {
+        let socket = directory.file("run/tidings.sock")
+        let server = try BackgroundProcess(Locations.product("tidings"), ["serve", "--socket", socket, "--extensions", extensions],
+                                           environment: ["HOME": tidings.home.path, "NO_COLOR": "1"],
+                                           log: directory.file("serve.log"))
+        try #require(BackgroundProcess.wait(forFile: socket), "the server did not start: \(log)")
+        return (server, socket)
+    }
+
+    var log: String { (try? String(contentsOfFile: directory.file("serve.log"), encoding: .utf8)) ?? "" }
+
+    @Test func aPythonFrontEndDrivesTheServerEndToEnd() throws {
+        let python = try #require(ProcessRunner.which("python3"), "python3 is needed")
+        let (server, socket) = try serve(extensions: try installLater())
+        defer { server.stop() }
+        let result = try ProcessRunner.run(python, [Locations.repositoryFile("Tests/Clients/front_end.py"), socket])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)\nserver: \(log)")
+        #expect(result.standardOutput.contains("all steps passed"))
+        #expect(log.contains("listening on \(socket)"))
+    }
+
+    @Test func theSocketIsPrivateToItsUser() throws {
+        let (server, socket) = try serve(extensions: try installLater())
+        defer { server.stop() }
+        let socketMode = try FileManager.default.attributesOfItem(atPath: socket)[.posixPermissions] as? Int
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: directory.file("run"))[.posixPermissions] as? Int
+        #expect(socketMode == 0o600)
+        #expect(directoryMode == 0o700)
+    }
+
+    @Test func aSecondServerOnTheSameSocketIsRefused() throws {
+        let (server, socket) = try serve(extensions: try installLater())
+        defer { server.stop() }
+        let second = try tidings.run("serve", "--socket", socket)
+        #expect(second.status == 73)
+        #expect(second.standardError.contains("A server already listens at \(socket)"))
+    }
+
+    @Test func withoutARuntimeDirectoryTheSocketMustBeNamed() throws {
+        let result = try tidings.run("serve")
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("--socket PATH"))
+    }
+}
