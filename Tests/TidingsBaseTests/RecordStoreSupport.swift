@@ -97,10 +97,12 @@ struct ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let overridden = Set(environment.map { $0.prefix { $0 != "=" } })
         var inherited: [String] = []
         var variable = environ
         while let entry = variable.pointee {
-            inherited.append(String(cString: entry))
+            let text = String(cString: entry)
+            if !overridden.contains(text.prefix { $0 != "=" }) { inherited.append(text) }
             variable += 1
         }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
