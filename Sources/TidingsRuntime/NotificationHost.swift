@@ -68,15 +68,19 @@ package final class NotificationHost: Sendable {
         let instance: InstanceRecord?
         /// The thread whose instance it shares, if any.
         let threadKey: ThreadKey?
+        /// Delivered before the host started (restored), and not shown to its
+        /// content extension since: it is, before its first response.
+        let restored: Bool
 
         /// A delivery of `notification` to `app` at `width`, served by `instance` (of thread `threadKey`).
         init(notification: UserNotification, app: String, width: Double, instance: InstanceRecord?,
-             threadKey: ThreadKey?) {
+             threadKey: ThreadKey?, restored: Bool = false) {
             self.notification = notification
             self.app = app
             self.width = width
             self.instance = instance
             self.threadKey = threadKey
+            self.restored = restored
         }
     }
 
@@ -259,8 +263,22 @@ package final class NotificationHost: Sendable {
     /// and has alert text), then to the content extension of its category.
     /// - Parameter width: the front end's content width in points; the configured default when nil.
     package func deliver(_ original: UserNotification, to app: String, width: Double? = nil) -> Delivery {
+        deliver(original, to: app, width: width, servicing: true)
+    }
+
+    /// Puts a notification delivered before this host started (kept by a
+    /// server across a restart) back among those shown, with its default
+    /// content; its content extension sees it again before its first response.
+    package func restore(_ notification: UserNotification, to app: String, width: Double) {
+        let entry = Shown(notification: notification, app: app, width: width, instance: nil, threadKey: nil, restored: true)
+        dispose(state.withLock { $0.show(entry) }, keeping: notification)
+    }
+
+    /// `deliver(_:to:width:)`, through the service stage only when `servicing`.
+    private func deliver(_ original: UserNotification, to app: String, width: Double?, servicing: Bool) -> Delivery {
         let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
-        let serviced = service.run(original, to: app)
+        let serviced = servicing
+            ? service.run(original, to: app) : ServiceStage.Outcome(notification: original, report: .skipped(.delivered))
         let notification = serviced.notification
         var diagnostics = serviced.diagnostics
         var log = serviced.log
@@ -374,10 +392,17 @@ package final class NotificationHost: Sendable {
 
     /// `respond(to:with:)` but for telling front ends what the app received.
     private func answer(_ identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
-        guard let (shown, registered) = state.withLock({ state in
+        guard var (shown, registered) = state.withLock({ state in
             state.shown[identifier].map { ($0, state.registered(for: $0)) }
         }) else {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
+        }
+        if shown.restored {
+            // As iOS loads the extension when the user expands a notification kept across a restart.
+            _ = deliver(shown.notification, to: shown.app, width: shown.width, servicing: false)
+            guard let again = state.withLock({ state in state.shown[identifier].map { ($0, state.registered(for: $0)) } })
+            else { throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.") }
+            (shown, registered) = again
         }
         let categoryActions = registered?.category.actions
         var diagnostics: [Diagnostic] = []

@@ -190,6 +190,8 @@ package enum StageReport: Sendable, Equatable {
         case notMutable
         case noAlert
         case noServiceExtension(app: String)
+        /// It ran (or not) when the notification was first delivered; this is a redelivery.
+        case delivered
     }
 
     /// Why the original content was kept.
@@ -213,6 +215,8 @@ package enum StageReport: Sendable, Equatable {
             "No service extension ran: the notification has no alert text (title, subtitle or body)."
         case .skipped(.noServiceExtension(let app)):
             "No service extension ran: app \(app) has none on the search path."
+        case .skipped(.delivered):
+            "No service extension ran: the notification was delivered before and is shown again."
         case .failed(let identifier):
             "\(identifier) failed; the original content is shown."
         case .kept(let identifier, .timedOut, _):

@@ -37,6 +37,10 @@ package final class HostService: Sendable {
             if case let .dismissed(identifier, _, _) = event { state?.recordRemoval(of: [identifier]) }
             subscribers.publish(event)
         })
+        if let kept = state?.kept {
+            for (app, categories) in kept.categories { host.register(categories, for: app) }
+            for (app, notification, width) in kept.delivered { host.restore(notification, to: app, width: width) }
+        }
     }
 
     // MARK: Calls

@@ -13,6 +13,8 @@ enum ServeCommand: Command {
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
             .init(name: "stdio", value: nil, help: "Answer one client on standard input and output instead; end when input ends."),
+            .init(name: "state", value: "DIR",
+                  help: "Keep registered categories and delivered notifications here across restarts (default $XDG_STATE_HOME/tidings)."),
             SearchPathOption.option,
             .init(name: "deadline", value: "SECONDS", help: "How long an extension has to complete a response (default 5)."),
             .init(name: "service-deadline", value: "SECONDS",
@@ -46,6 +48,21 @@ enum ServeCommand: Command {
         var limits = Server.Limits()
         limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
         let index = try SearchPathOption.index(arguments, environment: environment)
+        guard let stateDirectory = arguments.value("state") ?? BaseDirectory.state.path(in: environment).map({
+            Path.join($0, "tidings")
+        }) else {
+            throw .usage("Neither XDG_STATE_HOME nor HOME is set, so there is no default state directory: give one with --state DIR.")
+        }
+        let state: JournaledState
+        do throws(Diagnostic) {
+            state = try JournaledState(directory: stateDirectory) { failure in
+                printError("tidings serve: " + Terminal(descriptor: 2, environment: environment).line(for: failure))
+            }
+        } catch {
+            throw CommandFailure(.cannotCreate, [error])
+        }
+        let terminal = Terminal(descriptor: 2, environment: environment)
+        for diagnostic in state.kept.diagnostics { printError("tidings serve: " + terminal.line(for: diagnostic)) }
         // A client gone while we write must not kill the server; a request to
         // stop must, even if whoever started us blocked it (threads inherit the mask).
         signal(SIGPIPE, SIG_IGN)
@@ -53,7 +70,7 @@ enum ServeCommand: Command {
         sigemptyset(&stopSignals)
         for stop in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, stop) }
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
-        let server = Server(service: HostService(index: index, configuration: configuration), limits: limits)
+        let server = Server(service: HostService(index: index, configuration: configuration, state: state), limits: limits)
         if arguments.flag("stdio") {
             server.serveStandardIO()
             return .success
@@ -67,7 +84,8 @@ enum ServeCommand: Command {
         } catch {
             throw CommandFailure(.cannotCreate, [.error(.serveSocket, error.message)])
         }
-        printError("tidings serve: listening on \(path) (\(index.bundles.count) bundles on the search path)")
+        printError("tidings serve: listening on \(path) (\(index.bundles.count) bundles on the search path; "
+            + "\(state.kept.delivered.count) delivered notifications and the categories of \(state.kept.categories.count) apps kept in \(stateDirectory))")
         server.serve(listener)
         return .success
     }

@@ -1,0 +1,67 @@
+import TidingsBase
+import TidingsRuntime
+
+/// A delivered notification as the server's state keeps it: every field,
+/// attachments with their place in the store, so that it comes back after a
+/// restart exactly as it was delivered.
+enum NotificationRecord {
+    /// The notification as JSON.
+    static func json(_ notification: UserNotification) -> JSON {
+        let content = notification.content
+        var members: [(String, JSON)] = [
+            ("title", .string(content.title)), ("subtitle", .string(content.subtitle)), ("body", .string(content.body)),
+            ("threadIdentifier", .string(content.threadIdentifier)),
+            ("categoryIdentifier", .string(content.categoryIdentifier)),
+            ("interruptionLevel", .integer(Int64(content.interruptionLevel.rawValue))),
+            ("relevanceScore", .double(content.relevanceScore)), ("mutableContent", .bool(content.mutableContent)),
+            ("userInfo", .object(content.userInfo)),
+            ("attachments", .array(content.attachments.map(\.json))),
+        ]
+        if let badge = content.badge { members.append(("badge", .integer(badge))) }
+        if let sound = content.sound { members.append(("sound", .string(sound))) }
+        if let target = content.targetContentIdentifier { members.append(("targetContentIdentifier", .string(target))) }
+        return .object([("identifier", .string(notification.identifier)), ("date", .double(notification.date)),
+                        ("content", .object(members))])
+    }
+
+    /// The notification `json` holds; nil when it is not one this type wrote.
+    static func notification(_ json: JSON) -> UserNotification? {
+        guard let identifier = json["identifier"]?.stringValue, let date = json["date"]?.doubleValue,
+              let fields = json["content"], let userInfo = fields["userInfo"]?.objectMembers,
+              let level = fields["interruptionLevel"]?.integerValue.flatMap({ InterruptionLevel(rawValue: Int32($0)) })
+        else { return nil }
+        var content = NotificationContent()
+        content.title = fields["title"]?.stringValue ?? ""
+        content.subtitle = fields["subtitle"]?.stringValue ?? ""
+        content.body = fields["body"]?.stringValue ?? ""
+        content.threadIdentifier = fields["threadIdentifier"]?.stringValue ?? ""
+        content.categoryIdentifier = fields["categoryIdentifier"]?.stringValue ?? ""
+        content.interruptionLevel = level
+        content.relevanceScore = fields["relevanceScore"]?.doubleValue ?? 0
+        content.mutableContent = fields["mutableContent"]?.boolValue ?? false
+        content.userInfo = userInfo
+        content.badge = fields["badge"]?.integerValue
+        content.sound = fields["sound"]?.stringValue
+        content.targetContentIdentifier = fields["targetContentIdentifier"]?.stringValue
+        for attachment in fields["attachments"]?.arrayValue ?? [] {
+            guard let made = self.attachment(attachment) else { return nil }
+            content.attachments.append(made)
+        }
+        return UserNotification(identifier: identifier, date: date, content: content)
+    }
+
+    /// An attachment as `NotificationAttachment.json` gives it.
+    private static func attachment(_ json: JSON) -> NotificationAttachment? {
+        guard let identifier = json["identifier"]?.stringValue, let type = json["type"]?.stringValue,
+              let url = json["url"]?.stringValue, url.hasPrefix("file://"), let path = FileURL.path(of: url)
+        else { return nil }
+        var thumbnail = ThumbnailOptions(hidden: json["thumbnailHidden"]?.boolValue ?? false,
+                                         time: json["thumbnailTime"]?.doubleValue)
+        if let rect = json["thumbnailClippingRect"], let x = rect["x"]?.doubleValue, let y = rect["y"]?.doubleValue,
+           let width = rect["width"]?.doubleValue, let height = rect["height"]?.doubleValue {
+            thumbnail.clippingRect = .init(x: x, y: y, width: width, height: height)
+        }
+        return NotificationAttachment(identifier: identifier, type: type, path: path,
+                                      size: UInt64(clamping: json["size"]?.integerValue ?? 0), thumbnail: thumbnail)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+import TidingsBase
+
+/// `tidings serve` as a process that dies: killed with SIGKILL in the middle
+/// of a burst of deliveries, it comes back with its categories and every
+/// delivery it acknowledged; a torn journal is cut, never read as garbage.
+@Suite struct RestartTests {
+    let directory = TemporaryDirectory("restart")
+    var socket: String { directory.file("run/tidings.sock") }
+    static let categories = #"{"app": "com.example.events", "categories": [{"identifier": "event-invite", "actions": [{"identifier": "accept", "title": "Accept"}]}]}"#
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
+        try BundleMaker.installSample("EventInvite", in: directory.file("extensions"))
+    }
+
+    func start(_ log: String) throws -> BackgroundProcess {
+        try? FileManager.default.removeItem(atPath: socket)
+        let server = try BackgroundProcess(Locations.product("tidings"), [
+            "serve", "--socket", socket, "--state", directory.file("state"), "--extensions", directory.file("extensions"),
+        ], environment: ["HOME": directory.path, "NO_COLOR": "1"], log: directory.file(log))
+        try #require(BackgroundProcess.wait(forFile: socket), "the server did not start")
+        return server
+    }
+
+    func log(_ name: String) -> String { (try? String(contentsOfFile: directory.file(name), encoding: .utf8)) ?? "" }
+
+    func deliverRequest(_ number: Int) -> String {
+        #"{"jsonrpc": "2.0", "id": \#(number), "method": "notifications.deliver", "params": {"identifier": "burst-\#(number)", "payload": {"aps": {"alert": {"title": "Invite \#(number)", "body": "Come"}, "category": "event-invite"}, "title": "Offsite \#(number)"}}}"#
+    }
+
+    func deliveredIdentifiers(_ client: RPCClient) throws -> Set<String> {
+        let listed = try client.call("notifications.list")["notifications"]?.arrayValue ?? []
+        return Set(listed.compactMap { $0["notification"]?["identifier"]?.stringValue })
+    }
+
+    @Test func killedDuringABurstItComesBackWithEveryAcknowledgedDelivery() throws {
+        let first = try start("first.log")
+        let client = try RPCClient(path: socket)
+        _ = try client.call("categories.register", try JSON.parse(Array(Self.categories.utf8)))
+        // One thread sends a burst; this one reads acknowledgements until the server is killed.
+        let total = 1_500
+        let requests = (1...total).map(deliverRequest)
+        let sender = Thread { [socket = client.socket] in
+            for request in requests {
+                let bytes = Array((request + "\n").utf8)
+                var sent = 0
+                while sent < bytes.count {
+                    let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    guard count > 0 else { return }
+                    sent += count
+                }
+            }
+        }
+        sender.start()
+        var acknowledged: Set<String> = []
+        let deadline = MonotonicClock.deadline(after: 20)
+        while acknowledged.count < 300 && MonotonicClock.now() < deadline {
+            let number = acknowledged.count + 1
+            let answer = try client.answer(to: .integer(Int64(number)), timeout: 10)
+            #expect(answer["result"]?["presentation"]?["extension"] == .string("com.example.events.invite"))
+            acknowledged.insert("burst-\(number)")
+        }
+        first.stop(with: SIGKILL)
+        try #require(acknowledged.count == 300, "only \(acknowledged.count) acknowledged")
+
+        let second = try start("second.log")
+        defer { second.stop() }
+        let again = try RPCClient(path: socket)
+        let kept = try deliveredIdentifiers(again)
+        #expect(acknowledged.isSubset(of: kept), "lost: \(acknowledged.subtracting(kept).sorted().prefix(5))")
+        #expect(kept.allSatisfy { $0.hasPrefix("burst-") })
+        let categories = try again.call("categories.list")["apps"]?.arrayValue?.first?["categories"]?.arrayValue ?? []
+        #expect(categories.compactMap { $0["identifier"]?.stringValue } == ["event-invite"])
+        #expect(log("second.log").contains("delivered notifications and the categories of 1 apps kept"))
+
+        // A kept notification reaches its content extension again before its first response.
+        let outcome = try again.call("notifications.respond", .object([("identifier", .string("burst-1")),
+                                                                       ("action", .string("accept"))]))
+        #expect(outcome["receiver"] == .string("extension"))
+        #expect(outcome["option"] == .string("dismiss"))
+        #expect(try deliveredIdentifiers(again).contains("burst-1") == false)
+    }
+
+    @Test func aTornJournalIsCutAndWhatCameBeforeServes() throws {
+        let first = try start("first.log")
+        let client = try RPCClient(path: socket)
+        _ = try client.call("categories.register", try JSON.parse(Array(Self.categories.utf8)))
+        for number in 1...5 { _ = try client.result(of: client.request("notifications.deliver", try JSON.parse(Array(
+            #"{"identifier": "n\#(number)", "payload": {"aps": {"alert": "Hi", "category": "event-invite"}}}"#.utf8)))) }
+        first.stop(with: SIGKILL)
+        // A crash in the middle of writing a record: a length that promises more than follows.
+        let journal = try #require(FileHandle(forWritingAtPath: directory.file("state/server.journal")))
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data([0x00, 0x10, 0x00, 0x00, 0xde, 0xad, 0xbe, 0xef]) + Data("{\"delivered\"".utf8))
+        try journal.close()
+
+        let second = try start("second.log")
+        defer { second.stop() }
+        let again = try RPCClient(path: socket)
+        #expect(try deliveredIdentifiers(again) == Set((1...5).map { "n\($0)" }))
+        #expect(log("second.log").contains("state.torn-journal"), "\(log("second.log"))")
+    }
+}
