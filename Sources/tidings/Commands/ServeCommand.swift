@@ -48,21 +48,11 @@ enum ServeCommand: Command {
         var limits = Server.Limits()
         limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
         let index = try SearchPathOption.index(arguments, environment: environment)
-        guard let stateDirectory = arguments.value("state") ?? BaseDirectory.state.path(in: environment).map({
-            Path.join($0, "tidings")
-        }) else {
-            throw .usage("Neither XDG_STATE_HOME nor HOME is set, so there is no default state directory: give one with --state DIR.")
-        }
-        let state: JournaledState
-        do throws(Diagnostic) {
-            state = try JournaledState(directory: stateDirectory) { failure in
-                printError("tidings serve: " + Terminal(descriptor: 2, environment: environment).line(for: failure))
-            }
-        } catch {
-            throw CommandFailure(.cannotCreate, [error])
-        }
-        let terminal = Terminal(descriptor: 2, environment: environment)
-        for diagnostic in state.kept.diagnostics { printError("tidings serve: " + terminal.line(for: diagnostic)) }
+        // The socket first: "a server already listens here" says more than "its state is taken".
+        let path = arguments.flag("stdio") ? nil : try socketPath(arguments, environment: environment)
+        var listener: FileDescriptor? = nil
+        if let path { listener = try listen(at: path) }
+        let (state, stateDirectory) = try openState(arguments, environment: environment)
         // A client gone while we write must not kill the server; a request to
         // stop must, even if whoever started us blocked it (threads inherit the mask).
         signal(SIGPIPE, SIG_IGN)
@@ -71,23 +61,52 @@ enum ServeCommand: Command {
         for stop in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, stop) }
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         let server = Server(service: HostService(index: index, configuration: configuration, state: state), limits: limits)
-        if arguments.flag("stdio") {
+        guard let path, let listener = listener.take() else {
             server.serveStandardIO()
             return .success
-        }
-        guard let path = arguments.value("socket") ?? UnixSocket.defaultPath(in: environment) else {
-            throw .usage("XDG_RUNTIME_DIR is not set, so there is no default socket: give one with --socket PATH.")
-        }
-        let listener: FileDescriptor
-        do throws(UnixSocket.Failure) {
-            listener = try UnixSocket.listen(at: path)
-        } catch {
-            throw CommandFailure(.cannotCreate, [.error(.serveSocket, error.message)])
         }
         printError("tidings serve: listening on \(path) (\(index.bundles.count) bundles on the search path; "
             + "\(state.kept.delivered.count) delivered notifications and the categories of \(state.kept.categories.count) apps kept in \(stateDirectory))")
         server.serve(listener)
         return .success
+    }
+
+    /// The socket `--socket` (or the default) names.
+    private static func socketPath(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> String {
+        guard let path = arguments.value("socket") ?? UnixSocket.defaultPath(in: environment) else {
+            throw .usage("XDG_RUNTIME_DIR is not set, so there is no default socket: give one with --socket PATH.")
+        }
+        return path
+    }
+
+    /// Listens at `path`.
+    private static func listen(at path: String) throws(CommandFailure) -> FileDescriptor {
+        do throws(UnixSocket.Failure) {
+            return try UnixSocket.listen(at: path)
+        } catch {
+            throw CommandFailure(.cannotCreate, [.error(.serveSocket, error.message)])
+        }
+    }
+
+    /// The state `--state` (or the default) names, opened, with what it kept reported.
+    private static func openState(_ arguments: ParsedArguments,
+                                  environment: [String: String]) throws(CommandFailure) -> (JournaledState, String) {
+        guard let directory = arguments.value("state")
+            ?? BaseDirectory.state.path(in: environment).map({ Path.join($0, "tidings") })
+        else {
+            throw .usage("Neither XDG_STATE_HOME nor HOME is set, so there is no default state directory: give one with --state DIR.")
+        }
+        let terminal = Terminal(descriptor: 2, environment: environment)
+        let state: JournaledState
+        do throws(Diagnostic) {
+            state = try JournaledState(directory: directory) { failure in
+                printError("tidings serve: " + terminal.line(for: failure))
+            }
+        } catch {
+            throw CommandFailure(.cannotCreate, [error])
+        }
+        for diagnostic in state.kept.diagnostics { printError("tidings serve: " + terminal.line(for: diagnostic)) }
+        return (state, directory)
     }
 }
 
