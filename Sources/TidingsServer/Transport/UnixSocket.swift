@@ -40,15 +40,18 @@ package enum UnixSocket {
         }
         let socket = try makeSocket()
         var address = try address(of: path)
-        let previous = umask(0o177)
+        // No umask change (it is the whole process's): the socket is made
+        // 0600 right after bind, and until then a peer of another user is
+        // refused anyway (SO_PEERCRED).
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(socket.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        umask(previous)
         guard bound == 0 else { throw Failure(message: "Cannot listen at \(path): \(SystemError.current()).") }
-        chmod(path, 0o600)
+        guard chmod(path, 0o600) == 0 else {
+            throw Failure(message: "Cannot make \(path) private: \(SystemError.current()).")
+        }
         guard Glibc.listen(socket.rawValue, 128) == 0 else {
             throw Failure(message: "Cannot listen at \(path): \(SystemError.current()).")
         }
