@@ -48,7 +48,7 @@ let package = Package(
         // Benchmarks (release mode): swift run -c release tidings-benchmark
         .executableTarget(
             name: "TidingsBenchmark",
-            dependencies: ["TidingsABI", "TidingsBase", "TidingsRegistry", "TidingsLoader", "TidingsRuntime"]
+            dependencies: ["TidingsABI", "TidingsBase", "TidingsRegistry", "TidingsLoader", "TidingsRuntime", "TidingsServer"]
         ),
 
         // Sample extensions.

@@ -6,6 +6,8 @@ struct BenchmarkOptions {
         case inProcess = "in-process"
         /// Whole `tidings` processes, timed from spawn to exit.
         case oneShot = "one-shot"
+        /// Round trips over `tidings serve`'s socket, against a raw echo.
+        case server
     }
 
     /// Print JSON for programs instead of the table.
@@ -28,8 +30,10 @@ struct BenchmarkOptions {
     var bundles = 100
     /// The CPU to pin to; nil leaves the affinity alone (`--no-pin`).
     var cpu: Int? = 0
-    /// The sections to run; both by default.
-    var sections: Set<Section> = [.inProcess, .oneShot]
+    /// The sections to run; all by default.
+    var sections: Set<Section> = [.inProcess, .oneShot, .server]
+    /// Seconds each server measurement lasts.
+    var serverSeconds = 2.0
     /// The one in-process benchmark to run (a key such as deliver-reuse), for profiling; nil runs all.
     var benchmark: String?
     /// Manifests/NoOp.plist, when it is not found above the executable.
@@ -73,6 +77,7 @@ struct BenchmarkOptions {
             case "--no-pin": options.cpu = nil
             case "--manifest": options.manifest = try value(argument)
             case "--keep": options.keep = true
+            case "--server-seconds": options.serverSeconds = Double(try count(argument, atLeast: 1))
             case "--only":
                 let text = try value(argument)
                 if let section = Section(rawValue: text) {
@@ -81,7 +86,7 @@ struct BenchmarkOptions {
                     options.sections = [.inProcess]
                     options.benchmark = text
                 } else {
-                    throw BenchmarkFailure("--only takes in-process, one-shot or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
+                    throw BenchmarkFailure("--only takes in-process, one-shot, server or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
                 }
             default:
                 throw BenchmarkFailure("There is no option \"\(argument)\" (see --help).")

@@ -10,7 +10,6 @@ struct BenchmarkRun {
 
     /// Runs everything and returns the report; the workspace is removed unless `--keep`.
     func run() throws(BenchmarkFailure) -> Report {
-        if let cpu = options.cpu { try CoreAffinity.pin(to: cpu) }
         let products = try Products.locate(manifest: options.manifest)
         let workspace = try Workspace()
         defer {
@@ -23,6 +22,12 @@ struct BenchmarkRun {
         let index = try BundleFarm.populate(many, count: options.bundles, products: products)
 
         var report = Report(cpu: options.cpu, options: options)
+        // The server and its clients get the whole machine: it runs before the pin.
+        if options.sections.contains(.server) {
+            report.server = try ServerBenchmark(products: products, workspace: workspace, extensions: single,
+                                                seconds: options.serverSeconds, clientCounts: [1, 8]).measure()
+        }
+        if let cpu = options.cpu { try CoreAffinity.pin(to: cpu) }
         if options.sections.contains(.inProcess) {
             report.inProcess = try measureInProcess(index)
         }

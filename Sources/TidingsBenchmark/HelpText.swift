@@ -63,8 +63,19 @@ enum HelpText {
                 with a directory of 1 bundle and of --bundles bundles;
             and Discovery.scan of the --bundles directory in this process, to
             show how much of a one-shot delivery is reading manifests.
+          - server (first, before the pin, so that the server and its clients
+            have the whole machine): `tidings serve` started on a Unix socket
+            with NoOp and its state journaled; the server's own work for a
+            delivery measured in this process without the socket; then, for 1
+            and for 8 clients (one connection and one thread of notifications
+            each, each sending its next request when answered, for
+            --server-seconds after a tenth of it as warm-up): round trips per
+            second, median and p99, first for a raw echo over the same kind of
+            socket (a thread answering each line with as many bytes as the
+            server's answer), then for deliver → presentation;
           - checks the targets: >= 1,000,000 deliveries/s in process (<= 1 us
-            each) and a one-shot delivery with 100 bundles in <= 10 ms.
+            each), a one-shot delivery with 100 bundles in <= 10 ms, and
+            >= 50,000 round trips/s over the socket with one client.
 
         Options:
           --json              Print JSON instead of the table.
@@ -79,10 +90,11 @@ enum HelpText {
           --bundles N         Bundles installed for the one-shot delivery (default 100).
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
-          --only WHAT         Run only in-process, one-shot, or one in-process
+          --only WHAT         Run only in-process, one-shot, server, or one in-process
                               benchmark: baseline, deliver-reuse, deliver-fresh,
                               deliver-new, respond.
           --manifest PATH     Manifests/NoOp.plist, if not found above the executable.
+          --server-seconds N  Seconds each server measurement lasts (default 2).
           --keep              Keep the temporary extension directory and print its path.
           -h, --help          Print this help.
 

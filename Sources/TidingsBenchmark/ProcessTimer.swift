@@ -42,7 +42,7 @@ enum ProcessTimer {
     }
 
     /// Calls `body` with `strings` as a NULL-terminated array of C strings (an `argv`).
-    private static func withCStringArray<Result>(
+    static func withCStringArray<Result>(
         _ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> Result
     ) -> Result {
         let copies: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]

@@ -9,6 +9,8 @@ struct Report {
     var inProcess: [LoopResult] = []
     /// The one-shot measurements.
     var oneShot: [OneShotResult] = []
+    /// The server measurements, each raw echo before the server with as many clients.
+    var server: [ServerResult] = []
 
     /// The baseline loop, when it ran.
     var baseline: LoopResult? { inProcess.first { $0.key == "baseline" } }
@@ -30,6 +32,10 @@ struct Report {
             checks.append(TargetCheck(key: result.key, goal: "≥ 1,000,000 deliveries/s on one core (≤ 1,000 ns each)",
                                       limit: 1_000, measured: result.median, unit: "ns"))
         }
+        if let served = server.first(where: { $0.key == "serve-1" }) {
+            checks.append(TargetCheck(key: served.key, goal: "≥ 50,000 deliver → presentation round trips/s over the socket, one client (≤ 20 µs each)",
+                                      limit: 20, measured: 1e6 / served.roundTripsPerSecond, unit: "µs"))
+        }
         if let deliver = oneShot("deliver-bundles") {
             checks.append(TargetCheck(key: deliver.key, goal: "one-shot deliver ≤ 10 ms wall with \(options.bundles) bundles",
                                       limit: 10, measured: deliver.median, unit: "ms"))
@@ -48,7 +54,7 @@ struct TargetCheck {
     var limit: Double
     /// The median measured.
     var measured: Double
-    /// "ns" or "ms".
+    /// "ns", "µs" or "ms".
     var unit: String
 
     /// True when the median is within the limit.

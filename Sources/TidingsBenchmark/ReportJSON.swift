@@ -20,7 +20,20 @@ enum ReportJSON {
                 ("warmUpRuns", .integer(Int64(options.warmUpRuns))),
                 ("results", .array(report.oneShot.map(oneShot))),
             ])),
+            ("server", .object([
+                ("seconds", .double(options.serverSeconds)),
+                ("results", .array(report.server.map(server))),
+            ])),
             ("targets", .array(report.targets.map(target))),
+        ])
+    }
+
+    /// One server measurement.
+    private static func server(_ result: ServerResult) -> JSON {
+        .object([
+            ("key", .string(result.key)), ("title", .string(result.title)), ("clients", .integer(Int64(result.clients))),
+            ("roundTrips", .integer(Int64(result.roundTrips))), ("roundTripsPerSecond", .double(result.roundTripsPerSecond)),
+            ("medianMicroseconds", .double(result.medianMicroseconds)), ("p99Microseconds", .double(result.p99Microseconds)),
         ])
     }
 

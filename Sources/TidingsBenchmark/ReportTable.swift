@@ -38,12 +38,28 @@ enum ReportTable {
                     + "\(options.bundles) bundles instead of 1 add \(NumberText.fixed(many.median - one.median, 2)) ms.")
             }
         }
+        if !report.server.isEmpty {
+            lines.append("")
+            lines.append("Server: tidings serve on a Unix socket (NoOp, state journaled), each client sending its next request "
+                + "when answered; \(NumberText.short(options.serverSeconds)) s each")
+            lines.append("".rightPadded(to: 52) + "clients".leftPadded(to: 8) + "round trips/s".leftPadded(to: 15)
+                + "median µs".leftPadded(to: 11) + "p99 µs".leftPadded(to: 10) + "× raw".leftPadded(to: 8))
+            for result in report.server {
+                let raw = report.server.first { $0.key == "echo-\(result.clients)" }
+                let ratio = result.key.hasPrefix("echo") ? "1.0"
+                    : raw.map { NumberText.fixed($0.roundTripsPerSecond / result.roundTripsPerSecond, 1) } ?? "-"
+                lines.append(result.title.rightPadded(to: 52) + "\(result.clients)".leftPadded(to: 8)
+                    + NumberText.fixed(result.roundTripsPerSecond, 0).leftPadded(to: 15)
+                    + NumberText.fixed(result.medianMicroseconds, 1).leftPadded(to: 11)
+                    + NumberText.fixed(result.p99Microseconds, 1).leftPadded(to: 10) + ratio.leftPadded(to: 8))
+            }
+        }
         let targets = report.targets
         if !targets.isEmpty {
             lines.append("")
             lines.append("Targets")
             for target in targets {
-                let digits = target.unit == "ns" ? 0 : 2
+                let digits = target.unit == "ms" ? 2 : target.unit == "µs" ? 1 : 0
                 lines.append("  \(target.met ? "met   " : "MISSED") \(target.goal): \(target.key) "
                     + "\(NumberText.fixed(target.measured, digits)) \(target.unit)")
             }

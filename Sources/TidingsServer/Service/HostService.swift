@@ -178,7 +178,8 @@ package final class HostService: Sendable {
         let category = notification.content.categoryIdentifier
         let app: String
         do throws(Diagnostic) {
-            let registering = host.registeredCategories().filter { $0.value.contains { $0.identifier == category } }.map(\.key)
+            let registering = given != nil ? []
+                : host.registeredCategories().filter { $0.value.contains { $0.identifier == category } }.map(\.key)
             app = try Addressing.app(for: notification, given: given, registering: registering, index: host.index,
                                      naming: "the parameter \"app\"")
         } catch {

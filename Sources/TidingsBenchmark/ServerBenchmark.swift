@@ -1,0 +1,278 @@
+import Glibc
+import Synchronization
+import TidingsBase
+import TidingsRegistry
+import TidingsServer
+
+/// Deliver → presentation round trips over `tidings serve`'s Unix socket,
+/// with 1 and with 8 clients, each sending its next request when the last
+/// is answered; against a raw round trip measured in the same run: an echo
+/// thread answering each line with as many bytes as the server's answer, over
+/// the same kind of socket.
+struct ServerBenchmark {
+    let products: Products
+    let workspace: Workspace
+    /// The extension directory the server reads (NoOp alone).
+    let extensions: String
+    /// Seconds each measurement lasts, after a warm-up of a tenth of it.
+    let seconds: Double
+    /// The numbers of clients to measure with.
+    let clientCounts: [Int]
+
+    /// Measures the echo, then the server, for each number of clients.
+    func measure() throws(BenchmarkFailure) -> [ServerResult] {
+        let socket = workspace.file("serve.sock")
+        let server = try ServerProcess(products.tidings, [
+            "serve", "--socket", socket, "--state", workspace.file("state"), "--extensions", extensions,
+        ], environment: ["HOME=\(workspace.path)"], log: workspace.file("serve.log"), socket: socket)
+        defer { server.stop() }
+        let answerSize = try Self.answerSize(socket: socket)
+        let echo = try EchoServer(path: workspace.file("echo.sock"), answerSize: answerSize)
+        defer { echo.stop() }
+        var results: [ServerResult] = [try answerInProcess()]
+        for clients in clientCounts {
+            Progress.say("Measuring the raw round trip with \(clients) client\(clients == 1 ? "" : "s")")
+            results.append(try run(key: "echo-\(clients)", title: "raw round trip (echo, \(answerSize) bytes back)",
+                                   clients: clients, socket: echo.path))
+            Progress.say("Measuring deliver → presentation over the socket with \(clients) client\(clients == 1 ? "" : "s")")
+            results.append(try run(key: "serve-\(clients)", title: "deliver → presentation over the socket",
+                                   clients: clients, socket: socket))
+        }
+        return results
+    }
+
+    /// The server's own work for one delivery, without the socket: the
+    /// request parsed, answered by `HostService` and serialised, in this process.
+    private func answerInProcess() throws(BenchmarkFailure) -> ServerResult {
+        Progress.say("Measuring the server's work for a delivery, in process")
+        var configuration = HostService.Configuration()
+        configuration.host.attachmentDirectory = workspace.file("answer-attachments")
+        let service = HostService(index: Discovery.scan(SearchPath(directories: [extensions], origin: .option)),
+                                  configuration: configuration)
+        let line = Array(Self.request(client: 0).dropLast())
+        let sink = NullReceiver()
+        var samples: [UInt64] = []
+        let ends = MonotonicClock.deadline(after: seconds)
+        var bytes = 0
+        while MonotonicClock.now() < ends {
+            let start = MonotonicClock.now()
+            guard case .single(.success(let request)) = RPCMessage.read(line) else {
+                throw BenchmarkFailure("The benchmark's request does not read as one.")
+            }
+            switch service.answer(request, from: sink) {
+            case .success(let result): bytes += RPCReply.result(result, id: .number(1)).count
+            case .failure(let error): throw BenchmarkFailure("The delivery failed: \(error.message)")
+            }
+            samples.append(MonotonicClock.now() - start)
+        }
+        samples.sort()
+        let median = Double(samples[samples.count / 2]) / 1000
+        return ServerResult(key: "answer", title: "the server's work per delivery, in process (no socket)", clients: 1,
+                            roundTrips: samples.count, roundTripsPerSecond: Double(samples.count) / seconds,
+                            medianMicroseconds: median, p99Microseconds: Double(samples[samples.count * 99 / 100]) / 1000)
+    }
+
+    /// The request client `number` sends again and again: the sample payload,
+    /// one identifier per client (each delivery replaces its last), thread "bench-NUMBER".
+    static func request(client number: Int) -> [UInt8] {
+        // A thread of its own per client: one thread's instance is called one delivery at a time.
+        let payload = SamplePayload.text.split(separator: "\n").joined()
+            .replacing(#""thread-id": "bench""#, with: #""thread-id": "bench-\#(number)""#)
+        let text = #"{"jsonrpc":"2.0","id":1,"method":"notifications.deliver","params":{"app":"\#(BundleFarm.app)","identifier":"client-\#(number)","payload":\#(payload)}}"#
+        return Array((text + "\n").utf8)
+    }
+
+    /// The size of the server's answer to a delivery, checking it is one.
+    private static func answerSize(socket: String) throws(BenchmarkFailure) -> Int {
+        let client = try RoundTripClient(path: socket, request: request(client: 0))
+        let answer = client.roundTrip()
+        guard let answer, String(decoding: answer, as: UTF8.self).contains(#""presentation""#) else {
+            throw BenchmarkFailure("The server did not answer a delivery with a presentation: "
+                + String(decoding: answer ?? [], as: UTF8.self).prefix(300))
+        }
+        return answer.count
+    }
+
+    /// `clients` threads doing round trips on `socket` for `seconds`, after a warm-up.
+    private func run(key: String, title: String, clients: Int, socket: String) throws(BenchmarkFailure) -> ServerResult {
+        var connections: [RoundTripClient] = []
+        for number in 0..<clients {
+            connections.append(try RoundTripClient(path: socket, request: Self.request(client: number + 1)))
+        }
+        let warmUpEnds = MonotonicClock.deadline(after: seconds / 10)
+        let ends = MonotonicClock.deadline(after: seconds / 10 + seconds)
+        let done = Latch()
+        let remaining = Atomic<Int>(clients)
+        let latencies = Mutex<[[UInt64]]>([])
+        let failed = Atomic<Bool>(false)
+        for connection in connections {
+            Threads.start {
+                var samples: [UInt64] = []
+                samples.reserveCapacity(1 << 16)
+                while true {
+                    let start = MonotonicClock.now()
+                    guard start < ends else { break }
+                    guard connection.roundTrip() != nil else {
+                        failed.store(true, ordering: .relaxed)
+                        break
+                    }
+                    if start >= warmUpEnds { samples.append(MonotonicClock.now() - start) }
+                }
+                latencies.withLock { $0.append(samples) }
+                if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { done.open() }
+            }
+        }
+        _ = done.wait(until: ends + 30_000_000_000)
+        guard !failed.load(ordering: .relaxed) else { throw BenchmarkFailure("A client of \(socket) lost its connection.") }
+        let all = latencies.withLock { $0.flatMap { $0 } }.sorted()
+        guard !all.isEmpty else { throw BenchmarkFailure("No round trip completed on \(socket).") }
+        func percentile(_ fraction: Double) -> Double {
+            Double(all[min(all.count - 1, Int(Double(all.count) * fraction))]) / 1000
+        }
+        return ServerResult(key: key, title: title, clients: clients, roundTrips: all.count,
+                            roundTripsPerSecond: Double(all.count) / seconds,
+                            medianMicroseconds: percentile(0.5), p99Microseconds: percentile(0.99))
+    }
+}
+
+/// What one server measurement found.
+struct ServerResult {
+    /// "serve-1", "echo-8", …
+    var key: String
+    var title: String
+    var clients: Int
+    /// Round trips timed (after the warm-up).
+    var roundTrips: Int
+    var roundTripsPerSecond: Double
+    var medianMicroseconds: Double
+    var p99Microseconds: Double
+}
+
+/// One client connection that sends a fixed request and reads one line back.
+final class RoundTripClient: @unchecked Sendable {
+    // Used by one thread at a time.
+    private let socket: Int32
+    private let request: [UInt8]
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var held: [UInt8] = []
+
+    init(path: String, request: [UInt8]) throws(BenchmarkFailure) {
+        do throws(UnixSocket.Failure) {
+            socket = try UnixSocket.connect(to: path).take()
+        } catch {
+            throw BenchmarkFailure(error.message)
+        }
+        self.request = request
+    }
+
+    deinit {
+        close(socket)
+    }
+
+    /// Sends the request and returns the answer line; nil when the connection failed.
+    func roundTrip() -> [UInt8]? {
+        var sent = 0
+        while sent < request.count {
+            let count = request[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return nil }
+            sent += count
+        }
+        while true {
+            if let newline = held.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(held[...newline])
+                held.removeSubrange(...newline)
+                return line
+            }
+            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            held += buffer[..<count]
+        }
+    }
+}
+
+/// The raw round trip: a thread per client that answers each line it reads
+/// with `answerSize` bytes, doing nothing else.
+final class EchoServer: Sendable {
+    let path: String
+    private let listener: Int32
+
+    init(path: String, answerSize: Int) throws(BenchmarkFailure) {
+        self.path = path
+        do throws(UnixSocket.Failure) {
+            listener = try UnixSocket.listen(at: path).take()
+        } catch {
+            throw BenchmarkFailure(error.message)
+        }
+        let answer = [UInt8](repeating: UInt8(ascii: "x"), count: max(1, answerSize - 1)) + [UInt8(ascii: "\n")]
+        Threads.start { [listener] in
+            while true {
+                let client = accept(listener, nil, nil)
+                guard client >= 0 else { return }
+                Threads.start { Self.echo(client, answer: answer) }
+            }
+        }
+    }
+
+    /// Answers every line on `client` until it closes.
+    private static func echo(_ client: Int32, answer: [UInt8]) {
+        defer { close(client) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return }
+            for _ in buffer[..<count].lazy.filter({ $0 == UInt8(ascii: "\n") }) {
+                guard answer.withUnsafeBytes({ send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == answer.count
+                else { return }
+            }
+        }
+    }
+
+    /// Stops accepting.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+}
+
+/// `tidings serve` started for the benchmark, stopped with SIGTERM.
+struct ServerProcess {
+    private let pid: pid_t
+
+    /// Starts `program` and waits (up to 10 s) for `socket` to appear.
+    init(_ program: String, _ arguments: [String], environment: [String], log: String,
+         socket: String) throws(BenchmarkFailure) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var pid: pid_t = 0
+        let status = withUnsafePointer(to: &actions) { actions in
+            ProcessTimer.withCStringArray([program] + arguments) { argv in
+                ProcessTimer.withCStringArray(environment) { envp in posix_spawn(&pid, program, actions, nil, argv, envp) }
+            }
+        }
+        guard status == 0 else { throw BenchmarkFailure("Cannot start \(program): \(String(cString: strerror(status))).") }
+        self.pid = pid
+        let deadline = MonotonicClock.deadline(after: 10)
+        while FileSystem.status(of: socket) == nil {
+            guard MonotonicClock.now() < deadline else {
+                stop()
+                throw BenchmarkFailure("tidings serve did not start; see \(log).")
+            }
+            usleep(10_000)
+        }
+    }
+
+    /// Stops the server and waits for it.
+    func stop() {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+}
+
+/// A client that hears nothing, for calls made in process.
+private final class NullReceiver: EventReceiver {
+    func push(_ line: [UInt8]) -> Bool { true }
+}
