@@ -183,10 +183,26 @@ final class RoundTripClient: @unchecked Sendable {
                 held.removeSubrange(...newline)
                 return line
             }
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            let count = buffer.withUnsafeMutableBytes { Polling.receive(socket, into: $0) }
             guard count > 0 else { return nil }
             held += buffer[..<count]
         }
+    }
+}
+
+/// Waiting for bytes as a load generator does: polling for a while before
+/// sleeping, so that what is measured is the server, not how long the
+/// machine takes to wake a sleeping thread (tens of microseconds on a VM).
+enum Polling {
+    /// Polls for up to a millisecond, then waits. The corresponding C function is `recv`.
+    static func receive(_ socket: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let until = MonotonicClock.now() + 1_000_000
+        repeat {
+            let count = recv(socket, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+            if count >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { return count }
+            sched_yield()
+        } while MonotonicClock.now() < until
+        return recv(socket, buffer.baseAddress, buffer.count, 0)
     }
 }
 
@@ -218,7 +234,8 @@ final class EchoServer: Sendable {
         defer { close(client) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+            // The echo polls as the server's readers do.
+            let count = buffer.withUnsafeMutableBytes { Polling.receive(client, into: $0) }
             guard count > 0 else { return }
             for _ in buffer[..<count].lazy.filter({ $0 == UInt8(ascii: "\n") }) {
                 guard answer.withUnsafeBytes({ send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == answer.count

@@ -140,17 +140,34 @@ final class Connection: EventReceiver, Sendable {
 
     /// The next message, reading as needed; nil when the client left.
     private func nextMessage() -> LineReader.Next? {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let next = reader.withLock { $0.next() }
-            if next != .needMore { return next }
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            buffer.withUnsafeBytes { bytes in
-                reader.withLock { $0.append(UnsafeRawBufferPointer(rebasing: bytes[..<count])) }
+        withUnsafeTemporaryAllocation(byteCount: 65_536, alignment: 16) { buffer in
+            while true {
+                let next = reader.withLock { $0.next() }
+                if next != .needMore { return next }
+                let count = receive(into: buffer)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return nil }
+                reader.withLock { $0.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
             }
         }
+    }
+
+    /// Reads what the client sent into `buffer`, waiting for it. On a socket
+    /// it first polls, for `limits.pollBeforeWaiting` nanoseconds: a client
+    /// that sends its next request as soon as it has the answer is served
+    /// without the thread being put to sleep and woken, which costs more
+    /// than the poll on many machines. The corresponding C function is `recv`.
+    private func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let window = context.limits.pollBeforeWaiting
+        if socket != nil && window > 0 {
+            let until = MonotonicClock.now() + window
+            repeat {
+                let count = recv(input, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+                if count >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { return count }
+                sched_yield()
+            } while MonotonicClock.now() < until
+        }
+        return read(input, buffer.baseAddress, buffer.count)
     }
 
     /// Answers one message: a request, a batch, or a line too long.

@@ -17,6 +17,9 @@ package final class Server: Sendable {
         package var threadsPerConnection = 64
         /// How long a call may run before the client's next request is read by another thread, in nanoseconds.
         package var slowCall: UInt64 = 2_000_000
+        /// How long a reader polls for a client's next request before it
+        /// sleeps until one comes, in nanoseconds (0: it sleeps at once).
+        package var pollBeforeWaiting: UInt64 = 50_000
         /// The kernel's send buffer per client, in bytes (SO_SNDBUF); nil
         /// for the system's default. With `outputBuffer` it bounds what a
         /// client that does not read costs.
