@@ -114,8 +114,8 @@ package enum RPCReply {
 
     /// `json` serialised, with a newline.
     package static func line(_ json: JSON) -> [UInt8] {
+        // Measured once by serialize(into:); the newline may grow the array once more.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(json.utf8Count() + 1)
         json.serialize(into: &bytes)
         bytes.append(UInt8(ascii: "\n"))
         return bytes
