@@ -21,7 +21,10 @@ package final class SerialQueue: Sendable {
             state.running = true
             return true
         }
-        if start { Threads.start { self.drain() } }
+        if start && !Threads.start({ self.drain() }) {
+            // No thread to be had now: the jobs wait for the next one queued.
+            state.withLock { $0.running = false }
+        }
     }
 
     /// Runs jobs until none is left.

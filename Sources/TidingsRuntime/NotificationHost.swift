@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 import TidingsBase
 import TidingsManifest
@@ -71,6 +72,8 @@ package final class NotificationHost: Sendable {
         /// Delivered before the host started (restored), and not shown to its
         /// content extension since: it is, before its first response.
         let restored: Bool
+        /// A response claimed showing the restored notification again.
+        let revived = Atomic<Bool>(false)
 
         /// A delivery of `notification` to `app` at `width`, served by `instance` (of thread `threadKey`).
         init(notification: UserNotification, app: String, width: Double, instance: InstanceRecord?,
@@ -398,8 +401,14 @@ package final class NotificationHost: Sendable {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
         }
         if shown.restored {
-            // As iOS loads the extension when the user expands a notification kept across a restart.
-            _ = deliver(shown.notification, to: shown.app, width: shown.width, servicing: false)
+            // As iOS loads the extension when the user expands a notification
+            // kept across a restart; once, however many responses come at once.
+            if shown.revived.exchange(true, ordering: .acquiringAndReleasing) == false {
+                _ = deliver(shown.notification, to: shown.app, width: shown.width, servicing: false)
+            } else {
+                let deadline = MonotonicClock.deadline(after: configuration.responseDeadline)
+                while state.withLock({ $0.shown[identifier] }) === shown && MonotonicClock.now() < deadline { usleep(1_000) }
+            }
             guard let again = state.withLock({ state in state.shown[identifier].map { ($0, state.registered(for: $0)) } })
             else { throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.") }
             (shown, registered) = again
@@ -629,7 +638,19 @@ package final class NotificationHost: Sendable {
                                 categoryActions: [NotificationAction]?, closing: Bool,
                                 diagnostics: inout [Diagnostic], log: inout [LogLine],
                                 forwarded: inout [ForwardedResponse]) -> Presentation {
-        let (closes, current) = instance.context.drainReports {
+        let (closes, current) = drainReports(of: instance, for: shown, categoryActions: categoryActions, closing: closing,
+                                             diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        if closes { retire(shown, because: closing ? .response : .extension) }
+        return current
+    }
+
+    /// `collectReports` without taking the notification off the screen:
+    /// whether it closes, and the presentation as it is then.
+    private func drainReports(of instance: InstanceRecord, for shown: Shown,
+                              categoryActions: [NotificationAction]?, closing: Bool,
+                              diagnostics: inout [Diagnostic], log: inout [LogLine],
+                              forwarded: inout [ForwardedResponse]) -> (Bool, Presentation) {
+        instance.context.drainReports {
             (reports: InstanceContext.Reports, state: borrowing InstanceContext.State) -> (Bool, Presentation) in
             // Appending an empty array would still make a new buffer.
             if !reports.diagnostics.isEmpty { diagnostics += reports.diagnostics }
@@ -642,8 +663,6 @@ package final class NotificationHost: Sendable {
             return (closes, presentation(shown, of: instance, state: state, categoryActions: categoryActions,
                                           dismissed: closes))
         }
-        if closes { retire(shown, because: closing ? .response : .extension) }
-        return current
     }
 
     // MARK: Changes outside calls
@@ -670,17 +689,24 @@ package final class NotificationHost: Sendable {
     /// request to close (or to open the app) is carried out. When a call is
     /// under way by now, the call collects the change instead.
     private func instanceChanged(_ instance: InstanceRecord) {
-        guard !instance.isInCall else { return }
-        let served = state.withLock { state in
-            state.shown.values.filter { $0.instance === instance }.map { ($0, state.registered(for: $0)?.category.actions) }
-        }
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
         var forwarded: [ForwardedResponse] = []
-        for (shown, categoryActions) in served {
-            let presentation = collectReports(of: instance, for: shown, categoryActions: categoryActions, closing: false,
-                                              diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        // Between calls only: a call starting meanwhile waits, so what it reports stays its own.
+        let drained = instance.whileIdle { () -> [(Shown, Bool, Presentation)] in
+            let served = state.withLock { state in
+                state.shown.values.filter { $0.instance === instance }.map { ($0, state.registered(for: $0)?.category.actions) }
+            }
+            return served.map { shown, categoryActions in
+                let (closes, presentation) = drainReports(of: instance, for: shown, categoryActions: categoryActions,
+                                                          closing: false, diagnostics: &diagnostics, log: &log,
+                                                          forwarded: &forwarded)
+                return (shown, closes, presentation)
+            }
+        } ?? []
+        for (shown, closes, presentation) in drained {
             onEvent(.presentationChanged(presentation))
+            if closes { retire(shown, because: .extension) }
         }
         for diagnostic in diagnostics { onEvent(.diagnostic(diagnostic)) }
         for response in forwarded { onEvent(.forwarded(response)) }

@@ -60,6 +60,27 @@ import TestSupport
         #expect(second.standardError.contains("A server already listens at \(socket)"))
     }
 
+    @Test func onStandardIOWhatAnExtensionPrintsStaysOutOfTheAnswers() throws {
+        let extensions = directory.file("extensions")
+        let library = try CCompiler.fixture("Chatty", into: directory.path)
+        try BundleMaker.make("Chatty", in: extensions, manifest: BundleMaker.contentManifest(
+            identifier: "com.example.chat.chatty", executable: "libChatty.so", categories: ["chat"]), library: library)
+        let input = try directory.write("""
+            {"jsonrpc": "2.0", "id": 1, "method": "notifications.deliver", "params": {"app": "com.example.chat", "payload": {"identifier": "c1", "content": {"title": "Hi", "categoryIdentifier": "chat"}}}}
+            {"jsonrpc": "2.0", "id": 2, "method": "notifications.list"}
+
+            """, to: "requests.jsonl")
+        let result = try ProcessRunner.run("/bin/sh", ["-c", "\"$0\" serve --stdio --extensions \"$1\" < \"$2\"",
+                                                      Locations.product("tidings"), extensions, input],
+                                           environment: ["HOME": tidings.home.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.allSatisfy { $0.hasPrefix(#"{"jsonrpc":"2.0","id":"#) }, "\(result.standardOutput)")
+        #expect(result.standardError.contains("chatty: got c1"))
+        #expect(result.standardError.contains("chatty: on standard error too"))
+    }
+
     @Test func withoutARuntimeDirectoryTheSocketMustBeNamed() throws {
         let result = try tidings.run("serve")
         #expect(result.status == 64)

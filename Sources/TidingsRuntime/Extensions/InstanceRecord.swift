@@ -83,6 +83,13 @@ final class InstanceRecord: Sendable {
         }
     }
 
+    /// Runs `body` while no call into the instance is under way (waiting for
+    /// one to end), unless the record was destroyed; `body` must not call
+    /// into the instance, nor destroy it.
+    func whileIdle<Result>(_ body: () -> Result) -> Result? {
+        slot.withLock { slot in slot.destroyed ? nil : body() }
+    }
+
     /// Destroys the instance, if one was made, and retires the context's handle.
     func destroy() {
         slot.withLock { slot in

@@ -33,10 +33,15 @@ package final class HostService: Sendable {
         self.subscribers = subscribers
         self.configuration = configuration
         self.state = state
+        let shows = HostReference()
         host = NotificationHost(index: index, configuration: configuration.host, onEvent: { event in
-            if case let .dismissed(identifier, _, _) = event { state?.recordRemoval(of: [identifier]) }
+            // Unless a new delivery of the identifier came meanwhile, which the state keeps.
+            if case let .dismissed(identifier, _, _) = event, shows.host?.presentation(of: identifier) == nil {
+                state?.recordRemoval(of: [identifier])
+            }
             subscribers.publish(event)
         })
+        shows.host = host
         if let kept = state?.kept {
             for (app, categories) in kept.categories { host.register(categories, for: app) }
             for (app, notification, width) in kept.delivered { host.restore(notification, to: app, width: width) }
@@ -206,9 +211,11 @@ package final class HostService: Sendable {
         }
         var delivery = host.deliver(notification, to: app, width: width)
         delivery.diagnostics.insert(contentsOf: notes, at: 0)
-        if !delivery.presentation.dismissed {
-            state?.recordDelivery(of: delivery.presentation.notification, to: app,
-                                  width: delivery.presentation.contentWidth)
+        if let state, !delivery.presentation.dismissed {
+            let identifier = delivery.presentation.notification.identifier
+            state.recordDelivery(of: delivery.presentation.notification, to: app, width: delivery.presentation.contentWidth)
+            // Dismissed or removed while it was being recorded: the state must not bring it back.
+            if host.presentation(of: identifier) == nil { state.recordRemoval(of: [identifier]) }
         }
         publishFailures(delivery.diagnostics)
         var members = delivery.json.objectMembers ?? []
@@ -305,4 +312,10 @@ package final class HostService: Sendable {
             subscribers.publish(.diagnostic(diagnostic))
         }
     }
+}
+
+/// The host, for the event handler the host itself is made with.
+private final class HostReference: @unchecked Sendable {
+    // Set once, right after the host is made, before any event can arrive.
+    weak var host: NotificationHost?
 }

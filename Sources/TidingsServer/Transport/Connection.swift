@@ -20,6 +20,8 @@ final class Connection: EventReceiver, Sendable {
     let output: Int32
     /// The socket, owned here; nil for standard input and output, which are the process's.
     private let socket: FileDescriptor?
+    /// For standard I/O, the private copy of standard output answers go to.
+    private let ownedOutput: FileDescriptor?
     private let context: Context
 
     /// What every connection of a server shares.
@@ -70,15 +72,18 @@ final class Connection: EventReceiver, Sendable {
         input = socket.rawValue
         output = socket.rawValue
         self.socket = consume socket
+        ownedOutput = nil
         self.context = context
         reader = Mutex(LineReader(limit: context.limits.messageSize))
     }
 
-    /// A connection over the process's standard input and output.
-    init(number: Int, standardIOWith context: Context) {
+    /// A connection over the process's standard input and `output`, a copy
+    /// of standard output the connection owns.
+    init(number: Int, standardIOWith context: Context, output: Int32) {
         self.number = number
         input = 0
-        output = 1
+        self.output = output
+        ownedOutput = FileDescriptor(adopting: output)
         socket = nil
         self.context = context
         reader = Mutex(LineReader(limit: context.limits.messageSize))
@@ -133,6 +138,16 @@ final class Connection: EventReceiver, Sendable {
         }
     }
 
+    /// A thread counted in to serve the connection could not be started:
+    /// counts it out again, ending the connection when no thread serves it.
+    func abandonThread() {
+        let alone = roles.withLock { roles in
+            roles.threads -= 1
+            return roles.threads == 0
+        }
+        if alone { end() } else { leave() }
+    }
+
     /// Waits until the client is gone and every call has been answered.
     func waitUntilFinished() {
         _ = finished.wait(until: .max)
@@ -167,7 +182,13 @@ final class Connection: EventReceiver, Sendable {
                 sched_yield()
             } while MonotonicClock.now() < until
         }
-        return read(input, buffer.baseAddress, buffer.count)
+        while true {
+            let count = read(input, buffer.baseAddress, buffer.count)
+            guard count < 0, errno == EAGAIN || errno == EWOULDBLOCK else { return count }
+            // An input left non-blocking by whoever started us: wait for it.
+            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, -1)
+        }
     }
 
     /// Answers one message: a request, a batch, or a line too long.
@@ -230,8 +251,10 @@ final class Connection: EventReceiver, Sendable {
                 }
                 if rest.isEmpty { return (true, false, false) }
             }
+            // A client is sent away for output it left unread, not for one long answer.
+            let unread = output.pending.count
             output.pending += rest
-            guard output.pending.count <= context.limits.outputBuffer else {
+            guard unread <= context.limits.outputBuffer else {
                 output.closed = true
                 output.pending = []
                 return (false, false, true)
@@ -286,15 +309,28 @@ final class Connection: EventReceiver, Sendable {
     /// wake, events stop.
     func end() {
         roles.withLock { $0.ended = true }
-        close()
+        close(flushing: false)
         leave()
     }
 
     /// Closes the output, wakes a reader, stops events and leaves the
     /// server's list; once only.
-    private func close() {
+    /// When `flushing` (the client ended its input; it may still read), what
+    /// is pending is sent first, for up to a second.
+    private func close(flushing: Bool) {
         guard closed.exchange(true, ordering: .acquiringAndReleasing) == false else { return }
         pending.withLock { output in
+            // A client that closed only its sending side still gets what was answered.
+            let deadline = MonotonicClock.deadline(after: 1)
+            while flushing && !output.closed && !output.pending.isEmpty && MonotonicClock.now() < deadline {
+                var rest = output.pending[...]
+                guard send(&rest) else { break }
+                output.pending = Array(rest)
+                if !output.pending.isEmpty {
+                    var descriptor = pollfd(fd: self.output, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&descriptor, 1, 100)
+                }
+            }
             output.closed = true
             output.pending = []
         }
@@ -307,7 +343,7 @@ final class Connection: EventReceiver, Sendable {
     /// thread is out, the connection closes and `finished` opens.
     private func leave() {
         guard roles.withLock({ $0.ended && $0.threads == 0 }) else { return }
-        close()
+        close(flushing: true)
         finished.open()
     }
 }

@@ -19,6 +19,8 @@ struct LineReader {
     private var start = 0
     /// In a line over the limit, skipping up to its newline.
     private var skipping = false
+    /// How far past `start` the buffer is known to hold no newline.
+    private var scanned = 0
 
     /// A reader accepting lines of at most `limit` bytes.
     init(limit: Int) {
@@ -37,20 +39,24 @@ struct LineReader {
     /// The next line, if a whole one is there.
     mutating func next() -> Next {
         while true {
-            guard let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+            guard let newline = buffer[(start + scanned)...].firstIndex(of: UInt8(ascii: "\n")) else {
+                scanned = buffer.count - start
                 if skipping {
                     buffer.removeAll(keepingCapacity: true)
                     start = 0
+                    scanned = 0
                 } else if buffer.count - start > limit {
                     skipping = true
                     buffer.removeAll(keepingCapacity: true)
                     start = 0
+                    scanned = 0
                     return .tooLong
                 }
                 return .needMore
             }
             let lineStart = start
             start = newline + 1
+            scanned = 0
             if skipping {
                 skipping = false
                 continue

@@ -62,7 +62,7 @@ package final class Server: Sendable {
             }
             let connection = Connection(number: nextNumber(), socket: client, context: context)
             register(connection)
-            Threads.start { connection.serve() }
+            if !Threads.start({ connection.serve() }) { connection.abandonThread() }
         }
         listening.store(-1, ordering: .releasing)
     }
@@ -93,7 +93,12 @@ package final class Server: Sendable {
     /// Serves standard input and output until standard input ends and every
     /// call is answered.
     package func serveStandardIO() {
-        let connection = Connection(number: nextNumber(), standardIOWith: context)
+        // Answers go to a private copy of standard output, and standard output
+        // itself to standard error: what an extension prints (it runs in this
+        // process) must not end up in the middle of the JSON-RPC stream.
+        let output = fcntl(1, F_DUPFD_CLOEXEC, 3)
+        guard output >= 0, dup2(2, 1) >= 0 else { return }
+        let connection = Connection(number: nextNumber(), standardIOWith: context, output: output)
         register(connection)
         connection.serve()
         connection.waitUntilFinished()
@@ -137,14 +142,15 @@ package final class Server: Sendable {
     /// It looks twice per `slowCall` while calls are being answered, and
     /// rests otherwise.
     private func watch() {
-        var busy = timespec(tv_sec: 0, tv_nsec: Int(limits.slowCall / 2))
+        let half = max(limits.slowCall / 2, 100_000)
+        var busy = timespec(tv_sec: Int(half / 1_000_000_000), tv_nsec: Int(half % 1_000_000_000))
         var idle = timespec(tv_sec: 0, tv_nsec: 50_000_000)
         while !stopping.load(ordering: .acquiring) {
             if callsInFlight.isBusy { nanosleep(&busy, nil) } else { nanosleep(&idle, nil) }
             let now = MonotonicClock.now()
             for connection in connections.withLock({ Array($0.open.values) })
             where connection.needsAnotherReader(now: now, threshold: limits.slowCall) {
-                if !Threads.start({ connection.serve() }) { connection.end() }
+                if !Threads.start({ connection.serve() }) { connection.abandonThread() }
             }
         }
     }

@@ -71,8 +71,9 @@ package enum UnixSocket {
         return socket
     }
 
-    /// The next client of `listener`, waiting for one; nil when accepting
-    /// failed (the listener closed, or no descriptor is left).
+    /// The next client of `listener`, waiting for one; nil once the
+    /// listener is shut down or closed. A shortage (no descriptor or memory
+    /// left for now) is waited out, never taken for the end.
     /// The corresponding C function is `accept`.
     package static func accept(on listener: borrowing FileDescriptor) -> FileDescriptor? {
         while true {
@@ -81,8 +82,14 @@ package enum UnixSocket {
                 _ = fcntl(client, F_SETFD, FD_CLOEXEC)
                 return FileDescriptor(adopting: client)
             }
-            if errno == EINTR || errno == ECONNABORTED { continue }
-            return nil
+            switch errno {
+            case EINTR, ECONNABORTED, EPROTO:
+                continue
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                usleep(10_000)
+            default:
+                return nil
+            }
         }
     }
 
