@@ -156,11 +156,18 @@ final class RoundTripClient: @unchecked Sendable {
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var held: [UInt8] = []
 
+    /// Connects to `path`, retrying for up to 5 s: the socket file appears
+    /// at `bind`, a moment before the server listens.
     init(path: String, request: [UInt8]) throws(BenchmarkFailure) {
-        do throws(UnixSocket.Failure) {
-            socket = try UnixSocket.connect(to: path).take()
-        } catch {
-            throw BenchmarkFailure(error.message)
+        let deadline = MonotonicClock.deadline(after: 5)
+        while true {
+            do throws(UnixSocket.Failure) {
+                socket = try UnixSocket.connect(to: path).take()
+                break
+            } catch {
+                guard MonotonicClock.now() < deadline else { throw BenchmarkFailure(error.message) }
+                usleep(10_000)
+            }
         }
         self.request = request
     }
