@@ -35,7 +35,9 @@ package final class NotificationHost: Sendable {
         package init() {}
     }
 
-    package let index: ExtensionIndex
+    /// The index it serves now (`replaceIndex(with:)` changes it).
+    package var index: ExtensionIndex { currentIndex.value }
+    private let currentIndex: CurrentIndex
     package let configuration: Configuration
     /// Where attachments are kept; nil when the configuration names no directory.
     package let attachments: AttachmentStore?
@@ -155,6 +157,13 @@ package final class NotificationHost: Sendable {
             routes = updated
         }
 
+        /// Forgets where each route leads (the index changed), keeping the registered categories.
+        mutating func forgetTargets() {
+            routes = routes.compactMapValues { known in
+                known.registered.map { KnownRoute(registered: $0, target: nil) }
+            }
+        }
+
         /// Keeps `target` as where `route` leads, unless a delivery on another
         /// thread kept one first; returns the one kept.
         mutating func keep(_ target: RouteTarget, for route: ExtensionIndex.Route) -> RouteTarget {
@@ -236,15 +245,29 @@ package final class NotificationHost: Sendable {
     package init(index: ExtensionIndex, configuration: Configuration = Configuration(),
                  launcher: any ExtensionLauncher = InProcessLauncher(),
                  onEvent: @escaping @Sendable (HostEvent) -> Void = { _ in }) {
-        self.index = index
+        currentIndex = CurrentIndex(index)
         self.configuration = configuration
         self.launcher = launcher
         self.onEvent = onEvent
         let attachments = configuration.attachmentDirectory.map(AttachmentStore.init(directory:))
         self.attachments = attachments
-        service = ServiceStage(index: index, providers: providers, launcher: launcher,
+        service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher,
                                deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
                                store: attachments, onEvent: onEvent)
+    }
+
+    // MARK: The bundles served
+
+    /// Serves the bundles of `new` from now on (bundles added, removed or
+    /// edited on the search path). Notifications shown keep the instances
+    /// serving them; the next delivery of each (app, category) finds its
+    /// extension in `new`. A bundle that failed to load is tried again. A
+    /// library loaded in this process keeps its code: it cannot be unloaded,
+    /// so a replaced library takes effect when the host restarts.
+    package func replaceIndex(with new: ExtensionIndex) {
+        currentIndex.replace(with: new)
+        state.withLock { $0.forgetTargets() }
+        providers.forgetFailures()
     }
 
     // MARK: Categories

@@ -122,6 +122,19 @@ final class ProviderCache: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
 
+    /// Forgets the launches that failed, so that they are tried again (the
+    /// bundle may have been fixed: a library copied in full, say).
+    func forgetFailures() {
+        let all = entries.withLock { Array($0) }
+        let failed = all.filter { _, entry in
+            entry.result.withLock { result in
+                if case .failure? = result { return true }
+                return false
+            }
+        }.map(\.key)
+        entries.withLock { entries in for path in failed { entries[path] = nil } }
+    }
+
     /// The bundle's provider, launching it on first use.
     func provider(for bundle: ExtensionBundle, launcher: any ExtensionLauncher) throws(Diagnostic)
         -> any ExtensionProvider

@@ -12,7 +12,8 @@ import TidingsRegistry
 /// the alert text, the original is shown. Whatever happens, the notification
 /// goes on to the content stage.
 struct ServiceStage: Sendable {
-    let index: ExtensionIndex
+    /// The index served now.
+    let index: CurrentIndex
     let providers: ProviderCache
     let launcher: any ExtensionLauncher
     /// Seconds a service extension has to call its content handler.
@@ -47,7 +48,7 @@ struct ServiceStage: Sendable {
         guard content.hasAlert else {
             return Outcome(notification: notification, report: .skipped(.noAlert))
         }
-        guard let bundle = index.serviceExtension(forApp: app, category: content.categoryIdentifier),
+        guard let bundle = index.value.serviceExtension(forApp: app, category: content.categoryIdentifier),
               let manifest = bundle.manifest
         else {
             return Outcome(notification: notification, report: .skipped(.noServiceExtension(app: app)))

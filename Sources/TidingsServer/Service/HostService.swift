@@ -48,6 +48,19 @@ package final class HostService: Sendable {
         }
     }
 
+    // MARK: Bundles
+
+    /// Serves `index` from now on (the search path changed), keeping the last
+    /// good version of a bundle whose manifest stopped validating; tells
+    /// subscribers of each such bundle, and returns the warnings.
+    @discardableResult
+    package func reload(_ index: ExtensionIndex) -> [Diagnostic] {
+        let (merged, warnings) = IndexReload.merge(old: host.index, new: index)
+        host.replaceIndex(with: merged)
+        for warning in warnings { subscribers.publish(.diagnostic(warning)) }
+        return warnings
+    }
+
     // MARK: Calls
 
     /// One method: what it does, and how.

@@ -1,5 +1,6 @@
 import Glibc
 import TidingsBase
+import TidingsRegistry
 import TidingsRuntime
 import TidingsServer
 
@@ -26,6 +27,7 @@ enum ServeCommand: Command {
         discussion: [
             "Methods: server.describe, categories.register, categories.list, notifications.deliver, notifications.respond, notifications.presentation, notifications.list, notifications.remove, extensions.list, events.subscribe, events.unsubscribe. Events (JSON-RPC notifications to subscribers): presentation.changed, notification.dismissed, response.forwarded, extension.failed. The README documents each with an example; server.describe lists them.",
             "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
+            "Live reload: the extension directories are watched (inotify); a bundle added, removed, renamed or replaced, or a manifest edited, is served within tens of milliseconds, without a restart and without disturbing notifications shown. A manifest that stops validating keeps its last good version serving (an extension.failed event says so). A library already loaded keeps its code until the server restarts: code cannot be unloaded from a process.",
             SearchPathOption.discussion,
         ],
         examples: [
@@ -60,7 +62,16 @@ enum ServeCommand: Command {
         sigemptyset(&stopSignals)
         for stop in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, stop) }
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
-        let server = Server(service: HostService(index: index, configuration: configuration, state: state), limits: limits)
+        let service = HostService(index: index, configuration: configuration, state: state)
+        let server = Server(service: service, limits: limits)
+        // Bundles added, removed or edited are served without a restart.
+        let terminal = Terminal(descriptor: 2, environment: environment)
+        let watcher = BundleWatcher(directories: index.searchPath.directories) { [searchPath = index.searchPath] in
+            let reloaded = Discovery.scan(searchPath)
+            for warning in service.reload(reloaded) { printError("tidings serve: " + terminal.line(for: warning)) }
+            printError("tidings serve: the search path changed; \(reloaded.bundles.filter(\.isUsable).count) bundles serve")
+        }
+        defer { watcher?.stop() }
         guard let path, let listener = listener.take() else {
             server.serveStandardIO()
             return .success

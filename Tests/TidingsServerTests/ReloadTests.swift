@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import TestSupport
+import TidingsBase
+import TidingsRegistry
+@testable import TidingsServer
+
+/// Live reload: bundles edited, added or removed while the server runs are
+/// served without a restart; a manifest that breaks keeps its last good
+/// version serving.
+@Suite struct ReloadTests {
+    let fixture = ServerFixture()
+    static let interface = #"{"version": 1, "root": {"type": "stack", "children": [{"type": "label", "id": "status"}]}}"#
+    var bundle: String { fixture.directory.file("extensions/Later.appex") }
+
+    func manifest(categories: [String]) -> String {
+        BundleMaker.contentManifest(identifier: "com.example.news.later", executable: "libLater.so", categories: categories,
+                                    interface: "MainInterface")
+    }
+
+    /// Starts the server with a watcher over its extension directory.
+    func start() throws -> (BundleWatcher, RPCClient) {
+        try fixture.installC("Later", identifier: "com.example.news.later", categories: ["story"], interface: Self.interface)
+        let server = try fixture.start()
+        let directory = fixture.directory.file("extensions")
+        let watcher = try #require(BundleWatcher(directories: [directory]) {
+            _ = server.service.reload(Discovery.scan(SearchPath(directories: [directory], origin: .option)))
+        })
+        return (watcher, try fixture.client())
+    }
+
+    /// The extension that presents a delivery of `category`, or nil for default content.
+    func servingExtension(_ client: RPCClient, category: String, identifier: String) throws -> String? {
+        let payload = try JSON.parse(Array(#"{"identifier": "\#(identifier)", "content": {"title": "T", "categoryIdentifier": "\#(category)"}}"#.utf8))
+        let delivery = try client.call("notifications.deliver", .object([("payload", payload), ("app", .string("com.example.news"))]))
+        return delivery["presentation"]?["extension"]?.stringValue
+    }
+
+    /// Tries `body` until it is true, for up to 3 s: the reload follows the change within tens of milliseconds.
+    func eventually(_ body: () throws -> Bool) rethrows -> Bool {
+        let deadline = MonotonicClock.deadline(after: 3)
+        while MonotonicClock.now() < deadline {
+            if try body() { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    @Test func aCategoryAddedToAManifestIsServedWithoutARestart() throws {
+        let (watcher, client) = try start()
+        defer { watcher.stop() }
+        #expect(try servingExtension(client, category: "breaking", identifier: "before") == nil)
+        try manifest(categories: ["story", "breaking"]).write(toFile: bundle + "/Info.plist", atomically: true, encoding: .utf8)
+        var attempt = 0
+        #expect(try eventually {
+            attempt += 1
+            return try servingExtension(client, category: "breaking", identifier: "after-\(attempt)") == "com.example.news.later"
+        })
+    }
+
+    @Test func aRemovedBundleFallsBackToDefaultContent() throws {
+        let (watcher, client) = try start()
+        defer { watcher.stop() }
+        #expect(try servingExtension(client, category: "story", identifier: "before") == "com.example.news.later")
+        try FileManager.default.removeItem(atPath: bundle)
+        var attempt = 0
+        #expect(try eventually {
+            attempt += 1
+            return try servingExtension(client, category: "story", identifier: "after-\(attempt)") == nil
+        })
+    }
+
+    @Test func aManifestThatStopsValidatingKeepsItsLastGoodVersionServing() throws {
+        let (watcher, client) = try start()
+        defer { watcher.stop() }
+        _ = try client.call("events.subscribe")
+        try "<plist><dict><key>CFBundleIdentifier</key>".write(toFile: bundle + "/Info.plist", atomically: true, encoding: .utf8)
+        let warned = try #require(try client.event("extension.failed"))
+        #expect(warned["diagnostic"]?["code"] == .string("registry.kept-last-good"))
+        #expect(try servingExtension(client, category: "story", identifier: "still") == "com.example.news.later")
+    }
+
+    @Test func aBundleDroppedInIsServed() throws {
+        let (watcher, client) = try start()
+        defer { watcher.stop() }
+        let library = try CCompiler.fixture("Later", into: fixture.directory.path, output: "libLater2.so", extraFlags: ["-pthread"])
+        let interface = try fixture.directory.write(Self.interface, to: "second/MainInterface.json")
+        // Assembled beside, then moved in whole, as `tidings install` does.
+        let staged = try BundleMaker.make("Second", in: fixture.directory.file("staging"), manifest: BundleMaker.contentManifest(
+            identifier: "com.example.news.second", executable: "libLater2.so", categories: ["sport"],
+            interface: "MainInterface"), library: library, resources: [interface])
+        try FileManager.default.moveItem(atPath: staged, toPath: fixture.directory.file("extensions/Second.appex"))
+        var attempt = 0
+        #expect(try eventually {
+            attempt += 1
+            return try servingExtension(client, category: "sport", identifier: "sport-\(attempt)") == "com.example.news.second"
+        })
+    }
+
+    @Test func aRunningTidingsServeFollowsItsBundles() throws {
+        try fixture.installC("Later", identifier: "com.example.news.later", categories: ["story"], interface: Self.interface)
+        let socket = fixture.directory.file("run/tidings.sock")
+        let server = try BackgroundProcess(Locations.product("tidings"), [
+            "serve", "--socket", socket, "--state", fixture.directory.file("state"),
+            "--extensions", fixture.directory.file("extensions"),
+        ], environment: ["HOME": fixture.directory.path, "NO_COLOR": "1"], log: fixture.directory.file("serve.log"))
+        defer { server.stop() }
+        try #require(BackgroundProcess.wait(forFile: socket))
+        let client = try RPCClient(path: socket)
+        #expect(try servingExtension(client, category: "breaking", identifier: "before") == nil)
+        try manifest(categories: ["story", "breaking"]).write(toFile: bundle + "/Info.plist", atomically: true, encoding: .utf8)
+        var attempt = 0
+        #expect(try eventually {
+            attempt += 1
+            return try servingExtension(client, category: "breaking", identifier: "after-\(attempt)") == "com.example.news.later"
+        })
+        try FileManager.default.removeItem(atPath: bundle)
+        #expect(try eventually {
+            attempt += 1
+            return try servingExtension(client, category: "story", identifier: "gone-\(attempt)") == nil
+        })
+        let log = (try? String(contentsOfFile: fixture.directory.file("serve.log"), encoding: .utf8)) ?? ""
+        #expect(log.contains("the search path changed"))
+    }
+}
