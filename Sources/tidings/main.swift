@@ -6,7 +6,7 @@ import TidingsRuntime
 /// The `tidings` command: finds the subcommand and maps failures to exit codes.
 enum Tidings {
     /// The commands, in the order `--help` lists them.
-    static var commands: [any Command.Type] { [ListCommand.self, DeliverCommand.self, ServeCommand.self, InstallCommand.self] }
+    static var commands: [any Command.Type] { [ListCommand.self, DeliverCommand.self, ServeCommand.self, InstallCommand.self, ManifestCommand.self] }
 
     static var overview: String {
         """
