@@ -8,6 +8,8 @@ struct BenchmarkOptions {
         case oneShot = "one-shot"
         /// Round trips over `tidings serve`'s socket, against a raw echo.
         case server
+        /// `tidings list` of many bundles, with and without the index cache, against `lv2ls`.
+        case discovery
     }
 
     /// Print JSON for programs instead of the table.
@@ -31,7 +33,7 @@ struct BenchmarkOptions {
     /// The CPU to pin to; nil leaves the affinity alone (`--no-pin`).
     var cpu: Int? = 0
     /// The sections to run; all by default.
-    var sections: Set<Section> = [.inProcess, .oneShot, .server]
+    var sections: Set<Section> = [.inProcess, .oneShot, .server, .discovery]
     /// Seconds each server measurement lasts.
     var serverSeconds = 2.0
     /// The one in-process benchmark to run (a key such as deliver-reuse), for profiling; nil runs all.
@@ -40,6 +42,10 @@ struct BenchmarkOptions {
     var manifest: String?
     /// Keep the temporary extension directories instead of removing them.
     var keep = false
+    /// The numbers of bundles discovery is measured with.
+    var discoveryCounts = [100, 1_000, 10_000]
+    /// Timed runs of each discovery command.
+    var discoveryRuns = 10
 
     /// The keys of the in-process benchmarks, which `--only` also takes.
     static let benchmarkKeys = ["baseline", "deliver-reuse", "deliver-fresh", "deliver-new", "respond"]
@@ -78,6 +84,15 @@ struct BenchmarkOptions {
             case "--manifest": options.manifest = try value(argument)
             case "--keep": options.keep = true
             case "--server-seconds": options.serverSeconds = Double(try count(argument, atLeast: 1))
+            case "--discovery-runs": options.discoveryRuns = try count(argument, atLeast: 1)
+            case "--discovery-bundles":
+                let text = try value(argument)
+                let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+                let counts = parts.compactMap { Int($0) }.filter { $0 >= 1 }
+                guard counts.count == parts.count else {
+                    throw BenchmarkFailure("\(argument) needs whole numbers of at least 1, separated by commas; it got \"\(text)\".")
+                }
+                options.discoveryCounts = counts
             case "--only":
                 let text = try value(argument)
                 if let section = Section(rawValue: text) {
@@ -86,7 +101,7 @@ struct BenchmarkOptions {
                     options.sections = [.inProcess]
                     options.benchmark = text
                 } else {
-                    throw BenchmarkFailure("--only takes in-process, one-shot, server or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
+                    throw BenchmarkFailure("--only takes in-process, one-shot, server, discovery or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
                 }
             default:
                 throw BenchmarkFailure("There is no option \"\(argument)\" (see --help).")

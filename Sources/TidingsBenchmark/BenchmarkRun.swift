@@ -34,6 +34,11 @@ struct BenchmarkRun {
         if options.sections.contains(.oneShot) {
             report.oneShot = try measureOneShot(products: products, workspace: workspace, single: single, many: many)
         }
+        if options.sections.contains(.discovery) {
+            report.discovery = try DiscoveryBenchmark(products: products, workspace: workspace, runs: options.discoveryRuns,
+                                                      warmUpRuns: options.warmUpRuns, keep: options.keep)
+                .measure(counts: options.discoveryCounts)
+        }
         return report
     }
 
@@ -70,7 +75,9 @@ struct BenchmarkRun {
         } catch {
             throw BenchmarkFailure(error.message)
         }
-        let timer = OneShotTimer(runs: options.runs, warmUpRuns: options.warmUpRuns, log: workspace.file("output.log"))
+        // tidings deliver keeps an index cache: the workspace's, not the user's.
+        let timer = OneShotTimer(runs: options.runs, warmUpRuns: options.warmUpRuns, log: workspace.file("output.log"),
+                                 environment: ProcessTimer.environment(overriding: ["XDG_CACHE_HOME": workspace.file("cache")]))
         /// The arguments of `tidings deliver` with the extension directory `directory`.
         func deliver(_ directory: String) -> [String] {
             ["deliver", payload, "--extensions", directory, "--app", BundleFarm.app]

@@ -73,9 +73,29 @@ enum HelpText {
             second, median and p99, first for a raw echo over the same kind of
             socket (a thread answering each line with as many bytes as the
             server's answer), then for deliver → presentation;
+          - discovery, for each of --discovery-bundles (100, 1,000, 10,000):
+            Scripts/make-bundles.sh makes that many Tidings bundles (NoOp's
+            manifest under new identifiers, libNoOp.so copied) and as many
+            LV2 bundles (manifest.ttl naming a plugin, its binary and a data
+            file); then, median of --discovery-runs runs after --warm-up runs,
+            spawn to exit, output discarded:
+              tidings list --json --extensions DIR --no-cache
+                                                     every bundle read, no
+                                                     cache touched;
+              tidings list --json --extensions DIR   cold: each run with an
+                                                     empty index cache, which
+                                                     it fills and writes;
+              the same, warm: the cache filled (checked to serve every bundle);
+              LV2_PATH=DIR lv2ls                     lilv's lister (Debian:
+                                                     lilv-utils), not compared
+                                                     when missing;
+            the tidings processes get a cache directory of their own
+            (XDG_CACHE_HOME) in the workspace, never the user's;
           - checks the targets: >= 1,000,000 deliveries/s in process (<= 1 us
-            each), a one-shot delivery with 100 bundles in <= 10 ms, and
-            >= 50,000 round trips/s over the socket with one client.
+            each), a one-shot delivery with 100 bundles in <= 10 ms,
+            >= 50,000 round trips/s over the socket with one client, and
+            discovery without the cache and with an empty one no slower than
+            lv2ls, and from the cache in at most a tenth of lv2ls's time.
 
         Options:
           --json              Print JSON instead of the table.
@@ -90,12 +110,16 @@ enum HelpText {
           --bundles N         Bundles installed for the one-shot delivery (default 100).
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
-          --only WHAT         Run only in-process, one-shot, server, or one in-process
-                              benchmark: baseline, deliver-reuse, deliver-fresh,
-                              deliver-new, respond.
+          --only WHAT         Run only in-process, one-shot, server, discovery, or one
+                              in-process benchmark: baseline, deliver-reuse,
+                              deliver-fresh, deliver-new, respond.
+          --discovery-bundles N,N...  Numbers of bundles discovery is measured
+                              with (default 100,1000,10000).
+          --discovery-runs N  Timed runs of each discovery command (default 10).
           --manifest PATH     Manifests/NoOp.plist, if not found above the executable.
           --server-seconds N  Seconds each server measurement lasts (default 2).
-          --keep              Keep the temporary extension directory and print its path.
+          --keep              Keep the temporary directory (extensions, discovery's
+                              bundles) and print its path.
           -h, --help          Print this help.
 
         Profiling:

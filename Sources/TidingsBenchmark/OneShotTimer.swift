@@ -28,18 +28,23 @@ struct OneShotTimer {
     var warmUpRuns: Int
     /// Where the checked run's output goes, to show when it fails.
     var log: String
+    /// The commands' environment, `NAME=value` strings.
+    var environment: [String]
 
-    /// Measures `program arguments…`.
-    func measure(key: String, title: String, program: String, arguments: [String]) throws(BenchmarkFailure) -> OneShotResult {
+    /// Measures `program arguments…`, calling `prepare` before every run, untimed.
+    func measure(key: String, title: String, program: String, arguments: [String],
+                 prepare: () throws(BenchmarkFailure) -> Void = {}) throws(BenchmarkFailure) -> OneShotResult {
         let command = ([program] + arguments).joined(separator: " ")
-        let check = try ProcessTimer.run(program, arguments, output: log)
+        try prepare()
+        let check = try ProcessTimer.run(program, arguments, output: log, environment: environment)
         guard check.exitStatus == 0 else {
             let output = (try? FileSystem.readFile(log, limit: 1 << 16)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             throw BenchmarkFailure("`\(command)` ended with status \(check.exitStatus.map(String.init) ?? "(a signal)"):\n\(output)")
         }
         var samples: [Double] = []
         for run in 0..<(warmUpRuns + runs) {
-            let result = try ProcessTimer.run(program, arguments, output: "/dev/null")
+            try prepare()
+            let result = try ProcessTimer.run(program, arguments, output: "/dev/null", environment: environment)
             guard result.exitStatus == 0 else {
                 throw BenchmarkFailure("`\(command)` ended with status \(result.exitStatus.map(String.init) ?? "(a signal)") on run \(run + 1).")
             }

@@ -2,8 +2,8 @@ import Glibc
 import TidingsBase
 
 /// What the benchmark needs from the build and the package: the NoOp library
-/// and the `tidings` executable built beside its own executable, and the
-/// NoOp manifest.
+/// and the `tidings` executable built beside its own executable, the NoOp
+/// manifest, and the script that makes bundles for the discovery benchmark.
 struct Products {
     /// The directory of this executable, where `swift build` put every product.
     var directory: String
@@ -13,6 +13,8 @@ struct Products {
     var tidings: String
     /// `Manifests/NoOp.plist`.
     var noOpManifest: String
+    /// `Scripts/make-bundles.sh`, found the way the manifest is; nil when it is not there.
+    var makeBundles: String?
 
     /// Finds everything, or says what is missing and how to get it.
     /// - Parameter manifest: the manifest's path when given on the command line;
@@ -30,8 +32,18 @@ struct Products {
         guard FileSystem.status(of: tidings)?.kind == .regular else {
             throw BenchmarkFailure("\(tidings) is missing; \(build).")
         }
-        return Products(directory: directory, noOpLibrary: library, tidings: tidings,
-                        noOpManifest: try findManifest(given: manifest, from: directory))
+        let noOpManifest = try findManifest(given: manifest, from: directory)
+        let script = Path.join(Path.directory(of: Path.directory(of: noOpManifest)), "Scripts/make-bundles.sh")
+        return Products(directory: directory, noOpLibrary: library, tidings: tidings, noOpManifest: noOpManifest,
+                        makeBundles: FileSystem.status(of: script)?.kind == .regular ? script : nil)
+    }
+
+    /// The first executable file called `name` in a directory of `$PATH`; nil when there is none.
+    static func onPath(_ name: String) -> String? {
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin"
+        return path.split(separator: ":").map { Path.join(String($0), name) }.first {
+            FileSystem.status(of: $0)?.kind == .regular && access($0, X_OK) == 0
+        }
     }
 
     /// The absolute path of this executable, from `/proc/self/exe`.

@@ -1,3 +1,5 @@
+import TidingsBase
+
 /// Everything one run measured, with the settings it ran under and the
 /// issue's targets checked against it.
 struct Report {
@@ -11,6 +13,8 @@ struct Report {
     var oneShot: [OneShotResult] = []
     /// The server measurements, each raw echo before the server with as many clients.
     var server: [ServerResult] = []
+    /// The discovery measurements, one for each number of bundles.
+    var discovery: [DiscoveryResult] = []
 
     /// The baseline loop, when it ran.
     var baseline: LoopResult? { inProcess.first { $0.key == "baseline" } }
@@ -39,6 +43,16 @@ struct Report {
         if let deliver = oneShot("deliver-bundles") {
             checks.append(TargetCheck(key: deliver.key, goal: "one-shot deliver ≤ 10 ms wall with \(options.bundles) bundles",
                                       limit: 10, measured: deliver.median, unit: "ms"))
+        }
+        for result in discovery {
+            guard let lv2ls = result.lv2ls else { continue }
+            let lister = "lv2ls (\(NumberText.fixed(lv2ls.median, 2)) ms)"
+            checks.append(TargetCheck(key: result.uncached.key, goal: "discovery of \(result.bundles) bundles without the cache ≤ \(lister)",
+                                      limit: lv2ls.median, measured: result.uncached.median, unit: "ms"))
+            checks.append(TargetCheck(key: result.cold.key, goal: "discovery of \(result.bundles) bundles filling an empty cache ≤ \(lister)",
+                                      limit: lv2ls.median, measured: result.cold.median, unit: "ms"))
+            checks.append(TargetCheck(key: result.warm.key, goal: "discovery of \(result.bundles) bundles from the cache ≤ lv2ls / 10",
+                                      limit: lv2ls.median / 10, measured: result.warm.median, unit: "ms"))
         }
         return checks
     }

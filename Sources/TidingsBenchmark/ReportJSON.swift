@@ -24,6 +24,11 @@ enum ReportJSON {
                 ("seconds", .double(options.serverSeconds)),
                 ("results", .array(report.server.map(server))),
             ])),
+            ("discovery", .object([
+                ("runs", .integer(Int64(options.discoveryRuns))),
+                ("warmUpRuns", .integer(Int64(options.warmUpRuns))),
+                ("results", .array(report.discovery.map(discovery))),
+            ])),
             ("targets", .array(report.targets.map(target))),
         ])
     }
@@ -49,6 +54,20 @@ enum ReportJSON {
             ("operationsPerSecond", .double(result.operationsPerSecond)),
             ("ratioToBaseline", ratio.map(JSON.double) ?? .null),
             ("samplesNanoseconds", .array(result.samples.map(JSON.double))),
+        ])
+    }
+
+    /// One number of bundles: without the cache, cold, warm and lv2ls (null when it is not installed), and the ratios.
+    private static func discovery(_ result: DiscoveryResult) -> JSON {
+        .object([
+            ("bundles", .integer(Int64(result.bundles))),
+            ("uncached", oneShot(result.uncached)),
+            ("cold", oneShot(result.cold)),
+            ("warm", oneShot(result.warm)),
+            ("lv2ls", result.lv2ls.map(oneShot) ?? .null),
+            ("uncachedToLv2ls", result.uncachedRatio.map(JSON.double) ?? .null),
+            ("coldToLv2ls", result.coldRatio.map(JSON.double) ?? .null),
+            ("warmToLv2ls", result.warmRatio.map(JSON.double) ?? .null),
         ])
     }
 

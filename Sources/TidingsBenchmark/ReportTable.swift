@@ -54,6 +54,27 @@ enum ReportTable {
                     + NumberText.fixed(result.p99Microseconds, 1).leftPadded(to: 10) + ratio.leftPadded(to: 8))
             }
         }
+        if !report.discovery.isEmpty {
+            lines.append("")
+            lines.append("Discovery: `tidings list --json --extensions DIR` and `LV2_PATH=DIR lv2ls`, bundles made by "
+                + "Scripts/make-bundles.sh; median ms of \(options.discoveryRuns) runs after \(options.warmUpRuns) warm-up runs, "
+                + "spawn to exit; no cache = --no-cache, cold = an empty index cache (filled and written by the run), "
+                + "warm = the cache filled")
+            lines.append("bundles".rightPadded(to: 10) + "no cache".leftPadded(to: 10) + "cold".leftPadded(to: 10)
+                + "warm".leftPadded(to: 10) + "lv2ls".leftPadded(to: 10) + "no cache/lv2ls".leftPadded(to: 16)
+                + "cold/lv2ls".leftPadded(to: 12) + "warm/lv2ls".leftPadded(to: 12))
+            for result in report.discovery {
+                let times = [result.uncached.median, result.cold.median, result.warm.median].map { NumberText.fixed($0, 2).leftPadded(to: 10) }
+                let ratios = [(result.uncachedRatio, 16), (result.coldRatio, 12), (result.warmRatio, 12)].map { ratio, width in
+                    (ratio.map { NumberText.fixed($0, 3) } ?? "-").leftPadded(to: width)
+                }
+                lines.append("\(result.bundles)".rightPadded(to: 10) + times.joined()
+                    + (result.lv2ls.map { NumberText.fixed($0.median, 2) } ?? "-").leftPadded(to: 10) + ratios.joined())
+            }
+            if report.discovery.contains(where: { $0.lv2ls == nil }) {
+                lines.append("lv2ls is not installed (Debian: apt-get install lilv-utils), so nothing is compared and its targets are not checked.")
+            }
+        }
         let targets = report.targets
         if !targets.isEmpty {
             lines.append("")

@@ -33,6 +33,19 @@ package enum BundleReader {
         return bundle
     }
 
+    /// The files `read` consulted to make `bundle`, relative to the bundle
+    /// directory: the directory itself ("."), whose entries say which files
+    /// there are; the manifest; and the interface file the manifest names,
+    /// if it is a content extension's.
+    package static func dependencies(of bundle: ExtensionBundle) -> [String] {
+        var files = [".", manifestName]
+        if let manifest = bundle.manifest, manifest.point == .content, let name = manifest.interfaceName,
+           !name.contains("/") {
+            files.append(interfaceFileName(for: name))
+        }
+        return files
+    }
+
     /// Where a bundle's localized strings may be, in the order they are looked for.
     package static let stringsFiles = ["Localizable.strings", "Base.lproj/Localizable.strings", "en.lproj/Localizable.strings"]
 

@@ -6,8 +6,18 @@ package enum Discovery {
     /// their manifests and builds the index. A broken bundle is listed with its
     /// problems and never hides the good ones.
     package static func scan(_ searchPath: SearchPath) -> ExtensionIndex {
+        scan(searchPath, cache: nil)
+    }
+
+    /// `scan(_:)`, taking each bundle whose files are unchanged from `cache`
+    /// instead of reading it, and updating the cache. Notes about the cache
+    /// (a damaged file rebuilt, a file that cannot be written) are among the
+    /// index's diagnostics; its `counts` say how many bundles were read.
+    package static func scan(_ searchPath: SearchPath, cache: IndexCache?) -> ExtensionIndex {
+        var session = cache.map(CachedScan.init)
         var bundles: [ExtensionBundle] = []
         var diagnostics: [Diagnostic] = []
+        var counts = DiscoveryCounts()
         for (rank, directory) in searchPath.directories.enumerated() {
             let entries: [FileSystem.DirectoryEntry]
             do {
@@ -26,13 +36,21 @@ package enum Discovery {
                 }
                 continue
             }
-            for entry in entries where Path.pathExtension(of: entry.name) == BundleReader.bundleExtension {
-                let path = Path.join(directory, entry.name)
+            let names = entries.filter { entry in
                 // readdir usually says what an entry is; a symbolic link is followed with stat.
-                guard (entry.kind ?? FileSystem.status(of: path)?.kind) == .directory else { continue }
-                bundles.append(BundleReader.read(path, searchRank: rank))
+                Path.pathExtension(of: entry.name) == BundleReader.bundleExtension
+                    && (entry.kind ?? FileSystem.status(of: Path.join(directory, entry.name))?.kind) == .directory
+            }.map(\.name)
+            if let found = session?.bundles(named: names, in: directory, searchRank: rank, counts: &counts) {
+                bundles += found
+            } else {
+                bundles += names.map { BundleReader.read(Path.join(directory, $0), searchRank: rank) }
+                counts.read += names.count
             }
         }
-        return ExtensionIndex(searchPath: searchPath, bundles: bundles, diagnostics: diagnostics)
+        if var session { diagnostics += session.finish() }
+        var index = ExtensionIndex(searchPath: searchPath, bundles: bundles, diagnostics: diagnostics)
+        index.counts = counts
+        return index
     }
 }

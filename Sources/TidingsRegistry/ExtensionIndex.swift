@@ -23,6 +23,8 @@ package struct ExtensionIndex: Sendable {
     package private(set) var bundles: [ExtensionBundle]
     /// Problems with the search path itself (an unreadable directory, say).
     package private(set) var diagnostics: [Diagnostic]
+    /// How many bundles came from the index cache and how many were read.
+    package var counts = DiscoveryCounts()
     private var routes: [Route: Int] = [:]
     /// Service extensions by (app, category); category "" for one that
     /// serves all of its app's notifications.

@@ -69,6 +69,20 @@ import Testing
         #expect(result.standardOutput.contains("EventInvite.appex"))
     }
 
+    @Test func listAndDeliverKeepTheIndexCacheUnlessToldNot() throws {
+        try tidings.installSamples(into: extensions.path)
+        let cache = tidings.home.file(".cache/tidings/index.v1")
+        let uncached = try tidings.run("list", "--extensions", extensions.path, "--json", "--no-cache")
+        #expect(uncached.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: cache))
+        let first = try tidings.run("list", "--extensions", extensions.path, "--json")
+        #expect(FileManager.default.fileExists(atPath: cache))
+        let second = try tidings.run("list", "--extensions", extensions.path, "--json")
+        #expect(first.standardOutput == uncached.standardOutput)
+        #expect(second.standardOutput == uncached.standardOutput)
+        #expect(try tidings.run("deliver", "--help").standardOutput.contains("--no-cache"))
+    }
+
     @Test func missingExtensionDirectoryIsNoInput() throws {
         #expect(try tidings.run("list", "--extensions", "/nonexistent").status == 66)
     }

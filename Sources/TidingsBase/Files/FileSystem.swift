@@ -20,6 +20,18 @@ package enum FileSystem {
         package var size: Int64
         /// Modification time in nanoseconds since 1970.
         package var modificationTime: Int64
+
+        /// What `info` says.
+        fileprivate init(_ info: stat) {
+            kind =
+                switch info.st_mode & S_IFMT {
+                case S_IFREG: .regular
+                case S_IFDIR: .directory
+                default: .other
+                }
+            size = Int64(info.st_size)
+            modificationTime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        }
     }
 
     /// The status of `path`, or nil when it does not exist or cannot be reached.
@@ -27,14 +39,17 @@ package enum FileSystem {
     package static func status(of path: String) -> Status? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        let kind: Kind =
-            switch info.st_mode & S_IFMT {
-            case S_IFREG: .regular
-            case S_IFDIR: .directory
-            default: .other
-            }
-        let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        return Status(kind: kind, size: Int64(info.st_size), modificationTime: nanoseconds)
+        return Status(info)
+    }
+
+    /// The status of `path` relative to the open directory `directory`, or
+    /// nil when it does not exist or cannot be reached: `status(of:)` without
+    /// walking the directory's own path again.
+    /// The corresponding C function is `fstatat`.
+    package static func status(of path: String, in directory: borrowing FileDescriptor) -> Status? {
+        var info = stat()
+        guard fstatat(directory.rawValue, path, &info, 0) == 0 else { return nil }
+        return Status(info)
     }
 
     /// True when `path` names a directory.

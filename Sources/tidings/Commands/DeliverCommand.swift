@@ -7,7 +7,7 @@ enum DeliverCommand: Command {
     static let spec = CommandSpec(
         name: "deliver",
         summary: "Deliver a notification — its attachments into the store, through its app's service extension, to its content extension — and print the presentation; optionally respond.",
-        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--width N] [--respond ACTION [--text T]] [--move-attachments] [--explain] [--json]",
+        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--width N] [--respond ACTION [--text T]] [--move-attachments] [--explain] [--no-cache] [--json]",
         options: [
             .init(name: "app", value: "ID",
                   help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
@@ -28,6 +28,7 @@ enum DeliverCommand: Command {
             .init(name: "explain", value: nil,
                   help: "Say what each stage did and why: the attachments, the service extension (or why none ran), then the content extension."),
             SearchPathOption.option,
+            SearchPathOption.noCacheOption,
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
         ],
         discussion: [
@@ -55,7 +56,7 @@ enum DeliverCommand: Command {
         configuration.responseDeadline = try arguments.positiveNumber("deadline") ?? configuration.responseDeadline
         configuration.serviceDeadline = try arguments.positiveNumber("service-deadline") ?? configuration.serviceDeadline
         configuration.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
-        let index = try SearchPathOption.index(arguments, environment: environment)
+        let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         var notes: [Diagnostic] = []
         let payload = try readPayload(payloadPath, limit: try payloadSizeLimit(arguments))
         var (notification, attachmentRequests) = try decode(payload, from: payloadPath, identifier: arguments.value("id"),

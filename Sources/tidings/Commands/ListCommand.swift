@@ -8,9 +8,10 @@ enum ListCommand: Command {
     static let spec = CommandSpec(
         name: "list",
         summary: "List the extension bundles on the search path, what they declare, and their problems.",
-        usage: "[--extensions DIR]... [--json]",
+        usage: "[--extensions DIR]... [--no-cache] [--json]",
         options: [
             SearchPathOption.option,
+            SearchPathOption.noCacheOption,
             .init(name: "json", value: nil, help: "Print JSON instead of a table."),
         ],
         discussion: [
@@ -22,7 +23,7 @@ enum ListCommand: Command {
 
     static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("tidings list takes no arguments.") }
-        var index = try SearchPathOption.index(arguments, environment: environment)
+        var index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         index.checkLibraries()
         if arguments.flag("json") {
             print(index.json.serialized(pretty: true))
