@@ -17,6 +17,7 @@ enum ServeCommand: Command {
             .init(name: "state", value: "DIR",
                   help: "Keep registered categories and delivered notifications here across restarts (default $XDG_STATE_HOME/tidings)."),
             SearchPathOption.option,
+            SearchPathOption.noCacheOption,
             .init(name: "deadline", value: "SECONDS", help: "How long an extension has to complete a response (default 5)."),
             .init(name: "service-deadline", value: "SECONDS",
                   help: "How long a service extension has to hand back content (default 30)."),
@@ -49,7 +50,9 @@ enum ServeCommand: Command {
         configuration.payloadSizeLimit = try arguments.wholeNumber("max-payload-size") ?? configuration.payloadSizeLimit
         var limits = Server.Limits()
         limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
-        let index = try SearchPathOption.index(arguments, environment: environment)
+        let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
+        let cache = arguments.flag(SearchPathOption.noCacheOption.name)
+            ? nil : IndexCache.standard(in: environment, version: HostFunctions.version)
         // The socket first: "a server already listens here" says more than "its state is taken".
         let path = arguments.flag("stdio") ? nil : try socketPath(arguments, environment: environment)
         var listener: FileDescriptor? = nil
@@ -67,7 +70,7 @@ enum ServeCommand: Command {
         // Bundles added, removed or edited are served without a restart.
         let terminal = Terminal(descriptor: 2, environment: environment)
         let watcher = BundleWatcher(directories: index.searchPath.directories) { [searchPath = index.searchPath] in
-            let reloaded = Discovery.scan(searchPath)
+            let reloaded = Discovery.scan(searchPath, cache: cache)
             for warning in service.reload(reloaded) { printError("tidings serve: " + terminal.line(for: warning)) }
             printError("tidings serve: the search path changed; \(reloaded.bundles.filter(\.isUsable).count) bundles serve")
         }
