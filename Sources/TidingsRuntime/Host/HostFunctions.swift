@@ -61,19 +61,16 @@ package enum HostFunctions {
 
     // MARK: Shared steps
 
-    /// Runs `body` on the context named by `handle` under its lock; when
-    /// `announcing` and the call succeeded, tells the runtime afterwards
-    /// that what shows changed.
-    private static func withState(
-        _ handle: tidings_context?, announcing: Bool = false,
-        _ body: (InstanceContext, inout InstanceContext.State) -> tidings_status
-    ) -> tidings_status {
-        guard let handle, let context = ContextRegistry.shared.context(UInt64(UInt(bitPattern: handle))) else {
-            return TIDINGS_STATUS_INVALID_CONTEXT
-        }
-        let status = context.update { state in state.closed ? TIDINGS_STATUS_INVALID_CONTEXT : body(context, &state) }
-        if announcing && status == TIDINGS_STATUS_OK { context.announceChange() }
-        return status
+    /// The context `handle` names, if it is still open.
+    private static func context(_ handle: tidings_context?) -> InstanceContext? {
+        handle.flatMap { ContextRegistry.shared.context(UInt64(UInt(bitPattern: $0))) }
+    }
+
+    /// Performs the call `make` reads from the C arguments on the context
+    /// `handle` names; TIDINGS_STATUS_INVALID_CONTEXT when there is none.
+    private static func perform(_ handle: tidings_context?, _ make: () -> HostCall) -> tidings_status {
+        guard let context = context(handle) else { return TIDINGS_STATUS_INVALID_CONTEXT }
+        return context.perform(make())
     }
 
     /// The UTF-8 text at `pointer`; nil for NULL or invalid UTF-8.
@@ -81,198 +78,104 @@ package enum HostFunctions {
         pointer.flatMap { String(validatingCString: $0) }
     }
 
-    private static func viewStatus(_ error: ViewState.UpdateError, context: InstanceContext,
-                                   state: inout InstanceContext.State) -> tidings_status {
-        switch error {
-        case .noSuchElement(let element):
-            context.refuse(TIDINGS_STATUS_NO_SUCH_ELEMENT, .viewNoSuchElement,
-                           "the interface has no element \"\(element)\".", in: &state)
-        case let .wrongKind(element, kind, needed):
-            context.refuse(TIDINGS_STATUS_WRONG_ELEMENT_KIND, .viewWrongElementKind,
-                           "\"\(element)\" is \(kind == "image" ? "an" : "a") \(kind), not \(needed == "image" ? "an" : "a") \(needed).",
-                           in: &state)
-        }
-    }
-
-    private static func invalid(_ what: String, context: InstanceContext, state: inout InstanceContext.State) -> tidings_status {
-        context.refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument, what, in: &state)
-    }
-
     // MARK: The functions
 
     private static let log: @convention(c) (tidings_context?, tidings_log_level, UnsafePointer<CChar>?) -> Void = {
         handle, level, message in
-        let line = text(message) ?? "(a message that is not UTF-8)"
-        let level = LogLine.Level(rawValue: level) ?? .info
-        _ = withState(handle) { context, state in
-            state.log.append(LogLine(extensionIdentifier: context.extensionIdentifier, level: level, message: line))
-            return TIDINGS_STATUS_OK
-        }
+        _ = perform(handle) { .log(LogLine.Level(rawValue: level) ?? .info, text(message) ?? "(a message that is not UTF-8)") }
     }
 
     private static let setText: @convention(c) (tidings_context?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> tidings_status = {
         handle, element, value in
-        withState(handle, announcing: true) { context, state in
+        perform(handle) {
             guard let element = text(element), let value = text(value) else {
-                return invalid("set_text needs an element and a UTF-8 text.", context: context, state: &state)
+                return .invalid("set_text needs an element and a UTF-8 text.")
             }
-            do throws(ViewState.UpdateError) {
-                try state.view.setText(value, of: element)
-                return TIDINGS_STATUS_OK
-            } catch {
-                return viewStatus(error, context: context, state: &state)
-            }
+            return .setText(element: element, text: value)
         }
     }
 
     private static let setTextColor: @convention(c) (tidings_context?, UnsafePointer<CChar>?, tidings_rgba) -> tidings_status = {
         handle, element, color in
-        withState(handle, announcing: true) { context, state in
-            guard let element = text(element) else {
-                return invalid("set_text_color needs an element.", context: context, state: &state)
-            }
-            do throws(ViewState.UpdateError) {
-                try state.view.setTextColor(Color(rgba: color), of: element)
-                return TIDINGS_STATUS_OK
-            } catch {
-                return viewStatus(error, context: context, state: &state)
-            }
-        }
+        perform(handle) { text(element).map { .setTextColor(element: $0, color: color) } ?? .invalid("set_text_color needs an element.") }
     }
 
     private static let setImage: @convention(c) (tidings_context?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> tidings_status = {
         handle, element, attachment in
-        withState(handle, announcing: true) { context, state in
-            guard let element = text(element) else {
-                return invalid("set_image needs an element.", context: context, state: &state)
-            }
+        perform(handle) {
+            guard let element = text(element) else { return .invalid("set_image needs an element.") }
             let identifier = text(attachment)
             if attachment != nil && identifier == nil {
-                return invalid("set_image was given an attachment identifier that is not UTF-8.", context: context, state: &state)
+                return .invalid("set_image was given an attachment identifier that is not UTF-8.")
             }
-            if let identifier, !state.attachments.contains(where: { $0.identifier == identifier }) {
-                return context.refuse(TIDINGS_STATUS_NO_SUCH_ATTACHMENT, .viewNoSuchAttachment,
-                                      "the notification has no attachment \"\(identifier)\".", in: &state)
-            }
-            do throws(ViewState.UpdateError) {
-                try state.view.setImage(identifier, of: element)
-                return TIDINGS_STATUS_OK
-            } catch {
-                return viewStatus(error, context: context, state: &state)
-            }
+            return .setImage(element: element, attachment: identifier)
         }
     }
 
     private static let setHidden: @convention(c) (tidings_context?, UnsafePointer<CChar>?, Bool) -> tidings_status = {
         handle, element, hidden in
-        withState(handle, announcing: true) { context, state in
-            guard let element = text(element) else {
-                return invalid("set_hidden needs an element.", context: context, state: &state)
-            }
-            do throws(ViewState.UpdateError) {
-                try state.view.setHidden(hidden, of: element)
-                return TIDINGS_STATUS_OK
-            } catch {
-                return viewStatus(error, context: context, state: &state)
-            }
-        }
+        perform(handle) { text(element).map { .setHidden(element: $0, hidden: hidden) } ?? .invalid("set_hidden needs an element.") }
     }
 
     private static let setPreferredContentHeight: @convention(c) (tidings_context?, Double) -> tidings_status = {
         handle, height in
-        withState(handle, announcing: true) { context, state in
-            guard height.isFinite, height > 0, height <= 100_000 else {
-                return invalid("set_preferred_content_height needs a height above 0 and at most 100000; it got \(height).",
-                               context: context, state: &state)
-            }
-            state.preferredContentHeight = height
-            return TIDINGS_STATUS_OK
-        }
+        perform(handle) { .setPreferredContentHeight(height) }
     }
 
     private static let setTitle: @convention(c) (tidings_context?, UnsafePointer<CChar>?) -> tidings_status = {
         handle, title in
-        withState(handle, announcing: true) { context, state in
-            guard context.mayOverrideTitle else {
-                return context.refuse(TIDINGS_STATUS_NOT_PERMITTED, .titleNotPermitted,
-                                      "set a title, but its manifest does not set UNNotificationExtensionOverridesDefaultTitle, so the app's name stays.",
-                                      in: &state)
-            }
+        perform(handle) {
             let value = text(title)
-            if title != nil && value == nil {
-                return invalid("set_title was given a title that is not UTF-8.", context: context, state: &state)
-            }
-            state.title = value
-            return TIDINGS_STATUS_OK
+            return title != nil && value == nil ? .invalid("set_title was given a title that is not UTF-8.") : .setTitle(value)
         }
     }
 
     private static let setActions: @convention(c) (tidings_context?, UnsafePointer<UnsafePointer<tidings_action>?>?, Int) -> tidings_status = {
         handle, list, count in
-        withState(handle, announcing: true) { context, state in
+        perform(handle) {
             guard count >= 0, count <= 64, count == 0 || list != nil else {
-                return invalid("set_actions needs an array of at most 64 actions.", context: context, state: &state)
+                return .invalid("set_actions needs an array of at most 64 actions.")
             }
             var actions: [NotificationAction] = []
             for position in 0..<count {
                 guard let action = list![position], let converted = ActionConversion.action(from: action),
                       !actions.contains(where: { $0.identifier == converted.identifier })
-                else {
-                    return invalid("set_actions was given an invalid or repeated action at position \(position).",
-                                   context: context, state: &state)
-                }
+                else { return .invalid("set_actions was given an invalid or repeated action at position \(position).") }
                 actions.append(converted)
             }
-            state.actions = actions
-            return TIDINGS_STATUS_OK
+            return .setActions(actions)
         }
     }
 
     private static let setMediaButton: @convention(c) (tidings_context?, UnsafePointer<tidings_media_button>?) -> tidings_status = {
         handle, button in
-        withState(handle, announcing: true) { context, state in
+        perform(handle) {
             guard let button, button.pointee.struct_size >= UInt32(MemoryLayout<tidings_media_button>.size),
                   (TIDINGS_MEDIA_BUTTON_NONE...TIDINGS_MEDIA_BUTTON_OVERLAY).contains(button.pointee.type)
-            else {
-                return invalid("set_media_button needs a button of type none, default or overlay.", context: context, state: &state)
-            }
+            else { return .invalid("set_media_button needs a button of type none, default or overlay.") }
             let frame = button.pointee.frame
-            let hasFrame = frame.width > 0 && frame.height > 0
             let tint = button.pointee.tint_color
-            state.mediaButton = InstanceContext.MediaButton(
+            return .setMediaButton(InstanceContext.MediaButton(
                 type: button.pointee.type,
-                frame: hasFrame ? (frame.x, frame.y, frame.width, frame.height) : nil,
-                tint: tint & 0xFF == 0 ? nil : Color(rgba: tint))
-            return TIDINGS_STATUS_OK
+                frame: frame.width > 0 && frame.height > 0 ? (frame.x, frame.y, frame.width, frame.height) : nil,
+                tint: tint & 0xFF == 0 ? nil : Color(rgba: tint)))
         }
     }
 
     private static let mediaPlayingStarted: @convention(c) (tidings_context?) -> tidings_status = { handle in
-        withState(handle, announcing: true) { _, state in
-            state.mediaPlaying = true
-            return TIDINGS_STATUS_OK
-        }
+        perform(handle) { .mediaPlayingStarted }
     }
 
     private static let mediaPlayingPaused: @convention(c) (tidings_context?) -> tidings_status = { handle in
-        withState(handle, announcing: true) { _, state in
-            state.mediaPlaying = false
-            return TIDINGS_STATUS_OK
-        }
+        perform(handle) { .mediaPlayingPaused }
     }
 
     private static let performDefaultAction: @convention(c) (tidings_context?) -> tidings_status = { handle in
-        withState(handle, announcing: true) { _, state in
-            state.defaultActionRequested = true
-            return TIDINGS_STATUS_OK
-        }
+        perform(handle) { .performDefaultAction }
     }
 
     private static let dismiss: @convention(c) (tidings_context?) -> tidings_status = { handle in
-        withState(handle, announcing: true) { _, state in
-            state.dismissRequested = true
-            return TIDINGS_STATUS_OK
-        }
+        perform(handle) { .dismiss }
     }
 
     private static let completeResponse: @convention(c) (tidings_completion, tidings_response_option) -> tidings_status = {
@@ -304,12 +207,13 @@ package enum HostFunctions {
             }
             switch attachmentRequest(from: request) {
             case .failure(let problem):
-                return invalid(problem.message, context: context, state: &state)
+                return context.refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument, problem.message, in: &state)
             case .success(let made):
                 if !made.identifier.isEmpty && (state.reservedIdentifiers.contains(made.identifier)
                     || state.attachments.contains { $0.identifier == made.identifier }) {
-                    return invalid("create_attachment was asked for the identifier \"\(made.identifier)\", which an attachment of the request already has.",
-                                   context: context, state: &state)
+                    return context.refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument,
+                                          "create_attachment was asked for the identifier \"\(made.identifier)\", which an attachment of the request already has.",
+                                          in: &state)
                 }
                 if !made.identifier.isEmpty { state.reservedIdentifiers.insert(made.identifier) }
                 asked = made
