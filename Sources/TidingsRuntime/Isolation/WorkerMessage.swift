@@ -1,0 +1,61 @@
+import TidingsBase
+
+/// A message between the host and a worker process: what the host asks of
+/// the extension the worker runs, and what the extension does meanwhile
+/// (host functions, completions, attachments), in the order it happens.
+///
+/// One message per datagram of a `SOCK_SEQPACKET` socket pair; file
+/// descriptors (an attachment's file) travel beside it (`SCM_RIGHTS`).
+package enum WorkerMessage: Sendable, Equatable {
+    // Host → worker.
+
+    /// The first message: the protocol version and the bundle to serve.
+    case hello(version: UInt32, bundle: String)
+    /// Make instance `instance` (answered with `done`).
+    case create(call: UInt64, instance: UInt64, mayOverrideTitle: Bool)
+    /// `didReceive(_:)`; the attachments' files come beside it, in order.
+    case receiveNotification(call: UInt64, instance: UInt64, notification: UserNotification)
+    /// `didReceive(_:completionHandler:)` with the host's completion token.
+    case receiveResponse(call: UInt64, instance: UInt64, notification: UserNotification, response: ResponseRequest,
+                         token: UInt64)
+    /// A service extension's `didReceive(_:withContentHandler:)`; the request's attachments' files come beside it.
+    case receiveRequest(call: UInt64, instance: UInt64, request: UserNotification, token: UInt64)
+    case timeWillExpire(call: UInt64, instance: UInt64)
+    case mediaPlay(call: UInt64, instance: UInt64)
+    case mediaPause(call: UInt64, instance: UInt64)
+    case destroy(call: UInt64, instance: UInt64)
+    /// The answer to `createAttachment`.
+    case attachmentMade(request: UInt64, result: AttachmentResult)
+
+    // Worker → host.
+
+    /// The answer to `hello`: the library loaded and what it handles.
+    case ready(handlesResponses: Bool, handlesMedia: Bool)
+    /// The answer to `hello` when the library could not be loaded.
+    case launchFailed(Diagnostic)
+    /// A call returned; `failure` when it could not be made (no instance, say).
+    case done(call: UInt64, failure: Diagnostic?)
+    /// The extension called a host function on instance `instance`.
+    case hostCall(instance: UInt64, call: HostCall)
+    /// The extension called `complete_response` with the host's token.
+    case completeResponse(token: UInt64, option: Int32)
+    /// The extension called `complete_request` (nil content: show the original).
+    case completeRequest(token: UInt64, answer: ServiceAnswer?)
+    /// The extension asked to attach a file, which the worker opened; it comes beside the message.
+    case createAttachment(request: UInt64, instance: UInt64, attachment: AttachmentRequest)
+    /// Something the worker noticed outside any instance.
+    case report(Diagnostic)
+
+    /// The version of this protocol; a worker refuses another.
+    package static let version: UInt32 = 1
+}
+
+/// What became of an attachment a worker's extension asked for.
+package enum AttachmentResult: Sendable, Equatable {
+    /// Made: its identifier, type and size.
+    case made(identifier: String, type: String, size: UInt64)
+    /// Refused with Apple's code (100–105).
+    case refused(code: Int32)
+    /// Refused for another reason, with a TIDINGS_STATUS_… value.
+    case failed(status: Int32)
+}
