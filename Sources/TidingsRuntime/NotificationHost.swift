@@ -352,7 +352,7 @@ package final class NotificationHost: Sendable {
         if let instance {
             instance.context.update { $0.attachments = notification.attachments }
             do throws(Diagnostic) {
-                try instance.call { $0.didReceive(notification) }
+                try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in try extensionInstance.didReceive(notification) }
                 serving = instance
             } catch {
                 instance.context.close()
@@ -469,7 +469,9 @@ package final class NotificationHost: Sendable {
             extensionIdentifier: instance.manifest.bundleIdentifier, report: { onEvent(.diagnostic($0)) })
         var answer: PendingCompletion.Answer?
         do throws(Diagnostic) {
-            try instance.call { $0.didReceive(response, to: shown.notification, token: pending.token) }
+            try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
+                try extensionInstance.didReceive(response, to: shown.notification, token: pending.token)
+            }
             answer = pending.wait()
         } catch {
             diagnostics.append(error)
@@ -496,6 +498,9 @@ package final class NotificationHost: Sendable {
             }
         }
         if effective == .dismissAndForwardAction { forwarded.append(toApp) }
+        if let misuse = diagnostics.first(where: \.code.isCompletionMisuse) {
+            instance.started.provider.noteFault(misuse)
+        }
         return ResponseOutcome(response: response, receiver: .extension, option: option, presentation: presentation,
                                forwarded: forwarded, diagnostics: diagnostics, log: log)
     }
@@ -548,7 +553,9 @@ package final class NotificationHost: Sendable {
             state.mediaPlaying.toggle()
             return state.mediaPlaying
         }
-        try instance.call { playing ? $0.mediaPlay() : $0.mediaPause() }
+        try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
+            if playing { try extensionInstance.mediaPlay() } else { try extensionInstance.mediaPause() }
+        }
         var ignored: ([Diagnostic], [LogLine], [ForwardedResponse]) = ([], [], [])
         return collectReports(of: instance, for: shown, categoryActions: categoryActions, closing: false,
                               diagnostics: &ignored.0, log: &ignored.1, forwarded: &ignored.2)

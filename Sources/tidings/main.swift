@@ -72,4 +72,10 @@ enum Tidings {
     }
 }
 
+// `tidings worker` is how a host re-executes this binary to run one extension
+// in a process of its own (see WorkerProcess); it is no command for people,
+// so --help does not list it.
+if CommandLine.arguments.dropFirst().first == "worker" && CommandLine.arguments.count == 2 {
+    exit(WorkerProcess.run())
+}
 exit(Tidings.run(Array(CommandLine.arguments.dropFirst()), environment: Tidings.environment()).rawValue)

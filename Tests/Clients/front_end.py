@@ -100,8 +100,12 @@ def main():
     expect(presentation["view"]["children"][0]["text"] == "loading", "the first presentation says loading")
     expect([action["identifier"] for action in presentation["actions"]] == ["read"], "the category's action shows")
 
+    # The extension makes two host calls; an isolated extension's arrive one by one, so a
+    # front end may see the text before the height: it reads updates until both show.
     changed = client.event("presentation.changed")["presentation"]
     expect(changed["view"]["children"][0]["text"] == "updated", "a later presentation update arrived")
+    while changed["contentSize"]["height"] != 200:
+        changed = client.event("presentation.changed")["presentation"]
     expect(changed["contentSize"]["height"] == 200, "with the extension's new height")
 
     outcome = client.call("notifications.respond", {"identifier": "story-42", "action": "read"})

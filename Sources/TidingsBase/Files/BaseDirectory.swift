@@ -8,6 +8,8 @@ package enum BaseDirectory: Sendable {
     case state
     /// `$XDG_CACHE_HOME`, else `~/.cache`: what can be rebuilt.
     case cache
+    /// `$XDG_CONFIG_HOME`, else `~/.config`: what the user configures (the host's policy).
+    case config
 
     /// The variable that names the directory.
     package var variable: String {
@@ -15,6 +17,7 @@ package enum BaseDirectory: Sendable {
         case .data: "XDG_DATA_HOME"
         case .state: "XDG_STATE_HOME"
         case .cache: "XDG_CACHE_HOME"
+        case .config: "XDG_CONFIG_HOME"
         }
     }
 
@@ -24,6 +27,7 @@ package enum BaseDirectory: Sendable {
         case .data: ".local/share"
         case .state: ".local/state"
         case .cache: ".cache"
+        case .config: ".config"
         }
     }
 

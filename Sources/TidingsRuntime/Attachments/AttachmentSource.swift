@@ -63,6 +63,31 @@ struct AttachmentSource: ~Copyable {
         self.status = status
     }
 
+    /// The file a worker process opened for `request`, checked: a regular
+    /// file. `file` stays its caller's; the source reads a duplicate.
+    init(openedFor request: AttachmentRequest, file: borrowing FileDescriptor) throws(AttachmentFailure) {
+        let path = (try? Self.path(of: request)) ?? request.url
+        let duplicate = fcntl(file.rawValue, F_DUPFD_CLOEXEC, 0)
+        guard duplicate >= 0 else {
+            throw AttachmentFailure(.invalidURL, "The attachment file \(path) cannot be reached: \(SystemError.current())",
+                                    request: request)
+        }
+        let owned = FileDescriptor(adopting: duplicate)
+        let status: stat
+        do {
+            status = try owned.status()
+        } catch {
+            throw AttachmentFailure(.invalidURL, "The attachment file \(path) cannot be examined: \(error)", request: request)
+        }
+        if let kind = Self.irregularKind(status.st_mode) {
+            throw AttachmentFailure(.invalidURL, "\(path) is \(kind); an attachment must be a regular file",
+                                    request: request)
+        }
+        self.path = path
+        self.file = owned
+        self.status = status
+    }
+
     /// The file's size in bytes.
     var size: UInt64 { UInt64(status.st_size) }
 

@@ -88,6 +88,22 @@ package final class AttachmentStore: Sendable {
         return .success(placed.map(commit))
     }
 
+    /// Checks `file`, which a worker process opened for `request`, and
+    /// copies it into the store; the worker removes it from its place once
+    /// admitted, so the admission says it was moved by copying. The path the
+    /// request names is never opened here: a worker's extension chooses it.
+    package func admit(_ request: AttachmentRequest, from file: borrowing FileDescriptor)
+        -> Result<Admission, AttachmentFailure>
+    {
+        do throws(AttachmentFailure) {
+            var placement = try place(AttachmentSource(openedFor: request, file: file), for: request, as: .copy)
+            placement.admission.transfer = .movedByCopy(reason: "it came open from the extension's worker process, which removes it from its place")
+            return .success(commit(placement))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Takes an admitted file back out of the store: a moved file returns to
     /// its place (when nothing took its name meanwhile), a copy is removed.
     /// For an attachment made just as its request ended.
@@ -129,7 +145,12 @@ package final class AttachmentStore: Sendable {
 
     /// Checks `request`'s file and puts it into the store.
     private func place(_ request: AttachmentRequest, as disposition: Disposition) throws(AttachmentFailure) -> Placement {
-        let source = try AttachmentSource(request)
+        try place(AttachmentSource(request), for: request, as: disposition)
+    }
+
+    /// Checks `source`, the file of `request`, and puts it into the store.
+    private func place(_ source: consuming AttachmentSource, for request: AttachmentRequest,
+                       as disposition: Disposition) throws(AttachmentFailure) -> Placement {
         let type = try recognize(source, for: request)
         let store: StoreDirectory
         do {

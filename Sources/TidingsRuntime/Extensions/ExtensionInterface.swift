@@ -20,28 +20,39 @@ package protocol ExtensionProvider: Sendable {
     var handlesMedia: Bool { get }
     /// Creates an instance that reports through `context`.
     func makeInstance(context: InstanceContext) throws(Diagnostic) -> any ExtensionInstance
+    /// Tells the provider that its extension misbehaved in a way only the
+    /// runtime sees (a completion never called, called twice or with an
+    /// invalid option), so that it counts as a fault where faults are counted.
+    func noteFault(_ diagnostic: Diagnostic)
+}
+
+extension ExtensionProvider {
+    /// Nothing: an extension in this process has no fault count.
+    package func noteFault(_ diagnostic: Diagnostic) {}
 }
 
 /// One instance of an extension (a view controller, or a service extension
 /// object, on iOS).
 ///
 /// The runtime calls an instance from one thread at a time and never after
-/// `destroy()`.
+/// `destroy()`. A call throws when it could not be made, or did not come
+/// back: the extension's worker process failed (in this process, calls
+/// never throw); the instance is then gone.
 package protocol ExtensionInstance: Sendable {
     /// `didReceive(_:)`: fill the view for `notification`.
-    func didReceive(_ notification: UserNotification)
+    func didReceive(_ notification: UserNotification) throws(Diagnostic)
     /// `didReceive(_:completionHandler:)`; the answer arrives through the completion `token`.
-    func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64)
+    func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64) throws(Diagnostic)
     /// A service extension's `didReceive(_:withContentHandler:)`; the
     /// rewritten content arrives through the completion `token`.
-    func didReceive(request: UserNotification, token: UInt64)
+    func didReceive(request: UserNotification, token: UInt64) throws(Diagnostic)
     /// `serviceExtensionTimeWillExpire()`: the deadline has passed.
-    func serviceExtensionTimeWillExpire()
+    func serviceExtensionTimeWillExpire() throws(Diagnostic)
     /// The user tapped play.
-    func mediaPlay()
+    func mediaPlay() throws(Diagnostic)
     /// The user tapped pause.
-    func mediaPause()
-    /// Frees the instance.
+    func mediaPause() throws(Diagnostic)
+    /// Frees the instance; it never fails, as a failed worker took its instances with it.
     func destroy()
 }
 

@@ -66,7 +66,7 @@ final class InstanceRecord: Sendable {
 
     /// Calls `body` with the instance, creating it first when needed.
     /// - Throws: the creation failure; a destroyed record throws too.
-    func call(_ body: (any ExtensionInstance) -> Void) throws(Diagnostic) {
+    func call(_ body: (any ExtensionInstance) throws(Diagnostic) -> Void) throws(Diagnostic) {
         calls.add(1, ordering: .relaxed)
         defer { calls.subtract(1, ordering: .relaxed) }
         try slot.withLock { (slot: inout Slot) throws(Diagnostic) in
@@ -74,11 +74,11 @@ final class InstanceRecord: Sendable {
                 throw .error(.instanceCreateFailed, "The instance of \(manifest.bundleIdentifier) was already destroyed.")
             }
             if let made = slot.made {
-                body(made.instance)
+                try body(made.instance)
             } else {
                 let made = MadeInstance(try started.provider.makeInstance(context: context))
                 slot.made = made
-                body(made.instance)
+                try body(made.instance)
             }
         }
     }

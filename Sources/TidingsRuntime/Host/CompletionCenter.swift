@@ -42,6 +42,24 @@ package final class CompletionCenter: Sendable {
 
     private let table = Mutex(Table())
 
+    /// What a completion call gave, as a worker process relays it.
+    package enum Relayed: Sendable {
+        /// `complete_response`'s option.
+        case option(Int32)
+        /// `complete_request`'s content; nil for the original.
+        case content(ServiceAnswer?)
+    }
+
+    /// In a worker process: takes every completion call instead (to the
+    /// host, whose center holds the tokens), and answers its status.
+    private let relay = Mutex<(@Sendable (UInt64, Relayed) -> tidings_status)?>(nil)
+
+    /// Sends every completion call to `body` from now on (in a worker
+    /// process, which relays them to its host).
+    package func relay(to body: @escaping @Sendable (UInt64, Relayed) -> tidings_status) {
+        relay.withLock { $0 = body }
+    }
+
     /// A center that remembers the last `count` finished tokens (at least one).
     package init(remembering count: Int) {
         rememberedFinishedTokens = max(1, count)
@@ -63,13 +81,15 @@ package final class CompletionCenter: Sendable {
 
     /// The ABI's `complete_response`: records `option` for `token`.
     package func complete(_ token: UInt64, option: Int32) -> tidings_status {
-        deliver(.option(option), to: token, kind: .response)
+        if let relay = relay.withLock({ $0 }) { return relay(token, .option(option)) }
+        return deliver(.option(option), to: token, kind: .response)
     }
 
     /// The ABI's `complete_request`: records the rewritten content (nil for
     /// the original) for `token`.
     package func complete(_ token: UInt64, content: ServiceAnswer?) -> tidings_status {
-        deliver(.content(content), to: token, kind: .request)
+        if let relay = relay.withLock({ $0 }) { return relay(token, .content(content)) }
+        return deliver(.content(content), to: token, kind: .request)
     }
 
     /// Hands `answer` to the pending completion of `token` when it is of
@@ -108,6 +128,12 @@ package final class CompletionCenter: Sendable {
             break
         }
         return TIDINGS_STATUS_INVALID_COMPLETION
+    }
+
+    /// Gives up on `token`'s completion, if it is pending: whoever owed it is
+    /// gone (a worker process that ended), so its waiter stops waiting now.
+    package func abandon(_ token: UInt64) {
+        table.withLock { $0.pending[token] }?.abandon()
     }
 
     /// Closes a pending completion: later calls with its token are reported.
@@ -188,6 +214,8 @@ package final class PendingCompletion: Sendable {
         var extra: [Diagnostic] = []
         /// A later end than the deadline, during a grace period; 0 when none.
         var graceUntil: UInt64 = 0
+        /// Nothing will answer any more (the extension's worker process is gone): waits end at once.
+        var abandoned = false
         /// The gate a waiter waits at: made by the first wait that finds no
         /// answer yet, so that an extension that completes during the call
         /// costs no gate at all.
@@ -221,12 +249,22 @@ package final class PendingCompletion: Sendable {
     /// time-will-expire. Nil when it did not come.
     package func wait(until instant: UInt64) -> Answer? {
         let latch: Latch? = state.withLock { state in
-            guard state.answer == nil else { return nil }
+            guard state.answer == nil && !state.abandoned else { return nil }
             if state.latch == nil { state.latch = Latch() }
             return state.latch
         }
         if let latch { _ = latch.wait(until: instant) }
         return result
+    }
+
+    /// Gives up waiting: nothing can answer any more (the extension's worker
+    /// process is gone). A wait under way ends now, as will later ones.
+    package func abandon() {
+        let latch: Latch? = state.withLock { state in
+            state.abandoned = true
+            return state.latch
+        }
+        latch?.open()
     }
 
     /// Lets a completion in until `instant` instead of the deadline (the grace
@@ -274,4 +312,14 @@ extension Diagnostic.Code {
     package static let completionInvalidOption = Self("response.invalid-option")
     /// complete_response was called with a request's token, or complete_request with a response's.
     package static let completionWrongKind = Self("response.completion-wrong-function")
+}
+
+extension Diagnostic.Code {
+    /// True for a completion never called, called twice, through the wrong
+    /// function or with an invalid option: misuse that counts as a fault of
+    /// the extension where faults are counted.
+    package var isCompletionMisuse: Bool {
+        self == .completionTimeout || self == .completionRepeated || self == .completionInvalidOption
+            || self == .completionWrongKind
+    }
 }

@@ -6,7 +6,8 @@ import TidingsManifest
 /// something, with its arguments already read from C: what the ABI's
 /// `tidings_host` functions do, as a value. In this process the C functions
 /// apply it to the instance's context at once; from a worker process it
-/// travels to the host, which applies it to its own context alike.
+/// travels to the host, which applies it to its own context alike (see
+/// `InstanceContext.relay`).
 package enum HostCall: Sendable, Equatable {
     case log(LogLine.Level, String)
     case setText(element: String, text: String)
@@ -42,8 +43,23 @@ extension InstanceContext {
     /// answers; once the lock is released, tells the runtime when what shows
     /// may have changed. A closed context answers TIDINGS_STATUS_INVALID_CONTEXT.
     package func perform(_ call: HostCall) -> tidings_status {
-        let status = update { state in state.closed ? TIDINGS_STATUS_INVALID_CONTEXT : apply(call, to: &state) }
-        if call.changesPresentation && status == TIDINGS_STATUS_OK { announceChange() }
+        let status = update { state in
+            guard !state.closed else { return TIDINGS_STATUS_INVALID_CONTEXT }
+            let status = apply(call, to: &state)
+            if relay != nil {
+                // The host collects what the call reports, from the relayed call.
+                state.diagnostics = []
+                state.log = []
+                state.dismissRequested = false
+                state.defaultActionRequested = false
+            }
+            return status
+        }
+        if let relay {
+            if status != TIDINGS_STATUS_INVALID_CONTEXT { relay(call) }
+        } else if call.changesPresentation && status == TIDINGS_STATUS_OK {
+            announceChange()
+        }
         return status
     }
 

@@ -197,87 +197,42 @@ package enum HostFunctions {
         guard let handle, let context = ContextRegistry.shared.context(UInt64(UInt(bitPattern: handle))) else {
             return TIDINGS_STATUS_INVALID_CONTEXT
         }
-        // 1. Check the request and reserve its identifier, under the lock.
-        var asked: AttachmentRequest?
-        let refusal: tidings_status? = context.update { state in
-            guard !state.closed else { return TIDINGS_STATUS_INVALID_CONTEXT }
-            guard context.attachments != nil else {
-                return context.refuse(TIDINGS_STATUS_NOT_SUPPORTED, .attachmentNotSupported,
-                                      "created an attachment, which only a service extension may do.", in: &state)
-            }
-            switch attachmentRequest(from: request) {
-            case .failure(let problem):
-                return context.refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument, problem.message, in: &state)
-            case .success(let made):
-                if !made.identifier.isEmpty && (state.reservedIdentifiers.contains(made.identifier)
-                    || state.attachments.contains { $0.identifier == made.identifier }) {
-                    return context.refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument,
-                                          "create_attachment was asked for the identifier \"\(made.identifier)\", which an attachment of the request already has.",
-                                          in: &state)
-                }
-                if !made.identifier.isEmpty { state.reservedIdentifiers.insert(made.identifier) }
-                asked = made
-                return nil
+        let creation = context.createAttachment(attachmentRequest(from: request)) { $0.create($1) }
+        if let result {
+            switch creation {
+            case .made(let admission):
+                fill(result, error: 0, identifier: admission.attachment.identifier,
+                     type: typeNames.pointer(for: admission.mediaType), size: admission.attachment.size)
+            case .failed(let failure):
+                fill(result, error: failure.appleCode, identifier: "", type: nil, size: 0)
+            case .refused:
+                break
             }
         }
-        if let refusal { return refusal }
-        guard let asked, let attachments = context.attachments else { return TIDINGS_STATUS_INVALID_CONTEXT }
-        // 2. Check and store the file without the lock: it may take a while,
-        //    and the instance's other host calls, and its end, need not wait.
-        let made = attachments.create(asked)
-        // 3. Record it, unless the instance ended meanwhile: then it goes back.
-        var late: AttachmentStore.Admission?
-        let status: tidings_status = context.update { state in
-            state.reservedIdentifiers.remove(asked.identifier)
-            switch made {
-            case .success(let admission):
-                guard !state.closed else {
-                    late = admission
-                    return TIDINGS_STATUS_INVALID_CONTEXT
-                }
-                state.attachments.append(admission.attachment)
-                state.created.append(admission)
-                if let result {
-                    fill(result, error: 0, identifier: admission.attachment.identifier,
-                         type: typeNames.pointer(for: admission.mediaType), size: admission.attachment.size)
-                }
-                return TIDINGS_STATUS_OK
-            case .failure(let failure):
-                if let result { fill(result, error: failure.appleCode, identifier: "", type: nil, size: 0) }
-                if !state.closed { state.diagnostics.append(failure.diagnostic) }
-                return TIDINGS_STATUS_INVALID_ATTACHMENT
-            }
-        }
-        if let late { attachments.takeBack(late) }
-        return status
-    }
-
-    /// What went wrong with a `tidings_attachment_request`.
-    private struct RequestProblem: Error {
-        let message: String
+        return creation.status
     }
 
     /// The request an extension passed to `create_attachment`, copied and checked.
     private static func attachmentRequest(
         from request: UnsafePointer<tidings_attachment_request>?
-    ) -> Result<AttachmentRequest, RequestProblem> {
+    ) -> Result<AttachmentRequest, InstanceContext.RequestProblem> {
         guard let request, Int(request.pointee.struct_size) >= MemoryLayout<tidings_attachment_request>.size,
               let url = text(request.pointee.url)
         else {
-            return .failure(RequestProblem(message: "create_attachment needs a request with a UTF-8 url."))
+            return .failure(InstanceContext.RequestProblem(message: "create_attachment needs a request with a UTF-8 url."))
         }
         let options = request.pointee
         if options.identifier != nil && text(options.identifier) == nil {
-            return .failure(RequestProblem(message: "create_attachment was given an identifier that is not UTF-8."))
+            return .failure(InstanceContext.RequestProblem(message: "create_attachment was given an identifier that is not UTF-8."))
         }
         if options.type_hint != nil && text(options.type_hint) == nil {
-            return .failure(RequestProblem(message: "create_attachment was given a type hint that is not UTF-8."))
+            return .failure(InstanceContext.RequestProblem(message: "create_attachment was given a type hint that is not UTF-8."))
         }
         let rect = options.thumbnail_clipping_rect
         let clipping = rect.width != 0 || rect.height != 0
             ? ThumbnailOptions.ClippingRect(x: rect.x, y: rect.y, width: rect.width, height: rect.height) : nil
         if let clipping, !clipping.isNormalized {
-            return .failure(RequestProblem(message: "create_attachment was given a thumbnail clipping rectangle outside 0…1."))
+            return .failure(InstanceContext.RequestProblem(message: "create_attachment was given a thumbnail clipping rectangle outside 0…1."))
         }
         let time = options.thumbnail_time
         let thumbnail = ThumbnailOptions(hidden: options.thumbnail_hidden, clippingRect: clipping,
@@ -324,6 +279,9 @@ package enum HostFunctions {
         pointers: Dictionary(uniqueKeysWithValues: MediaType.allCases.map { ($0, permanentCString($0.identifier)) }),
         empty: permanentCString(""))
 
+    /// Where a worker process names the descriptors it was sent: `/proc/self/fd/N`.
+    package static let descriptorDirectory = "/proc/self/fd/"
+
     private static let openAttachment: @convention(c) (tidings_context?, UnsafePointer<CChar>?) -> Int32 = {
         handle, identifier in
         guard let handle, let identifier = text(identifier),
@@ -332,8 +290,11 @@ package enum HostFunctions {
                   state.closed ? nil : state.attachments.first { $0.identifier == identifier }?.path
               })
         else { return -1 }
-        // Read-only, never through a link, and a regular file: the store's file, or nothing.
-        guard let file = try? FileDescriptor(opening: path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK),
+        // Read-only, never through a link, and a regular file: the store's file, or nothing. In a
+        // worker process the files came as descriptors, named through /proc/self/fd, whose entries are
+        // links by design: opening one makes a new open file (with its own offset) of the same file.
+        let viaDescriptor = context.relay != nil && path.hasPrefix(descriptorDirectory)
+        guard let file = try? FileDescriptor(opening: path, O_RDONLY | O_NONBLOCK | (viaDescriptor ? 0 : O_NOFOLLOW)),
               let status = try? file.status(), status.st_mode & S_IFMT == S_IFREG
         else { return -1 }
         return file.take()

@@ -63,15 +63,20 @@ package final class InstanceContext: Sendable {
     /// How a service extension makes attachments; nil for a content
     /// extension, which may not make any.
     package let attachments: ServiceAttachments?
+    /// In a worker process: sends every host call on to the host, which
+    /// keeps the state that counts (this context keeps a copy to answer the
+    /// extension with the same status, and collects nothing).
+    let relay: (@Sendable (HostCall) -> Void)?
     private let state: Mutex<State>
     /// Told when a host function changed what shows; set by the runtime.
     private let observer = Mutex<(@Sendable () -> Void)?>(nil)
 
     package init(extensionIdentifier: String, mayOverrideTitle: Bool, interface: Interface?,
-                 attachments: ServiceAttachments? = nil) {
+                 attachments: ServiceAttachments? = nil, relay: (@Sendable (HostCall) -> Void)? = nil) {
         self.extensionIdentifier = extensionIdentifier
         self.mayOverrideTitle = mayOverrideTitle
         self.attachments = attachments
+        self.relay = relay
         state = Mutex(State(view: ViewState(interface: interface)))
         handle = ContextRegistry.shared.makeHandle()
         ContextRegistry.shared.bind(handle, to: self)

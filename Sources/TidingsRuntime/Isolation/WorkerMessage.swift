@@ -9,8 +9,10 @@ import TidingsBase
 package enum WorkerMessage: Sendable, Equatable {
     // Host → worker.
 
-    /// The first message: the protocol version and the bundle to serve.
-    case hello(version: UInt32, bundle: String)
+    /// The first message: the protocol version, the bundle to serve, and the
+    /// worker's limits: bytes of memory the extension may use beyond the
+    /// worker's own (0: no limit) and seconds of CPU time per call (0: none).
+    case hello(version: UInt32, bundle: String, memoryLimit: UInt64, cpuTimePerCall: Double)
     /// Make instance `instance` (answered with `done`).
     case create(call: UInt64, instance: UInt64, mayOverrideTitle: Bool)
     /// `didReceive(_:)`; the attachments' files come beside it, in order.
@@ -24,8 +26,8 @@ package enum WorkerMessage: Sendable, Equatable {
     case mediaPlay(call: UInt64, instance: UInt64)
     case mediaPause(call: UInt64, instance: UInt64)
     case destroy(call: UInt64, instance: UInt64)
-    /// The answer to `createAttachment`.
-    case attachmentMade(request: UInt64, result: AttachmentResult)
+    /// The answer to `createAttachment`, sent on the reply socket that came with it.
+    case attachmentMade(AttachmentResult)
 
     // Worker → host.
 
@@ -41,8 +43,10 @@ package enum WorkerMessage: Sendable, Equatable {
     case completeResponse(token: UInt64, option: Int32)
     /// The extension called `complete_request` (nil content: show the original).
     case completeRequest(token: UInt64, answer: ServiceAnswer?)
-    /// The extension asked to attach a file, which the worker opened; it comes beside the message.
-    case createAttachment(request: UInt64, instance: UInt64, attachment: AttachmentRequest)
+    /// The extension asked to attach a file. Two descriptors come beside the
+    /// message: the file, which the worker opened, and a socket for the answer
+    /// (so that any thread of the extension may wait for it).
+    case createAttachment(instance: UInt64, attachment: AttachmentRequest)
     /// Something the worker noticed outside any instance.
     case report(Diagnostic)
 

@@ -24,10 +24,12 @@ extension WorkerMessage {
 
     private func encode(into writer: inout ByteWriter) {
         switch self {
-        case let .hello(version, bundle):
+        case let .hello(version, bundle, memoryLimit, cpuTimePerCall):
             writer.write(byte: 0)
             writer.write(varint: UInt64(version))
             writer.write(string: bundle)
+            writer.write(varint: memoryLimit)
+            writer.write(double: cpuTimePerCall)
         case let .create(call, instance, mayOverrideTitle):
             writer.write(byte: 1)
             writer.write(varint: call)
@@ -56,9 +58,8 @@ extension WorkerMessage {
         case let .mediaPlay(call, instance): Self.write(6, call, instance, into: &writer)
         case let .mediaPause(call, instance): Self.write(7, call, instance, into: &writer)
         case let .destroy(call, instance): Self.write(8, call, instance, into: &writer)
-        case let .attachmentMade(request, result):
+        case .attachmentMade(let result):
             writer.write(byte: 9)
-            writer.write(varint: request)
             result.encode(into: &writer)
         case let .ready(handlesResponses, handlesMedia):
             writer.write(byte: 20)
@@ -83,9 +84,8 @@ extension WorkerMessage {
             writer.write(byte: 25)
             writer.write(varint: token)
             writer.write(optional: answer) { $1.encode(into: &$0) }
-        case let .createAttachment(request, instance, attachment):
+        case let .createAttachment(instance, attachment):
             writer.write(byte: 26)
-            writer.write(varint: request)
             writer.write(varint: instance)
             attachment.encode(into: &writer)
         case .report(let diagnostic):
@@ -104,7 +104,8 @@ extension WorkerMessage {
         let tag = try reader.readByte()
         switch tag {
         case 0:
-            self = .hello(version: UInt32(truncatingIfNeeded: try reader.readVarint()), bundle: try reader.readString())
+            self = .hello(version: UInt32(truncatingIfNeeded: try reader.readVarint()), bundle: try reader.readString(),
+                          memoryLimit: try reader.readVarint(), cpuTimePerCall: try reader.readDouble())
         case 1:
             self = .create(call: try reader.readVarint(), instance: try reader.readVarint(), mayOverrideTitle: try reader.readBool())
         case 2:
@@ -124,7 +125,7 @@ extension WorkerMessage {
         case 6: self = .mediaPlay(call: try reader.readVarint(), instance: try reader.readVarint())
         case 7: self = .mediaPause(call: try reader.readVarint(), instance: try reader.readVarint())
         case 8: self = .destroy(call: try reader.readVarint(), instance: try reader.readVarint())
-        case 9: self = .attachmentMade(request: try reader.readVarint(), result: try AttachmentResult(from: &reader))
+        case 9: self = .attachmentMade(try AttachmentResult(from: &reader))
         case 20: self = .ready(handlesResponses: try reader.readBool(), handlesMedia: try reader.readBool())
         case 21: self = .launchFailed(try Diagnostic(from: &reader))
         case 22:
@@ -135,8 +136,7 @@ extension WorkerMessage {
             self = .completeRequest(token: try reader.readVarint(),
                                     answer: try reader.readBool() ? try ServiceAnswer(from: &reader) : nil)
         case 26:
-            self = .createAttachment(request: try reader.readVarint(), instance: try reader.readVarint(),
-                                     attachment: try AttachmentRequest(from: &reader))
+            self = .createAttachment(instance: try reader.readVarint(), attachment: try AttachmentRequest(from: &reader))
         case 27: self = .report(try Diagnostic(from: &reader))
         default: throw ByteReader.Malformed(description: "an unknown message (tag \(tag))")
         }

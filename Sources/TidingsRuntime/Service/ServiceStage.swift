@@ -76,15 +76,23 @@ struct ServiceStage: Sendable {
         let onEvent = self.onEvent
         let pending = CompletionCenter.shared.begin(.request, deadline: MonotonicClock.deadline(after: deadline),
                                                     extensionIdentifier: identifier, report: { onEvent(.diagnostic($0)) })
-        instance.didReceive(request: notification, token: pending.token)
-        var answer = pending.wait()
+        var answer: PendingCompletion.Answer?
         var expired = false
-        if answer == nil {
-            expired = true
-            let grace = MonotonicClock.deadline(after: gracePeriod)
-            pending.extend(until: grace)
-            instance.serviceExtensionTimeWillExpire()
-            answer = pending.wait(until: grace)
+        var failure: Diagnostic?
+        do throws(Diagnostic) {
+            try instance.didReceive(request: notification, token: pending.token)
+            answer = pending.wait()
+            if answer == nil {
+                expired = true
+                let grace = MonotonicClock.deadline(after: gracePeriod)
+                pending.extend(until: grace)
+                try instance.serviceExtensionTimeWillExpire()
+                answer = pending.wait(until: grace)
+            }
+        } catch {
+            // The worker failed: what the extension answered before counts, nothing after.
+            failure = error
+            answer = pending.result
         }
         CompletionCenter.shared.finish(pending)
         // Closed first, so that no attachment is created after those drained.
@@ -93,6 +101,15 @@ struct ServiceStage: Sendable {
         instance.destroy()
         result.diagnostics += pending.problems + reports.diagnostics
         result.log = reports.log
+        if let failure {
+            result.diagnostics.append(failure)
+            if answer == nil {
+                store?.remove(created.map(\.attachment))
+                return result
+            }
+        } else if answer == nil {
+            provider.noteFault(.error(.serviceTimeout, "\(identifier) did not call its content handler."))
+        }
         let elapsed = Double(MonotonicClock.now() - started) / 1e6
         let outcome = answer.map { answer in
             rewrite(notification, with: answer, by: identifier, created: created, expired: expired, milliseconds: elapsed)

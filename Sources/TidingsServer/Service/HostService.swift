@@ -28,13 +28,18 @@ package final class HostService: Sendable {
     private let state: ServerState?
 
     /// A service over the bundles of `index`, keeping its state in `state` when given.
-    package init(index: ExtensionIndex, configuration: Configuration = Configuration(), state: ServerState? = nil) {
+    /// - Parameter launcher: makes the launcher of extensions, given where
+    ///   to report what workers report outside calls (subscribers hear it as
+    ///   events); in this process by default.
+    package init(index: ExtensionIndex, configuration: Configuration = Configuration(), state: ServerState? = nil,
+                 launcher: (@escaping @Sendable (Diagnostic) -> Void) -> any ExtensionLauncher = { _ in InProcessLauncher() }) {
         let subscribers = Subscribers()
         self.subscribers = subscribers
         self.configuration = configuration
         self.state = state
         let shows = HostReference()
-        host = NotificationHost(index: index, configuration: configuration.host, onEvent: { event in
+        host = NotificationHost(index: index, configuration: configuration.host,
+                                launcher: launcher { subscribers.publish(.diagnostic($0)) }, onEvent: { event in
             // Unless a new delivery of the identifier came meanwhile, which the state keeps.
             if case let .dismissed(identifier, _, _) = event, shows.host?.presentation(of: identifier) == nil {
                 state?.recordRemoval(of: [identifier])

@@ -7,7 +7,7 @@ enum DeliverCommand: Command {
     static let spec = CommandSpec(
         name: "deliver",
         summary: "Deliver a notification — its attachments into the store, through its app's service extension, to its content extension — and print the presentation; optionally respond.",
-        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--width N] [--respond ACTION [--text T]] [--move-attachments] [--explain] [--no-cache] [--json]",
+        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--width N] [--respond ACTION [--text T]] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
         options: [
             .init(name: "app", value: "ID",
                   help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
@@ -27,6 +27,7 @@ enum DeliverCommand: Command {
                   help: "Move attachment files into the store, as iOS does (default: copy them, leaving your files in place)."),
             .init(name: "explain", value: nil,
                   help: "Say what each stage did and why: the attachments, the service extension (or why none ran), then the content extension."),
+            IsolationOption.option,
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
@@ -35,6 +36,7 @@ enum DeliverCommand: Command {
             "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}).",
             "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, an absolute \"path\", or a file:// \"url\") must be a regular file of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
             SearchPathOption.discussion,
+            IsolationOption.discussion,
             "Exit status: " + ExitCode.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + ".",
         ],
         examples: [
@@ -82,13 +84,17 @@ enum DeliverCommand: Command {
                                       notes: &ignored).notification
         }
 
-        let host = NotificationHost(index: index, configuration: configuration)
+        let faults = FaultNotes()
+        let launcher = IsolationOption.launcher(try IsolationOption.policy(arguments, environment: environment),
+                                               environment: environment, onFault: faults.append)
+        let host = NotificationHost(index: index, configuration: configuration, launcher: launcher)
         let admitted = try admit(attachmentRequests, into: host.attachments,
                                  as: arguments.flag("move-attachments") ? .move : .copy)
         notification.content.attachments = admitted.map(\.attachment)
         for file in categoryFiles { host.register(file.categories, for: file.app) }
         var delivery = host.deliver(notification, to: app, width: width)
         delivery.diagnostics.insert(contentsOf: notes, at: 0)
+        delivery.diagnostics += faults.take(besides: delivery.diagnostics)
 
         var outcome: ResponseOutcome?
         var responseFailure: Diagnostic?
@@ -97,6 +103,7 @@ enum DeliverCommand: Command {
                                            userText: arguments.value("text"))
             do {
                 outcome = try host.respond(to: notification.identifier, with: response)
+                if let known = outcome?.diagnostics { outcome?.diagnostics += faults.take(besides: known) }
             } catch {
                 responseFailure = error
             }

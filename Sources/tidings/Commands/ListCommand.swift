@@ -1,15 +1,18 @@
+import Glibc
 import TidingsBase
 import TidingsLoader
 import TidingsManifest
 import TidingsRegistry
+import TidingsRuntime
 
 /// `tidings list`: every bundle on the search path, what it declares, and what is wrong with it.
 enum ListCommand: Command {
     static let spec = CommandSpec(
         name: "list",
         summary: "List the extension bundles on the search path, what they declare, and their problems.",
-        usage: "[--extensions DIR]... [--no-cache] [--json]",
+        usage: "[--isolation MODE] [--extensions DIR]... [--no-cache] [--json]",
         options: [
+            IsolationOption.option,
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
             .init(name: "json", value: nil, help: "Print JSON instead of a table."),
@@ -17,6 +20,7 @@ enum ListCommand: Command {
         discussion: [
             SearchPathOption.discussion,
             "No extension code runs: manifests are read and libraries are checked (present, ELF, this machine's architecture) without being loaded.",
+            "Isolation: where each bundle would run (the configuration file's entry, else --isolation, else process). Status says when a bundle is quarantined after repeated faults, or how many faults it had in the last hour, from $XDG_STATE_HOME/tidings/faults.json; the last fault is listed under Problems.",
             "Flags: hidden = UNNotificationExtensionDefaultContentHidden, title = UNNotificationExtensionOverridesDefaultTitle, touch = UNNotificationExtensionUserInteractionEnabled, view = has an interface file.",
         ],
         examples: ["tidings list", "tidings list --extensions ./build/extensions --json"])
@@ -25,10 +29,16 @@ enum ListCommand: Command {
         guard arguments.positionals.isEmpty else { throw .usage("tidings list takes no arguments.") }
         var index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         index.checkLibraries()
+        let policy = try IsolationOption.policy(arguments, environment: environment)
+        let faults = FaultLedger.standard(in: environment)?.entries() ?? [:]
+        let isolation = Dictionary(uniqueKeysWithValues: index.bundles.map { bundle in
+            (bundle.path, BundleIsolation(mode: policy.mode(for: bundle), faults: faults[bundle.path]))
+        })
         if arguments.flag("json") {
-            print(index.json.serialized(pretty: true))
+            print(index.json(isolation: isolation).serialized(pretty: true))
         } else {
-            print(ListText(index: index, terminal: Terminal(descriptor: 1, environment: environment)).render(), terminator: "")
+            print(ListText(index: index, isolation: isolation, terminal: Terminal(descriptor: 1, environment: environment))
+                .render(), terminator: "")
         }
         return .success
     }
@@ -45,5 +55,44 @@ extension ExtensionIndex {
                 bundle.diagnostics.append(error)
             }
         }
+    }
+}
+
+/// Where a bundle runs, and what the fault ledger says of it.
+struct BundleIsolation {
+    var mode: IsolationPolicy.Mode
+    var faults: FaultLedger.Entry?
+
+    /// True when the bundle is quarantined and its files have not changed since.
+    var isQuarantined: Bool { faults?.isQuarantined ?? false }
+
+    /// The faults within the last hour.
+    var recentFaults: [FaultLedger.Record] {
+        let hourAgo = Double(time(nil)) - 3600
+        return (faults?.faults ?? []).filter { $0.time >= hourAgo }
+    }
+
+    /// The members `tidings list --json` adds to the bundle.
+    var json: [(String, JSON)] {
+        [("isolation", .string(mode.rawValue)),
+         ("quarantined", .bool(isQuarantined)),
+         ("faults", .array((faults?.faults ?? []).map { record in
+             .object([("date", .string(ISO8601.format(record.time))), ("class", .string(record.kind)),
+                      ("message", .string(record.message))])
+         }))]
+    }
+}
+
+extension ExtensionIndex {
+    /// The index as JSON, each bundle with its isolation and faults.
+    func json(isolation: [String: BundleIsolation]) -> JSON {
+        guard case .object(var members) = json, let position = members.firstIndex(where: { $0.0 == "bundles" }) else {
+            return json
+        }
+        members[position].1 = .array(bundles.map { bundle in
+            guard case .object(let fields) = bundle.json, let extra = isolation[bundle.path] else { return bundle.json }
+            return .object(fields + extra.json)
+        })
+        return .object(members)
     }
 }

@@ -9,13 +9,14 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--extensions DIR]... [--deadline SECONDS] [--service-deadline SECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--deadline SECONDS] [--service-deadline SECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
             .init(name: "stdio", value: nil, help: "Answer one client on standard input and output instead; end when input ends."),
             .init(name: "state", value: "DIR",
                   help: "Keep registered categories and delivered notifications here across restarts (default $XDG_STATE_HOME/tidings)."),
+            IsolationOption.option,
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
             .init(name: "deadline", value: "SECONDS", help: "How long an extension has to complete a response (default 5)."),
@@ -30,6 +31,7 @@ enum ServeCommand: Command {
             "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
             "Live reload: the extension directories are watched (inotify); a bundle added, removed, renamed or replaced, or a manifest edited, is served within tens of milliseconds, without a restart and without disturbing notifications shown. A manifest that stops validating keeps its last good version serving (an extension.failed event says so). A library already loaded keeps its code until the server restarts: code cannot be unloaded from a process.",
             SearchPathOption.discussion,
+            IsolationOption.discussion,
         ],
         examples: [
             "tidings serve",
@@ -65,10 +67,18 @@ enum ServeCommand: Command {
         sigemptyset(&stopSignals)
         for stop in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, stop) }
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
-        let service = HostService(index: index, configuration: configuration, state: state)
+        let policy = try IsolationOption.policy(arguments, environment: environment)
+        let terminal = Terminal(descriptor: 2, environment: environment)
+        // What workers report outside calls (faults, restarts, quarantines, their output) is an
+        // event for subscribers and a line of the server's log.
+        let service = HostService(index: index, configuration: configuration, state: state) { publish in
+            IsolationOption.launcher(policy, environment: environment) { diagnostic in
+                publish(diagnostic)
+                printError("tidings serve: " + terminal.line(for: diagnostic))
+            }
+        }
         let server = Server(service: service, limits: limits)
         // Bundles added, removed or edited are served without a restart.
-        let terminal = Terminal(descriptor: 2, environment: environment)
         let watcher = BundleWatcher(directories: index.searchPath.directories) { [searchPath = index.searchPath] in
             let reloaded = Discovery.scan(searchPath, cache: cache)
             for warning in service.reload(reloaded) { printError("tidings serve: " + terminal.line(for: warning)) }

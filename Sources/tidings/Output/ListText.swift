@@ -5,6 +5,8 @@ import TidingsRegistry
 /// `tidings list` as a table, then the problems of each bundle.
 struct ListText {
     let index: ExtensionIndex
+    /// Where each bundle runs and its faults, by bundle path.
+    let isolation: [String: BundleIsolation]
     let terminal: Terminal
 
     func render() -> String {
@@ -16,7 +18,7 @@ struct ListText {
         guard !index.bundles.isEmpty else {
             return text + "\nNo extension bundles found. Install one with: tidings install MANIFEST LIBRARY\n"
         }
-        let header = ["BUNDLE", "POINT", "APP", "CATEGORIES", "FLAGS", "RATIO", "STATUS"]
+        let header = ["BUNDLE", "POINT", "APP", "CATEGORIES", "FLAGS", "RATIO", "RUNS", "STATUS"]
         let rows = index.bundles.map(row)
         let widths = header.indices.map { column in ([header] + rows.map(\.cells)).map { $0[column].count }.max()! }
         func line(_ cells: [String], status: String? = nil) -> String {
@@ -29,16 +31,25 @@ struct ListText {
         }
         text += "\n" + terminal.bold(line(header).dropLast().description) + "\n"
         for row in rows { text += line(row.cells, status: row.styledStatus) }
-        let troubled = index.bundles.filter { !$0.diagnostics.isEmpty }
+        let troubled = index.bundles.filter { !$0.diagnostics.isEmpty || lastFault(of: $0) != nil }
         if !troubled.isEmpty || !index.diagnostics.isEmpty {
             text += "\n" + terminal.bold("Problems") + "\n"
             for diagnostic in index.diagnostics { text += "  " + terminal.line(for: diagnostic) + "\n" }
             for bundle in troubled {
                 text += "  \(bundle.name)\n"
                 for diagnostic in bundle.diagnostics { text += "    " + terminal.line(for: diagnostic) + "\n" }
+                if let fault = lastFault(of: bundle) { text += "    " + terminal.line(for: fault) + "\n" }
             }
         }
         return text
+    }
+
+    /// The bundle's last fault, as a diagnostic with its date, when the ledger has one.
+    private func lastFault(of bundle: ExtensionBundle) -> Diagnostic? {
+        guard let entry = isolation[bundle.path], let record = entry.faults?.faults.last else { return nil }
+        let message = "last fault (\(record.kind)) at \(ISO8601.format(record.time)): \(record.message)"
+        let code = Diagnostic.Code("worker.\(record.kind)")
+        return entry.isQuarantined ? .error(code, message) : .warning(code, message)
     }
 
     private var origin: String {
@@ -54,7 +65,14 @@ struct ListText {
         let warnings = bundle.diagnostics.filter { $0.severity == .warning }.count
         let status: String
         let styled: String
-        if errors > 0 {
+        let runs = isolation[bundle.path]
+        if let runs, runs.isQuarantined {
+            status = "quarantined"
+            styled = terminal.red(status)
+        } else if let faults = runs?.recentFaults.count, faults > 0 {
+            status = faults == 1 ? "1 fault in the last hour" : "\(faults) faults in the last hour"
+            styled = terminal.yellow(status)
+        } else if errors > 0 {
             status = errors == 1 ? "1 error" : "\(errors) errors"
             styled = terminal.red(status)
         } else if warnings > 0 {
@@ -65,7 +83,7 @@ struct ListText {
             styled = terminal.green(status)
         }
         guard let manifest = bundle.manifest else {
-            return ([bundle.name, "-", "-", "-", "-", "-", status], styled)
+            return ([bundle.name, "-", "-", "-", "-", "-", "-", status], styled)
         }
         var flags: [String] = []
         if manifest.defaultContentHidden { flags.append("hidden") }
@@ -75,6 +93,6 @@ struct ListText {
         let ratio = manifest.initialContentSizeRatio.map { NumberText.short($0) } ?? "-"
         let categories = manifest.categories.isEmpty ? "(all)" : manifest.categories.joined(separator: ",")
         return ([bundle.name, manifest.point.shortName, manifest.appIdentifier, categories,
-                 flags.isEmpty ? "-" : flags.joined(separator: ","), ratio, status], styled)
+                 flags.isEmpty ? "-" : flags.joined(separator: ","), ratio, runs?.mode.rawValue ?? "-", status], styled)
     }
 }

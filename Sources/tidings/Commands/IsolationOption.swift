@@ -1,0 +1,69 @@
+import Synchronization
+import TidingsBase
+import TidingsRegistry
+import TidingsRuntime
+
+/// The `--isolation MODE` option of the commands that run extensions, over
+/// the host's configuration file, and the launcher that follows them.
+enum IsolationOption {
+    static let option = CommandSpec.Option(
+        name: "isolation", value: "MODE",
+        help: "Where extensions run: \"process\" (each bundle in a worker process of its own; the default) or \"in-process\" (in this process: faster, but a crash takes the host down). Per-bundle entries of the configuration file win.")
+
+    static let discussion = """
+        Isolation: $XDG_CONFIG_HOME/tidings/config.json (~/.config/…) may set {"isolation": MODE, \
+        "limits": {"memory-mib": 64, "cpu-seconds-per-call": 2, "call-timeout": 10}, \
+        "bundles": {"IDENTIFIER or NAME.appex": {"isolation": MODE}}}. A worker that crashes, aborts, exits, \
+        overflows its stack, exceeds its limits, hangs or stops reading is restarted with backoff; after 3 faults \
+        within 60 s its bundle is quarantined until its library or manifest changes. Faults are kept in \
+        $XDG_STATE_HOME/tidings/faults.json and shown by tidings list.
+        """
+
+    /// The policy: the configuration file's, with `--isolation` as the default mode when given.
+    static func policy(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> IsolationPolicy {
+        var policy = IsolationPolicy()
+        if let path = IsolationPolicy.standardPath(in: environment) {
+            do throws(Diagnostic) {
+                policy = try IsolationPolicy.load(from: path)
+            } catch {
+                throw CommandFailure(.dataError, [error])
+            }
+        }
+        if let given = arguments.value(option.name) {
+            guard let mode = IsolationPolicy.Mode(rawValue: given) else {
+                let names = IsolationPolicy.Mode.allCases.map(\.rawValue).joined(separator: " or ")
+                throw .usage("--isolation takes \(names), not \"\(given)\".")
+            }
+            policy.defaultMode = mode
+        }
+        return policy
+    }
+
+    /// The launcher that follows `policy`, with workers recording their
+    /// faults in the user's ledger; `onFault` hears what workers report outside calls.
+    static func launcher(_ policy: IsolationPolicy, environment: [String: String],
+                         onFault: @escaping @Sendable (Diagnostic) -> Void) -> any ExtensionLauncher {
+        let settings = WorkerSettings(executable: SpawnedProcess.currentExecutable ?? CommandLine.arguments[0])
+        return IsolatingLauncher(policy: policy, workers: WorkerLauncher(settings: settings,
+                                                                         ledger: FaultLedger.standard(in: environment),
+                                                                         onFault: onFault))
+    }
+}
+
+/// What workers reported outside calls during a one-shot command, for its output.
+final class FaultNotes: Sendable {
+    private let notes = Mutex<[Diagnostic]>([])
+
+    /// Keeps `diagnostic`.
+    @Sendable func append(_ diagnostic: Diagnostic) {
+        notes.withLock { $0.append(diagnostic) }
+    }
+
+    /// The notes kept so far that `known` does not already hold, forgetting them.
+    func take(besides known: [Diagnostic]) -> [Diagnostic] {
+        notes.withLock { notes in
+            defer { notes = [] }
+            return notes.filter { !known.contains($0) }
+        }
+    }
+}
