@@ -10,6 +10,8 @@ struct BenchmarkOptions {
         case server
         /// `tidings list` of many bundles, with and without the index cache, against `lv2ls`.
         case discovery
+        /// Deliver → presentation in a worker process, against in process and a raw socket pair.
+        case isolation
     }
 
     /// Print JSON for programs instead of the table.
@@ -33,7 +35,7 @@ struct BenchmarkOptions {
     /// The CPU to pin to; nil leaves the affinity alone (`--no-pin`).
     var cpu: Int? = 0
     /// The sections to run; all by default.
-    var sections: Set<Section> = [.inProcess, .oneShot, .server, .discovery]
+    var sections: Set<Section> = [.inProcess, .oneShot, .server, .discovery, .isolation]
     /// Seconds each server measurement lasts.
     var serverSeconds = 2.0
     /// The one in-process benchmark to run (a key such as deliver-reuse), for profiling; nil runs all.
@@ -101,7 +103,7 @@ struct BenchmarkOptions {
                     options.sections = [.inProcess]
                     options.benchmark = text
                 } else {
-                    throw BenchmarkFailure("--only takes in-process, one-shot, server, discovery or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
+                    throw BenchmarkFailure("--only takes in-process, one-shot, server, discovery, isolation or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
                 }
             default:
                 throw BenchmarkFailure("There is no option \"\(argument)\" (see --help).")

@@ -27,6 +27,11 @@ struct BenchmarkRun {
             report.server = try ServerBenchmark(products: products, workspace: workspace, extensions: single,
                                                 seconds: options.serverSeconds, clientCounts: [1, 8]).measure()
         }
+        // The worker process needs a core of its own, as the server does.
+        if options.sections.contains(.isolation) {
+            report.isolation = try IsolationBenchmark(products: products, extensions: single, seconds: options.serverSeconds,
+                                                      coldStarts: 20).measure()
+        }
         if let cpu = options.cpu { try CoreAffinity.pin(to: cpu) }
         if options.sections.contains(.inProcess) {
             report.inProcess = try measureInProcess(index)

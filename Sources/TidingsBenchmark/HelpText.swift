@@ -73,6 +73,13 @@ enum HelpText {
             second, median and p99, first for a raw echo over the same kind of
             socket (a thread answering each line with as many bytes as the
             server's answer), then for deliver → presentation;
+          - isolation (before the pin, so that the worker has a core of its
+            own): deliver → presentation with NoOp, the same thread each time,
+            for --server-seconds after a tenth of it: a raw round trip over a
+            SOCK_SEQPACKET socket pair (600 bytes each way, a thread echoing),
+            then in this process, then in a worker process (tidings worker);
+            median and p99 µs; and 20 worker cold starts (a new host's first
+            delivery: spawn, load, instance, call);
           - discovery, for each of --discovery-bundles (100, 1,000, 10,000):
             Scripts/make-bundles.sh makes that many Tidings bundles (NoOp's
             manifest under new identifiers, libNoOp.so copied) and as many
@@ -110,7 +117,7 @@ enum HelpText {
           --bundles N         Bundles installed for the one-shot delivery (default 100).
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
-          --only WHAT         Run only in-process, one-shot, server, discovery, or one
+          --only WHAT         Run only in-process, one-shot, server, discovery, isolation, or one
                               in-process benchmark: baseline, deliver-reuse,
                               deliver-fresh, deliver-new, respond.
           --discovery-bundles N,N...  Numbers of bundles discovery is measured

@@ -15,6 +15,13 @@ struct Report {
     var server: [ServerResult] = []
     /// The discovery measurements, one for each number of bundles.
     var discovery: [DiscoveryResult] = []
+    /// The isolation measurements: raw, in process, isolated, cold start.
+    var isolation: [IsolationResult] = []
+
+    /// The isolation measurement with `key`, if it ran.
+    func isolation(_ key: String) -> IsolationResult? {
+        isolation.first { $0.key == key }
+    }
 
     /// The baseline loop, when it ran.
     var baseline: LoopResult? { inProcess.first { $0.key == "baseline" } }
@@ -39,6 +46,10 @@ struct Report {
         if let served = server.first(where: { $0.key == "serve-1" }) {
             checks.append(TargetCheck(key: served.key, goal: "≥ 50,000 deliver → presentation round trips/s over the socket, one client (≤ 20 µs each)",
                                       limit: 20, measured: 1e6 / served.roundTripsPerSecond, unit: "µs"))
+        }
+        if let isolated = isolation("isolated"), let raw = isolation("raw") {
+            checks.append(TargetCheck(key: isolated.key, goal: "isolated deliver → presentation ≤ 2× the raw socket-pair round trip at the median (\(NumberText.fixed(raw.medianMicroseconds, 1)) µs)",
+                                      limit: 2 * raw.medianMicroseconds, measured: isolated.medianMicroseconds, unit: "µs"))
         }
         if let deliver = oneShot("deliver-bundles") {
             checks.append(TargetCheck(key: deliver.key, goal: "one-shot deliver ≤ 10 ms wall with \(options.bundles) bundles",

@@ -29,6 +29,12 @@ enum ReportJSON {
                 ("warmUpRuns", .integer(Int64(options.warmUpRuns))),
                 ("results", .array(report.discovery.map(discovery))),
             ])),
+            ("isolation", .array(report.isolation.map { result in
+                .object([("key", .string(result.key)), ("title", .string(result.title)),
+                         ("samples", .integer(Int64(result.count))),
+                         ("medianMicroseconds", .double(result.medianMicroseconds)),
+                         ("p99Microseconds", .double(result.p99Microseconds))])
+            })),
             ("targets", .array(report.targets.map(target))),
         ])
     }

@@ -54,6 +54,20 @@ enum ReportTable {
                     + NumberText.fixed(result.p99Microseconds, 1).leftPadded(to: 10) + ratio.leftPadded(to: 8))
             }
         }
+        if !report.isolation.isEmpty {
+            lines.append("")
+            lines.append("Isolation: NoOp in a worker process (tidings worker) against in process and a raw socket pair, "
+                + "\(NumberText.short(options.serverSeconds)) s each; cold start: 20 new hosts' first delivery")
+            lines.append("".rightPadded(to: 52) + "samples".leftPadded(to: 9) + "median µs".leftPadded(to: 11)
+                + "p99 µs".leftPadded(to: 10) + "× raw".leftPadded(to: 8))
+            let raw = report.isolation("raw")?.medianMicroseconds
+            for result in report.isolation {
+                let ratio = result.key == "cold-start" ? "-" : raw.map { NumberText.fixed(result.medianMicroseconds / $0, 2) } ?? "-"
+                lines.append(result.title.rightPadded(to: 52) + "\(result.count)".leftPadded(to: 9)
+                    + NumberText.fixed(result.medianMicroseconds, 1).leftPadded(to: 11)
+                    + NumberText.fixed(result.p99Microseconds, 1).leftPadded(to: 10) + ratio.leftPadded(to: 8))
+            }
+        }
         if !report.discovery.isEmpty {
             lines.append("")
             lines.append("Discovery: `tidings list --json --extensions DIR` and `LV2_PATH=DIR lv2ls`, bundles made by "

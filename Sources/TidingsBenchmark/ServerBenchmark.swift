@@ -24,6 +24,7 @@ struct ServerBenchmark {
         let socket = workspace.file("serve.sock")
         let server = try ServerProcess(products.tidings, [
             "serve", "--socket", socket, "--state", workspace.file("state"), "--extensions", extensions,
+            "--isolation", "in-process",
         ], environment: ["HOME=\(workspace.path)"], log: workspace.file("serve.log"), socket: socket)
         defer { server.stop() }
         let answerSize = try Self.answerSize(socket: socket)
