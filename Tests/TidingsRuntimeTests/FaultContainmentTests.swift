@@ -122,6 +122,17 @@ import TidingsRuntime
         #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == false)
     }
 
+    @Test func faultsOfEarlierHostsCountTowardTheQuarantine() throws {
+        // One-shot commands are hosts of one delivery each: the ledger carries their count.
+        let bench = try Bench(fault: "FAULT_ABORT")
+        for round in 0..<3 {
+            _ = bench.host().deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
+        }
+        #expect(bench.ledger.entries()[bench.faultyBundle]?.faults.count == 3)
+        #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == true)
+        #expect(bench.reported.filter { $0.code == .workerQuarantined }.count == 1)
+    }
+
     @Test func faultOutsideAnyCallIsReportedAndRestarts() throws {
         // The worker of a response that never completes is killed from outside: the pending
         // response ends at once instead of waiting out its deadline, and goes to the app.

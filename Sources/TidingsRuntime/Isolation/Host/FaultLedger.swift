@@ -158,7 +158,7 @@ package struct FaultLedger: Sendable {
     }
 
     /// Seconds since 1970 now.
-    private static var now: Double {
+    static var now: Double {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

@@ -40,9 +40,18 @@ final class WorkerProvider: ExtensionProvider {
         self.settings = settings
         self.ledger = ledger
         self.onFault = onFault
-        if let entry = ledger?.entries()[bundle.path], entry.isQuarantined {
-            state.withLock { $0.quarantine = entry.quarantinedFiles }
-            return
+        if let entry = ledger?.entries()[bundle.path] {
+            if entry.isQuarantined {
+                state.withLock { $0.quarantine = entry.quarantinedFiles }
+                return
+            }
+            // Faults other hosts (earlier one-shot commands) recorded within the window count too.
+            let (wallNow, now) = (FaultLedger.now, MonotonicClock.now())
+            let recent = entry.faults.compactMap { record -> UInt64? in
+                let age = UInt64(max(0, wallNow - record.time) * 1e9)
+                return age < UInt64(settings.restarts.window * 1e9) && age < now ? now - age : nil
+            }
+            state.withLock { $0.recentFaults = recent }
         }
         let connection = try start()
         state.withLock { state in
