@@ -57,15 +57,19 @@ package struct WorkerFault: Sendable, Equatable {
     /// - Parameter call: the call it was in, for the message ("did_receive_notification").
     static func classify(_ termination: SpawnedProcess.Termination, killedFor: Kind?, overflowedStack: Bool,
                          ranOutOfMemory: Bool, extensionName: String, call: String?) -> WorkerFault {
-        let kind: Kind
-        switch termination.status {
-        case _ where killedFor != nil: kind = killedFor!
-        case _ where overflowedStack: kind = .stackOverflow
-        case _ where ranOutOfMemory: kind = .memory
-        case .signaled(SIGXCPU): kind = .cpuTime
-        case .signaled(SIGABRT): kind = .abort
-        case .signaled: kind = .crash
-        case .exited: kind = .exit
+        let kind: Kind = if let killedFor {
+            killedFor
+        } else if overflowedStack {
+            .stackOverflow
+        } else if ranOutOfMemory {
+            .memory
+        } else {
+            switch termination.status {
+            case .signaled(SIGXCPU): .cpuTime
+            case .signaled(SIGABRT): .abort
+            case .signaled: .crash
+            case .exited: .exit
+            }
         }
         let during = call.map { " during \($0)" } ?? ""
         return WorkerFault(kind, .error(kind.code, "\(extensionName) \(Self.phrase(kind)); its worker \(termination)\(during)."))

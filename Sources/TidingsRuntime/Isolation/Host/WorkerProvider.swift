@@ -73,11 +73,6 @@ final class WorkerProvider: ExtensionProvider {
         for report in reports { onFault(report) }
     }
 
-    /// Ends the worker, if one runs: the host is done with this provider.
-    func retire() {
-        state.withLock { $0.connection }?.retire()
-    }
-
     /// The running worker, started when none runs and the backoff allows.
     /// - Throws: `worker.quarantined` or `worker.restarting` while it may
     ///   not start, or why a start failed (itself a fault).

@@ -55,7 +55,11 @@ package final class SpawnedProcess: Sendable {
         code = posix_spawn_file_actions_adddup2(&actions, channel.rawValue, 3)
         if code == 0 { code = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
         if code == 0 { code = posix_spawn_file_actions_adddup2(&actions, 2, 1) }
-        if code == 0, let closeFrom = closeFromAction() { code = closeFrom(&actions, 4) }
+        if code == 0, let closeFrom = CLibrary.function(
+            "posix_spawn_file_actions_addclosefrom_np",
+            as: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self) {
+            code = closeFrom(&actions, 4)
+        }
         guard code == 0 else { throw SystemError(code: code) }
 
         var attributes = posix_spawnattr_t()
@@ -128,16 +132,6 @@ package final class SpawnedProcess: Sendable {
     /// True once the child is reaped (`wait()` returned).
     package var isReaped: Bool {
         state.withLock { $0 != nil }
-    }
-
-    /// `posix_spawn_file_actions_addclosefrom_np`, when the C library has it.
-    /// The corresponding C function is `dlsym`.
-    private static func closeFromAction()
-        -> (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32)?
-    {
-        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(
-            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
     }
 
     /// Calls `body` with `strings` as a C array of C strings, ending in NULL.

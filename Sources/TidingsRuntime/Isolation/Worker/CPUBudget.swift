@@ -94,7 +94,7 @@ package final class CPUBudget {
     /// The corresponding C function is `gettid`.
     private static func currentThreadID() -> pid_t? {
         typealias GetThreadID = @convention(c) () -> pid_t
-        return WorkerSandbox.cFunction("gettid", as: GetThreadID.self).map { $0() }
+        return CLibrary.function("gettid", as: GetThreadID.self).map { $0() }
     }
 }
 

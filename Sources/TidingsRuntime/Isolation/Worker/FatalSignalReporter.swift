@@ -94,7 +94,7 @@ package enum FatalSignalReporter {
     /// The corresponding C functions are `pthread_getattr_np` and `pthread_attr_getstack`.
     static func currentThreadStack() throws(SystemError) -> (low: UInt, size: Int) {
         typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
-        guard let getAttributes = WorkerSandbox.cFunction("pthread_getattr_np", as: GetAttributes.self) else {
+        guard let getAttributes = CLibrary.function("pthread_getattr_np", as: GetAttributes.self) else {
             throw SystemError(code: ENOSYS)
         }
         var attributes = pthread_attr_t()

@@ -83,11 +83,11 @@ extension Diagnostic.Code {
     /// The worker process could not start, or could not load the extension.
     package static let workerLaunchFailed = Self("worker.launch-failed")
     /// A message between host and worker could not be read, or came out of turn.
-    package static let workerProtocol = Self("worker.protocol")
+    package static let workerProtocol = WorkerFault.Kind.protocol.code
     /// The worker's extension overflowed its stack.
-    package static let workerStackOverflow = Self("worker.stack-overflow")
+    package static let workerStackOverflow = WorkerFault.Kind.stackOverflow.code
     /// The worker's extension reached its memory limit before it died.
-    package static let workerOutOfMemory = Self("worker.memory")
+    package static let workerOutOfMemory = WorkerFault.Kind.memory.code
     /// The worker's extension wrote to standard output.
     package static let workerOutput = Self("worker.output")
 }

@@ -70,7 +70,7 @@ package enum WorkerSandbox {
     /// (close-on-exec; `target` itself is not).
     static func redirect(_ target: Int32) throws(SystemError) -> FileDescriptor {
         typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-        guard let pipe2 = cFunction("pipe2", as: Pipe2.self) else { throw SystemError(code: ENOSYS) }
+        guard let pipe2 = CLibrary.function("pipe2", as: Pipe2.self) else { throw SystemError(code: ENOSYS) }
         var ends: [Int32] = [-1, -1]
         guard pipe2(&ends, O_CLOEXEC) == 0 else { throw SystemError.current() }
         // With `target` closed, the pipe may have been given its number;
@@ -152,7 +152,7 @@ package enum WorkerSandbox {
         // optional arguments as unsigned longs without `va_arg` on x86_64 and
         // AArch64, so a fixed five-argument signature calls it correctly.
         typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-        guard let prctl = cFunction("prctl", as: Prctl.self) else { throw SystemError(code: ENOSYS) }
+        guard let prctl = CLibrary.function("prctl", as: Prctl.self) else { throw SystemError(code: ENOSYS) }
         let setNoNewPrivileges: Int32 = 38  // PR_SET_NO_NEW_PRIVS, <linux/prctl.h>
         guard prctl(setNoNewPrivileges, 1, 0, 0, 0) == 0 else { throw SystemError.current() }
     }
@@ -184,9 +184,9 @@ package enum WorkerSandbox {
         typealias Syscall = @convention(c) (Int, Int, Int, Int) -> Int
         let closeRangeCall = 436  // SYS_close_range, the same number on every architecture
         let closeRange: (ClosedRange<UInt32>) -> Bool
-        if let function = cFunction("close_range", as: CloseRange.self) {
+        if let function = CLibrary.function("close_range", as: CloseRange.self) {
             closeRange = { function($0.lowerBound, $0.upperBound, 0) == 0 }
-        } else if let syscall = cFunction("syscall", as: Syscall.self) {
+        } else if let syscall = CLibrary.function("syscall", as: Syscall.self) {
             closeRange = { syscall(closeRangeCall, Int($0.lowerBound), Int($0.upperBound), 0) == 0 }
         } else {
             return false
@@ -199,8 +199,12 @@ package enum WorkerSandbox {
 
     /// `VmData` of `/proc/self/status`, in bytes.
     private static func currentDataSize() throws(SystemError) -> UInt64 {
-        let text = try readWholeFile("/proc/self/status")
-        guard let size = dataSize(inStatus: text) else { throw SystemError(code: ENODATA) }
+        guard let bytes = try? FileSystem.readFile("/proc/self/status", limit: 1 << 20) else {
+            throw SystemError(code: EIO)
+        }
+        guard let size = dataSize(inStatus: String(decoding: bytes, as: UTF8.self)) else {
+            throw SystemError(code: ENODATA)
+        }
         return size
     }
 
@@ -220,29 +224,4 @@ package enum WorkerSandbox {
 
     /// `RLIM_INFINITY`, `(rlim_t) -1`, which Swift imports as an overflowing literal.
     static let unlimited = UInt64.max
-
-    /// The text of a small file read to its end (files in /proc report no size).
-    private static func readWholeFile(_ path: String) throws(SystemError) -> String {
-        let file = try FileDescriptor(opening: path, O_RDONLY)
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SystemError.current()
-            }
-            if count == 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The C library's function `name`, found with `dlsym` in the global scope:
-    /// Swift's Glibc module does not define `_GNU_SOURCE`, so it declares
-    /// neither `close_range`, `pipe2`, `gettid` nor `pthread_getattr_np`, and no
-    /// variadic function (`prctl`, `syscall`) at all.
-    static func cFunction<Function>(_ name: String, as type: Function.Type) -> Function? {
-        dlsym(nil, name).map { unsafeBitCast($0, to: type) }
-    }
 }

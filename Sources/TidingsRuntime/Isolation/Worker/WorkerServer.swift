@@ -139,7 +139,7 @@ final class WorkerServer: Sendable {
         -> UserNotification
     {
         var local = notification
-        var list = DescriptorList()
+        let list = DescriptorList()
         local.content.attachments = notification.attachments.map { attachment in
             var attachment = attachment
             if let index = Int(attachment.path), let file = files.takeFile(at: index) {
@@ -261,7 +261,10 @@ final class RelayedCompletions: Sendable {
 
     private struct Table {
         var open: [UInt64: PendingCompletion.Kind] = [:]
+        /// The tokens in the order they came, as a ring once full.
         var order: [UInt64] = []
+        /// In a full ring, the slot of the oldest token: the next to forget.
+        var oldest = 0
     }
 
     private let table = Mutex(Table())
@@ -270,9 +273,13 @@ final class RelayedCompletions: Sendable {
     func expect(_ token: UInt64, kind: PendingCompletion.Kind) {
         table.withLock { table in
             table.open[token] = kind
-            table.order.append(token)
-            if table.order.count > Self.remembered {
-                table.open[table.order.removeFirst()] = nil
+            // A ring, not removeFirst(), which would move every token on each response.
+            if table.order.count < Self.remembered {
+                table.order.append(token)
+            } else {
+                table.open[table.order[table.oldest]] = nil
+                table.order[table.oldest] = token
+                table.oldest = (table.oldest + 1) % Self.remembered
             }
         }
     }
