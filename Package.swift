@@ -19,6 +19,10 @@ let package = Package(
     targets: [
         // 1. ABI: the C contract, header only (plus compile-time layout checks).
         .target(name: "TidingsABI"),
+        // What Swift cannot call: variadic and undeclared system calls, CMSG
+        // layout, seccomp, Landlock, and the sandboxed spawn (code that runs
+        // between clone and execve). Private: no product exposes it.
+        .target(name: "TidingsSystemShims"),
         // Shared plumbing below every layer: diagnostics, JSON, files, text.
         .target(name: "TidingsBase"),
         // 2. Manifest: property lists, Info.plist model and validation, interface files.
