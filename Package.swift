@@ -36,6 +36,13 @@ let package = Package(
             name: "TidingsRuntime",
             dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader"]
         ),
+        // 5b. Isolation: extensions in sandboxed worker processes, behind the
+        // runtime's launcher / provider / instance interface.
+        .target(
+            name: "TidingsIsolation",
+            dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader",
+                           "TidingsRuntime", "TidingsSystemShims"]
+        ),
         // 6. Surfaces: the JSON-RPC server and the command line.
         .target(
             name: "TidingsServer",
@@ -44,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "tidings",
             dependencies: ["TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader", "TidingsRuntime",
-                           "TidingsServer"]
+                           "TidingsIsolation", "TidingsServer"]
         ),
         // 7. SDK: what Swift extension authors import.
         .target(name: "TidingsSDK", dependencies: ["TidingsABI"]),
@@ -52,7 +59,8 @@ let package = Package(
         // Benchmarks (release mode): swift run -c release tidings-benchmark
         .executableTarget(
             name: "TidingsBenchmark",
-            dependencies: ["TidingsABI", "TidingsBase", "TidingsRegistry", "TidingsLoader", "TidingsRuntime", "TidingsServer"]
+            dependencies: ["TidingsABI", "TidingsBase", "TidingsRegistry", "TidingsLoader", "TidingsRuntime",
+                           "TidingsIsolation", "TidingsServer"]
         ),
 
         // Sample extensions.
@@ -71,13 +79,18 @@ let package = Package(
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "RuntimeTestSupport", dependencies: ["TidingsRuntime", "TestSupport"],
+                path: "Tests/RuntimeTestSupport"),
         .testTarget(name: "TidingsABITests", dependencies: ["TidingsRegistry", "TidingsRuntime", "TestSupport"]),
         .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase"]),
         .testTarget(name: "TidingsManifestTests", dependencies: ["TidingsManifest", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TidingsRegistryTests", dependencies: ["TidingsRegistry", "TestSupport"]),
         .testTarget(name: "TidingsLoaderTests", dependencies: ["TidingsABI", "TidingsBase", "TidingsLoader", "TestSupport"]),
-        .testTarget(name: "TidingsRuntimeTests", dependencies: ["TidingsRuntime", "TestSupport"]),
+        .testTarget(name: "TidingsRuntimeTests", dependencies: ["TidingsRuntime", "TestSupport", "RuntimeTestSupport"]),
+        .testTarget(name: "TidingsIsolationTests",
+                    dependencies: ["TidingsIsolation", "TidingsRuntime", "TidingsRegistry", "TestSupport",
+                                   "RuntimeTestSupport"]),
         .testTarget(name: "TidingsServerTests", dependencies: ["TidingsServer", "TidingsRuntime", "TestSupport"]),
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
     ]

@@ -1,6 +1,7 @@
 import Glibc
 import TidingsBase
 import TidingsRegistry
+import TidingsIsolation
 import TidingsRuntime
 
 /// What process isolation costs: deliver → presentation with NoOp in a

@@ -470,7 +470,8 @@ package final class NotificationHost: Sendable {
         var answer: PendingCompletion.Answer?
         do throws(Diagnostic) {
             try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
-                try extensionInstance.didReceive(response, to: shown.notification, token: pending.token)
+                try extensionInstance.didReceive(response, to: shown.notification, token: pending.token,
+                                                 deadline: pending.deadline)
             }
             answer = pending.wait()
         } catch {

@@ -3,6 +3,8 @@
 #include "TidingsSystemShims.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <time.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -51,6 +53,38 @@ int tidings_pidfd_open(pid_t pid) {
 
 int tidings_pidfd_send_signal(int pidfd, int signal) {
     return (int)result(syscall(SYS_pidfd_send_signal, pidfd, signal, NULL, 0));
+}
+
+int tidings_thread_stack(uintptr_t *low, size_t *size) {
+    pthread_attr_t attributes;
+    int status = pthread_getattr_np(pthread_self(), &attributes);
+    if (status != 0) return -status;
+    void *base = NULL;
+    status = pthread_attr_getstack(&attributes, &base, size);
+    pthread_attr_destroy(&attributes);
+    if (status != 0) return -status;
+    *low = (uintptr_t)base;
+    return 0;
+}
+
+int tidings_cpu_timer_create(int signal, pid_t thread) {
+    /* Raw: glibc's timer_t hides the kernel's id, which the seccomp filter must name. */
+    struct sigevent event;
+    memset(&event, 0, sizeof event);
+    event.sigev_signo = signal;
+    event.sigev_notify = SIGEV_THREAD_ID;
+    event._sigev_un._tid = thread;
+    int timer = -1;
+    if (syscall(SYS_timer_create, CLOCK_PROCESS_CPUTIME_ID, &event, &timer) < 0) return -errno;
+    return timer;
+}
+
+int tidings_cpu_timer_arm(int timer, uint64_t nanoseconds) {
+    struct itimerspec value;
+    memset(&value, 0, sizeof value);
+    value.it_value.tv_sec = (time_t)(nanoseconds / 1000000000u);
+    value.it_value.tv_nsec = (long)(nanoseconds % 1000000000u);
+    return (int)result(syscall(SYS_timer_settime, timer, 0, &value, NULL));
 }
 
 /* struct open_how of <linux/openat2.h>, which older headers lack. */

@@ -1,6 +1,7 @@
 // tidings: the command line of the Tidings notification extension host.
 import Glibc
 import TidingsBase
+import TidingsIsolation
 import TidingsRuntime
 
 /// The `tidings` command: finds the subcommand and maps failures to exit codes.

@@ -1,3 +1,4 @@
+import RuntimeTestSupport
 import Foundation
 import Testing
 import TestSupport

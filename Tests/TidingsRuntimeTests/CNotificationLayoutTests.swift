@@ -1,3 +1,4 @@
+import RuntimeTestSupport
 import Testing
 import TidingsABI
 import TidingsBase

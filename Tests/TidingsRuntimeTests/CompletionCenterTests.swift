@@ -1,3 +1,4 @@
+import RuntimeTestSupport
 import Foundation
 import Synchronization
 import Testing

@@ -1,3 +1,4 @@
+import RuntimeTestSupport
 import Testing
 import TestSupport
 import TidingsBase

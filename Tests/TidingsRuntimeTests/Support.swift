@@ -1,3 +1,4 @@
+import RuntimeTestSupport
 import TestSupport
 import TidingsBase
 import TidingsRegistry
@@ -103,37 +104,4 @@ extension NSLock {
         defer { unlock() }
         return body()
     }
-}
-
-/// A request-form notification.
-func notification(_ identifier: String, category: String, thread: String = "", title: String = "Title",
-                  body: String = "Body", userInfo: [(String, JSON)] = [],
-                  attachments: [NotificationAttachment] = []) -> UserNotification {
-    var content = NotificationContent()
-    content.title = title
-    content.body = body
-    content.categoryIdentifier = category
-    content.threadIdentifier = thread
-    content.userInfo = userInfo
-    content.attachments = attachments
-    return UserNotification(identifier: identifier, date: 1_800_000_000, content: content)
-}
-
-extension ViewState {
-    /// The text of label `identifier`, if it is one.
-    func text(of identifier: String) -> String? {
-        guard case .label(let text, _, _) = node(identifier)?.content else { return nil }
-        return text
-    }
-
-    /// The colour of label `identifier`, if set.
-    func color(of identifier: String) -> String? {
-        guard case .label(_, let color, _) = node(identifier)?.content else { return nil }
-        return color?.description
-    }
-}
-
-extension Array where Element == Diagnostic {
-    /// The codes, as strings.
-    var codes: [String] { map(\.code.rawValue) }
 }

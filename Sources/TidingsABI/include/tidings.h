@@ -105,6 +105,37 @@ typedef int32_t tidings_status;
 #define TIDINGS_STATUS_INVALID_ATTACHMENT 8
 /** v2: the call does not apply to this kind of extension or instance. */
 #define TIDINGS_STATUS_NOT_SUPPORTED 9
+/**
+ * The instance called host functions faster than the host allows (by
+ * default 10,000 a second, 20,000 at once); the call changed nothing. An
+ * extension that goes on calling through as many refusals as the burst is
+ * taken for a call storm: its calls answer TIDINGS_STATUS_INVALID_CONTEXT
+ * from then on, and an isolated one's worker is ended. Hosts before it
+ * answered no such status; treat any status you do not know as a failure.
+ */
+#define TIDINGS_STATUS_RATE_LIMITED 10
+
+/*
+ * Limits on what an extension passes to the host, in bytes of UTF-8
+ * without the terminating NUL. The host never reads past a limit: a longer
+ * string is refused with TIDINGS_STATUS_INVALID_ARGUMENT (a log message is
+ * cut instead, ending in "…"), a longer field of a content handed to
+ * complete_request is dropped and reported.
+ */
+/** Element, action, attachment, category and thread identifiers; userInfo keys. */
+#define TIDINGS_MAX_IDENTIFIER_BYTES 256
+/** set_text's text, a content's body. */
+#define TIDINGS_MAX_TEXT_BYTES 16384
+/** Titles (set_title, a content's title and subtitle, an action's title, a text-input button title and placeholder), a sound's name. */
+#define TIDINGS_MAX_TITLE_BYTES 1024
+/** A log message (longer ones are cut). */
+#define TIDINGS_MAX_LOG_BYTES 4096
+/** An attachment request's url. */
+#define TIDINGS_MAX_URL_BYTES 4096
+/** One userInfo value's JSON in a content handed back. */
+#define TIDINGS_MAX_USER_INFO_VALUE_BYTES 65536
+/** userInfo entries and attachments of a content handed back (those beyond are dropped). */
+#define TIDINGS_MAX_ENTRIES 256
 
 /**
  * v2: why an attachment was refused, with the values of Apple's

@@ -57,10 +57,14 @@ package enum FileSystem {
         status(of: path)?.kind == .directory
     }
 
-    /// The bytes of the regular file at `path`, read whole.
-    /// - Parameter limit: refuse files larger than this many bytes.
-    package static func readFile(_ path: String, limit: Int = 64 << 20) throws(Diagnostic) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// The bytes of the regular file at `path`, read whole. Opening never
+    /// waits (a FIFO planted at the path is refused, not waited on).
+    /// - Parameters:
+    ///   - limit: refuse files larger than this many bytes.
+    ///   - followingLinks: false refuses a symbolic link at `path` itself.
+    package static func readFile(_ path: String, limit: Int = 64 << 20,
+                                 followingLinks: Bool = true) throws(Diagnostic) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else { throw failure(.fileUnreadable, "cannot open", path) }
         defer { close(descriptor) }
         var info = stat()
@@ -168,7 +172,9 @@ package enum FileSystem {
     package static func writeFileAtomically(_ path: String, _ bytes: some Collection<UInt8>,
                                             mode: mode_t = 0o644) throws(Diagnostic) {
         let temporary = "\(Path.directory(of: path))/.\(Path.lastComponent(of: path)).\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        // A new file of its own, never one planted at the temporary name (a link to elsewhere, say).
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw failure(.fileUnwritable, "cannot create", temporary) }
         var written = true
         Array(bytes).withUnsafeBytes { buffer in

@@ -33,6 +33,14 @@ package enum Path {
         return String(last[last.index(after: dot)...])
     }
 
+    /// True when `path` is `directory` or lies below it: `/usr/lib` is within `/usr`, `/usrx` is not.
+    package static func isWithin(_ path: String, _ directory: String) -> Bool {
+        let path = trimmingTrailingSlashes(path)
+        let directory = trimmingTrailingSlashes(directory)
+        if path == directory || directory == "/" { return true }
+        return path.hasPrefix(directory + "/")
+    }
+
     private static func trimmingTrailingSlashes(_ path: String) -> String {
         var result = Substring(path)
         while result.count > 1 && result.hasSuffix("/") { result = result.dropLast() }

@@ -8,16 +8,16 @@ import TidingsBase
 /// What is checked is what was opened: the descriptor is compared with the
 /// path's status, so a file swapped in between is refused, and everything
 /// after reads the descriptor, not the path.
-struct AttachmentSource: ~Copyable {
+package struct AttachmentSource: ~Copyable {
     /// The absolute path the request names.
-    let path: String
+    package let path: String
     /// The open file, read-only.
-    let file: FileDescriptor
+    package let file: FileDescriptor
     /// Its status when opened: size, device and inode, links.
     let status: stat
 
     /// The file `request` names, checked and opened.
-    init(_ request: AttachmentRequest) throws(AttachmentFailure) {
+    package init(_ request: AttachmentRequest) throws(AttachmentFailure) {
         let path = try Self.path(of: request)
         var linkStatus = stat()
         guard lstat(path, &linkStatus) == 0 else {
@@ -92,7 +92,7 @@ struct AttachmentSource: ~Copyable {
     var size: UInt64 { UInt64(status.st_size) }
 
     /// True when `other` (a `stat` of some path) is this very file.
-    func isSameFile(as other: stat) -> Bool {
+    package func isSameFile(as other: stat) -> Bool {
         other.st_dev == status.st_dev && other.st_ino == status.st_ino
     }
 

@@ -44,6 +44,13 @@ package final class AttachmentStore: Sendable {
         package var source: String
         /// How it came in.
         package var transfer: Transfer
+
+        package init(attachment: NotificationAttachment, mediaType: MediaType, source: String, transfer: Transfer) {
+            self.attachment = attachment
+            self.mediaType = mediaType
+            self.source = source
+            self.transfer = transfer
+        }
     }
 
     /// The store's directory.

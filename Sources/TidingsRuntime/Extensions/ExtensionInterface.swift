@@ -41,12 +41,18 @@ extension ExtensionProvider {
 package protocol ExtensionInstance: Sendable {
     /// `didReceive(_:)`: fill the view for `notification`.
     func didReceive(_ notification: UserNotification) throws(Diagnostic)
-    /// `didReceive(_:completionHandler:)`; the answer arrives through the completion `token`.
-    func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64) throws(Diagnostic)
+    /// `didReceive(_:completionHandler:)`; the answer arrives through the
+    /// completion `token` before `deadline` (monotonic nanoseconds).
+    func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64,
+                    deadline: UInt64) throws(Diagnostic)
     /// A service extension's `didReceive(_:withContentHandler:)`; the
-    /// rewritten content arrives through the completion `token`.
-    func didReceive(request: UserNotification, token: UInt64) throws(Diagnostic)
-    /// `serviceExtensionTimeWillExpire()`: the deadline has passed.
+    /// rewritten content arrives through the completion `token` before
+    /// `deadline` (monotonic nanoseconds: the deadline and its grace period).
+    /// The call itself may last until then; time-will-expire may come from
+    /// another thread while it runs.
+    func didReceive(request: UserNotification, token: UInt64, deadline: UInt64) throws(Diagnostic)
+    /// `serviceExtensionTimeWillExpire()`: the deadline has passed. It may
+    /// come while `didReceive(request:…)` still runs, from another thread.
     func serviceExtensionTimeWillExpire() throws(Diagnostic)
     /// The user tapped play.
     func mediaPlay() throws(Diagnostic)

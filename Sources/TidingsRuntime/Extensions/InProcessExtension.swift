@@ -8,13 +8,19 @@ import TidingsRegistry
 ///
 /// Fastest, but an extension that crashes takes the host with it.
 package struct InProcessLauncher: ExtensionLauncher {
-    package init() {}
+    /// The host functions the extensions get.
+    private let host: HostTable
+
+    /// A launcher whose extensions call `host` (this process's own functions by default).
+    package init(host: HostTable = HostFunctions.standard) {
+        self.host = host
+    }
 
     package func launch(_ bundle: ExtensionBundle) throws(Diagnostic) -> any ExtensionProvider {
         guard let path = bundle.libraryPath, let manifest = bundle.manifest else {
             throw .error(.bundleManifestMissing, "\(bundle.name) has no valid manifest.", at: .init(file: bundle.path))
         }
-        let library = try ExtensionLoader.load(path, host: HostFunctions.table)
+        let library = try ExtensionLoader.load(path, host: host.pointer)
         // The manifest's extension point says which function must be there.
         switch manifest.point {
         case .content where library.didReceiveNotification == nil:
@@ -66,14 +72,14 @@ final class InProcessInstance: ExtensionInstance, @unchecked Sendable {
         CNotification.with(notification) { handler(instance, $0) }
     }
 
-    func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64) {
+    func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64, deadline: UInt64) {
         guard let handler = library.didReceiveResponse else { return }
         CNotification.with(notification, response: response) { _, response in
             handler(instance, response, token)
         }
     }
 
-    func didReceive(request: UserNotification, token: UInt64) {
+    func didReceive(request: UserNotification, token: UInt64, deadline: UInt64) {
         guard let handler = library.didReceiveRequest else { return }
         CNotification.with(request) { handler(instance, $0, token) }
     }

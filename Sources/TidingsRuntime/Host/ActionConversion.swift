@@ -6,14 +6,15 @@ enum ActionConversion {
     static func action(from pointer: UnsafePointer<tidings_action>) -> NotificationAction? {
         let action = pointer.pointee
         guard action.struct_size >= UInt32(MemoryLayout<tidings_action>.size),
-              let identifierPointer = action.identifier, let identifier = String(validatingCString: identifierPointer),
+              let identifier = HostLimits.text(action.identifier, limit: HostLimits.identifierBytes).value,
               !identifier.isEmpty,
-              let titlePointer = action.title, let title = String(validatingCString: titlePointer)
+              let title = HostLimits.text(action.title, limit: HostLimits.titleBytes).value
         else { return nil }
         var textInput: NotificationAction.TextInput?
-        if let button = action.text_input_button_title {
-            guard let buttonTitle = String(validatingCString: button) else { return nil }
-            let placeholder = action.text_input_placeholder.flatMap { String(validatingCString: $0) } ?? ""
+        if action.text_input_button_title != nil {
+            guard let buttonTitle = HostLimits.text(action.text_input_button_title, limit: HostLimits.titleBytes).value
+            else { return nil }
+            let placeholder = HostLimits.text(action.text_input_placeholder, limit: HostLimits.titleBytes).value ?? ""
             textInput = .init(buttonTitle: buttonTitle, placeholder: placeholder)
         }
         return NotificationAction(identifier: identifier, title: title,

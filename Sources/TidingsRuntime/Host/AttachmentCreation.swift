@@ -22,15 +22,20 @@ extension InstanceContext {
         }
     }
 
+    /// `create_attachment` of an extension in this process: the file is
+    /// checked and moved into the host's store.
+    package func createAttachment(_ asked: Result<AttachmentRequest, RequestProblem>) -> AttachmentCreation {
+        createAttachment(asked) { $0.create($1) }
+    }
+
     /// `create_attachment` on this instance: checks `asked` (the request as
     /// read from C, or the sentence saying why it could not be) and reserves
     /// its identifier under the lock, has `make` check and store the file
     /// without the lock (it may take a while, and the instance's other host
     /// calls, and its end, need not wait), then records what was made, unless
     /// the instance ended meanwhile: then the file goes back.
-    /// - Parameter make: puts the file into the store: from its path in this
-    ///   process, from the descriptor a worker sent in the host, through the
-    ///   host in a worker.
+    /// - Parameter make: puts the file into the store: from its path, or from
+    ///   a descriptor opened elsewhere.
     package func createAttachment(
         _ asked: Result<AttachmentRequest, RequestProblem>,
         using make: (ServiceAttachments, AttachmentRequest) -> Result<AttachmentStore.Admission, AttachmentFailure>

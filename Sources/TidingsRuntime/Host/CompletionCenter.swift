@@ -42,24 +42,6 @@ package final class CompletionCenter: Sendable {
 
     private let table = Mutex(Table())
 
-    /// What a completion call gave, as a worker process relays it.
-    package enum Relayed: Sendable {
-        /// `complete_response`'s option.
-        case option(Int32)
-        /// `complete_request`'s content; nil for the original.
-        case content(ServiceAnswer?)
-    }
-
-    /// In a worker process: takes every completion call instead (to the
-    /// host, whose center holds the tokens), and answers its status.
-    private let relay = Mutex<(@Sendable (UInt64, Relayed) -> tidings_status)?>(nil)
-
-    /// Sends every completion call to `body` from now on (in a worker
-    /// process, which relays them to its host).
-    package func relay(to body: @escaping @Sendable (UInt64, Relayed) -> tidings_status) {
-        relay.withLock { $0 = body }
-    }
-
     /// A center that remembers the last `count` finished tokens (at least one).
     package init(remembering count: Int) {
         rememberedFinishedTokens = max(1, count)
@@ -81,15 +63,13 @@ package final class CompletionCenter: Sendable {
 
     /// The ABI's `complete_response`: records `option` for `token`.
     package func complete(_ token: UInt64, option: Int32) -> tidings_status {
-        if let relay = relay.withLock({ $0 }) { return relay(token, .option(option)) }
-        return deliver(.option(option), to: token, kind: .response)
+        deliver(.option(option), to: token, kind: .response)
     }
 
     /// The ABI's `complete_request`: records the rewritten content (nil for
     /// the original) for `token`.
     package func complete(_ token: UInt64, content: ServiceAnswer?) -> tidings_status {
-        if let relay = relay.withLock({ $0 }) { return relay(token, .content(content)) }
-        return deliver(.content(content), to: token, kind: .request)
+        deliver(.content(content), to: token, kind: .request)
     }
 
     /// Hands `answer` to the pending completion of `token` when it is of

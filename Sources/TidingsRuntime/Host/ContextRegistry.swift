@@ -1,15 +1,15 @@
 import Synchronization
 
-/// The table that turns the ABI's context handles back into instance
-/// contexts. Handles are numbers, never reused, so a stale or forged handle
-/// finds nothing instead of freed memory.
+/// The table that turns the ABI's context handles back into the sinks of
+/// their host calls. Handles are numbers, never reused, so a stale or
+/// forged handle finds nothing instead of freed memory.
 package final class ContextRegistry: Sendable {
     /// The one table of the process: host functions find contexts here.
     package static let shared = ContextRegistry()
 
     private struct Table {
         var next: UInt64 = 1
-        var contexts: [UInt64: InstanceContext] = [:]
+        var sinks: [UInt64: any HostCallSink] = [:]
     }
 
     private let table = Mutex(Table())
@@ -22,18 +22,18 @@ package final class ContextRegistry: Sendable {
         }
     }
 
-    /// Makes `handle` name `context`.
-    package func bind(_ handle: UInt64, to context: InstanceContext) {
-        table.withLock { $0.contexts[handle] = context }
+    /// Makes `handle` name `sink`.
+    package func bind(_ handle: UInt64, to sink: any HostCallSink) {
+        table.withLock { $0.sinks[handle] = sink }
     }
 
-    /// The context `handle` names, if it is still open.
-    package func context(_ handle: UInt64) -> InstanceContext? {
-        table.withLock { $0.contexts[handle] }
+    /// The sink `handle` names, if its context is still open.
+    package func sink(_ handle: UInt64) -> (any HostCallSink)? {
+        table.withLock { $0.sinks[handle] }
     }
 
     /// Forgets `handle`.
     package func remove(_ handle: UInt64) {
-        _ = table.withLock { $0.contexts.removeValue(forKey: handle) }
+        _ = table.withLock { $0.sinks.removeValue(forKey: handle) }
     }
 }

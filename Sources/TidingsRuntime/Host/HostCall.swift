@@ -4,10 +4,9 @@ import TidingsManifest
 
 /// A host function an extension called that changes what shows or reports
 /// something, with its arguments already read from C: what the ABI's
-/// `tidings_host` functions do, as a value. In this process the C functions
-/// apply it to the instance's context at once; from a worker process it
-/// travels to the host, which applies it to its own context alike (see
-/// `InstanceContext.relay`).
+/// `tidings_host` functions do, as a value, handed to the `HostCallSink`
+/// the context handle names. A value can travel: a sink may apply it here
+/// and forward it to be applied alike elsewhere.
 package enum HostCall: Sendable, Equatable {
     case log(LogLine.Level, String)
     case setText(element: String, text: String)
@@ -28,8 +27,47 @@ package enum HostCall: Sendable, Equatable {
     /// range): refused with TIDINGS_STATUS_INVALID_ARGUMENT and this sentence.
     case invalid(String)
 
+    /// Why the call's arguments are refused for their size, in one sentence;
+    /// nil when they fit `HostLimits`. (From this process, the C functions
+    /// refuse them before; from a worker, they come as they were sent.)
+    package var violation: String? {
+        func tooLong(_ text: String, _ limit: Int, _ what: String) -> String? {
+            text.utf8.count > limit ? "\(what) is longer than \(limit) bytes." : nil
+        }
+        switch self {
+        case .log, .setPreferredContentHeight, .mediaPlayingStarted, .mediaPlayingPaused, .performDefaultAction, .dismiss,
+             .setMediaButton:
+            return nil
+        case let .setText(element, text):
+            return tooLong(element, HostLimits.identifierBytes, "An element identifier")
+                ?? tooLong(text, HostLimits.textBytes, "set_text's text")
+        case let .setTextColor(element, _), let .setHidden(element, _):
+            return tooLong(element, HostLimits.identifierBytes, "An element identifier")
+        case let .setImage(element, attachment):
+            return tooLong(element, HostLimits.identifierBytes, "An element identifier")
+                ?? attachment.flatMap { tooLong($0, HostLimits.identifierBytes, "An attachment identifier") }
+        case .setTitle(let title):
+            return title.flatMap { tooLong($0, HostLimits.titleBytes, "set_title's title") }
+        case .setActions(let actions):
+            if actions.count > 64 { return "set_actions takes at most 64 actions." }
+            for action in actions {
+                if let problem = tooLong(action.identifier, HostLimits.identifierBytes, "An action identifier")
+                    ?? tooLong(action.title, HostLimits.titleBytes, "An action title")
+                    ?? action.textInput.flatMap({ input in
+                        tooLong(input.buttonTitle, HostLimits.titleBytes, "A text-input button title")
+                            ?? tooLong(input.placeholder, HostLimits.titleBytes, "A text-input placeholder")
+                    }) {
+                    return problem
+                }
+            }
+            return nil
+        case .invalid(let sentence):
+            return tooLong(sentence, HostLimits.logBytes, "A refusal's sentence")
+        }
+    }
+
     /// True when the call may change what shows (the runtime is told after it).
-    var changesPresentation: Bool {
+    package var changesPresentation: Bool {
         switch self {
         case .log, .invalid: false
         default: true
@@ -43,31 +81,45 @@ extension InstanceContext {
     /// answers; once the lock is released, tells the runtime when what shows
     /// may have changed. A closed context answers TIDINGS_STATUS_INVALID_CONTEXT.
     package func perform(_ call: HostCall) -> tidings_status {
+        let now = callRate == nil ? 0 : MonotonicClock.now()
         let status = update { state in
-            guard !state.closed else { return TIDINGS_STATUS_INVALID_CONTEXT }
-            let status = apply(call, to: &state)
-            if relay != nil {
-                // The host collects what the call reports, from the relayed call.
-                state.diagnostics = []
-                state.log = []
-                state.dismissRequested = false
-                state.defaultActionRequested = false
+            guard !state.closed, !state.abusive else { return TIDINGS_STATUS_INVALID_CONTEXT }
+            if let rate = callRate, var allowance = state.allowance {
+                let allowed = allowance.take(rate, now: now)
+                state.allowance = allowance
+                guard allowed else { return refuseOverRate(allowance.refusedInARow, rate, in: &state) }
             }
-            return status
+            if let violation = call.violation {
+                return refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument, violation, in: &state)
+            }
+            return apply(call, to: &state)
         }
-        if let relay {
-            if status != TIDINGS_STATUS_INVALID_CONTEXT { relay(call) }
-        } else if call.changesPresentation && status == TIDINGS_STATUS_OK {
-            announceChange()
-        }
+        if call.changesPresentation && status == TIDINGS_STATUS_OK { announceChange() }
         return status
+    }
+
+    /// A call refused for coming too fast, the `refused`th in a row: the
+    /// first is reported; once they reach the burst, the extension is
+    /// abusive and reported so.
+    private func refuseOverRate(_ refused: Int, _ rate: CallRate, in state: inout State) -> tidings_status {
+        if refused == 1 {
+            state.diagnostics.append(.warning(.hostCallRateLimited,
+                                              "\(extensionIdentifier) called host functions faster than \(Int(rate.perSecond)) a second; calls are refused until it slows down."))
+        }
+        if Double(refused) >= rate.burst {
+            state.abusive = true
+            state.diagnostics.append(.error(.hostCallStorm,
+                                            "\(extensionIdentifier) went on calling host functions through \(refused) refusals; it takes no more calls."))
+        }
+        return TIDINGS_STATUS_RATE_LIMITED
     }
 
     /// `call` applied to `state`.
     private func apply(_ call: HostCall, to state: inout State) -> tidings_status {
         switch call {
         case let .log(level, message):
-            state.log.append(LogLine(extensionIdentifier: extensionIdentifier, level: level, message: message))
+            state.log.append(LogLine(extensionIdentifier: extensionIdentifier, level: level,
+                                     message: HostLimits.cut(message, to: HostLimits.logBytes)))
         case let .setText(element, text):
             return view(&state) { (view: inout ViewState) throws(ViewState.UpdateError) in try view.setText(text, of: element) }
         case let .setTextColor(element, color):

@@ -17,14 +17,22 @@ package enum HostFunctions {
     /// The highest ABI version the host speaks.
     package static let abiVersion = TIDINGS_ABI_VERSION
 
-    /// The table passed to every extension's entry function.
-    package static var table: UnsafePointer<tidings_host> { storage.pointer }
+    /// The table passed to every extension's entry function in this process.
+    package static var table: UnsafePointer<tidings_host> { standard.pointer }
 
-    private struct Storage: @unchecked Sendable {
-        let pointer: UnsafePointer<tidings_host>
-    }
+    /// The host function table of this process, made once.
+    package static let standard = makeTable(completeResponse: completeResponse, completeRequest: completeRequest)
 
-    private static let storage: Storage = {
+    /// The signature of `complete_response`.
+    package typealias CompleteResponse = @convention(c) (tidings_completion, tidings_response_option) -> tidings_status
+    /// The signature of `complete_request`.
+    package typealias CompleteRequest = @convention(c) (tidings_completion, UnsafePointer<tidings_content>?) -> tidings_status
+
+    /// A table like `standard` but for its completion functions: for a
+    /// process whose completion tokens are issued and kept by another (a
+    /// worker process, whose host holds them). The table lives as long as
+    /// the process.
+    package static func makeTable(completeResponse: CompleteResponse, completeRequest: CompleteRequest) -> HostTable {
         let table = UnsafeMutablePointer<tidings_host>.allocate(capacity: 1)
         table.initialize(to: tidings_host(
             struct_size: UInt32(MemoryLayout<tidings_host>.size),
@@ -48,8 +56,8 @@ package enum HostFunctions {
             complete_request: completeRequest,
             create_attachment: createAttachment,
             open_attachment: openAttachment))
-        return Storage(pointer: UnsafePointer(table))
-    }()
+        return HostTable(pointer: UnsafePointer(table))
+    }
 
     /// A C string that lives as long as the process (for the table's static strings).
     private static func permanentCString(_ text: String) -> UnsafePointer<CChar> {
@@ -61,35 +69,44 @@ package enum HostFunctions {
 
     // MARK: Shared steps
 
-    /// The context `handle` names, if it is still open.
-    private static func context(_ handle: tidings_context?) -> InstanceContext? {
-        handle.flatMap { ContextRegistry.shared.context(UInt64(UInt(bitPattern: $0))) }
+    /// The sink `handle` names, if its context is still open.
+    private static func sink(_ handle: tidings_context?) -> (any HostCallSink)? {
+        handle.flatMap { ContextRegistry.shared.sink(UInt64(UInt(bitPattern: $0))) }
     }
 
-    /// Performs the call `make` reads from the C arguments on the context
+    /// Performs the call `make` reads from the C arguments on the sink
     /// `handle` names; TIDINGS_STATUS_INVALID_CONTEXT when there is none.
     private static func perform(_ handle: tidings_context?, _ make: () -> HostCall) -> tidings_status {
-        guard let context = context(handle) else { return TIDINGS_STATUS_INVALID_CONTEXT }
-        return context.perform(make())
+        guard let sink = sink(handle) else { return TIDINGS_STATUS_INVALID_CONTEXT }
+        return sink.perform(make())
     }
 
-    /// The UTF-8 text at `pointer`; nil for NULL or invalid UTF-8.
-    private static func text(_ pointer: UnsafePointer<CChar>?) -> String? {
-        pointer.flatMap { String(validatingCString: $0) }
+    /// The UTF-8 text at `pointer`, at most `limit` bytes; nil for NULL,
+    /// invalid UTF-8 or a longer string (never read past its cap).
+    private static func text(_ pointer: UnsafePointer<CChar>?, limit: Int = HostLimits.identifierBytes) -> String? {
+        HostLimits.text(pointer, limit: limit).value
     }
 
     // MARK: The functions
 
     private static let log: @convention(c) (tidings_context?, tidings_log_level, UnsafePointer<CChar>?) -> Void = {
         handle, level, message in
-        _ = perform(handle) { .log(LogLine.Level(rawValue: level) ?? .info, text(message) ?? "(a message that is not UTF-8)") }
+        _ = perform(handle) {
+            let line: String = switch HostLimits.text(message, limit: HostLimits.logBytes) {
+            case .text(let text): text
+            case .tooLong: HostLimits.cut(String(decoding: UnsafeRawBufferPointer(start: message, count: HostLimits.logBytes),
+                                                 as: UTF8.self), to: HostLimits.logBytes)
+            case .absent, .invalid: "(a message that is not UTF-8)"
+            }
+            return .log(LogLine.Level(rawValue: level) ?? .info, line)
+        }
     }
 
     private static let setText: @convention(c) (tidings_context?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> tidings_status = {
         handle, element, value in
         perform(handle) {
-            guard let element = text(element), let value = text(value) else {
-                return .invalid("set_text needs an element and a UTF-8 text.")
+            guard let element = text(element), let value = text(value, limit: HostLimits.textBytes) else {
+                return .invalid("set_text needs an element (at most \(HostLimits.identifierBytes) bytes) and a UTF-8 text (at most \(HostLimits.textBytes) bytes).")
             }
             return .setText(element: element, text: value)
         }
@@ -125,8 +142,10 @@ package enum HostFunctions {
     private static let setTitle: @convention(c) (tidings_context?, UnsafePointer<CChar>?) -> tidings_status = {
         handle, title in
         perform(handle) {
-            let value = text(title)
-            return title != nil && value == nil ? .invalid("set_title was given a title that is not UTF-8.") : .setTitle(value)
+            let value = text(title, limit: HostLimits.titleBytes)
+            return title != nil && value == nil
+                ? .invalid("set_title was given a title that is not UTF-8 or longer than \(HostLimits.titleBytes) bytes.")
+                : .setTitle(value)
         }
     }
 
@@ -178,12 +197,12 @@ package enum HostFunctions {
         perform(handle) { .dismiss }
     }
 
-    private static let completeResponse: @convention(c) (tidings_completion, tidings_response_option) -> tidings_status = {
+    private static let completeResponse: CompleteResponse = {
         token, option in
         CompletionCenter.shared.complete(token, option: option)
     }
 
-    private static let completeRequest: @convention(c) (tidings_completion, UnsafePointer<tidings_content>?) -> tidings_status = {
+    private static let completeRequest: CompleteRequest = {
         token, content in
         CompletionCenter.shared.complete(token, content: content.map(ServiceAnswer.init))
     }
@@ -194,10 +213,8 @@ package enum HostFunctions {
         let result = result.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<tidings_attachment_result>.size ? $0 : nil }
         // Whatever happens, the caller reads a result that says nothing was made, unless something was.
         if let result { fill(result, error: 0, identifier: "", type: nil, size: 0) }
-        guard let handle, let context = ContextRegistry.shared.context(UInt64(UInt(bitPattern: handle))) else {
-            return TIDINGS_STATUS_INVALID_CONTEXT
-        }
-        let creation = context.createAttachment(attachmentRequest(from: request)) { $0.create($1) }
+        guard let sink = sink(handle) else { return TIDINGS_STATUS_INVALID_CONTEXT }
+        let creation = sink.createAttachment(attachmentRequest(from: request))
         if let result {
             switch creation {
             case .made(let admission):
@@ -217,7 +234,7 @@ package enum HostFunctions {
         from request: UnsafePointer<tidings_attachment_request>?
     ) -> Result<AttachmentRequest, InstanceContext.RequestProblem> {
         guard let request, Int(request.pointee.struct_size) >= MemoryLayout<tidings_attachment_request>.size,
-              let url = text(request.pointee.url)
+              let url = text(request.pointee.url, limit: HostLimits.urlBytes)
         else {
             return .failure(InstanceContext.RequestProblem(message: "create_attachment needs a request with a UTF-8 url."))
         }
@@ -279,23 +296,9 @@ package enum HostFunctions {
         pointers: Dictionary(uniqueKeysWithValues: MediaType.allCases.map { ($0, permanentCString($0.identifier)) }),
         empty: permanentCString(""))
 
-    /// Where a worker process names the descriptors it was sent: `/proc/self/fd/N`.
-    package static let descriptorDirectory = "/proc/self/fd/"
-
     private static let openAttachment: @convention(c) (tidings_context?, UnsafePointer<CChar>?) -> Int32 = {
         handle, identifier in
-        guard let handle, let identifier = text(identifier),
-              let context = ContextRegistry.shared.context(UInt64(UInt(bitPattern: handle))),
-              let path = context.read({ state in
-                  state.closed ? nil : state.attachments.first { $0.identifier == identifier }?.path
-              })
-        else { return -1 }
-        // Read-only, never through a link, and a regular file: the store's file, or nothing. In a
-        // worker process the files came as descriptors, named through /proc/self/fd, whose entries are
-        // links by design: opening one makes a new open file (with its own offset) of the same file.
-        let viaDescriptor = context.relay != nil && path.hasPrefix(descriptorDirectory)
-        guard let file = try? FileDescriptor(opening: path, O_RDONLY | O_NONBLOCK | (viaDescriptor ? 0 : O_NOFOLLOW)),
-              let status = try? file.status(), status.st_mode & S_IFMT == S_IFREG
+        guard let sink = sink(handle), let identifier = text(identifier), let file = sink.openAttachment(identifier)
         else { return -1 }
         return file.take()
     }
@@ -314,4 +317,14 @@ extension Diagnostic.Code {
     package static let attachmentNotSupported = Self("extension.attachment-not-supported")
     /// A host function got NULL, non-UTF-8 text or an out-of-range number.
     package static let hostCallInvalidArgument = Self("extension.invalid-argument")
+    /// An extension called host functions faster than its rate limit.
+    package static let hostCallRateLimited = Self("extension.rate-limited")
+    /// An extension went on calling through its rate limit's refusals (a call storm).
+    package static let hostCallStorm = Self("extension.call-storm")
+}
+
+/// A `tidings_host` table that lives as long as the process.
+package struct HostTable: @unchecked Sendable {
+    /// The table, never freed.
+    package let pointer: UnsafePointer<tidings_host>
 }

@@ -10,13 +10,22 @@ import TidingsManifest
 /// Host functions may arrive on any thread, during a call into the extension
 /// or long after; every change happens under one lock. The runtime reads a
 /// snapshot after each call and drains what the extension reported.
-package final class InstanceContext: Sendable {
+///
+/// It is the `HostCallSink` its handle names, unless `route(to:)` puts
+/// another sink in front of it.
+package final class InstanceContext: HostCallSink {
     /// The media play/pause button an extension asked for.
     package struct MediaButton: Sendable, Equatable {
         package var type: Int32
         /// x, y, width, height; nil when the extension left it to the host.
         package var frame: (Double, Double, Double, Double)?
         package var tint: Color?
+
+        package init(type: Int32, frame: (Double, Double, Double, Double)?, tint: Color?) {
+            self.type = type
+            self.frame = frame
+            self.tint = tint
+        }
 
         package static func == (lhs: MediaButton, rhs: MediaButton) -> Bool {
             lhs.type == rhs.type && lhs.tint == rhs.tint
@@ -52,6 +61,10 @@ package final class InstanceContext: Sendable {
         package var log: [LogLine] = []
         /// The instance is gone; host calls naming it change nothing.
         package var closed = false
+        /// Its host calls' bucket; nil without a rate limit.
+        var allowance: CallAllowance?
+        /// The extension called through `CallRate.burst` refusals: it takes no more calls.
+        package var abusive = false
     }
 
     /// The handle the extension names this instance by (`tidings_context`).
@@ -63,23 +76,45 @@ package final class InstanceContext: Sendable {
     /// How a service extension makes attachments; nil for a content
     /// extension, which may not make any.
     package let attachments: ServiceAttachments?
-    /// In a worker process: sends every host call on to the host, which
-    /// keeps the state that counts (this context keeps a copy to answer the
-    /// extension with the same status, and collects nothing).
-    let relay: (@Sendable (HostCall) -> Void)?
     private let state: Mutex<State>
     /// Told when a host function changed what shows; set by the runtime.
-    private let observer = Mutex<(@Sendable () -> Void)?>(nil)
+    private let observer = Mutex<ChangeObserver?>(nil)
+
+    /// The observer, boxed: a closure kept in a `Mutex` and read back through
+    /// `withLock`'s `inout` is re-wrapped in a reabstraction thunk on every
+    /// access, so each host call would have made the stored closure one
+    /// thunk deeper (a call storm overflowed the host's stack that way).
+    /// A class reference is stored and read as it is.
+    private final class ChangeObserver: Sendable {
+        let body: @Sendable () -> Void
+
+        init(_ body: @escaping @Sendable () -> Void) {
+            self.body = body
+        }
+    }
+
+    /// How fast its host calls may come; nil for no limit.
+    package let callRate: CallRate?
 
     package init(extensionIdentifier: String, mayOverrideTitle: Bool, interface: Interface?,
-                 attachments: ServiceAttachments? = nil, relay: (@Sendable (HostCall) -> Void)? = nil) {
+                 attachments: ServiceAttachments? = nil, callRate: CallRate? = .standard) {
         self.extensionIdentifier = extensionIdentifier
         self.mayOverrideTitle = mayOverrideTitle
         self.attachments = attachments
-        self.relay = relay
-        state = Mutex(State(view: ViewState(interface: interface)))
+        self.callRate = callRate
+        var initial = State(view: ViewState(interface: interface))
+        initial.allowance = callRate.map { CallAllowance($0, now: MonotonicClock.now()) }
+        state = Mutex(initial)
         handle = ContextRegistry.shared.makeHandle()
         ContextRegistry.shared.bind(handle, to: self)
+    }
+
+    /// Host calls naming this context's handle go to `sink` from now on
+    /// instead of straight here: a sink that forwards them elsewhere and
+    /// applies them here as well, say. Call it before the handle is given
+    /// to an extension.
+    package func route(to sink: some HostCallSink) {
+        ContextRegistry.shared.bind(handle, to: sink)
     }
 
     /// Forgets the handle: later host calls naming it fail with
@@ -94,17 +129,23 @@ package final class InstanceContext: Sendable {
     /// height, title, actions, media, or a request to close), on the thread
     /// of that call, after the state's lock is released; nil stops it.
     package func observe(_ body: (@Sendable () -> Void)?) {
-        observer.withLock { $0 = body }
+        let box = body.map(ChangeObserver.init)
+        observer.withLock { $0 = box }
     }
 
     /// Tells the observer that what shows changed.
     package func announceChange() {
-        observer.withLock { $0 }?()
+        observer.withLock { $0 }?.body()
     }
 
     /// The ABI's name for this instance.
     package var cHandle: tidings_context? {
         tidings_context(bitPattern: UInt(handle))
+    }
+
+    /// True once the extension called through its rate limit's refusals (a call storm).
+    package var isAbusive: Bool {
+        state.withLock { $0.abusive }
     }
 
     /// A copy of the current state.
@@ -147,6 +188,18 @@ package final class InstanceContext: Sendable {
             state.dismissRequested = false
             state.defaultActionRequested = false
             return body(reports, state)
+        }
+    }
+
+    /// Forgets what the extension reported and asked for since the last
+    /// drain, for a context whose reports are collected elsewhere (a copy
+    /// kept only to answer the extension with the right status).
+    package func discardReports() {
+        state.withLock { state in
+            state.diagnostics = []
+            state.log = []
+            state.dismissRequested = false
+            state.defaultActionRequested = false
         }
     }
 

@@ -21,39 +21,56 @@ package struct ServiceAnswer: Sendable, Equatable {
     }
 
     /// Copies a `tidings_content` an extension passed to `complete_request`.
-    init(_ pointer: UnsafePointer<tidings_content>) {
+    package init(_ pointer: UnsafePointer<tidings_content>) {
         let given = pointer.pointee
         var content = NotificationContent()
         var problems: [Diagnostic] = []
-        func text(_ pointer: UnsafePointer<CChar>?) -> String? {
-            pointer.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
+        // Read at most the field's cap (invalid UTF-8 repaired, as Foundation's
+        // NSString would); a longer field is dropped and reported.
+        func text(_ pointer: UnsafePointer<CChar>?, limit: Int = HostLimits.identifierBytes,
+                  _ field: String = "a field") -> String? {
+            guard let pointer else { return nil }
+            let length = strnlen(pointer, limit + 1)
+            guard length <= limit else {
+                problems.append(.warning(.serviceAnswerInvalid,
+                                         "\(field) handed back is longer than \(limit) bytes; it was dropped."))
+                return nil
+            }
+            return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
         }
         guard Int(given.struct_size) >= MemoryLayout<tidings_content>.size else {
             self.init(content: content, attachmentIdentifiers: [], problems: [.warning(
                 .serviceAnswerInvalid, "The content handed back is smaller than version 1's tidings_content; it was ignored.")])
             return
         }
-        content.title = text(given.title) ?? ""
-        content.subtitle = text(given.subtitle) ?? ""
-        content.body = text(given.body) ?? ""
-        content.categoryIdentifier = text(given.category_identifier) ?? ""
-        content.threadIdentifier = text(given.thread_identifier) ?? ""
-        content.targetContentIdentifier = text(given.target_content_identifier)
-        content.sound = text(given.sound)
+        content.title = text(given.title, limit: HostLimits.titleBytes, "The title") ?? ""
+        content.subtitle = text(given.subtitle, limit: HostLimits.titleBytes, "The subtitle") ?? ""
+        content.body = text(given.body, limit: HostLimits.textBytes, "The body") ?? ""
+        content.categoryIdentifier = text(given.category_identifier, "The category identifier") ?? ""
+        content.threadIdentifier = text(given.thread_identifier, "The thread identifier") ?? ""
+        content.targetContentIdentifier = text(given.target_content_identifier, "The target content identifier")
+        content.sound = text(given.sound, limit: HostLimits.titleBytes, "The sound's name")
         content.badge = given.badge == Int64(TIDINGS_BADGE_NONE) ? nil : given.badge
         content.interruptionLevel = InterruptionLevel(rawValue: given.interruption_level) ?? .active
         content.relevanceScore = given.relevance_score.isFinite ? min(1, max(0, given.relevance_score)) : 0
-        for position in 0..<(given.user_info == nil ? 0 : given.user_info_count) {
-            guard let entry = given.user_info![position]?.pointee, let key = text(entry.key) else { continue }
+        let entries = given.user_info == nil ? 0 : given.user_info_count
+        if entries > HostLimits.entries {
+            problems.append(.warning(.serviceAnswerInvalid,
+                                     "The userInfo handed back has \(entries) entries; those after the first \(HostLimits.entries) were dropped."))
+        }
+        for position in 0..<min(entries, HostLimits.entries) {
+            guard let entry = given.user_info![position]?.pointee, let key = text(entry.key, "A userInfo key") else { continue }
             do {
-                content.userInfo.append((key, try JSON.parse(Array((text(entry.json) ?? "").utf8))))
+                let json = text(entry.json, limit: HostLimits.userInfoValueBytes, "The userInfo value of \"\(key)\"") ?? ""
+                content.userInfo.append((key, try JSON.parse(Array(json.utf8))))
             } catch {
                 problems.append(.warning(.serviceAnswerInvalid,
                                          "The userInfo value of \"\(key)\" handed back is not JSON (\(error.message)); it was dropped."))
             }
         }
-        let identifiers = (0..<(given.attachments == nil ? 0 : given.attachment_count)).compactMap { position in
-            given.attachments![position].flatMap { text($0.pointee.identifier) }
+        let attachments = given.attachments == nil ? 0 : given.attachment_count
+        let identifiers = (0..<min(attachments, HostLimits.entries)).compactMap { position in
+            given.attachments![position].flatMap { text($0.pointee.identifier, "An attachment identifier") }
         }
         self.init(content: content, attachmentIdentifiers: identifiers, problems: problems)
     }

@@ -1,3 +1,4 @@
+import Synchronization
 import TidingsBase
 import TidingsManifest
 import TidingsRegistry
@@ -76,29 +77,46 @@ struct ServiceStage: Sendable {
         let onEvent = self.onEvent
         let pending = CompletionCenter.shared.begin(.request, deadline: MonotonicClock.deadline(after: deadline),
                                                     extensionIdentifier: identifier, report: { onEvent(.diagnostic($0)) })
-        var answer: PendingCompletion.Answer?
+        // did_receive_request runs on a thread of its own, so that the deadline runs while it does: its
+        // content handler counts until the deadline and the grace period after time-will-expire.
+        let call = RequestCall()
+        let last = MonotonicClock.deadline(after: deadline + gracePeriod)
+        let request = notification
+        let token = pending.token
+        if !Threads.start({
+            do throws(Diagnostic) {
+                try instance.didReceive(request: request, token: token, deadline: last)
+                call.finish(nil)
+            } catch {
+                call.finish(error)
+            }
+        }) {
+            call.finish(.error(.serviceTimeout, "No thread could be started for \(identifier)'s did_receive_request."))
+        }
+        var answer = pending.wait()
         var expired = false
-        var failure: Diagnostic?
-        do throws(Diagnostic) {
-            try instance.didReceive(request: notification, token: pending.token)
-            answer = pending.wait()
-            if answer == nil {
-                expired = true
-                let grace = MonotonicClock.deadline(after: gracePeriod)
-                pending.extend(until: grace)
+        var failure = call.failure
+        if answer == nil && failure == nil {
+            expired = true
+            let grace = MonotonicClock.deadline(after: gracePeriod)
+            pending.extend(until: grace)
+            do throws(Diagnostic) {
                 try instance.serviceExtensionTimeWillExpire()
                 answer = pending.wait(until: grace)
+            } catch {
+                // The worker failed: what the extension answered before counts, nothing after.
+                failure = error
+                answer = pending.result
             }
-        } catch {
-            // The worker failed: what the extension answered before counts, nothing after.
-            failure = error
-            answer = pending.result
         }
+        if failure == nil { failure = call.failure }
+        if failure != nil { answer = pending.result }
         CompletionCenter.shared.finish(pending)
         // Closed first, so that no attachment is created after those drained.
         context.close()
         let (reports, created) = context.drainReports { reports, state in (reports, state.created) }
-        instance.destroy()
+        // Destroyed once did_receive_request has returned, which it may not have yet.
+        call.afterwards { instance.destroy() }
         result.diagnostics += pending.problems + reports.diagnostics
         result.log = reports.log
         if let failure {
@@ -268,4 +286,42 @@ extension Diagnostic.Code {
     package static let serviceUnknownAttachment = Self("service.unknown-attachment")
     /// A service extension created attachments the notification does not show.
     package static let serviceAttachmentDiscarded = Self("service.attachment-discarded")
+}
+
+/// A `did_receive_request` under way on a thread of its own: how it ended,
+/// and what is to be done once it has (destroying the instance, which must
+/// not happen while the extension still runs it).
+private final class RequestCall: Sendable {
+    private struct State {
+        var finished = false
+        var failure: Diagnostic?
+        var afterwards: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    /// The call returned, with `failure` when it could not be made.
+    func finish(_ failure: Diagnostic?) {
+        let afterwards: (@Sendable () -> Void)? = state.withLock { state in
+            state.finished = true
+            state.failure = failure
+            defer { state.afterwards = nil }
+            return state.afterwards
+        }
+        afterwards?()
+    }
+
+    /// The failure, once the call returned with one.
+    var failure: Diagnostic? {
+        state.withLock { $0.failure }
+    }
+
+    /// Runs `body` once the call has returned: now, or when it does.
+    func afterwards(_ body: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state in
+            if !state.finished { state.afterwards = body }
+            return state.finished
+        }
+        if now { body() }
+    }
 }

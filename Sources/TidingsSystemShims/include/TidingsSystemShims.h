@@ -44,6 +44,19 @@ int tidings_pidfd_open(pid_t pid);
 /** pidfd_send_signal(pidfd, signal, NULL, 0); -ENOSYS before Linux 5.1. */
 int tidings_pidfd_send_signal(int pidfd, int signal);
 
+/** The calling thread's stack: its lowest usable address and size (pthread_getattr_np). */
+int tidings_thread_stack(uintptr_t *low, size_t *size);
+
+/**
+ * A timer on this process's CPU clock (every thread's time) that sends
+ * `signal` to the thread `thread` when it expires: the kernel's timer id
+ * (what seccomp sees), or a negative errno.
+ */
+int tidings_cpu_timer_create(int signal, pid_t thread);
+
+/** Arms `timer` to expire once after `nanoseconds` of CPU time from now; 0 disarms it. */
+int tidings_cpu_timer_arm(int timer, uint64_t nanoseconds);
+
 /** The `resolve` flags of openat2, as <linux/openat2.h> has them. */
 #define TIDINGS_RESOLVE_NO_XDEV       0x01
 #define TIDINGS_RESOLVE_NO_MAGICLINKS 0x02
@@ -97,6 +110,12 @@ struct tidings_seccomp_options {
      * for it once the filter is on): the worker's CPU watchdog. 0 for none.
      */
     int guarded_signal;
+    /**
+     * A timer (kernel id) that may no longer be changed or deleted
+     * (timer_settime and timer_delete refused for it): the worker's CPU
+     * watchdog. -1 for none.
+     */
+    int guarded_timer;
 };
 
 /**
@@ -154,6 +173,173 @@ struct tidings_landlock_result {
  */
 int tidings_landlock_restrict(const struct tidings_landlock_rule *rules, size_t count, bool allow_network,
                               struct tidings_landlock_result *result);
+
+/* ------------------------------------------------------------------------ */
+/* The sandboxed spawn                                                       */
+/* ------------------------------------------------------------------------ */
+
+/** Namespaces a sandbox is made in (tidings_spawn_request.namespaces). */
+#define TIDINGS_NAMESPACE_USER    0x01u
+#define TIDINGS_NAMESPACE_PID     0x02u
+#define TIDINGS_NAMESPACE_MOUNT   0x04u
+#define TIDINGS_NAMESPACE_IPC     0x08u
+#define TIDINGS_NAMESPACE_NETWORK 0x10u
+#define TIDINGS_NAMESPACE_UTS     0x20u
+
+/** One entry of the worker's file system view (with TIDINGS_NAMESPACE_MOUNT). */
+enum tidings_mount_kind {
+    /** `source` bound at `target` read-only, nosuid, nodev (a directory or a file). */
+    TIDINGS_MOUNT_BIND = 1,
+    /** The device node `source` bound at `target` (read-write, nosuid, noexec). */
+    TIDINGS_MOUNT_DEVICE = 2,
+    /** A symbolic link at `target` whose text is `source`. */
+    TIDINGS_MOUNT_SYMLINK = 3,
+    /** A new tmpfs at `target` of at most `size` bytes, mode 1777, nosuid, nodev. */
+    TIDINGS_MOUNT_TMPFS = 4,
+    /** The new PID namespace's proc at `target` (nosuid, nodev, noexec). */
+    TIDINGS_MOUNT_PROC = 5,
+    /** An empty directory at `target`. */
+    TIDINGS_MOUNT_DIRECTORY = 6,
+};
+
+/** One entry of the view. Parents come before what they hold. */
+struct tidings_mount {
+    const char *source;
+    /** An absolute path inside the view. */
+    const char *target;
+    enum tidings_mount_kind kind;
+    uint64_t size;
+    /** When true, a missing source skips the entry instead of failing. */
+    bool optional;
+};
+
+/** How to start a worker in a sandbox. */
+struct tidings_spawn_request {
+    /** Sizes first: sizeof(struct tidings_spawn_request). */
+    uint32_t struct_size;
+    /** The program (an absolute path, the same inside the view). */
+    const char *executable;
+    /** argv and envp, each ending in NULL. */
+    char *const *arguments;
+    char *const *environment;
+    /** Becomes the worker's descriptor 3. */
+    int channel;
+    /** Becomes the worker's descriptors 1 and 2; -1 for /dev/null. */
+    int output;
+    /** TIDINGS_NAMESPACE_* bits. PID without USER needs privilege, as does any namespace. */
+    uint32_t namespaces;
+    /** The view, with TIDINGS_NAMESPACE_MOUNT; ignored without it. */
+    const struct tidings_mount *mounts;
+    size_t mount_count;
+    /** An existing directory the view's root is assembled on (hidden from the host: a new mount namespace). */
+    const char *scratch;
+    /** A cgroup v2 directory the sandbox starts in (CLONE_INTO_CGROUP), or -1. */
+    int cgroup_directory;
+    /** cgroup v1 `cgroup.procs` files the sandbox joins first, or NULL. */
+    const int *cgroup_procs;
+    size_t cgroup_procs_count;
+    /**
+     * With TIDINGS_NAMESPACE_USER: the user and group the worker runs as,
+     * mapped to themselves. When the caller is privileged (CAP_SETUID and
+     * CAP_SETGID), any ids, and supplementary groups are dropped; otherwise
+     * they must be the caller's effective ids.
+     */
+    uid_t user;
+    gid_t group;
+    /** The host name inside a new UTS namespace. */
+    const char *host_name;
+};
+
+/** Where a spawn failed (tidings_spawn_result.step). */
+enum tidings_spawn_step {
+    TIDINGS_SPAWN_STEP_NONE = 0,
+    /** The control socket, or the descriptors the child keeps. */
+    TIDINGS_SPAWN_STEP_SETUP = 1,
+    /** clone3 (or clone) itself: namespaces the kernel or the caller cannot make. */
+    TIDINGS_SPAWN_STEP_CLONE = 2,
+    /** Writing the user namespace's id maps. */
+    TIDINGS_SPAWN_STEP_ID_MAP = 3,
+    /** Joining a cgroup v1 hierarchy. */
+    TIDINGS_SPAWN_STEP_CGROUP = 4,
+    /** Making the mounts private, or opening a source of the view. */
+    TIDINGS_SPAWN_STEP_MOUNT_SOURCE = 5,
+    /** Assembling the view (entry `mount_index`). */
+    TIDINGS_SPAWN_STEP_MOUNT = 6,
+    /** pivot_root into the view. */
+    TIDINGS_SPAWN_STEP_PIVOT = 7,
+    /** Dropping to the worker's user and group. */
+    TIDINGS_SPAWN_STEP_IDENTITY = 8,
+    /** no_new_privs and the signal setup. */
+    TIDINGS_SPAWN_STEP_PRIVILEGES = 9,
+    /** Starting the worker under the sandbox's init. */
+    TIDINGS_SPAWN_STEP_FORK = 10,
+    /** execve of the worker. */
+    TIDINGS_SPAWN_STEP_EXEC = 11,
+    /** The child ended before it said how far it came. */
+    TIDINGS_SPAWN_STEP_LOST = 12,
+};
+
+/** What tidings_spawn_sandboxed made, or where it failed. */
+struct tidings_spawn_result {
+    /** The sandbox's init (PID 1 of its namespace when there is one), in the caller's namespace. */
+    pid_t pid;
+    /** A pidfd of init, or -1 (kernels before 5.3). Close-on-exec. */
+    int pidfd;
+    /**
+     * The caller's end of the control socket (SOCK_SEQPACKET, close-on-exec).
+     * Init reports the worker's end on it (struct tidings_sandbox_report);
+     * a byte sent on it asks init to kill everything in the sandbox; closing
+     * it (or the caller's death) does the same.
+     */
+    int control;
+    /** On failure: the step, the negative errno, and the view entry. */
+    enum tidings_spawn_step step;
+    int error;
+    int mount_index;
+};
+
+/**
+ * Starts `request->executable` in a sandbox of its own and waits until it
+ * has been executed (or failed to be).
+ *
+ * The sandbox's first process ("init", made with clone3, in the new
+ * namespaces) sets up the view, drops to the worker's identity, sets
+ * no_new_privs, resets every signal's action and mask, closes every
+ * descriptor of the caller, and starts the worker (vfork + execve). It then
+ * waits: when the worker ends it reports how (struct tidings_sandbox_report)
+ * and exits, and every process left in the sandbox is killed — by the
+ * kernel, as init of a PID namespace, or by init itself, as subreaper,
+ * without one. When the caller goes away (or asks), init kills them all.
+ *
+ * Safe to call from any thread of a multi-threaded process: the child runs
+ * no code but system calls until execve. Returns 0, or a negative errno
+ * with `result->step` set (nothing is left running then).
+ */
+int tidings_spawn_sandboxed(const struct tidings_spawn_request *request, struct tidings_spawn_result *result);
+
+/** What init sends on the control socket. */
+enum tidings_sandbox_report_kind {
+    /** The worker is running (execve succeeded). */
+    TIDINGS_SANDBOX_STARTED = 1,
+    /** Setting up failed at `step` with `error`. */
+    TIDINGS_SANDBOX_FAILED = 2,
+    /** The worker ended: `wait_status` and its usage. */
+    TIDINGS_SANDBOX_ENDED = 3,
+};
+
+/** One report of init's, one datagram. */
+struct tidings_sandbox_report {
+    uint32_t kind;
+    int32_t step;
+    int32_t error;
+    int32_t mount_index;
+    /** The worker's pid in the caller's namespace is not known to init; this is init's view of it. */
+    int32_t worker_pid;
+    int32_t wait_status;
+    int64_t max_resident_kilobytes;
+    int64_t user_microseconds;
+    int64_t system_microseconds;
+};
 
 #ifdef __cplusplus
 }

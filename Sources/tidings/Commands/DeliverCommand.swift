@@ -1,5 +1,6 @@
 import TidingsBase
 import TidingsRegistry
+import TidingsIsolation
 import TidingsRuntime
 
 /// `tidings deliver`: one notification through the runtime, and optionally one response.

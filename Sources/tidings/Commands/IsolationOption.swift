@@ -1,6 +1,7 @@
 import Synchronization
 import TidingsBase
 import TidingsRegistry
+import TidingsIsolation
 import TidingsRuntime
 
 /// The `--isolation MODE` option of the commands that run extensions, over
@@ -43,7 +44,7 @@ enum IsolationOption {
     /// faults in the user's ledger; `onFault` hears what workers report outside calls.
     static func launcher(_ policy: IsolationPolicy, environment: [String: String],
                          onFault: @escaping @Sendable (Diagnostic) -> Void) -> any ExtensionLauncher {
-        let settings = WorkerSettings(executable: SpawnedProcess.currentExecutable ?? CommandLine.arguments[0])
+        let settings = WorkerSettings(executable: SandboxedProcess.currentExecutable ?? CommandLine.arguments[0])
         return IsolatingLauncher(policy: policy, workers: WorkerLauncher(settings: settings,
                                                                          ledger: FaultLedger.standard(in: environment),
                                                                          onFault: onFault))

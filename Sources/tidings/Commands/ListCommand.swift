@@ -3,6 +3,7 @@ import TidingsBase
 import TidingsLoader
 import TidingsManifest
 import TidingsRegistry
+import TidingsIsolation
 import TidingsRuntime
 
 /// `tidings list`: every bundle on the search path, what it declares, and what is wrong with it.

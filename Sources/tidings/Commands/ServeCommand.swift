@@ -1,6 +1,7 @@
 import Glibc
 import TidingsBase
 import TidingsRegistry
+import TidingsIsolation
 import TidingsRuntime
 import TidingsServer
 

@@ -1,0 +1,510 @@
+import Glibc
+import Synchronization
+import TidingsABI
+import TidingsBase
+import TidingsRegistry
+import TidingsRuntime
+import TidingsSystemShims
+
+/// One running worker process, seen from the host: its sandbox, the host's
+/// end of its channel, the pipe its output goes to, and a reader thread
+/// that applies what the worker's extension does (host functions,
+/// completions, attachments) and hands each call its answer.
+///
+/// A caller waiting for its answer reads the channel itself for a moment
+/// (most answers come within tens of microseconds, and handing a message
+/// from the reader thread to it costs a thread's wake-up, about as much),
+/// then leaves it to the reader. Messages are handled one at a time, in
+/// order, whoever reads them.
+///
+/// The worker's end is its sandbox's end, seen through init's pidfd: the
+/// reader classes how (`WorkerFault`), fails every call under way with that
+/// fault, abandons the completions the worker still owed, and tells its
+/// owner once. Nothing of the worker's reaches the host but through this class.
+final class WorkerConnection: Sendable {
+    /// The sandbox the worker runs in.
+    let sandbox: SandboxBuilder.Started
+    /// True when the extension handles responses.
+    let handlesResponses: Bool
+    /// True when the extension handles media play and pause.
+    let handlesMedia: Bool
+    /// The sandbox's layers: the host's and the worker's own.
+    let layers: [SandboxLayer]
+    private let channel: WorkerChannel
+    /// The read end of the worker's output pipe.
+    private let output: Int32
+    private let extensionName: String
+    private let settings: WorkerSettings
+    private let onEnd: @Sendable (WorkerFault?) -> Void
+    private let onReport: @Sendable (Diagnostic) -> Void
+    private let state = Mutex(State())
+    /// Held while a message is received and handled: one at a time, in order.
+    private let receiving = Mutex(())
+    /// Callers reading the channel themselves right now; the reader stands back meanwhile.
+    private let inlineReaders = Atomic<Int>(0)
+
+    private struct State {
+        var nextCall: UInt64 = 1
+        var nextInstance: UInt64 = 1
+        /// Calls sent and not answered.
+        var waiting: [UInt64: CallSlot] = [:]
+        /// The host's contexts of the worker's instances, which its host calls change.
+        var contexts: [UInt64: InstanceContext] = [:]
+        /// Completion tokens given to this worker: it may complete these and no others.
+        var tokens: Set<UInt64> = []
+        /// The name of the last call sent, for the fault's message.
+        var current: String?
+        /// Why the host killed the worker, if it did.
+        var killedFor: WorkerFault.Kind?
+        /// The host closed the channel on purpose: its end is no fault.
+        var retired = false
+        /// What the worker said as it died: its stack overflowed, its memory or its CPU time ran out.
+        var overflowedStack = false
+        var ranOutOfMemory = false
+        var usedUpCPUTime = false
+        /// The worker's end of the channel is closed.
+        var channelClosed = false
+        /// The worker has ended; `fault` says how, when it was one.
+        var ended = false
+        var fault: WorkerFault?
+    }
+
+    private init(sandbox: SandboxBuilder.Started, channel: WorkerChannel, output: Int32, extensionName: String,
+                 settings: WorkerSettings, ready: (Bool, Bool, [SandboxLayer]),
+                 onEnd: @escaping @Sendable (WorkerFault?) -> Void, onReport: @escaping @Sendable (Diagnostic) -> Void) {
+        self.sandbox = sandbox
+        self.channel = channel
+        self.output = output
+        self.extensionName = extensionName
+        self.settings = settings
+        (handlesResponses, handlesMedia) = (ready.0, ready.1)
+        layers = sandbox.layers + ready.2
+        self.onEnd = onEnd
+        self.onReport = onReport
+    }
+
+    deinit {
+        close(output)
+    }
+
+    /// Starts a worker for `bundle` in its sandbox and waits until it has loaded the library.
+    /// - Parameters:
+    ///   - network: the bundle's policy grants it the network.
+    ///   - onEnd: told once when the worker ends, on the reader thread: its
+    ///     fault, or nil when the host retired it.
+    ///   - onReport: what the worker reports outside any call (its output).
+    /// - Throws: why it did not start: the library's own load failure, as in
+    ///   this process, or the worker's end while loading.
+    static func start(_ bundle: ExtensionBundle, settings: WorkerSettings, network: Bool,
+                      onEnd: @escaping @Sendable (WorkerFault?) -> Void,
+                      onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
+        let name = bundle.manifest?.bundleIdentifier ?? bundle.name
+        let location = Diagnostic.Location(file: bundle.path)
+        // The worker's working directory is its view's root: it knows the bundle by its absolute path.
+        let bundlePath = FileSystem.absolutePath(bundle.path)
+        HostHardening.apply()
+        func unmade(_ error: SystemError) -> Diagnostic {
+            .error(.workerLaunchFailed, "No channel to a worker for \(name) could be made: \(error).", at: location)
+        }
+        var pipeEnds: [Int32] = [-1, -1]
+        let made = tidings_pipe2(&pipeEnds, O_CLOEXEC)
+        guard made == 0 else { throw unmade(SystemError(code: -made)) }
+        let pair: WorkerChannel.Pair
+        do throws(SystemError) {
+            pair = try WorkerChannel.pair()
+        } catch {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+            throw unmade(error)
+        }
+        let channel = pair.host
+        let sandbox: SandboxBuilder.Started
+        do throws(SandboxedProcess.SpawnFailure) {
+            sandbox = try SandboxBuilder.shared.start(
+                SandboxBuilder.Plan(executable: FileSystem.absolutePath(settings.executable), bundle: bundlePath,
+                                    network: network,
+                                    settings: settings),
+                channel: pair.worker.rawValue, output: pipeEnds[1])
+        } catch {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+            throw .error(.workerLaunchFailed, "The worker for \(name) (\(settings.executable) worker) did not start: \(error).",
+                         at: location)
+        }
+        // The worker's ends are the worker's now: the host sees its end as the channel's and the pipe's.
+        _ = consume pair
+        close(pipeEnds[1])
+        let output = pipeEnds[0]
+        func failed(_ message: String) -> Diagnostic {
+            sandbox.process.kill()
+            let termination = sandbox.process.wait()
+            sandbox.cleanUp()
+            close(output)
+            return .error(.workerLaunchFailed, "\(name)'s worker \(message) (it \(termination)).", at: location)
+        }
+        let hello = WorkerMessage.hello(version: WorkerMessage.version, bundle: bundlePath, sandbox: sandbox.settings)
+        guard (try? channel.send(hello.encoded, timeout: settings.launchTimeout)) != nil else {
+            throw failed("did not take the host's first message")
+        }
+        let deadline = MonotonicClock.deadline(after: settings.launchTimeout)
+        while true {
+            var entries = [pollfd(fd: channel.rawValue, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: sandbox.process.endDescriptor, events: Int16(POLLIN), revents: 0)]
+            let now = MonotonicClock.now()
+            guard now < deadline else { throw failed("did not load the library within \(settings.launchTimeout) s") }
+            let ready = SystemCall.retrying { poll(&entries, 2, Int32(clamping: (deadline - now) / 1_000_000 + 1)) }
+            if ready <= 0 { continue }
+            let received: WorkerChannel.Received
+            do throws(WorkerChannel.Failure) {
+                received = try channel.receiveIfReady()
+            } catch {
+                throw failed("sent what the host cannot read")
+            }
+            switch received {
+            case .none:
+                if entries[1].revents != 0 { throw failed("ended while it loaded the library") }
+                continue
+            case .closed:
+                throw failed("ended while it loaded the library")
+            case .message(let message):
+                switch try? WorkerMessage(decoding: message.bytes) {
+                case let .ready(handlesResponses, handlesMedia, layers)?:
+                    let connection = WorkerConnection(
+                        sandbox: sandbox, channel: channel, output: output, extensionName: name, settings: settings,
+                        ready: (handlesResponses, handlesMedia, layers), onEnd: onEnd, onReport: onReport)
+                    guard Threads.start({ connection.read() }) else { throw failed("got no reader thread in the host") }
+                    return connection
+                case .launchFailed(var diagnostic)?:
+                    sandbox.process.kill()
+                    _ = sandbox.process.wait()
+                    sandbox.cleanUp()
+                    close(output)
+                    if diagnostic.location.file == nil { diagnostic.location = location }
+                    throw diagnostic
+                case .report(let diagnostic)?:
+                    onReport(diagnostic)
+                default:
+                    throw failed("answered the host's first message out of turn")
+                }
+            }
+        }
+    }
+
+    // MARK: Calls
+
+    /// Sends the message `make` builds for a new call number (with `files`
+    /// beside it) and waits for the worker's answer, at most `timeout`
+    /// seconds (the settings' call timeout when nil); a worker that takes
+    /// longer is killed.
+    /// - Throws: the call's own failure, or the worker's fault.
+    func call(_ name: String, timeout: Double? = nil, files: [Int32] = [],
+              _ make: (UInt64) -> WorkerMessage) throws(Diagnostic) {
+        let slot = CallSlot()
+        let number: UInt64? = state.withLock { state in
+            guard !state.ended, state.killedFor == nil, !state.retired else { return nil }
+            let number = state.nextCall
+            state.nextCall += 1
+            state.waiting[number] = slot
+            state.current = name
+            return number
+        }
+        guard let number else { throw goneDiagnostic }
+        let limit = timeout ?? settings.callTimeout
+        do throws(WorkerChannel.Failure) {
+            try channel.send(make(number).encoded, files: files, timeout: limit)
+        } catch {
+            switch error.code {
+            case .timedOut:
+                terminate(for: .unresponsive)
+            case .tooLarge:
+                state.withLock { _ = $0.waiting.removeValue(forKey: number) }
+                throw .error(.workerProtocol, "The host could not send \(name) to \(extensionName)'s worker: \(error)")
+            default:
+                break  // the worker is gone: the reader answers the call with how it ended
+            }
+        }
+        let deadline = MonotonicClock.deadline(after: limit)
+        if let answer = readInline(until: slot, before: min(deadline, MonotonicClock.now() + CallSlot.spinTime)) {
+            return try answer.get()
+        }
+        if let answer = slot.wait(until: deadline) { return try answer.get() }
+        terminate(for: isStopped ? .unresponsive : .hang)
+        if let answer = slot.wait(until: MonotonicClock.deadline(after: 5)) { return try answer.get() }
+        throw .error(WorkerFault.Kind.hang.code, "\(extensionName)'s worker did not end after it was killed.")
+    }
+
+    /// Reads and handles the channel's messages on this thread until `slot`
+    /// is answered or `end` (monotonic nanoseconds) passes; the answer, or nil.
+    private func readInline(until slot: CallSlot, before end: UInt64) -> Result<Void, Diagnostic>? {
+        inlineReaders.add(1, ordering: .relaxed)
+        defer { inlineReaders.subtract(1, ordering: .relaxed) }
+        while true {
+            if let answer = slot.answer { return answer }
+            _ = receiving.withLockIfAvailable { _ in drainChannel() }
+            if let answer = slot.answer { return answer }
+            if MonotonicClock.now() >= end || state.withLock({ $0.channelClosed }) { return nil }
+            sched_yield()
+        }
+    }
+
+    /// Handles every message waiting on the channel; call with `receiving` held.
+    private func drainChannel() {
+        while true {
+            let received: WorkerChannel.Received
+            do throws(WorkerChannel.Failure) {
+                received = try channel.receiveIfReady()
+            } catch {
+                terminate(for: .protocol)
+                return
+            }
+            switch received {
+            case .none:
+                return
+            case .closed:
+                // Most often the worker is dying; one that closed its channel and lives on
+                // is ended by the reader (see `read()`).
+                state.withLock { $0.channelClosed = true }
+                return
+            case .message(let message):
+                guard let decoded = try? WorkerMessage(decoding: message.bytes) else {
+                    terminate(for: .protocol)
+                    continue
+                }
+                handle(decoded, files: message)
+            }
+        }
+    }
+
+    /// Makes an instance in the worker whose host functions change `context`.
+    func makeInstance(context: InstanceContext) throws(Diagnostic) -> WorkerInstance {
+        let id: UInt64 = state.withLock { state in
+            let id = state.nextInstance
+            state.nextInstance += 1
+            state.contexts[id] = context
+            return id
+        }
+        do throws(Diagnostic) {
+            try call("create") {
+                .create(call: $0, instance: id, mayOverrideTitle: context.mayOverrideTitle,
+                        service: context.attachments != nil)
+            }
+        } catch {
+            forget(instance: id)
+            throw error
+        }
+        return WorkerInstance(connection: self, id: id)
+    }
+
+    /// Lets the worker complete `token`, which the host is about to hand it.
+    func allow(_ token: UInt64) {
+        state.withLock { _ = $0.tokens.insert(token) }
+    }
+
+    /// Forgets instance `id`'s context: its host calls change nothing more.
+    func forget(instance id: UInt64) {
+        state.withLock { _ = $0.contexts.removeValue(forKey: id) }
+    }
+
+    /// Seconds a call may take before the worker is taken to hang.
+    var callTimeout: Double { settings.callTimeout }
+
+    /// True while the worker runs and takes calls.
+    var isRunning: Bool {
+        state.withLock { !$0.ended && $0.killedFor == nil && !$0.retired }
+    }
+
+    /// Ends the worker on purpose (its bundle changed or is quarantined, the
+    /// host is closing): its sandbox is torn down; its end is no fault.
+    func retire() {
+        state.withLock { $0.retired = true }
+        channel.shutdown()
+        sandbox.process.kill()
+    }
+
+    /// Kills the worker, which has stopped answering or broke a rule, for `kind`.
+    private func terminate(for kind: WorkerFault.Kind) {
+        state.withLock { state in
+            if !state.ended && state.killedFor == nil { state.killedFor = kind }
+        }
+        sandbox.process.kill()
+    }
+
+    /// What a call on an ended worker fails with.
+    private var goneDiagnostic: Diagnostic {
+        state.withLock { $0.fault?.diagnostic }
+            ?? .error(.workerRestarting, "\(extensionName)'s worker has ended; the next notification starts another.")
+    }
+
+    /// True when the worker process is stopped (`T` in `/proc/PID/stat`): it cannot read anything.
+    private var isStopped: Bool {
+        guard let worker = sandbox.process.workerPid,
+              let bytes = try? FileSystem.readFile("/proc/\(worker)/stat", limit: 4096),
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")), close + 2 < bytes.count
+        else { return false }
+        return bytes[close + 2] == UInt8(ascii: "T") || bytes[close + 2] == UInt8(ascii: "t")
+    }
+
+    // MARK: The reader
+
+    /// Watches the channel, the worker's output and its sandbox's end until
+    /// the sandbox has ended, then ends the connection.
+    private func read() {
+        var output = WorkerOutput(bundle: extensionName)
+        var outputOpen = true
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        /// When the reader first found the channel closed (monotonic nanoseconds); 0 while open.
+        var closedSince: UInt64 = 0
+        while true {
+            // While callers read the channel themselves, the reader keeps out of their way.
+            if inlineReaders.load(ordering: .relaxed) > 0 {
+                var pause = timespec(tv_sec: 0, tv_nsec: 200_000)
+                nanosleep(&pause, nil)
+                continue
+            }
+            let channelOpen = !state.withLock { $0.channelClosed }
+            var entries = [pollfd(fd: channelOpen ? channel.rawValue : -1, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: sandbox.process.endDescriptor, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: outputOpen ? self.output : -1, events: Int16(POLLIN), revents: 0)]
+            // With the channel closed, the end must follow soon: a worker that lives on without it is of no use.
+            let closedWait: Int32 = channelOpen ? -1 : 1_000
+            let wait = min(UInt32(bitPattern: output.millisecondsUntilDue(now: MonotonicClock.now()) ?? -1),
+                           UInt32(bitPattern: closedWait))
+            _ = SystemCall.retrying { poll(&entries, 3, Int32(bitPattern: wait)) }
+            if !channelOpen {
+                let now = MonotonicClock.now()
+                if closedSince == 0 { closedSince = now }
+                if now - closedSince > 1_000_000_000 { terminate(for: .protocol) }
+            }
+            if entries[0].revents != 0 { receiving.withLock { _ in drainChannel() } }
+            if entries[2].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { bytes in
+                    SystemCall.retrying { Glibc.read(self.output, bytes.baseAddress, bytes.count) }
+                }
+                if count > 0 { output.take(buffer[..<count]) } else { outputOpen = false }
+            }
+            if let report = output.report(now: MonotonicClock.now()) { onReport(report) }
+            if entries[1].revents != 0 { break }
+        }
+        // What it still had to say.
+        receiving.withLock { _ in drainChannel() }
+        if let report = output.report(now: MonotonicClock.now(), force: true) { onReport(report) }
+        end()
+    }
+
+    /// Applies one message of the worker's.
+    private func handle(_ message: WorkerMessage, files: WorkerChannel.Message, inBatch: Bool = false) {
+        switch message {
+        case let .done(call, failure):
+            let slot = state.withLock { $0.waiting.removeValue(forKey: call) }
+            slot?.fulfil(failure.map { .failure($0) } ?? .success(()))
+        case let .hostCall(instance, call):
+            guard let context = state.withLock({ $0.contexts[instance] }) else { return }
+            if context.perform(call) == TIDINGS_STATUS_RATE_LIMITED && context.isAbusive { terminate(for: .abuse) }
+        case let .completeResponse(token, option):
+            if state.withLock({ $0.tokens.contains(token) }) { _ = CompletionCenter.shared.complete(token, option: option) }
+        case let .completeRequest(token, answer):
+            if state.withLock({ $0.tokens.contains(token) }) { _ = CompletionCenter.shared.complete(token, content: answer) }
+        case let .createAttachment(instance, request) where !inBatch:
+            createAttachment(request, for: instance, files: files)
+        case let .openAttachment(instance, identifier) where !inBatch:
+            openAttachment(identifier, for: instance, files: files)
+        case .report(let diagnostic) where diagnostic.code == .workerStackOverflow:
+            state.withLock { $0.overflowedStack = true }
+        case .report(let diagnostic) where diagnostic.code == .workerOutOfMemory:
+            state.withLock { $0.ranOutOfMemory = true }
+        case .report(let diagnostic) where diagnostic.code == .workerCPUTime:
+            state.withLock { $0.usedUpCPUTime = true }
+        case .report(let diagnostic) where diagnostic.code == WorkerFault.Kind.abuse.code:
+            terminate(for: .abuse)
+        case .report(let diagnostic):
+            onReport(diagnostic)
+        case .batch(let messages) where !inBatch:
+            for message in messages { handle(message, files: files, inBatch: true) }
+        default:
+            terminate(for: .protocol)
+        }
+    }
+
+    /// A service extension's `create_attachment`, made on a thread of its own
+    /// (checking and copying a file takes a while; other messages need not
+    /// wait): the file the worker opened is checked and copied into the
+    /// store; the answer goes back on the socket that came with it.
+    private func createAttachment(_ request: AttachmentRequest, for instance: UInt64, files: WorkerChannel.Message) {
+        let context = state.withLock { $0.contexts[instance] }
+        guard files.fileCount == 2, let file = files.takeFile(at: 0), let reply = files.takeFile(at: 1) else {
+            terminate(for: .protocol)
+            return
+        }
+        let (source, answerSocket) = (file.take(), reply.take())
+        let started = Threads.start {
+            let file = FileDescriptor(adopting: source)
+            let answer = WorkerChannel(adopting: answerSocket)
+            let result: AttachmentResult
+            if let context {
+                switch context.createAttachment(.success(request), using: { $0.create($1, from: file) }) {
+                case .made(let admission):
+                    result = .made(identifier: admission.attachment.identifier, type: admission.attachment.type,
+                                   size: admission.attachment.size)
+                case .failed(let failure):
+                    result = .refused(code: failure.code.rawValue)
+                case .refused(let status):
+                    result = .failed(status: status)
+                }
+            } else {
+                result = .failed(status: TIDINGS_STATUS_INVALID_CONTEXT)
+            }
+            try? answer.send(WorkerMessage.attachmentMade(result).encoded, timeout: 1)
+        }
+        if !started {
+            close(source)
+            close(answerSocket)
+        }
+    }
+
+    /// An extension's `open_attachment`: the host opens the store's file of
+    /// the instance's attachment and sends a descriptor back on the socket
+    /// that came with the request. The worker never learns where the store is.
+    private func openAttachment(_ identifier: String, for instance: UInt64, files: WorkerChannel.Message) {
+        guard files.fileCount == 1, let reply = files.takeFile(at: 0) else {
+            terminate(for: .protocol)
+            return
+        }
+        let answer = WorkerChannel(adopting: reply.take())
+        if let opened = state.withLock({ $0.contexts[instance] })?.openAttachment(identifier) {
+            try? answer.send(WorkerMessage.attachmentOpened(found: true).encoded, files: [opened.rawValue], timeout: 1)
+        } else {
+            try? answer.send(WorkerMessage.attachmentOpened(found: false).encoded, timeout: 1)
+        }
+    }
+
+    /// The sandbox has ended: reaps it, classes the worker's end, cleans up,
+    /// and answers everything that waited.
+    private func end() {
+        let termination = sandbox.process.wait()
+        let oomKilled = (sandbox.cgroup?.oomKills ?? 0) > 0
+        sandbox.cleanUp()
+        let (fault, slots, tokens): (WorkerFault?, [CallSlot], Set<UInt64>) = state.withLock { state in
+            state.ended = true
+            if !(state.retired && state.killedFor == nil) {
+                state.fault = WorkerFault.classify(
+                    termination, killedFor: state.killedFor,
+                    said: WorkerFault.LastWords(overflowedStack: state.overflowedStack,
+                                                ranOutOfMemory: state.ranOutOfMemory || oomKilled,
+                                                usedUpCPUTime: state.usedUpCPUTime, killedByOOM: oomKilled),
+                    extensionName: extensionName, call: state.current)
+            }
+            defer {
+                state.waiting = [:]
+                state.tokens = []
+                state.contexts = [:]
+            }
+            return (state.fault, Array(state.waiting.values), state.tokens)
+        }
+        // The owner first, so that a caller who learns of the end finds the restart already planned.
+        onEnd(fault)
+        let failure = fault?.diagnostic
+            ?? .error(.workerRestarting, "\(extensionName)'s worker was stopped by the host before the call ended.")
+        for slot in slots { slot.fulfil(.failure(failure)) }
+        for token in tokens { CompletionCenter.shared.abandon(token) }
+    }
+}

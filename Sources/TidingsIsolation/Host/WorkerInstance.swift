@@ -1,0 +1,72 @@
+import TidingsBase
+import TidingsRuntime
+
+/// An instance of an extension that lives in a worker process: each call is
+/// a message to the worker and its answer. A call throws when the worker
+/// failed; the instance is gone then, as the worker took it along.
+///
+/// Attachments go without their paths: the worker never learns where the
+/// store is, and its extension opens them through the host.
+final class WorkerInstance: ExtensionInstance {
+    private let connection: WorkerConnection
+    private let id: UInt64
+
+    init(connection: WorkerConnection, id: UInt64) {
+        self.connection = connection
+        self.id = id
+    }
+
+    func didReceive(_ notification: UserNotification) throws(Diagnostic) {
+        let sent = Self.withoutPaths(notification)
+        try connection.call("did_receive_notification") { .receiveNotification(call: $0, instance: id, notification: sent) }
+    }
+
+    func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64,
+                    deadline: UInt64) throws(Diagnostic) {
+        connection.allow(token)
+        let sent = Self.withoutPaths(notification)
+        try connection.call("did_receive_response") {
+            .receiveResponse(call: $0, instance: id, notification: sent, response: response, token: token, deadline: deadline)
+        }
+    }
+
+    func didReceive(request: UserNotification, token: UInt64, deadline: UInt64) throws(Diagnostic) {
+        connection.allow(token)
+        let sent = Self.withoutPaths(request)
+        // It may run until its content handler's last moment; the call timeout counts from there.
+        let now = MonotonicClock.now()
+        let left = deadline > now ? Double(deadline - now) / 1e9 : 0
+        try connection.call("did_receive_request", timeout: left + connection.callTimeout) {
+            .receiveRequest(call: $0, instance: id, request: sent, token: token, deadline: deadline)
+        }
+    }
+
+    func serviceExtensionTimeWillExpire() throws(Diagnostic) {
+        try connection.call("service_extension_time_will_expire") { .timeWillExpire(call: $0, instance: id) }
+    }
+
+    func mediaPlay() throws(Diagnostic) {
+        try connection.call("media_play") { .mediaPlay(call: $0, instance: id) }
+    }
+
+    func mediaPause() throws(Diagnostic) {
+        try connection.call("media_pause") { .mediaPause(call: $0, instance: id) }
+    }
+
+    func destroy() {
+        try? connection.call("destroy") { .destroy(call: $0, instance: id) }
+        connection.forget(instance: id)
+    }
+
+    /// `notification` with its attachments' paths taken out.
+    private static func withoutPaths(_ notification: UserNotification) -> UserNotification {
+        guard !notification.attachments.isEmpty else { return notification }
+        var sent = notification
+        sent.content.attachments = notification.attachments.map { attachment in
+            var attachment = attachment
+            attachment.path = ""
+            return attachment
+        }
+        return sent
+    }
+}

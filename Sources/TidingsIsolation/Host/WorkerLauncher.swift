@@ -1,0 +1,34 @@
+import TidingsBase
+import TidingsRuntime
+import TidingsRegistry
+
+/// Starts each bundle's extension in a worker process of its own (the
+/// `tidings` binary, re-executed with its `worker` command), which a crash,
+/// a hang or a runaway allocation takes down instead of the host.
+package struct WorkerLauncher: ExtensionLauncher {
+    /// How workers are started and limited.
+    package var settings: WorkerSettings
+    /// Where faults and quarantines are recorded; nil records nothing.
+    package var ledger: FaultLedger?
+    /// Told of what happens outside any call: faults of workers that died
+    /// between calls, restarts and quarantines, the output extensions wrote.
+    package var onFault: @Sendable (Diagnostic) -> Void
+    /// Bundles whose workers may reach the network (by identifier or bundle name); none by default.
+    package var networkGranted: Set<String> = []
+
+    /// A launcher with `settings`, recording in `ledger` and reporting to `onFault`.
+    package init(settings: WorkerSettings, ledger: FaultLedger? = nil,
+                 onFault: @escaping @Sendable (Diagnostic) -> Void = { _ in }) {
+        self.settings = settings
+        self.ledger = ledger
+        self.onFault = onFault
+    }
+
+    package func launch(_ bundle: ExtensionBundle) throws(Diagnostic) -> any ExtensionProvider {
+        guard let manifest = bundle.manifest else {
+            throw .error(.bundleManifestMissing, "\(bundle.name) has no valid manifest.", at: .init(file: bundle.path))
+        }
+        let network = networkGranted.contains(manifest.bundleIdentifier) || networkGranted.contains(bundle.name)
+        return try WorkerProvider(bundle: bundle, settings: settings, ledger: ledger, network: network, onFault: onFault)
+    }
+}

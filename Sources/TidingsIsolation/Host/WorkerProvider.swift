@@ -1,0 +1,202 @@
+import Synchronization
+import TidingsBase
+import TidingsRuntime
+import TidingsRegistry
+
+/// An extension served by worker processes, one at a time: it starts the
+/// worker, restarts it with backoff after a fault, and quarantines the
+/// bundle after `RestartPolicy.quarantineAfter` faults within its window,
+/// until the content of the bundle's library or manifest changes. A fault
+/// ledger that cannot be read keeps the bundle quarantined until it can.
+///
+/// It never waits for a restart: while the worker is down (in its backoff,
+/// or quarantined), making an instance fails at once with a diagnostic, and
+/// the runtime shows the notification with its default content.
+final class WorkerProvider: ExtensionProvider {
+    private let bundle: ExtensionBundle
+    private let extensionName: String
+    private let settings: WorkerSettings
+    private let ledger: FaultLedger?
+    /// The bundle's policy grants it the network.
+    private let network: Bool
+    private let onFault: @Sendable (Diagnostic) -> Void
+    private let state = Mutex(State())
+
+    /// Why the bundle is quarantined.
+    private enum Quarantine {
+        /// After repeated faults; lifted when these files' content changes.
+        case faults([FaultLedger.FileDigest])
+        /// The fault ledger cannot be read; lifted when it can.
+        case ledgerDamaged(String)
+    }
+
+    private struct State {
+        var connection: WorkerConnection?
+        var handlesResponses = false
+        var handlesMedia = false
+        /// When recent faults happened (monotonic nanoseconds), oldest first.
+        var recentFaults: [UInt64] = []
+        /// No start before this instant (monotonic nanoseconds).
+        var restartAt: UInt64 = 0
+        /// Set while the bundle is quarantined.
+        var quarantine: Quarantine?
+    }
+
+    /// Serves `bundle` from worker processes; starts the first one now,
+    /// unless the ledger says the bundle is quarantined and its files have not changed.
+    /// - Throws: why the first worker did not start (the library's load failure, say).
+    init(bundle: ExtensionBundle, settings: WorkerSettings, ledger: FaultLedger?, network: Bool,
+         onFault: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) {
+        self.bundle = bundle
+        extensionName = bundle.manifest?.bundleIdentifier ?? bundle.name
+        self.settings = settings
+        self.ledger = ledger
+        self.network = network
+        self.onFault = onFault
+        var entry: FaultLedger.Entry?
+        switch ledger?.read() {
+        case .damaged(let reason)?:
+            state.withLock { $0.quarantine = .ledgerDamaged(reason) }
+            onFault(Self.damagedLedger(reason, extensionName: extensionName))
+            return
+        case .entries(let entries)?:
+            entry = entries[bundle.path]
+        case nil:
+            break
+        }
+        if let entry {
+            if entry.isQuarantined {
+                state.withLock { $0.quarantine = .faults(entry.quarantinedFiles) }
+                return
+            }
+            // Faults other hosts (earlier one-shot commands) recorded within the window count too.
+            let (wallNow, now) = (FaultLedger.now, MonotonicClock.now())
+            let recent = entry.faults.compactMap { record -> UInt64? in
+                let age = UInt64(max(0, wallNow - record.time) * 1e9)
+                return age < UInt64(settings.restarts.window * 1e9) && age < now ? now - age : nil
+            }
+            state.withLock { $0.recentFaults = recent }
+        }
+        let connection = try start()
+        state.withLock { state in
+            state.connection = connection
+            (state.handlesResponses, state.handlesMedia) = (connection.handlesResponses, connection.handlesMedia)
+        }
+    }
+
+    var handlesResponses: Bool { state.withLock { $0.handlesResponses } }
+
+    var handlesMedia: Bool { state.withLock { $0.handlesMedia } }
+
+    func makeInstance(context: InstanceContext) throws(Diagnostic) -> any ExtensionInstance {
+        try connection().makeInstance(context: context)
+    }
+
+    func noteFault(_ diagnostic: Diagnostic) {
+        let reports = state.withLock { note(WorkerFault(.completion, diagnostic), in: &$0) }
+        for report in reports { onFault(report) }
+    }
+
+    /// The running worker, started when none runs and the backoff allows.
+    /// - Throws: `worker.quarantined` or `worker.restarting` while it may
+    ///   not start, or why a start failed (itself a fault).
+    private func connection() throws(Diagnostic) -> WorkerConnection {
+        var reports: [Diagnostic] = []
+        defer { for report in reports { onFault(report) } }
+        return try state.withLock { (state: inout State) throws(Diagnostic) -> WorkerConnection in
+            switch state.quarantine {
+            case .faults(let files)?:
+                guard FaultLedger.digests(of: files.map(\.path)) != files else {
+                    throw .error(.workerQuarantined,
+                                 "\(extensionName) is quarantined after repeated faults until the content of its library or manifest changes; the notification shows its default content.")
+                }
+                state.quarantine = nil
+                state.recentFaults = []
+                state.restartAt = 0
+                ledger?.lift(bundle.path, identifier: extensionName)
+                reports.append(.note(.workerQuarantined, "\(extensionName)'s files changed: its quarantine is lifted."))
+            case .ledgerDamaged(let reason)?:
+                guard case .entries(let entries)? = ledger?.read() else {
+                    throw Self.damagedLedger(reason, extensionName: extensionName)
+                }
+                state.quarantine = nil
+                if let entry = entries[bundle.path], entry.isQuarantined {
+                    state.quarantine = .faults(entry.quarantinedFiles)
+                    throw .error(.workerQuarantined,
+                                 "\(extensionName) is quarantined after repeated faults until the content of its library or manifest changes; the notification shows its default content.")
+                }
+                reports.append(.note(.workerQuarantined, "The fault ledger can be read again: \(extensionName)'s quarantine is lifted."))
+            case nil:
+                break
+            }
+            if let running = state.connection, running.isRunning { return running }
+            let now = MonotonicClock.now()
+            if now < state.restartAt {
+                let milliseconds = (state.restartAt - now + 999_999) / 1_000_000
+                throw .error(.workerRestarting,
+                             "\(extensionName) restarts in \(milliseconds) ms after a fault; the notification shows its default content.")
+            }
+            do throws(Diagnostic) {
+                let started = try start()
+                state.connection = started
+                (state.handlesResponses, state.handlesMedia) = (started.handlesResponses, started.handlesMedia)
+                return started
+            } catch {
+                reports += note(WorkerFault(.launch, error), in: &state)
+                throw error
+            }
+        }
+    }
+
+    /// Starts a worker whose end comes back to `ended(with:)`.
+    private func start() throws(Diagnostic) -> WorkerConnection {
+        try WorkerConnection.start(bundle, settings: settings, network: network, onEnd: { [weak self] fault in
+            if let fault { self?.ended(with: fault) }
+        }, onReport: onFault)
+    }
+
+    /// The sandbox layers of the worker running now; empty when none runs.
+    var sandboxLayers: [SandboxLayer] {
+        state.withLock { $0.connection?.layers } ?? []
+    }
+
+    /// The diagnostic of a bundle held back by a damaged ledger.
+    private static func damagedLedger(_ reason: String, extensionName: String) -> Diagnostic {
+        .error(.workerQuarantined,
+               "\(extensionName) stays quarantined while the fault ledger cannot be read (\(reason)); repair or remove the file to lift it. The notification shows its default content.")
+    }
+
+    /// A worker ended with `fault`.
+    private func ended(with fault: WorkerFault) {
+        let reports = state.withLock { note(fault, in: &$0) }
+        for report in reports { onFault(report) }
+    }
+
+    /// Counts `fault`: records it, sets the backoff, or quarantines the
+    /// bundle (ending a worker that still runs). Returns what to report.
+    private func note(_ fault: WorkerFault, in state: inout State) -> [Diagnostic] {
+        let policy = settings.restarts
+        let now = MonotonicClock.now()
+        let window = UInt64(policy.window * 1e9)
+        state.recentFaults.removeAll { now - $0 > window }
+        state.recentFaults.append(now)
+        let count = state.recentFaults.count
+        var reports = [fault.diagnostic]
+        var quarantined: [FaultLedger.FileDigest]?
+        if state.quarantine == nil && count >= policy.quarantineAfter {
+            let digests = FaultLedger.digests(of: FaultLedger.files(of: bundle))
+            quarantined = digests
+            state.quarantine = .faults(digests)
+            state.connection?.retire()
+            reports.append(.error(.workerQuarantined,
+                                  "\(extensionName) is quarantined after \(count) faults within \(Int(policy.window)) s (the last: \(fault.kind.rawValue)); its notifications show their default content until its library or manifest changes."))
+        } else if !fault.kind.leavesWorkerRunning {
+            let wait = policy.backoff(afterFaults: count)
+            state.restartAt = now + UInt64(wait * 1e9)
+            reports.append(.note(.workerRestarting,
+                                 "\(extensionName)'s worker restarts in \(Int((wait * 1000).rounded())) ms (fault \(count) of \(policy.quarantineAfter) within \(Int(policy.window)) s)."))
+        }
+        ledger?.record(fault, bundle: bundle.path, identifier: extensionName, quarantineFiles: quarantined)
+        return reports
+    }
+}

@@ -1,0 +1,95 @@
+import Synchronization
+import TidingsBase
+import TidingsRuntime
+
+/// What the worker sends the host, in order. During a call on the worker's
+/// main thread, what the extension does (host calls, from any of its
+/// threads) is held and goes out with the call's `done`, in one datagram:
+/// one wake-up of the host per call instead of one per host call. Outside
+/// calls, and for what the host must see at once (a completion, a request
+/// that waits for an answer), messages go out straight away, after those held.
+final class Outbox: Sendable {
+    /// At most this many bytes go in one batch (a datagram's limit, with room to spare).
+    static let batchBytes = WorkerChannel.maximumMessageSize - 1024
+
+    private struct State {
+        /// Calls under way on the main thread.
+        var calls = 0
+        /// Encoded messages held, and their size.
+        var held: [[UInt8]] = []
+        var heldBytes = 0
+    }
+
+    private let state = Mutex(State())
+    private let channel: WorkerChannel
+
+    init(channel: WorkerChannel) {
+        self.channel = channel
+    }
+
+    /// A call starts on the main thread.
+    func beginCall() {
+        state.withLock { $0.calls += 1 }
+    }
+
+    /// The call ends with `done`: everything held goes out, `done` last.
+    func endCall(with done: WorkerMessage) {
+        state.withLock { state in
+            state.calls -= 1
+            hold(done.encoded, in: &state)
+            flush(&state)
+        }
+    }
+
+    /// Sends `message` now, or with the answer of the call under way.
+    func send(_ message: WorkerMessage) {
+        let bytes = message.encoded
+        state.withLock { state in
+            guard state.calls > 0 else { return channel.sendQuietly(bytes) }
+            hold(bytes, in: &state)
+        }
+    }
+
+    /// Sends what is held, then `message` with `files` beside it.
+    /// - Throws: the channel's failure for `message`.
+    func sendNow(_ message: WorkerMessage, files: [Int32] = []) throws(WorkerChannel.Failure) {
+        let bytes = message.encoded
+        try state.withLock { (state: inout State) throws(WorkerChannel.Failure) in
+            flush(&state)
+            try channel.send(bytes, files: files, timeout: 5)
+        }
+    }
+
+    /// Adds `bytes` to what is held, sending what was held first when it would not fit one batch.
+    private func hold(_ bytes: [UInt8], in state: inout State) {
+        if state.heldBytes + bytes.count > Self.batchBytes || state.held.count >= WorkerMessage.batchLimit {
+            flush(&state)
+        }
+        state.held.append(bytes)
+        state.heldBytes += bytes.count
+    }
+
+    /// Sends what is held: alone, or as one batch.
+    private func flush(_ state: inout State) {
+        switch state.held.count {
+        case 0: return
+        case 1: channel.sendQuietly(state.held[0])
+        default: channel.sendQuietly(WorkerMessage.batch(of: state.held))
+        }
+        state.held.removeAll(keepingCapacity: true)
+        state.heldBytes = 0
+    }
+}
+
+extension WorkerChannel {
+    /// Sends `bytes`, dropping them when the host is gone or not reading
+    /// (the host then ends this worker anyway).
+    func sendQuietly(_ bytes: [UInt8]) {
+        try? send(bytes, timeout: 5)
+    }
+
+    /// Sends `message` as `sendQuietly` does.
+    func sendQuietly(_ message: WorkerMessage) {
+        sendQuietly(message.encoded)
+    }
+}

@@ -1,0 +1,118 @@
+import Glibc
+import TidingsBase
+import TidingsRegistry
+import TidingsRuntime
+
+/// The worker process (`tidings worker`): serves one bundle's extension to
+/// the host that started it, over the channel on descriptor 3.
+///
+/// The host started it in its sandbox (namespaces, view, cgroup); it reads
+/// the host's `hello`, puts itself under the rest (`WorkerSandbox`: limits,
+/// Landlock, the CPU watchdog, seccomp), loads the library with the
+/// worker's host functions and answers `ready` with the layers it holds;
+/// then it serves the host's messages until the host closes the channel.
+package enum WorkerProcess {
+    /// The descriptor the host's end of the channel arrives on.
+    package static let channelDescriptor: Int32 = 3
+
+    /// Serves the host until it closes the channel; the exit status (0 when
+    /// the host closed it, 2 when the host spoke no protocol this worker knows).
+    package static func run() -> Int32 {
+        // Not inherited by what the extension starts: the host must see the channel end with the worker.
+        _ = fcntl(channelDescriptor, F_SETFD, FD_CLOEXEC)
+        let channel = WorkerChannel(adopting: channelDescriptor)
+        guard let first = try? channel.receive(), let hello = try? WorkerMessage(decoding: first.bytes),
+              case let .hello(version, bundlePath, settings) = hello
+        else { return 2 }
+        guard version == WorkerMessage.version else {
+            let refusal = Diagnostic.error(
+                .workerProtocol,
+                "The worker speaks protocol version \(WorkerMessage.version), not the host's \(version): the tidings binary changed under the host.")
+            channel.sendQuietly(.launchFailed(refusal))
+            return 2
+        }
+        let entered: WorkerSandbox.Entered
+        do throws(WorkerSandbox.Failure) {
+            entered = try WorkerSandbox.enter(settings, channel: channelDescriptor, reports: (
+                overflow: WorkerMessage.report(.error(.workerStackOverflow, "The extension overflowed its stack.")).encoded,
+                outOfMemory: WorkerMessage.report(.error(.workerOutOfMemory, "The extension reached its memory limit.")).encoded,
+                cpuTime: WorkerMessage.report(.error(.workerCPUTime, "The extension used up its CPU time.")).encoded))
+        } catch {
+            channel.sendQuietly(.launchFailed(.error(.workerLaunchFailed, error.sentence)))
+            return 1
+        }
+        let server: WorkerServer
+        do throws(Diagnostic) {
+            server = try WorkerServer(bundle: BundleReader.read(bundlePath), channel: channel, watchdog: entered.watchdog)
+        } catch {
+            channel.sendQuietly(.launchFailed(error))
+            return 1
+        }
+        channel.sendQuietly(.ready(handlesResponses: server.provider.handlesResponses,
+                                   handlesMedia: server.provider.handlesMedia, sandbox: entered.layers))
+        var spin = AdaptiveSpin()
+        while true {
+            let received: WorkerChannel.Message?
+            do throws(WorkerChannel.Failure) {
+                received = try spin.receive(from: channel)
+            } catch {
+                continue  // a message too large to be ours: the host notices the missing answer
+            }
+            guard let received else { return 0 }
+            guard let message = try? WorkerMessage(decoding: received.bytes) else {
+                server.report(.error(.workerProtocol, "The worker received a message it cannot read."))
+                continue
+            }
+            server.serve(message)
+        }
+    }
+}
+
+/// How long the worker's main thread keeps looking for the host's next
+/// message before it sleeps: waking a sleeping thread costs tens of
+/// microseconds on a virtual machine, more than a call itself. The spin
+/// grows while the next message keeps coming within it (a burst of calls)
+/// and shrinks to nothing while it does not (an idle worker uses no CPU).
+struct AdaptiveSpin {
+    /// The longest spin, in nanoseconds.
+    static let longest: UInt64 = 200_000
+    /// The spin now, in nanoseconds.
+    private(set) var length: UInt64 = 50_000
+
+    /// The next message of `channel`: spinning for a while, then waiting; nil once it is closed.
+    mutating func receive(from channel: WorkerChannel) throws(WorkerChannel.Failure) -> WorkerChannel.Message? {
+        if length > 0 {
+            let end = MonotonicClock.now() + length
+            repeat {
+                switch try channel.receiveIfReady() {
+                case .message(let message):
+                    length = min(max(length * 2, 20_000), Self.longest)
+                    return message
+                case .closed:
+                    return nil
+                case .none:
+                    break
+                }
+            } while MonotonicClock.now() < end
+            length = length < 10_000 ? 0 : length / 2
+        } else {
+            length = 20_000
+        }
+        return try channel.receive()
+    }
+}
+
+extension Diagnostic.Code {
+    /// The worker process could not start, or could not load the extension.
+    package static let workerLaunchFailed = Self("worker.launch-failed")
+    /// A message between host and worker could not be read, or came out of turn.
+    package static let workerProtocol = WorkerFault.Kind.protocol.code
+    /// The worker's extension overflowed its stack.
+    package static let workerStackOverflow = WorkerFault.Kind.stackOverflow.code
+    /// The worker's extension reached its memory limit before it died.
+    package static let workerOutOfMemory = WorkerFault.Kind.memory.code
+    /// The worker's extension used up its CPU-time budget.
+    package static let workerCPUTime = WorkerFault.Kind.cpuTime.code
+    /// The worker's extension wrote to standard output or standard error.
+    package static let workerOutput = Self("worker.output")
+}

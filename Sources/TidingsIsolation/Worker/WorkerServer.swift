@@ -1,0 +1,241 @@
+import Glibc
+import Synchronization
+import TidingsABI
+import TidingsBase
+import TidingsRegistry
+import TidingsRuntime
+
+/// The worker's side of the protocol: the loaded extension, its instances,
+/// and what their host functions and completions send to the host.
+///
+/// Calls arrive on the worker's main thread and run there, one at a time,
+/// but for a service extension's `did_receive_request`, which runs on a
+/// thread of its own so that `service_extension_time_will_expire` can come
+/// while it still runs (the ABI's thread rule for it). Host functions and
+/// completions may come from any thread of the extension's; what they send
+/// goes out in the order they happen (`Outbox`), so the host applies it
+/// before it sees the `done` after it.
+final class WorkerServer: Sendable {
+    /// One instance the host asked for.
+    private struct Served: Sendable {
+        /// Its host calls' sink, in front of the worker's copy of its context.
+        let sink: RelayingSink
+        let instance: any ExtensionInstance
+    }
+
+    /// The extension, loaded.
+    let provider: any ExtensionProvider
+    /// What goes to the host.
+    let outbox: Outbox
+    private let bundle: ExtensionBundle
+    private let channel: WorkerChannel
+    private let watchdog: CPUWatchdog?
+    private let instances = Mutex<[UInt64: Served]>([:])
+    private let completions = RelayedCompletions()
+
+    /// Loads `bundle`'s extension in this process, with the worker's host functions.
+    /// - Throws: why it cannot be loaded, as the host would have said in its own process.
+    init(bundle: ExtensionBundle, channel: WorkerChannel, watchdog: CPUWatchdog?) throws(Diagnostic) {
+        self.bundle = bundle
+        self.channel = channel
+        self.watchdog = watchdog
+        outbox = Outbox(channel: channel)
+        provider = try InProcessLauncher(host: WorkerCompletions.table).launch(bundle)
+        WorkerCompletions.send(to: self)
+    }
+
+    /// Sends `diagnostic` to the host as a report.
+    func report(_ diagnostic: Diagnostic) {
+        outbox.send(.report(diagnostic))
+    }
+
+    /// Runs one message of the host's.
+    func serve(_ message: WorkerMessage) {
+        switch message {
+        case let .create(call, instance, mayOverrideTitle, service):
+            run(call) { create(instance, mayOverrideTitle: mayOverrideTitle, service: service) }
+        case let .receiveNotification(call, instance, notification):
+            run(call) {
+                with(instance) { (served: Served) throws(Diagnostic) in
+                    served.sink.context.update { $0.attachments = notification.attachments }
+                    try served.instance.didReceive(notification)
+                }
+            }
+        case let .receiveResponse(call, instance, notification, response, token, deadline):
+            completions.expect(token, kind: .response, deadline: deadline)
+            run(call) {
+                with(instance) { (served: Served) throws(Diagnostic) in
+                    served.sink.context.update { $0.attachments = notification.attachments }
+                    try served.instance.didReceive(response, to: notification, token: token, deadline: deadline)
+                }
+            }
+        case let .receiveRequest(call, instance, request, token, deadline):
+            completions.expect(token, kind: .request, deadline: deadline)
+            serveRequest(call, instance: instance, request: request, token: token, deadline: deadline)
+        case let .timeWillExpire(call, instance):
+            run(call) { with(instance) { (served: Served) throws(Diagnostic) in try served.instance.serviceExtensionTimeWillExpire() } }
+        case let .mediaPlay(call, instance):
+            run(call) { with(instance) { (served: Served) throws(Diagnostic) in try served.instance.mediaPlay() } }
+        case let .mediaPause(call, instance):
+            run(call) { with(instance) { (served: Served) throws(Diagnostic) in try served.instance.mediaPause() } }
+        case let .destroy(call, instance):
+            run(call) {
+                if let served = instances.withLock({ $0.removeValue(forKey: instance) }) {
+                    served.instance.destroy()
+                    served.sink.context.close()
+                }
+                return nil
+            }
+        case .hello, .attachmentMade, .attachmentOpened, .ready, .launchFailed, .done, .hostCall, .completeResponse,
+             .completeRequest, .createAttachment, .openAttachment, .report, .batch:
+            report(.error(.workerProtocol, "The worker received a message only a worker sends."))
+        }
+    }
+
+    /// Runs `body` as call `call` on this thread: the CPU budget starts
+    /// afresh before and after it, and what the extension does meanwhile
+    /// goes out with its `done`.
+    private func run(_ call: UInt64, _ body: () -> Diagnostic?) {
+        watchdog?.rearm()
+        outbox.beginCall()
+        let failure = body()
+        watchdog?.rearm()
+        outbox.endCall(with: .done(call: call, failure: failure))
+    }
+
+    /// `did_receive_request`, on a thread of its own; its `done` goes out when it returns.
+    private func serveRequest(_ call: UInt64, instance id: UInt64, request: UserNotification, token: UInt64,
+                              deadline: UInt64) {
+        guard let served = instances.withLock({ $0[id] }) else {
+            return run(call) { .error(.workerProtocol, "The host called instance \(id), which the worker does not have.") }
+        }
+        served.sink.context.update { $0.attachments = request.attachments }
+        let outbox = self.outbox
+        let watchdog = self.watchdog
+        let started = Threads.start {
+            watchdog?.rearm()
+            var failure: Diagnostic?
+            do throws(Diagnostic) {
+                try served.instance.didReceive(request: request, token: token, deadline: deadline)
+            } catch {
+                failure = error
+            }
+            watchdog?.rearm()
+            try? outbox.sendNow(.done(call: call, failure: failure))
+        }
+        if !started {
+            run(call) { .error(.workerLaunchFailed, "The worker could not start a thread for did_receive_request.") }
+        }
+    }
+
+    /// Makes instance `id`; the failure, if it made none.
+    private func create(_ id: UInt64, mayOverrideTitle: Bool, service: Bool) -> Diagnostic? {
+        // A service extension's context may create attachments: through the host (the sink), never a store here.
+        let context = InstanceContext(
+            extensionIdentifier: bundle.manifest?.bundleIdentifier ?? bundle.name, mayOverrideTitle: mayOverrideTitle,
+            interface: bundle.interface, attachments: service ? ServiceAttachments(store: nil) : nil)
+        let sink = RelayingSink(id: id, context: context, server: self)
+        do throws(Diagnostic) {
+            let instance = try provider.makeInstance(context: context)
+            instances.withLock { $0[id] = Served(sink: sink, instance: instance) }
+            return nil
+        } catch {
+            context.close()
+            return error
+        }
+    }
+
+    /// Runs `body` on instance `id`; the failure, if there is no such instance or the call failed.
+    private func with(_ id: UInt64, _ body: (Served) throws(Diagnostic) -> Void) -> Diagnostic? {
+        guard let served = instances.withLock({ $0[id] }) else {
+            return .error(.workerProtocol, "The host called instance \(id), which the worker does not have.")
+        }
+        do throws(Diagnostic) {
+            try body(served)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: What the extension asks of the host
+
+    /// A completion call: answered as the host's center would, and sent on to the host.
+    func complete(_ token: UInt64, with given: CompletionGiven) -> tidings_status {
+        let status = completions.complete(token, with: given)
+        switch given {
+        case .option(let option): try? outbox.sendNow(.completeResponse(token: token, option: option))
+        case .content(let answer): try? outbox.sendNow(.completeRequest(token: token, answer: answer))
+        }
+        return status
+    }
+
+    /// `create_attachment` of instance `id`: opens the file the request
+    /// names (checked as the host would), sends it to the host with a socket
+    /// for the answer, and waits for it. What the host made, it copied; the
+    /// file then leaves its place here, as a moved file does on iOS.
+    func createAttachment(_ request: AttachmentRequest, instance id: UInt64)
+        -> Result<AttachmentStore.Admission, AttachmentFailure>
+    {
+        do throws(AttachmentFailure) {
+            let source = try AttachmentSource(request)
+            return relay(source, for: request, instance: id)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Sends the opened `source` to the host and waits for its answer.
+    private func relay(_ source: borrowing AttachmentSource, for request: AttachmentRequest, instance id: UInt64)
+        -> Result<AttachmentStore.Admission, AttachmentFailure>
+    {
+        let path = source.path
+        let answer = ask(.createAttachment(instance: id, attachment: request), with: [source.file.rawValue])
+        switch answer.map({ $0.message }) {
+        case let .attachmentMade(.made(identifier, type, size))?:
+            var current = stat()
+            if lstat(path, &current) == 0 && source.isSameFile(as: current) { unlink(path) }
+            let attachment = NotificationAttachment(identifier: identifier, type: type, path: "", size: size)
+            let mediaType = MediaType.allCases.first { $0.identifier == type } ?? .png
+            return .success(AttachmentStore.Admission(attachment: attachment, mediaType: mediaType, source: path,
+                                                      transfer: .moved))
+        case .attachmentMade(.refused(let code))?:
+            return .failure(AttachmentFailure(AttachmentFailure.Code(rawValue: code) ?? .moveIntoDataStoreFailed,
+                                              "The host refused \(path)", request: request))
+        default:
+            return .failure(AttachmentFailure(.moveIntoDataStoreFailed, "The host did not take \(path) into its store",
+                                              request: request))
+        }
+    }
+
+    /// `open_attachment` of instance `id`: a new descriptor of the store's
+    /// file, opened by the host, or nil.
+    func openAttachment(_ identifier: String, instance id: UInt64) -> FileDescriptor? {
+        guard let answer = ask(.openAttachment(instance: id, identifier: identifier), with: []),
+              case .attachmentOpened(found: true) = answer.message
+        else { return nil }
+        return answer.files.takeFile(at: 0)
+    }
+
+    /// Sends `message` with `files` and a new socket for the answer beside
+    /// it (last), and waits for the answer on that socket.
+    private func ask(_ message: WorkerMessage, with files: [Int32]) -> (message: WorkerMessage, files: WorkerChannel.Message)? {
+        let pair: WorkerChannel.Pair
+        do throws(SystemError) {
+            pair = try WorkerChannel.pair()
+        } catch {
+            return nil
+        }
+        let reply = pair.host
+        do throws(WorkerChannel.Failure) {
+            try outbox.sendNow(message, files: files + [pair.worker.rawValue])
+        } catch {
+            return nil
+        }
+        _ = consume pair
+        guard let received = try? reply.receive(), let answer = try? WorkerMessage(decoding: received.bytes) else {
+            return nil
+        }
+        return (answer, received)
+    }
+}

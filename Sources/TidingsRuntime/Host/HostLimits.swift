@@ -1,0 +1,113 @@
+import Glibc
+
+/// How much an extension may pass to the host: every string has a length
+/// cap (in UTF-8 bytes, as `tidings.h` documents them as
+/// `TIDINGS_MAX_*_BYTES`), read without trusting its terminator to come,
+/// and every instance's host calls are rate-limited.
+package enum HostLimits {
+    /// Element, action, attachment and category identifiers.
+    package static let identifierBytes = 256
+    /// A label's text (`set_text`), a notification's body.
+    package static let textBytes = 16_384
+    /// Titles: `set_title`, a notification's title and subtitle, an action's
+    /// title, a text-input action's button title and placeholder, a sound's name.
+    package static let titleBytes = 1_024
+    /// A log message; longer ones are cut (at a character's end) with "…".
+    package static let logBytes = 4_096
+    /// An attachment's URL or path.
+    package static let urlBytes = 4_096
+    /// One userInfo value's JSON, handed back by a service extension.
+    package static let userInfoValueBytes = 65_536
+    /// Entries of a userInfo, attachments of a content handed back.
+    package static let entries = 256
+
+    /// A string an extension passed, read without trusting it.
+    package enum Text: Equatable {
+        /// NULL.
+        case absent
+        /// Longer than the cap: never read past it.
+        case tooLong
+        /// Not UTF-8.
+        case invalid
+        case text(String)
+
+        /// The string, when it was one within its cap.
+        package var value: String? {
+            if case .text(let text) = self { return text }
+            return nil
+        }
+    }
+
+    /// The string at `pointer`, read at most `limit` bytes (and one more, to
+    /// see whether it ends there).
+    package static func text(_ pointer: UnsafePointer<CChar>?, limit: Int) -> Text {
+        guard let pointer else { return .absent }
+        let length = strnlen(pointer, limit + 1)
+        guard length <= limit else { return .tooLong }
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
+        guard let text = String(validating: bytes, as: UTF8.self) else { return .invalid }
+        return .text(text)
+    }
+
+    /// `text` cut to at most `limit` UTF-8 bytes, at a character's end, with "…" when cut.
+    package static func cut(_ text: String, to limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var kept = ""
+        var bytes = 0
+        for character in text {
+            let size = character.utf8.count
+            if bytes + size > limit - 3 { break }
+            kept.append(character)
+            bytes += size
+        }
+        return kept + "…"
+    }
+}
+
+/// How fast an instance may call host functions: a bucket of `burst` calls
+/// that refills at `perSecond`. A call finding it empty is refused with
+/// TIDINGS_STATUS_RATE_LIMITED; an extension that goes on calling through
+/// `burst` refusals is abusive (a call storm): its context takes no more
+/// calls, and an isolated one's worker is ended.
+package struct CallRate: Sendable, Equatable {
+    /// Calls a second, over time.
+    package var perSecond: Double
+    /// Calls at once.
+    package var burst: Double
+
+    package init(perSecond: Double, burst: Double) {
+        self.perSecond = perSecond
+        self.burst = burst
+    }
+
+    /// 10,000 calls a second, 20,000 at once: far beyond what filling a view takes.
+    package static let standard = CallRate(perSecond: 10_000, burst: 20_000)
+}
+
+/// One instance's bucket.
+package struct CallAllowance: Sendable {
+    private var tokens: Double
+    private var refilled: UInt64
+    /// Calls refused since the bucket was last full enough to allow one.
+    private(set) var refusedInARow = 0
+
+    package init(_ rate: CallRate, now: UInt64) {
+        tokens = rate.burst
+        refilled = now
+    }
+
+    /// Takes one call at `now`; false when the bucket is empty.
+    package mutating func take(_ rate: CallRate, now: UInt64) -> Bool {
+        if now > refilled {
+            tokens = min(rate.burst, tokens + Double(now - refilled) / 1e9 * rate.perSecond)
+            refilled = now
+        }
+        guard tokens >= 1 else {
+            refusedInARow += 1
+            return false
+        }
+        tokens -= 1
+        refusedInARow = 0
+        return true
+    }
+}

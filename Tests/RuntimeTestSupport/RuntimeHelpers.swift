@@ -1,0 +1,37 @@
+// What the runtime's and the isolation layer's tests share: notifications
+// made in one call, and views and diagnostics read back.
+import TidingsBase
+import TidingsRuntime
+
+/// A request-form notification.
+package func notification(_ identifier: String, category: String, thread: String = "", title: String = "Title",
+                  body: String = "Body", userInfo: [(String, JSON)] = [],
+                  attachments: [NotificationAttachment] = []) -> UserNotification {
+    var content = NotificationContent()
+    content.title = title
+    content.body = body
+    content.categoryIdentifier = category
+    content.threadIdentifier = thread
+    content.userInfo = userInfo
+    content.attachments = attachments
+    return UserNotification(identifier: identifier, date: 1_800_000_000, content: content)
+}
+
+extension ViewState {
+    /// The text of label `identifier`, if it is one.
+    package func text(of identifier: String) -> String? {
+        guard case .label(let text, _, _) = node(identifier)?.content else { return nil }
+        return text
+    }
+
+    /// The colour of label `identifier`, if set.
+    package func color(of identifier: String) -> String? {
+        guard case .label(_, let color, _) = node(identifier)?.content else { return nil }
+        return color?.description
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// The codes, as strings.
+    package var codes: [String] { map(\.code.rawValue) }
+}

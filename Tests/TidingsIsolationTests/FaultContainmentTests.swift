@@ -1,0 +1,279 @@
+import RuntimeTestSupport
+import Foundation
+import Testing
+import TestSupport
+import TidingsBase
+import TidingsRegistry
+import TidingsIsolation
+import TidingsRuntime
+
+/// Each class of extension fault, delivered 100 times in a row to an
+/// extension in a worker process: the host keeps serving, shows every
+/// notification with its default content (a response goes to the app),
+/// reports each fault with its class, and quarantines the bundle after the
+/// third. In this process, the completion faults are contained as well.
+///
+/// Serialized: a CPU-time budget is measured in CPU time, which parallel
+/// tests on two cores would stretch past the call timeout. Rounds are 2 ms
+/// apart, so that the short test backoffs (5, 10 ms) pass within the 100.
+@Suite(.serialized) struct FaultContainmentTests {
+    /// A fault class: the fixture's flag, and the class the host reports.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var flag: String
+        var kind: String
+        var testDescription: String { "\(flag) → \(kind)" }
+    }
+
+    /// Faults of did_receive_notification.
+    static let deliveryFaults = [
+        Case(flag: "FAULT_SEGV", kind: "crash"),
+        Case(flag: "FAULT_ABORT", kind: "abort"),
+        Case(flag: "FAULT_EXIT", kind: "exit"),
+        Case(flag: "FAULT_STACK_OVERFLOW", kind: "stack-overflow"),
+        Case(flag: "FAULT_LOOP", kind: "cpu-time"),
+        Case(flag: "FAULT_MEMORY", kind: "memory"),
+        Case(flag: "FAULT_STOP_READING", kind: "unresponsive"),
+        Case(flag: "FAULT_HANG", kind: "hang"),
+    ]
+
+    /// Faults of did_receive_response, with the diagnostic each response carries.
+    static let completionFaults = [
+        Case(flag: "FAULT_COMPLETION_NEVER", kind: "response.completion-timeout"),
+        Case(flag: "FAULT_COMPLETION_TWICE", kind: "response.completion-repeated"),
+        Case(flag: "FAULT_COMPLETION_INVALID", kind: "response.invalid-option"),
+    ]
+
+    static let rounds = 100
+
+    @Test(arguments: deliveryFaults)
+    func deliveryFaultIsContainedAndQuarantined(_ fault: Case) throws {
+        let bench = try Bench(fault: fault.flag)
+        let host = bench.host()
+        for round in 0..<Self.rounds {
+            usleep(2_000)
+            let delivery = host.deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
+            // Default content, never the extension's view, never hidden.
+            #expect(delivery.presentation.view == nil, "round \(round)")
+            #expect(delivery.presentation.defaultContent?.title == "Title", "round \(round)")
+            #expect(delivery.diagnostics.containsError, "round \(round)")
+        }
+        let faults = bench.reported.filter { $0.code.rawValue == "worker.\(fault.kind)" }
+        #expect(faults.count == 3, "\(bench.reported.map(\.description))")
+        #expect(bench.reported.filter { $0.code == .workerQuarantined }.count == 1)
+        #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == true)
+        #expect(bench.ledger.entries()[bench.faultyBundle]?.faults.map(\.kind) == Array(repeating: fault.kind, count: 3))
+        bench.expectHealthyStillServes(host)
+    }
+
+    @Test(arguments: completionFaults)
+    func completionFaultGoesToTheAppAndQuarantines(_ fault: Case) throws {
+        let bench = try Bench(fault: fault.flag)
+        let host = bench.host()
+        for round in 0..<Self.rounds {
+            usleep(2_000)
+            _ = host.deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
+            let outcome = try host.respond(to: "n\(round)", with: ResponseRequest(actionIdentifier: "go"))
+            // Twice: the first completion (dismiss) counts, so nothing goes to the app but through
+            // the quarantine; otherwise the app gets the action.
+            let answered = fault.flag == "FAULT_COMPLETION_TWICE" && outcome.receiver == .extension
+            #expect(outcome.forwarded.map(\.actionIdentifier) == (answered ? [] : ["go"]), "round \(round)")
+            #expect(outcome.presentation.dismissed, "round \(round)")
+        }
+        let faults = bench.reported.filter { $0.code.rawValue == fault.kind }
+        #expect(faults.count == 3, "\(bench.reported.map(\.description))")
+        #expect(bench.reported.filter { $0.code == .workerQuarantined }.count == 1)
+        #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == true)
+        // Quarantined: later notifications show their default content.
+        let later = host.deliver(notification("later", category: "faulty"), to: "com.example.tests")
+        #expect(later.presentation.view == nil)
+        #expect(later.diagnostics.map(\.code).contains(.workerQuarantined))
+        bench.expectHealthyStillServes(host)
+    }
+
+    @Test func outputIsContainedAndReportedWithoutFault() throws {
+        let bench = try Bench(fault: "FAULT_STDOUT")
+        let host = bench.host()
+        for round in 0..<Self.rounds {
+            let delivery = host.deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
+            #expect(delivery.presentation.view?.text(of: "state") == "ok", "round \(round)")
+            #expect(!delivery.diagnostics.containsError, "round \(round)")
+        }
+        #expect(bench.wait { $0.contains { $0.code == .workerOutput } })
+        #expect(bench.reported.allSatisfy { $0.code == .workerOutput })
+        let output = try #require(bench.reported.first)
+        #expect(output.message.contains("standard output"))
+        #expect(bench.ledger.entries()[bench.faultyBundle] == nil)
+    }
+
+    @Test func quarantineLiftsWhenTheLibraryChanges() throws {
+        let bench = try Bench(fault: "FAULT_SEGV")
+        let host = bench.host()
+        for round in 0..<3 {
+            _ = host.deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
+            usleep(20_000)  // past the backoff
+        }
+        #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == true)
+        // A host started later keeps the quarantine, without starting a worker.
+        let second = bench.host()
+        #expect(second.deliver(notification("m", category: "faulty"), to: "com.example.tests").diagnostics.map(\.code)
+            .contains(.workerQuarantined))
+        // The fixed library replaces the faulty one: the quarantine lifts and the extension serves.
+        try bench.replaceLibrary(withFault: nil)
+        let fixed = host.deliver(notification("fixed", category: "faulty"), to: "com.example.tests")
+        #expect(fixed.presentation.view?.text(of: "state") == "ok")
+        #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == false)
+    }
+
+    @Test func faultsOfEarlierHostsCountTowardTheQuarantine() throws {
+        // One-shot commands are hosts of one delivery each: the ledger carries their count.
+        let bench = try Bench(fault: "FAULT_ABORT")
+        for round in 0..<3 {
+            _ = bench.host().deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
+        }
+        #expect(bench.ledger.entries()[bench.faultyBundle]?.faults.count == 3)
+        #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == true)
+        #expect(bench.reported.filter { $0.code == .workerQuarantined }.count == 1)
+    }
+
+    @Test func faultOutsideAnyCallIsReportedAndRestarts() throws {
+        // The worker of a response that never completes is killed from outside (by a signal the
+        // host did not send): the pending response ends at once instead of waiting out its
+        // deadline, and goes to the app.
+        let bench = try Bench(fault: "FAULT_COMPLETION_NEVER")
+        let host = bench.host(responseDeadline: 30)
+        _ = host.deliver(notification("n", category: "faulty"), to: "com.example.tests")
+        let killer = Thread {
+            usleep(200_000)
+            for pid in bench.workerProcesses() { kill(pid, SIGKILL) }
+        }
+        killer.start()
+        let started = MonotonicClock.now()
+        let outcome = try host.respond(to: "n", with: ResponseRequest(actionIdentifier: "go"))
+        #expect(Double(MonotonicClock.now() - started) / 1e9 < 10)
+        #expect(outcome.forwarded.map(\.actionIdentifier) == ["go"])
+        #expect(bench.wait { $0.contains { $0.code.rawValue == "worker.killed" } })
+    }
+
+    @Test func inProcessHostContainsCompletionFaults() throws {
+        for fault in Self.completionFaults {
+            let bench = try Bench(fault: fault.flag)
+            var configuration = NotificationHost.Configuration()
+            configuration.responseDeadline = 0.1
+            let host = Bench.registered(NotificationHost(index: bench.index(), configuration: configuration))
+            _ = host.deliver(notification("n", category: "faulty"), to: "com.example.tests")
+            let outcome = try host.respond(to: "n", with: ResponseRequest(actionIdentifier: "go"))
+            #expect(outcome.forwarded.map(\.actionIdentifier) == (fault.flag == "FAULT_COMPLETION_TWICE" ? [] : ["go"]))
+            #expect(outcome.presentation.dismissed)
+            #expect(outcome.diagnostics.map(\.code.rawValue).contains(fault.kind))
+        }
+    }
+}
+
+/// A faulty bundle and a healthy one, a ledger, and what the host reported outside calls.
+private final class Bench: @unchecked Sendable {
+    let directory = TemporaryDirectory("faults")
+    let ledger: FaultLedger
+    private let lock = NSLock()
+    private var diagnostics: [Diagnostic] = []
+
+    /// Where the bundles are (the builds stay beside it).
+    var bundles: String { directory.file("bundles") }
+    var faultyBundle: String { bundles + "/Faulty.appex" }
+
+    init(fault: String?) throws {
+        ledger = FaultLedger(path: directory.file("state/faults.json"))
+        try FileManager.default.createDirectory(atPath: bundles, withIntermediateDirectories: true)
+        try install("Faulty", identifier: "com.example.tests.faulty", category: "faulty", fault: fault)
+        try install("Healthy", identifier: "com.example.tests.healthy", category: "healthy", fault: nil)
+    }
+
+    /// What the launcher reported outside the calls.
+    var reported: [Diagnostic] { lock.lock(); defer { lock.unlock() }; return diagnostics }
+
+    /// Waits up to 3 s for `condition` on the reports.
+    func wait(_ condition: ([Diagnostic]) -> Bool) -> Bool {
+        let deadline = MonotonicClock.deadline(after: 3)
+        while !condition(reported) {
+            if MonotonicClock.now() > deadline { return false }
+            usleep(5_000)
+        }
+        return true
+    }
+
+    func index() -> ExtensionIndex {
+        Discovery.scan(SearchPath(directories: [bundles], origin: .option))
+    }
+
+    /// A host running every extension in a worker, with short limits.
+    func host(responseDeadline: Double = 0.2) -> NotificationHost {
+        var settings = WorkerSettings(executable: Locations.product("tidings"))
+        settings.cpuTimePerCall = 0.2
+        settings.callTimeout = 1.5
+        settings.memoryLimit = 32 << 20
+        settings.restarts.initialBackoff = 0.005
+        var configuration = NotificationHost.Configuration()
+        configuration.responseDeadline = responseDeadline
+        let launcher = WorkerLauncher(settings: settings, ledger: ledger) { [weak self] diagnostic in
+            guard let self else { return }
+            lock.lock()
+            diagnostics.append(diagnostic)
+            lock.unlock()
+        }
+        return Self.registered(NotificationHost(index: index(), configuration: configuration, launcher: launcher))
+    }
+
+    /// `host`, with the categories of both bundles registered.
+    static func registered(_ host: NotificationHost) -> NotificationHost {
+        host.register([NotificationCategory(identifier: "faulty", actions: [NotificationAction(identifier: "go", title: "Go")]),
+                       NotificationCategory(identifier: "healthy", actions: [])],
+                      for: "com.example.tests")
+        return host
+    }
+
+    /// Expects the healthy bundle still served in a worker, by the same host.
+    func expectHealthyStillServes(_ host: NotificationHost, sourceLocation: SourceLocation = #_sourceLocation) {
+        let delivery = host.deliver(notification("healthy", category: "healthy"), to: "com.example.tests")
+        #expect(delivery.presentation.view?.text(of: "state") == "ok", sourceLocation: sourceLocation)
+        #expect(delivery.diagnostics.isEmpty, sourceLocation: sourceLocation)
+    }
+
+    /// Puts a build with `fault` (nil: none) in place of the faulty bundle's library.
+    func replaceLibrary(withFault fault: String?) throws {
+        let built = try CCompiler.fixture("Faulty", into: directory.path, output: "libReplacement.so",
+                                          extraFlags: fault.map { ["-D\($0)"] } ?? [])
+        let library = faultyBundle + "/libFaulty.so"
+        try FileManager.default.removeItem(atPath: library)
+        try FileManager.default.moveItem(atPath: built, toPath: library)
+    }
+
+    /// The pids of the worker processes this test process started: the
+    /// children of its sandboxes' inits, which are its own children.
+    func workerProcesses() -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let parents = Dictionary(uniqueKeysWithValues: entries.compactMap(Int32.init).compactMap { pid -> (Int32, Int32)? in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 ? Int32(fields[1]).map { (pid, $0) } : nil
+        })
+        let inits = Set(parents.filter { $0.value == getpid() }.map(\.key))
+        return parents.filter { inits.contains($0.value) }.map(\.key)
+    }
+
+    private func install(_ name: String, identifier: String, category: String, fault: String?) throws {
+        let library = try CCompiler.fixture("Faulty", into: directory.path, output: "lib\(name)Build.so",
+                                            extraFlags: fault.map { ["-D\($0)"] } ?? [])
+        let interface = try directory.write("""
+            {"version": 1, "root": {"type": "stack", "children": [{"type": "label", "id": "state"}]}}
+            """, to: "\(name)Interface.json")
+        let manifest = BundleMaker.contentManifest(identifier: identifier, executable: "libFaulty.so",
+                                                   categories: [category], hidden: true, interface: "MainInterface")
+        let renamed = directory.file("MainInterface.json")
+        try? FileManager.default.removeItem(atPath: renamed)
+        try FileManager.default.moveItem(atPath: interface, toPath: renamed)
+        let bundleLibrary = directory.file("libFaulty.so")
+        try? FileManager.default.removeItem(atPath: bundleLibrary)
+        try FileManager.default.moveItem(atPath: library, toPath: bundleLibrary)
+        try BundleMaker.make(name, in: bundles, manifest: manifest, library: bundleLibrary, resources: [renamed])
+    }
+}
