@@ -34,7 +34,8 @@ let package = Package(
         // 5. Runtime: presentations, instances, responses, deadlines.
         .target(
             name: "TidingsRuntime",
-            dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader"]
+            dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader",
+                           "TidingsSystemShims"]
         ),
         // 6. Surfaces: the JSON-RPC server and the command line.
         .target(

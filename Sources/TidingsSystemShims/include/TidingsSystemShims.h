@@ -44,6 +44,13 @@ int tidings_pidfd_open(pid_t pid);
 /** pidfd_send_signal(pidfd, signal, NULL, 0); -ENOSYS before Linux 5.1. */
 int tidings_pidfd_send_signal(int pidfd, int signal);
 
+/**
+ * O_PATH, as <fcntl.h> has it only under _GNU_SOURCE (which Swift's Glibc
+ * module lacks): a descriptor that locates a file without opening it for
+ * reading or writing, for use as the directory of the *at calls.
+ */
+#define TIDINGS_O_PATH 010000000
+
 /** The `resolve` flags of openat2, as <linux/openat2.h> has them. */
 #define TIDINGS_RESOLVE_NO_XDEV       0x01
 #define TIDINGS_RESOLVE_NO_MAGICLINKS 0x02
