@@ -106,8 +106,9 @@ struct StoreDirectory: ~Copyable {
         remove(incoming.name)
     }
 
-    /// Puts the store's `name` back at `original`, unless something now has
-    /// that name (nothing is overwritten); true when it went back.
+    /// Puts the store's copy `name` at `original`, the place of the file it
+    /// was copied from, unless something now has that name (nothing is
+    /// overwritten); true when it went there.
     @discardableResult
     func restore(_ name: String, to original: String) -> Bool {
         // link + unlink: a rename that never replaces.
