@@ -276,7 +276,7 @@ final class SourcePlace {
             return error.code == ENOENT ? nil : "it cannot be examined in its place (\(error))"
         }
         guard named.st_dev == device && named.st_ino == inode else {
-            return "another file took its name while it was being copied"
+            return "another file took its name meanwhile"
         }
         guard unlinkat(directory.rawValue, name, 0) == 0 else {
             return "it cannot be removed from its place (\(SystemError.current()))"
