@@ -34,7 +34,8 @@ let package = Package(
         // 5. Runtime: presentations, instances, responses, deadlines.
         .target(
             name: "TidingsRuntime",
-            dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader"]
+            dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader",
+                           "TidingsSystemShims"]
         ),
         // 5b. Isolation: extensions in sandboxed worker processes, behind the
         // runtime's launcher / provider / instance interface.

@@ -26,6 +26,8 @@
 #define SYS_pidfd_send_signal 424
 #endif
 
+_Static_assert(TIDINGS_O_PATH == O_PATH, "TIDINGS_O_PATH is this architecture's O_PATH");
+
 /* The result of a call that returns -1 and sets errno, as this shim returns it. */
 static long result(long value) {
     return value < 0 ? -errno : value;

@@ -286,6 +286,15 @@ import Testing
         #expect(lines[stage + 2].trimmingCharacters(in: .whitespaces).hasPrefix("Service"))
     }
 
+    @Test func explainSaysAMovedAttachmentWasCopiedInThenRemoved() throws {
+        let source = try png()
+        let result = try deliver(try attaching("lighthouse.png"), "--move-attachments", "--explain")
+        #expect(result.status == 0, "\(result.standardError)")
+        let line = result.standardOutput.components(separatedBy: "\n").first { $0.contains("photo: PNG image by its content") }
+        #expect(line?.hasSuffix(" (copied in, then removed there)") == true, "\(line ?? result.standardOutput)")
+        #expect(!FileManager.default.fileExists(atPath: source))
+    }
+
     @Test func explainWithoutAttachmentsSaysSo() throws {
         let payload = try payloads.write(#"{"aps": {"alert": "Hi"}}"#, to: "plain.json")
         let result = try deliver(payload, "--explain")

@@ -556,9 +556,9 @@ typedef struct tidings_host {
      * a `type_hint` the content does not match is refused), enforces the
      * type's size limit (audio 5 MB, image 10 MB, video 50 MB), and moves
      * the file into its store — so the file is gone from its place
-     * afterwards, as on iOS. (It copies the file instead when it lies on
-     * another file system, moving the copy's source away as a move would,
-     * or when it cannot be removed from its place, leaving it there.)
+     * afterwards, as on iOS. (The store keeps a copy it made and checked,
+     * never the file itself; the file is then removed from its place, or
+     * left there when it cannot be removed.)
      * On success the host fills `result` (identifier, type, size; error 0)
      * and returns TIDINGS_STATUS_OK. When the file is refused it returns
      * TIDINGS_STATUS_INVALID_ATTACHMENT with `result->error` set to Apple's
@@ -568,9 +568,9 @@ typedef struct tidings_host {
      * INVALID_CONTEXT, NOT_SUPPORTED) `result` says nothing was made: error
      * 0, an empty identifier, type "", size 0. `result` may be NULL, and is
      * ignored when its `struct_size` is smaller than version 2's.
-     * A file with other hard links is copied and its name removed, so that
-     * it cannot change through them; a file already in the store (another
-     * notification's attachment) is copied and stays. An attachment made
+     * A file with other hard links loses only the name it was given by;
+     * a file already in the store (another notification's attachment) is
+     * copied and stays. An attachment made
      * as its request ends (after the deadline and grace period) is given
      * back and the call answers TIDINGS_STATUS_INVALID_CONTEXT.
      * Only a service extension's instance may create attachments; others

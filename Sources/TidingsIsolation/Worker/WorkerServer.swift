@@ -193,8 +193,7 @@ final class WorkerServer: Sendable {
         let answer = ask(.createAttachment(instance: id, attachment: request), with: [source.file.rawValue])
         switch answer.map({ $0.message }) {
         case let .attachmentMade(.made(identifier, type, size))?:
-            var current = stat()
-            if lstat(path, &current) == 0 && source.isSameFile(as: current) { unlink(path) }
+            _ = source.removeFromItsPlace()
             let attachment = NotificationAttachment(identifier: identifier, type: type, path: "", size: size)
             let mediaType = MediaType.allCases.first { $0.identifier == type } ?? .png
             return .success(AttachmentStore.Admission(attachment: attachment, mediaType: mediaType, source: path,

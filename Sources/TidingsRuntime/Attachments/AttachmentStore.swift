@@ -5,11 +5,18 @@ import TidingsBase
 /// store): a directory private to the user (0700, files 0600), by default
 /// `$XDG_STATE_HOME/tidings/attachments`.
 ///
-/// A file enters only after it is checked: a regular file, of a supported
-/// type recognised by its content (never its name), matching the type hint,
-/// within its type's size limit. It is then moved in (or copied; see
-/// `Transfer`), and from then on reached only through the host. A refused
-/// file stays where it was and leaves nothing in the store.
+/// A file enters only as a copy the store makes of it, and only once the
+/// copy is checked: the source is opened without following a link (beneath
+/// its base for a relative path), copied from that descriptor into a new
+/// file of the store, and then the copy — the bytes stored, read back
+/// through the copy's own descriptor — must be of a supported type
+/// recognised by its content (never its name), match the type hint, and
+/// stay within its type's size limit; the source must not have changed
+/// while it was copied. Nothing of the source's own (its inode, its other
+/// names, a descriptor someone holds on it) reaches the store, so no one can
+/// change an attachment after it was checked. A "move" (`Disposition.move`,
+/// as iOS does) copies the same way and then removes the source from its
+/// place. A refused file stays where it was and leaves nothing in the store.
 package final class AttachmentStore: Sendable {
     /// Whether a file leaves its place when it enters the store.
     package enum Disposition: Sendable {
@@ -19,18 +26,20 @@ package final class AttachmentStore: Sendable {
         case copy
     }
 
-    /// How a file came into the store.
+    /// How a file came into the store. The store always holds a copy; what
+    /// differs is whether the file is still in its place.
     package enum Transfer: Sendable, Equatable {
-        /// Renamed into the store; gone from its place.
+        /// Copied in, then removed from its place by the store, once the
+        /// whole request was admitted: iOS's move, as the user sees it.
         case moved
         /// Copied as asked; still in its place.
         case copied
-        /// Copied, then removed from its place, because it could not be
-        /// renamed into the store (or should not be): `reason` says why ("it
-        /// lay on another file system").
+        /// Copied in, and removed from its place by someone else: `reason`
+        /// says who ("it came open from the extension's worker process,
+        /// which removes it from its place").
         case movedByCopy(reason: String)
-        /// Copied and left in its place, because it could not be removed
-        /// from there: `reason` says why ("its directory is read-only").
+        /// Copied and left in its place, though it was to be moved:
+        /// `reason` says why ("it cannot be removed from its place (…)").
         case copiedInstead(reason: String)
     }
 
@@ -56,11 +65,21 @@ package final class AttachmentStore: Sendable {
     /// The store's directory.
     package let directory: String
 
+    /// Who walks a relative path beneath its base: the kernel where it can.
+    let resolution: DirectoryBeneath.Method
+
     /// The store at `directory`, which is made (0700) on first use.
-    package init(directory: String) {
+    package convenience init(directory: String) {
+        self.init(directory: directory, resolving: .kernel)
+    }
+
+    /// The store at `directory`, walking relative paths by `resolution` (a
+    /// test's choice: the component walk is otherwise only the fallback).
+    init(directory: String, resolving resolution: DirectoryBeneath.Method) {
         var normalized = Substring(directory)
         while normalized.count > 1 && normalized.hasSuffix("/") { normalized.removeLast() }
         self.directory = String(normalized)
+        self.resolution = resolution
     }
 
     /// `tidings/attachments` below the user's state directory in
@@ -77,16 +96,17 @@ package final class AttachmentStore: Sendable {
         admit(all: [request], as: disposition).map { $0[0] }
     }
 
-    /// Admits every request, or none: when one fails, those admitted before
-    /// it are taken out again (moved files back to their places, with their
-    /// permissions), as iOS refuses a whole request whose attachment is invalid.
+    /// Admits every request, or none: when one fails, the copies made for
+    /// those before it are removed, as iOS refuses a whole request whose
+    /// attachment is invalid. Files to be moved leave their places only
+    /// when all were admitted.
     package func admit(all requests: [AttachmentRequest], as disposition: Disposition)
         -> Result<[Admission], AttachmentFailure>
     {
         var placed: [Placement] = []
         for request in requests {
             do throws(AttachmentFailure) {
-                placed.append(try place(request, as: disposition))
+                placed.append(try place(AttachmentSource(request, resolving: resolution), for: request, as: disposition))
             } catch {
                 for placement in placed.reversed() { rollBack(placement) }
                 return .failure(error)
@@ -95,10 +115,11 @@ package final class AttachmentStore: Sendable {
         return .success(placed.map(commit))
     }
 
-    /// Checks `file`, which a worker process opened for `request`, and
-    /// copies it into the store; the worker removes it from its place once
-    /// admitted, so the admission says it was moved by copying. The path the
-    /// request names is never opened here: a worker's extension chooses it.
+    /// Checks `file`, which a worker process opened for `request`, by
+    /// copying it into the store and checking the copy; the worker removes
+    /// it from its place once admitted, so the admission says it was moved
+    /// by copying. The path the request names is never opened here: a
+    /// worker's extension chooses it.
     package func admit(_ request: AttachmentRequest, from file: borrowing FileDescriptor)
         -> Result<Admission, AttachmentFailure>
     {
@@ -111,9 +132,10 @@ package final class AttachmentStore: Sendable {
         }
     }
 
-    /// Takes an admitted file back out of the store: a moved file returns to
-    /// its place (when nothing took its name meanwhile), a copy is removed.
-    /// For an attachment made just as its request ended.
+    /// Takes an admitted file back out of the store: the copy of a moved
+    /// file goes back to the file's place (when nothing took its name
+    /// meanwhile), any other copy is removed. For an attachment made just
+    /// as its request ended.
     package func takeBack(_ admission: Admission) {
         let name = Path.lastComponent(of: admission.attachment.path)
         guard contains(admission.attachment.path), let store = try? StoreDirectory(opening: directory) else { return }
@@ -141,129 +163,122 @@ package final class AttachmentStore: Sendable {
 
     // MARK: Steps
 
-    /// A file put into the store, not yet committed.
+    /// A copy put into the store, not yet committed.
     private struct Placement {
         var admission: Admission
-        /// The file's permission bits before it entered, to restore on a roll-back.
-        var mode: mode_t
-        /// The source to remove on commit (a move done by copying), by identity.
-        var removeOnCommit: (device: dev_t, inode: ino_t)?
+        /// The source's place and identity, for a move: what commit removes.
+        var removal: (place: SourcePlace, device: dev_t, inode: ino_t)?
     }
 
-    /// Checks `request`'s file and puts it into the store.
-    private func place(_ request: AttachmentRequest, as disposition: Disposition) throws(AttachmentFailure) -> Placement {
-        try place(AttachmentSource(request), for: request, as: disposition)
-    }
-
-    /// Checks `source`, the file of `request`, and puts it into the store.
+    /// Checks `source`, the file of `request`, copies it into the store and
+    /// checks the copy; a move's source stays in its place until commit.
+    ///
+    /// The source's own content is sniffed first: it refuses at once what
+    /// the copy would be refused for (no file is made for it), and its type
+    /// family's size limit bounds the copy. What is admitted is decided on
+    /// the copy alone.
     private func place(_ source: consuming AttachmentSource, for request: AttachmentRequest,
                        as disposition: Disposition) throws(AttachmentFailure) -> Placement {
-        let type = try recognize(source, for: request)
+        let path = source.path
+        let announced = try recognize(source.file, size: source.size, path: path, for: request)
         let store: StoreDirectory
         do {
             store = try StoreDirectory(opening: directory)
         } catch {
             throw AttachmentFailure(.moveIntoDataStoreFailed, error.sentence, request: request)
         }
-        let name = "\(Self.randomName()).\(type.fileExtension)"
-        var removeOnCommit: (device: dev_t, inode: ino_t)?
-        let transfer: Transfer
-        do throws(SystemError) {
-            switch disposition {
-            case .copy:
-                try store.copyIn(source, as: name)
-                transfer = .copied
-            case .move where store.holds(source):
-                // An attachment of another notification, named again: it stays theirs.
-                try store.copyIn(source, as: name)
-                transfer = .copiedInstead(reason: "it is already in the store, attached to another notification")
-            case .move where source.status.st_nlink > 1:
-                // Renamed, the file could still change through its other names.
-                try store.copyIn(source, as: name)
-                removeOnCommit = (source.status.st_dev, source.status.st_ino)
-                transfer = .movedByCopy(reason: "it has other hard links, through which it could change")
-            case .move:
-                transfer = try move(source, into: store, as: name, removeOnCommit: &removeOnCommit)
+        let name = Self.randomName()
+        let limit = announced.family.sizeLimit
+        let incoming: IncomingFile
+        do {
+            incoming = try store.copyIn(source.file, limit: limit, as: name)
+        } catch {
+            throw storeFailure(error, copying: path, for: request)
+        }
+        let type: MediaType
+        do throws(AttachmentFailure) {
+            guard incoming.size <= limit else {
+                throw AttachmentFailure(
+                    .invalidFileSize,
+                    "\(path) grew beyond its limit while it was being copied; \(announced.family.rawValue) attachments may be at most \(NumberText.bytesExactly(limit))",
+                    request: request)
+            }
+            /// Apple's 100 (invalid file), as for a file that changes while
+            /// it is checked: the file at that URL is not one stable file.
+            /// Not 105 (corrupt): each version of it may well be intact.
+            func changed() -> AttachmentFailure {
+                AttachmentFailure(.invalidURL, "\(path) changed while it was being copied", request: request)
+            }
+            guard !source.hasChanged(copied: incoming.size) else { throw changed() }
+            type = try recognize(incoming.file, size: incoming.size, path: path, for: request)
+            // A write the file's times missed still shows in a type that differs.
+            guard type == announced else { throw changed() }
+            do {
+                try store.keep(incoming, as: "\(name).\(type.fileExtension)")
+            } catch {
+                throw storeFailure(error, copying: path, for: request)
             }
         } catch {
-            throw AttachmentFailure(
-                error.code == ENOENT ? .invalidURL : .moveIntoDataStoreFailed,
-                error.code == ESTALE ? "\(source.path) changed while it was being put into the attachment store"
-                    : error.code == ENOENT ? "The attachment file \(source.path) vanished while it was being stored"
-                    : "\(source.path) cannot be put into the attachment store \(directory): \(error)",
-                request: request)
+            store.discard(incoming)
+            throw error
         }
         store.synchronize()
         let identifier = request.identifier.isEmpty ? Payload.generateIdentifier() : request.identifier
-        let attachment = NotificationAttachment(identifier: identifier, type: type.identifier, path: store.file(name),
-                                                size: source.size, thumbnail: request.thumbnail)
-        return Placement(admission: Admission(attachment: attachment, mediaType: type, source: source.path,
-                                              transfer: transfer),
-                         mode: source.status.st_mode & 0o7777, removeOnCommit: removeOnCommit)
-    }
-
-    /// Renames `source` into `store`; copies it when it lies on another file
-    /// system (removing it on commit) or cannot be removed from its place.
-    private func move(_ source: borrowing AttachmentSource, into store: borrowing StoreDirectory, as name: String,
-                      removeOnCommit: inout (device: dev_t, inode: ino_t)?) throws(SystemError) -> Transfer {
-        do {
-            try store.moveIn(source, as: name)
-        } catch {
-            switch error.code {
-            case EXDEV:
-                try store.copyIn(source, as: name)
-                removeOnCommit = (source.status.st_dev, source.status.st_ino)
-                return .movedByCopy(reason: "it lay on another file system")
-            case EROFS, EACCES, EPERM, EBUSY:
-                try store.copyIn(source, as: name)
-                return .copiedInstead(reason: "it cannot be removed from its place (\(error))")
-            default:
-                throw error
+        let attachment = NotificationAttachment(identifier: identifier, type: type.identifier,
+                                                path: store.file("\(name).\(type.fileExtension)"),
+                                                size: incoming.size, thumbnail: request.thumbnail)
+        var placement = Placement(admission: Admission(attachment: attachment, mediaType: type, source: path,
+                                                       transfer: .copied))
+        if disposition == .move, let place = source.place {
+            if store.holds(place) {
+                // An attachment of another notification, named again: it stays theirs.
+                placement.admission.transfer = .copiedInstead(reason: "it is already in the store, attached to another notification")
+            } else {
+                placement.admission.transfer = .moved
+                placement.removal = (place, source.status.st_dev, source.status.st_ino)
             }
         }
-        try? source.file.setPermissions(0o600)
-        return .moved
+        return placement
     }
 
-    /// Finishes a placement: removes the source of a move done by copying,
-    /// if it is still the file copied (when it cannot be removed, the
-    /// admission says it was copied and left).
+    /// Apple's 104 for the file of `path`, whose copy the store could not
+    /// make or keep for the reason `error` gives.
+    private func storeFailure(_ error: SystemError, copying path: String,
+                              for request: AttachmentRequest) -> AttachmentFailure {
+        AttachmentFailure(.moveIntoDataStoreFailed,
+                          "\(path) cannot be copied into the attachment store \(directory): \(error)", request: request)
+    }
+
+    /// Finishes a placement: a move's source leaves its place, if its name
+    /// there is still the file that was copied (when it cannot be removed,
+    /// the admission says it was copied and left).
     private func commit(_ placement: Placement) -> Admission {
         var admission = placement.admission
-        guard let (device, inode) = placement.removeOnCommit else { return admission }
-        var info = stat()
-        if lstat(admission.source, &info) == 0, info.st_dev == device, info.st_ino == inode, unlink(admission.source) != 0 {
-            admission.transfer = .copiedInstead(reason: "it cannot be removed from its place (\(SystemError.current()))")
+        if let (place, device, inode) = placement.removal, let reason = place.remove(ifStill: device, inode) {
+            admission.transfer = .copiedInstead(reason: reason)
         }
         return admission
     }
 
-    /// Takes a placed file out of the store: a renamed one goes back to its
-    /// place with its permissions; a copy is removed.
+    /// Takes a placed copy out of the store; its source never left its place.
     private func rollBack(_ placement: Placement) {
-        let admission = placement.admission
         guard let store = try? StoreDirectory(opening: directory) else { return }
-        let name = Path.lastComponent(of: admission.attachment.path)
-        if admission.transfer == .moved, store.restore(name, to: admission.source) {
-            chmod(admission.source, placement.mode)
-        } else {
-            store.remove(name)
-        }
+        store.remove(Path.lastComponent(of: placement.admission.attachment.path))
         store.synchronize()
     }
 
-    /// The type of `source`'s content, refused when unsupported, damaged,
-    /// not the hinted type, empty or too large.
-    private func recognize(_ source: borrowing AttachmentSource,
+    /// The type of the content `file` holds (`size` bytes; the file of
+    /// `path`, for messages), refused when unsupported, damaged, not the
+    /// hinted type, empty or too large.
+    private func recognize(_ file: borrowing FileDescriptor, size: UInt64, path: String,
                            for request: AttachmentRequest) throws(AttachmentFailure) -> MediaType {
-        let path = source.path
-        guard source.size > 0 else {
+        guard size > 0 else {
             throw AttachmentFailure(.invalidFileSize, "The attachment file \(path) is empty", request: request)
         }
         var readFailure: SystemError?
-        let verdict = MediaSniffer.recognize(size: source.size) { offset, count in
+        let verdict = MediaSniffer.recognize(size: size) { offset, count in
             do throws(SystemError) {
-                return try source.file.read(at: offset, count: count)
+                return try file.read(at: offset, count: count)
             } catch {
                 readFailure = error
                 return []
@@ -293,10 +308,10 @@ package final class AttachmentStore: Sendable {
                                     request: request)
         }
         let limit = type.family.sizeLimit
-        guard source.size <= limit else {
+        guard size <= limit else {
             throw AttachmentFailure(
                 .invalidFileSize,
-                "\(path) is \(NumberText.bytesExactly(source.size)); \(type.family.rawValue) attachments may be at most \(NumberText.bytesExactly(limit))",
+                "\(path) is \(NumberText.bytesExactly(size)); \(type.family.rawValue) attachments may be at most \(NumberText.bytesExactly(limit))",
                 request: request)
         }
         return type

@@ -5,9 +5,10 @@ import TidingsBase
 /// the parents made with it), refused when it is a link, not a directory or
 /// not the user's, and made private when it is open to others.
 ///
-/// Files enter and leave through the open directory (`renameat`, `openat`,
+/// Files enter and leave through the open directory (`openat`, `renameat`,
 /// `unlinkat`), not by its path, so that the directory checked is the one
-/// written to, even if its path is changed meanwhile.
+/// written to, even if its path is changed meanwhile. A file enters as a
+/// copy the store made, never as the source's own inode.
 struct StoreDirectory: ~Copyable {
     /// The directory's path.
     let path: String
@@ -15,6 +16,9 @@ struct StoreDirectory: ~Copyable {
     let descriptor: FileDescriptor
     /// Its device and inode, to tell whether a file already lies in it.
     let status: stat
+
+    /// How many bytes a copy reads and writes at a time.
+    static let chunkSize: UInt64 = 1 << 20
 
     /// Opens the store at `path`, making it first when needed.
     init(opening path: String) throws(StoreFailure) {
@@ -51,56 +55,60 @@ struct StoreDirectory: ~Copyable {
         Path.join(path, name)
     }
 
-    /// True when `source` lies directly in this directory (an attachment
-    /// already in the store, named again).
-    func holds(_ source: borrowing AttachmentSource) -> Bool {
-        var parent = stat()
-        return stat(Path.directory(of: source.path), &parent) == 0
-            && parent.st_dev == status.st_dev && parent.st_ino == status.st_ino
+    /// True when `place` is this directory (an attachment already in the
+    /// store, named again).
+    func holds(_ place: SourcePlace) -> Bool {
+        guard let directory = place.directoryStatus() else { return false }
+        return directory.st_dev == status.st_dev && directory.st_ino == status.st_ino
     }
 
-    /// Renames `source` into the store as `name`, and checks that what
-    /// arrived is the file that was checked; when it is not, it goes back.
-    /// The corresponding C function is `renameat`.
-    func moveIn(_ source: borrowing AttachmentSource, as name: String) throws(SystemError) {
-        guard renameat(AT_FDCWD, source.path, descriptor.rawValue, name) == 0 else { throw SystemError.current() }
-        var arrived = stat()
-        guard fstatat(descriptor.rawValue, name, &arrived, AT_SYMLINK_NOFOLLOW) == 0, source.isSameFile(as: arrived) else {
-            // Another file took the name between the check and the rename: give it back.
-            restore(name, to: source.path)
-            throw SystemError(code: ESTALE)
-        }
-    }
-
-    /// Copies the bytes of `source` that were checked into the store as
-    /// `name` (0600), through a temporary file that takes the name only when
-    /// complete and on disk.
-    func copyIn(_ source: borrowing AttachmentSource, as name: String) throws(SystemError) {
+    /// Copies `source` from its start into a new file of the store, made
+    /// for it (0600, `O_CREAT | O_EXCL | O_NOFOLLOW` through the open
+    /// directory) under the temporary name `.incoming-NAME`: never the
+    /// source's own inode, which whoever can write the source could still
+    /// change. At most `limit` + 1 bytes are read, so that a file that grows
+    /// while it is copied cannot make the copy endless; the copy says when
+    /// there was more than `limit`.
+    func copyIn(_ source: borrowing FileDescriptor, limit: UInt64, as name: String) throws(SystemError) -> IncomingFile {
         let temporary = ".incoming-\(name)"
-        let raw = openat(descriptor.rawValue, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard raw >= 0 else { throw SystemError.current() }
+        let created = openat(descriptor.rawValue, temporary, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard created >= 0 else { throw SystemError.current() }
+        let copy = FileDescriptor(adopting: created)
+        var copied: UInt64 = 0
         do throws(SystemError) {
-            let output = FileDescriptor(adopting: raw)
-            var offset: UInt64 = 0
-            while offset < source.size {
-                let chunk = try source.file.read(at: offset, count: Int(min(1 << 20, source.size - offset)))
-                // It shrank since it was checked.
-                guard !chunk.isEmpty else { throw SystemError(code: ESTALE) }
-                try output.write(chunk)
-                offset += UInt64(chunk.count)
-            }
-            try output.synchronize()
-            guard renameat(descriptor.rawValue, temporary, descriptor.rawValue, name) == 0 else {
-                throw SystemError.current()
+            // Exactly 0600, whatever the umask took away.
+            try copy.setPermissions(0o600)
+            while copied <= limit {
+                let chunk = try source.read(at: copied, count: Int(min(Self.chunkSize, limit + 1 - copied)))
+                if chunk.isEmpty { break }
+                try copy.write(chunk)
+                copied += UInt64(chunk.count)
             }
         } catch {
             unlinkat(descriptor.rawValue, temporary, 0)
             throw error
         }
+        return IncomingFile(name: temporary, file: copy, size: copied)
     }
 
-    /// Puts the store's `name` back at `original`, unless something now has
-    /// that name (nothing is overwritten); true when it went back.
+    /// Gives the checked copy `incoming` its name in the store, once it is
+    /// on disk (the directory is synchronised after, by `synchronize`).
+    /// The corresponding C functions are `fsync` and `renameat`.
+    func keep(_ incoming: borrowing IncomingFile, as name: String) throws(SystemError) {
+        try incoming.file.synchronize()
+        guard renameat(descriptor.rawValue, incoming.name, descriptor.rawValue, name) == 0 else {
+            throw SystemError.current()
+        }
+    }
+
+    /// Removes the copy `incoming`, refused or not needed.
+    func discard(_ incoming: borrowing IncomingFile) {
+        remove(incoming.name)
+    }
+
+    /// Puts the store's copy `name` at `original`, the place of the file it
+    /// was copied from, unless something now has that name (nothing is
+    /// overwritten); true when it went there.
     @discardableResult
     func restore(_ name: String, to original: String) -> Bool {
         // link + unlink: a rename that never replaces.
@@ -114,10 +122,21 @@ struct StoreDirectory: ~Copyable {
         unlinkat(descriptor.rawValue, name, 0)
     }
 
-    /// Flushes the directory, so that a file renamed in survives a crash.
+    /// Flushes the directory, so that a file named in it survives a crash.
     func synchronize() {
         try? descriptor.synchronize()
     }
+}
+
+/// A copy on its way into the store: a new file under a temporary name,
+/// open for reading back what was copied, until the store keeps or discards it.
+struct IncomingFile: ~Copyable {
+    /// Its temporary name in the store (`.incoming-…`).
+    let name: String
+    /// The copy, open read-write.
+    let file: FileDescriptor
+    /// How many bytes were copied: at most the limit + 1.
+    let size: UInt64
 }
 
 /// Why the store itself failed: a sentence, made into Apple's 104 for the

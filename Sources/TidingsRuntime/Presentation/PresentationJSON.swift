@@ -49,7 +49,9 @@ extension NotificationAttachment {
 
 extension AttachmentStore.Admission {
     /// What the store took in, as JSON: the attachment, where its file came
-    /// from, and how (`moved`, `copied`, `movedByCopy` or `copiedInstead`, with the reason).
+    /// from, and how (`moved`, `copied`, `movedByCopy` or `copiedInstead`,
+    /// with the reason). The store always holds a copy; the transfer says
+    /// whether the file also left its place.
     package var json: JSON {
         var members = attachment.json.objectMembers ?? []
         members.append(("source", .string(source)))

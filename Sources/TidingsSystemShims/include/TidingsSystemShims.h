@@ -57,6 +57,13 @@ int tidings_cpu_timer_create(int signal, pid_t thread);
 /** Arms `timer` to expire once after `nanoseconds` of CPU time from now; 0 disarms it. */
 int tidings_cpu_timer_arm(int timer, uint64_t nanoseconds);
 
+/**
+ * O_PATH, as <fcntl.h> has it only under _GNU_SOURCE (which Swift's Glibc
+ * module lacks): a descriptor that locates a file without opening it for
+ * reading or writing, for use as the directory of the *at calls.
+ */
+#define TIDINGS_O_PATH 010000000
+
 /** The `resolve` flags of openat2, as <linux/openat2.h> has them. */
 #define TIDINGS_RESOLVE_NO_XDEV       0x01
 #define TIDINGS_RESOLVE_NO_MAGICLINKS 0x02

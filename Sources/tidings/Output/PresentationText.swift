@@ -133,9 +133,9 @@ struct PresentationText {
     private func describe(_ admission: AttachmentStore.Admission) -> String {
         let source = admission.source
         let how = switch admission.transfer {
-        case .moved: "moved from \(source)"
+        case .moved: "moved from \(source) (copied in, then removed there)"
         case .copied: "copied from \(source), which stays there"
-        case .movedByCopy(let reason): "moved from \(source) by copying, as \(reason)"
+        case .movedByCopy(let reason): "moved from \(source) (copied in; \(reason))"
         case .copiedInstead(let reason): "copied from \(source) and left there, as \(reason)"
         }
         let type = admission.mediaType
