@@ -245,7 +245,8 @@ static const char *probe_refused_outright(void) {
 static const char *probe_ptrace(void) {
     FILTERED(false);
     REFUSED(ptrace(PTRACE_TRACEME, 0, NULL, NULL), EPERM);
-    REFUSED(ptrace(PTRACE_ATTACH, getppid(), NULL, NULL), EPERM);
+    /* SEIZE, not ATTACH: should the filter let it through, the parent is not stopped. */
+    REFUSED(ptrace(PTRACE_SEIZE, getppid(), NULL, NULL), EPERM);
     return NULL;
 }
 
@@ -897,6 +898,14 @@ static int listen_abstract(void) {
 
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /*
+     * What a launcher left blocked or ignored is inherited (a test runner may
+     * block SIGUSR1): start from no blocked signal and the guarded one's default.
+     */
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(GUARDED, SIG_DFL);
     const char *temporary = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     snprintf(base, sizeof base, "%s/shim_check-XXXXXX", temporary);
     if (mkdtemp(base) == NULL) fail_setup(base);
