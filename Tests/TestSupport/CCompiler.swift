@@ -30,6 +30,20 @@ public enum CCompiler {
         return output
     }
 
+    /// Compiles `sources` (C11, warnings as errors) into the program `output`,
+    /// linked with `libraries` (names without "lib", as for -l).
+    @discardableResult
+    public static func executable(_ sources: [String], output: String, includeDirectories: [String] = [],
+                                  libraries: [String] = []) throws -> String {
+        let arguments = ["-std=c11", "-Wall", "-Wextra", "-Werror"] + includeDirectories.flatMap { ["-I", $0] }
+            + sources + ["-o", output] + libraries.map { "-l" + $0 }
+        let result = try ProcessRunner.run(compiler, arguments)
+        guard result.status == 0 else {
+            throw Failure(description: "cc \(arguments.joined(separator: " ")) failed:\n\(result.standardError)")
+        }
+        return output
+    }
+
     /// Compiles a fixture from Tests/Fixtures/Extensions into `directory`.
     /// Each (fixture, flags) pair is compiled once per test process and copied.
     @discardableResult

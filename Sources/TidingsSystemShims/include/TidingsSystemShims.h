@@ -127,9 +127,11 @@ struct tidings_seccomp_options {
 
 /**
  * Installs the worker's seccomp filter on every thread of the process
- * (SECCOMP_FILTER_FLAG_TSYNC). Needs no_new_privs. Returns 0, or a negative
- * errno (-ENOSYS when the kernel has no seccomp filters, -ESRCH when a
- * thread could not be synchronised).
+ * (SECCOMP_FILTER_FLAG_TSYNC). Needs no_new_privs, and sets it when it is
+ * not set yet. Returns 0, or a negative errno (-ENOSYS when the kernel has
+ * no seccomp filters or the filter does not know the architecture, -ESRCH
+ * when a thread could not be synchronised, -EINVAL when `own_pid` is not
+ * positive or `guarded_signal` not a signal number).
  */
 int tidings_seccomp_install(const struct tidings_seccomp_options *options);
 
@@ -175,8 +177,12 @@ struct tidings_landlock_result {
  * `rules`: every file system access right the kernel's ABI knows is
  * handled; TCP bind/connect are refused unless `allow_network`; abstract
  * UNIX sockets and signals are scoped to the domain. Call it before any
- * other thread exists. Needs no_new_privs. Returns 0 or a negative errno
- * (-EOPNOTSUPP when Landlock is off, -ENOSYS when the kernel lacks it).
+ * other thread exists. Needs no_new_privs, and sets it when it is not set
+ * yet. A rule whose path does not exist (ENOENT, ENOTDIR) is skipped and
+ * counted; on a path that is not a directory only the rights of a file are
+ * granted. Returns 0 or a negative errno (-EOPNOTSUPP when Landlock is off,
+ * -ENOSYS when the kernel lacks it, -EINVAL for an unknown access); `result`
+ * (which may be NULL) is filled only on success.
  */
 int tidings_landlock_restrict(const struct tidings_landlock_rule *rules, size_t count, bool allow_network,
                               struct tidings_landlock_result *result);
