@@ -50,8 +50,9 @@
  * - prctl PR_SET_DUMPABLE, PR_SET_PTRACER, PR_SET_MM, PR_SET_SECUREBITS,
  *   PR_CAP_AMBIENT: they let other processes trace the worker, rewrite its
  *   memory map, or change its capabilities.
- * - rt_sigaction with a new action for the guarded signal: the CPU
- *   watchdog's signal must keep the action the worker gave it.
+ * - rt_sigaction with a new action for the guarded signal, timer_settime
+ *   and timer_delete of the guarded timer: the CPU watchdog's signal and
+ *   timer stay as the worker set them.
  * Landlock's system calls stay allowed: an extension may only add restrictions.
  */
 #define _GNU_SOURCE
@@ -333,6 +334,14 @@ static void guard_signal(struct program *program, int signal) {
     end_block(program, block);
 }
 
+/* timer_settime and timer_delete of `timer` (a kernel timer id, argument 0). */
+static void guard_timer(struct program *program, int nr, int timer) {
+    size_t block = begin_block(program, nr);
+    const uint32_t guarded = (uint32_t)timer;
+    when_argument_in(program, 0, &guarded, 1, REFUSE(EPERM), ALLOW);
+    end_block(program, block);
+}
+
 static void build(struct program *program, const struct tidings_seccomp_options *options) {
     load(program, ARCH_OFFSET);
     emit(program, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, NATIVE_ARCH);
@@ -376,13 +385,17 @@ static void build(struct program *program, const struct tidings_seccomp_options 
     end_block(program, block);
 
     if (options->guarded_signal != 0) guard_signal(program, options->guarded_signal);
+    if (options->guarded_timer >= 0) {
+        guard_timer(program, __NR_timer_settime, options->guarded_timer);
+        guard_timer(program, __NR_timer_delete, options->guarded_timer);
+    }
 
     give(program, ALLOW);
 }
 
 int tidings_seccomp_install(const struct tidings_seccomp_options *options) {
     if (options == NULL || options->struct_size < sizeof *options || options->own_pid <= 0 ||
-        options->guarded_signal < 0 || options->guarded_signal >= NSIG) {
+        options->guarded_signal < 0 || options->guarded_signal >= NSIG || options->guarded_timer < -1) {
         return -EINVAL;
     }
     struct program program = {.count = 0, .broken = false};

@@ -119,19 +119,6 @@ static long sys_result(long value) {
     return value < 0 ? -errno : value;
 }
 
-static void write_all(int file, const void *bytes, size_t count) {
-    const char *cursor = bytes;
-    while (count > 0) {
-        ssize_t written = write(file, cursor, count);
-        if (written < 0) {
-            if (errno == EINTR) continue;
-            return;
-        }
-        cursor += written;
-        count -= (size_t)written;
-    }
-}
-
 static void report(int control, uint32_t kind, int step, int error, int index, int worker, int status,
                    const struct rusage *usage) {
     struct tidings_sandbox_report message;

@@ -66,7 +66,8 @@ package struct SandboxView: Sendable {
         }
         for device in devices {
             view.mounts.append(.init(.device, device, at: device, optional: true))
-            view.rules.append(.init(device, device.hasSuffix("random") ? .read : .readWriteFiles))
+            // /dev/zero only read: written-to shared mappings of it would be shared memory.
+            view.rules.append(.init(device, device == "/dev/null" || device == "/dev/full" ? .readWriteFiles : .read))
         }
         for (name, target) in [("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
                                ("stderr", "/proc/self/fd/2")] {

@@ -180,7 +180,8 @@ static const char *refusal(const char *what, long result, int error, int expecte
 
 static const char *filter(bool network) {
     struct tidings_seccomp_options options = {
-        .struct_size = sizeof options, .allow_network = network, .own_pid = getpid(), .guarded_signal = GUARDED};
+        .struct_size = sizeof options, .allow_network = network, .own_pid = getpid(), .guarded_signal = GUARDED,
+        .guarded_timer = -1};
     int result = tidings_seccomp_install(&options);
     return result == 0 ? NULL : failf("tidings_seccomp_install: %s", strerror(-result));
 }
@@ -506,11 +507,30 @@ static const char *probe_thread_unsynchronised(void) {
     char byte;
     EXPECT(read(lone.ready[0], &byte, 1) == 1 && lone.error == 0, "the thread's own filter: %s", strerror(lone.error));
     struct tidings_seccomp_options options = {
-        .struct_size = sizeof options, .allow_network = false, .own_pid = getpid(), .guarded_signal = 0};
+        .struct_size = sizeof options, .allow_network = false, .own_pid = getpid(), .guarded_signal = 0,
+        .guarded_timer = -1};
     int result = tidings_seccomp_install(&options);
     ALLOWED(write(lone.go[1], "g", 1));
     pthread_join(thread, NULL);
     EXPECT(result == -ESRCH, "tidings_seccomp_install answered %d, expected -ESRCH", result);
+    return NULL;
+}
+
+static const char *probe_guarded_timer(void) {
+    int guarded = tidings_cpu_timer_create(SIGXCPU, tidings_gettid());
+    int other = tidings_cpu_timer_create(SIGXCPU, tidings_gettid());
+    EXPECT(guarded >= 0 && other >= 0, "tidings_cpu_timer_create: %s", strerror(-(guarded < 0 ? guarded : other)));
+    struct tidings_seccomp_options options = {
+        .struct_size = sizeof options, .allow_network = false, .own_pid = getpid(), .guarded_signal = 0,
+        .guarded_timer = guarded};
+    int result = tidings_seccomp_install(&options);
+    EXPECT(result == 0, "tidings_seccomp_install: %s", strerror(-result));
+    struct itimerspec value;
+    memset(&value, 0, sizeof value);
+    REFUSED(syscall(__NR_timer_settime, guarded, 0, &value, NULL), EPERM);
+    REFUSED(syscall(__NR_timer_delete, guarded), EPERM);
+    ALLOWED(syscall(__NR_timer_settime, other, 0, &value, NULL));
+    ALLOWED(syscall(__NR_timer_delete, other));
     return NULL;
 }
 
@@ -925,6 +945,7 @@ int main(void) {
 
     run("seccomp: refused outright (EPERM)", probe_refused_outright, 0);
     run("seccomp: ptrace", probe_ptrace, 0);
+    run("seccomp: the guarded timer cannot be changed or deleted", probe_guarded_timer, 0);
     run("seccomp: process_vm_readv", probe_process_vm_readv, 0);
     run("seccomp: kill only itself", probe_kill, 0);
     run("seccomp: tgkill only itself, tkill never", probe_tgkill, 0);
