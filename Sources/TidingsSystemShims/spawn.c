@@ -473,13 +473,25 @@ static __attribute__((noreturn)) void run_init(const struct tidings_spawn_reques
         close(SLOT_CGROUP + (int)index);
     }
 
-    /* The caller writes the id maps, then says go; nothing of the caller's is needed after. */
+    /*
+     * The caller writes the id maps, then says go. A caller without privilege
+     * may write them only while init is dumpable, and init, a copy of the
+     * caller, inherited the caller's non-dumpable state (which keeps other
+     * processes of the user out of the copy of its memory): init is dumpable
+     * for that moment only.
+     */
+    bool mappable = (request->namespaces & TIDINGS_NAMESPACE_USER) != 0 && !privileged;
+    if (mappable) {
+        if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) < 0) fail(control, TIDINGS_SPAWN_STEP_ID_MAP, -1);
+        report(control, TIDINGS_SANDBOX_MAPPABLE, 0, 0, -1, 0, 0, NULL);
+    }
     char go = 0;
     ssize_t got;
     do {
         got = read(control, &go, 1);
     } while (got < 0 && errno == EINTR);
     if (got != 1) _exit(127);
+    if (mappable && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) fail(control, TIDINGS_SPAWN_STEP_ID_MAP, -1);
 
     bool own_pid_namespace = (request->namespaces & TIDINGS_NAMESPACE_PID) != 0;
     if (!own_pid_namespace) {
@@ -656,21 +668,35 @@ int tidings_spawn_sandboxed(const struct tidings_spawn_request *request, struct 
     if (pidfd >= 0) fcntl(pidfd, F_SETFD, FD_CLOEXEC);
 
     int error = 0;
-    if (request->namespaces & TIDINGS_NAMESPACE_USER) error = write_id_maps((pid_t)pid, request, privileged);
+    struct tidings_sandbox_report first;
+    memset(&first, 0, sizeof first);
+    ssize_t got = -1;
+    if ((request->namespaces & TIDINGS_NAMESPACE_USER) != 0 && !privileged) {
+        /* Init says when its maps may be written (it must be dumpable first). */
+        do {
+            got = recv(ends[0], &first, sizeof first, 0);
+        } while (got < 0 && errno == EINTR);
+        if (got != (ssize_t)sizeof first || first.kind != TIDINGS_SANDBOX_MAPPABLE) error = -ECHILD;
+    }
+    if (error == 0 && (request->namespaces & TIDINGS_NAMESPACE_USER)) {
+        error = write_id_maps((pid_t)pid, request, privileged);
+    }
     if (error != 0) {
         end_child((pid_t)pid);
         close(ends[0]);
         if (pidfd >= 0) close(pidfd);
-        result->step = TIDINGS_SPAWN_STEP_ID_MAP;
-        result->error = error;
-        return error;
+        if (error == -ECHILD && got == (ssize_t)sizeof first && first.kind == TIDINGS_SANDBOX_FAILED) {
+            result->step = (enum tidings_spawn_step)first.step;
+            result->error = first.error != 0 ? first.error : -EIO;
+        } else {
+            result->step = TIDINGS_SPAWN_STEP_ID_MAP;
+            result->error = error;
+        }
+        return result->error;
     }
     char go = 'g';
     if (send(ends[0], &go, 1, MSG_NOSIGNAL) != 1) error = -errno;
-
-    struct tidings_sandbox_report first;
-    memset(&first, 0, sizeof first);
-    ssize_t got = -1;
+    got = -1;
     if (error == 0) {
         do {
             got = recv(ends[0], &first, sizeof first, 0);

@@ -60,6 +60,8 @@ import TestSupport
         #expect(second.standardError.contains("A server already listens at \(socket)"))
     }
 
+    /// In this process (an isolated extension's output goes to a pipe of the
+    /// host's and comes back as `worker.output` reports, see FaultContainmentTests).
     @Test func onStandardIOWhatAnExtensionPrintsStaysOutOfTheAnswers() throws {
         let extensions = directory.file("extensions")
         let library = try CCompiler.fixture("Chatty", into: directory.path)
@@ -70,7 +72,7 @@ import TestSupport
             {"jsonrpc": "2.0", "id": 2, "method": "notifications.list"}
 
             """, to: "requests.jsonl")
-        let result = try ProcessRunner.run("/bin/sh", ["-c", "\"$0\" serve --stdio --extensions \"$1\" < \"$2\"",
+        let result = try ProcessRunner.run("/bin/sh", ["-c", "\"$0\" serve --stdio --isolation in-process --extensions \"$1\" < \"$2\"",
                                                       Locations.product("tidings"), extensions, input],
                                            environment: ["HOME": tidings.home.path])
         #expect(result.status == 0, "\(result.standardError)")

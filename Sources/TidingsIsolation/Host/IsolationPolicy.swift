@@ -10,6 +10,7 @@ import TidingsRegistry
 /// {
 ///   "isolation": "process",
 ///   "limits": {"memory-mib": 64, "cpu-seconds-per-call": 2, "call-timeout": 10},
+///   "sandbox": {"namespaces": true, "filesystem-view": true, "cgroup": true},
 ///   "bundles": {"com.example.trusted.content": {"isolation": "in-process"},
 ///               "com.example.weather.content": {"network": true}}
 /// }
@@ -39,6 +40,8 @@ package struct IsolationPolicy: Sendable, Equatable {
     package var cpuTimePerCall: Double?
     /// Seconds per call before a worker counts as hung; nil keeps the default.
     package var callTimeout: Double?
+    /// Which sandbox layers workers may use (all, by default; each still only where the machine allows it).
+    package var sandbox = SandboxRequirements()
 
     package init() {}
 
@@ -53,6 +56,7 @@ package struct IsolationPolicy: Sendable, Equatable {
         if let memoryLimit { settings.memoryLimit = memoryLimit }
         if let cpuTimePerCall { settings.cpuTimePerCall = cpuTimePerCall }
         if let callTimeout { settings.callTimeout = callTimeout }
+        settings.sandbox = sandbox
         return settings
     }
 
@@ -69,7 +73,7 @@ package struct IsolationPolicy: Sendable, Equatable {
         var reader = JSONFieldReader(file: path, invalidCode: .configurationInvalid, unknownMemberCode: .configurationUnknownKey)
         var policy = IsolationPolicy()
         if let members = reader.object(json, at: []) {
-            reader.checkMembers(members, allowed: ["isolation", "limits", "bundles"], at: [])
+            reader.checkMembers(members, allowed: ["isolation", "limits", "sandbox", "bundles"], at: [])
         }
         if let mode: Mode = reader.choice(json["isolation"], at: ["isolation"]) { policy.defaultMode = mode }
         if let limits = json["limits"], let members = reader.object(limits, at: ["limits"]) {
@@ -80,6 +84,14 @@ package struct IsolationPolicy: Sendable, Equatable {
             policy.cpuTimePerCall = reader.number(limits["cpu-seconds-per-call"], at: ["limits", "cpu-seconds-per-call"],
                                                   in: 0...3600)
             policy.callTimeout = reader.number(limits["call-timeout"], at: ["limits", "call-timeout"], in: 0.01...3600)
+        }
+        if let sandbox = json["sandbox"], let members = reader.object(sandbox, at: ["sandbox"]) {
+            reader.checkMembers(members, allowed: ["namespaces", "filesystem-view", "cgroup"], at: ["sandbox"])
+            if let on = reader.bool(sandbox["namespaces"], at: ["sandbox", "namespaces"]) { policy.sandbox.namespaces = on }
+            if let on = reader.bool(sandbox["filesystem-view"], at: ["sandbox", "filesystem-view"]) {
+                policy.sandbox.fileSystemView = on
+            }
+            if let on = reader.bool(sandbox["cgroup"], at: ["sandbox", "cgroup"]) { policy.sandbox.cgroup = on }
         }
         if let bundles = json["bundles"], let members = reader.object(bundles, at: ["bundles"]) {
             for (name, entry) in members {

@@ -98,10 +98,30 @@ final class WorkerConnection: Sendable {
     static func start(_ bundle: ExtensionBundle, settings: WorkerSettings, network: Bool,
                       onEnd: @escaping @Sendable (WorkerFault?) -> Void,
                       onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
-        let name = bundle.manifest?.bundleIdentifier ?? bundle.name
-        let location = Diagnostic.Location(file: bundle.path)
         // The worker's working directory is its view's root: it knows the bundle by its absolute path.
-        let bundlePath = FileSystem.absolutePath(bundle.path)
+        try start(bundlePath: FileSystem.absolutePath(bundle.path), name: bundle.manifest?.bundleIdentifier ?? bundle.name,
+                  location: Diagnostic.Location(file: bundle.path), settings: settings, network: network,
+                  onEnd: onEnd, onReport: onReport)
+    }
+
+    /// The layers of the sandbox a worker with `settings` gets on this
+    /// machine: a worker started with no bundle puts itself in its sandbox,
+    /// says what holds, and ends. A sandbox that cannot be made at all is one missing layer.
+    static func probe(settings: WorkerSettings) -> [SandboxLayer] {
+        do throws(Diagnostic) {
+            let connection = try start(bundlePath: "", name: "the sandbox probe", location: Diagnostic.Location(),
+                                       settings: settings, network: false, onEnd: { _ in }, onReport: { _ in })
+            connection.retire()
+            return connection.layers
+        } catch {
+            return [SandboxLayer("sandbox", .missing, error.message)]
+        }
+    }
+
+    /// Starts a worker serving the bundle at `bundlePath` ("" for a probe).
+    private static func start(bundlePath: String, name: String, location: Diagnostic.Location, settings: WorkerSettings,
+                              network: Bool, onEnd: @escaping @Sendable (WorkerFault?) -> Void,
+                              onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
         HostHardening.apply()
         func unmade(_ error: SystemError) -> Diagnostic {
             .error(.workerLaunchFailed, "No channel to a worker for \(name) could be made: \(error).", at: location)

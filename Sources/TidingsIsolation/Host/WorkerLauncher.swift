@@ -24,6 +24,11 @@ package struct WorkerLauncher: ExtensionLauncher {
         self.onFault = onFault
     }
 
+    /// The layers of the sandbox its workers get on this machine (probed once per process).
+    package var sandboxLayers: [SandboxLayer] {
+        SandboxBuilder.shared.layers(for: settings)
+    }
+
     package func launch(_ bundle: ExtensionBundle) throws(Diagnostic) -> any ExtensionProvider {
         guard let manifest = bundle.manifest else {
             throw .error(.bundleManifestMissing, "\(bundle.name) has no valid manifest.", at: .init(file: bundle.path))

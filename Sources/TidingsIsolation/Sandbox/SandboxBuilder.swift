@@ -19,6 +19,17 @@ package final class SandboxBuilder: Sendable {
     }
 
     private let known = Mutex(Known())
+    /// The layers a probe found, once.
+    private let probed = Mutex<[SandboxLayer]?>(nil)
+
+    /// The sandbox layers a worker started with `settings` gets on this
+    /// machine, found once per process by a worker that serves no bundle.
+    package func layers(for settings: WorkerSettings) -> [SandboxLayer] {
+        if let known = probed.withLock({ $0 }) { return known }
+        let found = WorkerConnection.probe(settings: settings)
+        probed.withLock { $0 = found }
+        return found
+    }
 
     /// A worker's sandbox, started.
     package final class Started: Sendable {

@@ -82,7 +82,7 @@ package struct SandboxView: Sendable {
         var extra: [(String, WorkerSandboxSettings.PathRule.Access)] = []
         if let runtime { extra.append((runtime, .readExecute)) }
         extra.append((executable, .readExecute))
-        extra.append((bundle, .read))
+        if !bundle.isEmpty { extra.append((bundle, .read)) }
         for (path, access) in extra {
             view.rules.append(.init(path, access))
             guard !bound.contains(where: { Path.isWithin(path, $0) }) else { continue }

@@ -41,6 +41,12 @@ package enum WorkerProcess {
             channel.sendQuietly(.launchFailed(.error(.workerLaunchFailed, error.sentence)))
             return 1
         }
+        if bundlePath.isEmpty {
+            // A probe of the sandbox: its layers, and nothing loaded.
+            channel.sendQuietly(.ready(handlesResponses: false, handlesMedia: false, sandbox: entered.layers))
+            while (try? channel.receive()) != nil {}
+            return 0
+        }
         let server: WorkerServer
         do throws(Diagnostic) {
             server = try WorkerServer(bundle: BundleReader.read(bundlePath), channel: channel, watchdog: entered.watchdog)

@@ -14,6 +14,10 @@ package final class HostService: Sendable {
         package var host = NotificationHost.Configuration()
         /// The largest APNs payload accepted, in bytes.
         package var payloadSizeLimit = Payload.defaultSizeLimit
+        /// The layers of the sandbox isolated extensions run in, as
+        /// `server.describe` lists them (`{"layer", "status", "detail"}`);
+        /// asked the first time it is described.
+        package var sandbox: @Sendable () -> [JSON] = { [] }
 
         /// The defaults.
         package init() {}
@@ -148,6 +152,7 @@ package final class HostService: Sendable {
             })),
             ("events", .array(Self.events.map { .object([("method", .string($0.0)), ("params", .string($0.1))]) })),
             ("limits", .object([("payloadSize", .integer(Int64(configuration.payloadSizeLimit)))])),
+            ("sandbox", .array(configuration.sandbox())),
         ])
     }
 

@@ -338,6 +338,8 @@ enum tidings_sandbox_report_kind {
     TIDINGS_SANDBOX_FAILED = 2,
     /** The worker ended: `wait_status` and its usage. */
     TIDINGS_SANDBOX_ENDED = 3,
+    /** Init may have its id maps written now (sent first, by an unprivileged caller's init only). */
+    TIDINGS_SANDBOX_MAPPABLE = 4,
 };
 
 /** One report of init's, one datagram. */

@@ -43,11 +43,18 @@ enum IsolationOption {
     /// The launcher that follows `policy`, with workers recording their
     /// faults in the user's ledger; `onFault` hears what workers report outside calls.
     static func launcher(_ policy: IsolationPolicy, environment: [String: String],
-                         onFault: @escaping @Sendable (Diagnostic) -> Void) -> any ExtensionLauncher {
-        let settings = WorkerSettings(executable: SandboxedProcess.currentExecutable ?? CommandLine.arguments[0])
-        return IsolatingLauncher(policy: policy, workers: WorkerLauncher(settings: settings,
-                                                                         ledger: FaultLedger.standard(in: environment),
-                                                                         onFault: onFault))
+                         onFault: @escaping @Sendable (Diagnostic) -> Void) -> IsolatingLauncher {
+        IsolatingLauncher(policy: policy, workers: workers(policy, environment: environment, onFault: onFault))
+    }
+
+    /// The worker launcher `policy` asks for, recording faults in the user's ledger.
+    static func workers(_ policy: IsolationPolicy, environment: [String: String],
+                        onFault: @escaping @Sendable (Diagnostic) -> Void) -> WorkerLauncher {
+        var settings = WorkerSettings(executable: SandboxedProcess.currentExecutable ?? CommandLine.arguments[0])
+        settings = policy.applied(to: settings)
+        var workers = WorkerLauncher(settings: settings, ledger: FaultLedger.standard(in: environment), onFault: onFault)
+        workers.networkGranted = policy.networkGranted
+        return workers
     }
 }
 

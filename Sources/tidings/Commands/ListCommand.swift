@@ -31,15 +31,26 @@ enum ListCommand: Command {
         var index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         index.checkLibraries()
         let policy = try IsolationOption.policy(arguments, environment: environment)
-        let faults = FaultLedger.standard(in: environment)?.entries() ?? [:]
+        var faults: [String: FaultLedger.Entry] = [:]
+        var ledgerDamage: String?
+        switch FaultLedger.standard(in: environment)?.read() {
+        case .entries(let entries)?: faults = entries
+        case .damaged(let reason)?: ledgerDamage = reason
+        case nil: break
+        }
         let isolation = Dictionary(uniqueKeysWithValues: index.bundles.map { bundle in
-            (bundle.path, BundleIsolation(mode: policy.mode(for: bundle), faults: faults[bundle.path]))
+            (bundle.path, BundleIsolation(mode: policy.mode(for: bundle), faults: faults[bundle.path],
+                                          ledgerDamaged: ledgerDamage != nil))
         })
+        // What a worker's sandbox holds here, when any bundle runs in one.
+        let sandbox = index.bundles.contains { policy.mode(for: $0) == .process }
+            ? IsolationOption.workers(policy, environment: environment, onFault: { _ in }).sandboxLayers : []
+        let report = ListReport(index: index, isolation: isolation, sandbox: sandbox, ledgerDamage: ledgerDamage)
         if arguments.flag("json") {
-            print(index.json(isolation: isolation).serialized(pretty: true))
+            print(report.json.serialized(pretty: true))
         } else {
-            print(ListText(index: index, isolation: isolation, terminal: Terminal(descriptor: 1, environment: environment))
-                .render(), terminator: "")
+            print(ListText(report: report, terminal: Terminal(descriptor: 1, environment: environment)).render(),
+                  terminator: "")
         }
         return .success
     }
@@ -63,9 +74,12 @@ extension ExtensionIndex {
 struct BundleIsolation {
     var mode: IsolationPolicy.Mode
     var faults: FaultLedger.Entry?
+    /// The ledger cannot be read: every isolated bundle stays quarantined.
+    var ledgerDamaged = false
 
-    /// True when the bundle is quarantined and its files have not changed since.
-    var isQuarantined: Bool { faults?.isQuarantined ?? false }
+    /// True when the bundle is quarantined and its files have not changed
+    /// since, or it runs in a worker and the ledger cannot be read.
+    var isQuarantined: Bool { (ledgerDamaged && mode == .process) || (faults?.isQuarantined ?? false) }
 
     /// The faults within the last hour.
     var recentFaults: [FaultLedger.Record] {
@@ -84,16 +98,24 @@ struct BundleIsolation {
     }
 }
 
-extension ExtensionIndex {
-    /// The index as JSON, each bundle with its isolation and faults.
-    func json(isolation: [String: BundleIsolation]) -> JSON {
-        guard case .object(var members) = json, let position = members.firstIndex(where: { $0.0 == "bundles" }) else {
-            return json
-        }
-        members[position].1 = .array(bundles.map { bundle in
+/// What `tidings list` says: the index, where each bundle runs, what a
+/// worker's sandbox holds here, and whether the fault ledger can be read.
+struct ListReport {
+    var index: ExtensionIndex
+    var isolation: [String: BundleIsolation]
+    var sandbox: [SandboxLayer]
+    var ledgerDamage: String?
+
+    /// The index as JSON, each bundle with its isolation and faults, then the sandbox's layers.
+    var json: JSON {
+        guard case .object(var members) = index.json,
+              let position = members.firstIndex(where: { $0.0 == "bundles" }) else { return index.json }
+        members[position].1 = .array(index.bundles.map { bundle in
             guard case .object(let fields) = bundle.json, let extra = isolation[bundle.path] else { return bundle.json }
             return .object(fields + extra.json)
         })
+        members.append(("sandbox", .array(sandbox.map(\.json))))
+        members.append(("faultLedger", .object([("damaged", ledgerDamage.map(JSON.string) ?? .null)])))
         return .object(members)
     }
 }

@@ -72,6 +72,8 @@ enum ServeCommand: Command {
         let terminal = Terminal(descriptor: 2, environment: environment)
         // What workers report outside calls (faults, restarts, quarantines, their output) is an
         // event for subscribers and a line of the server's log.
+        let sandboxSettings = IsolationOption.workers(policy, environment: environment, onFault: { _ in })
+        configuration.sandbox = { sandboxSettings.sandboxLayers.map(\.json) }
         let service = HostService(index: index, configuration: configuration, state: state) { publish in
             IsolationOption.launcher(policy, environment: environment) { diagnostic in
                 publish(diagnostic)

@@ -2,12 +2,15 @@ import TidingsBase
 import TidingsManifest
 import TidingsRegistry
 
-/// `tidings list` as a table, then the problems of each bundle.
+/// `tidings list` as a table, then the problems of each bundle, then what
+/// a worker's sandbox holds on this machine.
 struct ListText {
-    let index: ExtensionIndex
-    /// Where each bundle runs and its faults, by bundle path.
-    let isolation: [String: BundleIsolation]
+    let report: ListReport
     let terminal: Terminal
+
+    private var index: ExtensionIndex { report.index }
+    /// Where each bundle runs and its faults, by bundle path.
+    private var isolation: [String: BundleIsolation] { report.isolation }
 
     func render() -> String {
         var text = terminal.bold("Search path") + " (\(origin)):\n"
@@ -39,6 +42,22 @@ struct ListText {
                 text += "  \(bundle.name)\n"
                 for diagnostic in bundle.diagnostics { text += "    " + terminal.line(for: diagnostic) + "\n" }
                 if let fault = lastFault(of: bundle) { text += "    " + terminal.line(for: fault) + "\n" }
+            }
+        }
+        if let damage = report.ledgerDamage {
+            text += "\n" + terminal.bold("Fault ledger") + "\n  " + terminal.red("damaged") + ": \(damage); every bundle "
+                + "that runs in a worker stays quarantined until it is repaired or removed.\n"
+        }
+        if !report.sandbox.isEmpty {
+            text += "\n" + terminal.bold("Sandbox") + " (each worker's, on this machine)\n"
+            let width = report.sandbox.map(\.name.count).max() ?? 0
+            for layer in report.sandbox {
+                let status = switch layer.status {
+                case .active: terminal.green("active  ")
+                case .weakened: terminal.yellow("weakened")
+                case .missing: terminal.red("missing ")
+                }
+                text += "  \(layer.name.rightPadded(to: width))  \(status)  \(layer.detail)\n"
             }
         }
         return text

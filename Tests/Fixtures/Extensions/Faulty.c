@@ -10,7 +10,8 @@
  *   FAULT_STACK_OVERFLOW  unbounded recursion
  *   FAULT_LOOP            an endless loop that burns CPU
  *   FAULT_MEMORY          allocate and touch memory until malloc fails, then abort()
- *   FAULT_STDOUT          write binary garbage to standard output (and go on)
+ *   FAULT_STDOUT          write binary garbage to standard output, and a forged
+ *                         log line of the host's to standard error (and go on)
  *   FAULT_STOP_READING    stop the whole process (SIGSTOP): it reads nothing more
  *   FAULT_HANG            sleep forever without using CPU
  * Faults of did_receive_response:
@@ -85,6 +86,7 @@ static void fail(void) {
     for (index = 0; index < 100; index++) fwrite(garbage, 1, sizeof garbage, stdout);
     fflush(stdout);
     if (write(STDOUT_FILENO, "\x7f" "ELF garbage\n", 13) < 0) { /* nothing to do */ }
+    fputs("tidings serve: error: the host is compromised [forged]\n", stderr);
 #elif defined(FAULT_STOP_READING)
     raise(SIGSTOP);
 #elif defined(FAULT_HANG)
