@@ -31,6 +31,8 @@ package final class NotificationHost: Sendable {
         /// for a host that keeps no store, whose service extensions cannot
         /// create attachments.
         package var attachmentDirectory: String?
+        /// How fast each instance may call host functions; nil for no limit.
+        package var hostCallRate: CallRate? = .standard
 
         package init() {}
     }
@@ -253,7 +255,7 @@ package final class NotificationHost: Sendable {
         self.attachments = attachments
         service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher,
                                deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
-                               store: attachments, onEvent: onEvent)
+                               store: attachments, callRate: configuration.hostCallRate, onEvent: onEvent)
     }
 
     // MARK: The bundles served
@@ -338,7 +340,7 @@ package final class NotificationHost: Sendable {
                 let provider = try target.provider(from: providers, launcher: launcher)
                 instance = state.withLock { state in
                     if let key, let existing = state.threads[key] { return existing }
-                    let record = InstanceRecord(target: target, provider: provider)
+                    let record = InstanceRecord(target: target, provider: provider, callRate: configuration.hostCallRate)
                     if let key { state.threads[key] = record }
                     return record
                 }
@@ -492,6 +494,9 @@ package final class NotificationHost: Sendable {
         case .invalid(let raw):
             diagnostics.append(.error(.completionInvalidOption,
                                       "\(instance.manifest.bundleIdentifier) completed with option \(raw), which is not 0, 1 or 2; the notification is closed and the action forwarded to the app."))
+        case nil where pending.isAbandoned:
+            diagnostics.append(.error(.completionAbandoned,
+                                      "\(instance.manifest.bundleIdentifier)'s worker ended before it completed the response; the notification is closed and the action forwarded to the app."))
         case nil:
             if !diagnostics.containsError {
                 diagnostics.append(.error(.completionTimeout,

@@ -14,8 +14,9 @@ import TidingsRuntime
 /// third. In this process, the completion faults are contained as well.
 ///
 /// Serialized: a CPU-time budget is measured in CPU time, which parallel
-/// tests on two cores would stretch past the call timeout. Rounds are 2 ms
-/// apart, so that the short test backoffs (5, 10 ms) pass within the 100.
+/// tests on two cores would stretch past the call timeout. Workers restart
+/// without a backoff here (the backoff has a test of its own), so that the
+/// rounds need not wait for it.
 @Suite(.serialized) struct FaultContainmentTests {
     /// A fault class: the fixture's flag, and the class the host reports.
     struct Case: Sendable, CustomTestStringConvertible {
@@ -50,7 +51,6 @@ import TidingsRuntime
         let bench = try Bench(fault: fault.flag)
         let host = bench.host()
         for round in 0..<Self.rounds {
-            usleep(2_000)
             let delivery = host.deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
             // Default content, never the extension's view, never hidden.
             #expect(delivery.presentation.view == nil, "round \(round)")
@@ -70,7 +70,6 @@ import TidingsRuntime
         let bench = try Bench(fault: fault.flag)
         let host = bench.host()
         for round in 0..<Self.rounds {
-            usleep(2_000)
             _ = host.deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
             let outcome = try host.respond(to: "n\(round)", with: ResponseRequest(actionIdentifier: "go"))
             // Twice: the first completion (dismiss) counts, so nothing goes to the app but through
@@ -112,7 +111,6 @@ import TidingsRuntime
         let host = bench.host()
         for round in 0..<3 {
             _ = host.deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
-            usleep(20_000)  // past the backoff
         }
         #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == true)
         // A host started later keeps the quarantine, without starting a worker.
@@ -142,18 +140,34 @@ import TidingsRuntime
         // host did not send): the pending response ends at once instead of waiting out its
         // deadline, and goes to the app.
         let bench = try Bench(fault: "FAULT_COMPLETION_NEVER")
-        let host = bench.host(responseDeadline: 30)
+        let host = bench.host(responseDeadline: 600)
         _ = host.deliver(notification("n", category: "faulty"), to: "com.example.tests")
         let killer = Thread {
-            usleep(200_000)
+            // Once the extension is in its response handler (it says so in its view), its worker is killed.
+            let deadline = MonotonicClock.deadline(after: 10)
+            while host.presentation(of: "n")?.view?.text(of: "state") != "responding" && MonotonicClock.now() < deadline {
+                usleep(1_000)
+            }
             for pid in bench.workerProcesses() { kill(pid, SIGKILL) }
         }
         killer.start()
-        let started = MonotonicClock.now()
         let outcome = try host.respond(to: "n", with: ResponseRequest(actionIdentifier: "go"))
-        #expect(Double(MonotonicClock.now() - started) / 1e9 < 10)
+        // Abandoned as the worker ended, not timed out: the response deadline is ten minutes away.
+        #expect(outcome.diagnostics.map(\.code).contains(.completionAbandoned), "\(outcome.diagnostics)")
         #expect(outcome.forwarded.map(\.actionIdentifier) == ["go"])
         #expect(bench.wait { $0.contains { $0.code.rawValue == "worker.killed" } })
+    }
+
+    @Test func aWorkerWaitingForItsRestartShowsDefaultContentAtOnce() throws {
+        let bench = try Bench(fault: "FAULT_SEGV")
+        let host = bench.host(initialBackoff: 3600)
+        let first = host.deliver(notification("first", category: "faulty"), to: "com.example.tests")
+        #expect(first.diagnostics.map(\.code.rawValue).contains("worker.crash"))
+        let during = host.deliver(notification("during", category: "faulty"), to: "com.example.tests")
+        #expect(during.presentation.view == nil)
+        #expect(during.diagnostics.map(\.code) == [.workerRestarting], "\(during.diagnostics)")
+        #expect(during.diagnostics.first?.message.contains("restarts in") == true)
+        bench.expectHealthyStillServes(host)
     }
 
     @Test func inProcessHostContainsCompletionFaults() throws {
@@ -206,13 +220,14 @@ private final class Bench: @unchecked Sendable {
         Discovery.scan(SearchPath(directories: [bundles], origin: .option))
     }
 
-    /// A host running every extension in a worker, with short limits.
-    func host(responseDeadline: Double = 0.2) -> NotificationHost {
+    /// A host running every extension in a worker, with short limits and,
+    /// unless told otherwise, no wait before a restart.
+    func host(responseDeadline: Double = 0.2, initialBackoff: Double = 0) -> NotificationHost {
         var settings = WorkerSettings(executable: Locations.product("tidings"))
         settings.cpuTimePerCall = 0.2
         settings.callTimeout = 1.5
         settings.memoryLimit = 32 << 20
-        settings.restarts.initialBackoff = 0.005
+        settings.restarts.initialBackoff = initialBackoff
         var configuration = NotificationHost.Configuration()
         configuration.responseDeadline = responseDeadline
         let launcher = WorkerLauncher(settings: settings, ledger: ledger) { [weak self] diagnostic in

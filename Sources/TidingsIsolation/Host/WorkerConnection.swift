@@ -306,7 +306,7 @@ final class WorkerConnection: Sendable {
         do throws(Diagnostic) {
             try call("create") {
                 .create(call: $0, instance: id, mayOverrideTitle: context.mayOverrideTitle,
-                        service: context.attachments != nil)
+                        service: context.attachments != nil, callRate: context.callRate)
             }
         } catch {
             forget(instance: id)
@@ -415,8 +415,13 @@ final class WorkerConnection: Sendable {
     private func handle(_ message: WorkerMessage, files: WorkerChannel.Message, inBatch: Bool = false) {
         switch message {
         case let .done(call, failure):
-            let slot = state.withLock { $0.waiting.removeValue(forKey: call) }
-            slot?.fulfil(failure.map { .failure($0) } ?? .success(()))
+            let (slot, killedFor, name) = state.withLock { ($0.waiting.removeValue(forKey: call), $0.killedFor, $0.current) }
+            // A call during which the host ended the worker (for a storm, say) failed, whatever the worker said.
+            if let killedFor {
+                slot?.fulfil(.failure(WorkerFault.killed(for: killedFor, extensionName: extensionName, call: name).diagnostic))
+            } else {
+                slot?.fulfil(failure.map { .failure($0) } ?? .success(()))
+            }
         case let .hostCall(instance, call):
             guard let context = state.withLock({ $0.contexts[instance] }) else { return }
             if context.perform(call) == TIDINGS_STATUS_RATE_LIMITED && context.isAbusive { terminate(for: .abuse) }

@@ -96,6 +96,12 @@ package struct WorkerFault: Sendable, Equatable {
         return WorkerFault(kind, .error(kind.code, "\(extensionName) \(Self.phrase(kind)); its worker \(how)\(during)."))
     }
 
+    /// The fault of a worker the host is ending for `kind`, before it has ended.
+    static func killed(for kind: Kind, extensionName: String, call: String?) -> WorkerFault {
+        let during = call.map { " during \($0)" } ?? ""
+        return WorkerFault(kind, .error(kind.code, "\(extensionName) \(Self.phrase(kind)); its worker was killed by the host\(during)."))
+    }
+
     /// What happened, after the extension's name: "crashed", "ran out of memory".
     static func phrase(_ kind: Kind) -> String {
         switch kind {

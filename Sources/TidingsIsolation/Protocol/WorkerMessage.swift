@@ -16,8 +16,8 @@ package enum WorkerMessage: Sendable, Equatable {
     /// The first message: the protocol version, the bundle to serve, and the
     /// sandbox the worker puts itself in before it loads the library.
     case hello(version: UInt32, bundle: String, sandbox: WorkerSandboxSettings)
-    /// Make instance `instance` (answered with `done`).
-    case create(call: UInt64, instance: UInt64, mayOverrideTitle: Bool, service: Bool)
+    /// Make instance `instance` (answered with `done`), whose host calls may come at `callRate`.
+    case create(call: UInt64, instance: UInt64, mayOverrideTitle: Bool, service: Bool, callRate: CallRate?)
     /// `didReceive(_:)`. Attachments come without paths: the extension opens them through the host.
     case receiveNotification(call: UInt64, instance: UInt64, notification: UserNotification)
     /// `didReceive(_:completionHandler:)` with the host's completion token,

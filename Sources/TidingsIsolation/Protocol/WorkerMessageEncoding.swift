@@ -30,12 +30,16 @@ extension WorkerMessage {
             writer.write(varint: UInt64(version))
             writer.write(string: bundle)
             sandbox.encode(into: &writer)
-        case let .create(call, instance, mayOverrideTitle, service):
+        case let .create(call, instance, mayOverrideTitle, service, callRate):
             writer.write(byte: 1)
             writer.write(varint: call)
             writer.write(varint: instance)
             writer.write(bool: mayOverrideTitle)
             writer.write(bool: service)
+            writer.write(optional: callRate) { writer, rate in
+                writer.write(double: rate.perSecond)
+                writer.write(double: rate.burst)
+            }
         case let .receiveNotification(call, instance, notification):
             writer.write(byte: 2)
             writer.write(varint: call)
@@ -126,8 +130,11 @@ extension WorkerMessage {
             self = .hello(version: UInt32(truncatingIfNeeded: try reader.readVarint()), bundle: try reader.readString(),
                           sandbox: try WorkerSandboxSettings(from: &reader))
         case 1:
-            self = .create(call: try reader.readVarint(), instance: try reader.readVarint(),
-                           mayOverrideTitle: try reader.readBool(), service: try reader.readBool())
+            let (call, instance) = (try reader.readVarint(), try reader.readVarint())
+            let (mayOverrideTitle, service) = (try reader.readBool(), try reader.readBool())
+            let rate = try reader.readBool() ? CallRate(perSecond: try reader.readDouble(), burst: try reader.readDouble()) : nil
+            self = .create(call: call, instance: instance, mayOverrideTitle: mayOverrideTitle, service: service,
+                           callRate: rate)
         case 2:
             self = .receiveNotification(call: try reader.readVarint(), instance: try reader.readVarint(),
                                         notification: try UserNotification(from: &reader))

@@ -1,3 +1,4 @@
+import Synchronization
 import TidingsABI
 import TidingsBase
 import TidingsRuntime
@@ -25,9 +26,23 @@ final class RelayingSink: HostCallSink {
     func perform(_ call: HostCall) -> tidings_status {
         let status = context.perform(call)
         context.discardReports()
-        if status != TIDINGS_STATUS_INVALID_CONTEXT { server.outbox.send(.hostCall(instance: id, call: call)) }
+        switch status {
+        case TIDINGS_STATUS_INVALID_CONTEXT:
+            break
+        case TIDINGS_STATUS_RATE_LIMITED:
+            // Refused here as the host would refuse it; a storm that goes on is the host's to end.
+            if context.isAbusive && !abuseReported.exchange(true, ordering: .relaxed) {
+                server.report(.error(WorkerFault.Kind.abuse.code,
+                                     "\(context.extensionIdentifier) went on calling host functions through its rate limit's refusals."))
+            }
+        default:
+            server.outbox.send(.hostCall(instance: id, call: call))
+        }
         return status
     }
+
+    /// The storm was reported to the host.
+    private let abuseReported = Atomic<Bool>(false)
 
     func createAttachment(_ request: Result<AttachmentRequest, InstanceContext.RequestProblem>)
         -> InstanceContext.AttachmentCreation

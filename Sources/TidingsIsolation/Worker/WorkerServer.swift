@@ -52,8 +52,8 @@ final class WorkerServer: Sendable {
     /// Runs one message of the host's.
     func serve(_ message: WorkerMessage) {
         switch message {
-        case let .create(call, instance, mayOverrideTitle, service):
-            run(call) { create(instance, mayOverrideTitle: mayOverrideTitle, service: service) }
+        case let .create(call, instance, mayOverrideTitle, service, callRate):
+            run(call) { create(instance, mayOverrideTitle: mayOverrideTitle, service: service, callRate: callRate) }
         case let .receiveNotification(call, instance, notification):
             run(call) {
                 with(instance) { (served: Served) throws(Diagnostic) in
@@ -129,11 +129,12 @@ final class WorkerServer: Sendable {
     }
 
     /// Makes instance `id`; the failure, if it made none.
-    private func create(_ id: UInt64, mayOverrideTitle: Bool, service: Bool) -> Diagnostic? {
+    private func create(_ id: UInt64, mayOverrideTitle: Bool, service: Bool, callRate: CallRate?) -> Diagnostic? {
         // A service extension's context may create attachments: through the host (the sink), never a store here.
+        // Its calls are limited as the host's copy limits them, so that the statuses agree.
         let context = InstanceContext(
             extensionIdentifier: bundle.manifest?.bundleIdentifier ?? bundle.name, mayOverrideTitle: mayOverrideTitle,
-            interface: bundle.interface, attachments: service ? ServiceAttachments(store: nil) : nil)
+            interface: bundle.interface, attachments: service ? ServiceAttachments(store: nil) : nil, callRate: callRate)
         let sink = RelayingSink(id: id, context: context, server: self)
         do throws(Diagnostic) {
             let instance = try provider.makeInstance(context: context)

@@ -49,13 +49,14 @@ final class InstanceRecord: Sendable {
 
     private let slot = Mutex(Slot())
 
-    /// A record for an instance of `target`'s extension, made by `provider` on first use.
-    init(target: RouteTarget, provider: StartedExtension) {
+    /// A record for an instance of `target`'s extension, made by `provider`
+    /// on first use, whose host calls may come at `callRate`.
+    init(target: RouteTarget, provider: StartedExtension, callRate: CallRate?) {
         self.target = target
         started = provider
         context = InstanceContext(extensionIdentifier: target.manifest.bundleIdentifier,
                                   mayOverrideTitle: target.manifest.overridesDefaultTitle,
-                                  interface: target.bundle.interface)
+                                  interface: target.bundle.interface, callRate: callRate)
     }
 
     /// True while a call into the instance is under way.

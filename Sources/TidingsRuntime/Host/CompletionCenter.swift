@@ -219,6 +219,10 @@ package final class PendingCompletion: Sendable {
     /// Problems seen while waiting: a repeated call, a late one.
     package var problems: [Diagnostic] { state.withLock { $0.extra } }
 
+    /// True when the wait was given up because nothing could answer any more
+    /// (the extension's worker process ended).
+    package var isAbandoned: Bool { state.withLock { $0.abandoned } }
+
     /// Waits for the completion until the deadline; nil when it did not come.
     package func wait() -> Answer? {
         wait(until: deadline)
@@ -284,6 +288,8 @@ private extension String {
 extension Diagnostic.Code {
     /// The extension never completed a response before its deadline.
     package static let completionTimeout = Self("response.completion-timeout")
+    /// The extension's worker ended before it completed a response.
+    package static let completionAbandoned = Self("response.completion-abandoned")
     /// A completion came after its deadline.
     package static let completionLate = Self("response.completion-late")
     /// A completion came twice.

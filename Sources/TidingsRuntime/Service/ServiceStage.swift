@@ -24,6 +24,8 @@ struct ServiceStage: Sendable {
     /// Where the attachments a service extension creates are checked and
     /// moved to; nil when the host keeps no store, and creating one fails.
     let store: AttachmentStore?
+    /// How fast the extension may call host functions; nil for no limit.
+    let callRate: CallRate?
     let onEvent: @Sendable (HostEvent) -> Void
 
     /// What the stage did.
@@ -60,7 +62,7 @@ struct ServiceStage: Sendable {
         let provider: any ExtensionProvider
         let instance: any ExtensionInstance
         let context = InstanceContext(extensionIdentifier: identifier, mayOverrideTitle: false, interface: nil,
-                                      attachments: ServiceAttachments(store: store))
+                                      attachments: ServiceAttachments(store: store), callRate: callRate)
         context.update { $0.attachments = content.attachments }
         do throws(Diagnostic) {
             provider = try providers.provider(for: bundle, launcher: launcher)

@@ -15,7 +15,8 @@
  *   FAULT_STOP_READING    stop the whole process (SIGSTOP): it reads nothing more
  *   FAULT_HANG            sleep forever without using CPU
  * Faults of did_receive_response:
- *   FAULT_COMPLETION_NEVER    never call complete_response
+ *   FAULT_COMPLETION_NEVER    never call complete_response (it writes "responding" to
+ *                             label "state" first, so that a test knows it is waited for)
  *   FAULT_COMPLETION_TWICE    call it twice
  *   FAULT_COMPLETION_INVALID  call it with option 7
  *
@@ -106,6 +107,7 @@ static void did_receive_response(void *instance, const tidings_response *respons
     (void)response;
 #if defined(FAULT_COMPLETION_NEVER)
     (void)completion;
+    host->set_text(((faulty *)instance)->context, "state", "responding");
 #elif defined(FAULT_COMPLETION_TWICE)
     host->complete_response(completion, TIDINGS_RESPONSE_DISMISS);
     host->complete_response(completion, TIDINGS_RESPONSE_DISMISS);

@@ -13,6 +13,8 @@
  *   twice        complete twice at once (the second call must be refused)
  *   async        complete from another thread after 20 ms
  *   late         complete from another thread after 400 ms
+ *   late-report  complete from another thread after 400 ms, and write
+ *                "late completion answered STATUS" to label "count"
  *   invalid      complete with option 7
  *   again-later  complete at once, and once more from another thread after 100 ms
  *   dismiss-me   call host->dismiss, then complete with DO_NOT_DISMISS
@@ -20,6 +22,11 @@
  *
  * It asks for a media button; media_play and media_pause write "play" and
  * "pause" to label "count".
+ *
+ * A notification whose userInfo "storm" is a number N makes did_receive_notification
+ * call set_hidden N times on one thread; with userInfo "threads" T, it does so on T
+ * threads at once (N calls each). It writes "storm OK/LIMITED/OTHER" counts to label
+ * "instances" (counting the statuses it got) when the context still takes calls.
  *
  * misbehaving_stale_call() calls set_text with the context of the last
  * destroyed instance and returns the status.
@@ -46,27 +53,97 @@ typedef struct delayed {
     tidings_completion completion;
     tidings_response_option option;
     long milliseconds;
+    /* With a context: the status the completion got is written to its label "count". */
+    tidings_context report_to;
 } delayed;
 
 static void *complete_later(void *argument) {
     delayed *work = argument;
     struct timespec pause;
+    char text[64];
+    tidings_status status;
     pause.tv_sec = work->milliseconds / 1000;
     pause.tv_nsec = (work->milliseconds % 1000) * 1000000L;
     nanosleep(&pause, NULL);
-    host->complete_response(work->completion, work->option);
+    status = host->complete_response(work->completion, work->option);
+    if (work->report_to != NULL) {
+        snprintf(text, sizeof text, "late completion answered %d", (int)status);
+        host->set_text(work->report_to, "count", text);
+    }
     free(work);
     return NULL;
 }
 
-static void later(tidings_completion completion, tidings_response_option option, long milliseconds) {
+static void later_reporting(tidings_completion completion, tidings_response_option option, long milliseconds,
+                            tidings_context report_to) {
     pthread_t thread;
     delayed *work = malloc(sizeof *work);
     work->completion = completion;
     work->option = option;
     work->milliseconds = milliseconds;
+    work->report_to = report_to;
     pthread_create(&thread, NULL, complete_later, work);
     pthread_detach(thread);
+}
+
+static void later(tidings_completion completion, tidings_response_option option, long milliseconds) {
+    later_reporting(completion, option, milliseconds, NULL);
+}
+
+typedef struct storm {
+    tidings_context context;
+    long calls;
+    long ok, limited, other;
+} storm;
+
+static void *rain(void *argument) {
+    storm *work = argument;
+    long call;
+    for (call = 0; call < work->calls; call++) {
+        tidings_status status = host->set_hidden(work->context, "count", (call & 1) != 0);
+        if (status == TIDINGS_STATUS_OK) {
+            work->ok++;
+        } else if (status == TIDINGS_STATUS_RATE_LIMITED) {
+            work->limited++;
+        } else {
+            work->other++;
+        }
+    }
+    return NULL;
+}
+
+/* The userInfo string of `key`, or NULL. */
+static const char *user_info(const tidings_notification *notification, const char *key) {
+    size_t i;
+    for (i = 0; i < notification->content->user_info_count; i++) {
+        if (strcmp(notification->content->user_info[i]->key, key) == 0) {
+            return notification->content->user_info[i]->string_value;
+        }
+    }
+    return NULL;
+}
+
+/* N set_hidden calls on each of T threads (T = 1: this one); the statuses counted into label "instances". */
+static void storm_calls(misbehaving *self, long calls, long threads) {
+    storm work[64];
+    pthread_t thread[64];
+    long index, ok = 0, limited = 0, other = 0;
+    char text[96];
+    if (threads < 1) threads = 1;
+    if (threads > 64) threads = 64;
+    for (index = 0; index < threads; index++) {
+        work[index] = (storm){self->context, calls, 0, 0, 0};
+        if (threads > 1) pthread_create(&thread[index], NULL, rain, &work[index]);
+    }
+    if (threads == 1) rain(&work[0]);
+    for (index = 0; index < threads; index++) {
+        if (threads > 1) pthread_join(thread[index], NULL);
+        ok += work[index].ok;
+        limited += work[index].limited;
+        other += work[index].other;
+    }
+    snprintf(text, sizeof text, "storm %ld/%ld/%ld", ok, limited, other);
+    host->set_text(self->context, "instances", text);
 }
 
 static void *create(tidings_context context) {
@@ -86,7 +163,12 @@ static void destroy(void *instance) {
 static void did_receive_notification(void *instance, const tidings_notification *notification) {
     misbehaving *self = instance;
     char text[64];
-    (void)notification;
+    const char *calls = user_info(notification, "storm");
+    if (calls != NULL) {
+        const char *threads = user_info(notification, "threads");
+        storm_calls(self, atol(calls), threads != NULL ? atol(threads) : 1);
+        return;
+    }
     self->received++;
     snprintf(text, sizeof text, "%d", self->received);
     host->set_text(self->context, "count", text);
@@ -132,6 +214,8 @@ static void did_receive_response(void *instance, const tidings_response *respons
         later(completion, TIDINGS_RESPONSE_DISMISS, 20);
     } else if (strcmp(action, "late") == 0) {
         later(completion, TIDINGS_RESPONSE_DISMISS, 400);
+    } else if (strcmp(action, "late-report") == 0) {
+        later_reporting(completion, TIDINGS_RESPONSE_DISMISS, 400, self->context);
     } else if (strcmp(action, "invalid") == 0) {
         host->complete_response(completion, 7);
     } else if (strcmp(action, "again-later") == 0) {

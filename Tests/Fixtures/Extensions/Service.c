@@ -16,6 +16,14 @@
  *                  it leaves the attachment out of the content; on failure it logs
  *                  "attachment error CODE" and completes without attachments
  *   attach-then-never  attaches the file named by userInfo "file", then never completes
+ *   attach-own-later   writes a PNG of its own in $TMPDIR, attaches it and returns
+ *                  without completing; time-will-expire opens the attachment and
+ *                  completes with the title "opened later: readable" (or "unreadable")
+ *   block          stays in did_receive_request until time-will-expire has come (at
+ *                  most 10 s); time-will-expire completes with the title "expired while
+ *                  the request ran" (or "expired after the request returned")
+ *   slow           sleeps userInfo "milliseconds" in did_receive_request, then completes
+ *                  with the title "slow but done"
  * time-will-expire always logs "time will expire".
  */
 #define _POSIX_C_SOURCE 200809L
@@ -35,7 +43,19 @@ typedef struct service {
     tidings_completion completion;
     char mode[32];
     tidings_content content; /* the request's content, for a later best attempt */
+    char made[64];           /* the identifier of the attachment it made */
+    pthread_mutex_t lock;
+    pthread_cond_t expired;  /* signalled by time-will-expire */
+    int running;             /* did_receive_request has not returned */
+    int has_expired;
 } service;
+
+/* A 1×1 PNG. */
+static const unsigned char png[] = {
+    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00,
+    0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0D, 0x49,
+    0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x60, 0x00, 0x02, 0x00, 0x00, 0x05, 0x00, 0x01, 0x7A, 0x5E, 0xAB, 0x3F, 0x00,
+    0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82};
 
 static const char *user_info(const tidings_content *content, const char *key) {
     size_t i;
@@ -100,10 +120,15 @@ static void later(tidings_completion completion, long milliseconds) {
 static void *create(tidings_context context) {
     service *self = calloc(1, sizeof *self);
     self->context = context;
+    pthread_mutex_init(&self->lock, NULL);
+    pthread_cond_init(&self->expired, NULL);
     return self;
 }
 
 static void destroy(void *instance) {
+    service *self = instance;
+    pthread_cond_destroy(&self->expired);
+    pthread_mutex_destroy(&self->lock);
     free(instance);
 }
 
@@ -115,6 +140,9 @@ static void did_receive_request(void *instance, const tidings_notification *requ
     self->completion = completion;
     self->content = *content;
     snprintf(self->mode, sizeof self->mode, "%s", mode ? mode : "rewrite");
+    pthread_mutex_lock(&self->lock);
+    self->running = 1;
+    pthread_mutex_unlock(&self->lock);
     if (strcmp(self->mode, "rewrite") == 0) {
         snprintf(title, sizeof title, "Rewritten: %s", content->title);
         complete_with_title(completion, content, title, 1);
@@ -166,8 +194,44 @@ static void did_receive_request(void *instance, const tidings_notification *requ
             changed.attachments = NULL;
         }
         host->complete_request(completion, &changed);
+    } else if (strcmp(self->mode, "attach-own-later") == 0) {
+        const char *directory = getenv("TMPDIR");
+        char path[512];
+        FILE *file;
+        snprintf(path, sizeof path, "%s/own.png", directory != NULL ? directory : "/tmp");
+        file = fopen(path, "wb");
+        if (file != NULL) {
+            fwrite(png, 1, sizeof png, file);
+            fclose(file);
+        }
+        {
+            tidings_attachment_request attachment = {
+                .struct_size = sizeof(tidings_attachment_request), .identifier = "own", .url = path, .thumbnail_time = -1};
+            tidings_attachment_result result = {
+                .struct_size = sizeof(tidings_attachment_result), .identifier = self->made,
+                .identifier_capacity = sizeof self->made};
+            host->create_attachment(self->context, &attachment, &result);
+        }
+    } else if (strcmp(self->mode, "block") == 0) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 10;
+        pthread_mutex_lock(&self->lock);
+        while (!self->has_expired) {
+            if (pthread_cond_timedwait(&self->expired, &self->lock, &until) != 0) break;
+        }
+        pthread_mutex_unlock(&self->lock);
+    } else if (strcmp(self->mode, "slow") == 0) {
+        const char *milliseconds = user_info(content, "milliseconds");
+        long wait = milliseconds != NULL ? atol(milliseconds) : 0;
+        struct timespec pause = {wait / 1000, (wait % 1000) * 1000000L};
+        nanosleep(&pause, NULL);
+        complete_with_title(completion, content, "slow but done", 1);
     }
-    /* never, expire, too-late: nothing yet. */
+    /* never, expire, too-late, attach-own-later, block: nothing yet. */
+    pthread_mutex_lock(&self->lock);
+    self->running = 0;
+    pthread_mutex_unlock(&self->lock);
 }
 
 static void time_will_expire(void *instance) {
@@ -177,6 +241,22 @@ static void time_will_expire(void *instance) {
         complete_with_title(self->completion, &self->content, "Best attempt", 0);
     } else if (strcmp(self->mode, "too-late") == 0) {
         later(self->completion, 1000);
+    } else if (strcmp(self->mode, "attach-own-later") == 0) {
+        int descriptor = host->open_attachment(self->context, self->made);
+        char first = 0;
+        int readable = descriptor >= 0 && read(descriptor, &first, 1) == 1;
+        if (descriptor >= 0) close(descriptor);
+        complete_with_title(self->completion, &self->content, readable ? "opened later: readable" : "opened later: unreadable",
+                            0);
+    } else if (strcmp(self->mode, "block") == 0) {
+        int running;
+        pthread_mutex_lock(&self->lock);
+        running = self->running;
+        self->has_expired = 1;
+        pthread_cond_signal(&self->expired);
+        pthread_mutex_unlock(&self->lock);
+        complete_with_title(self->completion, &self->content,
+                            running ? "expired while the request ran" : "expired after the request returned", 0);
     }
 }
 

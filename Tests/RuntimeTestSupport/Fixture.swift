@@ -1,35 +1,41 @@
-import RuntimeTestSupport
+// A fixture of bundles in a temporary directory and the host events it
+// collects, shared by the runtime's and the isolation layer's tests.
+import Foundation
 import TestSupport
 import TidingsBase
 import TidingsRegistry
 import TidingsRuntime
 
 /// Bundles in a temporary directory, indexed, with a host serving them.
-final class Fixture: @unchecked Sendable {
-    let directory = TemporaryDirectory("runtime")
-    let events = EventLog()
+package final class Fixture: @unchecked Sendable {
+    package let directory = TemporaryDirectory("runtime")
+    package let events = EventLog()
+
+    package init() {}
 
     /// A host over everything installed so far.
-    func host(deadline: Double = 2) -> NotificationHost {
+    package func host(deadline: Double = 2) -> NotificationHost {
         var configuration = NotificationHost.Configuration()
         configuration.responseDeadline = deadline
         return host(configuration: configuration)
     }
 
-    /// A host over everything installed so far, configured as given.
-    func host(configuration: NotificationHost.Configuration) -> NotificationHost {
+    /// A host over everything installed so far, configured as given,
+    /// starting extensions with `launcher` (in this process by default).
+    package func host(configuration: NotificationHost.Configuration,
+                      launcher: any ExtensionLauncher = InProcessLauncher()) -> NotificationHost {
         let events = self.events
         return NotificationHost(index: Discovery.scan(SearchPath(directories: [directory.path], origin: .option)),
-                                configuration: configuration, onEvent: { events.append($0) })
+                                configuration: configuration, launcher: launcher, onEvent: { events.append($0) })
     }
 
     /// Installs the EventInvite sample and registers nothing.
-    func installEventInvite() throws {
+    package func installEventInvite() throws {
         try BundleMaker.installSample("EventInvite", in: directory.path)
     }
 
     /// Builds the C sample from source against the header alone and installs it.
-    func installBuildStatusFromSource() throws {
+    package func installBuildStatusFromSource() throws {
         let library = try CCompiler.sharedLibrary(Locations.repositoryFile("Plugins/BuildStatus/BuildStatus.c"),
                                                   output: directory.file("libBuildStatus.so"))
         let manifest = try String(contentsOfFile: Locations.repositoryFile("Manifests/BuildStatus.plist"), encoding: .utf8)
@@ -39,7 +45,7 @@ final class Fixture: @unchecked Sendable {
 
     /// Builds the misbehaving fixture and installs it for category "misbehave" of com.example.tests.
     @discardableResult
-    func installMisbehaving(overridesTitle: Bool = false) throws -> String {
+    package func installMisbehaving(overridesTitle: Bool = false) throws -> String {
         let library = try CCompiler.fixture("Misbehaving", into: directory.path, extraFlags: ["-pthread"])
         let interface = try directory.write("""
             {"version": 1, "root": {"type": "stack", "children": [
@@ -55,36 +61,38 @@ final class Fixture: @unchecked Sendable {
 }
 
 /// Collects host events from any thread.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLockish()
+package final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
     private var events: [HostEvent] = []
 
-    func append(_ event: HostEvent) { lock.locked { events.append(event) } }
+    package init() {}
 
-    var diagnostics: [Diagnostic] {
+    package func append(_ event: HostEvent) { lock.locked { events.append(event) } }
+
+    package var diagnostics: [Diagnostic] {
         lock.locked { events.map { if case .diagnostic(let diagnostic) = $0 { diagnostic } else { nil } }.compactMap { $0 } }
     }
 
     /// Every event so far.
-    var all: [HostEvent] { lock.locked { events } }
+    package var all: [HostEvent] { lock.locked { events } }
 
     /// The presentations pushed because an extension changed them on its own.
-    var presentations: [Presentation] {
+    package var presentations: [Presentation] {
         all.compactMap { if case .presentationChanged(let presentation) = $0 { presentation } else { nil } }
     }
 
     /// The dismissals: identifier and reason.
-    var dismissals: [(String, DismissReason)] {
+    package var dismissals: [(String, DismissReason)] {
         all.compactMap { if case let .dismissed(identifier, _, reason) = $0 { (identifier, reason) } else { nil } }
     }
 
     /// What the app received.
-    var forwarded: [ForwardedResponse] {
+    package var forwarded: [ForwardedResponse] {
         all.compactMap { if case .forwarded(let response) = $0 { response } else { nil } }
     }
 
     /// Waits up to `seconds` for `condition` to hold; false when it did not.
-    func wait(seconds: Double = 3, until condition: (EventLog) -> Bool) -> Bool {
+    package func wait(seconds: Double = 3, until condition: (EventLog) -> Bool) -> Bool {
         let deadline = MonotonicClock.deadline(after: seconds)
         while !condition(self) {
             if MonotonicClock.now() > deadline { return false }
@@ -94,12 +102,9 @@ final class EventLog: @unchecked Sendable {
     }
 }
 
-import Foundation
-
-private typealias NSLockish = NSLock
 
 extension NSLock {
-    func locked<T>(_ body: () -> T) -> T {
+    package func locked<T>(_ body: () -> T) -> T {
         lock()
         defer { unlock() }
         return body()

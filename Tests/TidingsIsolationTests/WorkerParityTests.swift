@@ -1,0 +1,166 @@
+import Foundation
+import RuntimeTestSupport
+import Testing
+import TestSupport
+import TidingsBase
+import TidingsIsolation
+import TidingsRuntime
+
+/// What an extension sees is the same in a worker process as in this
+/// process: statuses, timing rules and attachments. Each case ran wrong in a
+/// worker before its fix: a late completion answered OK; an attachment made
+/// in did_receive_request could not be opened once the call returned;
+/// time-will-expire waited for did_receive_request to return; a service
+/// extension slower than the call timeout was killed as hung; a call storm
+/// overflowed the host's stack.
+@Suite(.serialized) struct WorkerParityTests {
+    /// Where the extension runs.
+    enum Mode: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case inProcess = "in process"
+        case worker = "in a worker"
+
+        var testDescription: String { rawValue }
+    }
+
+    let fixture = Fixture()
+
+    init() throws {
+        try fixture.installMisbehaving()
+        let library = try CCompiler.fixture("Service", into: fixture.directory.path, extraFlags: ["-pthread"])
+        try BundleMaker.make("Service", in: fixture.directory.path, manifest: BundleMaker.serviceManifest(
+            identifier: "com.example.svc.service", executable: "libService.so"), library: library)
+    }
+
+    /// A host running the extensions `mode` says, with `configure` applied to its settings.
+    func host(_ mode: Mode, configure: (inout NotificationHost.Configuration, inout WorkerSettings) -> Void = { _, _ in })
+        -> NotificationHost
+    {
+        var configuration = NotificationHost.Configuration()
+        var settings = WorkerSettings(executable: Locations.product("tidings"))
+        settings.restarts.initialBackoff = 0
+        configure(&configuration, &settings)
+        let launcher: any ExtensionLauncher = mode == .worker ? WorkerLauncher(settings: settings) : InProcessLauncher()
+        let host = fixture.host(configuration: configuration, launcher: launcher)
+        host.register([NotificationCategory(identifier: "misbehave", actions: [
+            NotificationAction(identifier: "late-report", title: "Late"),
+        ])], for: "com.example.tests")
+        return host
+    }
+
+    /// A remote notification for the service extension, in `mode`, with more userInfo.
+    func remote(_ mode: String, _ extra: [(String, JSON)] = []) -> UserNotification {
+        var request = notification("r", category: "", title: "Hello", body: "World",
+                                   userInfo: [("mode", .string(mode))] + extra)
+        request.content.mutableContent = true
+        return request
+    }
+
+    @Test(arguments: Mode.allCases)
+    func aLateCompletionIsAnsweredAsInvalid(_ mode: Mode) throws {
+        let host = host(mode) { configuration, _ in configuration.responseDeadline = 0.1 }
+        // Two notifications of one thread share the instance: the second keeps it alive after the first closes.
+        _ = host.deliver(notification("first", category: "misbehave", thread: "t"), to: "com.example.tests")
+        _ = host.deliver(notification("second", category: "misbehave", thread: "t"), to: "com.example.tests")
+        let outcome = try host.respond(to: "first", with: ResponseRequest(actionIdentifier: "late-report"))
+        #expect(outcome.forwarded.map(\.actionIdentifier) == ["late-report"])
+        let answered = waitFor { host.presentation(of: "second")?.view?.text(of: "count")?.hasPrefix("late") == true }
+        #expect(answered)
+        #expect(host.presentation(of: "second")?.view?.text(of: "count") == "late completion answered 7")
+    }
+
+    @Test(arguments: Mode.allCases)
+    func anAttachmentMadeDuringTheRequestOpensAfterItReturned(_ mode: Mode) throws {
+        let store = fixture.directory.file("store-\(mode == .worker ? "worker" : "process")")
+        let host = host(mode) { configuration, _ in
+            configuration.attachmentDirectory = store
+            configuration.serviceDeadline = 0.2
+        }
+        let delivery = host.deliver(remote("attach-own-later"), to: "com.example.svc")
+        #expect(delivery.presentation.notification.content.title == "opened later: readable",
+                "\(delivery.diagnostics.map(\.description))")
+    }
+
+    @Test(arguments: Mode.allCases)
+    func timeWillExpireComesWhileTheRequestStillRuns(_ mode: Mode) {
+        let host = host(mode) { configuration, _ in
+            configuration.serviceDeadline = 0.2
+            configuration.serviceGracePeriod = 2
+        }
+        let delivery = host.deliver(remote("block"), to: "com.example.svc")
+        #expect(delivery.presentation.notification.content.title == "expired while the request ran",
+                "\(delivery.diagnostics.map(\.description))")
+    }
+
+    @Test func aServiceSlowerThanTheCallTimeoutIsNotTakenForAHang() {
+        let host = host(.worker) { configuration, settings in
+            configuration.serviceDeadline = 5
+            settings.callTimeout = 0.2
+        }
+        let delivery = host.deliver(remote("slow", [("milliseconds", .string("600"))]), to: "com.example.svc")
+        #expect(delivery.presentation.notification.content.title == "slow but done",
+                "\(delivery.diagnostics.map(\.description))")
+        #expect(!delivery.diagnostics.map(\.code.rawValue).contains("worker.hang"))
+    }
+
+    /// A million host calls, then fifty threads calling at once: the host's
+    /// stack and memory stay flat (each call used to wrap the change
+    /// observer once more: a stack overflow after 3–15 k calls in process,
+    /// 131 k in a worker, about 100 bytes each).
+    @Test(arguments: Mode.allCases)
+    func aMillionHostCallsLeaveStackAndMemoryFlat(_ mode: Mode) {
+        // No rate limit, time enough for a million calls in a debug build, and no memory limit: fifty
+        // threads' stacks (8 MiB each) are more than a worker may have, which is not what is tested here.
+        let host = host(mode) { configuration, settings in
+            configuration.hostCallRate = nil
+            settings.cpuTimePerCall = 120
+            settings.callTimeout = 120
+            settings.memoryLimit = 0
+        }
+        _ = host.deliver(notification("warm", category: "misbehave"), to: "com.example.tests")
+        let before = residentBytes()
+        for (calls, threads) in [(1_000_000, 1), (2_000, 50)] {
+            let storm = notification("storm", category: "misbehave",
+                                     userInfo: [("storm", .string("\(calls)")), ("threads", .string("\(threads)"))])
+            let delivery = host.deliver(storm, to: "com.example.tests")
+            #expect(delivery.presentation.view?.text(of: "instances") == "storm \(calls * threads)/0/0",
+                    "\(delivery.diagnostics.prefix(3).map(\.description))")
+        }
+        let grown = Int64(residentBytes()) - Int64(before)
+        #expect(grown < 48 << 20, "the host grew by \(grown >> 20) MiB")
+    }
+
+    @Test(arguments: Mode.allCases)
+    func aCallStormIsRefusedThenEnded(_ mode: Mode) {
+        let host = host(mode) { configuration, _ in configuration.hostCallRate = CallRate(perSecond: 1_000, burst: 2_000) }
+        let storm = notification("storm", category: "misbehave", userInfo: [("storm", .string("100000"))])
+        let delivery = host.deliver(storm, to: "com.example.tests")
+        let codes = delivery.diagnostics.map(\.code.rawValue)
+        switch mode {
+        case .inProcess:
+            #expect(codes.contains("extension.rate-limited"))
+            #expect(codes.contains("extension.call-storm"))
+        case .worker:
+            #expect(codes.contains("worker.abuse"), "\(codes)")
+        }
+        // The host goes on serving: another instance of the same extension.
+        let after = host.deliver(notification("after", category: "misbehave"), to: "com.example.tests")
+        #expect(after.presentation.view?.text(of: "count") == "1", "\(after.diagnostics.map(\.description))")
+    }
+
+    /// Waits up to 5 s for `condition`, which something else makes true.
+    private func waitFor(_ condition: () -> Bool) -> Bool {
+        let deadline = MonotonicClock.deadline(after: 5)
+        while !condition() {
+            if MonotonicClock.now() > deadline { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
+    /// This process's resident memory (`VmRSS`).
+    private func residentBytes() -> UInt64 {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (UInt64(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+}
