@@ -33,6 +33,21 @@ enum CoreAffinity {
         }
     }
 
+    /// The calling thread's CPUs now; nil when they cannot be read.
+    static func current() -> cpu_set_t? {
+        guard let get = function("sched_getaffinity") else { return nil }
+        var set = cpu_set_t()
+        let status = withUnsafeMutableBytes(of: &set) { get(0, $0.count, $0.baseAddress) }
+        return status == 0 ? set : nil
+    }
+
+    /// Puts the calling thread back on the CPUs of `set`.
+    static func restore(_ set: cpu_set_t) {
+        guard let apply = function("sched_setaffinity") else { return }
+        var set = set
+        _ = withUnsafeMutableBytes(of: &set) { apply(0, $0.count, $0.baseAddress) }
+    }
+
     /// The C library's function `name`, looked up in the global scope (`RTLD_DEFAULT`).
     private static func function(_ name: String) -> AffinityFunction? {
         dlsym(nil, name).map { unsafeBitCast($0, to: AffinityFunction.self) }

@@ -5,10 +5,12 @@ import TidingsIsolation
 import TidingsRuntime
 
 /// What process isolation costs: deliver → presentation with NoOp in a
-/// worker process against the same in this process, and against a raw
-/// round trip over the same kind of socket pair (a thread echoing each
-/// message), measured in the same run; and the cold start of a worker
-/// (a new host's first delivery: spawn, load, instance, call).
+/// sandboxed worker process, and in a worker without its sandbox, against
+/// the same in this process and against raw round trips over the same kind
+/// of socket pair (a thread echoing each message: both spinning, both on one
+/// core, blocking across cores), measured in the same run; and the cold
+/// start of a worker with and without its sandbox (a new host's first
+/// delivery: spawn, load, instance, call).
 struct IsolationBenchmark {
     let products: Products
     /// The extension directory (NoOp alone).
@@ -21,18 +23,36 @@ struct IsolationBenchmark {
     func measure() throws(BenchmarkFailure) -> [IsolationResult] {
         let index = Discovery.scan(SearchPath(directories: [extensions], origin: .option))
         let notification = try SamplePayload.notification(identifier: "isolated", thread: "bench")
-        Progress.say("Measuring the raw socket-pair round trip")
-        let raw = try rawRoundTrip()
+        var results: [IsolationResult] = []
+        for kind in RawKind.allCases {
+            Progress.say("Measuring the raw socket-pair round trip, \(kind.title)")
+            results.append(try rawRoundTrip(kind))
+        }
         Progress.say("Measuring deliver → presentation in this process")
-        let inProcess = sample(key: "in-process", title: "deliver → presentation, in process",
-                               host: NotificationHost(index: index), notification: notification)
-        Progress.say("Measuring deliver → presentation in a worker process")
-        let isolated = sample(key: "isolated", title: "deliver → presentation, in a worker process",
-                              host: NotificationHost(index: index, launcher: launcher()), notification: notification)
-        Progress.say("Timing \(coldStarts) worker cold starts")
+        results.append(sample(key: "in-process", title: "deliver → presentation, in process",
+                              host: NotificationHost(index: index), notification: notification))
+        Progress.say("Measuring deliver → presentation in a worker process without its sandbox")
+        results.append(sample(key: "isolated-bare", title: "deliver → presentation, worker without sandbox",
+                              host: NotificationHost(index: index, launcher: launcher(sandbox: .none)),
+                              notification: notification))
+        Progress.say("Measuring deliver → presentation in a sandboxed worker process")
+        results.append(sample(key: "isolated", title: "deliver → presentation, sandboxed worker",
+                              host: NotificationHost(index: index, launcher: launcher()), notification: notification))
+        for (key, title, sandbox) in [("cold-start-bare", "cold start, worker without sandbox", SandboxRequirements.none),
+                                      ("cold-start", "cold start, sandboxed worker", SandboxRequirements())] {
+            Progress.say("Timing \(coldStarts) \(title)s")
+            results.append(try coldStart(key: key, title: title, index: index, notification: notification,
+                                         sandbox: sandbox))
+        }
+        return results
+    }
+
+    /// `coldStarts` new hosts' first delivery each, with workers in `sandbox`.
+    private func coldStart(key: String, title: String, index: ExtensionIndex, notification: UserNotification,
+                           sandbox: SandboxRequirements) throws(BenchmarkFailure) -> IsolationResult {
         var starts: [Double] = []
         for round in 0..<coldStarts {
-            let host = NotificationHost(index: index, launcher: launcher())
+            let host = NotificationHost(index: index, launcher: launcher(sandbox: sandbox))
             var first = notification
             first.identifier = "cold-\(round)"
             let start = MonotonicClock.now()
@@ -42,14 +62,14 @@ struct IsolationBenchmark {
                 throw BenchmarkFailure("The worker did not serve NoOp: \(delivery.diagnostics.map(\.description))")
             }
         }
-        let cold = IsolationResult(key: "cold-start", title: "worker cold start (a new host's first delivery)",
-                                   samples: starts)
-        return [raw, inProcess, isolated, cold]
+        return IsolationResult(key: key, title: title + " (a new host's first delivery)", samples: starts)
     }
 
-    /// Workers of the release-built `tidings`.
-    private func launcher() -> WorkerLauncher {
-        WorkerLauncher(settings: WorkerSettings(executable: products.tidings))
+    /// Workers of the release-built `tidings`, in `sandbox` (all of it by default).
+    private func launcher(sandbox: SandboxRequirements = SandboxRequirements()) -> WorkerLauncher {
+        var settings = WorkerSettings(executable: products.tidings)
+        settings.sandbox = sandbox
+        return WorkerLauncher(settings: settings)
     }
 
     /// Round trips of `host.deliver` for `seconds`, the same thread each time.
@@ -64,32 +84,67 @@ struct IsolationBenchmark {
         return IsolationResult(key: key, title: title, samples: timed(run))
     }
 
+    /// How the two ends of a raw round trip wait.
+    enum RawKind: CaseIterable {
+        /// Both ends poll without sleeping, each on a core of its own.
+        case spinning
+        /// Both ends on one core (CPU 0), each sleeping in `recv`.
+        case sameCore
+        /// Each end sleeping in `recv`, the scheduler choosing their cores.
+        case blocking
+
+        var key: String {
+            switch self {
+            case .spinning: "raw-spinning"
+            case .sameCore: "raw-same-core"
+            case .blocking: "raw"
+            }
+        }
+
+        var title: String {
+            switch self {
+            case .spinning: "both spinning, two cores"
+            case .sameCore: "both blocking, one core"
+            case .blocking: "both blocking, two cores"
+            }
+        }
+    }
+
     /// A message of the size of a delivery's, to a thread that sends it back,
-    /// over a `SOCK_SEQPACKET` socket pair.
-    private func rawRoundTrip() throws(BenchmarkFailure) -> IsolationResult {
+    /// over a `SOCK_SEQPACKET` socket pair, both ends waiting as `kind` says.
+    private func rawRoundTrip(_ kind: RawKind) throws(BenchmarkFailure) -> IsolationResult {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw BenchmarkFailure("No socket pair: \(SystemError.current())")
         }
         let (near, far) = (ends[0], ends[1])
         defer { close(near) }
+        let flags = kind == .spinning ? Int32(MSG_DONTWAIT) : 0
+        let previous = CoreAffinity.current()
+        if kind == .sameCore { try CoreAffinity.pin(to: 0) }
+        defer { if kind == .sameCore, let previous { CoreAffinity.restore(previous) } }
+        let echoing = Latch()
         Threads.start {
+            if kind == .sameCore { try? CoreAffinity.pin(to: 0) }
+            echoing.open()
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
-                let count = buffer.withUnsafeMutableBytes { recv(far, $0.baseAddress, $0.count, 0) }
+                let count = buffer.withUnsafeMutableBytes { recv(far, $0.baseAddress, $0.count, flags) }
+                if count < 0 && errno == EAGAIN { continue }
                 if count <= 0 { break }
                 _ = buffer.withUnsafeBytes { send(far, $0.baseAddress, count, Int32(MSG_NOSIGNAL)) }
             }
             close(far)
         }
+        _ = echoing.wait(until: UInt64.max)
         var message = [UInt8](repeating: 7, count: 600)
         let run = { () -> Double in
             let start = MonotonicClock.now()
             _ = message.withUnsafeBytes { send(near, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            _ = message.withUnsafeMutableBytes { recv(near, $0.baseAddress, $0.count, 0) }
+            while message.withUnsafeMutableBytes({ recv(near, $0.baseAddress, $0.count, flags) }) < 0 && errno == EAGAIN {}
             return Double(MonotonicClock.now() - start) / 1e3
         }
-        return IsolationResult(key: "raw", title: "raw round trip (socket pair, 600 bytes each way)", samples: timed(run))
+        return IsolationResult(key: kind.key, title: "raw round trip, \(kind.title) (600 bytes)", samples: timed(run))
     }
 
     /// Runs `body` for a tenth of `seconds` untimed, then for `seconds`, keeping what it returns.

@@ -56,13 +56,14 @@ enum ReportTable {
         }
         if !report.isolation.isEmpty {
             lines.append("")
-            lines.append("Isolation: NoOp in a worker process (tidings worker) against in process and a raw socket pair, "
-                + "\(NumberText.short(options.serverSeconds)) s each; cold start: 20 new hosts' first delivery")
+            lines.append("Isolation: NoOp in a worker process (tidings worker), sandboxed and not, against in process and raw "
+                + "socket pairs, \(NumberText.short(options.serverSeconds)) s each; cold start: 20 new hosts' first delivery; "
+                + "× raw: against both ends spinning")
             lines.append("".rightPadded(to: 52) + "samples".leftPadded(to: 9) + "median µs".leftPadded(to: 11)
                 + "p99 µs".leftPadded(to: 10) + "× raw".leftPadded(to: 8))
-            let raw = report.isolation("raw")?.medianMicroseconds
+            let raw = report.isolation("raw-spinning")?.medianMicroseconds
             for result in report.isolation {
-                let ratio = result.key == "cold-start" ? "-" : raw.map { NumberText.fixed(result.medianMicroseconds / $0, 2) } ?? "-"
+                let ratio = result.key.hasPrefix("cold-start") ? "-" : raw.map { NumberText.fixed(result.medianMicroseconds / $0, 2) } ?? "-"
                 lines.append(result.title.rightPadded(to: 52) + "\(result.count)".leftPadded(to: 9)
                     + NumberText.fixed(result.medianMicroseconds, 1).leftPadded(to: 11)
                     + NumberText.fixed(result.p99Microseconds, 1).leftPadded(to: 10) + ratio.leftPadded(to: 8))

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -43,6 +44,10 @@ pid_t tidings_gettid(void) {
 
 int tidings_close_range(unsigned int first, unsigned int last, unsigned int flags) {
     return (int)result(syscall(SYS_close_range, first, last, flags));
+}
+
+int tidings_eventfd(void) {
+    return (int)result(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
 }
 
 int tidings_pipe2(int fds[2], int flags) {

@@ -104,10 +104,10 @@ enum {
     SLOT_CONTROL = 3,
     SLOT_CHANNEL = 4,
     SLOT_OUTPUT = 5,
-    SLOT_CGROUP = 6,
-    /* A view has at most this many entries, and the sandbox joins at most this many v1 hierarchies. */
+    SLOT_BUNDLE = 6,
+    SLOT_COUNT = 4,
+    /* A view has at most this many entries. */
     MAX_MOUNTS = 128,
-    MAX_CGROUPS = 8,
 };
 
 /* The descriptor the worker's view gets for /dev/null when it has no output. */
@@ -154,7 +154,7 @@ static void close_from(int first) {
 
 /* Moves `files[i]` to descriptor `first + i` (skipping -1 entries, which stay -1), then closes every other from 3 on. */
 static int arrange(int *files, int count, int first) {
-    int moved[SLOT_CGROUP + MAX_CGROUPS];
+    int moved[SLOT_COUNT];
     for (int index = 0; index < count; index++) {
         moved[index] = -1;
         if (files[index] < 0) continue;
@@ -441,12 +441,14 @@ static int start_worker(void *argument) {
     sigemptyset(&none);
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, sizeof(uint64_t));
     int null = open(dev_null, O_RDWR | O_CLOEXEC);
-    if (null < 0 || dup2(SLOT_CHANNEL, 3) < 0 || dup2(null, 0) < 0
-        || dup2(start->has_output ? SLOT_OUTPUT : null, 1) < 0 || dup2(start->has_output ? SLOT_OUTPUT : null, 2) < 0) {
+    bool has_bundle = start->request->bundle_directory >= 0;
+    if (null < 0 || dup2(null, 0) < 0 || dup2(start->has_output ? SLOT_OUTPUT : null, 1) < 0
+        || dup2(start->has_output ? SLOT_OUTPUT : null, 2) < 0 || dup2(SLOT_CHANNEL, 3) < 0
+        || (has_bundle && dup2(SLOT_BUNDLE, 4) < 0)) {
         start->exec_error = -errno;
         _exit(127);
     }
-    close_from(4);
+    close_from(has_bundle ? 5 : 4);
     execve(start->request->executable, start->request->arguments, start->request->environment);
     start->exec_error = -errno;
     _exit(127);
@@ -456,22 +458,15 @@ static int start_worker(void *argument) {
 
 static __attribute__((noreturn)) void run_init(const struct tidings_spawn_request *request, int control_end,
                                                bool privileged) {
-    int files[SLOT_CGROUP - SLOT_CONTROL + MAX_CGROUPS];
+    int files[SLOT_COUNT];
     int count = 0;
     files[count++] = control_end;
     files[count++] = request->channel;
     files[count++] = request->output;
-    size_t cgroups = request->cgroup_procs_count < MAX_CGROUPS ? request->cgroup_procs_count : MAX_CGROUPS;
-    for (size_t index = 0; index < cgroups; index++) files[count++] = request->cgroup_procs[index];
+    files[count++] = request->bundle_directory;
     if (arrange(files, count, SLOT_CONTROL) < 0) fail(control_end, TIDINGS_SPAWN_STEP_SETUP, -1);
     int control = SLOT_CONTROL;
     reset_signal_actions();
-
-    /* Into the cgroup v1 hierarchies first, so that everything after is counted. */
-    for (size_t index = 0; index < cgroups; index++) {
-        if (write(SLOT_CGROUP + (int)index, "0", 1) != 1) fail(control, TIDINGS_SPAWN_STEP_CGROUP, (int)index);
-        close(SLOT_CGROUP + (int)index);
-    }
 
     /*
      * The caller writes the id maps, then says go. A caller without privilege
@@ -539,6 +534,7 @@ static __attribute__((noreturn)) void run_init(const struct tidings_spawn_reques
     report(control, TIDINGS_SANDBOX_STARTED, 0, 0, -1, worker, 0, NULL);
     close(SLOT_CHANNEL);
     close(SLOT_OUTPUT);
+    close(SLOT_BUNDLE);
 
     struct pollfd watched[2] = {{control, POLLIN, 0}, {signals, POLLIN, 0}};
     while (!ended) {
@@ -612,8 +608,7 @@ int tidings_spawn_sandboxed(const struct tidings_spawn_request *request, struct 
     result->pidfd = -1;
     result->control = -1;
     result->mount_index = -1;
-    if (request == NULL || request->struct_size < sizeof *request || request->mount_count > MAX_MOUNTS
-        || request->cgroup_procs_count > MAX_CGROUPS) {
+    if (request == NULL || request->struct_size < sizeof *request || request->mount_count > MAX_MOUNTS) {
         result->step = TIDINGS_SPAWN_STEP_SETUP;
         result->error = -EINVAL;
         return -EINVAL;

@@ -10,7 +10,7 @@ import TidingsRegistry
 /// {
 ///   "isolation": "process",
 ///   "limits": {"memory-mib": 64, "cpu-seconds-per-call": 2, "call-timeout": 10},
-///   "sandbox": {"namespaces": true, "filesystem-view": true, "cgroup": true},
+///   "sandbox": {"namespaces": true, "filesystem-view": true, "cgroup": true, "landlock": true, "seccomp": true},
 ///   "bundles": {"com.example.trusted.content": {"isolation": "in-process"},
 ///               "com.example.weather.content": {"network": true}}
 /// }
@@ -86,12 +86,15 @@ package struct IsolationPolicy: Sendable, Equatable {
             policy.callTimeout = reader.number(limits["call-timeout"], at: ["limits", "call-timeout"], in: 0.01...3600)
         }
         if let sandbox = json["sandbox"], let members = reader.object(sandbox, at: ["sandbox"]) {
-            reader.checkMembers(members, allowed: ["namespaces", "filesystem-view", "cgroup"], at: ["sandbox"])
+            reader.checkMembers(members, allowed: ["namespaces", "filesystem-view", "cgroup", "landlock", "seccomp"],
+                                at: ["sandbox"])
             if let on = reader.bool(sandbox["namespaces"], at: ["sandbox", "namespaces"]) { policy.sandbox.namespaces = on }
             if let on = reader.bool(sandbox["filesystem-view"], at: ["sandbox", "filesystem-view"]) {
                 policy.sandbox.fileSystemView = on
             }
             if let on = reader.bool(sandbox["cgroup"], at: ["sandbox", "cgroup"]) { policy.sandbox.cgroup = on }
+            if let on = reader.bool(sandbox["landlock"], at: ["sandbox", "landlock"]) { policy.sandbox.landlock = on }
+            if let on = reader.bool(sandbox["seccomp"], at: ["sandbox", "seccomp"]) { policy.sandbox.seccomp = on }
         }
         if let bundles = json["bundles"], let members = reader.object(bundles, at: ["bundles"]) {
             for (name, entry) in members {

@@ -40,8 +40,11 @@ final class WorkerConnection: Sendable {
     private let state = Mutex(State())
     /// Held while a message is received and handled: one at a time, in order.
     private let receiving = Mutex(())
-    /// Callers reading the channel themselves right now; the reader stands back meanwhile.
-    private let inlineReaders = Atomic<Int>(0)
+    /// Who reads the channel: callers spinning for their answer read it
+    /// themselves, and the reader thread stands back while they do and for a
+    /// moment after (so that it is not woken by every answer of a burst), but
+    /// for callers that stopped spinning and wait for it (see `read()`).
+    private let readers = ChannelReaders()
 
     private struct State {
         var nextCall: UInt64 = 1
@@ -63,7 +66,6 @@ final class WorkerConnection: Sendable {
         var ranOutOfMemory = false
         var usedUpCPUTime = false
         /// The worker's end of the channel is closed.
-        var channelClosed = false
         /// The worker has ended; `fault` says how, when it was one.
         var ended = false
         var fault: WorkerFault?
@@ -162,7 +164,7 @@ final class WorkerConnection: Sendable {
             close(output)
             return .error(.workerLaunchFailed, "\(name)'s worker \(message) (it \(termination)).", at: location)
         }
-        let hello = WorkerMessage.hello(version: WorkerMessage.version, bundle: bundlePath, sandbox: sandbox.settings)
+        let hello = WorkerMessage.hello(version: WorkerMessage.version, bundle: sandbox.bundlePath, sandbox: sandbox.settings)
         guard (try? channel.send(hello.encoded, timeout: settings.launchTimeout)) != nil else {
             throw failed("did not take the host's first message")
         }
@@ -247,6 +249,8 @@ final class WorkerConnection: Sendable {
         if let answer = readInline(until: slot, before: min(deadline, MonotonicClock.now() + CallSlot.spinTime)) {
             return try answer.get()
         }
+        readers.beginWaiting()
+        defer { readers.endWaiting() }
         if let answer = slot.wait(until: deadline) { return try answer.get() }
         terminate(for: isStopped ? .unresponsive : .hang)
         if let answer = slot.wait(until: MonotonicClock.deadline(after: 5)) { return try answer.get() }
@@ -256,14 +260,13 @@ final class WorkerConnection: Sendable {
     /// Reads and handles the channel's messages on this thread until `slot`
     /// is answered or `end` (monotonic nanoseconds) passes; the answer, or nil.
     private func readInline(until slot: CallSlot, before end: UInt64) -> Result<Void, Diagnostic>? {
-        inlineReaders.add(1, ordering: .relaxed)
-        defer { inlineReaders.subtract(1, ordering: .relaxed) }
+        readers.beginSpinning()
+        defer { readers.endSpinning() }
         while true {
             if let answer = slot.answer { return answer }
             _ = receiving.withLockIfAvailable { _ in drainChannel() }
             if let answer = slot.answer { return answer }
-            if MonotonicClock.now() >= end || state.withLock({ $0.channelClosed }) { return nil }
-            sched_yield()
+            if MonotonicClock.now() >= end || readers.channelClosed { return nil }
         }
     }
 
@@ -283,7 +286,7 @@ final class WorkerConnection: Sendable {
             case .closed:
                 // Most often the worker is dying; one that closed its channel and lives on
                 // is ended by the reader (see `read()`).
-                state.withLock { $0.channelClosed = true }
+                readers.noteChannelClosed()
                 return
             case .message(let message):
                 guard let decoded = try? WorkerMessage(decoding: message.bytes) else {
@@ -375,21 +378,20 @@ final class WorkerConnection: Sendable {
         /// When the reader first found the channel closed (monotonic nanoseconds); 0 while open.
         var closedSince: UInt64 = 0
         while true {
-            // While callers read the channel themselves, the reader keeps out of their way.
-            if inlineReaders.load(ordering: .relaxed) > 0 {
-                var pause = timespec(tv_sec: 0, tv_nsec: 200_000)
-                nanosleep(&pause, nil)
-                continue
-            }
-            let channelOpen = !state.withLock { $0.channelClosed }
-            var entries = [pollfd(fd: channelOpen ? channel.rawValue : -1, events: Int16(POLLIN), revents: 0),
+            let channelOpen = !readers.channelClosed
+            // While callers read the channel themselves (and a millisecond after), it is theirs: what the
+            // worker sends outside calls meanwhile waits at most that long, or for the next caller.
+            let watched = channelOpen && readers.channelIsTheReaders(now: MonotonicClock.now())
+            var entries = [pollfd(fd: watched ? channel.rawValue : -1, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: sandbox.process.endDescriptor, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: outputOpen ? self.output : -1, events: Int16(POLLIN), revents: 0)]
+                           pollfd(fd: outputOpen ? self.output : -1, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: readers.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
             // With the channel closed, the end must follow soon: a worker that lives on without it is of no use.
-            let closedWait: Int32 = channelOpen ? -1 : 1_000
+            let shortWait: Int32 = channelOpen && !watched ? ChannelReaders.quietMilliseconds : channelOpen ? -1 : 1_000
             let wait = min(UInt32(bitPattern: output.millisecondsUntilDue(now: MonotonicClock.now()) ?? -1),
-                           UInt32(bitPattern: closedWait))
-            _ = SystemCall.retrying { poll(&entries, 3, Int32(bitPattern: wait)) }
+                           UInt32(bitPattern: shortWait))
+            _ = SystemCall.retrying { poll(&entries, 4, Int32(bitPattern: wait)) }
+            if entries[3].revents != 0 { readers.clearWake() }
             if !channelOpen {
                 let now = MonotonicClock.now()
                 if closedSince == 0 { closedSince = now }
@@ -506,7 +508,10 @@ final class WorkerConnection: Sendable {
     /// and answers everything that waited.
     private func end() {
         let termination = sandbox.process.wait()
-        let oomKilled = (sandbox.cgroup?.oomKills ?? 0) > 0
+        // In a shared cgroup (v1), the kernel's OOM killer may have ended another worker: this one
+        // counts as killed by it only when it died of SIGKILL.
+        let oomKilled = sandbox.cgroup?.oomKilledSinceStart == true
+            && (sandbox.cgroup?.version == .v2 || termination.status == .signaled(SIGKILL))
         sandbox.cleanUp()
         let (fault, slots, tokens): (WorkerFault?, [CallSlot], Set<UInt64>) = state.withLock { state in
             state.ended = true
@@ -531,5 +536,65 @@ final class WorkerConnection: Sendable {
             ?? .error(.workerRestarting, "\(extensionName)'s worker was stopped by the host before the call ended.")
         for slot in slots { slot.fulfil(.failure(failure)) }
         for token in tokens { CompletionCenter.shared.abandon(token) }
+    }
+}
+
+/// Who reads a worker's channel, and the reader thread's alarm clock: a
+/// caller that spins for its answer reads the channel itself; the reader
+/// thread watches it only when no caller spins, none has for a millisecond
+/// or a caller stopped spinning to wait for it (then it is woken at once).
+private final class ChannelReaders: Sendable {
+    /// How long after the last spinning caller the reader keeps away from the channel.
+    static let quietMilliseconds: Int32 = 1
+
+    private let spinning = Atomic<Int>(0)
+    private let waiting = Atomic<Int>(0)
+    /// When the last spinning caller stopped (monotonic nanoseconds).
+    private let lastSpin = Atomic<UInt64>(0)
+    private let closed = Atomic<Bool>(false)
+    /// An eventfd that wakes the reader thread.
+    let wakeDescriptor: Int32 = tidings_eventfd()
+
+    deinit {
+        close(wakeDescriptor)
+    }
+
+    func beginSpinning() {
+        spinning.add(1, ordering: .relaxed)
+    }
+
+    func endSpinning() {
+        lastSpin.store(MonotonicClock.now(), ordering: .relaxed)
+        spinning.subtract(1, ordering: .relaxed)
+    }
+
+    /// A caller stopped spinning and waits for the reader: it is woken now.
+    func beginWaiting() {
+        waiting.add(1, ordering: .relaxed)
+        var one: UInt64 = 1
+        _ = SystemCall.retrying { write(wakeDescriptor, &one, 8) }
+    }
+
+    func endWaiting() {
+        waiting.subtract(1, ordering: .relaxed)
+    }
+
+    /// True when the reader thread should watch the channel now.
+    func channelIsTheReaders(now: UInt64) -> Bool {
+        guard spinning.load(ordering: .relaxed) == 0 else { return false }
+        return waiting.load(ordering: .relaxed) > 0
+            || now - lastSpin.load(ordering: .relaxed) >= UInt64(Self.quietMilliseconds) * 1_000_000
+    }
+
+    /// Takes the reader's wake-up.
+    func clearWake() {
+        var count: UInt64 = 0
+        _ = SystemCall.retrying { read(wakeDescriptor, &count, 8) }
+    }
+
+    var channelClosed: Bool { closed.load(ordering: .relaxed) }
+
+    func noteChannelClosed() {
+        closed.store(true, ordering: .relaxed)
     }
 }

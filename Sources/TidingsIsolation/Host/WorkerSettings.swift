@@ -51,6 +51,22 @@ package struct SandboxRequirements: Sendable, Equatable {
     package var fileSystemView = true
     /// A cgroup of its own for memory and tasks.
     package var cgroup = true
+    /// Landlock rules on what it may reach.
+    package var landlock = true
+    /// The seccomp filter.
+    package var seccomp = true
+
+    /// Every layer turned off: a worker that is only a process of its own
+    /// (for a measurement of what the sandbox costs; never a default).
+    package static let none: SandboxRequirements = {
+        var none = SandboxRequirements()
+        none.namespaces = false
+        none.fileSystemView = false
+        none.cgroup = false
+        none.landlock = false
+        none.seccomp = false
+        return none
+    }()
 
     package init() {}
 }

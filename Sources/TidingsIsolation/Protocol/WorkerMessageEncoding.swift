@@ -210,6 +210,7 @@ extension WorkerSandboxSettings {
             writer.write(string: rule.path)
             writer.write(byte: rule.access.rawValue)
         }
+        writer.write(bool: seccomp)
         writer.write(bool: allowNetwork)
         writer.write(varint: memoryLimit)
         writer.write(double: cpuTimePerCall)
@@ -226,6 +227,7 @@ extension WorkerSandboxSettings {
             }
             paths.append(PathRule(path, access))
         }
+        seccomp = try reader.readBool()
         allowNetwork = try reader.readBool()
         memoryLimit = try reader.readVarint()
         cpuTimePerCall = try reader.readDouble()

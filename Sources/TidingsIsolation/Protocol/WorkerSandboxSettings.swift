@@ -28,6 +28,8 @@ package struct WorkerSandboxSettings: Sendable, Equatable {
 
     /// The only paths the extension may reach; empty for no Landlock domain.
     package var paths: [PathRule] = []
+    /// The seccomp filter.
+    package var seccomp = true
     /// TCP and AF_INET sockets (the bundle's policy grants the network).
     package var allowNetwork = false
     /// Bytes the extension may allocate beyond what the worker uses once started; 0 for no limit.

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import TidingsBase
+import TidingsSystemShims
 
 /// Starts workers in the strongest sandbox this machine allows, and
 /// remembers what it does not allow (a kernel or session without user
@@ -43,14 +44,17 @@ package final class SandboxBuilder: Sendable {
         package let layers: [SandboxLayer]
         /// What the worker is to do to itself (`hello`).
         package let settings: WorkerSandboxSettings
+        /// The bundle's path as the worker reaches it.
+        package let bundlePath: String
 
         fileprivate init(process: SandboxedProcess, cgroup: WorkerCgroup?, scratchDirectory: String?,
-                         layers: [SandboxLayer], settings: WorkerSandboxSettings) {
+                         layers: [SandboxLayer], settings: WorkerSandboxSettings, bundlePath: String) {
             self.process = process
             self.cgroup = cgroup
             self.scratchDirectory = scratchDirectory
             self.layers = layers
             self.settings = settings
+            self.bundlePath = bundlePath
         }
 
         /// Removes what the sandbox left once it ended: its cgroup, its private directory.
@@ -99,6 +103,7 @@ package final class SandboxBuilder: Sendable {
             var scratchDirectory: String?
             var sandbox = WorkerSandboxSettings()
             sandbox.allowNetwork = plan.network
+            sandbox.seccomp = plan.settings.sandbox.seccomp
             sandbox.memoryLimit = plan.settings.memoryLimit
             sandbox.cpuTimePerCall = plan.settings.cpuTimePerCall
             sandbox.cpuTimeTotal = plan.settings.cpuTimeTotal
@@ -111,12 +116,14 @@ package final class SandboxBuilder: Sendable {
                 if !plan.network { request.namespaces.insert(.network) }
             }
             let runtime = SandboxView.runtimeDirectory
+            var bundlePath = plan.bundle
+            var bundleDirectory: Int32 = -1
             if useView {
                 let view = SandboxView.make(bundle: plan.bundle, executable: plan.executable, runtime: runtime,
                                             network: plan.network, scratchSize: plan.settings.scratchSize)
                 request.namespaces.insert(.mount)
                 request.mounts = view.mounts
-                sandbox.paths = view.rules
+                sandbox.paths = plan.settings.sandbox.landlock ? view.rules : []
                 sandbox.scratch = "/tmp"
             } else {
                 let directory = Self.makeScratchDirectory(owner: user, group: group)
@@ -124,22 +131,29 @@ package final class SandboxBuilder: Sendable {
                 let scratch = directory ?? "/nonexistent"
                 request.environment = Self.environment(scratch: scratch)
                 sandbox.scratch = scratch
-                sandbox.paths = SandboxView.rulesWithoutView(bundle: plan.bundle, executable: plan.executable,
-                                                             runtime: runtime, network: plan.network, scratch: scratch)
-            }
-            let started: Result<SandboxedProcess, SandboxedProcess.SpawnFailure> = {
-                let spawn = { (directory: Int32, procs: [Int32]) -> Result<SandboxedProcess, SandboxedProcess.SpawnFailure> in
-                    var request = request
-                    request.cgroupDirectory = directory
-                    request.cgroupProcs = procs
-                    do throws(SandboxedProcess.SpawnFailure) {
-                        return .success(try SandboxedProcess.spawn(request))
-                    } catch {
-                        return .failure(error)
-                    }
+                if geteuid() == 0 && !plan.bundle.isEmpty {
+                    // A root host's worker runs as nobody, whom the bundle's parents may shut out: it gets the
+                    // bundle's directory as a descriptor and reaches it through that.
+                    bundleDirectory = open(plan.bundle, TIDINGS_O_PATH | O_DIRECTORY | O_CLOEXEC)
+                    if bundleDirectory >= 0 { bundlePath = WorkerProcess.bundleDescriptorPath }
                 }
-                return cgroup.map { $0.withSpawnDescriptors(spawn) } ?? spawn(-1, [])
-            }()
+                sandbox.paths = !plan.settings.sandbox.landlock ? [] : SandboxView.rulesWithoutView(
+                    bundle: bundlePath, executable: plan.executable, runtime: runtime, network: plan.network,
+                    scratch: scratch)
+            }
+            request.bundleDirectory = bundleDirectory
+            defer { if bundleDirectory >= 0 { close(bundleDirectory) } }
+            let prepared = request
+            let spawn = { @Sendable (directory: Int32) -> Result<SandboxedProcess, SandboxedProcess.SpawnFailure> in
+                var request = prepared
+                request.cgroupDirectory = directory
+                do throws(SandboxedProcess.SpawnFailure) {
+                    return .success(try SandboxedProcess.spawn(request))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let started = cgroup.map { $0.start(spawn) } ?? spawn(-1)
             switch started {
             case .success(let process):
                 let layers = Self.layers(namespaces: request.namespaces, view: useView, network: plan.network,
@@ -147,7 +161,7 @@ package final class SandboxBuilder: Sendable {
                                          cgroupMissing: cgroupMissing, settings: plan.settings,
                                          scratch: sandbox.scratch)
                 return Started(process: process, cgroup: cgroup, scratchDirectory: scratchDirectory, layers: layers,
-                               settings: sandbox)
+                               settings: sandbox, bundlePath: bundlePath)
             case .failure(let failure):
                 cgroup?.remove()
                 if let scratchDirectory { try? FileSystem.removeTree(scratchDirectory) }
@@ -157,7 +171,7 @@ package final class SandboxBuilder: Sendable {
                     self.known.withLock { $0.namespaces = reason }
                 case .mountSource, .mount, .pivot:
                     self.known.withLock { $0.view = reason }
-                case .cgroup, .clone where cgroup != nil:
+                case .clone where cgroup != nil:
                     self.known.withLock { $0.cgroup = reason }
                 default:
                     throw failure

@@ -2,11 +2,17 @@ import Glibc
 import Synchronization
 import TidingsBase
 
-/// The cgroup of one worker: the kernel's limit on all the memory its
+/// The cgroup a worker starts in: the kernel's limit on all the memory its
 /// sandbox uses — shared memory, tmpfs pages and page tables included,
-/// which `RLIMIT_DATA` does not count — and on how many processes and
-/// threads it may have. Made before the worker starts (the sandbox starts
-/// inside it), removed after it ended.
+/// which `RLIMIT_DATA` does not count — and on how many tasks it may have.
+///
+/// With cgroup v2 each worker has one of its own, made before it starts
+/// (the sandbox starts inside it, `CLONE_INTO_CGROUP`) and removed after it
+/// ended. With cgroup v1, which can only move a process in at the price of
+/// an RCU grace period per move, a host's workers share one cgroup, entered
+/// once by the thread that starts them (`CgroupThread`), limited to
+/// `sharedWorkers` workers' worth: together they cannot exhaust the machine,
+/// and each is held to its own limit by `RLIMIT_DATA` and the seccomp filter.
 package final class WorkerCgroup: Sendable {
     /// The hierarchy the cgroup lives in.
     package enum Version: String, Sendable {
@@ -15,65 +21,79 @@ package final class WorkerCgroup: Sendable {
     }
 
     package let version: Version
-    /// The directories made for this worker (v1: one per controller), removed by `remove()`.
-    private let directories: [String]
+    /// The worker's own directory (v2), removed by `remove()`; nil for a shared one (v1).
+    private let directory: String?
     /// The file whose `oom_kill` count says the kernel killed inside the cgroup.
     private let eventsFile: String
     /// The limit on memory, in bytes.
     package let memoryLimit: UInt64
+    /// The thread that starts workers inside a shared cgroup (v1).
+    private let thread: CgroupThread?
+    /// The `oom_kill` count when the worker started.
+    private let oomKillsAtStart: Int
 
-    fileprivate init(version: Version, directories: [String], eventsFile: String, memoryLimit: UInt64) {
+    fileprivate init(version: Version, directory: String?, eventsFile: String, memoryLimit: UInt64,
+                     thread: CgroupThread?) {
         self.version = version
-        self.directories = directories
+        self.directory = directory
         self.eventsFile = eventsFile
         self.memoryLimit = memoryLimit
+        self.thread = thread
+        oomKillsAtStart = Self.oomKills(in: eventsFile)
     }
 
-    /// How many processes the kernel's OOM killer killed in the cgroup.
-    package var oomKills: Int {
-        guard let bytes = try? FileSystem.readFile(eventsFile, limit: 4096) else { return 0 }
+    /// True when the kernel's OOM killer killed in the cgroup since the worker started.
+    package var oomKilledSinceStart: Bool {
+        Self.oomKills(in: eventsFile) > oomKillsAtStart
+    }
+
+    /// The `oom_kill` count of the events file at `path`.
+    private static func oomKills(in path: String) -> Int {
+        guard let bytes = try? FileSystem.readFile(path, limit: 4096) else { return 0 }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("oom_kill ") {
             return Int(line.dropFirst("oom_kill ".count)) ?? 0
         }
         return 0
     }
 
-    /// Calls `body` with what the sandboxed spawn needs to start inside the
-    /// cgroup: a v2 directory's descriptor (for CLONE_INTO_CGROUP), or v1
-    /// `cgroup.procs` descriptors (joined by the sandbox's init).
-    package func withSpawnDescriptors<Result>(_ body: (_ directory: Int32, _ procs: [Int32]) -> Result) -> Result {
+    /// Starts a sandbox inside the cgroup with `spawn`, which is given the
+    /// descriptor of a v2 directory for CLONE_INTO_CGROUP (-1 for v1, whose
+    /// sandbox is started on the cgroup's own thread instead).
+    package func start<Result: Sendable>(_ spawn: @escaping @Sendable (_ directory: Int32) -> Result) -> Result {
+        if let thread { return thread.run { spawn(-1) } }
+        let descriptor = directory.map { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } ?? -1
+        defer { if descriptor >= 0 { close(descriptor) } }
+        return spawn(descriptor)
+    }
+
+    /// Removes the worker's own cgroup once its processes have ended (nothing for a shared one).
+    package func remove() {
+        if let directory { rmdir(directory) }
+    }
+
+    /// A description for the sandbox's report.
+    package var summary: String {
         switch version {
         case .v2:
-            let directory = open(directories[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            defer { if directory >= 0 { close(directory) } }
-            return body(directory, [])
+            "cgroup v2 memory limit \(memoryLimit >> 20) MiB, shared memory and tmpfs included; at most \(Self.taskLimit) tasks"
         case .v1:
-            let procs = directories.map { open(Path.join($0, "cgroup.procs"), O_WRONLY | O_CLOEXEC) }.filter { $0 >= 0 }
-            defer { for file in procs { close(file) } }
-            return body(-1, procs)
+            "cgroup v1 memory limit \(memoryLimit >> 20) MiB for all of this host's workers together (shared memory and tmpfs included), at most \(Self.taskLimit * Int(Self.sharedWorkers)) tasks; each worker on its own by RLIMIT_DATA"
         }
-    }
-
-    /// Removes the cgroup; its processes must have ended.
-    package func remove() {
-        for directory in directories.reversed() { rmdir(directory) }
-    }
-
-    /// A description for the sandbox's report: "cgroup v1 memory limit 96 MiB (shared memory counted), at most 256 tasks".
-    package var summary: String {
-        "\(version.rawValue) memory limit \(memoryLimit >> 20) MiB, shared memory and tmpfs included; at most \(Self.taskLimit) tasks"
     }
 
     /// Tasks (processes and threads) a worker may have.
     package static let taskLimit = 256
+    /// How many workers' worth a shared (v1) cgroup holds.
+    package static let sharedWorkers: UInt64 = 8
 
-    /// Makes the cgroup of a new worker, limited to `memoryLimit` bytes.
+    /// The cgroup a new worker starts in, limited to `memoryLimit` bytes
+    /// (its own, or `sharedWorkers` times that shared).
     /// - Returns: the cgroup, or why there is none (this host has no
     ///   writable memory controller), in one sentence.
     package static func make(memoryLimit: UInt64) -> Result<WorkerCgroup, CgroupUnavailable> {
         let found: Result<Hierarchy, CgroupUnavailable> = hierarchy.withLock { found in
             if let found { return found }
-            let discovered = Hierarchy.discover()
+            let discovered = Hierarchy.discover(memoryLimit: memoryLimit)
             found = discovered
             return discovered
         }
@@ -81,8 +101,8 @@ package final class WorkerCgroup: Sendable {
         case .failure(let reason):
             return .failure(reason)
         case .success(let hierarchy):
-            let name = "tidings-\(getpid())-\(counter.add(1, ordering: .relaxed).newValue)"
-            return hierarchy.make(name: name, memoryLimit: memoryLimit)
+            return hierarchy.make(name: "tidings-\(getpid())-\(counter.add(1, ordering: .relaxed).newValue)",
+                                  memoryLimit: memoryLimit)
         }
     }
 
@@ -100,10 +120,10 @@ package struct CgroupUnavailable: Error, Sendable, Equatable {
 private enum Hierarchy: Sendable {
     /// A cgroup v2 directory, delegated to this process, whose children get memory and pids limits.
     case v2(base: String)
-    /// cgroup v1 directories of the memory (and pids) controllers, writable by this process.
-    case v1(memory: String, pids: String?)
+    /// This host's shared cgroup v1, with its memory-limit file and its thread.
+    case v1(memory: String, limit: UInt64, thread: CgroupThread)
 
-    /// Makes the cgroup `name` limited to `memoryLimit` bytes.
+    /// The cgroup of a new worker named `name`, limited to `memoryLimit` bytes.
     func make(name: String, memoryLimit: UInt64) -> Result<WorkerCgroup, CgroupUnavailable> {
         switch self {
         case .v2(let base):
@@ -119,29 +139,12 @@ private enum Hierarchy: Sendable {
                 rmdir(directory)
                 return .failure(CgroupUnavailable(reason: "the memory limit of \(directory) could not be set"))
             }
-            return .success(WorkerCgroup(version: .v2, directories: [directory],
-                                         eventsFile: Path.join(directory, "memory.events"), memoryLimit: memoryLimit))
-        case let .v1(memory, pids):
-            let directory = Path.join(memory, name)
-            guard mkdir(directory, 0o755) == 0 else {
-                return .failure(CgroupUnavailable(reason: "no cgroup could be made in \(memory): \(SystemError.current())"))
-            }
-            guard Self.write("\(memoryLimit)", to: Path.join(directory, "memory.limit_in_bytes")) else {
-                rmdir(directory)
-                return .failure(CgroupUnavailable(reason: "the memory limit of \(directory) could not be set"))
-            }
-            // Memory plus swap, where swap is accounted: swapping out is no way around the limit.
-            _ = Self.write("\(memoryLimit)", to: Path.join(directory, "memory.memsw.limit_in_bytes"))
-            var directories = [directory]
-            if let pids {
-                let processes = Path.join(pids, name)
-                if mkdir(processes, 0o755) == 0 {
-                    _ = Self.write("\(WorkerCgroup.taskLimit)", to: Path.join(processes, "pids.max"))
-                    directories.append(processes)
-                }
-            }
-            return .success(WorkerCgroup(version: .v1, directories: directories,
-                                         eventsFile: Path.join(directory, "memory.oom_control"), memoryLimit: memoryLimit))
+            return .success(WorkerCgroup(version: .v2, directory: directory,
+                                         eventsFile: Path.join(directory, "memory.events"), memoryLimit: memoryLimit,
+                                         thread: nil))
+        case let .v1(memory, limit, thread):
+            return .success(WorkerCgroup(version: .v1, directory: nil, eventsFile: Path.join(memory, "memory.oom_control"),
+                                         memoryLimit: limit, thread: thread))
         }
     }
 
@@ -154,15 +157,16 @@ private enum Hierarchy: Sendable {
         return SystemCall.retrying { Glibc.write(file, bytes, bytes.count) } == bytes.count
     }
 
-    /// Where this process can make cgroups: cgroup v2 first, then v1.
-    static func discover() -> Result<Hierarchy, CgroupUnavailable> {
+    /// Where this process can make cgroups: cgroup v2 first, then v1 (whose
+    /// shared cgroup holds `WorkerCgroup.sharedWorkers` workers of `memoryLimit` bytes).
+    static func discover(memoryLimit: UInt64) -> Result<Hierarchy, CgroupUnavailable> {
         let mounts = CgroupMounts.read()
         var reasons: [String] = []
         switch v2(mounts) {
         case .success(let found): return .success(found)
         case .failure(let reason): reasons.append(reason.reason)
         }
-        switch v1(mounts) {
+        switch v1(mounts, memoryLimit: memoryLimit) {
         case .success(let found): return .success(found)
         case .failure(let reason): reasons.append(reason.reason)
         }
@@ -190,6 +194,7 @@ private enum Hierarchy: Sendable {
                 return .failure(CgroupUnavailable(reason: "the cgroup v2 root \(mount) is not writable by this user"))
             }
             let base = Path.join(mount, "tidings")
+            removeStale(in: base)
             if mkdir(base, 0o755) != 0 && errno != EEXIST {
                 return .failure(CgroupUnavailable(reason: "\(base) could not be made: \(SystemError.current())"))
             }
@@ -212,6 +217,7 @@ private enum Hierarchy: Sendable {
             return .failure(CgroupUnavailable(
                 reason: "this process shares its cgroup v2 (\(own)) with \(max(0, processes.count - 1)) other processes, so it cannot give it controllers (run it in a unit of its own with Delegate=yes)"))
         }
+        removeStale(in: ownDirectory)
         let supervisor = Path.join(ownDirectory, "supervisor")
         if mkdir(supervisor, 0o755) != 0 && errno != EEXIST {
             return .failure(CgroupUnavailable(reason: "\(supervisor) could not be made: \(SystemError.current())"))
@@ -225,17 +231,59 @@ private enum Hierarchy: Sendable {
         return .success(.v2(base: ownDirectory))
     }
 
-    /// This process's cgroup v1 memory directory (and pids), when it may make children in it.
-    private static func v1(_ mounts: CgroupMounts) -> Result<Hierarchy, CgroupUnavailable> {
+    /// This host's shared cgroup v1 (memory, and pids where mounted), made
+    /// in this process's own and entered by the thread that starts workers.
+    private static func v1(_ mounts: CgroupMounts, memoryLimit: UInt64) -> Result<Hierarchy, CgroupUnavailable> {
         guard let memoryMount = mounts.legacy["memory"], let own = mounts.ownPath(controller: "memory") else {
             return .failure(CgroupUnavailable(reason: "no cgroup v1 memory hierarchy is mounted"))
         }
-        let memory = memoryMount.directory(for: own)
-        guard access(memory, W_OK) == 0 else {
-            return .failure(CgroupUnavailable(reason: "the cgroup v1 memory hierarchy (\(memory)) is not writable by this user"))
+        let base = memoryMount.directory(for: own)
+        guard access(base, W_OK) == 0 else {
+            return .failure(CgroupUnavailable(reason: "the cgroup v1 memory hierarchy (\(base)) is not writable by this user"))
         }
-        let pids = mounts.legacy["pids"].flatMap { mount in mounts.ownPath(controller: "pids").map(mount.directory(for:)) }
-        return .success(.v1(memory: memory, pids: pids.flatMap { access($0, W_OK) == 0 ? $0 : nil }))
+        removeStale(in: base)
+        let name = "tidings-\(getpid())"
+        let limit = memoryLimit * WorkerCgroup.sharedWorkers
+        let memory = Path.join(base, name)
+        guard mkdir(memory, 0o755) == 0 || errno == EEXIST,
+              write("\(limit)", to: Path.join(memory, "memory.limit_in_bytes"))
+        else {
+            return .failure(CgroupUnavailable(reason: "no cgroup v1 with a memory limit could be made in \(base): \(SystemError.current())"))
+        }
+        // Memory plus swap, where swap is accounted: swapping out is no way around the limit.
+        _ = write("\(limit)", to: Path.join(memory, "memory.memsw.limit_in_bytes"))
+        var tasks = [Path.join(memory, "tasks")]
+        if let pidsMount = mounts.legacy["pids"], let ownPids = mounts.ownPath(controller: "pids") {
+            let pidsBase = pidsMount.directory(for: ownPids)
+            removeStale(in: pidsBase)
+            let pids = Path.join(pidsBase, name)
+            if access(pidsBase, W_OK) == 0, mkdir(pids, 0o755) == 0 || errno == EEXIST,
+               write("\(WorkerCgroup.taskLimit * Int(WorkerCgroup.sharedWorkers))", to: Path.join(pids, "pids.max")) {
+                tasks.append(Path.join(pids, "tasks"))
+            }
+        }
+        do throws(SystemError) {
+            return .success(.v1(memory: memory, limit: limit, thread: try CgroupThread(joining: tasks)))
+        } catch {
+            rmdir(memory)
+            return .failure(CgroupUnavailable(reason: "no thread could enter the cgroup v1 \(memory): \(error)"))
+        }
+    }
+
+    /// Removes the cgroups of hosts that are gone (`tidings-PID…` whose PID
+    /// runs no more): emptied by the kernel, they would stay forever.
+    private static func removeStale(in base: String) {
+        guard let names = try? FileSystem.contentsOfDirectory(base) else { return }
+        for name in names where name.hasPrefix("tidings-") {
+            guard let pid = Int32(name.dropFirst("tidings-".count).prefix { $0.isNumber }), pid != getpid(),
+                  kill(pid, 0) != 0 && errno == ESRCH
+            else { continue }
+            let directory = Path.join(base, name)
+            if let children = try? FileSystem.contentsOfDirectory(directory) {
+                for child in children where child.hasPrefix("tidings-") { rmdir(Path.join(directory, child)) }
+            }
+            rmdir(directory)
+        }
     }
 }
 

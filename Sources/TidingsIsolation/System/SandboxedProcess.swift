@@ -126,7 +126,8 @@ extension SandboxedProcess {
     package struct SpawnFailure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The step that failed, as `tidings_spawn_step` numbers them.
         package enum Step: UInt32, Sendable {
-            case setup = 1, clone, idMap, cgroup, mountSource, mount, pivot, identity, privileges, fork, exec, lost
+            case setup = 1, clone, idMap
+            case mountSource = 5, mount, pivot, identity, privileges, fork, exec, lost
 
             /// What the step does, for messages.
             var phrase: String {
@@ -134,7 +135,6 @@ extension SandboxedProcess {
                 case .setup: "setting up"
                 case .clone: "making the namespaces (clone3)"
                 case .idMap: "writing the user namespace's id maps"
-                case .cgroup: "joining the worker's cgroup"
                 case .mountSource: "opening a source of the file system view"
                 case .mount: "assembling the file system view"
                 case .pivot: "entering the file system view"

@@ -71,6 +71,8 @@ package struct SpawnRequest: Sendable {
     package var channel: Int32
     /// Becomes the worker's descriptors 1 and 2; -1 for /dev/null.
     package var output: Int32 = -1
+    /// Becomes the worker's descriptor 4 (a directory it reaches as /proc/self/fd/4), or -1.
+    package var bundleDirectory: Int32 = -1
     package var namespaces: Namespaces = []
     /// The view, with a mount namespace.
     package var mounts: [Mount] = []
@@ -78,8 +80,6 @@ package struct SpawnRequest: Sendable {
     package var scratch = "/tmp"
     /// A cgroup v2 directory to start in, or -1.
     package var cgroupDirectory: Int32 = -1
-    /// cgroup v1 `cgroup.procs` files to join.
-    package var cgroupProcs: [Int32] = []
     /// The ids the worker runs as.
     package var user: uid_t
     package var group: gid_t
@@ -122,7 +122,7 @@ package struct SpawnRequest: Sendable {
             return argumentPointers.withUnsafeMutableBufferPointer { argv in
                 environmentPointers.withUnsafeMutableBufferPointer { envp in
                     cMounts.withUnsafeBufferPointer { mountTable in
-                        cgroupProcs.withUnsafeBufferPointer { procs in
+                        do {
                             var request = tidings_spawn_request()
                             request.struct_size = UInt32(MemoryLayout<tidings_spawn_request>.size)
                             request.executable = UnsafePointer(base + executableOffset)
@@ -130,13 +130,12 @@ package struct SpawnRequest: Sendable {
                             request.environment = UnsafePointer(envp.baseAddress!)
                             request.channel = channel
                             request.output = output
+                            request.bundle_directory = bundleDirectory
                             request.namespaces = namespaces.rawValue
                             request.mounts = mountTable.baseAddress
                             request.mount_count = mountTable.count
                             request.scratch = UnsafePointer(base + scratchOffset)
                             request.cgroup_directory = cgroupDirectory
-                            request.cgroup_procs = procs.baseAddress
-                            request.cgroup_procs_count = procs.count
                             request.user = user
                             request.group = group
                             request.host_name = UnsafePointer(base + hostNameOffset)

@@ -4,8 +4,8 @@ import TidingsSystemShims
 
 /// The worker's CPU-time budget, for the whole process: a timer on the
 /// process's CPU clock (every thread's time counts) that is reset at every
-/// call's start and end, so that neither one call nor the time between two
-/// calls may use more than the budget. When it expires, a watchdog thread
+/// call's start, so that neither a call nor what follows it until the next
+/// may use more than the budget. When it expires, a watchdog thread
 /// of its own — which alone waits for the signal, blocked there, so that
 /// neither ignoring it nor blocking it elsewhere disarms it — reports the
 /// fault to the host and ends the process.
@@ -48,7 +48,7 @@ package final class CPUWatchdog: Sendable {
         rearm()
     }
 
-    /// Starts the budget afresh from now: at a call's start and end.
+    /// Starts the budget afresh from now: at a call's start.
     package func rearm() {
         _ = tidings_cpu_timer_arm(timer, budget)
     }

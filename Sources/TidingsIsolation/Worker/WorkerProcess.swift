@@ -14,6 +14,10 @@ import TidingsRuntime
 package enum WorkerProcess {
     /// The descriptor the host's end of the channel arrives on.
     package static let channelDescriptor: Int32 = 3
+    /// The descriptor the bundle's directory arrives on, when the worker
+    /// cannot reach it by its path, and the path that names it then.
+    package static let bundleDescriptor: Int32 = 4
+    package static let bundleDescriptorPath = "/proc/self/fd/4"
 
     /// Serves the host until it closes the channel; the exit status (0 when
     /// the host closed it, 2 when the host spoke no protocol this worker knows).
@@ -33,7 +37,8 @@ package enum WorkerProcess {
         }
         let entered: WorkerSandbox.Entered
         do throws(WorkerSandbox.Failure) {
-            entered = try WorkerSandbox.enter(settings, channel: channelDescriptor, reports: (
+            let bundleKept = bundlePath == bundleDescriptorPath ? bundleDescriptor : nil
+            entered = try WorkerSandbox.enter(settings, channel: channelDescriptor, keeping: bundleKept, reports: (
                 overflow: WorkerMessage.report(.error(.workerStackOverflow, "The extension overflowed its stack.")).encoded,
                 outOfMemory: WorkerMessage.report(.error(.workerOutOfMemory, "The extension reached its memory limit.")).encoded,
                 cpuTime: WorkerMessage.report(.error(.workerCPUTime, "The extension used up its CPU time.")).encoded))

@@ -34,14 +34,15 @@ package enum WorkerSandbox {
     /// A layer the kernel lacks is reported as missing, with the reason.
     /// - Parameters:
     ///   - channel: the host's channel, kept open; reports go there.
+    ///   - kept: a descriptor right after the channel to keep open too (the bundle's directory).
     ///   - reports: the pre-encoded messages for a stack overflow, memory
     ///     exhaustion and an exhausted CPU budget.
-    package static func enter(_ settings: WorkerSandboxSettings, channel: Int32,
+    package static func enter(_ settings: WorkerSandboxSettings, channel: Int32, keeping kept: Int32?,
                               reports: (overflow: [UInt8], outOfMemory: [UInt8], cpuTime: [UInt8]))
         throws(Failure) -> Entered
     {
         var layers: [SandboxLayer] = []
-        _ = tidings_close_range(UInt32(channel) + 1, UInt32.max, 0)
+        _ = tidings_close_range(UInt32(max(channel, kept ?? channel)) + 1, UInt32.max, 0)
         do throws(SystemError) {
             _ = try setLimit(RLIMIT_CORE, to: 0)
             if settings.memoryLimit > 0 {
@@ -68,7 +69,7 @@ package enum WorkerSandbox {
                 watchdog = try CPUWatchdog(seconds: settings.cpuTimePerCall, report: reports.cpuTime, to: channel)
                 layers.append(SandboxLayer(
                     "cpu", .active,
-                    "\(NumberText.short(settings.cpuTimePerCall)) s of CPU time (all threads) per call and between calls; \(NumberText.short(settings.cpuTimeTotal)) s in the worker's life"))
+                    "\(NumberText.short(settings.cpuTimePerCall)) s of CPU time (all threads) from each call's start to the next; \(NumberText.short(settings.cpuTimeTotal)) s in the worker's life"))
             } catch {
                 layers.append(SandboxLayer("cpu", .weakened,
                                            "no per-call budget (\(error)); \(NumberText.short(settings.cpuTimeTotal)) s in the worker's life"))
@@ -83,7 +84,9 @@ package enum WorkerSandbox {
 
     /// The Landlock domain of `settings.paths`, as a layer.
     private static func landlock(_ settings: WorkerSandboxSettings) -> SandboxLayer {
-        guard !settings.paths.isEmpty else { return SandboxLayer("landlock", .missing, "no rules were given") }
+        guard !settings.paths.isEmpty else {
+            return SandboxLayer("landlock", .missing, "turned off by the host's settings")
+        }
         guard threadCount() == 1 else {
             return SandboxLayer("landlock", .missing, "the worker had more than one thread before it could restrict itself")
         }
@@ -108,6 +111,7 @@ package enum WorkerSandbox {
 
     /// The seccomp filter, as a layer.
     private static func seccomp(_ settings: WorkerSandboxSettings, watchdog: CPUWatchdog?) -> SandboxLayer {
+        guard settings.seccomp else { return SandboxLayer("seccomp", .missing, "turned off by the host's settings") }
         var options = tidings_seccomp_options()
         options.struct_size = UInt32(MemoryLayout<tidings_seccomp_options>.size)
         options.allow_network = settings.allowNetwork

@@ -93,13 +93,12 @@ final class WorkerServer: Sendable {
     }
 
     /// Runs `body` as call `call` on this thread: the CPU budget starts
-    /// afresh before and after it, and what the extension does meanwhile
-    /// goes out with its `done`.
+    /// afresh with it (and covers the time until the next call), and what
+    /// the extension does meanwhile goes out with its `done`.
     private func run(_ call: UInt64, _ body: () -> Diagnostic?) {
         watchdog?.rearm()
         outbox.beginCall()
         let failure = body()
-        watchdog?.rearm()
         outbox.endCall(with: .done(call: call, failure: failure))
     }
 
@@ -120,7 +119,6 @@ final class WorkerServer: Sendable {
             } catch {
                 failure = error
             }
-            watchdog?.rearm()
             try? outbox.sendNow(.done(call: call, failure: failure))
         }
         if !started {

@@ -35,6 +35,9 @@ pid_t tidings_gettid(void);
 /** close_range(first, last, flags); -ENOSYS before Linux 5.9. */
 int tidings_close_range(unsigned int first, unsigned int last, unsigned int flags);
 
+/** eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): a descriptor to wake a poll with. */
+int tidings_eventfd(void);
+
 /** pipe2(fds, flags). */
 int tidings_pipe2(int fds[2], int flags);
 
@@ -239,6 +242,13 @@ struct tidings_spawn_request {
     int channel;
     /** Becomes the worker's descriptors 1 and 2; -1 for /dev/null. */
     int output;
+    /**
+     * Becomes the worker's descriptor 4, or -1: the bundle's directory, for
+     * a worker that cannot reach it by path (a root host's worker runs as
+     * nobody; without a view of its own, the bundle's parents may be closed
+     * to it), which then names it /proc/self/fd/4.
+     */
+    int bundle_directory;
     /** TIDINGS_NAMESPACE_* bits. PID without USER needs privilege, as does any namespace. */
     uint32_t namespaces;
     /** The view, with TIDINGS_NAMESPACE_MOUNT; ignored without it. */
@@ -246,11 +256,11 @@ struct tidings_spawn_request {
     size_t mount_count;
     /** An existing directory the view's root is assembled on (hidden from the host: a new mount namespace). */
     const char *scratch;
-    /** A cgroup v2 directory the sandbox starts in (CLONE_INTO_CGROUP), or -1. */
+    /**
+     * A cgroup v2 directory the sandbox starts in (CLONE_INTO_CGROUP), or -1
+     * (it then starts in the calling thread's cgroups).
+     */
     int cgroup_directory;
-    /** cgroup v1 `cgroup.procs` files the sandbox joins first, or NULL. */
-    const int *cgroup_procs;
-    size_t cgroup_procs_count;
     /**
      * With TIDINGS_NAMESPACE_USER: the user and group the worker runs as,
      * mapped to themselves. When the caller is privileged (CAP_SETUID and
@@ -272,8 +282,6 @@ enum tidings_spawn_step {
     TIDINGS_SPAWN_STEP_CLONE = 2,
     /** Writing the user namespace's id maps. */
     TIDINGS_SPAWN_STEP_ID_MAP = 3,
-    /** Joining a cgroup v1 hierarchy. */
-    TIDINGS_SPAWN_STEP_CGROUP = 4,
     /** Making the mounts private, or opening a source of the view. */
     TIDINGS_SPAWN_STEP_MOUNT_SOURCE = 5,
     /** Assembling the view (entry `mount_index`). */
