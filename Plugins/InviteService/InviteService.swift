@@ -3,9 +3,11 @@
 // TidingsSDK.
 //
 // For a remote notification with mutable-content, it fetches the image the
-// payload's "my-attachment" key names (a local path or a file:// URL; there
-// is no network here), attaches it, and rewrites the title. When time runs
-// out first, it hands back its best attempt.
+// payload's "my-attachment" key names (a name in its own bundle, a local path
+// or a file:// URL; there is no network here), attaches it, and rewrites the
+// title. When time runs out first, it hands back its best attempt. In its
+// sandbox (a worker process, the default) it reaches only its own bundle and
+// its private /tmp: a name in the bundle is what works there.
 import Glibc
 import Synchronization
 import TidingsSDK
@@ -59,9 +61,11 @@ enum Fetch {
         var description: String
     }
 
-    /// The path of a fresh private copy of `source`.
+    /// The path of a fresh private copy of `source`: a file:// URL, an
+    /// absolute path, or a name in this extension's bundle.
     static func copy(_ source: String) throws(Failure) -> String {
-        let path = source.hasPrefix("file://") ? String(source.dropFirst("file://".count)) : source
+        var path = source.hasPrefix("file://") ? String(source.dropFirst("file://".count)) : source
+        if !path.hasPrefix("/"), let bundle = bundleDirectory { path = bundle + "/" + path }
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw Failure(description: "cannot open \(path)") }
         defer { close(input) }
@@ -80,6 +84,24 @@ enum Fetch {
             }
         }
     }
+}
+
+extension Fetch {
+    /// The directory of this library, which is its bundle's: where the
+    /// process's memory map says libInviteService.so was loaded from.
+    static let bundleDirectory: String? = {
+        let maps = fopen("/proc/self/maps", "r")
+        guard let maps else { return nil }
+        defer { fclose(maps) }
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), maps) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard text.hasSuffix("/libInviteService.so"), let start = text.firstIndex(of: "/"),
+                  let slash = text.lastIndex(of: "/") else { continue }
+            return String(text[start..<slash])
+        }
+        return nil
+    }()
 }
 
 /// The entry function the host looks up in this library.

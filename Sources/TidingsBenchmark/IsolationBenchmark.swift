@@ -29,14 +29,14 @@ struct IsolationBenchmark {
             results.append(try rawRoundTrip(kind))
         }
         Progress.say("Measuring deliver → presentation in this process")
-        results.append(sample(key: "in-process", title: "deliver → presentation, in process",
-                              host: NotificationHost(index: index), notification: notification))
+        results.append(try sample(key: "in-process", title: "deliver → presentation, in process",
+                                  host: NotificationHost(index: index), notification: notification))
         Progress.say("Measuring deliver → presentation in a worker process without its sandbox")
-        results.append(sample(key: "isolated-bare", title: "deliver → presentation, worker without sandbox",
+        results.append(try sample(key: "isolated-bare", title: "deliver → presentation, worker without sandbox",
                               host: NotificationHost(index: index, launcher: launcher(sandbox: .none)),
                               notification: notification))
         Progress.say("Measuring deliver → presentation in a sandboxed worker process")
-        results.append(sample(key: "isolated", title: "deliver → presentation, sandboxed worker",
+        results.append(try sample(key: "isolated", title: "deliver → presentation, sandboxed worker",
                               host: NotificationHost(index: index, launcher: launcher()), notification: notification))
         for (key, title, sandbox) in [("cold-start-bare", "cold start, worker without sandbox", SandboxRequirements.none),
                                       ("cold-start", "cold start, sandboxed worker", SandboxRequirements())] {
@@ -74,14 +74,26 @@ struct IsolationBenchmark {
 
     /// Round trips of `host.deliver` for `seconds`, the same thread each time.
     private func sample(key: String, title: String, host: NotificationHost,
-                        notification: UserNotification) -> IsolationResult {
+                        notification: UserNotification) throws(BenchmarkFailure) -> IsolationResult {
         host.register([], for: BundleFarm.app)
+        let first = host.deliver(notification, to: BundleFarm.app)
+        guard first.presentation.extensionIdentifier != nil else {
+            throw BenchmarkFailure("NoOp did not serve \(title): \(first.diagnostics.map(\.description))")
+        }
+        // Every delivery measured must be NoOp's, not a fallback to the default content.
+        var fallbacks: [String] = []
         let run = { () -> Double in
             let start = MonotonicClock.now()
-            _ = host.deliver(notification, to: BundleFarm.app)
-            return Double(MonotonicClock.now() - start) / 1e3
+            let delivery = host.deliver(notification, to: BundleFarm.app)
+            let elapsed = Double(MonotonicClock.now() - start) / 1e3
+            if delivery.presentation.extensionIdentifier == nil { fallbacks.append(delivery.diagnostics.first?.description ?? "?") }
+            return elapsed
         }
-        return IsolationResult(key: key, title: title, samples: timed(run))
+        let samples = timed(run)
+        guard fallbacks.isEmpty else {
+            throw BenchmarkFailure("NoOp did not serve \(fallbacks.count) of the deliveries of \(title), the first: \(fallbacks[0])")
+        }
+        return IsolationResult(key: key, title: title, samples: samples)
     }
 
     /// How the two ends of a raw round trip wait.

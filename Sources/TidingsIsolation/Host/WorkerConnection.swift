@@ -264,7 +264,7 @@ final class WorkerConnection: Sendable {
         defer { readers.endSpinning() }
         while true {
             if let answer = slot.answer { return answer }
-            _ = receiving.withLockIfAvailable { _ in drainChannel() }
+            if channel.hasInput { _ = receiving.withLockIfAvailable { _ in drainChannel() } }
             if let answer = slot.answer { return answer }
             if MonotonicClock.now() >= end || readers.channelClosed { return nil }
         }

@@ -84,6 +84,12 @@ final class WorkerProvider: ExtensionProvider {
         }
     }
 
+    /// The host let go of the extension (it was replaced, or the host is
+    /// gone): its worker goes too, with everything it started.
+    deinit {
+        state.withLock { $0.connection }?.retire()
+    }
+
     var handlesResponses: Bool { state.withLock { $0.handlesResponses } }
 
     var handlesMedia: Bool { state.withLock { $0.handlesMedia } }

@@ -137,6 +137,15 @@ package final class WorkerChannel: Sendable {
         try receive(waiting: false)
     }
 
+    /// True when a message (or the end) is there to receive. A spinning
+    /// reader asks this first: `poll` looks at the socket's queue without
+    /// its lock, where a failed `recvmsg` takes the lock the sender needs.
+    /// The corresponding C function is `poll` (with no timeout).
+    package var hasInput: Bool {
+        var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        return SystemCall.retrying { poll(&entry, 1, 0) } != 0
+    }
+
     /// Receives the next message, `waiting` for one or not; `.none` when
     /// none was there and it did not wait.
     private func receive(waiting: Bool) throws(Failure) -> Received {

@@ -95,6 +95,7 @@ struct AdaptiveSpin {
         if length > 0 {
             let end = MonotonicClock.now() + length
             repeat {
+                guard channel.hasInput else { continue }
                 switch try channel.receiveIfReady() {
                 case .message(let message):
                     length = min(max(length * 2, 20_000), Self.longest)
