@@ -32,8 +32,8 @@ enum ProcessTimer {
                         return .failure(BenchmarkFailure("Cannot start \(program): \(String(cString: strerror(spawned)))."))
                     }
                     var status: Int32 = 0
-                    while waitpid(pid, &status, 0) < 0 {
-                        guard errno == EINTR else { return .failure(BenchmarkFailure("waitpid failed: \(FileSystem.systemReason()).")) }
+                    guard SystemCall.retrying({ waitpid(pid, &status, 0) }) >= 0 else {
+                        return .failure(BenchmarkFailure("waitpid failed: \(FileSystem.systemReason())."))
                     }
                     let end = MonotonicClock.now()
                     // WIFEXITED and WEXITSTATUS, which Swift does not import.

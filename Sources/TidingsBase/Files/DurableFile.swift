@@ -88,8 +88,6 @@ extension FileDescriptor {
     /// Cuts the file, or extends it with zeros, to `size` bytes.
     /// The corresponding C function is `ftruncate`.
     package func truncate(to size: Int) throws(SystemError) {
-        while ftruncate(rawValue, off_t(size)) != 0 {
-            if errno != EINTR { throw SystemError.current() }
-        }
+        _ = try SystemCall.checked { ftruncate(rawValue, off_t(size)) }
     }
 }

@@ -46,12 +46,9 @@ package struct FileDescriptor: ~Copyable, Sendable {
         var filled = 0
         while filled < count {
             let got = bytes.withUnsafeMutableBytes { buffer in
-                pread(rawValue, buffer.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled))
+                SystemCall.retrying { pread(rawValue, buffer.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
             }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw SystemError.current()
-            }
+            if got < 0 { throw SystemError.current() }
             if got == 0 { break }
             filled += got
         }
@@ -65,11 +62,8 @@ package struct FileDescriptor: ~Copyable, Sendable {
         let failure: SystemError? = bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let count = Glibc.write(rawValue, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return SystemError.current()
-                }
+                let count = SystemCall.retrying { Glibc.write(rawValue, buffer.baseAddress! + offset, buffer.count - offset) }
+                if count < 0 { return SystemError.current() }
                 offset += count
             }
             return nil

@@ -84,12 +84,9 @@ package enum FileSystem {
         while expected == 0 || filled < expected {
             if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
             let count = bytes.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+                SystemCall.retrying { read(descriptor, buffer.baseAddress! + filled, buffer.count - filled) }
             }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure(.fileUnreadable, "cannot read", path)
-            }
+            if count < 0 { throw failure(.fileUnreadable, "cannot read", path) }
             if count == 0 { break }
             filled += count
         }
@@ -106,12 +103,9 @@ package enum FileSystem {
         var filled = 0
         while filled < count {
             let got = bytes.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + filled, count - filled)
+                SystemCall.retrying { read(descriptor, buffer.baseAddress! + filled, count - filled) }
             }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw failure(.fileUnreadable, "cannot read", path)
-            }
+            if got < 0 { throw failure(.fileUnreadable, "cannot read", path) }
             if got == 0 { break }
             filled += got
         }
@@ -180,9 +174,8 @@ package enum FileSystem {
         Array(bytes).withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let count = SystemCall.retrying { write(descriptor, buffer.baseAddress! + offset, buffer.count - offset) }
                 if count < 0 {
-                    if errno == EINTR { continue }
                     written = false
                     return
                 }

@@ -32,7 +32,7 @@ final class WorkerConnection: Sendable {
     let layers: [SandboxLayer]
     private let channel: WorkerChannel
     /// The read end of the worker's output pipe.
-    private let output: Int32
+    private let output: FileDescriptor
     private let extensionName: String
     private let settings: WorkerSettings
     private let onEnd: @Sendable (WorkerFault?) -> Void
@@ -71,7 +71,7 @@ final class WorkerConnection: Sendable {
         var fault: WorkerFault?
     }
 
-    private init(sandbox: SandboxBuilder.Started, channel: WorkerChannel, output: Int32, extensionName: String,
+    private init(sandbox: SandboxBuilder.Started, channel: WorkerChannel, output: consuming FileDescriptor, extensionName: String,
                  settings: WorkerSettings, ready: (Bool, Bool, [SandboxLayer]),
                  onEnd: @escaping @Sendable (WorkerFault?) -> Void, onReport: @escaping @Sendable (Diagnostic) -> Void) {
         self.sandbox = sandbox
@@ -83,10 +83,6 @@ final class WorkerConnection: Sendable {
         layers = sandbox.layers + ready.2
         self.onEnd = onEnd
         self.onReport = onReport
-    }
-
-    deinit {
-        close(output)
     }
 
     /// Starts a worker for `bundle` in its sandbox and waits until it has loaded the library.
@@ -156,12 +152,11 @@ final class WorkerConnection: Sendable {
         // The worker's ends are the worker's now: the host sees its end as the channel's and the pipe's.
         _ = consume pair
         close(pipeEnds[1])
-        let output = pipeEnds[0]
+        let output = FileDescriptor(adopting: pipeEnds[0])
         func failed(_ message: String) -> Diagnostic {
             sandbox.process.kill()
             let termination = sandbox.process.wait()
             sandbox.cleanUp()
-            close(output)
             return .error(.workerLaunchFailed, "\(name)'s worker \(message) (it \(termination)).", at: location)
         }
         let hello = WorkerMessage.hello(version: WorkerMessage.version, bundle: sandbox.bundlePath, sandbox: sandbox.settings)
@@ -200,7 +195,6 @@ final class WorkerConnection: Sendable {
                     sandbox.process.kill()
                     _ = sandbox.process.wait()
                     sandbox.cleanUp()
-                    close(output)
                     if diagnostic.location.file == nil { diagnostic.location = location }
                     throw diagnostic
                 case .report(let diagnostic)?:
@@ -384,7 +378,7 @@ final class WorkerConnection: Sendable {
             let watched = channelOpen && readers.channelIsTheReaders(now: MonotonicClock.now())
             var entries = [pollfd(fd: watched ? channel.rawValue : -1, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: sandbox.process.endDescriptor, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: outputOpen ? self.output : -1, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: outputOpen ? self.output.rawValue : -1, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: readers.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
             // With the channel closed, the end must follow soon: a worker that lives on without it is of no use.
             let shortWait: Int32 = channelOpen && !watched ? ChannelReaders.quietMilliseconds : channelOpen ? -1 : 1_000
@@ -400,7 +394,7 @@ final class WorkerConnection: Sendable {
             if entries[0].revents != 0 { receiving.withLock { _ in drainChannel() } }
             if entries[2].revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { bytes in
-                    SystemCall.retrying { Glibc.read(self.output, bytes.baseAddress, bytes.count) }
+                    SystemCall.retrying { Glibc.read(self.output.rawValue, bytes.baseAddress, bytes.count) }
                 }
                 if count > 0 { output.take(buffer[..<count]) } else { outputOpen = false }
             }
@@ -553,11 +547,10 @@ private final class ChannelReaders: Sendable {
     private let lastSpin = Atomic<UInt64>(0)
     private let closed = Atomic<Bool>(false)
     /// An eventfd that wakes the reader thread.
-    let wakeDescriptor: Int32 = tidings_eventfd()
+    private let wake = FileDescriptor(adopting: tidings_eventfd())
 
-    deinit {
-        close(wakeDescriptor)
-    }
+    /// The eventfd to poll for the reader's wake-ups.
+    var wakeDescriptor: Int32 { wake.rawValue }
 
     func beginSpinning() {
         spinning.add(1, ordering: .relaxed)

@@ -18,18 +18,20 @@ final class CgroupThread: Sendable {
     }
 
     private let jobs = Mutex<[Job]>([])
-    /// Written to wake the thread; read by it.
-    private let wake: (read: Int32, write: Int32)
+    /// Read by the thread, which sleeps until something is written to `wakeWrite`.
+    private let wakeRead: FileDescriptor
+    private let wakeWrite: FileDescriptor
 
     /// Starts the thread and moves it into the cgroups whose `tasks` files are given.
     /// - Throws: why it could not be moved (the thread then ends).
     init(joining tasksFiles: [String]) throws(SystemError) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw SystemError.current() }
-        wake = (ends[0], ends[1])
+        let made = tidings_pipe2(&ends, O_CLOEXEC)
+        guard made == 0 else { throw SystemError(code: -made) }
+        wakeRead = FileDescriptor(adopting: ends[0])
+        wakeWrite = FileDescriptor(adopting: ends[1])
         let joined = Latch()
         let failure = Mutex<SystemError?>(nil)
-        let read = wake.read
         guard Threads.start({ [self] in
             for file in tasksFiles {
                 let tid = "\(tidings_gettid())"
@@ -45,7 +47,7 @@ final class CgroupThread: Sendable {
             }
             joined.open()
             var byte: UInt8 = 0
-            while SystemCall.retrying({ Glibc.read(read, &byte, 1) }) == 1 {
+            while SystemCall.retrying({ Glibc.read(self.wakeRead.rawValue, &byte, 1) }) == 1 {
                 let taken = self.jobs.withLock { jobs -> [Job] in
                     defer { jobs = [] }
                     return jobs
@@ -56,8 +58,6 @@ final class CgroupThread: Sendable {
                 }
             }
         }) else {
-            close(ends[0])
-            close(ends[1])
             throw SystemError(code: EAGAIN)
         }
         _ = joined.wait(until: UInt64.max)
@@ -70,7 +70,7 @@ final class CgroupThread: Sendable {
         let done = Latch()
         jobs.withLock { $0.append(Job(body: { result.withLock { $0 = body() } }, done: done)) }
         var byte: UInt8 = 1
-        _ = SystemCall.retrying { Glibc.write(wake.write, &byte, 1) }
+        _ = SystemCall.retrying { Glibc.write(wakeWrite.rawValue, &byte, 1) }
         _ = done.wait(until: UInt64.max)
         return result.withLock { $0! }
     }

@@ -16,22 +16,21 @@ import TidingsSystemShims
 package final class SandboxedProcess: Sendable {
     /// The sandbox's init, in this process's PID namespace.
     package let pid: Int32
-    /// A pidfd of init; -1 on kernels without one (the control socket's end tells then).
-    private let pidfd: Int32
+    /// What becomes readable when the sandbox has ended: a pidfd of init, or
+    /// on kernels without pidfds (before 5.3) a copy of the control socket.
+    private let end: FileDescriptor
+    /// True when `end` is a pidfd, which also signals init.
+    private let endIsPidfd: Bool
     /// This process's end of init's control socket.
-    private let control: Int32
+    private let control: FileDescriptor
     /// How the worker ended, once it is known.
     private let termination = Mutex<Termination?>(nil)
 
-    private init(pid: Int32, pidfd: Int32, control: Int32) {
+    private init(pid: Int32, end: consuming FileDescriptor, endIsPidfd: Bool, control: consuming FileDescriptor) {
         self.pid = pid
-        self.pidfd = pidfd
+        self.end = end
+        self.endIsPidfd = endIsPidfd
         self.control = control
-    }
-
-    deinit {
-        if pidfd >= 0 { close(pidfd) }
-        close(control)
     }
 
     /// Starts `request.executable` in a sandbox and waits until it runs.
@@ -44,13 +43,15 @@ package final class SandboxedProcess: Sendable {
                                error: SystemError(code: -result.error),
                                mountIndex: result.mount_index >= 0 ? Int(result.mount_index) : nil)
         }
-        return SandboxedProcess(pid: result.pid, pidfd: result.pidfd, control: result.control)
+        let end = result.pidfd >= 0 ? result.pidfd : fcntl(result.control, F_DUPFD_CLOEXEC, 0)
+        return SandboxedProcess(pid: result.pid, end: FileDescriptor(adopting: end), endIsPidfd: result.pidfd >= 0,
+                                control: FileDescriptor(adopting: result.control))
     }
 
     /// The descriptor that becomes readable when the sandbox has ended (init
     /// exited, with everything else in it): its pidfd, else its control socket.
     package var endDescriptor: Int32 {
-        pidfd >= 0 ? pidfd : control
+        end.rawValue
     }
 
     /// Asks init to kill everything in the sandbox, the worker first; init
@@ -60,7 +61,7 @@ package final class SandboxedProcess: Sendable {
         termination.withLock { ended in
             guard ended == nil else { return }
             var request: UInt8 = UInt8(ascii: "k")
-            let sent = SystemCall.retrying { send(control, &request, 1, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            let sent = SystemCall.retrying { send(control.rawValue, &request, 1, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
             if sent != 1 { killInit() }
         }
     }
@@ -69,7 +70,7 @@ package final class SandboxedProcess: Sendable {
     /// it). Without a pidfd, by its pid, which cannot have been reused: init
     /// is this process's child and not yet reaped.
     private func killInit() {
-        if pidfd < 0 || tidings_pidfd_send_signal(pidfd, SIGKILL) != 0 { _ = Glibc.kill(pid, SIGKILL) }
+        if !endIsPidfd || tidings_pidfd_send_signal(end.rawValue, SIGKILL) != 0 { _ = Glibc.kill(pid, SIGKILL) }
     }
 
     /// Waits for the sandbox to end and reaps init; how the worker ended.
@@ -83,7 +84,7 @@ package final class SandboxedProcess: Sendable {
         var ended: Termination?
         while true {
             let count = withUnsafeMutableBytes(of: &report) { bytes in
-                SystemCall.retrying { recv(control, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT)) }
+                SystemCall.retrying { recv(control.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT)) }
             }
             guard count == MemoryLayout<tidings_sandbox_report>.size else { break }
             if report.kind == TIDINGS_SANDBOX_ENDED.rawValue {

@@ -72,7 +72,7 @@ package final class BundleWatcher: Sendable {
         while !stopped.load(ordering: .acquiring) {
             var descriptor = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
             // Waiting for a first event, wake now and then to notice `stop()`.
-            let ready = poll(&descriptor, 1, pending ? quiet : 500)
+            let ready = SystemCall.retrying { poll(&descriptor, 1, pending ? quiet : 500) }
             if ready > 0 {
                 // What the events say does not matter: a rescan looks at everything.
                 _ = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
@@ -81,7 +81,7 @@ package final class BundleWatcher: Sendable {
                 pending = false
                 refreshWatches()
                 changed()
-            } else if ready < 0 && errno != EINTR {
+            } else if ready < 0 {
                 return
             }
         }

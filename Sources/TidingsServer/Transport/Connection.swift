@@ -159,8 +159,7 @@ final class Connection: EventReceiver, Sendable {
             while true {
                 let next = reader.withLock { $0.next() }
                 if next != .needMore { return next }
-                let count = receive(into: buffer)
-                if count < 0 && errno == EINTR { continue }
+                let count = SystemCall.retrying { receive(into: buffer) }
                 guard count > 0 else { return nil }
                 reader.withLock { $0.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
             }
@@ -290,12 +289,13 @@ final class Connection: EventReceiver, Sendable {
     private func send(_ bytes: inout ArraySlice<UInt8>) -> Bool {
         while !bytes.isEmpty {
             let count = bytes.withUnsafeBytes { buffer in
-                socket != nil
-                    ? Glibc.send(output, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
-                    : write(output, buffer.baseAddress, buffer.count)
+                SystemCall.retrying {
+                    socket != nil
+                        ? Glibc.send(output, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+                        : write(output, buffer.baseAddress, buffer.count)
+                }
             }
             if count < 0 {
-                if errno == EINTR { continue }
                 return errno == EAGAIN || errno == EWOULDBLOCK
             }
             bytes = bytes.dropFirst(count)

@@ -50,7 +50,7 @@ final class OutputFlusher: Sendable {
             let connections = watched.withLock { Array($0.values) }
             var descriptors = [pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)]
             descriptors += connections.map { pollfd(fd: $0.output, events: Int16(POLLOUT), revents: 0) }
-            guard poll(&descriptors, nfds_t(descriptors.count), -1) >= 0 || errno == EINTR else { return }
+            guard SystemCall.retrying({ poll(&descriptors, nfds_t(descriptors.count), -1) }) >= 0 else { return }
             if descriptors[0].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 64)
                 _ = read(wakeReader, &drain, drain.count)

@@ -77,13 +77,13 @@ package enum UnixSocket {
     /// The corresponding C function is `accept`.
     package static func accept(on listener: borrowing FileDescriptor) -> FileDescriptor? {
         while true {
-            let client = Glibc.accept(listener.rawValue, nil, nil)
+            let client = SystemCall.retrying { Glibc.accept(listener.rawValue, nil, nil) }
             if client >= 0 {
                 _ = fcntl(client, F_SETFD, FD_CLOEXEC)
                 return FileDescriptor(adopting: client)
             }
             switch errno {
-            case EINTR, ECONNABORTED, EPROTO:
+            case ECONNABORTED, EPROTO:
                 continue
             case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                 usleep(10_000)
