@@ -16,7 +16,9 @@
 // namespaces, so no view of its own; Landlock, seccomp and the sandbox's init
 // as subreaper). A layer server.describe reports missing or weakened is
 // printed as one loud line on standard error, and the attack is judged by
-// what that layer's fallback documents.
+// what that layer's fallback documents. Each case also prints one line
+// "ATTACK name (mode, uid): …" with what its deliveries came to (the labels'
+// verdicts, the faults recorded), passed or not.
 import Foundation
 import Glibc
 import ServerTestSupport
@@ -67,6 +69,7 @@ import TidingsBase
 
         // Refused or contained, never leaked; faults of the right class, and the quarantine.
         arena.expectContained(outcomes, as: expected, attack: attack)
+        arena.summarize(attack, outcomes, expected: expected)
 
         // Nothing is left once the server stops; nothing outside the sandbox changed.
         try arena.stopServer()
@@ -149,8 +152,8 @@ enum Expectation: Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .contained: "contained"
-        case .fault(let kind): "a \(kind) fault"
-        case .containedOrFault(let kind): "contained or a \(kind) fault"
+        case .fault(let kind): "a fault of class \(kind)"
+        case .containedOrFault(let kind): "contained, or a fault of class \(kind)"
         }
     }
 }
@@ -677,6 +680,22 @@ final class Arena: @unchecked Sendable {
                 #expect(entry?.quarantined == true, "\(name) is not quarantined after 3 faults", sourceLocation: sourceLocation)
             }
         }
+    }
+
+    /// One line on standard error: what the attack came to here (the labels' verdicts, the faults).
+    func summarize(_ attack: Attack, _ outcomes: [AttackOutcome], expected: Expectation) {
+        var verdicts: [String: Int] = [:]
+        for outcome in outcomes {
+            let verdict = outcome.label.map { String($0.prefix { $0 != ":" }) }
+                ?? outcome.codes.first { $0.hasPrefix("worker.") }.map { "no view (\($0))" } ?? "no view"
+            verdicts[verdict, default: 0] += 1
+        }
+        let entry = ledgerEntry(identifier: attack.service ? "com.example.hostile.service" : "com.example.hostile.content")
+        let faults = entry.map { "faults \($0.classes)\($0.quarantined ? ", quarantined" : "")" } ?? "no faults"
+        var standardError = StandardError()
+        print("ATTACK \(attack.name) (\(mode.rawValue), uid \(geteuid())), expected \(expected): "
+              + verdicts.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", ") + "; \(faults)",
+              to: &standardError)
     }
 
     // MARK: After the server
