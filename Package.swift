@@ -82,6 +82,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(name: "RuntimeTestSupport", dependencies: ["TidingsRuntime", "TestSupport"],
                 path: "Tests/RuntimeTestSupport"),
+        // A JSON-RPC client of `tidings serve`, for the tests that drive a server.
+        .target(name: "ServerTestSupport", dependencies: ["TidingsBase", "TidingsServer"],
+                path: "Tests/ServerTestSupport"),
         .testTarget(name: "TidingsABITests", dependencies: ["TidingsRegistry", "TidingsRuntime", "TestSupport"]),
         .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase"]),
         .testTarget(name: "TidingsManifestTests", dependencies: ["TidingsManifest", "TestSupport"],
@@ -91,8 +94,9 @@ let package = Package(
         .testTarget(name: "TidingsRuntimeTests", dependencies: ["TidingsRuntime", "TestSupport", "RuntimeTestSupport"]),
         .testTarget(name: "TidingsIsolationTests",
                     dependencies: ["TidingsIsolation", "TidingsRuntime", "TidingsRegistry", "TestSupport",
-                                   "RuntimeTestSupport"]),
-        .testTarget(name: "TidingsServerTests", dependencies: ["TidingsServer", "TidingsRuntime", "TestSupport"]),
+                                   "RuntimeTestSupport", "ServerTestSupport"]),
+        .testTarget(name: "TidingsServerTests",
+                    dependencies: ["TidingsServer", "TidingsRuntime", "TestSupport", "ServerTestSupport"]),
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
     ]
 )

@@ -264,17 +264,25 @@ private final class Bench: @unchecked Sendable {
     }
 
     /// The pids of the worker processes this test process started: the
-    /// children of its sandboxes' inits, which are its own children.
+    /// `tidings` children of its sandboxes' inits, which are its own
+    /// children, copies of it that never ran another program. (Its other
+    /// children are not this test's: a compiler another suite runs meanwhile,
+    /// or a `tidings serve`, whose sandboxes are its own.)
     func workerProcesses() -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        let parents = Dictionary(uniqueKeysWithValues: entries.compactMap(Int32.init).compactMap { pid -> (Int32, Int32)? in
+        /// A process's parent and name (its comm), from /proc/PID/stat.
+        func entry(_ pid: String) -> (parent: Int32, name: Substring)? {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return nil }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 2 ? Int32(fields[1]).map { (pid, $0) } : nil
+            return fields.count > 2 ? Int32(fields[1]).map { ($0, stat[stat.index(after: open)..<close]) } : nil
+        }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let processes = Dictionary(uniqueKeysWithValues: entries.compactMap { pid in
+            Int32(pid).flatMap { number in entry(pid).map { (number, $0) } }
         })
-        let inits = Set(parents.filter { $0.value == getpid() }.map(\.key))
-        return parents.filter { inits.contains($0.value) }.map(\.key)
+        let children = processes.filter { $0.value.parent == getpid() && $0.value.name != "tidings" }
+        let workers = processes.filter { children[$0.value.parent] != nil && $0.value.name == "tidings" }
+        return workers.map(\.key)
     }
 
     private func install(_ name: String, identifier: String, category: String, fault: String?) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import ServerTestSupport
 import TestSupport
 import TidingsBase
 
