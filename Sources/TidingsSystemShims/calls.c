@@ -86,11 +86,13 @@ int tidings_cpu_timer_create(int signal, pid_t thread) {
     return timer;
 }
 
-int tidings_cpu_timer_arm(int timer, uint64_t nanoseconds) {
+int tidings_cpu_timer_arm(int timer, uint64_t nanoseconds, uint64_t interval) {
     struct itimerspec value;
     memset(&value, 0, sizeof value);
     value.it_value.tv_sec = (time_t)(nanoseconds / 1000000000u);
     value.it_value.tv_nsec = (long)(nanoseconds % 1000000000u);
+    value.it_interval.tv_sec = (time_t)(interval / 1000000000u);
+    value.it_interval.tv_nsec = (long)(interval % 1000000000u);
     return (int)result(syscall(SYS_timer_settime, timer, 0, &value, NULL));
 }
 

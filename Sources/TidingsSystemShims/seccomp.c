@@ -17,6 +17,10 @@
  * - prlimit64 on another process: it would change that process's limits.
  * - Namespaces (unshare, setns, clone with a CLONE_NEW* flag): a user
  *   namespace hands out capabilities and opens kernel code otherwise out of reach.
+ * - Processes (fork, vfork, clone without CLONE_THREAD): an extension is a
+ *   library and starts threads only; a child would escape the CPU watchdog
+ *   (a process's clock) and the data limit (a process's), and could
+ *   outlive the worker where there is no PID namespace.
  * - clone3 (ENOSYS): its flags lie behind a pointer the filter cannot read;
  *   glibc falls back to clone, whose flags it can.
  * - Mounts (mount, umount2, pivot_root, chroot, move_mount, open_tree,
@@ -42,8 +46,21 @@
  *   shmctl, mmap with MAP_SHARED and MAP_ANONYMOUS): shared memory is not
  *   counted by the data limit; System V segments also outlive the worker.
  * - POSIX message queues (mq_open, mq_timedsend, mq_timedreceive,
- *   mq_notify, mq_getsetattr, mq_unlink): a channel to other processes
- *   that outlives the worker.
+ *   mq_notify, mq_getsetattr, mq_unlink), System V message queues and
+ *   semaphores (msg*, sem*): channels to other processes that outlive the
+ *   worker, beyond its IPC namespace where it has none.
+ * - inotify (inotify_init, inotify_init1, inotify_add_watch): it watches
+ *   the names of files in directories Landlock would not let it open.
+ * - File metadata (chmod, fchmod, fchmodat, fchmodat2, chown, lchown,
+ *   fchown, fchownat, utime, utimes, futimesat, utimensat, setxattr,
+ *   lsetxattr, fsetxattr, removexattr, lremovexattr, fremovexattr,
+ *   setxattrat, removexattrat): Landlock fences opening files, not their
+ *   mode, owner, times or attributes, and an extension of the user's own
+ *   uid could make the user's files readable to all, or its own library
+ *   look changed.
+ * - setsockopt SO_SNDBUF, SO_RCVBUF and their FORCE kinds: socket buffers
+ *   are kernel memory that neither the data limit nor (without a cgroup)
+ *   anything else counts.
  * - socket, but for AF_INET and AF_INET6 when the network is granted: UNIX
  *   sockets reach the user's session services, netlink and packet sockets
  *   the kernel's; socketpair stays (the worker's own channel is one).
@@ -138,6 +155,15 @@
 #ifndef __NR_memfd_secret
 #define __NR_memfd_secret 447
 #endif
+#ifndef __NR_fchmodat2
+#define __NR_fchmodat2 452
+#endif
+#ifndef __NR_setxattrat
+#define __NR_setxattrat 463
+#endif
+#ifndef __NR_removexattrat
+#define __NR_removexattrat 466
+#endif
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
@@ -198,8 +224,44 @@ static const int refused[] = {
 #endif
     /* Memory beyond RLIMIT_DATA. */
     __NR_memfd_create, __NR_memfd_secret, __NR_shmget, __NR_shmat, __NR_shmctl,
-    /* POSIX message queues. */
+    /* POSIX message queues, System V message queues and semaphores. */
     __NR_mq_open, __NR_mq_timedsend, __NR_mq_timedreceive, __NR_mq_notify, __NR_mq_getsetattr, __NR_mq_unlink,
+    __NR_msgget, __NR_msgsnd, __NR_msgrcv, __NR_msgctl, __NR_semget, __NR_semop, __NR_semtimedop, __NR_semctl,
+    /* Processes: an extension is a library; its threads are all it may start. */
+#ifdef __NR_fork
+    __NR_fork,
+#endif
+#ifdef __NR_vfork
+    __NR_vfork,
+#endif
+    /* Watching paths Landlock would not let it open. */
+#ifdef __NR_inotify_init
+    __NR_inotify_init,
+#endif
+    __NR_inotify_init1, __NR_inotify_add_watch,
+    /* File metadata, which Landlock does not fence. */
+#ifdef __NR_chmod
+    __NR_chmod,
+#endif
+    __NR_fchmod, __NR_fchmodat, __NR_fchmodat2,
+#ifdef __NR_chown
+    __NR_chown,
+#endif
+#ifdef __NR_lchown
+    __NR_lchown,
+#endif
+    __NR_fchown, __NR_fchownat,
+#ifdef __NR_utime
+    __NR_utime,
+#endif
+#ifdef __NR_utimes
+    __NR_utimes,
+#endif
+#ifdef __NR_futimesat
+    __NR_futimesat,
+#endif
+    __NR_utimensat, __NR_setxattr, __NR_lsetxattr, __NR_fsetxattr, __NR_removexattr, __NR_lremovexattr,
+    __NR_fremovexattr, __NR_setxattrat, __NR_removexattrat,
 };
 
 /* Where a filter reads the system call's number, architecture and arguments. */
@@ -297,11 +359,30 @@ static void only_when(struct program *program, int nr, unsigned index, const uin
     end_block(program, block);
 }
 
-/* clone with a namespace flag in its flags (argument 0 on x86_64 and aarch64). */
-static void refuse_namespace_clone(struct program *program) {
+/*
+ * clone but for a thread (argument 0 on x86_64 and aarch64): a new process
+ * (no CLONE_THREAD) or a namespace flag is refused.
+ */
+static void refuse_process_clone(struct program *program) {
     size_t block = begin_block(program, __NR_clone);
     load_argument(program, 0);
-    emit(program, BPF_JMP | BPF_JSET | BPF_K, 0, 1, NAMESPACE_FLAGS);
+    emit(program, BPF_JMP | BPF_JSET | BPF_K, 1, 0, NAMESPACE_FLAGS); /* to REFUSE */
+    emit(program, BPF_JMP | BPF_JSET | BPF_K, 1, 0, CLONE_THREAD);    /* to ALLOW */
+    give(program, REFUSE(EPERM));
+    give(program, ALLOW);
+    end_block(program, block);
+}
+
+/* setsockopt(fd, SOL_SOCKET, SO_SNDBUF, SO_RCVBUF or their FORCE kinds, …): buffers are kernel memory no limit counts. */
+static void refuse_buffer_growth(struct program *program) {
+    size_t block = begin_block(program, __NR_setsockopt);
+    load_argument(program, 1);
+    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 0, 6, SOL_SOCKET); /* else to ALLOW */
+    load_argument(program, 2);
+    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 3, 0, SO_SNDBUF);        /* to REFUSE */
+    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 2, 0, SO_RCVBUF);        /* to REFUSE */
+    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, SO_SNDBUFFORCE);   /* to REFUSE */
+    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, SO_RCVBUFFORCE);   /* else to ALLOW */
     give(program, REFUSE(EPERM));
     give(program, ALLOW);
     end_block(program, block);
@@ -356,7 +437,8 @@ static void build(struct program *program, const struct tidings_seccomp_options 
         answer(program, refused[index], REFUSE(EPERM));
     }
     answer(program, __NR_clone3, REFUSE(ENOSYS));
-    refuse_namespace_clone(program);
+    refuse_process_clone(program);
+    refuse_buffer_growth(program);
 
     const uint32_t own = (uint32_t)options->own_pid;
     only_when(program, __NR_kill, 0, &own, 1);

@@ -426,6 +426,40 @@ static void kill_everything(bool own_namespace, int signals, pid_t worker, bool 
     }
 }
 
+/* ---- Removing the scratch directory -------------------------------------- */
+
+/* Removes everything beneath `directory` (a descriptor), never following a link, at most `depth` levels down. */
+static void remove_beneath(int directory, int depth) {
+    char entries[4096];
+    for (;;) {
+        long listed = syscall(SYS_getdents64, directory, entries, sizeof entries);
+        if (listed <= 0) return;
+        for (long offset = 0; offset < listed;) {
+            struct dirent64 *entry = (struct dirent64 *)(entries + offset);
+            offset += entry->d_reclen;
+            const char *name = entry->d_name;
+            if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+            if (unlinkat(directory, name, 0) == 0 || errno != EISDIR) continue;
+            if (depth > 0) {
+                int child = openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (child >= 0) {
+                    remove_beneath(child, depth - 1);
+                    close(child);
+                }
+            }
+            unlinkat(directory, name, AT_REMOVEDIR);
+        }
+    }
+}
+
+static void remove_tree(const char *path) {
+    int directory = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (directory < 0) return;
+    remove_beneath(directory, 64);
+    close(directory);
+    rmdir(path);
+}
+
 /* ---- The worker (after vfork) ------------------------------------------- */
 
 struct worker_start {
@@ -551,8 +585,9 @@ static __attribute__((noreturn)) void run_init(const struct tidings_spawn_reques
             watched[0].fd = -1;
         }
     }
-    report(control, TIDINGS_SANDBOX_ENDED, 0, 0, -1, worker, status, &usage);
     kill_everything(own_pid_namespace, signals, worker, &ended, &status, &usage);
+    if (request->remove_when_done != NULL) remove_tree(request->remove_when_done);
+    report(control, TIDINGS_SANDBOX_ENDED, 0, 0, -1, worker, status, &usage);
     _exit(0);
 }
 

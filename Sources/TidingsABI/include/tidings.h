@@ -108,8 +108,8 @@ typedef int32_t tidings_status;
 /**
  * The instance called host functions faster than the host allows (by
  * default 10,000 a second, 20,000 at once); the call changed nothing. An
- * extension that goes on calling through as many refusals as the burst is
- * taken for a call storm: its calls answer TIDINGS_STATUS_INVALID_CONTEXT
+ * extension whose calls are refused as many times as the burst within a
+ * second is taken for a call storm: its calls answer TIDINGS_STATUS_INVALID_CONTEXT
  * from then on, and an isolated one's worker is ended. Hosts before it
  * answered no such status; treat any status you do not know as a failure.
  */

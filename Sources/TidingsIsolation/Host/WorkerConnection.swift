@@ -371,6 +371,8 @@ final class WorkerConnection: Sendable {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         /// When the reader first found the channel closed (monotonic nanoseconds); 0 while open.
         var closedSince: UInt64 = 0
+        /// When the scratch directory (of a worker without a view) was last added up.
+        var scratchCounted: UInt64 = 0
         while true {
             let channelOpen = !readers.channelClosed
             // While callers read the channel themselves (and a millisecond after), it is theirs: what the
@@ -381,11 +383,17 @@ final class WorkerConnection: Sendable {
                            pollfd(fd: outputOpen ? self.output.rawValue : -1, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: readers.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
             // With the channel closed, the end must follow soon: a worker that lives on without it is of no use.
-            let shortWait: Int32 = channelOpen && !watched ? ChannelReaders.quietMilliseconds : channelOpen ? -1 : 1_000
+            var shortWait: Int32 = channelOpen && !watched ? ChannelReaders.quietMilliseconds : channelOpen ? -1 : 1_000
+            if sandbox.scratchDirectory != nil && shortWait < 0 { shortWait = 1_000 }
             let wait = min(UInt32(bitPattern: output.millisecondsUntilDue(now: MonotonicClock.now()) ?? -1),
                            UInt32(bitPattern: shortWait))
             _ = SystemCall.retrying { poll(&entries, 4, Int32(bitPattern: wait)) }
             if entries[3].revents != 0 { readers.clearWake() }
+            if let scratch = sandbox.scratchDirectory, MonotonicClock.now() - scratchCounted >= 1_000_000_000 {
+                // On a real disk nothing caps the scratch directory: the host counts it, once a second.
+                scratchCounted = MonotonicClock.now()
+                if ScratchUsage.bytes(in: scratch) > settings.scratchSize { terminate(for: .disk) }
+            }
             if !channelOpen {
                 let now = MonotonicClock.now()
                 if closedSince == 0 { closedSince = now }

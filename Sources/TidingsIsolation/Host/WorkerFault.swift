@@ -35,6 +35,8 @@ package struct WorkerFault: Sendable, Equatable {
         case abuse
         /// Killed by a signal the host did not send (`SIGKILL` from outside, say).
         case killed
+        /// Wrote more to its scratch space than it may (`SIGXFSZ`, or the host found it over).
+        case disk
 
         /// The diagnostic code: `worker.crash`, `worker.cpu-time`, ….
         package var code: Diagnostic.Code {
@@ -85,6 +87,7 @@ package struct WorkerFault: Sendable, Equatable {
         } else {
             switch termination.status {
             case .signaled(SIGXCPU): .cpuTime
+            case .signaled(SIGXFSZ): .disk
             case .signaled(SIGABRT): .abort
             case .signaled(SIGKILL): .killed
             case .signaled: .crash
@@ -118,6 +121,7 @@ package struct WorkerFault: Sendable, Equatable {
         case .launch: "could not be started again"
         case .abuse: "called host functions faster than it may, for too long"
         case .killed: "was killed from outside"
+        case .disk: "wrote more to its private /tmp than it may"
         }
     }
 }

@@ -216,6 +216,7 @@ extension WorkerSandboxSettings {
         writer.write(double: cpuTimePerCall)
         writer.write(double: cpuTimeTotal)
         writer.write(string: scratch)
+        writer.write(varint: scratchSize)
     }
 
     fileprivate init(from reader: inout ByteReader) throws(ByteReader.Malformed) {
@@ -233,6 +234,7 @@ extension WorkerSandboxSettings {
         cpuTimePerCall = try reader.readDouble()
         cpuTimeTotal = try reader.readDouble()
         scratch = try reader.readString()
+        scratchSize = try reader.readVarint()
     }
 }
 

@@ -41,6 +41,8 @@ package struct WorkerSandboxSettings: Sendable, Equatable {
     package var cpuTimeTotal = 0.0
     /// The private writable directory (`TMPDIR`), as the worker sees it.
     package var scratch = "/tmp"
+    /// Bytes the worker may write to one file (`RLIMIT_FSIZE`): its scratch space; 0 for no limit.
+    package var scratchSize: UInt64 = 0
 
     package init() {}
 }

@@ -38,8 +38,9 @@ package final class SandboxBuilder: Sendable {
         package let process: SandboxedProcess
         /// The worker's cgroup, if it has one.
         package let cgroup: WorkerCgroup?
-        /// A private directory made for a worker without a view, removed by `cleanUp()`.
-        private let scratchDirectory: String?
+        /// A private directory made for a worker without a view, removed by
+        /// its init (and by `cleanUp()`); the host watches how much is in it.
+        package let scratchDirectory: String?
         /// The layers the host put in place (the worker adds its own).
         package let layers: [SandboxLayer]
         /// What the worker is to do to itself (`hello`).
@@ -107,6 +108,7 @@ package final class SandboxBuilder: Sendable {
             sandbox.memoryLimit = plan.settings.memoryLimit
             sandbox.cpuTimePerCall = plan.settings.cpuTimePerCall
             sandbox.cpuTimeTotal = plan.settings.cpuTimeTotal
+            sandbox.scratchSize = plan.settings.scratchSize
             var request = SpawnRequest(executable: plan.executable, arguments: ["worker"],
                                        environment: Self.environment(scratch: "/tmp"), channel: channel, user: user,
                                        group: group)
@@ -128,6 +130,7 @@ package final class SandboxBuilder: Sendable {
             } else {
                 let directory = Self.makeScratchDirectory(owner: user, group: group)
                 scratchDirectory = directory
+                request.removeWhenDone = directory
                 let scratch = directory ?? "/nonexistent"
                 request.environment = Self.environment(scratch: scratch)
                 sandbox.scratch = scratch
@@ -208,16 +211,35 @@ package final class SandboxBuilder: Sendable {
         return entries
     }
 
+    /// Where scratch directories of workers without a view of their own are made.
+    static let scratchBase = "/tmp"
+
     /// A new private directory for a worker without a view of its own,
-    /// 0700, owned by the worker's user; nil when none can be made.
+    /// 0700, owned by the worker's user, named after this host
+    /// (`tidings-worker-PID-XXXXXX`, so that those of hosts that are gone are
+    /// known and removed); nil when none can be made. The sandbox's init
+    /// removes it when the worker ends.
     private static func makeScratchDirectory(owner: uid_t, group: gid_t) -> String? {
-        let base = "/tmp"
-        var template = Array(Path.join(base, "tidings-worker-XXXXXX").utf8CString)
+        removeStaleScratchDirectories
+        let base = scratchBase
+        var template = Array(Path.join(base, "tidings-worker-\(getpid())-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { return nil }
         let path = String(cString: made)
         if geteuid() == 0 { _ = chown(path, owner, group) }
         return path
     }
+
+    /// Removes, once per process, the scratch directories of hosts that are
+    /// gone (their inits remove their own, unless killed first).
+    private static let removeStaleScratchDirectories: Void = {
+        for name in (try? FileSystem.contentsOfDirectory(scratchBase)) ?? [] where name.hasPrefix("tidings-worker-") {
+            let rest = name.dropFirst("tidings-worker-".count)
+            guard let pid = Int32(rest.prefix { $0.isNumber }), pid != getpid(),
+                  kill(pid, 0) != 0 && errno == ESRCH
+            else { continue }
+            try? FileSystem.removeTree(Path.join(scratchBase, name))
+        }
+    }()
 
     /// The layers the host put in place, or could not.
     private static func layers(namespaces: SpawnRequest.Namespaces, view: Bool, network: Bool, cgroup: WorkerCgroup?,
@@ -252,7 +274,7 @@ package final class SandboxBuilder: Sendable {
             layers.append(SandboxLayer("memory", .active, cgroup.summary))
         } else if settings.memoryLimit > 0 {
             layers.append(SandboxLayer("memory", .weakened,
-                                       "no cgroup (\(cgroupMissing ?? "unknown")): RLIMIT_DATA of \(settings.memoryLimit >> 20) MiB; memfd, shared anonymous memory and SysV shared memory refused; /tmp capped"))
+                                       "no cgroup (\(cgroupMissing ?? "unknown")): RLIMIT_DATA of \(settings.memoryLimit >> 20) MiB, no process but its own, 256 descriptors, no larger socket buffers; memfd, shared anonymous memory and System V IPC refused; its scratch space \(settings.scratchSize >> 20) MiB"))
         } else {
             layers.append(SandboxLayer("memory", .missing, "no memory limit: turned off by the host's settings"))
         }

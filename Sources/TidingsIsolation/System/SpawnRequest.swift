@@ -84,6 +84,8 @@ package struct SpawnRequest: Sendable {
     package var user: uid_t
     package var group: gid_t
     package var hostName = "tidings-worker"
+    /// A directory the sandbox's init removes once everything in the sandbox ended.
+    package var removeWhenDone: String?
 
     package init(executable: String, arguments: [String], environment: [String], channel: Int32, user: uid_t,
                  group: gid_t) {
@@ -110,6 +112,7 @@ package struct SpawnRequest: Sendable {
         let mountOffsets = mounts.map { (add($0.source), add($0.target)) }
         let scratchOffset = add(scratch)
         let hostNameOffset = add(hostName)
+        let removeOffset = removeWhenDone.map(add)
         return storage.withUnsafeMutableBufferPointer { characters in
             let base = characters.baseAddress!
             var argumentPointers: [UnsafeMutablePointer<CChar>?] = argumentOffsets.map { base + $0 } + [nil]
@@ -139,6 +142,7 @@ package struct SpawnRequest: Sendable {
                             request.user = user
                             request.group = group
                             request.host_name = UnsafePointer(base + hostNameOffset)
+                            request.remove_when_done = removeOffset.map { UnsafePointer(base + $0) }
                             return withUnsafePointer(to: &request) { body($0) }
                         }
                     }

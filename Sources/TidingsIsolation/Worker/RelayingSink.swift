@@ -31,9 +31,11 @@ final class RelayingSink: HostCallSink {
             break
         case TIDINGS_STATUS_RATE_LIMITED:
             // Refused here as the host would refuse it; a storm that goes on is the host's to end.
+            // At once, not with the call's answer: a storm may go on long after.
             if context.isAbusive && !abuseReported.exchange(true, ordering: .relaxed) {
-                server.report(.error(WorkerFault.Kind.abuse.code,
-                                     "\(context.extensionIdentifier) went on calling host functions through its rate limit's refusals."))
+                try? server.outbox.sendNow(.report(.error(
+                    WorkerFault.Kind.abuse.code,
+                    "\(context.extensionIdentifier) went on calling host functions through its rate limit's refusals.")))
             }
         default:
             server.outbox.send(.hostCall(instance: id, call: call))

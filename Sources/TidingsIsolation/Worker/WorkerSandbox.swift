@@ -48,6 +48,10 @@ package enum WorkerSandbox {
             if settings.memoryLimit > 0 {
                 _ = try setLimit(RLIMIT_DATA, to: dataLimit(currentSize: try currentDataSize(), allowance: settings.memoryLimit))
             }
+            // Few descriptors (each socket holds kernel memory no limit counts), and no file larger than
+            // the scratch space (without a view of its own, the scratch directory is on a real disk).
+            _ = try setLimit(RLIMIT_NOFILE, to: Self.descriptorLimit)
+            if settings.scratchSize > 0 { _ = try setLimit(RLIMIT_FSIZE, to: settings.scratchSize) }
             if settings.cpuTimeTotal > 0 {
                 // SIGXCPU at the soft limit, SIGKILL a second later should it be ignored.
                 let seconds = UInt64(settings.cpuTimeTotal.rounded(.up))
@@ -69,7 +73,7 @@ package enum WorkerSandbox {
                 watchdog = try CPUWatchdog(seconds: settings.cpuTimePerCall, report: reports.cpuTime, to: channel)
                 layers.append(SandboxLayer(
                     "cpu", .active,
-                    "\(NumberText.short(settings.cpuTimePerCall)) s of CPU time (all threads) from each call's start to the next; \(NumberText.short(settings.cpuTimeTotal)) s in the worker's life"))
+                    "\(NumberText.short(settings.cpuTimePerCall)) s of CPU time (all threads) within a call and what follows it (enforced within twice that); \(NumberText.short(settings.cpuTimeTotal)) s in the worker's life"))
             } catch {
                 layers.append(SandboxLayer("cpu", .weakened,
                                            "no per-call budget (\(error)); \(NumberText.short(settings.cpuTimeTotal)) s in the worker's life"))
@@ -202,6 +206,9 @@ package enum WorkerSandbox {
         guard setrlimit(which, &limit) == 0 else { throw SystemError.current() }
         return UInt64(applied)
     }
+
+    /// Descriptors a worker may have open (`RLIMIT_NOFILE`).
+    static let descriptorLimit: UInt64 = 256
 
     /// `RLIM_INFINITY`, `(rlim_t) -1`, which Swift imports as an overflowing literal.
     static let unlimited = UInt64.max

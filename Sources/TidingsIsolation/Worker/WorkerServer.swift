@@ -96,7 +96,7 @@ final class WorkerServer: Sendable {
     /// afresh with it (and covers the time until the next call), and what
     /// the extension does meanwhile goes out with its `done`.
     private func run(_ call: UInt64, _ body: () -> Diagnostic?) {
-        watchdog?.rearm()
+        watchdog?.noteCall()
         outbox.beginCall()
         let failure = body()
         outbox.endCall(with: .done(call: call, failure: failure))
@@ -112,7 +112,7 @@ final class WorkerServer: Sendable {
         let outbox = self.outbox
         let watchdog = self.watchdog
         let started = Threads.start {
-            watchdog?.rearm()
+            watchdog?.noteCall()
             var failure: Diagnostic?
             do throws(Diagnostic) {
                 try served.instance.didReceive(request: request, token: token, deadline: deadline)

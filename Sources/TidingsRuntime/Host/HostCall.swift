@@ -87,7 +87,7 @@ extension InstanceContext {
             if let rate = callRate, var allowance = state.allowance {
                 let allowed = allowance.take(rate, now: now)
                 state.allowance = allowance
-                guard allowed else { return refuseOverRate(allowance.refusedInARow, rate, in: &state) }
+                guard allowed else { return refuseOverRate(allowance.refusedRecently, rate, in: &state) }
             }
             if let violation = call.violation {
                 return refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument, violation, in: &state)
@@ -98,8 +98,8 @@ extension InstanceContext {
         return status
     }
 
-    /// A call refused for coming too fast, the `refused`th in a row: the
-    /// first is reported; once they reach the burst, the extension is
+    /// A call refused for coming too fast, the `refused`th within a second:
+    /// the first is reported; once they reach the burst, the extension is
     /// abusive and reported so.
     private func refuseOverRate(_ refused: Int, _ rate: CallRate, in state: inout State) -> tidings_status {
         if refused == 1 {
@@ -109,7 +109,7 @@ extension InstanceContext {
         if Double(refused) >= rate.burst {
             state.abusive = true
             state.diagnostics.append(.error(.hostCallStorm,
-                                            "\(extensionIdentifier) went on calling host functions through \(refused) refusals; it takes no more calls."))
+                                            "\(extensionIdentifier) went on calling host functions through \(refused) refusals within a second; it takes no more calls."))
         }
         return TIDINGS_STATUS_RATE_LIMITED
     }

@@ -66,9 +66,9 @@ package enum HostLimits {
 
 /// How fast an instance may call host functions: a bucket of `burst` calls
 /// that refills at `perSecond`. A call finding it empty is refused with
-/// TIDINGS_STATUS_RATE_LIMITED; an extension that goes on calling through
-/// `burst` refusals is abusive (a call storm): its context takes no more
-/// calls, and an isolated one's worker is ended.
+/// TIDINGS_STATUS_RATE_LIMITED; an extension whose calls are refused
+/// `burst` times within a second is abusive (a call storm): its context
+/// takes no more calls, and an isolated one's worker is ended.
 package struct CallRate: Sendable, Equatable {
     /// Calls a second, over time.
     package var perSecond: Double
@@ -84,16 +84,19 @@ package struct CallRate: Sendable, Equatable {
     package static let standard = CallRate(perSecond: 10_000, burst: 20_000)
 }
 
-/// One instance's bucket.
+/// One instance's bucket, and the refusals of the last second.
 package struct CallAllowance: Sendable {
     private var tokens: Double
     private var refilled: UInt64
-    /// Calls refused since the bucket was last full enough to allow one.
-    private(set) var refusedInARow = 0
+    /// When the second whose refusals are counted began (monotonic nanoseconds).
+    private var windowStart: UInt64
+    /// Calls refused within that second.
+    private(set) var refusedRecently = 0
 
     package init(_ rate: CallRate, now: UInt64) {
         tokens = rate.burst
         refilled = now
+        windowStart = now
     }
 
     /// Takes one call at `now`; false when the bucket is empty.
@@ -102,12 +105,15 @@ package struct CallAllowance: Sendable {
             tokens = min(rate.burst, tokens + Double(now - refilled) / 1e9 * rate.perSecond)
             refilled = now
         }
-        guard tokens >= 1 else {
-            refusedInARow += 1
-            return false
+        if tokens >= 1 {
+            tokens -= 1
+            return true
         }
-        tokens -= 1
-        refusedInARow = 0
-        return true
+        if now - windowStart >= 1_000_000_000 {
+            windowStart = now
+            refusedRecently = 0
+        }
+        refusedRecently += 1
+        return false
     }
 }

@@ -57,8 +57,11 @@ int tidings_thread_stack(uintptr_t *low, size_t *size);
  */
 int tidings_cpu_timer_create(int signal, pid_t thread);
 
-/** Arms `timer` to expire once after `nanoseconds` of CPU time from now; 0 disarms it. */
-int tidings_cpu_timer_arm(int timer, uint64_t nanoseconds);
+/**
+ * Arms `timer` to expire after `nanoseconds` of CPU time from now and then
+ * every `interval` nanoseconds (0: once); 0 disarms it.
+ */
+int tidings_cpu_timer_arm(int timer, uint64_t nanoseconds, uint64_t interval);
 
 /**
  * O_PATH, as <fcntl.h> has it only under _GNU_SOURCE (which Swift's Glibc
@@ -271,6 +274,12 @@ struct tidings_spawn_request {
     gid_t group;
     /** The host name inside a new UTS namespace. */
     const char *host_name;
+    /**
+     * A directory init removes, with all in it, once the worker and all it
+     * left have ended (a private scratch directory made for a worker without
+     * a view of its own), or NULL.
+     */
+    const char *remove_when_done;
 };
 
 /** Where a spawn failed (tidings_spawn_result.step). */

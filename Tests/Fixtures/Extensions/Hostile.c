@@ -75,7 +75,7 @@
  * (did_receive_request), whose attack is:
  *   rewrite-attachment a valid PNG made in $TMPDIR, kept open read-write,
  *                      attached with create_attachment, then rewritten as
- *                      20 MB of non-PNG through that descriptor; the store's
+ *                      4 MB of non-PNG through that descriptor; the store's
  *                      copy opened with open_attachment and attacked through
  *                      its descriptor (write, ftruncate, reopen read-write via
  *                      /proc/self/fd, fchmod, futimens); the content handed
@@ -1242,13 +1242,14 @@ static void rewrite_attachment(report *r, hostile *self, const tidings_content *
         result.identifier_capacity = sizeof made;
         if (host->create_attachment(self->context, &request, &result) == TIDINGS_STATUS_OK) {
             note(r, "attached %s (%s, %llu bytes); ", made, result.type, (unsigned long long)result.size);
-            /* Rewritten after the check: another type, 20 MB. */
+            /* Rewritten after the check: another type, 4 MB (under the worker's file size
+             * limit, which fill-tmp attacks on its own). */
             memset(junk, 'J', sizeof junk);
             if (pwrite(file, "NOT A PNG AT ALL", 16, 0) != 16) note(r, "rewrite: %s; ", strerror(errno));
-            for (at = 0; at < (off_t)(20 << 20); at += (off_t)sizeof junk) {
+            for (at = 0; at < (off_t)(4 << 20); at += (off_t)sizeof junk) {
                 if (pwrite(file, junk, sizeof junk, at + 16) < 0) break;
             }
-            if (ftruncate(file, (off_t)(20 << 20)) != 0) note(r, "ftruncate: %s; ", strerror(errno));
+            if (ftruncate(file, (off_t)(4 << 20)) != 0) note(r, "ftruncate: %s; ", strerror(errno));
             note(r, "the file rewritten through its descriptor; ");
             attack_stored(r, self, made);
             memset(&with, 0, sizeof with);

@@ -36,8 +36,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/xattr.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -406,13 +410,44 @@ static const char *probe_clone(void) {
     long result = syscall(SYS_clone3, arguments, sizeof arguments);
     if (result == 0) _exit(0);
     EXPECT(result == -1 && errno == ENOSYS, "clone3 answered %ld (%s), expected ENOSYS", result, strerror(errno));
-    /* A plain fork is a clone without namespace flags. */
-    pid_t child = fork();
-    if (child == 0) _exit(7);
-    EXPECT(child > 0, "fork: %s", strerror(errno));
-    int status;
-    ALLOWED(waitpid(child, &status, 0));
-    EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 7, "the forked child did not exit 7");
+    /* No new process at all: fork is a clone without CLONE_THREAD. */
+    REFUSED(fork(), EPERM);
+    REFUSED(raw_clone(SIGCHLD), EPERM);
+#ifdef SYS_fork
+    REFUSED(syscall(SYS_fork), EPERM);
+#endif
+#ifdef SYS_vfork
+    REFUSED(syscall(SYS_vfork), EPERM);
+#endif
+    return NULL;
+}
+
+/* What else the worker never needs: System V queues and semaphores, inotify, file metadata, socket buffers. */
+static const char *probe_metadata_and_more(void) {
+    char path[] = "/tmp/shim_check_metadata_XXXXXX";
+    int file = mkstemp(path);
+    EXPECT(file >= 0, "mkstemp: %s", strerror(errno));
+    int pair[2];
+    ALLOWED(socketpair(AF_UNIX, SOCK_STREAM, 0, pair));
+    FILTERED(false);
+    REFUSED(msgget(IPC_PRIVATE, IPC_CREAT | 0600), EPERM);
+    REFUSED(semget(IPC_PRIVATE, 1, IPC_CREAT | 0600), EPERM);
+    REFUSED(inotify_init1(IN_CLOEXEC), EPERM);
+    REFUSED(chmod(path, 0644), EPERM);
+    REFUSED(fchmod(file, 0644), EPERM);
+    REFUSED(fchown(file, getuid(), getgid()), EPERM);
+    REFUSED(utimensat(AT_FDCWD, path, NULL, 0), EPERM);
+    REFUSED(futimens(file, NULL), EPERM);
+    REFUSED(fsetxattr(file, "user.tidings", "x", 1, 0), EPERM);
+    int size = 1 << 20;
+    REFUSED(setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &size, sizeof size), EPERM);
+    REFUSED(setsockopt(pair[0], SOL_SOCKET, SO_RCVBUF, &size, sizeof size), EPERM);
+    int on = 1;
+    ALLOWED(setsockopt(pair[0], SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on));
+    /* Reading stays allowed. */
+    struct stat status;
+    ALLOWED(fstat(file, &status));
+    ALLOWED(unlink(path));
     return NULL;
 }
 
@@ -956,7 +991,8 @@ int main(void) {
     run("seccomp: socketpair with SCM_RIGHTS", probe_socketpair, 0);
     run("seccomp: memfd_create and shmget", probe_shared_memory, 0);
     run("seccomp: mmap shared anonymous refused, private and file allowed", probe_mmap, 0);
-    run("seccomp: clone with namespaces, clone3 ENOSYS, fork", probe_clone, 0);
+    run("seccomp: clone with namespaces, clone3 ENOSYS, no new process", probe_clone, 0);
+    run("seccomp: no SysV queues or semaphores, inotify, metadata changes, socket buffers", probe_metadata_and_more, 0);
     run("seccomp: unshare, mount, umount2", probe_namespaces_and_mounts, 0);
     run("seccomp: pthread_create after the filter", probe_thread_after, 0);
     run("seccomp: a thread made before the filter (TSYNC)", probe_thread_before, 0);
