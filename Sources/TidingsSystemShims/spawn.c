@@ -500,6 +500,10 @@ static __attribute__((noreturn)) void run_init(const struct tidings_spawn_reques
     files[count++] = request->bundle_directory;
     if (arrange(files, count, SLOT_CONTROL) < 0) fail(control_end, TIDINGS_SPAWN_STEP_SETUP, -1);
     int control = SLOT_CONTROL;
+    /* Nothing of the caller's standard streams stays open here: a reader of its output sees the end when it ends. */
+    int null = open(dev_null, O_RDWR | O_CLOEXEC);
+    if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0) fail(control, TIDINGS_SPAWN_STEP_SETUP, -1);
+    if (null > 2) close(null);
     reset_signal_actions();
 
     /*
@@ -546,7 +550,10 @@ static __attribute__((noreturn)) void run_init(const struct tidings_spawn_reques
     sigemptyset(&child_signal);
     sigaddset(&child_signal, SIGCHLD);
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, &child_signal, NULL, sizeof(uint64_t));
-    int signals = signalfd(-1, &child_signal, SFD_CLOEXEC | SFD_NONBLOCK);
+    /* Above the slots, which may be free now and are closed once the worker runs. */
+    int made = signalfd(-1, &child_signal, SFD_CLOEXEC | SFD_NONBLOCK);
+    int signals = made < 0 ? -1 : fcntl(made, F_DUPFD_CLOEXEC, SLOT_CONTROL + SLOT_COUNT);
+    if (made >= 0) close(made);
     if (signals < 0) fail(control, TIDINGS_SPAWN_STEP_PRIVILEGES, -1);
 
     size_t stack_size = 64 * 1024;
@@ -566,14 +573,14 @@ static __attribute__((noreturn)) void run_init(const struct tidings_spawn_reques
         _exit(127);
     }
     report(control, TIDINGS_SANDBOX_STARTED, 0, 0, -1, worker, 0, NULL);
-    close(SLOT_CHANNEL);
-    close(SLOT_OUTPUT);
-    close(SLOT_BUNDLE);
+    for (int index = 1; index < count; index++) {
+        if (files[index] >= 0) close(files[index]);
+    }
 
     struct pollfd watched[2] = {{control, POLLIN, 0}, {signals, POLLIN, 0}};
     while (!ended) {
         if (poll(watched, 2, -1) < 0) continue;
-        if (watched[1].revents & POLLIN) {
+        if (watched[1].revents != 0) {
             struct signalfd_siginfo information;
             while (read(signals, &information, sizeof information) > 0) {
             }

@@ -119,6 +119,23 @@ import TidingsBase
 
     /// The CPU budget is one call's (and the time between two calls'), as server.describe says:
     /// an extension that uses 60 % of it in each of five calls in a row is never stopped.
+    /// A server killed outright cannot end its workers: their sandboxes' inits find it gone and
+    /// end everything in them.
+    @Test(arguments: SandboxMode.allCases)
+    func aKilledServerLeavesNoProcess(_ mode: SandboxMode) throws {
+        let arena = try Arena(mode: mode, service: false)
+        defer { arena.cleanUp() }
+        try arena.start()
+        _ = try arena.sandboxLayers()
+        #expect(try arena.deliverHealthy(0))
+        let attack = Attack("fork-and-outlive", issue: nil) { _ in .contained }
+        let outcome = try arena.deliverAttack(attack, round: 1, parameters: arena.parameters(for: attack))
+        #expect(outcome.reachedWorker, "the worker was not reached: \(outcome.codes)")
+        arena.noteDescendants()
+        try arena.stopServer(with: SIGKILL)
+        arena.expectNothingLeft()
+    }
+
     @Test(arguments: SandboxMode.allCases)
     func cpuBudgetIsPerCall(_ mode: SandboxMode) throws {
         let arena = try Arena(mode: mode, service: false)
@@ -525,8 +542,8 @@ final class Arena: @unchecked Sendable {
         return layers
     }
 
-    /// Stops the server with SIGTERM, remembering its descendants as last seen.
-    func stopServer() throws {
+    /// Stops the server with `signal`, remembering its descendants as last seen.
+    func stopServer(with signal: Int32 = SIGTERM) throws {
         guard let server else { return }
         if server.isRunning {
             let running = Processes.descendants(of: server.identifier)
@@ -536,7 +553,7 @@ final class Arena: @unchecked Sendable {
         }
         servedFor = Double(MonotonicClock.now() - startedAt) / 1e9
         client = nil
-        server.stop()
+        server.stop(with: signal)
         self.server = nil
     }
 

@@ -583,8 +583,10 @@ private final class ChannelReaders: Sendable {
     /// True when the reader thread should watch the channel now.
     func channelIsTheReaders(now: UInt64) -> Bool {
         guard spinning.load(ordering: .relaxed) == 0 else { return false }
-        return waiting.load(ordering: .relaxed) > 0
-            || now - lastSpin.load(ordering: .relaxed) >= UInt64(Self.quietMilliseconds) * 1_000_000
+        if waiting.load(ordering: .relaxed) > 0 { return true }
+        // A caller may have stopped spinning after `now` was read: then the channel is not the reader's yet.
+        let last = lastSpin.load(ordering: .relaxed)
+        return now > last && now - last >= UInt64(Self.quietMilliseconds) * 1_000_000
     }
 
     /// Takes the reader's wake-up.

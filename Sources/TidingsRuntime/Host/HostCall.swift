@@ -81,11 +81,11 @@ extension InstanceContext {
     /// answers; once the lock is released, tells the runtime when what shows
     /// may have changed. A closed context answers TIDINGS_STATUS_INVALID_CONTEXT.
     package func perform(_ call: HostCall) -> tidings_status {
-        let now = callRate == nil ? 0 : MonotonicClock.now()
         let status = update { state in
             guard !state.closed, !state.abusive else { return TIDINGS_STATUS_INVALID_CONTEXT }
             if let rate = callRate, var allowance = state.allowance {
-                let allowed = allowance.take(rate, now: now)
+                // Read under the lock, so that the calls of all threads take from the bucket in time order.
+                let allowed = allowance.take(rate, now: MonotonicClock.now())
                 state.allowance = allowance
                 guard allowed else { return refuseOverRate(allowance.refusedRecently, rate, in: &state) }
             }

@@ -109,7 +109,7 @@ package struct CallAllowance: Sendable {
             tokens -= 1
             return true
         }
-        if now - windowStart >= 1_000_000_000 {
+        if now > windowStart && now - windowStart >= 1_000_000_000 {
             windowStart = now
             refusedRecently = 0
         }
