@@ -38,9 +38,10 @@ struct IsolationBenchmark {
         Progress.say("Measuring deliver → presentation in a sandboxed worker process")
         results.append(try sample(key: "isolated", title: "deliver → presentation, sandboxed worker",
                               host: NotificationHost(index: index, launcher: launcher()), notification: notification))
-        for (key, title, sandbox) in [("cold-start-bare", "cold start, worker without sandbox", SandboxRequirements.none),
-                                      ("cold-start", "cold start, sandboxed worker", SandboxRequirements())] {
-            Progress.say("Timing \(coldStarts) \(title)s")
+        for (key, workers, sandbox) in [("cold-start-bare", "worker without sandbox", SandboxRequirements.none),
+                                        ("cold-start", "sandboxed worker", SandboxRequirements())] {
+            let title = "cold start, \(workers)"
+            Progress.say("Timing \(coldStarts) cold starts, \(workers)")
             results.append(try coldStart(key: key, title: title, index: index, notification: notification,
                                          sandbox: sandbox))
         }

@@ -55,6 +55,25 @@ import TidingsRuntime
         return request
     }
 
+    /// A worker answers an instance's creation with its first call: a creation that fails is
+    /// still reported as such, every time, and the worker lives on.
+    @Test(arguments: Mode.allCases)
+    func aFailedCreationIsReportedEveryTime(_ mode: Mode) throws {
+        let library = try CCompiler.fixture("Broken", into: fixture.directory.path, output: "libcreate-fails.so",
+                                            extraFlags: ["-DCREATE_FAILS"])
+        try BundleMaker.make("CreateFails", in: fixture.directory.path, manifest: BundleMaker.contentManifest(
+            identifier: "com.example.broken.create-fails", executable: "libcreate-fails.so",
+            categories: ["create-fails"], hidden: true), library: library)
+        let host = host(mode)
+        for round in 0..<3 {
+            let delivery = host.deliver(notification("n\(round)", category: "create-fails", title: "Still here"),
+                                        to: "com.example.broken")
+            #expect(delivery.diagnostics.codes == ["extension.create-failed"], "round \(round)")
+            #expect(delivery.presentation.defaultContent?.title == "Still here", "round \(round)")
+            #expect(!delivery.presentation.defaultContentHidden, "round \(round)")
+        }
+    }
+
     @Test(arguments: Mode.allCases)
     func aLateCompletionIsAnsweredAsInvalid(_ mode: Mode) throws {
         let host = host(mode) { configuration, _ in configuration.responseDeadline = 0.1 }

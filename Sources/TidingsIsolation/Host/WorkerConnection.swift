@@ -215,6 +215,32 @@ final class WorkerConnection: Sendable {
     /// - Throws: the call's own failure, or the worker's fault.
     func call(_ name: String, timeout: Double? = nil, files: [Int32] = [],
               _ make: (UInt64) -> WorkerMessage) throws(Diagnostic) {
+        try answer(to: post(name, timeout: timeout, files: files, make))
+    }
+
+    /// A call sent whose answer has not been waited for.
+    struct PostedCall: Sendable {
+        fileprivate let slot: CallSlot
+        /// Seconds the call may take.
+        fileprivate let limit: Double
+        fileprivate var deadline: UInt64
+
+        /// The call with its time counted from now: for a call that waited
+        /// behind another in the worker, from when that one was answered.
+        func countedFromNow() -> PostedCall {
+            var call = self
+            call.deadline = MonotonicClock.deadline(after: limit)
+            return call
+        }
+    }
+
+    /// Sends the message `make` builds for a new call number (with `files`
+    /// beside it) without waiting for its answer. The worker takes its
+    /// messages in the order they come: a call posted behind another waits
+    /// for it there, and the two answers cost one round trip.
+    /// - Throws: when the worker is gone, or the message cannot be sent.
+    func post(_ name: String, timeout: Double? = nil, files: [Int32] = [],
+              _ make: (UInt64) -> WorkerMessage) throws(Diagnostic) -> PostedCall {
         let slot = CallSlot()
         let number: UInt64? = state.withLock { state in
             guard !state.ended, state.killedFor == nil, !state.retired else { return nil }
@@ -239,7 +265,14 @@ final class WorkerConnection: Sendable {
                 break  // the worker is gone: the reader answers the call with how it ended
             }
         }
-        let deadline = MonotonicClock.deadline(after: limit)
+        return PostedCall(slot: slot, limit: limit, deadline: MonotonicClock.deadline(after: limit))
+    }
+
+    /// Waits for the answer to `posted` until its deadline; a worker that
+    /// takes longer is killed.
+    /// - Throws: the call's own failure, or the worker's fault.
+    func answer(to posted: PostedCall) throws(Diagnostic) {
+        let (slot, deadline) = (posted.slot, posted.deadline)
         if let answer = readInline(until: slot, before: min(deadline, MonotonicClock.now() + CallSlot.spinTime)) {
             return try answer.get()
         }
@@ -292,7 +325,9 @@ final class WorkerConnection: Sendable {
         }
     }
 
-    /// Makes an instance in the worker whose host functions change `context`.
+    /// Makes an instance in the worker whose host functions change
+    /// `context`. The worker is asked without waiting for its answer: the
+    /// instance's first call waits for both (see `WorkerInstance`).
     func makeInstance(context: InstanceContext) throws(Diagnostic) -> WorkerInstance {
         let id: UInt64 = state.withLock { state in
             let id = state.nextInstance
@@ -301,15 +336,15 @@ final class WorkerConnection: Sendable {
             return id
         }
         do throws(Diagnostic) {
-            try call("create") {
+            let creation = try post("create") {
                 .create(call: $0, instance: id, mayOverrideTitle: context.mayOverrideTitle,
                         service: context.attachments != nil, callRate: context.callRate)
             }
+            return WorkerInstance(connection: self, id: id, creation: creation)
         } catch {
             forget(instance: id)
             throw error
         }
-        return WorkerInstance(connection: self, id: id)
     }
 
     /// Lets the worker complete `token`, which the host is about to hand it.

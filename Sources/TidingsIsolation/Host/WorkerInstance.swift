@@ -1,3 +1,4 @@
+import Synchronization
 import TidingsBase
 import TidingsRuntime
 
@@ -7,25 +8,44 @@ import TidingsRuntime
 ///
 /// Attachments go without their paths: the worker never learns where the
 /// store is, and its extension opens them through the host.
+///
+/// The worker is not waited for where the host needs no answer: the
+/// instance's creation is answered with its first call, and its
+/// destruction not at all (a worker that fails meanwhile fails the next call).
 final class WorkerInstance: ExtensionInstance {
     private let connection: WorkerConnection
     private let id: UInt64
+    /// The creation's call until its answer has been taken.
+    private let creation: Mutex<WorkerConnection.PostedCall?>
 
-    init(connection: WorkerConnection, id: UInt64) {
+    init(connection: WorkerConnection, id: UInt64, creation: WorkerConnection.PostedCall) {
         self.connection = connection
         self.id = id
+        self.creation = Mutex(creation)
+    }
+
+    /// Sends the call `make` builds and waits for its answer, after the
+    /// creation's on the first call: a failed creation is what fails the call.
+    private func call(_ name: String, timeout: Double? = nil,
+                      _ make: (UInt64) -> WorkerMessage) throws(Diagnostic) {
+        var posted = try connection.post(name, timeout: timeout, make)
+        if let creation = creation.withLock({ $0.take() }) {
+            try connection.answer(to: creation)
+            posted = posted.countedFromNow()
+        }
+        try connection.answer(to: posted)
     }
 
     func didReceive(_ notification: UserNotification) throws(Diagnostic) {
         let sent = Self.withoutPaths(notification)
-        try connection.call("did_receive_notification") { .receiveNotification(call: $0, instance: id, notification: sent) }
+        try call("did_receive_notification") { .receiveNotification(call: $0, instance: id, notification: sent) }
     }
 
     func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64,
                     deadline: UInt64) throws(Diagnostic) {
         connection.allow(token)
         let sent = Self.withoutPaths(notification)
-        try connection.call("did_receive_response") {
+        try call("did_receive_response") {
             .receiveResponse(call: $0, instance: id, notification: sent, response: response, token: token, deadline: deadline)
         }
     }
@@ -36,25 +56,25 @@ final class WorkerInstance: ExtensionInstance {
         // It may run until its content handler's last moment; the call timeout counts from there.
         let now = MonotonicClock.now()
         let left = deadline > now ? Double(deadline - now) / 1e9 : 0
-        try connection.call("did_receive_request", timeout: left + connection.callTimeout) {
+        try call("did_receive_request", timeout: left + connection.callTimeout) {
             .receiveRequest(call: $0, instance: id, request: sent, token: token, deadline: deadline)
         }
     }
 
     func serviceExtensionTimeWillExpire() throws(Diagnostic) {
-        try connection.call("service_extension_time_will_expire") { .timeWillExpire(call: $0, instance: id) }
+        try call("service_extension_time_will_expire") { .timeWillExpire(call: $0, instance: id) }
     }
 
     func mediaPlay() throws(Diagnostic) {
-        try connection.call("media_play") { .mediaPlay(call: $0, instance: id) }
+        try call("media_play") { .mediaPlay(call: $0, instance: id) }
     }
 
     func mediaPause() throws(Diagnostic) {
-        try connection.call("media_pause") { .mediaPause(call: $0, instance: id) }
+        try call("media_pause") { .mediaPause(call: $0, instance: id) }
     }
 
     func destroy() {
-        try? connection.call("destroy") { .destroy(call: $0, instance: id) }
+        _ = try? connection.post("destroy") { .destroy(call: $0, instance: id) }
         connection.forget(instance: id)
     }
 
