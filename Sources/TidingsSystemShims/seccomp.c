@@ -67,9 +67,10 @@
  * - prctl PR_SET_DUMPABLE, PR_SET_PTRACER, PR_SET_MM, PR_SET_SECUREBITS,
  *   PR_CAP_AMBIENT: they let other processes trace the worker, rewrite its
  *   memory map, or change its capabilities.
- * - rt_sigaction with a new action for the guarded signal, timer_settime
- *   and timer_delete of the guarded timer: the CPU watchdog's signal and
- *   timer stay as the worker set them.
+ * - timer_settime and timer_delete of the guarded timer: the CPU
+ *   watchdog's timer stays as the worker armed it (its signal needs no
+ *   guard: the watchdog thread alone waits for it, blocked, and a blocked
+ *   signal is never ignored).
  * Landlock's system calls stay allowed: an extension may only add restrictions.
  */
 #define _GNU_SOURCE
@@ -297,11 +298,6 @@ static void load_argument(struct program *program, unsigned index) {
     load(program, ARG_OFFSET(index));
 }
 
-/* Loads the high 32 bits of argument `index`. */
-static void load_argument_high(struct program *program, unsigned index) {
-    load(program, ARG_OFFSET(index) + sizeof(uint32_t));
-}
-
 static void give(struct program *program, uint32_t action) {
     emit(program, BPF_RET | BPF_K, 0, 0, action);
 }
@@ -401,20 +397,6 @@ static void refuse_shared_anonymous(struct program *program, int nr) {
     end_block(program, block);
 }
 
-/* rt_sigaction(signal, action, old) with a non-null action for `signal`. */
-static void guard_signal(struct program *program, int signal) {
-    size_t block = begin_block(program, __NR_rt_sigaction);
-    load_argument(program, 0);
-    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 0, 5, (uint32_t)signal); /* else to ALLOW */
-    load_argument(program, 1);
-    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0); /* low half set: to REFUSE */
-    load_argument_high(program, 1);
-    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 0); /* both halves zero: to ALLOW */
-    give(program, REFUSE(EPERM));
-    give(program, ALLOW);
-    end_block(program, block);
-}
-
 /* timer_settime and timer_delete of `timer` (a kernel timer id, argument 0). */
 static void guard_timer(struct program *program, int nr, int timer) {
     size_t block = begin_block(program, nr);
@@ -466,7 +448,6 @@ static void build(struct program *program, const struct tidings_seccomp_options 
                      ALLOW);
     end_block(program, block);
 
-    if (options->guarded_signal != 0) guard_signal(program, options->guarded_signal);
     if (options->guarded_timer >= 0) {
         guard_timer(program, __NR_timer_settime, options->guarded_timer);
         guard_timer(program, __NR_timer_delete, options->guarded_timer);
@@ -477,7 +458,7 @@ static void build(struct program *program, const struct tidings_seccomp_options 
 
 int tidings_seccomp_install(const struct tidings_seccomp_options *options) {
     if (options == NULL || options->struct_size < sizeof *options || options->own_pid <= 0 ||
-        options->guarded_signal < 0 || options->guarded_signal >= NSIG || options->guarded_timer < -1) {
+        options->guarded_timer < -1) {
         return -EINVAL;
     }
     struct program program = {.count = 0, .broken = false};

@@ -120,7 +120,6 @@ package enum WorkerSandbox {
         options.struct_size = UInt32(MemoryLayout<tidings_seccomp_options>.size)
         options.allow_network = settings.allowNetwork
         options.own_pid = getpid()
-        options.guarded_signal = 0
         options.guarded_timer = watchdog?.timer ?? -1
         let code = tidings_seccomp_install(&options)
         switch -code {

@@ -119,11 +119,6 @@ struct tidings_seccomp_options {
      */
     pid_t own_pid;
     /**
-     * A signal whose action may no longer be changed (rt_sigaction refused
-     * for it once the filter is on): the worker's CPU watchdog. 0 for none.
-     */
-    int guarded_signal;
-    /**
      * A timer (kernel id) that may no longer be changed or deleted
      * (timer_settime and timer_delete refused for it): the worker's CPU
      * watchdog. -1 for none.
@@ -137,7 +132,7 @@ struct tidings_seccomp_options {
  * not set yet. Returns 0, or a negative errno (-ENOSYS when the kernel has
  * no seccomp filters or the filter does not know the architecture, -ESRCH
  * when a thread could not be synchronised, -EINVAL when `own_pid` is not
- * positive or `guarded_signal` not a signal number).
+ * positive or `guarded_timer` below -1).
  */
 int tidings_seccomp_install(const struct tidings_seccomp_options *options);
 

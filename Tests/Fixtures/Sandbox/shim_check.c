@@ -54,9 +54,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The signal the filter guards, as the worker's CPU budget does. */
-#define GUARDED SIGXCPU
-
 /* ------------------------------------------------------------------------ */
 /* The harness                                                               */
 /* ------------------------------------------------------------------------ */
@@ -184,7 +181,7 @@ static const char *refusal(const char *what, long result, int error, int expecte
 
 static const char *filter(bool network) {
     struct tidings_seccomp_options options = {
-        .struct_size = sizeof options, .allow_network = network, .own_pid = getpid(), .guarded_signal = GUARDED,
+        .struct_size = sizeof options, .allow_network = network, .own_pid = getpid(),
         .guarded_timer = -1};
     int result = tidings_seccomp_install(&options);
     return result == 0 ? NULL : failf("tidings_seccomp_install: %s", strerror(-result));
@@ -542,7 +539,7 @@ static const char *probe_thread_unsynchronised(void) {
     char byte;
     EXPECT(read(lone.ready[0], &byte, 1) == 1 && lone.error == 0, "the thread's own filter: %s", strerror(lone.error));
     struct tidings_seccomp_options options = {
-        .struct_size = sizeof options, .allow_network = false, .own_pid = getpid(), .guarded_signal = 0,
+        .struct_size = sizeof options, .allow_network = false, .own_pid = getpid(),
         .guarded_timer = -1};
     int result = tidings_seccomp_install(&options);
     ALLOWED(write(lone.go[1], "g", 1));
@@ -556,7 +553,7 @@ static const char *probe_guarded_timer(void) {
     int other = tidings_cpu_timer_create(SIGXCPU, tidings_gettid());
     EXPECT(guarded >= 0 && other >= 0, "tidings_cpu_timer_create: %s", strerror(-(guarded < 0 ? guarded : other)));
     struct tidings_seccomp_options options = {
-        .struct_size = sizeof options, .allow_network = false, .own_pid = getpid(), .guarded_signal = 0,
+        .struct_size = sizeof options, .allow_network = false, .own_pid = getpid(),
         .guarded_timer = guarded};
     int result = tidings_seccomp_install(&options);
     EXPECT(result == 0, "tidings_seccomp_install: %s", strerror(-result));
@@ -588,22 +585,6 @@ static const char *probe_prlimit(void) {
     ALLOWED(prlimit(getpid(), RLIMIT_NOFILE, NULL, &limit));
     ALLOWED(setrlimit(RLIMIT_NOFILE, &limit));
     REFUSED(prlimit(getppid(), RLIMIT_NOFILE, NULL, &limit), EPERM);
-    return NULL;
-}
-
-static const char *probe_guarded_signal(void) {
-    FILTERED(false);
-    struct sigaction action, old;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = SIG_IGN;
-    sigemptyset(&action.sa_mask);
-    REFUSED(sigaction(GUARDED, &action, NULL), EPERM);
-    REFUSED(sigaction(GUARDED, &action, &old), EPERM);
-    /* A new action whose pointer has only high bits set: EFAULT without the filter. */
-    REFUSED(syscall(SYS_rt_sigaction, GUARDED, 1L << 32, NULL, sizeof(uint64_t)), EPERM);
-    ALLOWED(sigaction(GUARDED, NULL, &old));
-    EXPECT(old.sa_handler == SIG_DFL, "the guarded signal's action changed");
-    ALLOWED(sigaction(SIGUSR2, &action, NULL));
     return NULL;
 }
 
@@ -955,12 +936,11 @@ int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     /*
      * What a launcher left blocked or ignored is inherited (a test runner may
-     * block SIGUSR1): start from no blocked signal and the guarded one's default.
+     * block SIGUSR1): start from no blocked signal.
      */
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    signal(GUARDED, SIG_DFL);
     const char *temporary = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     snprintf(base, sizeof base, "%s/shim_check-XXXXXX", temporary);
     if (mkdtemp(base) == NULL) fail_setup(base);
@@ -999,7 +979,6 @@ int main(void) {
     run("seccomp: -ESRCH when a thread cannot be synchronised", probe_thread_unsynchronised, 0);
     run("seccomp: prctl", probe_prctl, 0);
     run("seccomp: prlimit64 only on itself", probe_prlimit, 0);
-    run("seccomp: rt_sigaction of the guarded signal", probe_guarded_signal, 0);
     run("seccomp: dlopen(libm.so.6)", probe_dlopen, 0);
     run("seccomp: io_uring_setup", probe_io_uring, 0);
 #ifdef __x86_64__
