@@ -33,6 +33,10 @@ package final class NotificationHost: Sendable {
         package var attachmentDirectory: String?
         /// How fast each instance may call host functions; nil for no limit.
         package var hostCallRate: CallRate? = .standard
+        /// The most notifications kept delivered (at least 1): a delivery
+        /// beyond it expires the oldest, as a notification centre lets old
+        /// notifications go; nil keeps every one.
+        package var deliveredLimit: Int?
 
         package init() {}
     }
@@ -78,15 +82,19 @@ package final class NotificationHost: Sendable {
         let restored: Bool
         /// A response claimed showing the restored notification again.
         let revived = Atomic<Bool>(false)
+        /// Its place in the order of deliveries (`State.order`).
+        let number: UInt64
 
-        /// A delivery of `notification` to `app` at `width`, served by `instance` (of thread `threadKey`).
+        /// A delivery of `notification` to `app` at `width`, served by
+        /// `instance` (of thread `threadKey`), `number` in the order of deliveries.
         init(notification: UserNotification, app: String, width: Double, instance: InstanceRecord?,
-             threadKey: ThreadKey?, restored: Bool = false) {
+             threadKey: ThreadKey?, number: UInt64, restored: Bool = false) {
             self.notification = notification
             self.app = app
             self.width = width
             self.instance = instance
             self.threadKey = threadKey
+            self.number = number
             self.restored = restored
         }
     }
@@ -118,6 +126,16 @@ package final class NotificationHost: Sendable {
         private(set) var routes: [ExtensionIndex.Route: KnownRoute] = [:]
         /// What is shown, by request identifier.
         private(set) var shown: [String: Shown] = [:]
+        /// What is shown, in the order it was delivered, the oldest first.
+        private(set) var order = SequencedList<Shown>()
+        /// The number the next delivery takes in `order`.
+        private var nextNumber: UInt64 = 1
+
+        /// A number for a new delivery, after every other.
+        mutating func takeNumber() -> UInt64 {
+            defer { nextNumber += 1 }
+            return nextNumber
+        }
         /// The instance of each thread shown.
         var threads: [ThreadKey: InstanceRecord] = [:]
 
@@ -175,12 +193,22 @@ package final class NotificationHost: Sendable {
         }
 
         /// Shows `entry`, replacing what showed under its identifier (a
-        /// concurrent delivery of the same request); returns what the
-        /// replaced entry leaves to dispose of.
-        mutating func show(_ entry: Shown) -> Removal {
+        /// concurrent delivery of the same request), and takes the oldest
+        /// off while more than `limit` show; returns what the replaced entry
+        /// and the expired ones leave to dispose of.
+        mutating func show(_ entry: Shown, limit: Int?) -> (replaced: Removal, expired: [Removal]) {
             entry.instance?.presentations.add(1, ordering: .relaxed)
-            guard let replaced = shown.updateValue(entry, forKey: entry.notification.identifier) else { return Removal() }
-            return release(replaced)
+            order.insert(entry, as: entry.number)
+            var replaced = Removal()
+            if let previous = shown.updateValue(entry, forKey: entry.notification.identifier) {
+                order.remove(previous.number)
+                replaced = release(previous)
+            }
+            var expired: [Removal] = []
+            while let limit, shown.count > limit, let oldest = order.first?.element, oldest !== entry {
+                expired.append(hide(oldest))
+            }
+            return (replaced, expired)
         }
 
         /// Stops showing `entry` unless a newer delivery replaced it; returns
@@ -189,36 +217,44 @@ package final class NotificationHost: Sendable {
             guard let index = shown.index(forKey: entry.notification.identifier), shown.values[index] === entry
             else { return Removal() }
             shown.remove(at: index)
-            return release(entry)
+            return forget(entry)
         }
 
         /// Stops showing what shows as `identifier`, if anything; returns
         /// what it leaves to dispose of.
         mutating func hide(identifier: String) -> Removal {
             guard let index = shown.index(forKey: identifier) else { return Removal() }
-            return release(shown.remove(at: index).value)
+            return forget(shown.remove(at: index).value)
+        }
+
+        /// Takes `entry`, no longer among those shown by identifier, out of
+        /// the order of deliveries too, and releases it.
+        private mutating func forget(_ entry: Shown) -> Removal {
+            order.remove(entry.number)
+            shown.releaseUnusedCapacity()
+            return release(entry)
         }
 
         /// Counts one presentation of `entry`'s instance fewer; the instance
         /// is to be destroyed when that was the last (and is forgotten as its
         /// thread's).
         private mutating func release(_ entry: Shown) -> Removal {
-            let attachments = entry.notification.attachments
             guard let instance = entry.instance, instance.presentations.subtract(1, ordering: .relaxed).newValue == 0
-            else { return Removal(removed: true, attachments: attachments) }
+            else { return Removal(entry: entry) }
             if let key = entry.threadKey, threads[key] === instance { threads[key] = nil }
-            return Removal(removed: true, attachments: attachments, instance: instance)
+            return Removal(entry: entry, instance: instance)
         }
     }
 
     /// What taking a delivery off the screen leaves to do outside the lock.
     private struct Removal {
-        /// True when a delivery was taken off.
-        var removed = false
-        /// The attachments of the delivery taken off, which leave the store.
-        var attachments: [NotificationAttachment] = []
+        /// The delivery taken off, if one was.
+        var entry: Shown?
         /// Its instance, when no other presentation uses it: to be destroyed.
         var instance: InstanceRecord?
+
+        /// The attachments of the delivery taken off, which leave the store.
+        var attachments: [NotificationAttachment] { entry?.notification.attachments ?? [] }
     }
 
     /// Destroys the instance `removal` leaves and takes its delivery's
@@ -227,6 +263,25 @@ package final class NotificationHost: Sendable {
     private func dispose(_ removal: Removal, keeping kept: UserNotification? = nil) {
         removal.instance?.destroy()
         removeUnreferenced(removal.attachments, keeping: kept)
+    }
+
+    /// Disposes of what showing a delivery took off the screen (see
+    /// `State.show`) and tells front ends: the delivery it replaced, when
+    /// `announcingReplaced`, and those that expired to make room.
+    private func finishShowing(_ removals: (replaced: Removal, expired: [Removal]), keeping kept: UserNotification,
+                               announcingReplaced: Bool) {
+        dispose(removals.replaced, keeping: kept)
+        if announcingReplaced { announce(removals.replaced, because: .replaced) }
+        for expired in removals.expired {
+            dispose(expired, keeping: kept)
+            announce(expired, because: .expired)
+        }
+    }
+
+    /// Tells front ends that the delivery `removal` took off the screen, if any, left it for `reason`.
+    private func announce(_ removal: Removal, because reason: DismissReason) {
+        guard let entry = removal.entry else { return }
+        onEvent(.dismissed(identifier: entry.notification.identifier, app: entry.app, reason: reason))
     }
 
     /// Takes `attachments` out of the store, but for those `kept` or a
@@ -291,21 +346,28 @@ package final class NotificationHost: Sendable {
     /// and has alert text), then to the content extension of its category.
     /// - Parameter width: the front end's content width in points; the configured default when nil.
     package func deliver(_ original: UserNotification, to app: String, width: Double? = nil) -> Delivery {
-        deliver(original, to: app, width: width, servicing: true)
+        deliver(original, to: app, width: width, reviving: nil)
     }
 
     /// Puts a notification delivered before this host started (kept by a
-    /// server across a restart) back among those shown, with its default
-    /// content; its content extension sees it again before its first response.
+    /// server across a restart) back among those shown, after those shown
+    /// already, with its default content; its content extension sees it
+    /// again before its first response.
     package func restore(_ notification: UserNotification, to app: String, width: Double) {
-        let entry = Shown(notification: notification, app: app, width: width, instance: nil, threadKey: nil, restored: true)
-        dispose(state.withLock { $0.show(entry) }, keeping: notification)
+        let shown = state.withLock { state in
+            let entry = Shown(notification: notification, app: app, width: width, instance: nil, threadKey: nil,
+                              number: state.takeNumber(), restored: true)
+            return state.show(entry, limit: configuration.deliveredLimit)
+        }
+        finishShowing(shown, keeping: notification, announcingReplaced: false)
     }
 
-    /// `deliver(_:to:width:)`, through the service stage only when `servicing`.
-    private func deliver(_ original: UserNotification, to app: String, width: Double?, servicing: Bool) -> Delivery {
+    /// `deliver(_:to:width:)`; when `reviving` a restored notification, it
+    /// goes past the service stage, keeps its place in the order of
+    /// deliveries, and front ends hear of no new delivery.
+    private func deliver(_ original: UserNotification, to app: String, width: Double?, reviving revived: Shown?) -> Delivery {
         let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
-        let serviced = servicing
+        let serviced = revived == nil
             ? service.run(original, to: app) : ServiceStage.Outcome(notification: original, report: .skipped(.delivered))
         let notification = serviced.notification
         var diagnostics = serviced.diagnostics
@@ -329,6 +391,7 @@ package final class NotificationHost: Sendable {
             return (retired, known, key, key.flatMap { state.threads[$0] })
         }
         dispose(retired, keeping: notification)
+        if revived == nil { announce(retired, because: .replaced) }
         let categoryActions = known?.registered?.category.actions
         var target = known?.target
         if target == nil, let found = self.target(for: route, diagnostics: &diagnostics) {
@@ -351,8 +414,12 @@ package final class NotificationHost: Sendable {
         }
 
         var serving: InstanceRecord?
+        var revision = 0
         if let instance {
-            instance.context.update { $0.attachments = notification.attachments }
+            revision = instance.context.update { state in
+                state.attachments = notification.attachments
+                return state.revision
+            }
             do throws(Diagnostic) {
                 try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in try extensionInstance.didReceive(notification) }
                 serving = instance
@@ -363,15 +430,21 @@ package final class NotificationHost: Sendable {
                 diagnostics.append(error)
             }
         }
-        let shown = Shown(notification: notification, app: app, width: width, instance: serving,
-                          threadKey: serving == nil ? nil : key)
-        dispose(state.withLock { $0.show(shown) }, keeping: notification)
-        let presentation = if let serving {
-            collectReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
-                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
-        } else {
-            close(shown, if: false, categoryActions: categoryActions)
+        let (shown, showing) = state.withLock { state in
+            let shown = Shown(notification: notification, app: app, width: width, instance: serving,
+                              threadKey: serving == nil ? nil : key, number: revived?.number ?? state.takeNumber())
+            return (shown, state.show(shown, limit: configuration.deliveredLimit))
         }
+        finishShowing(showing, keeping: notification, announcingReplaced: revived == nil)
+        let (closes, presentation) = if let serving {
+            drainReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
+                         diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        } else {
+            (false, self.presentation(shown, categoryActions: categoryActions, dismissed: false))
+        }
+        if revived == nil { onEvent(.delivered(presentation)) }
+        if closes { retire(shown, because: .extension) }
+        if let serving { announceChanges(by: serving, since: revision, except: shown) }
         for response in forwarded { onEvent(.forwarded(response)) }
         return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
                         diagnostics: diagnostics, log: log, forwarded: forwarded)
@@ -429,7 +502,7 @@ package final class NotificationHost: Sendable {
             // As iOS loads the extension when the user expands a notification
             // kept across a restart; once, however many responses come at once.
             if shown.revived.exchange(true, ordering: .acquiringAndReleasing) == false {
-                _ = deliver(shown.notification, to: shown.app, width: shown.width, servicing: false)
+                _ = deliver(shown.notification, to: shown.app, width: shown.width, reviving: shown)
             } else {
                 let deadline = MonotonicClock.deadline(after: configuration.responseDeadline)
                 while state.withLock({ $0.shown[identifier] }) === shown && MonotonicClock.now() < deadline { usleep(1_000) }
@@ -468,8 +541,9 @@ package final class NotificationHost: Sendable {
         let onEvent = self.onEvent
         let pending = CompletionCenter.shared.begin(
             deadline: MonotonicClock.deadline(after: configuration.responseDeadline),
-            extensionIdentifier: instance.manifest.bundleIdentifier, report: { onEvent(.diagnostic($0)) })
+            extensionIdentifier: instance.manifest.bundleIdentifier, report: { [app = shown.app] in onEvent(.diagnostic($0, app: app)) })
         var answer: PendingCompletion.Answer?
+        let revision = instance.context.read(\.revision)
         do throws(Diagnostic) {
             try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
                 try extensionInstance.didReceive(response, to: shown.notification, token: pending.token,
@@ -503,6 +577,7 @@ package final class NotificationHost: Sendable {
                                           "\(instance.manifest.bundleIdentifier) did not complete the response within \(configuration.responseDeadline) s; the notification is closed and the action forwarded to the app."))
             }
         }
+        announceChanges(by: instance, since: revision)
         if effective == .dismissAndForwardAction { forwarded.append(toApp) }
         if let misuse = diagnostics.first(where: \.code.isCompletionMisuse) {
             instance.started.provider.noteFault(misuse)
@@ -584,12 +659,36 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.shown.keys.sorted() }
     }
 
-    /// The notifications shown, with their apps, by identifier
-    /// (getDeliveredNotifications); only `app`'s when given.
+    /// The notifications shown, with their apps, in the order they were
+    /// delivered (getDeliveredNotifications); only `app`'s when given.
     package func delivered(ofApp app: String? = nil) -> [(app: String, notification: UserNotification)] {
         state.withLock { state in
-            state.shown.values.filter { app == nil || $0.app == app }.map { ($0.app, $0.notification) }
-        }.sorted { $0.notification.identifier < $1.notification.identifier }
+            state.order.elements(after: 0).filter { app == nil || $0.element.app == app }
+                .map { ($0.element.app, $0.element.notification) }
+        }
+    }
+
+    /// Up to `limit` of the notifications shown (only `app`'s when given),
+    /// in the order they were delivered, from the one delivered after
+    /// `position` (0: from the first).
+    ///
+    /// Paging by `DeliveredPage.next` sees each notification shown all
+    /// along exactly once, whatever is delivered or removed meanwhile; a
+    /// notification delivered meanwhile comes after those delivered before,
+    /// and one delivered again (replaced) comes again, where the new delivery stands.
+    package func delivered(ofApp app: String? = nil, after position: UInt64, limit: Int) -> DeliveredPage {
+        state.withLock { state in
+            var page = DeliveredPage()
+            for (number, entry) in state.order.elements(after: position) where app == nil || entry.app == app {
+                guard page.notifications.count < limit else {
+                    page.next = page.last
+                    break
+                }
+                page.notifications.append((entry.app, entry.notification))
+                page.last = number
+            }
+            return page
+        }
     }
 
     /// Takes the notifications `identifiers` name off the screen without a
@@ -659,9 +758,23 @@ package final class NotificationHost: Sendable {
     /// its instance when no other presentation uses it, and tells front ends.
     private func retire(_ shown: Shown, because reason: DismissReason) {
         let removal = state.withLock { $0.hide(shown) }
-        guard removal.removed else { return }
         dispose(removal)
-        onEvent(.dismissed(identifier: shown.notification.identifier, app: shown.app, reason: reason))
+        announce(removal, because: reason)
+    }
+
+    /// Tells front ends of the presentations `instance` serves (but
+    /// `except`'s), in the order delivered, as they are now, when a call into it changed what it
+    /// shows: the view of a thread is one for all its notifications. The
+    /// changes are those since the context's revision was `revision`.
+    private func announceChanges(by instance: InstanceRecord, since revision: Int, except: Shown? = nil) {
+        guard instance.context.read(\.revision) != revision else { return }
+        let served = state.withLock { state in
+            state.order.elements(after: 0).filter { $0.element.instance === instance && $0.element !== except }
+                .map { ($0.element, state.registered(for: $0.element)?.category.actions) }
+        }
+        for (shown, categoryActions) in served {
+            onEvent(.presentationChanged(presentation(shown, categoryActions: categoryActions, dismissed: false)))
+        }
     }
 
     /// Moves what `instance` reported during a call for `shown` (whose
@@ -744,7 +857,7 @@ package final class NotificationHost: Sendable {
             onEvent(.presentationChanged(presentation))
             if closes { retire(shown, because: .extension) }
         }
-        for diagnostic in diagnostics { onEvent(.diagnostic(diagnostic)) }
+        for diagnostic in diagnostics { onEvent(.diagnostic(diagnostic, app: instance.manifest.appIdentifier)) }
         for response in forwarded { onEvent(.forwarded(response)) }
     }
 }

@@ -78,7 +78,7 @@ struct ServiceStage: Sendable {
 
         let onEvent = self.onEvent
         let pending = CompletionCenter.shared.begin(.request, deadline: MonotonicClock.deadline(after: deadline),
-                                                    extensionIdentifier: identifier, report: { onEvent(.diagnostic($0)) })
+                                                    extensionIdentifier: identifier, report: { onEvent(.diagnostic($0, app: app)) })
         // did_receive_request runs on a thread of its own, so that the deadline runs while it does: its
         // content handler counts until the deadline and the grace period after time-will-expire.
         let call = RequestCall()

@@ -19,8 +19,17 @@ package final class HostService: Sendable {
         /// asked the first time it is described.
         package var sandbox: @Sendable () -> [JSON] = { [] }
 
+        /// How many delivered notifications a server keeps unless told
+        /// otherwise (`host.deliveredLimit`): far more than a front end
+        /// shows or a user reads, while it bounds what the server holds
+        /// (about 4 KB of memory and 0.6 KB of state file per notification:
+        /// some 40 MB and 6 MB) and how long folding its journal takes.
+        package static let defaultKept = 10_000
+
         /// The defaults.
-        package init() {}
+        package init() {
+            host.deliveredLimit = Self.defaultKept
+        }
     }
 
     /// The host the methods drive.
@@ -30,6 +39,10 @@ package final class HostService: Sendable {
     private let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     private let state: ServerState?
+    /// Gives what removed notifications leave back to the system.
+    private let memory = MemoryReturn()
+    /// The cursors of `notifications.list`.
+    private let cursors = ListCursor()
 
     /// A service over the bundles of `index`, keeping its state in `state` when given.
     /// - Parameter launcher: makes the launcher of extensions, given where
@@ -42,11 +55,18 @@ package final class HostService: Sendable {
         self.configuration = configuration
         self.state = state
         let shows = HostReference()
-        host = NotificationHost(index: index, configuration: configuration.host,
-                                launcher: launcher { subscribers.publish(.diagnostic($0)) }, onEvent: { event in
-            // Unless a new delivery of the identifier came meanwhile, which the state keeps.
-            if case let .dismissed(identifier, _, _) = event, shows.host?.presentation(of: identifier) == nil {
-                state?.recordRemoval(of: [identifier])
+        let memory = self.memory
+        let reported = launcher { diagnostic in
+            subscribers.publish(.diagnostic(diagnostic, app: shows.host.flatMap { Self.app(of: diagnostic, in: $0.index) }))
+        }
+        host = NotificationHost(index: index, configuration: configuration.host, launcher: reported, onEvent: { event in
+            if case let .dismissed(identifier, _, reason) = event {
+                // A replaced delivery's identifier is the new delivery's, which the state keeps; and
+                // unless a new delivery of the identifier came meanwhile.
+                if reason != .replaced, shows.host?.presentation(of: identifier) == nil {
+                    state?.recordRemoval(of: [identifier])
+                }
+                memory.noteRemovals()
             }
             subscribers.publish(event)
         })
@@ -66,7 +86,7 @@ package final class HostService: Sendable {
     package func reload(_ index: ExtensionIndex) -> [Diagnostic] {
         let (merged, warnings) = IndexReload.merge(old: host.index, new: index)
         host.replaceIndex(with: merged)
-        for warning in warnings { subscribers.publish(.diagnostic(warning)) }
+        for warning in warnings { subscribers.publish(.diagnostic(warning, app: Self.app(of: warning, in: merged))) }
         return warnings
     }
 
@@ -114,7 +134,7 @@ package final class HostService: Sendable {
         "notifications.presentation": Method(summary: "The presentation of a delivered notification, as it is now.") {
             service, params, _ throws(RPCError) in try service.presentation(params)
         },
-        "notifications.list": Method(summary: "The delivered notifications, of one app or of all (getDeliveredNotifications).") {
+        "notifications.list": Method(summary: "The delivered notifications, of one app or of all, in the order delivered, a page at a time: give back the answer's next as cursor (getDeliveredNotifications).") {
             service, params, _ throws(RPCError) in try service.listDelivered(params)
         },
         "notifications.remove": Method(summary: "Remove delivered notifications without a response (removeDeliveredNotifications).") {
@@ -123,7 +143,7 @@ package final class HostService: Sendable {
         "extensions.list": Method(summary: "The extension bundles on the search path, what they declare, and their problems.") {
             service, params, _ throws(RPCError) in try service.listExtensions(params)
         },
-        "events.subscribe": Method(summary: "Hear events: presentations changed, notifications dismissed, responses forwarded (to that app's subscribers only), extension failures.") {
+        "events.subscribe": Method(summary: "Hear the events of some apps, or of all: notifications delivered, presentations changed, notifications dismissed, responses forwarded, extension failures.") {
             service, params, client throws(RPCError) in try service.subscribe(params, client: client)
         },
         "events.unsubscribe": Method(summary: "Stop hearing events.") {
@@ -133,10 +153,11 @@ package final class HostService: Sendable {
 
     /// The events the server pushes, as JSON-RPC notifications.
     static let events: [(String, String)] = [
-        ("presentation.changed", "An extension changed what shows after its answer: {presentation}."),
-        ("notification.dismissed", "A notification left the screen: {identifier, app, reason: response | extension | removed}."),
-        ("response.forwarded", "The app received a response: {app, notification, actionIdentifier, userText}; only to subscribers naming the app."),
-        ("extension.failed", "An extension failed or misbehaved outside a call, or a call fell back to default content: {diagnostic}."),
+        ("notification.delivered", "A notification was delivered, by any client: {app, notification, presentation}."),
+        ("presentation.changed", "What a notification shows changed other than in the answer to a delivery: its extension changed it on its own, or a response or a thread-mate's delivery did: {app, presentation}."),
+        ("notification.dismissed", "A notification left the screen: {identifier, app, reason: response | extension | removed | replaced | expired}."),
+        ("response.forwarded", "The app received a response: {app, notification, actionIdentifier, userText}."),
+        ("extension.failed", "An extension failed or misbehaved outside a call, or a call fell back to default content: {app, diagnostic}."),
     ]
 
     // MARK: Methods
@@ -151,7 +172,12 @@ package final class HostService: Sendable {
                 .object([("name", .string(name)), ("summary", .string(Self.methods[name]!.summary))])
             })),
             ("events", .array(Self.events.map { .object([("method", .string($0.0)), ("params", .string($0.1))]) })),
-            ("limits", .object([("payloadSize", .integer(Int64(configuration.payloadSizeLimit)))])),
+            ("limits", .object([
+                ("payloadSize", .integer(Int64(configuration.payloadSizeLimit))),
+                ("keptNotifications", configuration.host.deliveredLimit.map { .integer(Int64($0)) } ?? .null),
+                ("listPage", .object([("default", .integer(Int64(ListCursor.defaultLimit))),
+                                      ("maximum", .integer(Int64(ListCursor.maximumLimit)))])),
+            ])),
             ("sandbox", .array(configuration.sandbox())),
         ])
     }
@@ -240,7 +266,7 @@ package final class HostService: Sendable {
             // Dismissed or removed while it was being recorded: the state must not bring it back.
             if host.presentation(of: identifier) == nil { state.recordRemoval(of: [identifier]) }
         }
-        publishFailures(delivery.diagnostics)
+        publishFailures(delivery.diagnostics, of: app)
         var members = delivery.json.objectMembers ?? []
         members.insert(("attachments", .array(admitted.map(\.json))), at: 1)
         return .object(members)
@@ -262,7 +288,7 @@ package final class HostService: Sendable {
             if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
             throw .invalidInput([error])
         }
-        publishFailures(outcome.diagnostics)
+        publishFailures(outcome.diagnostics, of: outcome.presentation.app)
         return outcome.json
     }
 
@@ -277,12 +303,19 @@ package final class HostService: Sendable {
     }
 
     private func listDelivered(_ params: JSON?) throws(RPCError) -> JSON {
-        var reader = try Params(params, of: "notifications.list", allowed: ["app"])
+        var reader = try Params(params, of: "notifications.list", allowed: ["app", "cursor", "limit"])
         let app = reader.string("app")
+        let cursor = reader.string("cursor")
+        let limit = reader.integer("limit", in: 1...ListCursor.maximumLimit)
         try reader.check()
-        return .object([("notifications", .array(host.delivered(ofApp: app).map { entry in
-            .object([("app", .string(entry.app)), ("notification", entry.notification.json)])
-        }))])
+        let page = host.delivered(ofApp: app, after: try cursor.map(cursors.position(of:)) ?? 0,
+                                  limit: limit ?? ListCursor.defaultLimit)
+        return .object([
+            ("notifications", .array(page.notifications.map { entry in
+                .object([("app", .string(entry.app)), ("notification", entry.notification.json)])
+            })),
+            ("next", page.next.map { .string(cursors.cursor(for: $0)) } ?? .null),
+        ])
     }
 
     private func remove(_ params: JSON?) throws(RPCError) -> JSON {
@@ -304,7 +337,8 @@ package final class HostService: Sendable {
 
     private func subscribe(_ params: JSON?, client: any EventReceiver) throws(RPCError) -> JSON {
         var reader = try Params(params, of: "events.subscribe", allowed: ["apps"])
-        let apps = reader.strings("apps")
+        // "all", as the answer says it, or no apps at all: every app.
+        let apps = params?["apps"] == .string("all") ? nil : reader.strings("apps")
         try reader.check()
         subscribers.subscribe(client, apps: apps.map(Set.init))
         return .object([("apps", apps.map { .array($0.map(JSON.string)) } ?? .string("all")),
@@ -328,12 +362,19 @@ package final class HostService: Sendable {
         }
     }
 
-    /// Tells subscribers of the errors a call ended with (an extension that
-    /// failed to load, to make an instance, to answer in time).
-    private func publishFailures(_ diagnostics: [Diagnostic]) {
+    /// Tells subscribers of `app` of the errors a call ended with (an
+    /// extension that failed to load, to make an instance, to answer in time).
+    private func publishFailures(_ diagnostics: [Diagnostic], of app: String) {
         for diagnostic in diagnostics where diagnostic.severity == .error {
-            subscribers.publish(.diagnostic(diagnostic))
+            subscribers.publish(.diagnostic(diagnostic, app: app))
         }
+    }
+
+    /// The app whose bundle in `index` `diagnostic` is about (its file is
+    /// the bundle or inside it), if any.
+    private static func app(of diagnostic: Diagnostic, in index: ExtensionIndex) -> String? {
+        guard let file = diagnostic.location.file else { return nil }
+        return index.bundles.first { file == $0.path || file.hasPrefix($0.path + "/") }?.manifest?.appIdentifier
     }
 }
 

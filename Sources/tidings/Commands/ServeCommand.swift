@@ -10,13 +10,15 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--deadline SECONDS] [--service-deadline SECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--deadline SECONDS] [--service-deadline SECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
             .init(name: "stdio", value: nil, help: "Answer one client on standard input and output instead; end when input ends."),
             .init(name: "state", value: "DIR",
                   help: "Keep registered categories and delivered notifications here across restarts (default $XDG_STATE_HOME/tidings)."),
+            .init(name: "keep", value: "COUNT",
+                  help: "Keep at most this many delivered notifications (default \(HostService.Configuration.defaultKept)); a delivery beyond it expires the oldest (notification.dismissed, reason expired)."),
             IsolationOption.option,
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
@@ -28,7 +30,7 @@ enum ServeCommand: Command {
                   help: "The longest JSON-RPC message accepted (default 1048576); a longer one gets an error."),
         ],
         discussion: [
-            "Methods: server.describe, categories.register, categories.list, notifications.deliver, notifications.respond, notifications.presentation, notifications.list, notifications.remove, extensions.list, events.subscribe, events.unsubscribe. Events (JSON-RPC notifications to subscribers): presentation.changed, notification.dismissed, response.forwarded, extension.failed. The README documents each with an example; server.describe lists them.",
+            "Methods: server.describe, categories.register, categories.list, notifications.deliver, notifications.respond, notifications.presentation, notifications.list, notifications.remove, extensions.list, events.subscribe, events.unsubscribe. Events (JSON-RPC notifications to subscribers of the app, or of all apps): notification.delivered, presentation.changed, notification.dismissed, response.forwarded, extension.failed. The README documents each with an example; server.describe lists them.",
             "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
             "Live reload: the extension directories are watched (inotify); a bundle added, removed, renamed or replaced, or a manifest edited, is served within tens of milliseconds, without a restart and without disturbing notifications shown. A manifest that stops validating keeps its last good version serving (an extension.failed event says so). A library already loaded keeps its code until the server restarts: code cannot be unloaded from a process.",
             SearchPathOption.discussion,
@@ -45,12 +47,15 @@ enum ServeCommand: Command {
         if arguments.flag("stdio") && arguments.value("socket") != nil {
             throw .usage("--stdio and --socket exclude each other.")
         }
+        // Before the state is read: memory that removed notifications free goes back to the system.
+        MemoryReturn.configureAllocator()
         var configuration = HostService.Configuration()
         configuration.host.responseDeadline = try arguments.positiveNumber("deadline") ?? configuration.host.responseDeadline
         configuration.host.serviceDeadline =
             try arguments.positiveNumber("service-deadline") ?? configuration.host.serviceDeadline
         configuration.host.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         configuration.payloadSizeLimit = try arguments.wholeNumber("max-payload-size") ?? configuration.payloadSizeLimit
+        configuration.host.deliveredLimit = try arguments.wholeNumber("keep") ?? configuration.host.deliveredLimit
         var limits = Server.Limits()
         limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
