@@ -4,34 +4,47 @@ import TidingsBase
 import TidingsSystemShims
 
 /// Gives the memory that removed notifications leave back to the system,
-/// so that a server that kept 100,000 notifications and let them go
+/// so that a server that kept 100,000 notifications and let them all go
 /// returns to about the size it had idle.
 ///
-/// Freed memory stays in glibc's arenas unless asked for: after every
-/// `batch` removals, `malloc_trim` runs on a thread of its own (never on a
-/// caller's: with much to give back it takes milliseconds, arena by arena).
+/// Freed memory stays in glibc's arenas unless asked for. Once a
+/// notification is removed, `malloc_trim` runs on a thread of its own
+/// (never a caller's: with much to give back it takes milliseconds, arena
+/// by arena) a moment later, and again every such moment while removals go
+/// on: at most ten times a second, and once after the last removal of a burst.
 package final class MemoryReturn: Sendable {
-    /// Removals after which freed memory is given back.
-    package let batch: Int
+    /// How long the trimming thread lets removals gather before each trim, in microseconds.
+    private let gathering: UInt32
     /// Removals counted so far.
     private let removals = Atomic<Int>(0)
-    /// A trim is queued and has not started: more removals need no other.
-    private let pending = Atomic<Bool>(false)
-    private let trimming = SerialQueue()
+    /// A trimming thread runs: removals need start no other.
+    private let trimming = Atomic<Bool>(false)
 
-    /// Gives freed memory back after every `batch` removals.
-    package init(batch: Int = 1_000) {
-        self.batch = batch
+    /// Gives freed memory back `gathering` seconds after removals (a tenth by default).
+    package init(gathering: Double = 0.1) {
+        self.gathering = UInt32(gathering * 1e6)
     }
 
-    /// Counts `count` notifications removed (dismissed, expired, replaced);
-    /// every `batch` of them, freed memory goes back to the system.
-    package func noteRemovals(_ count: Int = 1) {
-        let (before, after) = removals.wrappingAdd(count, ordering: .relaxed)
-        guard before / batch != after / batch, !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        trimming.async { [self] in
-            pending.store(false, ordering: .releasing)
+    /// Counts one notification removed (dismissed, expired, replaced): its
+    /// memory goes back to the system shortly.
+    package func noteRemoval() {
+        removals.add(1, ordering: .relaxed)
+        guard !trimming.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if !Threads.start({ self.trimWhileRemoving() }) { trimming.store(false, ordering: .releasing) }
+    }
+
+    /// Trims after each gathering while removals go on; ends after a trim no removal followed.
+    private func trimWhileRemoving() {
+        while true {
+            usleep(gathering)
+            let trimmed = removals.load(ordering: .relaxed)
             _ = tidings_malloc_trim()
+            if removals.load(ordering: .relaxed) != trimmed { continue }
+            trimming.store(false, ordering: .releasing)
+            // A removal that came as this thread was leaving found it still running: stay for it.
+            guard removals.load(ordering: .relaxed) != trimmed,
+                  !trimming.exchange(true, ordering: .acquiringAndReleasing)
+            else { return }
         }
     }
 

@@ -66,7 +66,7 @@ package final class HostService: Sendable {
                 if reason != .replaced, shows.host?.presentation(of: identifier) == nil {
                     state?.recordRemoval(of: [identifier])
                 }
-                memory.noteRemovals()
+                memory.noteRemoval()
             }
             subscribers.publish(event)
         })

@@ -43,6 +43,7 @@ package final class JournaledState: ServerState {
                 nextOrder += 1
             } else if let removed = record["removed"]?.arrayValue {
                 for identifier in removed.compactMap(\.stringValue) { delivered[identifier] = nil }
+                delivered.releaseUnusedCapacity()
             } else {
                 return false
             }
