@@ -17,6 +17,8 @@ struct Report {
     var discovery: [DiscoveryResult] = []
     /// The isolation measurements: raw, in process, isolated, cold start.
     var isolation: [IsolationResult] = []
+    /// The server's memory as notifications come and go, when it was measured.
+    var memory: MemoryResult?
 
     /// The isolation measurement with `key`, if it ran.
     func isolation(_ key: String) -> IsolationResult? {
@@ -54,6 +56,10 @@ struct Report {
         if let cold = isolation("cold-start") {
             checks.append(TargetCheck(key: cold.key, goal: "sandboxed worker cold start ≤ 10 ms at the median",
                                       limit: 10, measured: cold.medianMicroseconds / 1000, unit: "ms"))
+        }
+        for (number, round) in (memory?.rounds ?? []).enumerated() {
+            checks.append(TargetCheck(key: "memory-round-\(number + 1)", goal: "resident memory after removing every notification ≤ 2 × idle",
+                                      limit: 2, measured: Double(round.afterRemoval) / Double(memory?.idle ?? 1), unit: "× idle"))
         }
         if let deliver = oneShot("deliver-bundles") {
             checks.append(TargetCheck(key: deliver.key, goal: "one-shot deliver ≤ 10 ms wall with \(options.bundles) bundles",
