@@ -7,7 +7,7 @@ extension Dictionary {
     /// keeps its megabytes after they are all removed. Calling this after
     /// each removal costs amortised constant time: a copy happens only once
     /// three quarters of the entries went since the storage was sized.
-    package mutating func releaseUnusedCapacity() {
+    @inlinable package mutating func releaseUnusedCapacity() {
         guard capacity > 1_024, count <= capacity / 4 else { return }
         var smaller = Self(minimumCapacity: count)
         for (key, value) in self { smaller[key] = value }

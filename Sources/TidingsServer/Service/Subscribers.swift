@@ -50,8 +50,17 @@ package final class Subscribers: Sendable {
         if case .diagnostic(let diagnostic, _) = event, diagnostic.severity == .note { return }
         let app = Self.app(of: event)
         let receivers = subscriptions.withLock { subscriptions -> [any EventReceiver] in
-            subscriptions = subscriptions.filter { $0.value.receiver != nil }
-            return subscriptions.values.compactMap { $0.follows(app) ? $0.receiver : nil }
+            var receivers: [any EventReceiver] = []
+            var gone: [ObjectIdentifier] = []
+            for (key, subscription) in subscriptions {
+                if let receiver = subscription.receiver {
+                    if subscription.follows(app) { receivers.append(receiver) }
+                } else {
+                    gone.append(key)
+                }
+            }
+            for key in gone { subscriptions[key] = nil }
+            return receivers
         }
         guard !receivers.isEmpty else { return }
         let (method, params) = Self.notification(for: event)

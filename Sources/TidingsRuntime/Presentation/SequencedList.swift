@@ -5,7 +5,8 @@
 /// Removal leaves a gap that is skipped, and the storage is compacted once
 /// gaps outnumber the elements, so every operation costs amortised constant
 /// time but for finding a number (a binary search), and a list that shrank
-/// gives its storage back.
+/// gives its storage back. (It lives beside the host that uses it: in
+/// another module, unspecialised, every call looked up generic metadata.)
 package struct SequencedList<Element> {
     /// The numbers of the slots, increasing.
     private var numbers: [UInt64] = []

@@ -1,5 +1,5 @@
 import Testing
-import TidingsBase
+import TidingsRuntime
 
 /// The list the host keeps its notifications in, in the order delivered:
 /// against a plain sorted array through thousands of random insertions
