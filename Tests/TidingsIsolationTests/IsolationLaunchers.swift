@@ -1,15 +1,8 @@
-import Testing
 import TestSupport
 import TidingsIsolation
 import TidingsRuntime
 
-/// Where a test's extensions run: the same behaviour is asked of both.
-enum IsolationMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case inProcess = "in process"
-    case worker = "in a worker"
-
-    var testDescription: String { rawValue }
-
+extension IsolationMode {
     /// Worker settings for tests: the `tidings` product as the worker, restarted without delay.
     static var workerSettings: WorkerSettings {
         var settings = WorkerSettings(executable: Locations.product("tidings"))
