@@ -38,17 +38,6 @@ typedef struct ledger {
     size_t count, capacity;
 } ledger;
 
-/* The userInfo string of `key`, or NULL. */
-static const char *user_info(const tidings_notification *notification, const char *key) {
-    size_t i;
-    for (i = 0; i < notification->content->user_info_count; i++) {
-        if (strcmp(notification->content->user_info[i]->key, key) == 0) {
-            return notification->content->user_info[i]->string_value;
-        }
-    }
-    return NULL;
-}
-
 static void pause_for(long milliseconds) {
     struct timespec pause;
     pause.tv_sec = milliseconds / 1000;
@@ -97,13 +86,18 @@ static int has_received(const ledger *self, const char *identifier) {
 
 static void did_receive_notification(void *instance, const tidings_notification *notification) {
     ledger *self = instance;
-    const char *milliseconds = user_info(notification, "milliseconds");
-    const char *gate = user_info(notification, "gate");
-    if (gate != NULL) {
-        int waited;
-        for (waited = 0; waited < 30000 && access(gate, F_OK) != 0; waited++) pause_for(1);
+    const tidings_content *content = notification->content;
+    size_t i;
+    for (i = 0; i < content->user_info_count; i++) {
+        const char *key = content->user_info[i]->key, *value = content->user_info[i]->string_value;
+        if (value == NULL) continue;
+        if (strcmp(key, "gate") == 0) {
+            int waited;
+            for (waited = 0; waited < 30000 && access(value, F_OK) != 0; waited++) pause_for(1);
+        } else if (strcmp(key, "milliseconds") == 0) {
+            pause_for(atol(value));
+        }
     }
-    if (milliseconds != NULL) pause_for(atol(milliseconds));
     remember(self, notification->identifier);
     host->set_text(self->context, "instance", self->name);
     host->set_text(self->context, "received", notification->identifier);
