@@ -64,7 +64,12 @@ final class ServerFixture: @unchecked Sendable {
         let server = try BackgroundProcess(Locations.product("tidings"), serveArguments(isolation) + ["--socket", socketPath],
                                            environment: ["HOME": directory.path, "NO_COLOR": "1"],
                                            log: directory.file("serve.log"))
-        try #require(BackgroundProcess.wait(forFile: socketPath), "the server did not start: \(serveLog)")
+        // The socket's file appears at bind, a moment before the server listens: wait for a connection.
+        let deadline = MonotonicClock.deadline(after: 10)
+        while (try? client()) == nil {
+            try #require(MonotonicClock.now() < deadline && server.isRunning, "the server did not start: \(serveLog)")
+            usleep(10_000)
+        }
         return server
     }
 
