@@ -130,14 +130,8 @@ package final class NotificationHost: Sendable {
         private(set) var order = SequencedList<Shown>()
         /// The number the next delivery takes in `order`.
         private var nextNumber: UInt64 = 1
-
-        /// A number for a new delivery, after every other.
-        mutating func takeNumber() -> UInt64 {
-            defer { nextNumber += 1 }
-            return nextNumber
-        }
-        /// The instance of each thread shown.
-        var threads: [ThreadKey: InstanceRecord] = [:]
+        /// The instance of each thread shown; only instances someone holds.
+        private var threads: [ThreadKey: InstanceRecord] = [:]
 
         /// The category `identifier` of `app`, if registered.
         func category(_ identifier: String, of app: String) -> NotificationCategory? {
@@ -192,18 +186,67 @@ package final class NotificationHost: Sendable {
             return target
         }
 
+        /// What shows as `identifier`, with its registered category; its
+        /// instance, if any, held for the caller, who lets go of it.
+        func claim(_ identifier: String) -> (Shown, Registered?)? {
+            guard let entry = shown[identifier] else { return nil }
+            entry.instance?.holds.add(1, ordering: .relaxed)
+            return (entry, registered(for: entry))
+        }
+
+        /// The instance of thread `key`, held for the caller, who lets go of
+        /// it; nil when the thread has none (or there is no thread).
+        func holdInstance(of key: ThreadKey?) -> InstanceRecord? {
+            guard let key, let instance = threads[key] else { return nil }
+            instance.holds.add(1, ordering: .relaxed)
+            return instance
+        }
+
+        /// `holdInstance(of:)`, but when the thread has no instance, the one
+        /// `make` makes, kept as the thread's.
+        mutating func holdInstance(of key: ThreadKey?, makingOne make: () -> InstanceRecord) -> InstanceRecord {
+            if let held = holdInstance(of: key) { return held }
+            let made = make()
+            made.holds.add(1, ordering: .relaxed)
+            if let key { threads[key] = made }
+            return made
+        }
+
+        /// Forgets `instance` as the instance of thread `key` (it failed),
+        /// so that the thread's next delivery makes another.
+        mutating func forget(_ instance: InstanceRecord, of key: ThreadKey?) {
+            if let key, threads[key] === instance { threads[key] = nil }
+        }
+
+        /// Lets go of one hold on `instance`, of thread `key`; returns it when
+        /// that was the last, forgotten as its thread's: to be destroyed.
+        mutating func letGo(of instance: InstanceRecord, of key: ThreadKey?) -> InstanceRecord? {
+            guard instance.holds.subtract(1, ordering: .relaxed).newValue == 0 else { return nil }
+            forget(instance, of: key)
+            return instance
+        }
+
+        /// A number for a new delivery, after every other.
+        mutating func takeNumber() -> UInt64 {
+            defer { nextNumber += 1 }
+            return nextNumber
+        }
+
         /// Shows `entry`, replacing what showed under its identifier (a
-        /// concurrent delivery of the same request), and takes the oldest
-        /// off while more than `limit` show; returns what the replaced entry
-        /// and the expired ones leave to dispose of.
-        mutating func show(_ entry: Shown, limit: Int?) -> (replaced: Removal, expired: [Removal]) {
-            entry.instance?.presentations.add(1, ordering: .relaxed)
+        /// concurrent delivery of the same request), lets go of `instance`
+        /// (of thread `key`), held by the delivery, and takes the oldest off
+        /// while more than `limit` show; returns what the replaced entry and
+        /// the delivery leave to dispose of, and what the expired ones do.
+        mutating func show(_ entry: Shown, limit: Int?, lettingGoOf instance: InstanceRecord? = nil,
+                           of key: ThreadKey? = nil) -> (replaced: Removal, expired: [Removal]) {
+            entry.instance?.holds.add(1, ordering: .relaxed)
             order.insert(entry, as: entry.number)
             var replaced = Removal()
             if let previous = shown.updateValue(entry, forKey: entry.notification.identifier) {
                 order.remove(previous.number)
                 replaced = release(previous)
             }
+            if let instance, let ended = letGo(of: instance, of: key) { replaced.ended.append(ended) }
             var expired: [Removal] = []
             while let limit, shown.count > limit, let oldest = order.first?.element, oldest !== entry {
                 expired.append(hide(oldest))
@@ -235,14 +278,14 @@ package final class NotificationHost: Sendable {
             return release(entry)
         }
 
-        /// Counts one presentation of `entry`'s instance fewer; the instance
-        /// is to be destroyed when that was the last (and is forgotten as its
-        /// thread's).
+        /// Lets go of the hold of `entry`'s presentation on its instance;
+        /// the instance is to be destroyed when that was the last hold.
         private mutating func release(_ entry: Shown) -> Removal {
-            guard let instance = entry.instance, instance.presentations.subtract(1, ordering: .relaxed).newValue == 0
-            else { return Removal(entry: entry) }
-            if let key = entry.threadKey, threads[key] === instance { threads[key] = nil }
-            return Removal(entry: entry, instance: instance)
+            var removal = Removal(entry: entry)
+            if let instance = entry.instance, let ended = letGo(of: instance, of: entry.threadKey) {
+                removal.ended.append(ended)
+            }
+            return removal
         }
     }
 
@@ -250,19 +293,26 @@ package final class NotificationHost: Sendable {
     private struct Removal {
         /// The delivery taken off, if one was.
         var entry: Shown?
-        /// Its instance, when no other presentation uses it: to be destroyed.
-        var instance: InstanceRecord?
+        /// The instances nobody holds any more: to be destroyed.
+        var ended: [InstanceRecord] = []
 
         /// The attachments of the delivery taken off, which leave the store.
         var attachments: [NotificationAttachment] { entry?.notification.attachments ?? [] }
     }
 
-    /// Destroys the instance `removal` leaves and takes its delivery's
+    /// Destroys the instances `removal` leaves and takes its delivery's
     /// attachments out of the store, but for those `kept` still carries (a
     /// new delivery of the same notification).
     private func dispose(_ removal: Removal, keeping kept: UserNotification? = nil) {
-        removal.instance?.destroy()
+        for instance in removal.ended { instance.destroy() }
         removeUnreferenced(removal.attachments, keeping: kept)
+    }
+
+    /// Lets go of the hold a call took on `shown`'s instance (`State.claim`),
+    /// destroying the instance when that was the last hold.
+    private func letGo(of shown: Shown) {
+        guard let instance = shown.instance else { return }
+        state.withLock { $0.letGo(of: instance, of: shown.threadKey) }?.destroy()
     }
 
     /// Disposes of what showing a delivery took off the screen (see
@@ -383,12 +433,14 @@ package final class NotificationHost: Sendable {
 
         // One lock on the common path: take the previous delivery of the
         // identifier off the screen, find what is known of the route (its
-        // registered category, and where it leads) and the thread's instance.
+        // registered category, and where it leads) and hold the thread's
+        // instance, so that no response closing the thread's last
+        // notification meanwhile destroys it under this delivery.
         var (retired, known, key, instance) = state.withLock { state in
             let retired = state.hide(identifier: notification.identifier)
             let known = state.routes[route]
             let key = known?.target.flatMap(threadKey)
-            return (retired, known, key, key.flatMap { state.threads[$0] })
+            return (retired, known, key, state.holdInstance(of: key))
         }
         dispose(retired, keeping: notification)
         if revived == nil { announce(retired, because: .replaced) }
@@ -402,10 +454,9 @@ package final class NotificationHost: Sendable {
             do throws(Diagnostic) {
                 let provider = try target.provider(from: providers, launcher: launcher)
                 instance = state.withLock { state in
-                    if let key, let existing = state.threads[key] { return existing }
-                    let record = InstanceRecord(target: target, provider: provider, callRate: configuration.hostCallRate)
-                    if let key { state.threads[key] = record }
-                    return record
+                    state.holdInstance(of: key) {
+                        InstanceRecord(target: target, provider: provider, callRate: configuration.hostCallRate)
+                    }
                 }
                 watch(instance)
             } catch {
@@ -425,15 +476,15 @@ package final class NotificationHost: Sendable {
                 serving = instance
             } catch {
                 instance.context.close()
-                // Forget the thread's instance only if it is still this one.
-                if let key { state.withLock { if $0.threads[key] === instance { $0.threads[key] = nil } } }
+                state.withLock { $0.forget(instance, of: key) }
                 diagnostics.append(error)
             }
         }
+        // Shown, and the delivery's hold given up, in one step: the presentation holds the instance now.
         let (shown, showing) = state.withLock { state in
             let shown = Shown(notification: notification, app: app, width: width, instance: serving,
                               threadKey: serving == nil ? nil : key, number: revived?.number ?? state.takeNumber())
-            return (shown, state.show(shown, limit: configuration.deliveredLimit))
+            return (shown, state.show(shown, limit: configuration.deliveredLimit, lettingGoOf: instance, of: key))
         }
         finishShowing(showing, keeping: notification, announcingReplaced: revived == nil)
         let (closes, presentation) = if let serving {
@@ -493,12 +544,11 @@ package final class NotificationHost: Sendable {
 
     /// `respond(to:with:)` but for telling front ends what the app received.
     private func answer(_ identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
-        guard var (shown, registered) = state.withLock({ state in
-            state.shown[identifier].map { ($0, state.registered(for: $0)) }
-        }) else {
+        guard var (shown, registered) = state.withLock({ $0.claim(identifier) }) else {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
         }
         if shown.restored {
+            // Restored, it has no instance: nothing is held yet.
             // As iOS loads the extension when the user expands a notification
             // kept across a restart; once, however many responses come at once.
             if shown.revived.exchange(true, ordering: .acquiringAndReleasing) == false {
@@ -507,10 +557,12 @@ package final class NotificationHost: Sendable {
                 let deadline = MonotonicClock.deadline(after: configuration.responseDeadline)
                 while state.withLock({ $0.shown[identifier] }) === shown && MonotonicClock.now() < deadline { usleep(1_000) }
             }
-            guard let again = state.withLock({ state in state.shown[identifier].map { ($0, state.registered(for: $0)) } })
+            guard let again = state.withLock({ $0.claim(identifier) })
             else { throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.") }
             (shown, registered) = again
         }
+        let held = shown
+        defer { letGo(of: held) }
         let categoryActions = registered?.category.actions
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
@@ -620,11 +672,11 @@ package final class NotificationHost: Sendable {
 
     /// The user tapped the media play/pause button: plays when paused, pauses when playing.
     package func tapMediaButton(of identifier: String) throws(Diagnostic) -> Presentation {
-        guard let (shown, categoryActions) = state.withLock({ state in
-            state.shown[identifier].map { ($0, state.registered(for: $0)?.category.actions) }
-        }) else {
+        guard let (shown, registered) = state.withLock({ $0.claim(identifier) }) else {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
         }
+        defer { letGo(of: shown) }
+        let categoryActions = registered?.category.actions
         guard let instance = shown.instance, let button = instance.context.snapshot().mediaButton,
               button.type != 0
         else {
