@@ -48,7 +48,9 @@ package final class NotificationHost: Sendable {
     /// Where attachments are kept; nil when the configuration names no directory.
     package let attachments: AttachmentStore?
     private let launcher: any ExtensionLauncher
-    private let onEvent: @Sendable (HostEvent) -> Void
+    /// Told what front ends may want to hear of; nil when nobody listens,
+    /// and then no event is even made (a delivery's copies its presentation).
+    private let onEvent: (@Sendable (HostEvent) -> Void)?
     private let providers = ProviderCache()
     /// The first stage of every delivery.
     private let service: ServiceStage
@@ -331,7 +333,7 @@ package final class NotificationHost: Sendable {
     /// Tells front ends that the delivery `removal` took off the screen, if any, left it for `reason`.
     private func announce(_ removal: Removal, because reason: DismissReason) {
         guard let entry = removal.entry else { return }
-        onEvent(.dismissed(identifier: entry.notification.identifier, app: entry.app, reason: reason))
+        onEvent?(.dismissed(identifier: entry.notification.identifier, app: entry.app, reason: reason))
     }
 
     /// Takes `attachments` out of the store, but for those `kept` or a
@@ -348,10 +350,12 @@ package final class NotificationHost: Sendable {
     /// A host serving the bundles of `index`.
     /// - Parameters:
     ///   - launcher: how extensions are started (in this process by default).
-    ///   - onEvent: receives what happens outside any call, such as a late completion.
+    ///   - onEvent: hears what front ends may want to hear of (`HostEvent`):
+    ///     deliveries, presentations changed, dismissals, responses sent to
+    ///     the app, what happens outside any call; nil when nobody listens.
     package init(index: ExtensionIndex, configuration: Configuration = Configuration(),
                  launcher: any ExtensionLauncher = InProcessLauncher(),
-                 onEvent: @escaping @Sendable (HostEvent) -> Void = { _ in }) {
+                 onEvent: (@Sendable (HostEvent) -> Void)? = nil) {
         currentIndex = CurrentIndex(index)
         self.configuration = configuration
         self.launcher = launcher
@@ -360,7 +364,7 @@ package final class NotificationHost: Sendable {
         self.attachments = attachments
         service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher,
                                deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
-                               store: attachments, callRate: configuration.hostCallRate, onEvent: onEvent)
+                               store: attachments, callRate: configuration.hostCallRate, onEvent: onEvent ?? { _ in })
     }
 
     // MARK: The bundles served
@@ -493,10 +497,10 @@ package final class NotificationHost: Sendable {
         } else {
             (false, self.presentation(shown, categoryActions: categoryActions, dismissed: false))
         }
-        if revived == nil { onEvent(.delivered(presentation)) }
+        if revived == nil { onEvent?(.delivered(presentation)) }
         if closes { retire(shown, because: .extension) }
         if let serving { announceChanges(by: serving, since: revision, except: shown) }
-        for response in forwarded { onEvent(.forwarded(response)) }
+        for response in forwarded { onEvent?(.forwarded(response)) }
         return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
                         diagnostics: diagnostics, log: log, forwarded: forwarded)
     }
@@ -538,7 +542,7 @@ package final class NotificationHost: Sendable {
     ///   or text missing from (or given to) an action.
     package func respond(to identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
         let outcome = try answer(identifier, with: response)
-        for forwarded in outcome.forwarded { onEvent(.forwarded(forwarded)) }
+        for forwarded in outcome.forwarded { onEvent?(.forwarded(forwarded)) }
         return outcome
     }
 
@@ -593,7 +597,7 @@ package final class NotificationHost: Sendable {
         let onEvent = self.onEvent
         let pending = CompletionCenter.shared.begin(
             deadline: MonotonicClock.deadline(after: configuration.responseDeadline),
-            extensionIdentifier: instance.manifest.bundleIdentifier, report: { [app = shown.app] in onEvent(.diagnostic($0, app: app)) })
+            extensionIdentifier: instance.manifest.bundleIdentifier, report: { [app = shown.app] in onEvent?(.diagnostic($0, app: app)) })
         var answer: PendingCompletion.Answer?
         let revision = instance.context.read(\.revision)
         do throws(Diagnostic) {
@@ -819,7 +823,7 @@ package final class NotificationHost: Sendable {
     /// shows: the view of a thread is one for all its notifications. The
     /// changes are those since the context's revision was `revision`.
     private func announceChanges(by instance: InstanceRecord, since revision: Int, except: Shown? = nil) {
-        guard instance.context.read(\.revision) != revision else { return }
+        guard let onEvent, instance.context.read(\.revision) != revision else { return }
         let served = state.withLock { state in
             state.order.elements(after: 0).filter { $0.element.instance === instance && $0.element !== except }
                 .map { ($0.element, state.registered(for: $0.element)?.category.actions) }
@@ -906,11 +910,11 @@ package final class NotificationHost: Sendable {
             }
         } ?? []
         for (shown, closes, presentation) in drained {
-            onEvent(.presentationChanged(presentation))
+            onEvent?(.presentationChanged(presentation))
             if closes { retire(shown, because: .extension) }
         }
-        for diagnostic in diagnostics { onEvent(.diagnostic(diagnostic, app: instance.manifest.appIdentifier)) }
-        for response in forwarded { onEvent(.forwarded(response)) }
+        for diagnostic in diagnostics { onEvent?(.diagnostic(diagnostic, app: instance.manifest.appIdentifier)) }
+        for response in forwarded { onEvent?(.forwarded(response)) }
     }
 }
 

@@ -82,17 +82,30 @@ package struct SequencedList<Element> {
         return low
     }
 
-    /// Drops the gaps, into storage sized for what is left.
+    /// Drops the gaps, in place; storage far larger than what is left is
+    /// given back.
     private mutating func compact() {
-        var keptNumbers: [UInt64] = []
-        var keptSlots: [Element?] = []
-        keptNumbers.reserveCapacity(count)
-        keptSlots.reserveCapacity(count)
+        var kept = 0
         for position in head..<slots.count where slots[position] != nil {
-            keptNumbers.append(numbers[position])
-            keptSlots.append(slots[position])
+            numbers[kept] = numbers[position]
+            slots[kept] = slots[position]
+            kept += 1
         }
-        (numbers, slots, head) = (keptNumbers, keptSlots, 0)
+        numbers.removeLast(numbers.count - kept)
+        slots.removeLast(slots.count - kept)
+        head = 0
+        if numbers.capacity > max(1_024, 4 * kept) {
+            numbers = Self.copy(numbers)
+            slots = Self.copy(slots)
+        }
+    }
+
+    /// A copy of `array` in storage of its size.
+    private static func copy<Value>(_ array: [Value]) -> [Value] {
+        var copy: [Value] = []
+        copy.reserveCapacity(array.count)
+        copy.append(contentsOf: array)
+        return copy
     }
 }
 
