@@ -45,6 +45,11 @@ package final class NotificationHost: Sendable {
     package let attachments: AttachmentStore?
     private let launcher: any ExtensionLauncher
     private let onEvent: @Sendable (HostEvent) -> Void
+    /// Told under the host's lock of each notification that leaves the
+    /// screen unrecorded (a response or its extension closed it, a front end
+    /// removed it without `recordingWith`), in order with the deliveries and
+    /// removals recorded: what a journal needs to write down.
+    private let onDismissal: @Sendable (String) -> Void
     private let providers = ProviderCache()
     /// The first stage of every delivery.
     private let service: ServiceStage
@@ -120,6 +125,11 @@ package final class NotificationHost: Sendable {
         private(set) var shown: [String: Shown] = [:]
         /// The instance of each thread shown.
         var threads: [ThreadKey: InstanceRecord] = [:]
+        /// The latest delivery of each identifier begun and not yet shown, by
+        /// the number `claim` gave it.
+        private var claims: [String: UInt64] = [:]
+        /// The number the next `claim` gives.
+        private var nextClaim: UInt64 = 0
 
         /// The category `identifier` of `app`, if registered.
         func category(_ identifier: String, of app: String) -> NotificationCategory? {
@@ -174,13 +184,28 @@ package final class NotificationHost: Sendable {
             return target
         }
 
-        /// Shows `entry`, replacing what showed under its identifier (a
-        /// concurrent delivery of the same request); returns what the
-        /// replaced entry leaves to dispose of.
-        mutating func show(_ entry: Shown) -> Removal {
+        /// Begins a delivery of `identifier`, which `show(_:claimed:)` is to
+        /// show; returns its number. Of two deliveries of one identifier, the
+        /// one that claims last is the one that stays shown, whichever
+        /// finishes first — the order in which they were recorded.
+        mutating func claim(_ identifier: String) -> UInt64 {
+            nextClaim += 1
+            claims[identifier] = nextClaim
+            return nextClaim
+        }
+
+        /// Shows `entry`, delivered under `claim`, replacing what showed under
+        /// its identifier; returns what the replaced entry leaves to dispose
+        /// of. When a later delivery of the identifier has claimed it since,
+        /// `entry` is not shown: it counts as replaced by that one at once,
+        /// and what it leaves is returned instead, with `shown` false.
+        mutating func show(_ entry: Shown, claimed claim: UInt64) -> (removal: Removal, shown: Bool) {
+            let identifier = entry.notification.identifier
             entry.instance?.presentations.add(1, ordering: .relaxed)
-            guard let replaced = shown.updateValue(entry, forKey: entry.notification.identifier) else { return Removal() }
-            return release(replaced)
+            guard claims[identifier] == claim else { return (release(entry), false) }
+            claims[identifier] = nil
+            guard let replaced = shown.updateValue(entry, forKey: identifier) else { return (Removal(), true) }
+            return (release(replaced), true)
         }
 
         /// Stops showing `entry` unless a newer delivery replaced it; returns
@@ -244,13 +269,18 @@ package final class NotificationHost: Sendable {
     /// - Parameters:
     ///   - launcher: how extensions are started (in this process by default).
     ///   - onEvent: receives what happens outside any call, such as a late completion.
+    ///   - onDismissal: told, under the host's lock, of each notification
+    ///     that leaves the screen unrecorded (see `deliver(_:to:width:recordingWith:)`),
+    ///     for a journal to write down in order; it must be quick and must not call the host.
     package init(index: ExtensionIndex, configuration: Configuration = Configuration(),
                  launcher: any ExtensionLauncher = InProcessLauncher(),
-                 onEvent: @escaping @Sendable (HostEvent) -> Void = { _ in }) {
+                 onEvent: @escaping @Sendable (HostEvent) -> Void = { _ in },
+                 onDismissal: @escaping @Sendable (String) -> Void = { _ in }) {
         currentIndex = CurrentIndex(index)
         self.configuration = configuration
         self.launcher = launcher
         self.onEvent = onEvent
+        self.onDismissal = onDismissal
         let attachments = configuration.attachmentDirectory.map(AttachmentStore.init(directory:))
         self.attachments = attachments
         service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher,
@@ -291,7 +321,22 @@ package final class NotificationHost: Sendable {
     /// and has alert text), then to the content extension of its category.
     /// - Parameter width: the front end's content width in points; the configured default when nil.
     package func deliver(_ original: UserNotification, to app: String, width: Double? = nil) -> Delivery {
-        deliver(original, to: app, width: width, servicing: true)
+        deliver(original, to: app, width: width, servicing: true) { (_: UserNotification, _: Double) throws(Never) in }
+    }
+
+    /// `deliver(_:to:width:)` for a host whose changes are journaled: once
+    /// the service stage has made the notification, and before anything is
+    /// shown or replaced, `record` is called with it and its content width,
+    /// under the lock that orders deliveries and dismissals, so that the
+    /// journal holds them in the order they take effect.
+    ///
+    /// When `record` throws, the delivery is not made: nothing is shown or
+    /// replaced, no content extension sees it, its attachments leave the
+    /// store, and the error is thrown.
+    package func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double? = nil,
+                                        recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
+        throws(Failure) -> Delivery {
+        try deliver(original, to: app, width: width, servicing: true, recording: record)
     }
 
     /// Puts a notification delivered before this host started (kept by a
@@ -299,11 +344,13 @@ package final class NotificationHost: Sendable {
     /// content; its content extension sees it again before its first response.
     package func restore(_ notification: UserNotification, to app: String, width: Double) {
         let entry = Shown(notification: notification, app: app, width: width, instance: nil, threadKey: nil, restored: true)
-        dispose(state.withLock { $0.show(entry) }, keeping: notification)
+        dispose(state.withLock { $0.show(entry, claimed: $0.claim(notification.identifier)).removal }, keeping: notification)
     }
 
-    /// `deliver(_:to:width:)`, through the service stage only when `servicing`.
-    private func deliver(_ original: UserNotification, to app: String, width: Double?, servicing: Bool) -> Delivery {
+    /// `deliver(_:to:width:recordingWith:)`, through the service stage only when `servicing`.
+    private func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double?, servicing: Bool,
+                                         recording record: (UserNotification, Double) throws(Failure) -> Void)
+        throws(Failure) -> Delivery {
         let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
         let serviced = servicing
             ? service.run(original, to: app) : ServiceStage.Outcome(notification: original, report: .skipped(.delivered))
@@ -319,15 +366,24 @@ package final class NotificationHost: Sendable {
             thread.isEmpty ? nil : ThreadKey(extensionIdentifier: target.manifest.bundleIdentifier, thread: thread)
         }
 
-        // One lock on the common path: take the previous delivery of the
-        // identifier off the screen, find what is known of the route (its
-        // registered category, and where it leads) and the thread's instance.
-        var (retired, known, key, instance) = state.withLock { state in
-            let retired = state.hide(identifier: notification.identifier)
-            let known = state.routes[route]
-            let key = known?.target.flatMap(threadKey)
-            return (retired, known, key, key.flatMap { state.threads[$0] })
+        // One lock on the common path: record the delivery, take the previous
+        // delivery of the identifier off the screen, find what is known of the
+        // route (its registered category, and where it leads) and the thread's instance.
+        let claimed: (Removal, KnownRoute?, ThreadKey?, InstanceRecord?, UInt64)
+        do throws(Failure) {
+            claimed = try state.withLock { (state: inout State) throws(Failure) in
+                try record(notification, width)
+                let claim = state.claim(notification.identifier)
+                let retired = state.hide(identifier: notification.identifier)
+                let known = state.routes[route]
+                let key = known?.target.flatMap(threadKey)
+                return (retired, known, key, key.flatMap { state.threads[$0] }, claim)
+            }
+        } catch {
+            removeUnreferenced(notification.attachments)
+            throw error
         }
+        var (retired, known, key, instance, claim) = claimed
         dispose(retired, keeping: notification)
         let categoryActions = known?.registered?.category.actions
         var target = known?.target
@@ -365,7 +421,9 @@ package final class NotificationHost: Sendable {
         }
         let shown = Shown(notification: notification, app: app, width: width, instance: serving,
                           threadKey: serving == nil ? nil : key)
-        dispose(state.withLock { $0.show(shown) }, keeping: notification)
+        let (removal, isShown) = state.withLock { $0.show(shown, claimed: claim) }
+        // Shown, it keeps its attachments; replaced at once by a later delivery, it does not.
+        dispose(removal, keeping: isShown ? notification : nil)
         let presentation = if let serving {
             collectReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
                            diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
@@ -429,7 +487,10 @@ package final class NotificationHost: Sendable {
             // As iOS loads the extension when the user expands a notification
             // kept across a restart; once, however many responses come at once.
             if shown.revived.exchange(true, ordering: .acquiringAndReleasing) == false {
-                _ = deliver(shown.notification, to: shown.app, width: shown.width, servicing: false)
+                // Already recorded: it is shown again as it was delivered.
+                _ = deliver(shown.notification, to: shown.app, width: shown.width, servicing: false) {
+                    (_: UserNotification, _: Double) throws(Never) in
+                }
             } else {
                 let deadline = MonotonicClock.deadline(after: configuration.responseDeadline)
                 while state.withLock({ $0.shown[identifier] }) === shown && MonotonicClock.now() < deadline { usleep(1_000) }
@@ -603,6 +664,27 @@ package final class NotificationHost: Sendable {
         return entries.map(\.notification.identifier)
     }
 
+    /// `remove(_:)` for a host whose changes are journaled: `record` is
+    /// called with the identifiers shown, under the lock that orders
+    /// deliveries and dismissals, before any is taken off the screen. When it
+    /// throws, nothing is removed and the error is thrown.
+    /// - Returns: the identifiers that were shown.
+    @discardableResult
+    package func remove<Failure: Error>(_ identifiers: [String],
+                                        recordingWith record: ([String]) throws(Failure) -> Void) throws(Failure) -> [String] {
+        let taken = try state.withLock { (state: inout State) throws(Failure) -> [(Shown, Removal)] in
+            let entries = identifiers.compactMap { state.shown[$0] }
+            guard !entries.isEmpty else { return [] }
+            try record(entries.map(\.notification.identifier))
+            return entries.map { ($0, state.hide($0)) }
+        }
+        for (shown, removal) in taken where removal.removed {
+            dispose(removal)
+            onEvent(.dismissed(identifier: shown.notification.identifier, app: shown.app, reason: .removed))
+        }
+        return taken.map(\.0.notification.identifier)
+    }
+
     /// Every app's registered categories, by app.
     package func registeredCategories() -> [String: [NotificationCategory]] {
         state.withLock { $0.registeredCategories() }
@@ -658,7 +740,11 @@ package final class NotificationHost: Sendable {
     /// Removes a presentation (unless a newer delivery replaced it), destroying
     /// its instance when no other presentation uses it, and tells front ends.
     private func retire(_ shown: Shown, because reason: DismissReason) {
-        let removal = state.withLock { $0.hide(shown) }
+        let removal = state.withLock { state in
+            let removal = state.hide(shown)
+            if removal.removed { onDismissal(shown.notification.identifier) }
+            return removal
+        }
         guard removal.removed else { return }
         dispose(removal)
         onEvent(.dismissed(identifier: shown.notification.identifier, app: shown.app, reason: reason))

@@ -60,10 +60,20 @@ enum ServeCommand: Command {
         let path = arguments.flag("stdio") ? nil : try socketPath(arguments, environment: environment)
         var listener: FileDescriptor? = nil
         if let path { listener = try listen(at: path) }
-        let (state, stateDirectory) = try openState(arguments, environment: environment)
+        let (state, stateDirectory): (JournaledState, String)
+        do throws(CommandFailure) {
+            (state, stateDirectory) = try openState(arguments, environment: environment)
+        } catch {
+            // Never listened on: the socket goes with the server that made it.
+            if let path { unlink(path) }
+            throw error
+        }
         // A client gone while we write must not kill the server; a request to
         // stop must, even if whoever started us blocked it (threads inherit the mask).
+        // A file grown past the size limit (RLIMIT_FSIZE) is a write that
+        // fails (EFBIG) and a change refused, not the end of the server.
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)
         for stop in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, stop) }
@@ -126,13 +136,18 @@ enum ServeCommand: Command {
         let terminal = Terminal(descriptor: 2, environment: environment)
         let state: JournaledState
         do throws(Diagnostic) {
-            state = try JournaledState(directory: directory) { failure in
-                printError("tidings serve: " + terminal.line(for: failure))
-            }
+            state = try JournaledState(directory: directory)
         } catch {
             throw CommandFailure(.cannotCreate, [error])
         }
         for diagnostic in state.kept.diagnostics { printError("tidings serve: " + terminal.line(for: diagnostic)) }
+        state.observe { health in
+            if let cause = health.cause {
+                printError("tidings serve: the state is degraded, changes are refused: " + terminal.line(for: cause))
+            } else {
+                printError("tidings serve: the state is written again")
+            }
+        }
         return (state, directory)
     }
 }
