@@ -45,11 +45,12 @@ package final class NotificationHost: Sendable {
     package let attachments: AttachmentStore?
     private let launcher: any ExtensionLauncher
     private let onEvent: @Sendable (HostEvent) -> Void
-    /// Told under the host's lock of each notification that leaves the
-    /// screen unrecorded (a response or its extension closed it, a front end
-    /// removed it without `recordingWith`), in order with the deliveries and
-    /// removals recorded: what a journal needs to write down.
-    private let onDismissal: @Sendable (String) -> Void
+    /// Told under the host's lock of each notification about to leave the
+    /// screen unrecorded (a response or its extension closes it, a front end
+    /// removes it without `recordingWith`), in order with the deliveries and
+    /// removals recorded: what a journal needs to write down. Returns why it
+    /// could not be written, and the notification then stays shown; nil once written.
+    private let onDismissal: @Sendable (String) -> Diagnostic?
     private let providers = ProviderCache()
     /// The first stage of every delivery.
     private let service: ServiceStage
@@ -208,6 +209,11 @@ package final class NotificationHost: Sendable {
             return (release(replaced), true)
         }
 
+        /// True when `entry` is shown: no newer delivery replaced it, nothing took it off.
+        func isShowing(_ entry: Shown) -> Bool {
+            shown[entry.notification.identifier] === entry
+        }
+
         /// Stops showing `entry` unless a newer delivery replaced it; returns
         /// what it leaves to dispose of.
         mutating func hide(_ entry: Shown) -> Removal {
@@ -270,12 +276,15 @@ package final class NotificationHost: Sendable {
     ///   - launcher: how extensions are started (in this process by default).
     ///   - onEvent: receives what happens outside any call, such as a late completion.
     ///   - onDismissal: told, under the host's lock, of each notification
-    ///     that leaves the screen unrecorded (see `deliver(_:to:width:recordingWith:)`),
-    ///     for a journal to write down in order; it must be quick and must not call the host.
+    ///     about to leave the screen unrecorded (see `deliver(_:to:width:recordingWith:)`),
+    ///     for a journal to write down in order; it must be quick and must not
+    ///     call the host. When it returns a diagnostic (the record could not
+    ///     be written) the notification stays shown, and the diagnostic is
+    ///     reported where the dismissal would have been.
     package init(index: ExtensionIndex, configuration: Configuration = Configuration(),
                  launcher: any ExtensionLauncher = InProcessLauncher(),
                  onEvent: @escaping @Sendable (HostEvent) -> Void = { _ in },
-                 onDismissal: @escaping @Sendable (String) -> Void = { _ in }) {
+                 onDismissal: @escaping @Sendable (String) -> Diagnostic? = { _ in nil }) {
         currentIndex = CurrentIndex(index)
         self.configuration = configuration
         self.launcher = launcher
@@ -428,7 +437,7 @@ package final class NotificationHost: Sendable {
             collectReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
                            diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         } else {
-            close(shown, if: false, categoryActions: categoryActions)
+            close(shown, if: false, categoryActions: categoryActions, diagnostics: &diagnostics)
         }
         for response in forwarded { onEvent(.forwarded(response)) }
         return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
@@ -512,7 +521,7 @@ package final class NotificationHost: Sendable {
         if isDismissal && !(registered?.category.options.contains(.customDismissAction) ?? false) {
             diagnostics.append(.note(.responseDismissNotDelivered,
                                      "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
-            let presentation = close(shown, if: true, categoryActions: categoryActions)
+            let presentation = close(shown, if: true, categoryActions: categoryActions, diagnostics: &diagnostics)
             return ResponseOutcome(response: response, receiver: .nobody, option: nil, presentation: presentation,
                                    forwarded: [], diagnostics: diagnostics, log: log)
         }
@@ -521,7 +530,7 @@ package final class NotificationHost: Sendable {
                 diagnostics.append(.note(.responseNoHandler,
                                          "The extension has no response handler, so the response goes straight to the app."))
             }
-            let presentation = close(shown, if: true, categoryActions: categoryActions)
+            let presentation = close(shown, if: true, categoryActions: categoryActions, diagnostics: &diagnostics)
             return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
                                    forwarded: [toApp], diagnostics: diagnostics, log: log)
         }
@@ -660,8 +669,7 @@ package final class NotificationHost: Sendable {
     @discardableResult
     package func remove(_ identifiers: [String]) -> [String] {
         let entries = state.withLock { state in identifiers.compactMap { state.shown[$0] } }
-        for shown in entries { retire(shown, because: .removed) }
-        return entries.map(\.notification.identifier)
+        return entries.filter { retire($0, because: .removed) == nil }.map(\.notification.identifier)
     }
 
     /// `remove(_:)` for a host whose changes are journaled: `record` is
@@ -730,21 +738,45 @@ package final class NotificationHost: Sendable {
 
     /// The presentation of `shown` (whose registered category has
     /// `categoryActions`) as it is now; when `closing`, marked dismissed and
-    /// taken off the screen.
-    private func close(_ shown: Shown, if closing: Bool, categoryActions: [NotificationAction]?) -> Presentation {
-        let presentation = presentation(shown, categoryActions: categoryActions, dismissed: closing)
-        if closing { retire(shown, because: .response) }
+    /// taken off the screen — unless its dismissal could not be recorded,
+    /// which goes to `diagnostics`.
+    private func close(_ shown: Shown, if closing: Bool, categoryActions: [NotificationAction]?,
+                       diagnostics: inout [Diagnostic]) -> Presentation {
+        var presentation = presentation(shown, categoryActions: categoryActions, dismissed: closing)
+        if closing, let refusal = retire(shown, because: .response) {
+            presentation.dismissed = false
+            diagnostics.append(refusal)
+        }
         return presentation
     }
 
     /// Removes a presentation (unless a newer delivery replaced it), destroying
-    /// its instance when no other presentation uses it, and tells front ends.
-    private func retire(_ shown: Shown, because reason: DismissReason) {
-        let removal = state.withLock { state in
-            let removal = state.hide(shown)
-            if removal.removed { onDismissal(shown.notification.identifier) }
-            return removal
+    /// its instance when no other presentation uses it, and tells front ends;
+    /// returns why it stays shown when its dismissal could not be recorded.
+    @discardableResult
+    private func retire(_ shown: Shown, because reason: DismissReason) -> Diagnostic? {
+        switch takeOff(shown) {
+        case .success(let removal):
+            dismissed(shown, leaving: removal, because: reason)
+            return nil
+        case .failure(let refusal):
+            return refusal
         }
+    }
+
+    /// Takes `shown` off the screen once its dismissal is recorded (unless
+    /// a newer delivery replaced it): what it leaves to dispose of, or why
+    /// it stays shown.
+    private func takeOff(_ shown: Shown) -> Result<Removal, Diagnostic> {
+        state.withLock { state in
+            guard state.isShowing(shown) else { return .success(Removal()) }
+            if let refusal = onDismissal(shown.notification.identifier) { return .failure(refusal) }
+            return .success(state.hide(shown))
+        }
+    }
+
+    /// Disposes of what taking `shown` off the screen left, and tells front ends it was dismissed.
+    private func dismissed(_ shown: Shown, leaving removal: Removal, because reason: DismissReason) {
         guard removal.removed else { return }
         dispose(removal)
         onEvent(.dismissed(identifier: shown.notification.identifier, app: shown.app, reason: reason))
@@ -760,9 +792,13 @@ package final class NotificationHost: Sendable {
                                 categoryActions: [NotificationAction]?, closing: Bool,
                                 diagnostics: inout [Diagnostic], log: inout [LogLine],
                                 forwarded: inout [ForwardedResponse]) -> Presentation {
-        let (closes, current) = drainReports(of: instance, for: shown, categoryActions: categoryActions, closing: closing,
-                                             diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
-        if closes { retire(shown, because: closing ? .response : .extension) }
+        let (closes, drawn) = drainReports(of: instance, for: shown, categoryActions: categoryActions, closing: closing,
+                                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        var current = drawn
+        if closes, let refusal = retire(shown, because: closing ? .response : .extension) {
+            current.dismissed = false
+            diagnostics.append(refusal)
+        }
         return current
     }
 
@@ -826,9 +862,19 @@ package final class NotificationHost: Sendable {
                 return (shown, closes, presentation)
             }
         } ?? []
-        for (shown, closes, presentation) in drained {
+        for (shown, closes, drawn) in drained {
+            var presentation = drawn
+            var removal = Removal()
+            if closes {
+                switch takeOff(shown) {
+                case .success(let taken): removal = taken
+                case .failure(let refusal):
+                    presentation.dismissed = false
+                    diagnostics.append(refusal)
+                }
+            }
             onEvent(.presentationChanged(presentation))
-            if closes { retire(shown, because: .extension) }
+            dismissed(shown, leaving: removal, because: .extension)
         }
         for diagnostic in diagnostics { onEvent(.diagnostic(diagnostic)) }
         for response in forwarded { onEvent(.forwarded(response)) }

@@ -58,7 +58,7 @@ import TidingsRuntime
             let state = try open(threshold: 2_000)
             for number in 0..<200 {
                 try state.recordDelivery(of: delivered("n\(number)"), to: "com.example.news", width: 360)
-                if number % 3 == 0 { state.recordDismissal(of: "n\(number - 1)") }
+                if number % 3 == 0 { try state.recordRemoval(of: ["n\(number - 1)"]) }
             }
             try state.recordRemoval(of: (0..<100).map { "n\($0)" })
             let deadline = MonotonicClock.deadline(after: 20)

@@ -29,6 +29,13 @@ import TidingsBase
 
     func log(_ name: String) -> String { (try? String(contentsOfFile: directory.file(name), encoding: .utf8)) ?? "" }
 
+    /// The journal segment records are appended to: the one of the highest generation.
+    func newestSegment() throws -> String {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.file("state"))
+        let generation = try #require(names.compactMap { $0.hasPrefix("server.journal.") ? UInt64($0.dropFirst(15)) : nil }.max())
+        return directory.file("state/server.journal.\(generation)")
+    }
+
     func deliverRequest(_ number: Int) -> String {
         #"{"jsonrpc": "2.0", "id": \#(number), "method": "notifications.deliver", "params": {"identifier": "burst-\#(number)", "payload": {"aps": {"alert": {"title": "Invite \#(number)", "body": "Come"}, "category": "event-invite"}, "title": "Offsite \#(number)"}}}"#
     }
@@ -94,7 +101,7 @@ import TidingsBase
             #"{"identifier": "n\#(number)", "payload": {"aps": {"alert": "Hi", "category": "event-invite"}}}"#.utf8)))) }
         first.stop(with: SIGKILL)
         // A crash in the middle of writing a record: a length that promises more than follows.
-        let journal = try #require(FileHandle(forWritingAtPath: directory.file("state/server.journal")))
+        let journal = try #require(FileHandle(forWritingAtPath: newestSegment()))
         try journal.seekToEnd()
         try journal.write(contentsOf: Data([0x00, 0x10, 0x00, 0x00, 0xde, 0xad, 0xbe, 0xef]) + Data("{\"delivered\"".utf8))
         try journal.close()

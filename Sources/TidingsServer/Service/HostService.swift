@@ -48,7 +48,14 @@ package final class HostService: Sendable {
         host = NotificationHost(index: index, configuration: configuration.host,
                                 launcher: launcher { subscribers.publish(.diagnostic($0)) },
                                 onEvent: { subscribers.publish($0) },
-                                onDismissal: { state?.recordDismissal(of: $0) })
+                                onDismissal: { identifier in
+            do throws(Diagnostic) {
+                try state?.recordRemoval(of: [identifier])
+                return nil
+            } catch {
+                return error
+            }
+        })
         if let state {
             for (app, categories) in state.kept.categories { host.register(categories, for: app) }
             for (app, notification, width) in state.kept.delivered { host.restore(notification, to: app, width: width) }
@@ -138,8 +145,8 @@ package final class HostService: Sendable {
         ("notification.dismissed", "A notification left the screen: {identifier, app, reason: response | extension | removed}."),
         ("response.forwarded", "The app received a response: {app, notification, actionIdentifier, userText}; only to subscribers naming the app."),
         ("extension.failed", "An extension failed or misbehaved outside a call, or a call fell back to default content: {diagnostic}."),
-        ("state.degraded", "Changes can no longer be written to the state (a full or failing disk) and are refused: {status, cause, since, owed}."),
-        ("state.recovered", "Changes are written to the state again: {status, owed}."),
+        ("state.degraded", "Changes can no longer be written to the state (a full or failing disk) and are refused: {status, cause, since}."),
+        ("state.recovered", "Changes are written to the state again: {status}."),
         ("state.repaired", "Loading the state at start repaired damage; sent when subscribing: {repaired, losses}."),
     ]
 

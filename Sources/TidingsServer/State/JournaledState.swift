@@ -9,7 +9,7 @@ import TidingsRuntime
 /// Durability. Each change is one journal record, written with one `write`
 /// before the change is made and answered, so an answer means the change
 /// survives the server being killed; a change whose record cannot be
-/// written is refused, not made. The journal is flushed to disk every
+/// written is refused, not made — the state in memory is the state on disk. The journal is flushed to disk every
 /// second, and each snapshot as it is written: a power loss loses at most
 /// the last second.
 ///
@@ -44,7 +44,8 @@ package final class JournaledState: ServerState {
         var diagnostics = loaded.recovered
         var state = FoldedState<(bytes: [UInt8], json: JSON)>()
         var unreadable = 0
-        for payload in (loaded.snapshot ?? []) + loaded.entries {
+        // An empty record is a probe written while the disk was failing.
+        for payload in (loaded.snapshot ?? []) + loaded.entries where !payload.isEmpty {
             guard let json = try? JSON.parse(payload) else {
                 unreadable += 1
                 continue
@@ -126,10 +127,6 @@ package final class JournaledState: ServerState {
 
     package func recordRemoval(of identifiers: [String]) throws(Diagnostic) {
         try writer.write(StateRecord(removal: identifiers))
-    }
-
-    package func recordDismissal(of identifier: String) {
-        writer.writeOrOwe(StateRecord(removal: [identifier]))
     }
 
     // MARK: Health

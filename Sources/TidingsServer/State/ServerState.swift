@@ -16,12 +16,9 @@ package protocol ServerState: Sendable {
     func recordCategories(_ categories: [NotificationCategory], of app: String) throws(Diagnostic)
     /// `notification` was delivered to `app` at `width`, replacing one of its identifier.
     func recordDelivery(of notification: UserNotification, to app: String, width: Double) throws(Diagnostic)
-    /// A front end removed the notifications `identifiers`.
+    /// The notifications `identifiers` left the screen: a front end removed
+    /// them, or a response or their extension closed them.
     func recordRemoval(of identifiers: [String]) throws(Diagnostic)
-    /// The notification `identifier` left the screen on its own (a response
-    /// or its extension closed it). Never refused: when it cannot be written
-    /// now, it is written before any later change is.
-    func recordDismissal(of identifier: String)
     /// Whether changes are being written.
     var health: StateHealth { get }
     /// Has `observer` told of each change of health from now on.

@@ -9,8 +9,6 @@ package struct StateHealth: Sendable, Equatable {
     package var cause: Diagnostic?
     /// When that began, in seconds since 1970; nil while changes are written.
     package var since: Double?
-    /// Dismissals made and not yet written, which are written before any later change.
-    package var owed = 0
 
     /// Changes are being written.
     package init() {}
@@ -18,12 +16,11 @@ package struct StateHealth: Sendable, Equatable {
     /// True while changes are not being written.
     package var isDegraded: Bool { cause != nil }
 
-    /// `{"status": "ok" | "degraded", "cause": diagnostic, "since": ISO 8601, "owed": n}`.
+    /// `{"status": "ok" | "degraded", "cause": diagnostic, "since": ISO 8601}`.
     package var json: JSON {
         var members: [(String, JSON)] = [("status", .string(isDegraded ? "degraded" : "ok"))]
         if let cause { members.append(("cause", cause.json)) }
         if let since { members.append(("since", .string(ISO8601.format(since)))) }
-        members.append(("owed", .integer(Int64(owed))))
         return .object(members)
     }
 }

@@ -5,9 +5,10 @@ import TidingsBase
 /// request path: it folds each sealed batch of the journal into a snapshot
 /// (the state as of the batch's end, kept here, written while new records
 /// go to the next segment), flushes the journal to disk every second, and
-/// every second writes what a full disk made the writer owe.
+/// while writes fail tries again every second, so that the state recovers
+/// by itself once the disk has room.
 final class StateKeeper: Sendable {
-    /// How often the journal is flushed and owed records retried, in seconds.
+    /// How often the journal is flushed and a failing disk tried again, in seconds.
     static let interval = 1.0
     /// How long after a failed fold its snapshot is tried again, in seconds.
     static let retryInterval = 5.0
@@ -64,7 +65,7 @@ final class StateKeeper: Sendable {
                 retry = write(generation: owed.generation, model.withLock { $0.records }, started: MonotonicClock.now())
             }
             if stop || MonotonicClock.now() >= nextTick {
-                writer.retryOwed()
+                writer.probe()
                 writer.flush()
                 nextTick = MonotonicClock.deadline(after: Self.interval)
             }

@@ -3,16 +3,13 @@ import TidingsBase
 import TidingsRuntime
 
 /// Writes the server's changes to its record store in the order they are
-/// made, and keeps what the state's health depends on: changes a failing
-/// disk refused, dismissals owed to the journal, the batch of records
-/// waiting to be folded into a snapshot.
+/// made, and keeps what the state's health depends on: whether the last
+/// write or fold failed, and the batch of records waiting to be folded into
+/// a snapshot.
 ///
-/// A required change (a delivery, a registration, a removal asked for) is
-/// written or refused: when its record cannot be written it throws, and the
-/// caller does not make the change. A dismissal (a notification closed by a
-/// response or its extension) has happened already and cannot be refused:
-/// when its record cannot be written it is owed, and written before any
-/// later change is, so that the journal keeps the order of events.
+/// A change is written or refused: when its record cannot be written,
+/// `write` throws and the caller does not make the change, so that the
+/// state in memory is always the state on disk.
 final class StateWriter: Sendable {
     /// A sealed part of the journal, for the keeper to fold into a snapshot.
     struct Batch: Sendable {
@@ -25,8 +22,6 @@ final class StateWriter: Sendable {
 
     /// What the writer's lock guards.
     private struct Progress {
-        /// Dismissals not yet written, oldest first.
-        var owed: [StateRecord] = []
         /// Records written since the last batch was sealed.
         var unfolded: [StateRecord] = []
         /// The batch sealed and not yet folded.
@@ -43,15 +38,14 @@ final class StateWriter: Sendable {
         /// that a snapshot holds what the kernel may have lost.
         var refoldNeeded = false
 
-        /// True while a change is refused, owed or not folded.
-        var isDegraded: Bool { writeFailure != nil || foldFailure != nil || !owed.isEmpty }
+        /// True while changes are refused or the journal cannot be folded.
+        var isDegraded: Bool { writeFailure != nil || foldFailure != nil }
 
         /// The health this progress makes.
         var health: StateHealth {
             var health = StateHealth()
             health.cause = writeFailure ?? foldFailure
             health.since = since
-            health.owed = owed.count
             return health
         }
     }
@@ -86,49 +80,36 @@ final class StateWriter: Sendable {
 
     // MARK: Writing
 
-    /// Writes `record`, after any owed ones; throws, and writes nothing,
-    /// when it cannot be written.
+    /// Writes `record`; throws, and writes nothing, when it cannot be written.
     func write(_ record: StateRecord) throws(Diagnostic) {
         try changing { (progress: inout Progress) throws(Diagnostic) in
             do throws(Diagnostic) {
-                try writeOwed(&progress)
                 try store.append(record.bytes)
             } catch {
                 progress.writeFailure = error
                 throw error
             }
-            written(record, &progress)
+            progress.unfolded.append(record)
+            progress.unflushed = true
+            progress.writeFailure = nil
+            sealIfDue(&progress)
         }
     }
 
-    /// Writes `record`, after any owed ones, or owes it when it cannot be written now.
-    func writeOrOwe(_ record: StateRecord) {
+    /// While a write failure degrades the state, tries an empty record (a
+    /// probe, which loading skips): what the keeper does every second, so
+    /// that the state recovers by itself once the disk has room again.
+    func probe() {
         changing { (progress: inout Progress) in
+            guard progress.writeFailure != nil else { return }
             do throws(Diagnostic) {
-                try writeOwed(&progress)
-                try store.append(record.bytes)
-            } catch {
-                progress.writeFailure = error
-                progress.owed.append(record)
-                return
-            }
-            written(record, &progress)
-        }
-    }
-
-    /// Writes the owed records, if any: what the keeper does every second,
-    /// so that a server that owes them recovers once the disk has room.
-    func retryOwed() {
-        changing { (progress: inout Progress) in
-            guard !progress.owed.isEmpty else { return }
-            do throws(Diagnostic) {
-                try writeOwed(&progress)
+                try store.append([])
             } catch {
                 progress.writeFailure = error
                 return
             }
             progress.writeFailure = nil
-            sealIfDue(&progress)
+            progress.unflushed = true
         }
     }
 
@@ -150,24 +131,6 @@ final class StateWriter: Sendable {
                 sealIfDue(&progress)
             }
         }
-    }
-
-    /// Writes every owed record, oldest first; throws at the first that fails.
-    private func writeOwed(_ progress: inout Progress) throws(Diagnostic) {
-        while let record = progress.owed.first {
-            try store.append(record.bytes)
-            progress.owed.removeFirst()
-            progress.unfolded.append(record)
-            progress.unflushed = true
-        }
-    }
-
-    /// Notes that `record` was written, and seals a batch when one is due.
-    private func written(_ record: StateRecord, _ progress: inout Progress) {
-        progress.unfolded.append(record)
-        progress.unflushed = true
-        progress.writeFailure = nil
-        sealIfDue(&progress)
     }
 
     // MARK: Folding
