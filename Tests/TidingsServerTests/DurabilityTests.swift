@@ -8,7 +8,8 @@ import TidingsBase
 /// `tidings serve` on a disk that fills up: every change is answered either
 /// done (and written) or refused with the cause, memory and disk agree, the
 /// state says it is degraded and recovers by itself when room comes back,
-/// and after `kill -9` every acknowledged change is there.
+/// and after `kill -9` every acknowledged change is there. On a disk that
+/// damages its files: what is intact is kept, and what was lost is reported.
 @Suite struct DurabilityTests {
     let directory = TemporaryDirectory("durability")
     var socket: String { directory.file("run/tidings.sock") }
@@ -154,5 +155,105 @@ import TidingsBase
         #expect(acknowledged.subtracting(kept).isEmpty, "lost \(acknowledged.subtracting(kept).count): \(acknowledged.subtracting(kept).sorted().prefix(5))")
         #expect(kept.subtracting(acknowledged).isEmpty, "came back though refused or removed: \(kept.subtracting(acknowledged).sorted().prefix(5))")
         #expect(try Self.registered(again) == registeredApps)
+    }
+
+    // MARK: Damage
+
+    /// Delivers `count` notifications (n0, n1, …) in one burst, kills the
+    /// server, and returns the journal segment that holds them.
+    func stateHolding(_ count: Int, in state: String) throws -> String {
+        let server = try start(state: state, log: "first.log")
+        let client = try RPCClient(path: socket)
+        _ = try client.call("categories.register", try JSON.parse(Array(Self.categories.utf8)))
+        for number in 0..<count { client.send(Self.deliver("n\(number)", id: 10_000_000 + number)) }
+        for number in 0..<count {
+            #expect(try client.answer(to: .integer(Int64(10_000_000 + number)), timeout: 30)["result"] != nil)
+        }
+        server.stop(with: SIGKILL)
+        let segments = try FileManager.default.contentsOfDirectory(atPath: state).filter { $0.hasPrefix("server.journal.") }
+        try #require(segments.count == 1, "\(segments)")
+        return state + "/" + segments[0]
+    }
+
+    /// Flips one bit of the byte at `offset` in the file at `path`.
+    func flip(_ path: String, at offset: Int) throws {
+        let file = try #require(FileHandle(forUpdatingAtPath: path))
+        try file.seek(toOffset: UInt64(offset))
+        let byte = try #require(try file.read(upToCount: 1)?.first)
+        try file.seek(toOffset: UInt64(offset))
+        try file.write(contentsOf: [byte ^ 0x08])
+        try file.close()
+    }
+
+    /// A byte flipped a quarter into a journal of 1,000 deliveries costs the
+    /// record it is in, no more: reading resumes at the next whole record.
+    /// What was lost is in `server.describe` and in the `state.repaired`
+    /// event a subscriber gets, with the byte range.
+    @Test func aFlippedByteLosesOnlyTheDamagedRecordAndSaysSo() throws {
+        let state = directory.file("state")
+        let journal = try stateHolding(1_000, in: state)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int)
+        try flip(journal, at: size / 4)
+
+        let server = try start(state: state, log: "second.log")
+        defer { server.stop() }
+        let client = try RPCClient(path: socket)
+        let kept = try Self.delivered(client)
+        #expect(kept.count >= 999, "\(1_000 - kept.count) lost")
+        #expect(kept.isSubset(of: Set((0..<1_000).map { "n\($0)" })))
+        let described = try #require(try client.call("server.describe")["state"])
+        #expect(described["status"] == .string("ok"))
+        let losses = described["losses"]?.arrayValue ?? []
+        #expect(losses.count == 1)
+        let range = losses.first?["ranges"]?.arrayValue?.first?.arrayValue?.compactMap(\.integerValue) ?? []
+        #expect(range.count == 2 && range[0] <= Int64(size / 4) && Int64(size / 4) < range[1], "\(losses)")
+        #expect(range.count == 2 && range[1] - range[0] < 1_000, "more than a record skipped: \(range)")
+        let repaired = described["repaired"]?.arrayValue?.compactMap { $0["code"]?.stringValue } ?? []
+        #expect(repaired == ["state.corrupt-journal", "state.rewritten"])
+
+        _ = try client.call("events.subscribe")
+        let event = try #require(try client.event("state.repaired", timeout: 5))
+        #expect(event["losses"] == described["losses"])
+        // Reported once: what was kept was written anew, and the next start finds whole files.
+        server.stop(with: SIGKILL)
+        let third = try start(state: state, log: "third.log")
+        defer { third.stop() }
+        let later = try RPCClient(path: socket)
+        #expect(try Self.delivered(later) == kept)
+        #expect(try later.call("server.describe")["state"]?["repaired"] == .array([]))
+    }
+
+    /// A byte flipped in the journal's header keeps every record after it.
+    @Test func aFlippedHeaderByteKeepsEveryRecord() throws {
+        let state = directory.file("state")
+        let journal = try stateHolding(1_000, in: state)
+        try flip(journal, at: 9)
+
+        let server = try start(state: state, log: "second.log")
+        defer { server.stop() }
+        let client = try RPCClient(path: socket)
+        #expect(try Self.delivered(client) == Set((0..<1_000).map { "n\($0)" }))
+        let losses = try client.call("server.describe")["state"]?["losses"]?.arrayValue ?? []
+        #expect(losses.count == 1)
+        #expect(losses.first?["ranges"] == .array([.array([.integer(0), .integer(20)])]))
+        #expect(losses.first?["recordsLost"] == .integer(0))
+    }
+
+    /// A state file that is not what it must be — a directory where the
+    /// journal or the snapshot should be — stops the server with one line
+    /// saying so, before it says it listens, and leaves no socket behind.
+    @Test(arguments: ["server.journal.0", "server.snapshot"])
+    func aDirectoryWhereAStateFileShouldBeStopsTheServerBeforeListening(planted: String) throws {
+        let state = directory.file("state")
+        try FileManager.default.createDirectory(atPath: state + "/" + planted, withIntermediateDirectories: true)
+        let result = try ProcessRunner.run(Locations.product("tidings"), [
+            "serve", "--socket", socket, "--state", state, "--extensions", directory.file("extensions"),
+        ], environment: ["HOME": directory.path, "NO_COLOR": "1"])
+        #expect(result.status == 73, "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.standardError)")
+        #expect(lines.first?.contains(planted) == true && lines.first?.contains("not a regular file") == true)
+        #expect(!result.standardError.contains("listening"))
+        #expect(!FileManager.default.fileExists(atPath: socket))
     }
 }
