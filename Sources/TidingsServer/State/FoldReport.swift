@@ -15,17 +15,20 @@ package struct FoldReport: Sendable, Equatable {
     package var longestDuration = 0.0
     /// Why the last fold failed, when it did; it is tried again.
     package var failure: Diagnostic?
+    /// True while a fold runs.
+    package var running = false
 
     /// No fold yet.
     package init() {}
 
-    /// The report as JSON: `{"count", "generation", "records", "lastMilliseconds", "longestMilliseconds", "failure"?}`.
+    /// The report as JSON: `{"count", "generation", "records", "lastMilliseconds", "longestMilliseconds", "running", "failure"?}`.
     package var json: JSON {
         var members: [(String, JSON)] = [
             ("count", .integer(Int64(count))), ("generation", .integer(Int64(generation))),
             ("records", .integer(Int64(records))),
             ("lastMilliseconds", .double((lastDuration * 1e4).rounded() / 10)),
             ("longestMilliseconds", .double((longestDuration * 1e4).rounded() / 10)),
+            ("running", .bool(running)),
         ]
         if let failure { members.append(("failure", failure.json)) }
         return .object(members)

@@ -32,11 +32,14 @@ package final class JournaledState: ServerState {
     private let writer: StateWriter
     private let keeper: StateKeeper
 
+    /// The journal segment's size past which it is folded into a snapshot: 4 MiB.
+    package static let defaultFoldThreshold = 4 << 20
+
     /// Opens (or makes) the state in `directory`, reading back what it kept,
     /// and starts the thread that folds and flushes it.
     /// - Parameter foldThreshold: the journal segment's size past which it is
     ///   folded into a snapshot, in bytes.
-    package init(directory: String, foldThreshold: Int = 4 << 20) throws(Diagnostic) {
+    package init(directory: String, foldThreshold: Int = defaultFoldThreshold) throws(Diagnostic) {
         lock = try Self.lock(directory)
         self.directory = directory
         let store = RecordStore(directory: directory, name: "server")

@@ -56,6 +56,7 @@ final class StateKeeper: Sendable {
             let stop = stopping.load(ordering: .acquiring)
             if let batch = writer.pendingBatch {
                 let started = MonotonicClock.now()
+                folds.withLock { $0.running = true }
                 let records = model.withLock { model in
                     for record in batch.records { model.apply(record.subject, record.bytes) }
                     return model.records
@@ -83,7 +84,10 @@ final class StateKeeper: Sendable {
         do throws(Diagnostic) {
             try writer.store.writeSnapshot(generation: generation, records: records)
         } catch {
-            folds.withLock { $0.failure = error }
+            folds.withLock { folds in
+                folds.failure = error
+                folds.running = false
+            }
             writer.foldFinished(failure: error)
             return (generation, MonotonicClock.deadline(after: Self.retryInterval))
         }
@@ -95,6 +99,7 @@ final class StateKeeper: Sendable {
             folds.lastDuration = duration
             folds.longestDuration = max(folds.longestDuration, duration)
             folds.failure = nil
+            folds.running = false
         }
         writer.foldFinished(failure: nil)
         return nil
