@@ -179,16 +179,16 @@ package final class RecordStore: Sendable {
                     try repairEnd(of: &files[index], cutting: !needsRewrite, &report)
                 }
                 hasSnapshot = base.isCurrent
-                if needsRewrite {
-                    let newest = files.map(\.generation).max() ?? base.generation ?? 0
-                    let generation = max(newest, base.generation ?? 0) + 1
-                    if rewrite(generation: generation, (base.records ?? []) + entries, damagedSnapshot: base.damagedPath,
-                               files, &report) {
-                        hasSnapshot = true
-                        files = []
-                    }
+                let newest = files.map(\.generation).max() ?? base.generation ?? 0
+                let generation = max(newest, base.generation ?? 0) + 1
+                if needsRewrite && rewrite(generation: generation, (base.records ?? []) + entries,
+                                           damagedSnapshot: base.damagedPath, files, &report) {
+                    hasSnapshot = true
+                    files = []
                     segments = Segments(live: try createSegment(generation: generation))
                 } else if let newest = files.last {
+                    // Appended to even when damaged and not rewritten (a full
+                    // disk): what follows the damage is read past it.
                     segments = Segments(live: try openSegment(newest))
                     files.removeLast()
                 } else {
@@ -327,7 +327,7 @@ package final class RecordStore: Sendable {
         var headerProblem: RecordFraming.Problem?
         /// Its records, and what is wrong after them.
         var scan: RecordFraming.Scan
-        /// Its bytes, for setting aside what is cut off.
+        /// Its bytes, less any end cut off.
         var bytes: [UInt8]
 
         /// True when records were skipped or the header is damaged: the file
@@ -447,6 +447,7 @@ package final class RecordStore: Sendable {
             } catch {
                 throw DurableFile.failure(error, "cannot cut the damaged end off", file.path)
             }
+            file.bytes.removeSubrange(file.scan.end...)
             outcome = "it was cut off; the \(dropped) bytes cut off \(kept)."
         } else {
             outcome = "the \(dropped) bytes after the last whole record were not read."
@@ -654,11 +655,11 @@ package final class RecordStore: Sendable {
         }
     }
 
-    /// `file`, whole and its end repaired, open for appending.
+    /// `file`, its end repaired or left as it is, open for appending after its last byte.
     private func openSegment(_ file: SegmentFile) throws(Diagnostic) -> OpenSegment {
         do throws(SystemError) {
             let descriptor = try FileDescriptor(opening: file.path, O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK)
-            return OpenSegment(descriptor: descriptor, path: file.path, size: file.scan.end, generation: file.generation,
+            return OpenSegment(descriptor: descriptor, path: file.path, size: file.bytes.count, generation: file.generation,
                                isInDirectory: true)
         } catch {
             throw DurableFile.failure(error, "cannot open", file.path)
