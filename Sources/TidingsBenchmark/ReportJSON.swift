@@ -44,6 +44,8 @@ enum ReportJSON {
                     ("callsDuringFolds", .integer(Int64(fold.callsDuringFolds))),
                     ("p99DuringFoldsMilliseconds", .double(fold.p99DuringFoldsMilliseconds)),
                     ("maximumDuringFoldsMilliseconds", .double(fold.maximumDuringFoldsMilliseconds)),
+                    ("maximumUnpreemptedDuringFoldsMilliseconds", .double(fold.maximumUnpreemptedDuringFoldsMilliseconds)),
+                    ("preemptedOverTenMilliseconds", .integer(Int64(fold.preemptedOverTenMilliseconds))),
                     ("medianFoldMilliseconds", .double(fold.medianFoldMilliseconds)),
                     ("longestFoldMilliseconds", .double(fold.longestFoldMilliseconds)),
                 ])

@@ -103,9 +103,14 @@ enum ReportTable {
             lines.append("deliveries while a fold ran".rightPadded(to: 52) + "\(fold.callsDuringFolds)".leftPadded(to: 9)
                 + "".leftPadded(to: 11) + NumberText.fixed(fold.p99DuringFoldsMilliseconds, 3).leftPadded(to: 10)
                 + NumberText.fixed(fold.maximumDuringFoldsMilliseconds, 3).leftPadded(to: 10))
+            lines.append("  of them not preempted (waiting for a lock or disk)".rightPadded(to: 52) + "".leftPadded(to: 9)
+                + "".leftPadded(to: 11) + "".leftPadded(to: 10)
+                + NumberText.fixed(fold.maximumUnpreemptedDuringFoldsMilliseconds, 3).leftPadded(to: 10))
             lines.append("a fold itself (off the request path)".rightPadded(to: 52) + "\(fold.foldsMeasured)".leftPadded(to: 9)
                 + NumberText.fixed(fold.medianFoldMilliseconds, 1).leftPadded(to: 11) + "".leftPadded(to: 10)
                 + NumberText.fixed(fold.longestFoldMilliseconds, 1).leftPadded(to: 10))
+            lines.append("Calls over 10 ms while a fold ran that the scheduler preempted (another process had the core): "
+                + "\(fold.preemptedOverTenMilliseconds).")
         }
         let targets = report.targets
         if !targets.isEmpty {
