@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "ServerTestSupport", dependencies: ["TidingsBase", "TidingsServer"],
                 path: "Tests/ServerTestSupport"),
         .testTarget(name: "TidingsABITests", dependencies: ["TidingsRegistry", "TidingsRuntime", "TestSupport"]),
-        .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase"]),
+        .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase", "TestSupport"]),
         .testTarget(name: "TidingsManifestTests", dependencies: ["TidingsManifest", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TidingsRegistryTests", dependencies: ["TidingsRegistry", "TestSupport"]),
