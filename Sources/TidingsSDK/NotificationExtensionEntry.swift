@@ -67,7 +67,7 @@ private final class Registration: Sendable {
                 media_play: media ? Trampolines.mediaPlay : nil,
                 media_pause: media ? Trampolines.mediaPause : nil,
                 did_receive_request: service ? Trampolines.didReceiveRequest : nil,
-                service_extension_time_will_expire: service ? Trampolines.timeWillExpire : nil))
+                service_extension_time_will_expire: service ? Trampolines.timeWillExpire : nil, get_interface: nil))
             let made = Registered(type: type, host: host, descriptor: UnsafeRawPointer(descriptor))
             registered = made
             return made

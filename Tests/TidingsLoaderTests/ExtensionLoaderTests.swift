@@ -27,7 +27,7 @@ private struct HostTable: @unchecked Sendable {
     @Test(arguments: BrokenLibrary.allCases)
     func eachBrokenLibraryHasItsOwnCode(_ broken: BrokenLibrary) throws {
         let path = try broken.make(in: directory.path)
-        let error = #expect(throws: Diagnostic.self) { try ExtensionLoader.load(path, host: hostTable) }
+        let error = #expect(throws: Diagnostic.self) { try ExtensionLoader.load(path, bundle: directory.path, host: hostTable) }
         #expect(error?.code.rawValue == broken.expectedCode)
         #expect(error?.location.file == path)
     }
@@ -39,7 +39,7 @@ private struct HostTable: @unchecked Sendable {
 
     @Test func unresolvedSymbolIsNamed() throws {
         let path = try BrokenLibrary.unresolvedSymbol.make(in: directory.path)
-        let error = #expect(throws: Diagnostic.self) { try ExtensionLoader.load(path, host: hostTable) }
+        let error = #expect(throws: Diagnostic.self) { try ExtensionLoader.load(path, bundle: directory.path, host: hostTable) }
         #expect(error?.message.contains("tidings_test_symbol_nobody_defines") == true)
     }
 
@@ -58,7 +58,7 @@ private struct HostTable: @unchecked Sendable {
 
     @Test func validLibraryLoadsWithItsFunctions() throws {
         let path = try CCompiler.fixture("Broken", into: directory.path, output: "libvalid.so")
-        let loaded = try ExtensionLoader.load(path, host: hostTable)
+        let loaded = try ExtensionLoader.load(path, bundle: directory.path, host: hostTable)
         #expect(loaded.abiVersion == TIDINGS_ABI_VERSION)
         #expect(loaded.descriptorSize == MemoryLayout<tidings_extension>.size)
         #expect(loaded.didReceiveResponse != nil)
@@ -68,15 +68,15 @@ private struct HostTable: @unchecked Sendable {
     @Test func absentResponseHandlerIsNil() throws {
         let path = try CCompiler.fixture("Broken", into: directory.path, output: "libnohandler.so",
                                          extraFlags: ["-DNO_RESPONSE_HANDLER"])
-        #expect(try ExtensionLoader.load(path, host: hostTable).didReceiveResponse == nil)
+        #expect(try ExtensionLoader.load(path, bundle: directory.path, host: hostTable).didReceiveResponse == nil)
     }
 
     @Test func functionsBeyondTheGivenSizeAreIgnored() throws {
         // The descriptor holds a response handler but says it ends before it.
         let path = try CCompiler.fixture("Broken", into: directory.path, output: "libminimal.so",
                                          extraFlags: ["-DMINIMAL_SIZE"])
-        let loaded = try ExtensionLoader.load(path, host: hostTable)
-        #expect(loaded.descriptorSize == ExtensionLoader.minimumDescriptorSize)
+        let loaded = try ExtensionLoader.load(path, bundle: directory.path, host: hostTable)
+        #expect(loaded.descriptorSize == tidings_extension.introducedSize)
         #expect(loaded.didReceiveResponse == nil)
     }
 
