@@ -80,10 +80,43 @@ private struct HostTable: @unchecked Sendable {
         #expect(loaded.didReceiveResponse == nil)
     }
 
+    @Test func anExtensionsInterfaceIsFoundByIdAndKept() throws {
+        let path = try CCompiler.fixture("Exerciser", into: directory.path, extraFlags: ["-pthread"])
+        let loaded = try ExtensionLoader.load(path, bundle: directory.path, host: hostTable)
+        let interface = try #require(loaded.interface("com.example.exerciser/1", as: ExerciserInterface.self))
+        #expect(interface.answer == 42)
+        #expect(interface.twice?(21) == 42)
+        // Asked once, kept: the same interface every time.
+        #expect(loaded.interface("com.example.exerciser/1") == loaded.interface("com.example.exerciser/1"))
+        // An id it does not offer, or not in its form, is nil.
+        #expect(loaded.interface("com.example.nobody/1") == nil)
+        #expect(loaded.interface("com.example.exerciser/2") == nil)
+        #expect(loaded.interface("") == nil)
+    }
+
+    @Test func anExtensionOfVersion2OffersNoInterfaces() throws {
+        let path = try CCompiler.fixture("Exerciser", into: directory.path, output: "libexerciser2.so",
+                                         extraFlags: ["-pthread"],
+                                         includeDirectory: Locations.repositoryFile("Tests/ABI/v2"))
+        let loaded = try ExtensionLoader.load(path, bundle: directory.path, host: hostTable)
+        #expect(loaded.abiVersion == 2)
+        #expect(loaded.interface("com.example.exerciser/1") == nil)
+    }
+
     @Test func elfIdentityReadsTheRunningExecutable() throws {
         let host = try #require(ELFIdentity.host)
         #expect(host.wordSize == 2)
         #expect(host.byteOrder == 1)
         #expect(ELFIdentity(Array("not an elf file at all".utf8)) == nil)
     }
+}
+
+/// The interface Exerciser.c offers as "com.example.exerciser/1".
+private struct ExerciserInterface: SizedStruct {
+    var struct_size: UInt32 = 0
+    var answer: UInt32 = 0
+    var twice: (@convention(c) (Int32) -> Int32)?
+
+    static let introducedSize = 16
+    static var defaults: Self { Self() }
 }
