@@ -56,7 +56,7 @@ let package = Package(
                            "TidingsIsolation", "TidingsServer"]
         ),
         // 7. SDK: what Swift extension authors import.
-        .target(name: "TidingsSDK", dependencies: ["TidingsABI"]),
+        .target(name: "TidingsSDK", dependencies: ["TidingsABI", "TidingsBase"]),
 
         // Benchmarks (release mode): swift run -c release tidings-benchmark
         .executableTarget(

@@ -35,14 +35,7 @@ extension SizedStruct {
     /// Thread: any. Ownership: `pointer` is borrowed for the call; the copy
     /// holds the other side's pointers as they were.
     package static func read(from pointer: UnsafeRawPointer?) -> Self? {
-        guard let pointer else { return nil }
-        let given = Int(pointer.loadUnaligned(as: UInt32.self))
-        guard given >= introducedSize else { return nil }
-        var value = defaults
-        withUnsafeMutableBytes(of: &value) { bytes in
-            bytes.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: min(given, bytes.count)))
-        }
-        return value
+        SizedStructReader.read(from: pointer, introducedSize: introducedSize, defaults: defaults)
     }
 
     /// Reads the struct at `pointer` as `read(from:)` does, lets `change`
@@ -59,5 +52,24 @@ extension SizedStruct {
             pointer.copyMemory(from: bytes.baseAddress!, byteCount: min(given, bytes.count))
         }
         return true
+    }
+}
+
+/// The reading of `SizedStruct`, for a struct type that cannot conform
+/// (one a caller of a public API names).
+package enum SizedStructReader {
+    /// A copy of the struct at `pointer` made of the bytes its leading
+    /// `struct_size` covers over `defaults`; nil for NULL or a size below
+    /// `introducedSize`, of which nothing but the size is read.
+    /// Thread: any. Ownership: `pointer` is borrowed for the call.
+    package static func read<Struct>(from pointer: UnsafeRawPointer?, introducedSize: Int, defaults: Struct) -> Struct? {
+        guard let pointer else { return nil }
+        let given = Int(pointer.loadUnaligned(as: UInt32.self))
+        guard given >= max(introducedSize, MemoryLayout<UInt32>.size) else { return nil }
+        var value = defaults
+        withUnsafeMutableBytes(of: &value) { bytes in
+            bytes.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: min(given, bytes.count)))
+        }
+        return value
     }
 }
