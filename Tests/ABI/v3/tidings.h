@@ -320,7 +320,10 @@ typedef struct tidings_attachment {
      * (ThumbnailClippingRectKey); a zero size means the whole image.
      */
     tidings_rect thumbnail_clipping_rect;
-    /** v2: the moment of a video or animation shown as the thumbnail, in seconds; negative for the default. */
+    /**
+     * v2: the moment of a video or animation shown as the thumbnail, in
+     * seconds; negative for the default (as when the struct ends before it).
+     */
     double thumbnail_time;
 } tidings_attachment;
 
@@ -647,8 +650,9 @@ struct tidings_host {
 
     /**
      * v3. The host's interface named `id` (see "Named interfaces"), or NULL
-     * when this host offers none by that id. `host` is the table the entry
-     * function was given.
+     * when this host offers none by that id (or `host` or `id` is NULL).
+     * `host` is the table the entry function was given: the interfaces, like
+     * the limits, may differ between the hosts of one process.
      * Thread: any. Ownership: the interface is the host's and stays valid and
      * unchanged for the life of the process; `id` is borrowed for the call.
      */
@@ -679,9 +683,13 @@ struct tidings_host {
      * v3. The action buttons shown with the notification now (the getter of
      * notificationActions): the category's, or those set by set_actions. The
      * host calls `receive` once, before get_actions returns, with the
-     * actions (none: `count` 0); TIDINGS_STATUS_INVALID_CONTEXT and no call
-     * for a stale context. The host holds no lock while `receive` runs: it
-     * may call host functions.
+     * actions (none: `count` 0). It does not call `receive`, and answers
+     * TIDINGS_STATUS_INVALID_CONTEXT for a stale context,
+     * TIDINGS_STATUS_INVALID_ARGUMENT for a NULL `receive`,
+     * TIDINGS_STATUS_NOT_SUPPORTED for a service extension's instance (which
+     * shows no actions) and TIDINGS_STATUS_RATE_LIMITED as any host call
+     * may. The host holds no lock while `receive` runs: it may call host
+     * functions.
      * Thread: any; `receive` runs on the calling thread. Ownership: the
      * actions are borrowed for the call of `receive`.
      */
@@ -911,9 +919,9 @@ typedef struct tidings_limits_interface {
     uint32_t max_entries;
     /** The most actions set_actions accepts. */
     uint32_t max_actions;
-    /** Host calls an instance may make per second, on average. */
+    /** Host calls an instance may make per second, on average; INFINITY for no limit. */
     double calls_per_second;
-    /** Host calls an instance may make at once before the rate applies. */
+    /** Host calls an instance may make at once before the rate applies; INFINITY for no limit. */
     double call_burst;
 } tidings_limits_interface;
 
