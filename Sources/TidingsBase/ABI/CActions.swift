@@ -3,7 +3,9 @@ import TidingsABI
 /// An action button as the ABI's `tidings_action` carries it, before it is
 /// laid out for a call.
 package struct CActionFields: Sendable {
+    /// The identifier a response carries.
     package var identifier: String
+    /// The button's title.
     package var title: String
     /// `tidings_action_options`.
     package var options: UInt32

@@ -82,7 +82,9 @@ package enum WorkerMessage: Sendable, Equatable {
 /// version it speaks and how fast it lets each instance call (for the
 /// limits interface).
 package struct WorkerHostTable: Sendable, Equatable {
+    /// The ABI version the host speaks with its extensions.
     package var abiVersion: UInt32
+    /// How fast the host lets each instance call; nil for no limit.
     package var callRate: CallRate?
 
     package init(abiVersion: UInt32, callRate: CallRate?) {

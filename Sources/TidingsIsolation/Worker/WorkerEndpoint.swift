@@ -14,6 +14,7 @@ import TidingsRuntime
 /// from the instance it was given to; INVALID_COMPLETION otherwise) and is
 /// sent on to the host with the host's token, which decides and reports misuse.
 final class WorkerEndpoint: HandleOwner {
+    /// The contexts of the worker's instances.
     let contexts: ContextRegistry
     /// The table the extension is given, saying what the host's says.
     let table: HostTable

@@ -6,7 +6,9 @@ import TidingsABI
 /// through the `HandleDirectory` by the slot its handles carry, so that
 /// nothing of it is shared with another host in the process.
 package final class HostEndpoint: HandleOwner {
+    /// The contexts of its instances.
     package let contexts: ContextRegistry
+    /// The completions its instances owe.
     package let completions: CompletionCenter
     /// The table its extensions are given.
     package let table: HostTable

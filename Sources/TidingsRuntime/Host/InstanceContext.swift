@@ -72,8 +72,6 @@ package final class InstanceContext: HostCallSink {
 
     /// The handle the extension names this instance by (`tidings_context`).
     package let handle: UInt64
-    /// Its issuer's contexts, where the handle leads.
-    private let contexts: ContextRegistry
     /// The serving extension's bundle identifier, for messages.
     package let extensionIdentifier: String
     /// `UNNotificationExtensionOverridesDefaultTitle`.
@@ -112,7 +110,6 @@ package final class InstanceContext: HostCallSink {
         var initial = State(view: ViewState(interface: interface))
         initial.allowance = callRate.map { CallAllowance($0, now: MonotonicClock.now()) }
         state = Mutex(initial)
-        self.contexts = contexts
         handle = contexts.makeHandle()
         contexts.bind(handle, to: self)
     }
@@ -122,15 +119,22 @@ package final class InstanceContext: HostCallSink {
     /// applies them here as well, say. Call it before the handle is given
     /// to an extension.
     package func route(to sink: some HostCallSink) {
-        contexts.bind(handle, to: sink)
+        registry?.bind(handle, to: sink)
     }
 
     /// Forgets the handle: later host calls naming it fail with
     /// INVALID_CONTEXT, including one that found the context just before
     /// and waits for its lock; a call already under way finishes first.
     package func close() {
-        contexts.remove(handle)
+        registry?.remove(handle)
         state.withLock { $0.closed = true }
+    }
+
+    /// The contexts its handle is one of, while their issuer lives: found
+    /// through the directory rather than kept, so that a context the
+    /// runtime never closed does not keep its host's tables alive.
+    private var registry: ContextRegistry? {
+        HandleDirectory.shared.owner(of: handle)?.contexts
     }
 
     /// Calls `body` whenever a host function changes what shows (view,
