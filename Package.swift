@@ -88,7 +88,7 @@ let package = Package(
                 path: "Tests/ServerTestSupport"),
         .testTarget(name: "TidingsABITests",
                     dependencies: ["TidingsRegistry", "TidingsRuntime", "TidingsIsolation", "TestSupport", "RuntimeTestSupport"]),
-        .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase"]),
+        .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase", "TestSupport"]),
         .testTarget(name: "TidingsManifestTests", dependencies: ["TidingsManifest", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TidingsRegistryTests", dependencies: ["TidingsRegistry", "TestSupport"]),

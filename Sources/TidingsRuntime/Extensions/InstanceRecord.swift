@@ -16,10 +16,12 @@ final class InstanceRecord: Sendable {
     let target: RouteTarget
     /// The started extension that makes the instance.
     let started: StartedExtension
-    /// How many of its host's presentations show this instance. The host
-    /// changes it only under its own lock, so that retiring a presentation
-    /// need not search all the others to know whether the instance is still used.
-    let presentations = Atomic<Int>(0)
+    /// How many hold the instance: each presentation that shows it, and each
+    /// delivery, response or media tap under way with it. The host counts
+    /// only under its own lock, where finding the instance and holding it
+    /// are one step, and so are letting go of it and forgetting it: an
+    /// instance nobody holds is forgotten, then destroyed, and never found again.
+    let holds = Atomic<Int>(0)
     /// How many calls into the instance are under way; what the extension
     /// changes meanwhile is collected when the call returns.
     private let calls = Atomic<Int>(0)

@@ -8,9 +8,11 @@ import TidingsBase
 /// no hand-over between threads. When a call runs long (a slow extension),
 /// the server's watchdog gives the connection another reader, so that the
 /// client's other requests go on; a reader whose call ends while another
-/// reads leaves. Answers and events are written without waiting: what the
-/// client does not take at once waits in a bounded buffer, and a client that
-/// lets it fill up is disconnected.
+/// reads leaves. A request that touches what an earlier one still under way
+/// touches waits for it (`RequestOrder`), so that the client's requests on
+/// one notification are applied in the order sent. Answers and events are
+/// written without waiting: what the client does not take at once waits in
+/// a bounded buffer, and a client that lets it fill up is disconnected.
 final class Connection: EventReceiver, Sendable {
     /// A number for logs.
     let number: Int
@@ -58,6 +60,8 @@ final class Connection: EventReceiver, Sendable {
 
     private let reader: Mutex<LineReader>
     private let roles = Mutex(Roles())
+    /// The requests under way, in the order read.
+    private let order = RequestOrder()
     private let pending = Mutex(Output())
     /// The ids of requests being answered, to refuse one reused meanwhile.
     private let inFlight = Mutex<Set<RPCID>>([])
@@ -104,7 +108,7 @@ final class Connection: EventReceiver, Sendable {
                 return true
             }
             guard reads else { return leave() }
-            guard let message = nextMessage() else {
+            guard let line = nextMessage() else {
                 // The client sent its last request: the calls under way still answer.
                 roles.withLock { roles in
                     roles.ended = true
@@ -113,6 +117,9 @@ final class Connection: EventReceiver, Sendable {
                 }
                 return leave()
             }
+            // Read and admitted before the next reader may read: the order of admission is the order sent.
+            let message = Self.message(in: line)
+            let place = order.admit(message.map(Self.scope) ?? .nothing)
             let call = roles.withLock { roles in
                 roles.reading = false
                 roles.nextCall += 1
@@ -120,7 +127,10 @@ final class Connection: EventReceiver, Sendable {
                 return roles.nextCall
             }
             context.callsInFlight.add(1)
+            // A call waiting its turn counts as a slow one: the watchdog gives the client another reader meanwhile.
+            order.waitForTurn(of: place)
             answer(message)
+            order.finish(place)
             context.callsInFlight.add(-1)
             roles.withLock { _ = $0.calls.removeValue(forKey: call) }
         }
@@ -190,13 +200,27 @@ final class Connection: EventReceiver, Sendable {
         }
     }
 
-    /// Answers one message: a request, a batch, or a line too long.
-    private func answer(_ message: LineReader.Next) {
-        guard case .line(let line) = message else {
+    /// The message a line holds; nil for a line too long.
+    private static func message(in next: LineReader.Next) -> RPCMessage? {
+        guard case .line(let line) = next else { return nil }
+        return RPCMessage.read(line)
+    }
+
+    /// What `message` reads and changes: for a batch, all its requests do.
+    private static func scope(of message: RPCMessage) -> RequestScope {
+        switch message {
+        case .single(let request): HostService.scope(of: request)
+        case .batch(let requests): requests.map(HostService.scope).reduce(.nothing) { $0.union($1) }
+        }
+    }
+
+    /// Answers one message: a request, a batch, or (nil) a line too long.
+    private func answer(_ message: RPCMessage?) {
+        guard let message else {
             _ = push(RPCReply.error(.messageTooLarge(limit: context.limits.messageSize), id: .null))
             return
         }
-        switch RPCMessage.read(line) {
+        switch message {
         case .single(let request):
             if let reply = answer(request) { _ = push(RPCReply.line(reply)) }
         case .batch(let requests):
