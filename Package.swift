@@ -86,8 +86,7 @@ let package = Package(
         // A JSON-RPC client of `tidings serve`, for the tests that drive a server.
         .target(name: "ServerTestSupport", dependencies: ["TidingsBase", "TidingsServer"],
                 path: "Tests/ServerTestSupport"),
-        .testTarget(name: "TidingsABITests",
-                    dependencies: ["TidingsRegistry", "TidingsRuntime", "TidingsIsolation", "TestSupport", "RuntimeTestSupport"]),
+        .testTarget(name: "TidingsABITests", dependencies: ["TidingsRegistry", "TidingsRuntime", "TestSupport"]),
         .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase", "TestSupport"]),
         .testTarget(name: "TidingsManifestTests", dependencies: ["TidingsManifest", "TestSupport"],
                     exclude: ["Fixtures"]),

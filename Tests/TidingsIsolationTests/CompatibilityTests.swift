@@ -22,14 +22,6 @@ import TidingsRuntime
         var testDescription: String { rawValue }
     }
 
-    /// Where the extension runs.
-    enum Mode: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case inProcess = "in process"
-        case worker = "in a worker"
-
-        var testDescription: String { rawValue }
-    }
-
     static let app = "com.example.exercise"
     let fixture = Fixture()
 
@@ -64,15 +56,12 @@ import TidingsRuntime
 
     /// A host running the extensions as `mode` says, speaking ABI `version`,
     /// with the exerciser's category registered.
-    func host(_ mode: Mode, version: UInt32 = HostFunctions.abiVersion) -> NotificationHost {
+    func host(_ mode: IsolationMode, version: UInt32 = HostFunctions.abiVersion) -> NotificationHost {
         var configuration = NotificationHost.Configuration()
         configuration.abiVersion = version
         configuration.attachmentDirectory = fixture.directory.file("store")
         configuration.serviceDeadline = 0.3
-        var settings = WorkerSettings(executable: Locations.product("tidings"))
-        settings.restarts.initialBackoff = 0
-        let launcher: any ExtensionLauncher = mode == .worker ? WorkerLauncher(settings: settings) : InProcessLauncher()
-        let host = fixture.host(configuration: configuration, launcher: launcher)
+        let host = fixture.host(configuration: configuration, launcher: mode.launcher())
         host.register([NotificationCategory(identifier: "exercise", actions: [
             NotificationAction(identifier: "keep", title: "Keep"),
             NotificationAction(identifier: "reply", title: "Reply", textInput: .init(buttonTitle: "Send", placeholder: "")),
@@ -161,14 +150,14 @@ import TidingsRuntime
         #expect(expired.log.map(\.message) == ["exerciser: request", "exerciser: time will expire"])
     }
 
-    @Test(arguments: Header.allCases, Mode.allCases)
-    func aContentExtensionExercisesEveryHostFunction(_ header: Header, _ mode: Mode) throws {
+    @Test(arguments: Header.allCases, IsolationMode.allCases)
+    func aContentExtensionExercisesEveryHostFunction(_ header: Header, _ mode: IsolationMode) throws {
         try install(header)
         try exerciseContent(host(mode))
     }
 
-    @Test(arguments: [Header.v2, .v3, .future], Mode.allCases)
-    func aServiceExtensionExercisesEveryHostFunction(_ header: Header, _ mode: Mode) throws {
+    @Test(arguments: [Header.v2, .v3, .future], IsolationMode.allCases)
+    func aServiceExtensionExercisesEveryHostFunction(_ header: Header, _ mode: IsolationMode) throws {
         try install(header)
         exerciseService(host(mode))
     }
@@ -176,8 +165,8 @@ import TidingsRuntime
     /// A version 3 extension on a host of version 2 (its table, its entry
     /// function): it declares version 2, calls no function of version 3,
     /// and works.
-    @Test(arguments: Mode.allCases)
-    func aVersion3ExtensionWorksWithAVersion2Host(_ mode: Mode) throws {
+    @Test(arguments: IsolationMode.allCases)
+    func aVersion3ExtensionWorksWithAVersion2Host(_ mode: IsolationMode) throws {
         try install(.v3)
         let host = host(mode, version: 2)
         try exerciseContent(host)
