@@ -33,6 +33,9 @@ package final class NotificationHost: Sendable {
         package var attachmentDirectory: String?
         /// How fast each instance may call host functions; nil for no limit.
         package var hostCallRate: CallRate? = .standard
+        /// The ABI version offered to extensions: the host's own; an older
+        /// one (1 or 2) shows how an extension fares with an older host.
+        package var abiVersion = HostFunctions.abiVersion
 
         package init() {}
     }
@@ -51,7 +54,9 @@ package final class NotificationHost: Sendable {
     /// removals recorded: what a journal needs to write down. Returns why it
     /// could not be written, and the notification then stays shown; nil once written.
     private let onDismissal: @Sendable (String) -> Diagnostic?
-    private let providers = ProviderCache()
+    /// What its extensions reach through the ABI: its own contexts, completions and table.
+    package let endpoint: HostEndpoint
+    private let providers: ProviderCache
     /// The first stage of every delivery.
     private let service: ServiceStage
     /// Where changes extensions make outside calls are looked at, in order.
@@ -345,7 +350,10 @@ package final class NotificationHost: Sendable {
         self.onDismissal = onDismissal
         let attachments = configuration.attachmentDirectory.map(AttachmentStore.init(directory:))
         self.attachments = attachments
-        service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher,
+        endpoint = HostEndpoint(table: HostFunctions.table(callRate: configuration.hostCallRate,
+                                                           version: configuration.abiVersion))
+        providers = ProviderCache(for: endpoint)
+        service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher, endpoint: endpoint,
                                deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
                                store: attachments, callRate: configuration.hostCallRate, onEvent: onEvent)
     }
@@ -460,7 +468,8 @@ package final class NotificationHost: Sendable {
                 let provider = try target.provider(from: providers, launcher: launcher)
                 instance = state.withLock { state in
                     state.holdInstance(of: key) {
-                        InstanceRecord(target: target, provider: provider, callRate: configuration.hostCallRate)
+                        InstanceRecord(target: target, provider: provider, callRate: configuration.hostCallRate,
+                                       in: endpoint.contexts)
                     }
                 }
                 watch(instance)
@@ -471,7 +480,10 @@ package final class NotificationHost: Sendable {
 
         var serving: InstanceRecord?
         if let instance {
-            instance.context.update { $0.attachments = notification.attachments }
+            instance.context.update { state in
+                state.attachments = notification.attachments
+                state.categoryActions = categoryActions ?? []
+            }
             do throws(Diagnostic) {
                 try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in try extensionInstance.didReceive(notification) }
                 serving = instance
@@ -591,8 +603,9 @@ package final class NotificationHost: Sendable {
         }
 
         let onEvent = self.onEvent
-        let pending = CompletionCenter.shared.begin(
-            deadline: MonotonicClock.deadline(after: configuration.responseDeadline),
+        instance.context.update { $0.categoryActions = categoryActions ?? [] }
+        let pending = endpoint.completions.begin(
+            for: instance.context.handle, deadline: MonotonicClock.deadline(after: configuration.responseDeadline),
             extensionIdentifier: instance.manifest.bundleIdentifier, report: { onEvent(.diagnostic($0)) })
         var answer: PendingCompletion.Answer?
         do throws(Diagnostic) {
@@ -604,7 +617,7 @@ package final class NotificationHost: Sendable {
         } catch {
             diagnostics.append(error)
         }
-        CompletionCenter.shared.finish(pending)
+        endpoint.completions.finish(pending)
         diagnostics += pending.problems
         var option: ResponseOption?
         if case .option(let given) = answer { option = given }

@@ -47,7 +47,7 @@ import TidingsServer
         let methods = described["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         #expect(methods.contains("notifications.deliver"))
         #expect(methods.contains("events.subscribe"))
-        #expect(described["abiVersion"] == .integer(2))
+        #expect(described["abiVersion"] == .integer(3))
         let events = described["events"]?.arrayValue?.compactMap { $0["method"]?.stringValue } ?? []
         #expect(events.count == 7)
         #expect(["state.degraded", "state.recovered", "state.repaired"].allSatisfy(events.contains))

@@ -129,10 +129,10 @@ package struct IsolatingLauncher: ExtensionLauncher {
         self.workers.networkGranted = policy.networkGranted
     }
 
-    package func launch(_ bundle: ExtensionBundle) throws(Diagnostic) -> any ExtensionProvider {
+    package func launch(_ bundle: ExtensionBundle, for host: HostEndpoint) throws(Diagnostic) -> any ExtensionProvider {
         switch policy.mode(for: bundle) {
-        case .inProcess: try InProcessLauncher().launch(bundle)
-        case .process: try workers.launch(bundle)
+        case .inProcess: try InProcessLauncher().launch(bundle, for: host)
+        case .process: try workers.launch(bundle, for: host)
         }
     }
 }
