@@ -84,6 +84,26 @@ struct RecordStoreTests {
             snapshot: [Array("0 and 1".utf8)], entries: [record(2), record(3)], recovered: []))
     }
 
+    /// A segment made ahead is the one the next seal starts; left behind by
+    /// a crash, it is an empty segment that loads like any other.
+    @Test func aSegmentMadeAheadIsTakenBySealingAndHarmlessAfterACrash() throws {
+        let store = try storeHolding([record(0)])
+        try store.prepareSegment()
+        try store.prepareSegment()
+        #expect(try FileSystem.contentsOfDirectory(scratch.path) == ["state.journal.0", "state.journal.1"])
+        #expect(try self.store().load() == RecordStore.Loaded(snapshot: nil, entries: [record(0)], recovered: []))
+
+        let reopened = self.store()
+        _ = try reopened.load()
+        try reopened.prepareSegment()
+        try reopened.append(record(1))
+        #expect(try reopened.startSegment() == 2)
+        #expect(try FileSystem.contentsOfDirectory(scratch.path) == ["state.journal.0", "state.journal.1", "state.journal.2"])
+        try reopened.append(record(2))
+        try reopened.writeSnapshot(generation: 2, records: [Array("0 and 1".utf8)])
+        #expect(try self.store().load() == RecordStore.Loaded(snapshot: [Array("0 and 1".utf8)], entries: [record(2)], recovered: []))
+    }
+
     /// Appending, flushing or folding before `load()` throws and writes nothing.
     @Test func refusesUseBeforeLoad() throws {
         let store = store()

@@ -29,11 +29,16 @@ import TidingsBase
 
     func log(_ name: String) -> String { (try? String(contentsOfFile: directory.file(name), encoding: .utf8)) ?? "" }
 
-    /// The journal segment records are appended to: the one of the highest generation.
+    /// The journal segment records are appended to: the newest that holds
+    /// any (the next one may be there already, made ahead and empty).
     func newestSegment() throws -> String {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.file("state"))
-        let generation = try #require(names.compactMap { $0.hasPrefix("server.journal.") ? UInt64($0.dropFirst(15)) : nil }.max())
-        return directory.file("state/server.journal.\(generation)")
+        let holding = try names.compactMap { name -> UInt64? in
+            guard name.hasPrefix("server.journal."), let generation = UInt64(name.dropFirst(15)) else { return nil }
+            let size = try FileManager.default.attributesOfItem(atPath: directory.file("state/\(name)"))[.size] as? Int
+            return (size ?? 0) > 20 ? generation : nil
+        }
+        return directory.file("state/server.journal.\(try #require(holding.max()))")
     }
 
     func deliverRequest(_ number: Int) -> String {

@@ -29,8 +29,9 @@ import Synchronization
 /// cuts off.
 ///
 /// Folding without stopping appends. `startSegment()` seals the newest
-/// segment and starts the next generation's, at once (a file created and a
-/// header written). The caller then builds the state as of the end of the
+/// segment and starts the next generation's, at once: the segment
+/// `prepareSegment()` made ahead of time (else a file created and a header
+/// written). The caller then builds the state as of the end of the
 /// sealed segments — on another thread, while records go on being appended
 /// to the new segment — and hands it to `writeSnapshot(generation:records:)`,
 /// which writes the snapshot of that generation and removes the segments it
@@ -560,13 +561,48 @@ package final class RecordStore: Sendable {
     /// Seals the newest segment and starts the next generation's, which
     /// takes every later `append`; returns its generation G. A snapshot of
     /// generation G (`writeSnapshot`) must then hold every record appended
-    /// before this call. Quick: a file created and its header written.
+    /// before this call. Quick: the segment `prepareSegment()` made is taken,
+    /// else a file is created and its header written.
     package func startSegment() throws(Diagnostic) -> UInt64 {
         try segments.withLock { (segments: inout Segments?) throws(Diagnostic) -> UInt64 in
             guard segments != nil else { throw notLoaded }
             try startSegment(&segments!)
             return segments!.live.generation
         }
+    }
+
+    /// Makes the next generation's segment ahead of time — created, its
+    /// header written and flushed, its name flushed in the directory — for
+    /// `startSegment()` to take without touching the disk. Does nothing when
+    /// one is made already. Until it is taken, the empty segment is read like
+    /// any other (it holds nothing) should the process die.
+    package func prepareSegment() throws(Diagnostic) {
+        guard let next = segments.withLock({ segments -> UInt64? in
+            guard segments != nil, segments!.prepared == nil else { return nil }
+            return segments!.live.generation + 1
+        }) else { return }
+        var created = try createSegment(generation: next)
+        let path = created.path
+        do throws(Diagnostic) {
+            do throws(SystemError) {
+                try created.descriptor.synchronize()
+            } catch {
+                throw DurableFile.failure(error, "cannot flush", path)
+            }
+            try DurableFile.synchronizeDirectory(of: path)
+        } catch {
+            unlink(path)
+            throw error
+        }
+        created.isInDirectory = true
+        var made: OpenSegment? = consume created
+        let kept = segments.withLock { segments -> Bool in
+            // Still the next generation, and none made meanwhile: kept for startSegment.
+            guard segments != nil, segments!.prepared == nil, segments!.live.generation + 1 == next else { return false }
+            segments!.prepared = made.take()
+            return true
+        }
+        if !kept { unlink(path) }
     }
 
     /// Makes `records` the snapshot of `generation` — the state as of the
@@ -629,13 +665,20 @@ package final class RecordStore: Sendable {
     private struct Segments: ~Copyable {
         /// The segment records are appended to.
         var live: OpenSegment
+        /// The next generation's segment, made ahead of time by `prepareSegment()`.
+        var prepared: OpenSegment?
         /// The paths of the sealed segments, by generation.
         var sealed: [UInt64: [String]] = [:]
     }
 
     /// Seals `segments.live` and makes a new segment of the next generation the live one.
     private func startSegment(_ segments: inout Segments) throws(Diagnostic) {
-        let next = try createSegment(generation: segments.live.generation + 1)
+        let next: OpenSegment
+        if let prepared = segments.prepared.take() {
+            next = prepared
+        } else {
+            next = try createSegment(generation: segments.live.generation + 1)
+        }
         segments.sealed[segments.live.generation, default: []].append(segments.live.path)
         segments.live = next
     }

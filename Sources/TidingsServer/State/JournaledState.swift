@@ -120,24 +120,29 @@ package final class JournaledState: ServerState {
 
     // MARK: Recording
 
+    /// Writes the record of `app` registering `categories`; throws when it cannot be written.
     package func recordCategories(_ categories: [NotificationCategory], of app: String) throws(Diagnostic) {
         try writer.write(StateRecord(categories: categories, of: app))
     }
 
+    /// Writes the record of `notification` delivered to `app` at `width`; throws when it cannot be written.
     package func recordDelivery(of notification: UserNotification, to app: String, width: Double) throws(Diagnostic) {
         try writer.write(StateRecord(delivery: notification, to: app, width: width))
     }
 
+    /// Writes the record of `identifiers` leaving the screen; throws when it cannot be written.
     package func recordRemoval(of identifiers: [String]) throws(Diagnostic) {
         try writer.write(StateRecord(removal: identifiers))
     }
 
     // MARK: Health
 
+    /// Whether changes are being written.
     package var health: StateHealth {
         writer.health
     }
 
+    /// Has `observer` told of each change of health from now on.
     package func observe(_ observer: @escaping @Sendable (StateHealth) -> Void) {
         writer.observe(observer)
     }
@@ -150,6 +155,7 @@ package final class JournaledState: ServerState {
     /// What the durability policy is, in words.
     static let durability = "Each change is written to the journal before it is made and answered, so it survives the server being killed; a change whose record cannot be written is refused. The journal is flushed to disk every second and each snapshot as it is written: a power loss loses at most the last second."
 
+    /// What `server.describe` says of the state.
     package var report: JSON {
         var members = health.json.objectMembers ?? []
         members += [
@@ -163,6 +169,7 @@ package final class JournaledState: ServerState {
         return .object(members)
     }
 
+    /// The parameters of `state.repaired`; nil when loading found the files whole.
     package var repairs: JSON? {
         guard !repaired.isEmpty else { return nil }
         return .object([("repaired", .array(repaired.map(\.json))), ("losses", .array(losses.map(\.json)))])

@@ -4,7 +4,8 @@ import TidingsBase
 /// The thread that keeps the server's state on disk in shape, off the
 /// request path: it folds each sealed batch of the journal into a snapshot
 /// (the state as of the batch's end, kept here, written while new records
-/// go to the next segment), flushes the journal to disk every second, and
+/// go to the next segment), makes the next segment ahead of time, flushes
+/// the journal to disk every second, and
 /// while writes fail tries again every second, so that the state recovers
 /// by itself once the disk has room.
 final class StateKeeper: Sendable {
@@ -52,6 +53,9 @@ final class StateKeeper: Sendable {
         var nextTick = MonotonicClock.deadline(after: Self.interval)
         var retry: (generation: UInt64, at: UInt64)?
         while true {
+            // The next segment made ahead, so that sealing one on the request
+            // path touches no disk; when it cannot be, sealing makes it itself.
+            try? writer.store.prepareSegment()
             writer.waitForWork(until: nextTick)
             let stop = stopping.load(ordering: .acquiring)
             if let batch = writer.pendingBatch {
