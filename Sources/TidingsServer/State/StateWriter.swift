@@ -114,8 +114,8 @@ final class StateWriter: Sendable {
     }
 
     /// Flushes what was written since the last flush to disk. When that
-    /// fails, the state is degraded and a batch sealed at once, so that a
-    /// snapshot holds again what the kernel may have lost.
+    /// fails, the state is degraded and the next write seals a batch at
+    /// once, so that a snapshot holds again what the kernel may have lost.
     func flush() {
         let needed = progress.withLock { progress in
             defer { progress.unflushed = false }
@@ -125,10 +125,10 @@ final class StateWriter: Sendable {
         do throws(Diagnostic) {
             try store.synchronize()
         } catch {
+            // The next write seals a batch: the keeper touches no disk under this lock.
             changing { (progress: inout Progress) in
                 progress.writeFailure = error
                 progress.refoldNeeded = true
-                sealIfDue(&progress)
             }
         }
     }
@@ -158,12 +158,13 @@ final class StateWriter: Sendable {
 
     /// The keeper finished with the pending batch (or, after a failure,
     /// with trying its snapshot again): `failure` says why the snapshot
-    /// could not be written, nil when it was.
+    /// could not be written, nil when it was. The next batch is sealed by
+    /// the next write, never here: the keeper must not hold the lock the
+    /// calls wait for while it touches the disk.
     func foldFinished(failure: Diagnostic?) {
         changing { (progress: inout Progress) in
             progress.batch = nil
             progress.foldFailure = failure
-            sealIfDue(&progress)
         }
     }
 
