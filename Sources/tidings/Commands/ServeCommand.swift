@@ -41,6 +41,8 @@ enum ServeCommand: Command {
         ])
 
     static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
+        // Before any thread starts, so that every thread leaves them to the one that waits for them.
+        let stopSignals = StopSignals.block()
         guard arguments.positionals.isEmpty else { throw .usage("tidings serve takes no arguments (see tidings serve --help).") }
         if arguments.flag("stdio") && arguments.value("socket") != nil {
             throw .usage("--stdio and --socket exclude each other.")
@@ -56,19 +58,18 @@ enum ServeCommand: Command {
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         let cache = arguments.flag(SearchPathOption.noCacheOption.name)
             ? nil : IndexCache.standard(in: environment, version: HostFunctions.version)
-        // The socket first: "a server already listens here" says more than "its state is taken".
+        let policy = try IsolationOption.policy(arguments, environment: environment)
+        try IsolationOption.checkLedger(environment: environment)
+        try checkAttachments(configuration.host.attachmentDirectory)
+        // The socket before the state: "a server already listens here" says more than "its state is taken".
         let path = arguments.flag("stdio") ? nil : try socketPath(arguments, environment: environment)
         var listener: FileDescriptor? = nil
         if let path { listener = try listen(at: path) }
+        // The socket file goes with the server, however it ends but killed outright.
+        defer { if let path { unlink(path) } }
         let (state, stateDirectory) = try openState(arguments, environment: environment)
-        // A client gone while we write must not kill the server; a request to
-        // stop must, even if whoever started us blocked it (threads inherit the mask).
+        // A client gone while we write must not kill the server.
         signal(SIGPIPE, SIG_IGN)
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        for stop in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, stop) }
-        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
-        let policy = try IsolationOption.policy(arguments, environment: environment)
         let terminal = Terminal(descriptor: 2, environment: environment)
         // What workers report outside calls (faults, restarts, quarantines, their output) is an
         // event for subscribers and a line of the server's log.
@@ -88,6 +89,10 @@ enum ServeCommand: Command {
             printError("tidings serve: the search path changed; \(reloaded.bundles.filter(\.isUsable).count) bundles serve")
         }
         defer { watcher?.stop() }
+        stopSignals.wait { signal in
+            printError("tidings serve: \(String(cString: strsignal(signal))); answering the calls under way, then stopping")
+            server.finish()
+        }
         guard let path, let listener = listener.take() else {
             server.serveStandardIO()
             return .success
@@ -108,10 +113,20 @@ enum ServeCommand: Command {
 
     /// Listens at `path`.
     private static func listen(at path: String) throws(CommandFailure) -> FileDescriptor {
-        do throws(UnixSocket.Failure) {
+        do throws(Diagnostic) {
             return try UnixSocket.listen(at: path)
         } catch {
-            throw CommandFailure(.cannotCreate, [.error(.serveSocket, error.message)])
+            throw .ownFile(error, otherwise: .cannotCreate)
+        }
+    }
+
+    /// Checks the attachment store at `directory` (`AttachmentStore.check()`),
+    /// so that one the server cannot use stops it before it listens.
+    private static func checkAttachments(_ directory: String?) throws(CommandFailure) {
+        do throws(Diagnostic) {
+            try directory.map(AttachmentStore.init(directory:))?.check()
+        } catch {
+            throw .ownFile(error, otherwise: .cannotCreate)
         }
     }
 
@@ -130,14 +145,9 @@ enum ServeCommand: Command {
                 printError("tidings serve: " + terminal.line(for: failure))
             }
         } catch {
-            throw CommandFailure(.cannotCreate, [error])
+            throw .ownFile(error, otherwise: .cannotCreate)
         }
         for diagnostic in state.kept.diagnostics { printError("tidings serve: " + terminal.line(for: diagnostic)) }
         return (state, directory)
     }
-}
-
-extension Diagnostic.Code {
-    /// The server's socket cannot be set up.
-    static let serveSocket = Self("serve.socket")
 }
