@@ -25,14 +25,20 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// True while it runs.
     public var isRunning: Bool { process.isRunning }
 
-    /// Sends it `signal` and waits up to 5 seconds for it to end, then kills it.
-    public func stop(with signal: Int32 = SIGTERM) {
+    /// Sends it `signal` and waits up to `seconds` for it to end, then kills it.
+    public func stop(with signal: Int32 = SIGTERM, within seconds: Double = 5) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(seconds)
         while process.isRunning && Date() < deadline { usleep(5_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+    }
+
+    /// How it ended, once it has: its exit status, or the number of the
+    /// signal that ended it (then `bySignal`); nil while it runs.
+    public var ending: (status: Int32, bySignal: Bool)? {
+        process.isRunning ? nil : (process.terminationStatus, process.terminationReason == .uncaughtSignal)
     }
 
     /// Waits up to `seconds` for `path` to exist; false when it did not.
