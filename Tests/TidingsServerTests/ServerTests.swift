@@ -42,13 +42,50 @@ import TidingsServer
     // MARK: The methods
 
     @Test func describeListsMethodsEventsAndLimits() throws {
-        try fixture.start()
+        var limits = Server.Limits()
+        limits.messageSize = 8192
+        limits.threadsPerConnection = 8
+        try fixture.start(limits: limits, responseDeadline: 3)
         let described = try fixture.client().call("server.describe")
         let methods = described["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
         #expect(methods.contains("notifications.deliver"))
         #expect(methods.contains("events.subscribe"))
         #expect(described["abiVersion"] == .integer(2))
         #expect(described["events"]?.arrayValue?.count == 4)
+        let given = try #require(described["limits"])
+        #expect(given["messageSize"] == .integer(8192))
+        #expect(given["payloadSize"] == .integer(4096))
+        #expect(given["responseDeadline"] == .double(3))
+        #expect(given["serviceDeadline"] == .double(30))
+        #expect(given["callsPerConnection"] == .integer(8))
+        #expect(given["unreadOutput"] == .integer(Int64(limits.outputBuffer)))
+    }
+
+    @Test func emptyIdentifiersAndAppsAreInvalidParameters() throws {
+        try fixture.start()
+        let client = try fixture.client()
+        let payload = try json(#"{"content": {"title": "T"}}"#)
+        let calls: [(String, JSON)] = [
+            ("notifications.deliver", .object([("payload", payload), ("identifier", .string("")), ("app", .string("com.example"))])),
+            ("notifications.deliver", .object([("payload", payload), ("app", .string(""))])),
+            ("notifications.respond", .object([("identifier", .string("")), ("action", .string("default"))])),
+            ("notifications.presentation", .object([("identifier", .string(""))])),
+            ("notifications.list", .object([("app", .string(""))])),
+            ("notifications.remove", .object([("identifiers", .array([.string("a"), .string("")]))])),
+            ("categories.register", .object([("app", .string("")), ("categories", .array([]))])),
+            ("categories.list", .object([("app", .string(""))])),
+            ("events.subscribe", .object([("apps", .array([.string("")]))])),
+        ]
+        for (method, params) in calls {
+            do {
+                _ = try client.call(method, params)
+                Issue.record("\(method) \(params.serialized()) was accepted")
+            } catch let error as RPCErrorReply {
+                #expect(error.code == -32602, "\(method): \(error)")
+                #expect(error.message.contains("may not"), "\(method): \(error)")
+            }
+        }
+        #expect(try client.call("notifications.list")["notifications"] == .array([]), "nothing was delivered")
     }
 
     @Test func registerDeliverRespondAndList() throws {
