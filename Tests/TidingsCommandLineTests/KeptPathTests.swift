@@ -5,8 +5,8 @@ import TestSupport
 
 /// Every file and directory Tidings keeps — cache, fault ledger, state,
 /// attachment store, configuration, socket — with something planted in its
-/// place: a FIFO, a symbolic link, one of another user's, one others can
-/// write. Each command that opens it stops at once with one line naming the
+/// place: a FIFO, a directory for a file, a symbolic link, one of another
+/// user's, one others can write. Each command that opens it stops at once with one line naming the
 /// path and exit status 77; none waits, none follows the link. The commands
 /// run as processes with a deadline, so that a hang fails the test.
 @Suite struct KeptPathTests {
@@ -123,6 +123,14 @@ import TestSupport
     func aFIFOInPlaceOfAKeptPathIsRefusedWithoutWaiting(path: KeptPath) throws {
         try makeParents(of: path)
         #expect(mkfifo(tidings.home.file(path.relative), 0o600) == 0)
+        try expectRefusal(of: path, code: "file.wrong-kind")
+    }
+
+    @Test(arguments: KeptPath.allCases.filter { $0.kind != .directory })
+    func aDirectoryInPlaceOfAKeptFileIsRefused(path: KeptPath) throws {
+        try makeParents(of: path)
+        try FileManager.default.createDirectory(atPath: tidings.home.file(path.relative), withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
         try expectRefusal(of: path, code: "file.wrong-kind")
     }
 

@@ -124,17 +124,6 @@ extension FileDescriptor {
     }
 }
 
-extension FileKind {
-    /// "regular files", "directories", "sockets".
-    fileprivate var plural: String {
-        switch self {
-        case .regularFile: "files"
-        case .directory: "directories"
-        case .socket: "sockets"
-        }
-    }
-}
-
 extension Diagnostic.Code {
     /// A file of Tidings' own is a symbolic link, which is never followed.
     package static let fileLink = Self("file.link")

@@ -27,6 +27,15 @@ package enum FileKind: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// "files", "directories", "sockets".
+    var plural: String {
+        switch self {
+        case .regularFile: "files"
+        case .directory: "directories"
+        case .socket: "sockets"
+        }
+    }
+
     /// What a `st_mode` names, in words: "a regular file", "a FIFO", "a symbolic link", ….
     package static func describe(_ mode: mode_t) -> String {
         if let kind = FileKind(mode: mode) { return kind.description }

@@ -30,13 +30,15 @@ enum ServeCommand: Command {
         discussion: [
             "Methods: server.describe, categories.register, categories.list, notifications.deliver, notifications.respond, notifications.presentation, notifications.list, notifications.remove, extensions.list, events.subscribe, events.unsubscribe. Events (JSON-RPC notifications to subscribers): presentation.changed, notification.dismissed, response.forwarded, extension.failed. The README documents each with an example; server.describe lists them.",
             "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
+            "Files: the state, cache, fault ledger, attachment store, configuration and socket, and their directories, must be the user's own and writable by no one else; a link, a FIFO or another kind in their place is refused, never followed or waited on (exit status 77). Directories it makes are 0700.",
+            "Stopping: SIGTERM or SIGINT (and SIGHUP, unless ignored) stops reading requests, lets the calls under way answer, removes the socket file and exits 0.",
             "Live reload: the extension directories are watched (inotify); a bundle added, removed, renamed or replaced, or a manifest edited, is served within tens of milliseconds, without a restart and without disturbing notifications shown. A manifest that stops validating keeps its last good version serving (an extension.failed event says so). A library already loaded keeps its code until the server restarts: code cannot be unloaded from a process.",
             SearchPathOption.discussion,
             IsolationOption.discussion,
         ],
         examples: [
             "tidings serve",
-            "tidings serve --socket /tmp/tidings.sock --extensions ./extensions",
+            "tidings serve --socket ./run/tidings.sock --extensions ./extensions",
             "echo '{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"server.describe\"}' | tidings serve --stdio",
         ])
 
@@ -90,7 +92,7 @@ enum ServeCommand: Command {
         }
         defer { watcher?.stop() }
         stopSignals.wait { signal in
-            printError("tidings serve: \(String(cString: strsignal(signal))); answering the calls under way, then stopping")
+            printError("tidings serve: \(StopSignals.name(of: signal)): answering the calls under way, then stopping")
             server.finish()
         }
         guard let path, let listener = listener.take() else {

@@ -27,6 +27,16 @@ struct StopSignals: Sendable {
         return StopSignals(set: set)
     }
 
+    /// "SIGTERM", "SIGINT" or "SIGHUP".
+    static func name(of signal: Int32) -> String {
+        switch signal {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(signal)"
+        }
+    }
+
     /// Starts a thread that waits for the first stop signal and then calls
     /// `stop` with its number.
     /// The corresponding C function is `sigwait`.
