@@ -14,34 +14,21 @@ import TidingsBase
 
     /// Categories of com.example.tests whose action "never" Misbehaving never completes.
     static let categories = #"{"app": "com.example.tests", "categories": [{"identifier": "misbehave", "actions": [{"identifier": "never", "title": "Never"}]}]}"#
+    /// A call never completed ends at this deadline.
+    static let deadline = ["--deadline", "2"]
 
     init() throws {
         try fixture.installC("Misbehaving", identifier: "com.example.tests.misbehaving", categories: ["misbehave"],
                              interface: ServerTests.misbehavingInterface)
     }
 
-    /// Starts `tidings serve` with `arguments`; a call never completed ends at its 2 s deadline.
-    func serve(_ arguments: [String], input: FileHandle? = nil) throws -> BackgroundProcess {
-        let home = fixture.directory.file("home")
-        return try BackgroundProcess(Locations.product("tidings"), ["serve", "--extensions", fixture.directory.file("extensions"),
-                                                                    "--isolation", "in-process", "--deadline", "2"] + arguments,
-                                     environment: ["HOME": home, "XDG_STATE_HOME": home + "/state", "XDG_CACHE_HOME": home + "/cache",
-                                                   "XDG_CONFIG_HOME": home + "/config", "NO_COLOR": "1"],
-                                     log: log, input: input)
-    }
-
-    var log: String { fixture.directory.file("serve.log") }
-    var logged: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
-
     func json(_ text: String) throws -> JSON { try JSON.parse(Array(text.utf8)) }
 
     @Test(arguments: [SIGTERM, SIGINT])
     func aStopSignalAnswersTheCallsUnderWayThenRemovesTheSocketAndExitsZero(signal: Int32) throws {
-        let socket = fixture.directory.file("run/tidings.sock")
-        let server = try serve(["--socket", socket])
+        let server = try fixture.startProcess(.inProcess, options: Self.deadline)
         defer { server.stop(with: SIGKILL) }
-        try #require(BackgroundProcess.wait(for: "listening on \(socket)", inFile: log, seconds: 30), "the server did not start: \(logged)")
-        let client = try RPCClient(path: socket)
+        let client = try fixture.client()
         _ = try client.call("categories.register", json(Self.categories))
         _ = try client.call("notifications.deliver", json(#"{"app": "com.example.tests", "payload": {"identifier": "stuck", "content": {"title": "T", "categoryIdentifier": "misbehave"}}}"#))
         let stuck = client.request("notifications.respond", try json(#"{"identifier": "stuck", "action": "never"}"#))
@@ -52,15 +39,18 @@ import TidingsBase
         kill(server.identifier, signal)
         let outcome = try client.result(of: stuck, timeout: 30)
         #expect(outcome["actionIdentifier"] == .string("never"), "answered at its deadline, not dropped")
-        #expect(server.waitUntilExit(within: 30), "still running: \(logged)")
+        #expect(server.waitUntilExit(within: 30), "still running: \(fixture.serveLog)")
         #expect(server.ending?.status == 0 && server.ending?.bySignal == false, "\(String(describing: server.ending))")
-        #expect(FileSystem.status(of: socket) == nil, "the socket file is left")
-        #expect(logged.contains("answering the calls under way, then stopping"), "\(logged)")
+        #expect(FileSystem.status(of: fixture.socketPath) == nil, "the socket file is left")
+        #expect(fixture.serveLog.contains("answering the calls under way, then stopping"), "\(fixture.serveLog)")
     }
 
     @Test func onStandardInputAStopSignalAnswersTheCallsUnderWayAndExitsZero() throws {
         let input = Pipe()
-        let server = try serve(["--stdio"], input: input.fileHandleForReading)
+        let log = fixture.directory.file("serve.log")
+        let server = try BackgroundProcess(Locations.product("tidings"), fixture.serveArguments(.inProcess) + ["--stdio"] + Self.deadline,
+                                           environment: ["HOME": fixture.directory.path, "NO_COLOR": "1"], log: log,
+                                           input: input.fileHandleForReading)
         defer { server.stop(with: SIGKILL) }
         let requests = """
             {"jsonrpc": "2.0", "id": "r", "method": "categories.register", "params": \(Self.categories)}
@@ -69,25 +59,25 @@ import TidingsBase
             {"jsonrpc": "2.0", "id": "after", "method": "server.describe"}
 
             """
-        input.fileHandleForWriting.write(Data(requests.utf8))
         // Standard input stays open: only the signal ends the server.
+        input.fileHandleForWriting.write(Data(requests.utf8))
         // Read after the stuck call, by another reader: once it is answered, the stuck call is under way.
-        try #require(BackgroundProcess.wait(for: #""id":"after""#, inFile: log, seconds: 30), "\(logged)")
-        #expect(!logged.contains(#""id":"stuck""#))
+        try #require(BackgroundProcess.wait(for: #""id":"after""#, inFile: log, seconds: 30), "\(fixture.serveLog)")
+        #expect(!fixture.serveLog.contains(#""id":"stuck""#))
 
         kill(server.identifier, SIGTERM)
-        #expect(server.waitUntilExit(within: 30), "still running: \(logged)")
+        #expect(server.waitUntilExit(within: 30), "still running: \(fixture.serveLog)")
         #expect(server.ending?.status == 0 && server.ending?.bySignal == false, "\(String(describing: server.ending))")
-        #expect(logged.contains(#""id":"stuck","result""#), "\(logged)")
+        #expect(fixture.serveLog.contains(#""id":"stuck","result""#), "\(fixture.serveLog)")
         try? input.fileHandleForWriting.close()
     }
 
     @Test func onStandardInputALastRequestWithoutANewlineIsAnswered() throws {
-        let result = try ProcessRunner.run("/bin/sh", ["-c", #"printf '%s' "$1" | "$0" serve --stdio --isolation in-process --state "$2""#,
-                                                      Locations.product("tidings"),
-                                                      #"{"jsonrpc": "2.0", "id": 7, "method": "server.describe"}"#,
-                                                      fixture.directory.file("state")],
-                                           environment: ["HOME": fixture.directory.file("home")], deadline: 60)
+        let command = ([Locations.product("tidings")] + fixture.serveArguments(.inProcess) + ["--stdio"])
+            .map { "'\($0)'" }.joined(separator: " ")
+        let result = try ProcessRunner.run("/bin/sh", ["-c", #"printf '%s' "$1" | "# + command,
+                                                      "sh", #"{"jsonrpc": "2.0", "id": 7, "method": "server.describe"}"#],
+                                           environment: ["HOME": fixture.directory.path], deadline: 60)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasPrefix(#"{"jsonrpc":"2.0","id":7,"result":"#), "\(result.standardOutput)")
     }
