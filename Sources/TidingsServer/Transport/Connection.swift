@@ -232,7 +232,8 @@ final class Connection: EventReceiver, Sendable {
             }
             let count = read(input, buffer.baseAddress, buffer.count)
             guard count < 0, errno == EAGAIN || errno == EWOULDBLOCK else { return count }
-            // An input left non-blocking by whoever started us: wait for it.
+            // An input left non-blocking by whoever started us: wait for it (standard input is waited for above).
+            if stopReaderDescriptor >= 0 { continue }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, -1)
         }
