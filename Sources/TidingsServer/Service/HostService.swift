@@ -1,3 +1,4 @@
+import Synchronization
 import TidingsBase
 import TidingsRegistry
 import TidingsRuntime
@@ -30,6 +31,9 @@ package final class HostService: Sendable {
     private let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     private let state: ServerState?
+    /// The limits of the transport serving the service, which `server.describe`
+    /// lists beside its own; told by the `Server` made over it.
+    private let transportLimits = Mutex<[(String, JSON)]>([])
 
     /// A service over the bundles of `index`, keeping its state in `state` when given.
     /// - Parameter launcher: makes the launcher of extensions, given where
@@ -68,6 +72,23 @@ package final class HostService: Sendable {
         host.replaceIndex(with: merged)
         for warning in warnings { subscribers.publish(.diagnostic(warning)) }
         return warnings
+    }
+
+    /// Makes `server.describe` list `limits` (each a name and a value: sizes
+    /// in bytes, counts) beside the service's own: the transport's, such as
+    /// the longest message it reads.
+    package func describeTransportLimits(_ limits: [(String, JSON)]) {
+        transportLimits.withLock { $0 = limits }
+    }
+
+    /// Every limit a client meets, for `server.describe`: sizes in bytes,
+    /// deadlines in seconds.
+    private var limits: [(String, JSON)] {
+        [
+            ("payloadSize", .integer(Int64(configuration.payloadSizeLimit))),
+            ("responseDeadline", .double(configuration.host.responseDeadline)),
+            ("serviceDeadline", .double(configuration.host.serviceDeadline)),
+        ] + transportLimits.withLock { $0 }
     }
 
     // MARK: Calls
@@ -196,14 +217,15 @@ package final class HostService: Sendable {
                 .object([("name", .string(name)), ("summary", .string(Self.methods[name]!.summary))])
             })),
             ("events", .array(Self.events.map { .object([("method", .string($0.0)), ("params", .string($0.1))]) })),
-            ("limits", .object([("payloadSize", .integer(Int64(configuration.payloadSizeLimit)))])),
+            ("limits", .object(limits)),
             ("sandbox", .array(configuration.sandbox())),
         ])
     }
 
     private func registerCategories(_ params: JSON?) throws(RPCError) -> JSON {
         var reader = try Params(params, of: "categories.register", allowed: ["app", "categories"])
-        reader.require("app", "categories")
+        _ = reader.string("app", required: true)
+        reader.require("categories")
         try reader.check()
         let reading = CategoryFile.read(reader.json)
         guard let file = reading.file else { throw .invalidInput(reading.diagnostics) }
