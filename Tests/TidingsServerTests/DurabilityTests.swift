@@ -242,9 +242,10 @@ import TidingsBase
         #expect(losses.first?["recordsLost"] == .integer(0))
     }
 
-    /// A state file that is not what it must be — a directory where the
-    /// journal or the snapshot should be — stops the server with one line
-    /// saying so, before it says it listens, and leaves no socket behind.
+    /// A state file that is not what it must be — a directory where a
+    /// journal segment or the snapshot should be — stops the server with one
+    /// line saying so (exit status 77, as every file Tidings keeps), before
+    /// it says it listens, and leaves no socket behind.
     @Test(arguments: ["server.journal.0", "server.snapshot"])
     func aDirectoryWhereAStateFileShouldBeStopsTheServerBeforeListening(planted: String) throws {
         let state = directory.file("state")
@@ -252,7 +253,7 @@ import TidingsBase
         let result = try ProcessRunner.run(Locations.product("tidings"), [
             "serve", "--socket", socket, "--state", state, "--extensions", directory.file("extensions"),
         ], environment: ["HOME": directory.path, "NO_COLOR": "1"])
-        #expect(result.status == 73, "\(result.standardError)")
+        #expect(result.status == 77, "\(result.standardError)")
         let lines = result.standardError.split(separator: "\n")
         #expect(lines.count == 1, "\(result.standardError)")
         #expect(lines.first?.contains(planted) == true && lines.first?.contains("not a regular file") == true)

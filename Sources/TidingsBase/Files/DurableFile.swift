@@ -26,8 +26,9 @@ package enum DurableFile {
     /// on failure the temporary file is removed.
     ///
     /// The temporary name is fixed, not unique: a caller replacing the same
-    /// path from two threads at once must serialize them. A temporary file a
-    /// crash left behind is overwritten by the next replacement.
+    /// path from two threads at once must serialize them. Whatever has the
+    /// temporary name — a file a crash left behind, or a link or a FIFO put
+    /// there — is removed first, never written through.
     package static func prepare(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws(Diagnostic) -> String {
         try prepare(path, mode: mode) { (file: borrowing FileDescriptor) throws(SystemError) in try file.write(bytes) }
     }
@@ -37,8 +38,9 @@ package enum DurableFile {
     package static func prepare(_ path: String, mode: mode_t = 0o600,
                                 writing write: (borrowing FileDescriptor) throws(SystemError) -> Void) throws(Diagnostic) -> String {
         let temporary = path + ".tmp"
+        unlink(temporary)
         do throws(SystemError) {
-            let file = try FileDescriptor(opening: temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
+            let file = try FileDescriptor(opening: temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
             try write(file)
             try file.synchronize()
         } catch {
@@ -97,7 +99,7 @@ package enum DurableFile {
             case EIO: .fileIOError
             default: .fileUnwritable
             }
-        return .error(code, "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(path): \(error).", at: .init(file: path))
+        return FileSystem.failure(error, code, verb, path)
     }
 }
 

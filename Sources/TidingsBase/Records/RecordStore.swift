@@ -162,13 +162,19 @@ package final class RecordStore: Sendable {
     ///   is written to a new snapshot and the damaged files are renamed
     ///   `*.corrupt`, so that the next load finds whole files.
     ///
+    /// The directory and every file are opened as what they must be (see
+    /// `FileDescriptor(openingPrivateDirectory:)` and
+    /// `FileDescriptor(openingOwn:as:)`): a link, a FIFO, a directory in a
+    /// file's place, or another user's file is an error, never followed or
+    /// waited on.
+    ///
     /// Throws when a file is from a newer format version (nothing is changed
-    /// then), is not a regular file, or cannot be read or repaired.
+    /// then), is not what it must be, or cannot be read or repaired.
     package func load() throws(Diagnostic) -> Loaded {
         try snapshots.withLock { (hasSnapshot: inout Bool) throws(Diagnostic) -> Loaded in
             try segments.withLock { (segments: inout Segments?) throws(Diagnostic) -> Loaded in
                 segments = nil
-                try FileSystem.createDirectory(directory, mode: 0o700)
+                _ = try FileDescriptor(openingPrivateDirectory: directory)
                 var report = Report()
                 let base = try loadSnapshot(&report)
                 var files = try readSegments(after: base, &report)
@@ -277,7 +283,7 @@ package final class RecordStore: Sendable {
     private func readSnapshot(_ path: String) throws(Diagnostic) -> SnapshotFile {
         let bytes: [UInt8]
         do throws(Diagnostic) {
-            bytes = try FileSystem.readFile(path, limit: .max, followingLinks: false)
+            bytes = try FileSystem.readFile(path, limit: .max, own: true)
         } catch where error.code == .fileNotFound {
             return .missing
         }
@@ -341,7 +347,7 @@ package final class RecordStore: Sendable {
     private func readSegments(after base: Base, _ report: inout Report) throws(Diagnostic) -> [SegmentFile] {
         var files: [SegmentFile] = []
         for (path, named) in try segmentPaths() {
-            let bytes = try FileSystem.readFile(path, limit: .max, followingLinks: false)
+            let bytes = try FileSystem.readFile(path, limit: .max, own: true)
             var file = SegmentFile(path: path, generation: 0, headerProblem: nil,
                                    scan: RecordFraming.Scan(payloads: [], skipped: [], end: RecordFraming.headerSize, problem: nil),
                                    bytes: bytes)
@@ -441,8 +447,8 @@ package final class RecordStore: Sendable {
             } catch {
                 kept = "could not be kept (\(error.message))"
             }
+            let descriptor = try FileDescriptor(openingOwn: file.path, as: .regularFile, O_WRONLY)
             do throws(SystemError) {
-                let descriptor = try FileDescriptor(opening: file.path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK)
                 try descriptor.truncate(to: file.scan.end)
                 try descriptor.synchronize()
             } catch {
@@ -686,9 +692,8 @@ package final class RecordStore: Sendable {
     /// A new, empty segment of `generation`, open for appending.
     private func createSegment(generation: UInt64) throws(Diagnostic) -> OpenSegment {
         let path = journalPath(generation: generation)
+        let descriptor = try FileDescriptor(openingOwn: path, as: .regularFile, O_RDWR | O_APPEND | O_CREAT | O_TRUNC)
         do throws(SystemError) {
-            let descriptor = try FileDescriptor(opening: path, O_RDWR | O_APPEND | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK,
-                                                mode: 0o600)
             try descriptor.write(RecordFraming.header(.journal, generation: generation))
             return OpenSegment(descriptor: descriptor, path: path, size: RecordFraming.headerSize, generation: generation,
                                isInDirectory: false)
@@ -700,13 +705,9 @@ package final class RecordStore: Sendable {
 
     /// `file`, its end repaired or left as it is, open for appending after its last byte.
     private func openSegment(_ file: SegmentFile) throws(Diagnostic) -> OpenSegment {
-        do throws(SystemError) {
-            let descriptor = try FileDescriptor(opening: file.path, O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK)
-            return OpenSegment(descriptor: descriptor, path: file.path, size: file.bytes.count, generation: file.generation,
-                               isInDirectory: true)
-        } catch {
-            throw DurableFile.failure(error, "cannot open", file.path)
-        }
+        let descriptor = try FileDescriptor(openingOwn: file.path, as: .regularFile, O_RDWR | O_APPEND)
+        return OpenSegment(descriptor: descriptor, path: file.path, size: file.bytes.count, generation: file.generation,
+                           isInDirectory: true)
     }
 
     /// The error of a store used before `load()`.

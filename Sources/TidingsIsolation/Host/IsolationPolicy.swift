@@ -66,10 +66,21 @@ package struct IsolationPolicy: Sendable, Equatable {
     }
 
     /// The policy the file at `path` sets; the defaults when there is no file.
-    /// - Throws: the file's first error (not JSON, an unknown mode, a limit out of range).
+    ///
+    /// The policy decides how far extensions are trusted, so the file and
+    /// its directory must be the user's own, writable by no one else, and
+    /// the file a regular file, not a link (see `FileDescriptor(openingOwn:as:)`).
+    /// - Throws: the file's first error (not JSON, an unknown mode, a limit
+    ///   out of range), or why the file or its directory is refused.
     package static func load(from path: String) throws(Diagnostic) -> IsolationPolicy {
-        guard FileSystem.status(of: path) != nil else { return IsolationPolicy() }
-        let json = try JSON.parse(try FileSystem.readFile(path, limit: 1 << 20), file: path)
+        let bytes: [UInt8]
+        do throws(Diagnostic) {
+            _ = try FileDescriptor(openingOwn: Path.directory(of: path), as: .directory)
+            bytes = try FileSystem.readFile(path, limit: 1 << 20, own: true)
+        } catch where error.code == .fileNotFound {
+            return IsolationPolicy()
+        }
+        let json = try JSON.parse(bytes, file: path)
         var reader = JSONFieldReader(file: path, invalidCode: .configurationInvalid, unknownMemberCode: .configurationUnknownKey)
         var policy = IsolationPolicy()
         if let members = reader.object(json, at: []) {

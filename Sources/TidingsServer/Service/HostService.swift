@@ -34,6 +34,9 @@ package final class HostService: Sendable {
     /// Held while categories are recorded and registered, so that they are
     /// registered in the order they were recorded.
     private let registrations = Mutex(())
+    /// The limits of the transport serving the service, which `server.describe`
+    /// lists beside its own; told by the `Server` made over it.
+    private let transportLimits = Mutex<[(String, JSON)]>([])
 
     /// A service over the bundles of `index`, keeping its state in `state` when given.
     /// - Parameter launcher: makes the launcher of extensions, given where
@@ -76,6 +79,23 @@ package final class HostService: Sendable {
         host.replaceIndex(with: merged)
         for warning in warnings { subscribers.publish(.diagnostic(warning)) }
         return warnings
+    }
+
+    /// Makes `server.describe` list `limits` (each a name and a value: sizes
+    /// in bytes, counts) beside the service's own: the transport's, such as
+    /// the longest message it reads.
+    package func describeTransportLimits(_ limits: [(String, JSON)]) {
+        transportLimits.withLock { $0 = limits }
+    }
+
+    /// Every limit a client meets, for `server.describe`: sizes in bytes,
+    /// deadlines in seconds.
+    private var limits: [(String, JSON)] {
+        [
+            ("payloadSize", .integer(Int64(configuration.payloadSizeLimit))),
+            ("responseDeadline", .double(configuration.host.responseDeadline)),
+            ("serviceDeadline", .double(configuration.host.serviceDeadline)),
+        ] + transportLimits.withLock { $0 }
     }
 
     // MARK: Calls
@@ -207,7 +227,7 @@ package final class HostService: Sendable {
                 .object([("name", .string(name)), ("summary", .string(Self.methods[name]!.summary))])
             })),
             ("events", .array(Self.events.map { .object([("method", .string($0.0)), ("params", .string($0.1))]) })),
-            ("limits", .object([("payloadSize", .integer(Int64(configuration.payloadSizeLimit)))])),
+            ("limits", .object(limits)),
             ("sandbox", .array(configuration.sandbox())),
             ("state", state?.report ?? .object([("status", .string("ok")), ("kept", .bool(false))])),
         ])
@@ -215,7 +235,8 @@ package final class HostService: Sendable {
 
     private func registerCategories(_ params: JSON?) throws(RPCError) -> JSON {
         var reader = try Params(params, of: "categories.register", allowed: ["app", "categories"])
-        reader.require("app", "categories")
+        _ = reader.string("app", required: true)
+        reader.require("categories")
         try reader.check()
         let reading = CategoryFile.read(reader.json)
         guard let file = reading.file else { throw .invalidInput(reading.diagnostics) }
