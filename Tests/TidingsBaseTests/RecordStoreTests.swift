@@ -455,6 +455,29 @@ struct RecordStoreTests {
         #expect(next == [Int](repeating: perThread, count: threads))
     }
 
+    /// Segments made ahead on one thread while another seals without
+    /// waiting for them: no record is lost and no generation is skipped
+    /// (a segment made ahead once truncated, then removed, the one a seal
+    /// had made meanwhile at the same name).
+    @Test func sealingRacingSegmentsMadeAheadLosesNothing() throws {
+        let store = try storeHolding([])
+        let seals = 300
+        onThreads(2) { thread in
+            if thread == 0 {
+                for _ in 0..<(seals * 4) { try? store.prepareSegment() }
+                return
+            }
+            for index in 0..<seals {
+                try? store.append(record(index))
+                _ = try? store.startSegment()
+            }
+        }
+        let loaded = try self.store().load()
+        #expect(loaded.recovered.isEmpty)
+        #expect(loaded.entries == (0..<seals).map(record))
+        #expect(try FileSystem.contentsOfDirectory(scratch.path).allSatisfy { !$0.hasSuffix(".prepared") })
+    }
+
     /// The directory is created 0700 and every file 0600.
     @Test func createsAPrivateDirectoryAndPrivateFiles() throws {
         let directory = scratch.file("server/state")

@@ -419,11 +419,17 @@ package final class RecordStore: Sendable {
     }
 
     /// The segment files in the directory, with the generation each one's
-    /// name gives (nil for `NAME.journal`), in no particular order.
+    /// name gives (nil for `NAME.journal`), in no particular order. A
+    /// segment made ahead and never taken (`*.prepared`, left by a crash)
+    /// holds nothing and is removed.
     private func segmentPaths() throws(Diagnostic) -> [(String, UInt64?)] {
         let prefix = "\(name).journal"
         return try FileSystem.contentsOfDirectory(directory).compactMap { entry -> (String, UInt64?)? in
             if entry == prefix { return (Path.join(directory, entry), nil) }
+            if entry.hasPrefix(prefix + "."), entry.hasSuffix(Self.preparedSuffix) {
+                unlink(Path.join(directory, entry))
+                return nil
+            }
             guard entry.hasPrefix(prefix + "."), let generation = UInt64(entry.dropFirst(prefix.count + 1)),
                   entry == "\(prefix).\(generation)"
             else { return nil }
@@ -577,39 +583,42 @@ package final class RecordStore: Sendable {
         }
     }
 
-    /// Makes the next generation's segment ahead of time — created, its
-    /// header written and flushed, its name flushed in the directory — for
-    /// `startSegment()` to take without touching the disk. Does nothing when
-    /// one is made already. Until it is taken, the empty segment is read like
-    /// any other (it holds nothing) should the process die.
+    /// Makes the next generation's segment ahead of time — created under a
+    /// name of its own (`NAME.journal.G.prepared`), its header written and
+    /// flushed — for `startSegment()` to take without touching the disk.
+    /// It gets its real name only under the lock, and only while it is
+    /// still the next generation's: a seal that could not wait for it made
+    /// that segment itself, and the two never share a file. Its name reaches
+    /// the disk with the first `synchronize()` after it is taken. Does
+    /// nothing when one is made already.
     package func prepareSegment() throws(Diagnostic) {
         guard let next = segments.withLock({ segments -> UInt64? in
             guard segments != nil, segments!.prepared == nil else { return nil }
             return segments!.live.generation + 1
         }) else { return }
-        var created = try createSegment(generation: next)
-        let path = created.path
-        do throws(Diagnostic) {
-            do throws(SystemError) {
-                try created.descriptor.synchronize()
-            } catch {
-                throw DurableFile.failure(error, "cannot flush", path)
-            }
-            try DurableFile.synchronizeDirectory(of: path)
+        let final = journalPath(generation: next)
+        let preparing = final + Self.preparedSuffix
+        var created = try createSegment(generation: next, at: preparing)
+        do throws(SystemError) {
+            try created.descriptor.synchronize()
         } catch {
-            unlink(path)
-            throw error
+            unlink(preparing)
+            throw DurableFile.failure(error, "cannot flush", preparing)
         }
-        created.isInDirectory = true
         var made: OpenSegment? = consume created
         let kept = segments.withLock { segments -> Bool in
-            // Still the next generation, and none made meanwhile: kept for startSegment.
-            guard segments != nil, segments!.prepared == nil, segments!.live.generation + 1 == next else { return false }
+            guard segments != nil, segments!.prepared == nil, segments!.live.generation + 1 == next,
+                  rename(preparing, final) == 0
+            else { return false }
+            made!.path = final
             segments!.prepared = made.take()
             return true
         }
-        if !kept { unlink(path) }
+        if !kept { unlink(preparing) }
     }
+
+    /// What the name of a segment made ahead ends with until it is taken.
+    private static let preparedSuffix = ".prepared"
 
     /// Makes `records` the snapshot of `generation` — the state as of the
     /// end of every segment older than `generation` — and removes those
@@ -689,9 +698,10 @@ package final class RecordStore: Sendable {
         segments.live = next
     }
 
-    /// A new, empty segment of `generation`, open for appending.
-    private func createSegment(generation: UInt64) throws(Diagnostic) -> OpenSegment {
-        let path = journalPath(generation: generation)
+    /// A new, empty segment of `generation`, open for appending, at `path`
+    /// (by default the generation's own).
+    private func createSegment(generation: UInt64, at path: String? = nil) throws(Diagnostic) -> OpenSegment {
+        let path = path ?? journalPath(generation: generation)
         let descriptor = try FileDescriptor(openingOwn: path, as: .regularFile, O_RDWR | O_APPEND | O_CREAT | O_TRUNC)
         do throws(SystemError) {
             try descriptor.write(RecordFraming.header(.journal, generation: generation))
@@ -726,7 +736,7 @@ private struct OpenSegment: ~Copyable {
     /// Opened with `O_APPEND`, so that every write lands at the end.
     let descriptor: FileDescriptor
     /// Its path.
-    let path: String
+    var path: String
     /// The file's size: where the next record begins.
     var size: Int
     /// Its generation.
