@@ -31,6 +31,9 @@ package final class HostService: Sendable {
     private let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     private let state: ServerState?
+    /// Held while categories are recorded and registered, so that they are
+    /// registered in the order they were recorded.
+    private let registrations = Mutex(())
     /// The limits of the transport serving the service, which `server.describe`
     /// lists beside its own; told by the `Server` made over it.
     private let transportLimits = Mutex<[(String, JSON)]>([])
@@ -45,19 +48,23 @@ package final class HostService: Sendable {
         self.subscribers = subscribers
         self.configuration = configuration
         self.state = state
-        let shows = HostReference()
         host = NotificationHost(index: index, configuration: configuration.host,
-                                launcher: launcher { subscribers.publish(.diagnostic($0)) }, onEvent: { event in
-            // Unless a new delivery of the identifier came meanwhile, which the state keeps.
-            if case let .dismissed(identifier, _, _) = event, shows.host?.presentation(of: identifier) == nil {
-                state?.recordRemoval(of: [identifier])
+                                launcher: launcher { subscribers.publish(.diagnostic($0)) },
+                                onEvent: { subscribers.publish($0) },
+                                onDismissal: { identifier in
+            do throws(Diagnostic) {
+                try state?.recordRemoval(of: [identifier])
+                return nil
+            } catch {
+                return error
             }
-            subscribers.publish(event)
         })
-        shows.host = host
-        if let kept = state?.kept {
-            for (app, categories) in kept.categories { host.register(categories, for: app) }
-            for (app, notification, width) in kept.delivered { host.restore(notification, to: app, width: width) }
+        if let state {
+            for (app, categories) in state.kept.categories { host.register(categories, for: app) }
+            for (app, notification, width) in state.kept.delivered { host.restore(notification, to: app, width: width) }
+            state.observe { health in
+                subscribers.announce(health.isDegraded ? "state.degraded" : "state.recovered", health.json)
+            }
         }
     }
 
@@ -188,7 +195,7 @@ package final class HostService: Sendable {
                                   scope: .nothing) {
             service, params, _ throws(RPCError) in try service.listExtensions(params)
         },
-        "events.subscribe": Method(summary: "Hear events: presentations changed, notifications dismissed, responses forwarded (to that app's subscribers only), extension failures.",
+        "events.subscribe": Method(summary: "Hear events: presentations changed, notifications dismissed, responses forwarded (to that app's subscribers only), extension failures, the state's health and repairs.",
                                    scope: RequestScope(writing: [.subscription])) {
             service, params, client throws(RPCError) in try service.subscribe(params, client: client)
         },
@@ -203,6 +210,9 @@ package final class HostService: Sendable {
         ("notification.dismissed", "A notification left the screen: {identifier, app, reason: response | extension | removed}."),
         ("response.forwarded", "The app received a response: {app, notification, actionIdentifier, userText}; only to subscribers naming the app."),
         ("extension.failed", "An extension failed or misbehaved outside a call, or a call fell back to default content: {diagnostic}."),
+        ("state.degraded", "Changes can no longer be written to the state (a full or failing disk) and are refused: {status, cause, since}."),
+        ("state.recovered", "Changes are written to the state again: {status}."),
+        ("state.repaired", "Loading the state at start repaired damage; sent when subscribing: {repaired, losses}."),
     ]
 
     // MARK: Methods
@@ -219,6 +229,7 @@ package final class HostService: Sendable {
             ("events", .array(Self.events.map { .object([("method", .string($0.0)), ("params", .string($0.1))]) })),
             ("limits", .object(limits)),
             ("sandbox", .array(configuration.sandbox())),
+            ("state", state?.report ?? .object([("status", .string("ok")), ("kept", .bool(false))])),
         ])
     }
 
@@ -229,8 +240,14 @@ package final class HostService: Sendable {
         try reader.check()
         let reading = CategoryFile.read(reader.json)
         guard let file = reading.file else { throw .invalidInput(reading.diagnostics) }
-        host.register(file.categories, for: file.app)
-        state?.recordCategories(file.categories, of: file.app)
+        try registrations.withLock { _ throws(RPCError) in
+            do throws(Diagnostic) {
+                try state?.recordCategories(file.categories, of: file.app)
+            } catch {
+                throw .stateNotWritten(error)
+            }
+            host.register(file.categories, for: file.app)
+        }
         return .object([
             ("app", .string(file.app)),
             ("categories", .array(file.categories.map { .string($0.identifier) })),
@@ -299,14 +316,20 @@ package final class HostService: Sendable {
             }
             notification.content.attachments = admitted.map(\.attachment)
         }
-        var delivery = host.deliver(notification, to: app, width: width)
-        delivery.diagnostics.insert(contentsOf: notes, at: 0)
-        if let state, !delivery.presentation.dismissed {
-            let identifier = delivery.presentation.notification.identifier
-            state.recordDelivery(of: delivery.presentation.notification, to: app, width: delivery.presentation.contentWidth)
-            // Dismissed or removed while it was being recorded: the state must not bring it back.
-            if host.presentation(of: identifier) == nil { state.recordRemoval(of: [identifier]) }
+        var delivery: Delivery
+        if let state {
+            do throws(Diagnostic) {
+                delivery = try host.deliver(notification, to: app, width: width) {
+                    (made: UserNotification, width: Double) throws(Diagnostic) in
+                    try state.recordDelivery(of: made, to: app, width: width)
+                }
+            } catch {
+                throw .stateNotWritten(error)
+            }
+        } else {
+            delivery = host.deliver(notification, to: app, width: width)
         }
+        delivery.diagnostics.insert(contentsOf: notes, at: 0)
         publishFailures(delivery.diagnostics)
         var members = delivery.json.objectMembers ?? []
         members.insert(("attachments", .array(admitted.map(\.json))), at: 1)
@@ -361,7 +384,13 @@ package final class HostService: Sendable {
             throw .invalidParams("notifications.remove takes \"identifiers\" (those notifications) or \"app\" (all of its), one of the two.")
         }
         let chosen = identifiers ?? host.delivered(ofApp: app).map(\.notification.identifier)
-        return .object([("removed", .array(host.remove(chosen).map(JSON.string)))])
+        guard let state else { return .object([("removed", .array(host.remove(chosen).map(JSON.string)))]) }
+        do throws(Diagnostic) {
+            let removed = try host.remove(chosen) { (shown: [String]) throws(Diagnostic) in try state.recordRemoval(of: shown) }
+            return .object([("removed", .array(removed.map(JSON.string)))])
+        } catch {
+            throw .stateNotWritten(error)
+        }
     }
 
     private func listExtensions(_ params: JSON?) throws(RPCError) -> JSON {
@@ -374,6 +403,11 @@ package final class HostService: Sendable {
         let apps = reader.strings("apps")
         try reader.check()
         subscribers.subscribe(client, apps: apps.map(Set.init))
+        // What happened before the client could hear it: damage repaired at start, a disk that fails now.
+        if let repairs = state?.repairs { _ = client.push(RPCReply.notification("state.repaired", params: repairs)) }
+        if let health = state?.health, health.isDegraded {
+            _ = client.push(RPCReply.notification("state.degraded", params: health.json))
+        }
         return .object([("apps", apps.map { .array($0.map(JSON.string)) } ?? .string("all")),
                         ("events", .array(Self.events.map { .string($0.0) }))])
     }
@@ -421,10 +455,4 @@ package final class HostService: Sendable {
             subscribers.publish(.diagnostic(diagnostic))
         }
     }
-}
-
-/// The host, for the event handler the host itself is made with.
-private final class HostReference: @unchecked Sendable {
-    // Set once, right after the host is made, before any event can arrive.
-    weak var host: NotificationHost?
 }
