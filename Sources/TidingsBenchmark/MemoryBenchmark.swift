@@ -101,7 +101,7 @@ final class PipelinedClient {
 
     /// Connects to `path`.
     init(path: String) throws(BenchmarkFailure) {
-        do throws(UnixSocket.Failure) {
+        do throws(Diagnostic) {
             socket = try UnixSocket.connect(to: path).take()
         } catch {
             throw BenchmarkFailure(error.message)

@@ -19,6 +19,8 @@ struct Report {
     var isolation: [IsolationResult] = []
     /// The server's memory as notifications come and go, when it was measured.
     var memory: MemoryResult?
+    /// The wait of state-changing calls across folds, when it ran.
+    var fold: FoldResult?
 
     /// The isolation measurement with `key`, if it ran.
     func isolation(_ key: String) -> IsolationResult? {
@@ -60,6 +62,10 @@ struct Report {
         for (number, round) in (memory?.rounds ?? []).enumerated() {
             checks.append(TargetCheck(key: "memory-round-\(number + 1)", goal: "resident memory after removing every notification ≤ 2 × idle",
                                       limit: 2, measured: Double(round.afterRemoval) / Double(memory?.idle ?? 1), unit: "× idle"))
+        }
+        if let fold {
+            checks.append(TargetCheck(key: "fold", goal: "no state-changing call waits > 10 ms for a fold with \(fold.kept) notifications kept (p100 during folds)",
+                                      limit: 10, measured: fold.maximumDuringFoldsMilliseconds, unit: "ms"))
         }
         if let deliver = oneShot("deliver-bundles") {
             checks.append(TargetCheck(key: deliver.key, goal: "one-shot deliver ≤ 10 ms wall with \(options.bundles) bundles",

@@ -37,6 +37,9 @@ package final class NotificationHost: Sendable {
         /// beyond it expires the oldest, as a notification centre lets old
         /// notifications go; nil keeps every one.
         package var deliveredLimit: Int?
+        /// The ABI version offered to extensions: the host's own; an older
+        /// one (1 or 2) shows how an extension fares with an older host.
+        package var abiVersion = HostFunctions.abiVersion
 
         package init() {}
     }
@@ -51,7 +54,16 @@ package final class NotificationHost: Sendable {
     /// Told what front ends may want to hear of; nil when nobody listens,
     /// and then no event is even made (a delivery's copies its presentation).
     private let onEvent: (@Sendable (HostEvent) -> Void)?
-    private let providers = ProviderCache()
+    /// Told under the host's lock of each notification about to leave the
+    /// screen unrecorded (a response or its extension closes it, a front end
+    /// removes it without `recordingWith`, it expires to make room), in order
+    /// with the deliveries and removals recorded: what a journal needs to
+    /// write down. Returns why it could not be written, and the notification
+    /// then stays shown; nil once written.
+    private let onDismissal: @Sendable (String) -> Diagnostic?
+    /// What its extensions reach through the ABI: its own contexts, completions and table.
+    package let endpoint: HostEndpoint
+    private let providers: ProviderCache
     /// The first stage of every delivery.
     private let service: ServiceStage
     /// Where changes extensions make outside calls are looked at, in order.
@@ -134,6 +146,11 @@ package final class NotificationHost: Sendable {
         private var nextNumber: UInt64 = 1
         /// The instance of each thread shown; only instances someone holds.
         private var threads: [ThreadKey: InstanceRecord] = [:]
+        /// The latest delivery of each identifier begun and not yet shown, by
+        /// the number `reserve` gave it.
+        private var reservations: [String: UInt64] = [:]
+        /// The number the next `reserve` gives.
+        private var nextReservation: UInt64 = 0
 
         /// The category `identifier` of `app`, if registered.
         func category(_ identifier: String, of app: String) -> NotificationCategory? {
@@ -228,32 +245,58 @@ package final class NotificationHost: Sendable {
             return instance
         }
 
-        /// A number for a new delivery, after every other.
+        /// A number for a new delivery shown, after every other.
         mutating func takeNumber() -> UInt64 {
             defer { nextNumber += 1 }
             return nextNumber
         }
 
-        /// Shows `entry`, replacing what showed under its identifier (a
-        /// concurrent delivery of the same request), lets go of `instance`
-        /// (of thread `key`), held by the delivery, and takes the oldest off
-        /// while more than `limit` show; returns what the replaced entry and
-        /// the delivery leave to dispose of, and what the expired ones do.
-        mutating func show(_ entry: Shown, limit: Int?, lettingGoOf instance: InstanceRecord? = nil,
-                           of key: ThreadKey? = nil) -> (replaced: Removal, expired: [Removal]) {
-            entry.instance?.holds.add(1, ordering: .relaxed)
-            order.insert(entry, as: entry.number)
-            var replaced = Removal()
-            if let previous = shown.updateValue(entry, forKey: entry.notification.identifier) {
-                order.remove(previous.number)
-                replaced = release(previous)
+        /// Begins a delivery of `identifier`, which `show(_:reserved:…)` is to
+        /// show; returns its reservation. Of two deliveries of one identifier,
+        /// the one that reserves last is the one that stays shown, whichever
+        /// finishes first — the order in which they were recorded.
+        mutating func reserve(_ identifier: String) -> UInt64 {
+            nextReservation += 1
+            reservations[identifier] = nextReservation
+            return nextReservation
+        }
+
+        /// Shows `entry`, delivered under `reservation`, replacing what showed
+        /// under its identifier, and lets go of `instance` (of thread `key`),
+        /// held by the delivery; then takes the oldest off while more than
+        /// `limit` show, each once `record` has written its dismissal (see
+        /// `Showing`). When a later delivery of the identifier has reserved it
+        /// since, `entry` is not shown: it counts as replaced by that one at
+        /// once.
+        mutating func show(_ entry: Shown, reserved reservation: UInt64, limit: Int?,
+                           recording record: (String) -> Diagnostic?, lettingGoOf instance: InstanceRecord? = nil,
+                           of key: ThreadKey? = nil) -> Showing {
+            let identifier = entry.notification.identifier
+            var showing = Showing(shown: reservations[identifier] == reservation, replaced: Removal(entry: entry))
+            if showing.shown {
+                reservations[identifier] = nil
+                entry.instance?.holds.add(1, ordering: .relaxed)
+                order.insert(entry, as: entry.number)
+                showing.replaced = Removal()
+                if let previous = shown.updateValue(entry, forKey: identifier) {
+                    order.remove(previous.number)
+                    showing.replaced = release(previous)
+                }
             }
-            if let instance, let ended = letGo(of: instance, of: key) { replaced.ended.append(ended) }
-            var expired: [Removal] = []
+            if let instance, let ended = letGo(of: instance, of: key) { showing.replaced.ended.append(ended) }
             while let limit, shown.count > limit, let oldest = order.first?.element, oldest !== entry {
-                expired.append(hide(oldest))
+                if let refusal = record(oldest.notification.identifier) {
+                    showing.refusal = refusal
+                    break
+                }
+                showing.expired.append(hide(oldest))
             }
-            return (replaced, expired)
+            return showing
+        }
+
+        /// True when `entry` is shown: no newer delivery replaced it, nothing took it off.
+        func isShowing(_ entry: Shown) -> Bool {
+            shown[entry.notification.identifier] === entry
         }
 
         /// Stops showing `entry` unless a newer delivery replaced it; returns
@@ -302,6 +345,21 @@ package final class NotificationHost: Sendable {
         var attachments: [NotificationAttachment] { entry?.notification.attachments ?? [] }
     }
 
+    /// What showing a delivery did (`State.show`), left to do outside the lock.
+    private struct Showing {
+        /// True when the delivery shows: false when a later delivery of its
+        /// identifier had begun meanwhile, which replaced it at once.
+        var shown: Bool
+        /// What the delivery it replaced leaves; when not shown, what the
+        /// delivery leaves itself.
+        var replaced: Removal
+        /// What the notifications that expired to make room leave, the oldest first.
+        var expired: [Removal] = []
+        /// Why the oldest notification left did not expire: its dismissal
+        /// could not be recorded. Nil when every one that had to expired.
+        var refusal: Diagnostic?
+    }
+
     /// Destroys the instances `removal` leaves and takes its delivery's
     /// attachments out of the store, but for those `kept` still carries (a
     /// new delivery of the same notification).
@@ -317,17 +375,18 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.letGo(of: instance, of: shown.threadKey) }?.destroy()
     }
 
-    /// Disposes of what showing a delivery took off the screen (see
-    /// `State.show`) and tells front ends: the delivery it replaced, when
-    /// `announcingReplaced`, and those that expired to make room.
-    private func finishShowing(_ removals: (replaced: Removal, expired: [Removal]), keeping kept: UserNotification,
-                               announcingReplaced: Bool) {
-        dispose(removals.replaced, keeping: kept)
-        if announcingReplaced { announce(removals.replaced, because: .replaced) }
-        for expired in removals.expired {
-            dispose(expired, keeping: kept)
-            announce(expired, because: .expired)
-        }
+    /// Disposes of what showing a delivery took off the screen (`showing`,
+    /// see `State.show`) and tells front ends: the delivery it replaced, when
+    /// `announcingReplaced`, and those that expired to make room. `kept` is
+    /// the notification delivered, whose attachments stay while it shows.
+    /// Returns why the oldest did not expire, when its dismissal could not be recorded.
+    private func finishShowing(_ showing: Showing, keeping kept: UserNotification, announcingReplaced: Bool)
+        -> Diagnostic? {
+        // Replaced at once by a later delivery, it keeps no attachments.
+        dispose(showing.replaced, keeping: showing.shown ? kept : nil)
+        if showing.shown && announcingReplaced { announce(showing.replaced, because: .replaced) }
+        for expired in showing.expired { dismissed(expired, because: .expired) }
+        return showing.refusal
     }
 
     /// Tells front ends that the delivery `removal` took off the screen, if any, left it for `reason`.
@@ -353,16 +412,27 @@ package final class NotificationHost: Sendable {
     ///   - onEvent: hears what front ends may want to hear of (`HostEvent`):
     ///     deliveries, presentations changed, dismissals, responses sent to
     ///     the app, what happens outside any call; nil when nobody listens.
+    ///   - onDismissal: told, under the host's lock, of each notification
+    ///     about to leave the screen unrecorded (see `deliver(_:to:width:recordingWith:)`),
+    ///     for a journal to write down in order; it must be quick and must not
+    ///     call the host. When it returns a diagnostic (the record could not
+    ///     be written) the notification stays shown, and the diagnostic is
+    ///     reported where the dismissal would have been.
     package init(index: ExtensionIndex, configuration: Configuration = Configuration(),
                  launcher: any ExtensionLauncher = InProcessLauncher(),
-                 onEvent: (@Sendable (HostEvent) -> Void)? = nil) {
+                 onEvent: (@Sendable (HostEvent) -> Void)? = nil,
+                 onDismissal: @escaping @Sendable (String) -> Diagnostic? = { _ in nil }) {
         currentIndex = CurrentIndex(index)
         self.configuration = configuration
         self.launcher = launcher
         self.onEvent = onEvent
+        self.onDismissal = onDismissal
         let attachments = configuration.attachmentDirectory.map(AttachmentStore.init(directory:))
         self.attachments = attachments
-        service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher,
+        endpoint = HostEndpoint(table: HostFunctions.table(callRate: configuration.hostCallRate,
+                                                           version: configuration.abiVersion))
+        providers = ProviderCache(for: endpoint)
+        service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher, endpoint: endpoint,
                                deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
                                store: attachments, callRate: configuration.hostCallRate, onEvent: onEvent ?? { _ in })
     }
@@ -400,7 +470,24 @@ package final class NotificationHost: Sendable {
     /// and has alert text), then to the content extension of its category.
     /// - Parameter width: the front end's content width in points; the configured default when nil.
     package func deliver(_ original: UserNotification, to app: String, width: Double? = nil) -> Delivery {
-        deliver(original, to: app, width: width, reviving: nil)
+        deliver(original, to: app, width: width, reviving: nil) { (_: UserNotification, _: Double) throws(Never) in }
+    }
+
+    /// `deliver(_:to:width:)` for a host whose changes are journaled: once
+    /// the service stage has made the notification, and before anything is
+    /// shown or replaced, `record` is called with it and its content width,
+    /// under the lock that orders deliveries and dismissals, so that the
+    /// journal holds them in the order they take effect. The notifications
+    /// that expire to make room for it are recorded through `onDismissal`
+    /// (see `init`), each before it leaves the screen.
+    ///
+    /// When `record` throws, the delivery is not made: nothing is shown or
+    /// replaced, no content extension sees it, its attachments leave the
+    /// store, and the error is thrown.
+    package func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double? = nil,
+                                        recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
+        throws(Failure) -> Delivery {
+        try deliver(original, to: app, width: width, reviving: nil, recording: record)
     }
 
     /// Puts a notification delivered before this host started (kept by a
@@ -408,18 +495,24 @@ package final class NotificationHost: Sendable {
     /// already, with its default content; its content extension sees it
     /// again before its first response.
     package func restore(_ notification: UserNotification, to app: String, width: Double) {
-        let shown = state.withLock { state in
+        let showing = state.withLock { state in
             let entry = Shown(notification: notification, app: app, width: width, instance: nil, threadKey: nil,
                               number: state.takeNumber(), restored: true)
-            return state.show(entry, limit: configuration.deliveredLimit)
+            return state.show(entry, reserved: state.reserve(notification.identifier),
+                              limit: configuration.deliveredLimit, recording: onDismissal)
         }
-        finishShowing(shown, keeping: notification, announcingReplaced: false)
+        // When the oldest cannot expire, they stay: the journal reports its failure (its health).
+        _ = finishShowing(showing, keeping: notification, announcingReplaced: false)
     }
 
-    /// `deliver(_:to:width:)`; when `reviving` a restored notification, it
-    /// goes past the service stage, keeps its place in the order of
-    /// deliveries, and front ends hear of no new delivery.
-    private func deliver(_ original: UserNotification, to app: String, width: Double?, reviving revived: Shown?) -> Delivery {
+    /// `deliver(_:to:width:recordingWith:)`; when `reviving` a restored
+    /// notification (recorded already), it goes past the service stage,
+    /// keeps its place in the order of deliveries, and front ends hear of no
+    /// new delivery.
+    private func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double?,
+                                         reviving revived: Shown?,
+                                         recording record: (UserNotification, Double) throws(Failure) -> Void)
+        throws(Failure) -> Delivery {
         let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
         let serviced = revived == nil
             ? service.run(original, to: app) : ServiceStage.Outcome(notification: original, report: .skipped(.delivered))
@@ -435,17 +528,26 @@ package final class NotificationHost: Sendable {
             thread.isEmpty ? nil : ThreadKey(extensionIdentifier: target.manifest.bundleIdentifier, thread: thread)
         }
 
-        // One lock on the common path: take the previous delivery of the
-        // identifier off the screen, find what is known of the route (its
-        // registered category, and where it leads) and hold the thread's
-        // instance, so that no response closing the thread's last
+        // One lock on the common path: record the delivery, take the previous
+        // delivery of the identifier off the screen, find what is known of the
+        // route (its registered category, and where it leads) and hold the
+        // thread's instance, so that no response closing the thread's last
         // notification meanwhile destroys it under this delivery.
-        var (retired, known, key, instance) = state.withLock { state in
-            let retired = state.hide(identifier: notification.identifier)
-            let known = state.routes[route]
-            let key = known?.target.flatMap(threadKey)
-            return (retired, known, key, state.holdInstance(of: key))
+        let begun: (Removal, KnownRoute?, ThreadKey?, InstanceRecord?, UInt64)
+        do throws(Failure) {
+            begun = try state.withLock { (state: inout State) throws(Failure) in
+                try record(notification, width)
+                let reservation = state.reserve(notification.identifier)
+                let retired = state.hide(identifier: notification.identifier)
+                let known = state.routes[route]
+                let key = known?.target.flatMap(threadKey)
+                return (retired, known, key, state.holdInstance(of: key), reservation)
+            }
+        } catch {
+            removeUnreferenced(notification.attachments)
+            throw error
         }
+        var (retired, known, key, instance, reservation) = begun
         dispose(retired, keeping: notification)
         if revived == nil { announce(retired, because: .replaced) }
         let categoryActions = known?.registered?.category.actions
@@ -459,7 +561,8 @@ package final class NotificationHost: Sendable {
                 let provider = try target.provider(from: providers, launcher: launcher)
                 instance = state.withLock { state in
                     state.holdInstance(of: key) {
-                        InstanceRecord(target: target, provider: provider, callRate: configuration.hostCallRate)
+                        InstanceRecord(target: target, provider: provider, callRate: configuration.hostCallRate,
+                                       in: endpoint.contexts)
                     }
                 }
                 watch(instance)
@@ -473,6 +576,7 @@ package final class NotificationHost: Sendable {
         if let instance {
             revision = instance.context.update { state in
                 state.attachments = notification.attachments
+                state.categoryActions = categoryActions ?? []
                 return state.revision
             }
             do throws(Diagnostic) {
@@ -488,17 +592,23 @@ package final class NotificationHost: Sendable {
         let (shown, showing) = state.withLock { state in
             let shown = Shown(notification: notification, app: app, width: width, instance: serving,
                               threadKey: serving == nil ? nil : key, number: revived?.number ?? state.takeNumber())
-            return (shown, state.show(shown, limit: configuration.deliveredLimit, lettingGoOf: instance, of: key))
+            return (shown, state.show(shown, reserved: reservation, limit: configuration.deliveredLimit,
+                                      recording: onDismissal, lettingGoOf: instance, of: key))
         }
-        finishShowing(showing, keeping: notification, announcingReplaced: revived == nil)
-        let (closes, presentation) = if let serving {
+        if let refusal = finishShowing(showing, keeping: notification, announcingReplaced: revived == nil) {
+            diagnostics.append(refusal)
+        }
+        let (closes, drawn) = if let serving {
             drainReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
                          diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         } else {
             (false, self.presentation(shown, categoryActions: categoryActions, dismissed: false))
         }
-        if revived == nil { onEvent?(.delivered(presentation)) }
-        if closes { retire(shown, because: .extension) }
+        var presentation = drawn
+        let closed = closes ? takeOff(shown, drawnAs: &presentation, diagnostics: &diagnostics) : Removal()
+        // Front ends hear of the delivery that shows (the latest of its identifier), before its closing.
+        if revived == nil && showing.shown { onEvent?(.delivered(presentation)) }
+        dismissed(closed, because: .extension)
         if let serving { announceChanges(by: serving, since: revision, except: shown) }
         for response in forwarded { onEvent?(.forwarded(response)) }
         return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
@@ -556,7 +666,9 @@ package final class NotificationHost: Sendable {
             // As iOS loads the extension when the user expands a notification
             // kept across a restart; once, however many responses come at once.
             if shown.revived.exchange(true, ordering: .acquiringAndReleasing) == false {
-                _ = deliver(shown.notification, to: shown.app, width: shown.width, reviving: shown)
+                _ = deliver(shown.notification, to: shown.app, width: shown.width, reviving: shown) {
+                    (_: UserNotification, _: Double) throws(Never) in
+                }
             } else {
                 let deadline = MonotonicClock.deadline(after: configuration.responseDeadline)
                 while state.withLock({ $0.shown[identifier] }) === shown && MonotonicClock.now() < deadline { usleep(1_000) }
@@ -580,7 +692,7 @@ package final class NotificationHost: Sendable {
         if isDismissal && !(registered?.category.options.contains(.customDismissAction) ?? false) {
             diagnostics.append(.note(.responseDismissNotDelivered,
                                      "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
-            let presentation = close(shown, if: true, categoryActions: categoryActions)
+            let presentation = close(shown, categoryActions: categoryActions, diagnostics: &diagnostics)
             return ResponseOutcome(response: response, receiver: .nobody, option: nil, presentation: presentation,
                                    forwarded: [], diagnostics: diagnostics, log: log)
         }
@@ -589,15 +701,17 @@ package final class NotificationHost: Sendable {
                 diagnostics.append(.note(.responseNoHandler,
                                          "The extension has no response handler, so the response goes straight to the app."))
             }
-            let presentation = close(shown, if: true, categoryActions: categoryActions)
+            let presentation = close(shown, categoryActions: categoryActions, diagnostics: &diagnostics)
             return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
                                    forwarded: [toApp], diagnostics: diagnostics, log: log)
         }
 
         let onEvent = self.onEvent
-        let pending = CompletionCenter.shared.begin(
-            deadline: MonotonicClock.deadline(after: configuration.responseDeadline),
-            extensionIdentifier: instance.manifest.bundleIdentifier, report: { [app = shown.app] in onEvent?(.diagnostic($0, app: app)) })
+        instance.context.update { $0.categoryActions = categoryActions ?? [] }
+        let pending = endpoint.completions.begin(
+            for: instance.context.handle, deadline: MonotonicClock.deadline(after: configuration.responseDeadline),
+            extensionIdentifier: instance.manifest.bundleIdentifier,
+            report: { [app = shown.app] in onEvent?(.diagnostic($0, app: app)) })
         var answer: PendingCompletion.Answer?
         let revision = instance.context.read(\.revision)
         do throws(Diagnostic) {
@@ -609,7 +723,7 @@ package final class NotificationHost: Sendable {
         } catch {
             diagnostics.append(error)
         }
-        CompletionCenter.shared.finish(pending)
+        endpoint.completions.finish(pending)
         diagnostics += pending.problems
         var option: ResponseOption?
         if case .option(let given) = answer { option = given }
@@ -754,8 +868,25 @@ package final class NotificationHost: Sendable {
     @discardableResult
     package func remove(_ identifiers: [String]) -> [String] {
         let entries = state.withLock { state in identifiers.compactMap { state.shown[$0] } }
-        for shown in entries { retire(shown, because: .removed) }
-        return entries.map(\.notification.identifier)
+        return entries.filter { retire($0, because: .removed) == nil }.map(\.notification.identifier)
+    }
+
+    /// `remove(_:)` for a host whose changes are journaled: `record` is
+    /// called with the identifiers shown, under the lock that orders
+    /// deliveries and dismissals, before any is taken off the screen. When it
+    /// throws, nothing is removed and the error is thrown.
+    /// - Returns: the identifiers that were shown.
+    @discardableResult
+    package func remove<Failure: Error>(_ identifiers: [String],
+                                        recordingWith record: ([String]) throws(Failure) -> Void) throws(Failure) -> [String] {
+        let taken = try state.withLock { (state: inout State) throws(Failure) -> [(Shown, Removal)] in
+            let entries = identifiers.compactMap { state.shown[$0] }
+            guard !entries.isEmpty else { return [] }
+            try record(entries.map(\.notification.identifier))
+            return entries.map { ($0, state.hide($0)) }
+        }
+        for (_, removal) in taken { dismissed(removal, because: .removed) }
+        return taken.map(\.0.notification.identifier)
     }
 
     /// Every app's registered categories, by app.
@@ -802,18 +933,59 @@ package final class NotificationHost: Sendable {
     // MARK: Closing
 
     /// The presentation of `shown` (whose registered category has
-    /// `categoryActions`) as it is now; when `closing`, marked dismissed and
-    /// taken off the screen.
-    private func close(_ shown: Shown, if closing: Bool, categoryActions: [NotificationAction]?) -> Presentation {
-        let presentation = presentation(shown, categoryActions: categoryActions, dismissed: closing)
-        if closing { retire(shown, because: .response) }
+    /// `categoryActions`) as it is now, marked dismissed and taken off the
+    /// screen (a response closed it) — unless its dismissal could not be
+    /// recorded, which goes to `diagnostics`.
+    private func close(_ shown: Shown, categoryActions: [NotificationAction]?,
+                       diagnostics: inout [Diagnostic]) -> Presentation {
+        var presentation = presentation(shown, categoryActions: categoryActions, dismissed: true)
+        dismissed(takeOff(shown, drawnAs: &presentation, diagnostics: &diagnostics), because: .response)
         return presentation
     }
 
     /// Removes a presentation (unless a newer delivery replaced it), destroying
-    /// its instance when no other presentation uses it, and tells front ends.
-    private func retire(_ shown: Shown, because reason: DismissReason) {
-        let removal = state.withLock { $0.hide(shown) }
+    /// its instance when no other presentation uses it, and tells front ends;
+    /// returns why it stays shown when its dismissal could not be recorded.
+    private func retire(_ shown: Shown, because reason: DismissReason) -> Diagnostic? {
+        switch takeOff(shown) {
+        case .success(let removal):
+            dismissed(removal, because: reason)
+            return nil
+        case .failure(let refusal):
+            return refusal
+        }
+    }
+
+    /// Takes `shown` off the screen once its dismissal is recorded (unless
+    /// a newer delivery replaced it): what it leaves to dispose of, or why
+    /// it stays shown.
+    private func takeOff(_ shown: Shown) -> Result<Removal, Diagnostic> {
+        state.withLock { state in
+            guard state.isShowing(shown) else { return .success(Removal()) }
+            if let refusal = onDismissal(shown.notification.identifier) { return .failure(refusal) }
+            return .success(state.hide(shown))
+        }
+    }
+
+    /// `takeOff(_:)` for `shown`, closing as `presentation` (marked
+    /// dismissed) was drawn: what it leaves, for `dismissed(_:because:)`.
+    /// When its dismissal cannot be recorded, it stays shown, `presentation`
+    /// is no longer marked dismissed, and `diagnostics` says why.
+    private func takeOff(_ shown: Shown, drawnAs presentation: inout Presentation,
+                         diagnostics: inout [Diagnostic]) -> Removal {
+        switch takeOff(shown) {
+        case .success(let removal):
+            return removal
+        case .failure(let refusal):
+            presentation.dismissed = false
+            diagnostics.append(refusal)
+            return Removal()
+        }
+    }
+
+    /// Disposes of what taking a delivery off the screen left, and tells
+    /// front ends it left for `reason`.
+    private func dismissed(_ removal: Removal, because reason: DismissReason) {
         dispose(removal)
         announce(removal, because: reason)
     }
@@ -843,9 +1015,11 @@ package final class NotificationHost: Sendable {
                                 categoryActions: [NotificationAction]?, closing: Bool,
                                 diagnostics: inout [Diagnostic], log: inout [LogLine],
                                 forwarded: inout [ForwardedResponse]) -> Presentation {
-        let (closes, current) = drainReports(of: instance, for: shown, categoryActions: categoryActions, closing: closing,
-                                             diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
-        if closes { retire(shown, because: closing ? .response : .extension) }
+        let (closes, drawn) = drainReports(of: instance, for: shown, categoryActions: categoryActions, closing: closing,
+                                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        var current = drawn
+        let removal = closes ? takeOff(shown, drawnAs: &current, diagnostics: &diagnostics) : Removal()
+        dismissed(removal, because: closing ? .response : .extension)
         return current
     }
 
@@ -909,9 +1083,11 @@ package final class NotificationHost: Sendable {
                 return (shown, closes, presentation)
             }
         } ?? []
-        for (shown, closes, presentation) in drained {
+        for (shown, closes, drawn) in drained {
+            var presentation = drawn
+            let removal = closes ? takeOff(shown, drawnAs: &presentation, diagnostics: &diagnostics) : Removal()
             onEvent?(.presentationChanged(presentation))
-            if closes { retire(shown, because: .extension) }
+            dismissed(removal, because: .extension)
         }
         for diagnostic in diagnostics { onEvent?(.diagnostic(diagnostic, app: instance.manifest.appIdentifier)) }
         for response in forwarded { onEvent?(.forwarded(response)) }

@@ -61,16 +61,17 @@ final class ServerFixture: @unchecked Sendable {
 
     /// The arguments of `tidings serve` over what is installed, with the
     /// state in the fixture's directory, running extensions as `isolation` says.
-    private func serveArguments(_ isolation: IsolationMode) -> [String] {
+    func serveArguments(_ isolation: IsolationMode) -> [String] {
         ["serve", "--state", directory.file("state"), "--isolation", isolation.option,
          "--extensions", directory.file("extensions")]
     }
 
     /// Starts `tidings serve` as a process on the fixture's socket: the real
-    /// server, extensions run as `isolation` says.
-    func startProcess(_ isolation: IsolationMode) throws -> BackgroundProcess {
+    /// server, extensions run as `isolation` says, with `options` besides.
+    func startProcess(_ isolation: IsolationMode, options: [String] = []) throws -> BackgroundProcess {
         try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
-        let server = try BackgroundProcess(Locations.product("tidings"), serveArguments(isolation) + ["--socket", socketPath],
+        let server = try BackgroundProcess(Locations.product("tidings"),
+                                           serveArguments(isolation) + ["--socket", socketPath] + options,
                                            environment: ["HOME": directory.path, "NO_COLOR": "1"],
                                            log: directory.file("serve.log"))
         // The socket's file appears at bind, a moment before the server listens: wait for a connection.

@@ -26,13 +26,22 @@ package enum DurableFile {
     /// on failure the temporary file is removed.
     ///
     /// The temporary name is fixed, not unique: a caller replacing the same
-    /// path from two threads at once must serialize them. A temporary file a
-    /// crash left behind is overwritten by the next replacement.
+    /// path from two threads at once must serialize them. Whatever has the
+    /// temporary name — a file a crash left behind, or a link or a FIFO put
+    /// there — is removed first, never written through.
     package static func prepare(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws(Diagnostic) -> String {
+        try prepare(path, mode: mode) { (file: borrowing FileDescriptor) throws(SystemError) in try file.write(bytes) }
+    }
+
+    /// `prepare(_:with:mode:)` for contents too large to hold at once:
+    /// `write` writes them to the temporary file, in as many calls as it likes.
+    package static func prepare(_ path: String, mode: mode_t = 0o600,
+                                writing write: (borrowing FileDescriptor) throws(SystemError) -> Void) throws(Diagnostic) -> String {
         let temporary = path + ".tmp"
+        unlink(temporary)
         do throws(SystemError) {
-            let file = try FileDescriptor(opening: temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
-            try file.write(bytes)
+            let file = try FileDescriptor(opening: temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
+            try write(file)
             try file.synchronize()
         } catch {
             unlink(temporary)
@@ -77,10 +86,20 @@ package enum DurableFile {
         }
     }
 
-    /// A diagnostic for a failed call: "Cannot write PATH: no space left on device."
+    /// A diagnostic for a failed call: "Cannot write PATH: no space left on
+    /// device." Its code names the cause when it is one a program may act on:
+    /// `file.no-space` (ENOSPC, EDQUOT), `file.too-large` (EFBIG),
+    /// `file.io-error` (EIO), `file.not-found` (ENOENT); else `file.unwritable`.
     package static func failure(_ error: SystemError, _ verb: String, _ path: String) -> Diagnostic {
-        let code: Diagnostic.Code = error.code == ENOENT ? .fileNotFound : .fileUnwritable
-        return .error(code, "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(path): \(error).", at: .init(file: path))
+        let code: Diagnostic.Code =
+            switch error.code {
+            case ENOENT: .fileNotFound
+            case ENOSPC, EDQUOT: .fileNoSpace
+            case EFBIG: .fileTooLarge
+            case EIO: .fileIOError
+            default: .fileUnwritable
+            }
+        return FileSystem.failure(error, code, verb, path)
     }
 }
 

@@ -52,13 +52,14 @@ final class InstanceRecord: Sendable {
     private let slot = Mutex(Slot())
 
     /// A record for an instance of `target`'s extension, made by `provider`
-    /// on first use, whose host calls may come at `callRate`.
-    init(target: RouteTarget, provider: StartedExtension, callRate: CallRate?) {
+    /// on first use, whose host calls may come at `callRate`, named by a
+    /// handle of `contexts`.
+    init(target: RouteTarget, provider: StartedExtension, callRate: CallRate?, in contexts: ContextRegistry) {
         self.target = target
         started = provider
         context = InstanceContext(extensionIdentifier: target.manifest.bundleIdentifier,
                                   mayOverrideTitle: target.manifest.overridesDefaultTitle,
-                                  interface: target.bundle.interface, callRate: callRate)
+                                  interface: target.bundle.interface, callRate: callRate, in: contexts)
     }
 
     /// True while a call into the instance is under way.
@@ -117,8 +118,16 @@ final class StartedExtension: Sendable {
 }
 
 /// The started extension of each bundle, or why it could not start; each
-/// bundle is launched at most once.
+/// bundle is launched at most once, for one host.
 final class ProviderCache: Sendable {
+    /// The host the extensions are launched for.
+    private let host: HostEndpoint
+
+    /// A cache of the extensions launched for `host`.
+    init(for host: HostEndpoint) {
+        self.host = host
+    }
+
     private final class Entry: Sendable {
         let result = Mutex<Result<any ExtensionProvider, Diagnostic>?>(nil)
     }
@@ -152,7 +161,7 @@ final class ProviderCache: Sendable {
             if let result { return result }
             let launched: Result<any ExtensionProvider, Diagnostic>
             do throws(Diagnostic) {
-                launched = .success(try launcher.launch(bundle))
+                launched = .success(try launcher.launch(bundle, for: host))
             } catch {
                 launched = .failure(error)
             }

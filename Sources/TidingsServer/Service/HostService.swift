@@ -1,3 +1,4 @@
+import Synchronization
 import TidingsBase
 import TidingsRegistry
 import TidingsRuntime
@@ -43,6 +44,12 @@ package final class HostService: Sendable {
     private let memory = MemoryReturn()
     /// The cursors of `notifications.list`.
     private let cursors = ListCursor()
+    /// Held while categories are recorded and registered, so that they are
+    /// registered in the order they were recorded.
+    private let registrations = Mutex(())
+    /// The limits of the transport serving the service, which `server.describe`
+    /// lists beside its own; told by the `Server` made over it.
+    private let transportLimits = Mutex<[(String, JSON)]>([])
 
     /// A service over the bundles of `index`, keeping its state in `state` when given.
     /// - Parameter launcher: makes the launcher of extensions, given where
@@ -60,20 +67,24 @@ package final class HostService: Sendable {
             subscribers.publish(.diagnostic(diagnostic, app: shows.host.flatMap { Self.app(of: diagnostic, in: $0.index) }))
         }
         host = NotificationHost(index: index, configuration: configuration.host, launcher: reported, onEvent: { event in
-            if case let .dismissed(identifier, _, reason) = event {
-                // A replaced delivery's identifier is the new delivery's, which the state keeps; and
-                // unless a new delivery of the identifier came meanwhile.
-                if reason != .replaced, shows.host?.presentation(of: identifier) == nil {
-                    state?.recordRemoval(of: [identifier])
-                }
-                memory.noteRemoval()
-            }
+            // Whatever took it off the screen, what it held goes back to the system.
+            if case .dismissed = event { memory.noteRemoval() }
             subscribers.publish(event)
+        }, onDismissal: { identifier in
+            do throws(Diagnostic) {
+                try state?.recordRemoval(of: [identifier])
+                return nil
+            } catch {
+                return error
+            }
         })
         shows.host = host
-        if let kept = state?.kept {
-            for (app, categories) in kept.categories { host.register(categories, for: app) }
-            for (app, notification, width) in kept.delivered { host.restore(notification, to: app, width: width) }
+        if let state {
+            for (app, categories) in state.kept.categories { host.register(categories, for: app) }
+            for (app, notification, width) in state.kept.delivered { host.restore(notification, to: app, width: width) }
+            state.observe { health in
+                subscribers.announce(health.isDegraded ? "state.degraded" : "state.recovered", health.json)
+            }
         }
     }
 
@@ -88,6 +99,26 @@ package final class HostService: Sendable {
         host.replaceIndex(with: merged)
         for warning in warnings { subscribers.publish(.diagnostic(warning, app: Self.app(of: warning, in: merged))) }
         return warnings
+    }
+
+    /// Makes `server.describe` list `limits` (each a name and a value: sizes
+    /// in bytes, counts) beside the service's own: the transport's, such as
+    /// the longest message it reads.
+    package func describeTransportLimits(_ limits: [(String, JSON)]) {
+        transportLimits.withLock { $0 = limits }
+    }
+
+    /// Every limit a client meets, for `server.describe`: sizes in bytes,
+    /// deadlines in seconds.
+    private var limits: [(String, JSON)] {
+        [
+            ("payloadSize", .integer(Int64(configuration.payloadSizeLimit))),
+            ("responseDeadline", .double(configuration.host.responseDeadline)),
+            ("serviceDeadline", .double(configuration.host.serviceDeadline)),
+            ("keptNotifications", configuration.host.deliveredLimit.map { .integer(Int64($0)) } ?? .null),
+            ("listPage", .object([("default", .integer(Int64(ListCursor.defaultLimit))),
+                                  ("maximum", .integer(Int64(ListCursor.maximumLimit)))])),
+        ] + transportLimits.withLock { $0 }
     }
 
     // MARK: Calls
@@ -187,7 +218,7 @@ package final class HostService: Sendable {
                                   scope: .nothing) {
             service, params, _ throws(RPCError) in try service.listExtensions(params)
         },
-        "events.subscribe": Method(summary: "Hear the events of some apps, or of all: notifications delivered, presentations changed, notifications dismissed, responses forwarded, extension failures.",
+        "events.subscribe": Method(summary: "Hear the events of some apps, or of all: notifications delivered, presentations changed, notifications dismissed, responses forwarded, extension failures; and the state's health and repairs.",
                                    scope: RequestScope(writing: [.subscription])) {
             service, params, client throws(RPCError) in try service.subscribe(params, client: client)
         },
@@ -203,6 +234,9 @@ package final class HostService: Sendable {
         ("notification.dismissed", "A notification left the screen: {identifier, app, reason: response | extension | removed | replaced | expired}."),
         ("response.forwarded", "The app received a response: {app, notification, actionIdentifier, userText}."),
         ("extension.failed", "An extension failed or misbehaved outside a call, or a call fell back to default content: {app, diagnostic}."),
+        ("state.degraded", "Changes can no longer be written to the state (a full or failing disk) and are refused: {status, cause, since}."),
+        ("state.recovered", "Changes are written to the state again: {status}."),
+        ("state.repaired", "Loading the state at start repaired damage; sent when subscribing: {repaired, losses}."),
     ]
 
     // MARK: Methods
@@ -217,24 +251,27 @@ package final class HostService: Sendable {
                 .object([("name", .string(name)), ("summary", .string(Self.methods[name]!.summary))])
             })),
             ("events", .array(Self.events.map { .object([("method", .string($0.0)), ("params", .string($0.1))]) })),
-            ("limits", .object([
-                ("payloadSize", .integer(Int64(configuration.payloadSizeLimit))),
-                ("keptNotifications", configuration.host.deliveredLimit.map { .integer(Int64($0)) } ?? .null),
-                ("listPage", .object([("default", .integer(Int64(ListCursor.defaultLimit))),
-                                      ("maximum", .integer(Int64(ListCursor.maximumLimit)))])),
-            ])),
+            ("limits", .object(limits)),
             ("sandbox", .array(configuration.sandbox())),
+            ("state", state?.report ?? .object([("status", .string("ok")), ("kept", .bool(false))])),
         ])
     }
 
     private func registerCategories(_ params: JSON?) throws(RPCError) -> JSON {
         var reader = try Params(params, of: "categories.register", allowed: ["app", "categories"])
-        reader.require("app", "categories")
+        _ = reader.string("app", required: true)
+        reader.require("categories")
         try reader.check()
         let reading = CategoryFile.read(reader.json)
         guard let file = reading.file else { throw .invalidInput(reading.diagnostics) }
-        host.register(file.categories, for: file.app)
-        state?.recordCategories(file.categories, of: file.app)
+        try registrations.withLock { _ throws(RPCError) in
+            do throws(Diagnostic) {
+                try state?.recordCategories(file.categories, of: file.app)
+            } catch {
+                throw .stateNotWritten(error)
+            }
+            host.register(file.categories, for: file.app)
+        }
         return .object([
             ("app", .string(file.app)),
             ("categories", .array(file.categories.map { .string($0.identifier) })),
@@ -303,14 +340,20 @@ package final class HostService: Sendable {
             }
             notification.content.attachments = admitted.map(\.attachment)
         }
-        var delivery = host.deliver(notification, to: app, width: width)
-        delivery.diagnostics.insert(contentsOf: notes, at: 0)
-        if let state, !delivery.presentation.dismissed {
-            let identifier = delivery.presentation.notification.identifier
-            state.recordDelivery(of: delivery.presentation.notification, to: app, width: delivery.presentation.contentWidth)
-            // Dismissed or removed while it was being recorded: the state must not bring it back.
-            if host.presentation(of: identifier) == nil { state.recordRemoval(of: [identifier]) }
+        var delivery: Delivery
+        if let state {
+            do throws(Diagnostic) {
+                delivery = try host.deliver(notification, to: app, width: width) {
+                    (made: UserNotification, width: Double) throws(Diagnostic) in
+                    try state.recordDelivery(of: made, to: app, width: width)
+                }
+            } catch {
+                throw .stateNotWritten(error)
+            }
+        } else {
+            delivery = host.deliver(notification, to: app, width: width)
         }
+        delivery.diagnostics.insert(contentsOf: notes, at: 0)
         publishFailures(delivery.diagnostics, of: app)
         var members = delivery.json.objectMembers ?? []
         members.insert(("attachments", .array(admitted.map(\.json))), at: 1)
@@ -372,7 +415,13 @@ package final class HostService: Sendable {
             throw .invalidParams("notifications.remove takes \"identifiers\" (those notifications) or \"app\" (all of its), one of the two.")
         }
         let chosen = identifiers ?? host.delivered(ofApp: app).map(\.notification.identifier)
-        return .object([("removed", .array(host.remove(chosen).map(JSON.string)))])
+        guard let state else { return .object([("removed", .array(host.remove(chosen).map(JSON.string)))]) }
+        do throws(Diagnostic) {
+            let removed = try host.remove(chosen) { (shown: [String]) throws(Diagnostic) in try state.recordRemoval(of: shown) }
+            return .object([("removed", .array(removed.map(JSON.string)))])
+        } catch {
+            throw .stateNotWritten(error)
+        }
     }
 
     private func listExtensions(_ params: JSON?) throws(RPCError) -> JSON {
@@ -386,6 +435,11 @@ package final class HostService: Sendable {
         let apps = params?["apps"] == .string("all") ? nil : reader.strings("apps")
         try reader.check()
         subscribers.subscribe(client, apps: apps.map(Set.init))
+        // What happened before the client could hear it: damage repaired at start, a disk that fails now.
+        if let repairs = state?.repairs { _ = client.push(RPCReply.notification("state.repaired", params: repairs)) }
+        if let health = state?.health, health.isDegraded {
+            _ = client.push(RPCReply.notification("state.degraded", params: health.json))
+        }
         return .object([("apps", apps.map { .array($0.map(JSON.string)) } ?? .string("all")),
                         ("events", .array(Self.events.map { .string($0.0) }))])
     }
@@ -442,8 +496,8 @@ package final class HostService: Sendable {
     }
 }
 
-/// The host, for the event handler the host itself is made with.
+/// The host, for the handlers the host itself is made with.
 private final class HostReference: @unchecked Sendable {
-    // Set once, right after the host is made, before any event can arrive.
+    // Set once, right after the host is made, before any worker can report.
     weak var host: NotificationHost?
 }

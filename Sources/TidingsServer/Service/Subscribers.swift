@@ -10,10 +10,12 @@ package protocol EventReceiver: AnyObject, Sendable {
 
 /// Who hears which events, and the events as JSON-RPC notifications.
 ///
-/// Every event concerns an app. A subscriber names the apps it follows and
-/// hears their events only, or follows every app and hears every event. An
-/// event whose app is not known (a warning about a bundle no longer on the
-/// search path, say) goes to subscribers of every app only.
+/// Every event of the host concerns an app. A subscriber names the apps it
+/// follows and hears their events only, or follows every app and hears
+/// every event. An event whose app is not known (a warning about a bundle
+/// no longer on the search path, say) goes to subscribers of every app
+/// only. Events about the server itself (the state's health) go to every
+/// subscriber.
 package final class Subscribers: Sendable {
     /// One subscription.
     private struct Subscription {
@@ -49,12 +51,28 @@ package final class Subscribers: Sendable {
     package func publish(_ event: HostEvent) {
         if case .diagnostic(let diagnostic, _) = event, diagnostic.severity == .note { return }
         let app = Self.app(of: event)
-        let receivers = subscriptions.withLock { subscriptions -> [any EventReceiver] in
+        let receivers = receivers(where: { $0.follows(app) })
+        guard !receivers.isEmpty else { return }
+        let (method, params) = Self.notification(for: event)
+        let line = RPCReply.notification(method, params: params)
+        for receiver in receivers { _ = receiver.push(line) }
+    }
+
+    /// Pushes the event `method`, about the server rather than an app, to every subscriber.
+    package func announce(_ method: String, _ params: JSON) {
+        let line = RPCReply.notification(method, params: params)
+        for receiver in receivers(where: { _ in true }) { _ = receiver.push(line) }
+    }
+
+    /// The receivers of the subscriptions `hears` accepts; subscriptions
+    /// whose receiver is gone are dropped.
+    private func receivers(where hears: (Subscription) -> Bool) -> [any EventReceiver] {
+        subscriptions.withLock { subscriptions -> [any EventReceiver] in
             var receivers: [any EventReceiver] = []
             var gone: [ObjectIdentifier] = []
             for (key, subscription) in subscriptions {
                 if let receiver = subscription.receiver {
-                    if subscription.follows(app) { receivers.append(receiver) }
+                    if hears(subscription) { receivers.append(receiver) }
                 } else {
                     gone.append(key)
                 }
@@ -62,10 +80,6 @@ package final class Subscribers: Sendable {
             for key in gone { subscriptions[key] = nil }
             return receivers
         }
-        guard !receivers.isEmpty else { return }
-        let (method, params) = Self.notification(for: event)
-        let line = RPCReply.notification(method, params: params)
-        for receiver in receivers { _ = receiver.push(line) }
     }
 
     /// The app `event` concerns, when known.

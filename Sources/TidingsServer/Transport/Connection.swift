@@ -24,6 +24,12 @@ final class Connection: EventReceiver, Sendable {
     private let socket: FileDescriptor?
     /// For standard I/O, the private copy of standard output answers go to.
     private let ownedOutput: FileDescriptor?
+    /// For standard input, which cannot be shut down, a pipe a reader waits
+    /// on beside it: `stopReading()` closes the writing end, and the reading
+    /// end (its descriptor here, -1 for a socket) then stays readable.
+    private let stopReader: FileDescriptor?
+    private let stopReaderDescriptor: Int32
+    private let stopWriter = Mutex<FileDescriptor?>(nil)
     private let context: Context
 
     /// What every connection of a server shares.
@@ -77,6 +83,8 @@ final class Connection: EventReceiver, Sendable {
         output = socket.rawValue
         self.socket = consume socket
         ownedOutput = nil
+        stopReader = nil
+        stopReaderDescriptor = -1
         self.context = context
         reader = Mutex(LineReader(limit: context.limits.messageSize))
     }
@@ -89,6 +97,16 @@ final class Connection: EventReceiver, Sendable {
         self.output = output
         ownedOutput = FileDescriptor(adopting: output)
         socket = nil
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            stopReader = FileDescriptor(adopting: ends[0])
+            stopReaderDescriptor = ends[0]
+            stopWriter.withLock { $0 = FileDescriptor(adopting: ends[1]) }
+        } else {
+            stopReader = nil
+            stopReaderDescriptor = -1
+        }
         self.context = context
         reader = Mutex(LineReader(limit: context.limits.messageSize))
     }
@@ -158,19 +176,32 @@ final class Connection: EventReceiver, Sendable {
         if alone { end() } else { leave() }
     }
 
+    /// Reads no more: the requests read so far are answered (a last one
+    /// without its newline included), and the connection then closes as if
+    /// the client had ended its input. The server's graceful stop.
+    func stopReading() {
+        if socket != nil {
+            // Wakes a reader; what the client sent before is still read, and it can send no more.
+            shutdown(input, Int32(SHUT_RD))
+        } else {
+            stopWriter.withLock { $0 = nil }
+        }
+    }
+
     /// Waits until the client is gone and every call has been answered.
     func waitUntilFinished() {
         _ = finished.wait(until: .max)
     }
 
-    /// The next message, reading as needed; nil when the client left.
+    /// The next message, reading as needed; nil when the client left (or
+    /// `stopReading` was called) and every message it sent was taken.
     private func nextMessage() -> LineReader.Next? {
         withUnsafeTemporaryAllocation(byteCount: 65_536, alignment: 16) { buffer in
             while true {
                 let next = reader.withLock { $0.next() }
                 if next != .needMore { return next }
                 let count = SystemCall.retrying { receive(into: buffer) }
-                guard count > 0 else { return nil }
+                guard count > 0 else { return count == 0 ? reader.withLock { $0.finish() } : nil }
                 reader.withLock { $0.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
             }
         }
@@ -192,9 +223,17 @@ final class Connection: EventReceiver, Sendable {
             } while MonotonicClock.now() < until
         }
         while true {
+            if stopReaderDescriptor >= 0 {
+                // Standard input: waits for it, or for `stopReading`, which reads as its end.
+                var descriptors = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                                   pollfd(fd: stopReaderDescriptor, events: Int16(POLLIN), revents: 0)]
+                _ = SystemCall.retrying { poll(&descriptors, 2, -1) }
+                if descriptors[1].revents != 0 { return 0 }
+            }
             let count = read(input, buffer.baseAddress, buffer.count)
             guard count < 0, errno == EAGAIN || errno == EWOULDBLOCK else { return count }
-            // An input left non-blocking by whoever started us: wait for it.
+            // An input left non-blocking by whoever started us: wait for it (standard input is waited for above).
+            if stopReaderDescriptor >= 0 { continue }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, -1)
         }
@@ -241,8 +280,9 @@ final class Connection: EventReceiver, Sendable {
             return nil
         }
         if id != .null {
+            // Answered with a null id (the id in error.data), so that it cannot be taken for the answer to come.
             guard inFlight.withLock({ $0.insert(id).inserted }) else {
-                return Self.reply(.failure(.duplicateIdentifier(id)), id: id)
+                return Self.reply(.failure(.duplicateIdentifier(id)), id: .null)
             }
         }
         defer { if id != .null { inFlight.withLock { _ = $0.remove(id) } } }
