@@ -38,7 +38,7 @@ package final class MemoryReturn: Sendable {
         while true {
             usleep(gathering)
             let trimmed = removals.load(ordering: .relaxed)
-            _ = tidings_malloc_trim()
+            Self.trim()
             if removals.load(ordering: .relaxed) != trimmed { continue }
             trimming.store(false, ordering: .releasing)
             // A removal that came as this thread was leaving found it still running: stay for it.
@@ -46,6 +46,12 @@ package final class MemoryReturn: Sendable {
                   !trimming.exchange(true, ordering: .acquiringAndReleasing)
             else { return }
         }
+    }
+
+    /// Gives what every arena holds free back to the system now, on the
+    /// calling thread: milliseconds when there is much, so never a caller's.
+    package static func trim() {
+        _ = tidings_malloc_trim()
     }
 
     /// Sets the allocator of this process up for a long-running server:

@@ -32,6 +32,9 @@ struct FoldedState<Value> {
         }
     }
 
+    /// How many notifications are kept.
+    var deliveredCount: Int { delivered.count }
+
     /// The records that rebuild the state: each app's categories, by app,
     /// then each notification kept, in delivery order.
     var records: [Value] {

@@ -4,8 +4,9 @@ import TidingsBase
 /// The thread that keeps the server's state on disk in shape, off the
 /// request path: it folds each sealed batch of the journal into a snapshot
 /// (the state as of the batch's end, kept here, written while new records
-/// go to the next segment), makes the next segment ahead of time, flushes
-/// the journal to disk every second, and
+/// go to the next segment; and early, once removals halved the state, so
+/// that what they held is given back), makes the next segment ahead of
+/// time, flushes the journal to disk every second, and
 /// while writes fail tries again every second, so that the state recovers
 /// by itself once the disk has room.
 final class StateKeeper: Sendable {
@@ -61,15 +62,19 @@ final class StateKeeper: Sendable {
             if let batch = writer.pendingBatch {
                 let started = MonotonicClock.now()
                 folds.withLock { $0.running = true }
-                let records = model.withLock { model in
+                let (records, shrank) = model.withLock { model in
+                    let kept = model.deliveredCount
                     for record in batch.records { model.apply(record.subject, record.bytes) }
-                    return model.records
+                    return (model.records, model.deliveredCount < kept)
                 }
                 retry = write(generation: batch.generation, records, started: started)
+                // What the notifications removed held, here too, goes back to the system.
+                if shrank { MemoryReturn.trim() }
             } else if let owed = retry, stop || MonotonicClock.now() >= owed.at {
                 retry = write(generation: owed.generation, model.withLock { $0.records }, started: MonotonicClock.now())
             }
             if stop || MonotonicClock.now() >= nextTick {
+                if !stop { writer.sealIfShrunk(kept: model.withLock { $0.deliveredCount }) }
                 writer.probe()
                 writer.flush()
                 nextTick = MonotonicClock.deadline(after: Self.interval)
