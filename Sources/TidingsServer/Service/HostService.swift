@@ -415,6 +415,8 @@ package final class HostService: Sendable {
             throw .invalidParams("notifications.remove takes \"identifiers\" (those notifications) or \"app\" (all of its), one of the two.")
         }
         let chosen = identifiers ?? host.delivered(ofApp: app).map(\.notification.identifier)
+        // Noted again once the host has freed them (their events come before): a trim must follow the frees.
+        defer { memory.noteRemoval() }
         guard let state else { return .object([("removed", .array(host.remove(chosen).map(JSON.string)))]) }
         do throws(Diagnostic) {
             let removed = try host.remove(chosen) { (shown: [String]) throws(Diagnostic) in try state.recordRemoval(of: shown) }

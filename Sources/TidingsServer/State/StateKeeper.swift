@@ -57,24 +57,28 @@ final class StateKeeper: Sendable {
             // The next segment made ahead, so that sealing one on the request
             // path touches no disk; when it cannot be, sealing makes it itself.
             try? writer.store.prepareSegment()
+            // Early, onto that segment, once removals halved the state (the writer rings when they may have).
+            writer.sealIfShrunk(kept: model.withLock { $0.deliveredCount })
             writer.waitForWork(until: nextTick)
             let stop = stopping.load(ordering: .acquiring)
+            var shrank = false
             if let batch = writer.pendingBatch {
                 let started = MonotonicClock.now()
                 folds.withLock { $0.running = true }
-                let (records, shrank) = model.withLock { model in
+                let records: [[UInt8]]
+                (records, shrank) = model.withLock { model in
                     let kept = model.deliveredCount
                     for record in batch.records { model.apply(record.subject, record.bytes) }
                     return (model.records, model.deliveredCount < kept)
                 }
                 retry = write(generation: batch.generation, records, started: started)
-                // What the notifications removed held, here too, goes back to the system.
-                if shrank { MemoryReturn.trim() }
             } else if let owed = retry, stop || MonotonicClock.now() >= owed.at {
                 retry = write(generation: owed.generation, model.withLock { $0.records }, started: MonotonicClock.now())
             }
+            // What the notifications removed held goes back to the system: here, once the batch
+            // (which holds their delivery records too) is let go of, as nothing may be freed after the trim.
+            if shrank { MemoryReturn.trim() }
             if stop || MonotonicClock.now() >= nextTick {
-                if !stop { writer.sealIfShrunk(kept: model.withLock { $0.deliveredCount }) }
                 writer.probe()
                 writer.flush()
                 nextTick = MonotonicClock.deadline(after: Self.interval)

@@ -102,6 +102,11 @@ final class StateWriter: Sendable {
             progress.unflushed = true
             progress.writeFailure = nil
             sealIfDue(&progress)
+            // The keeper weighs whether the state shrank enough to fold early (`sealIfShrunk`).
+            if case .removed = record.subject, progress.batch == nil,
+               progress.unfoldedRemovals >= Self.shrinkingRemovals {
+                ring()
+            }
         }
     }
 
@@ -165,8 +170,9 @@ final class StateWriter: Sendable {
     /// delivered since) and at least `shrinkingRemovals`, so that a state
     /// that shrank is folded and what the removed notifications held is let
     /// go of, rather than kept until the journal grows again. What the
-    /// keeper does every second; only with the segment made ahead, so that
-    /// nothing touches the disk under the lock the calls take.
+    /// keeper does each time it wakes (a write of removals rings it); only
+    /// with the segment made ahead, so that nothing touches the disk under
+    /// the lock the calls take.
     func sealIfShrunk(kept: Int) {
         changing { (progress: inout Progress) in
             guard progress.batch == nil, progress.unfoldedRemovals >= Self.shrinkingRemovals,
