@@ -25,7 +25,7 @@ package final class MemoryReturn: Sendable {
         self.gathering = UInt32(gathering * 1e6)
     }
 
-    /// Counts one notification removed (dismissed, expired, replaced): its
+    /// Counts one notification that left for good (dismissed, removed): its
     /// memory goes back to the system shortly.
     package func noteRemoval() {
         removals.add(1, ordering: .relaxed)

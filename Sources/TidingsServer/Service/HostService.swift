@@ -67,8 +67,11 @@ package final class HostService: Sendable {
             subscribers.publish(.diagnostic(diagnostic, app: shows.host.flatMap { Self.app(of: diagnostic, in: $0.index) }))
         }
         host = NotificationHost(index: index, configuration: configuration.host, launcher: reported, onEvent: { event in
-            // Whatever took it off the screen, what it held goes back to the system.
-            if case .dismissed = event { memory.noteRemoval() }
+            // What a notification that left for good held goes back to the system; one replaced or
+            // expired made room for a delivery that takes as much, and trimming then only gets in the way.
+            if case .dismissed(_, _, let reason) = event, reason != .replaced, reason != .expired {
+                memory.noteRemoval()
+            }
             subscribers.publish(event)
         }, onDismissal: { identifier in
             do throws(Diagnostic) {
