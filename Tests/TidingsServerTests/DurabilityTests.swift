@@ -27,7 +27,7 @@ import TidingsBase
         let server = try BackgroundProcess(Locations.product("tidings"), [
             "serve", "--socket", socket, "--state", state, "--extensions", directory.file("extensions"),
         ], environment: ["HOME": directory.path, "NO_COLOR": "1"], log: directory.file(log))
-        try #require(BackgroundProcess.wait(forFile: socket), "the server did not start: \(self.log(log))")
+        try #require(BackgroundProcess.wait(forListener: socket), "the server did not start: \(self.log(log))")
         return server
     }
 

@@ -23,7 +23,7 @@ import TidingsBase
         let server = try BackgroundProcess(Locations.product("tidings"), [
             "serve", "--socket", socket, "--state", directory.file("state"), "--extensions", directory.file("extensions"),
         ] + options, environment: ["HOME": directory.path, "NO_COLOR": "1"], log: directory.file(log))
-        try #require(BackgroundProcess.wait(forFile: socket), "the server did not start")
+        try #require(BackgroundProcess.wait(forListener: socket), "the server did not start")
         return server
     }
 
