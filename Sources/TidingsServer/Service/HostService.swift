@@ -278,62 +278,33 @@ package final class HostService: Sendable {
         }
         try reader.check()
         guard let payload else { throw .invalidParams("The parameter \"payload\" is required.") }
-        if payload["aps"] != nil {
-            let size = payload.utf8Count()
-            guard size <= configuration.payloadSizeLimit else {
-                throw .invalidInput([.error(.payloadTooLarge,
-                                            "The payload is \(size) bytes; APNs accepts at most \(configuration.payloadSizeLimit).")])
-            }
-        }
-        var reading = Payload.decode(payload, baseDirectory: nil, identifier: identifier)
-        guard var notification = reading.notification else { throw .invalidInput(reading.diagnostics) }
-        let category = notification.content.categoryIdentifier
-        let app: String
-        do throws(Diagnostic) {
-            let registering = given != nil ? []
-                : host.registeredCategories().filter { $0.value.contains { $0.identifier == category } }.map(\.key)
-            app = try Addressing.app(for: notification, given: given, registering: registering, index: host.index,
-                                     naming: "the parameter \"app\"")
-        } catch {
-            throw .invalidParams(error.message)
-        }
-        var notes = reading.diagnostics
-        if Payload.usesLocalization(payload) {
-            let (strings, warnings) = Addressing.strings(ofApp: app, index: host.index)
-            notes += warnings
-            reading = Payload.decode(payload, baseDirectory: nil, identifier: notification.identifier, strings: strings)
-            notification = reading.notification ?? notification
-        }
-        var admitted: [AttachmentStore.Admission] = []
-        if !reading.attachments.isEmpty {
-            guard let store = host.attachments else {
-                throw .invalidInput([.error(.attachmentMoveIntoDataStoreFailed,
-                                            "The payload has attachments, but the server keeps no attachment store.")])
-            }
-            switch store.admit(all: reading.attachments, as: transfer == "move" ? .move : .copy) {
-            case .success(let admissions): admitted = admissions
-            case .failure(let failure): throw .attachmentRefused(failure)
-            }
-            notification.content.attachments = admitted.map(\.attachment)
-        }
-        var delivery: Delivery
-        if let state {
-            do throws(Diagnostic) {
-                delivery = try host.deliver(notification, to: app, width: width) {
-                    (made: UserNotification, width: Double) throws(Diagnostic) in
-                    try state.recordDelivery(of: made, to: app, width: width)
+        var submission = PayloadSubmission(payload: payload, size: payload.utf8Count(), appOption: "the parameter \"app\"")
+        submission.sizeLimit = configuration.payloadSizeLimit
+        submission.identifier = identifier
+        submission.app = given
+        submission.width = width
+        submission.attachments = transfer == "move" ? .move : .copy
+        let made: PayloadDelivery
+        do throws(PayloadRefusal) {
+            if let state {
+                made = try host.deliver(submission) {
+                    (notification: UserNotification, app: String, width: Double) throws(Diagnostic) in
+                    try state.recordDelivery(of: notification, to: app, width: width)
                 }
-            } catch {
-                throw .stateNotWritten(error)
+            } else {
+                made = try host.deliver(submission)
             }
-        } else {
-            delivery = host.deliver(notification, to: app, width: width)
+        } catch {
+            switch error {
+            case .payload(let diagnostics): throw .invalidInput(diagnostics)
+            case .addressing(let problem): throw .invalidParams(problem.message)
+            case .attachmentStore(let problem): throw .invalidInput([problem])
+            case .attachment(let failure): throw .attachmentRefused(failure)
+            case .notRecorded(let problem): throw .stateNotWritten(problem)
+            }
         }
-        delivery.diagnostics.insert(contentsOf: notes, at: 0)
-        publishFailures(delivery.diagnostics)
-        var members = delivery.json.objectMembers ?? []
-        members.insert(("attachments", .array(admitted.map(\.json))), at: 1)
-        return .object(members)
+        publishFailures(made.delivery.diagnostics)
+        return made.json
     }
 
     private func respond(_ params: JSON?) throws(RPCError) -> JSON {
@@ -347,7 +318,7 @@ package final class HostService: Sendable {
         do throws(Diagnostic) {
             let offered = host.presentation(of: identifier)?.actions.map(\.identifier) ?? []
             outcome = try host.respond(to: identifier, with: ResponseRequest(
-                actionIdentifier: offered.contains(action) ? action : Self.action(action), userText: text))
+                actionIdentifier: ActionIdentifier.named(action, offered: offered), userText: text))
         } catch {
             if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
             throw .invalidInput([error])
@@ -436,16 +407,6 @@ package final class HostService: Sendable {
         if let given = params?["identifier"]?.stringValue { return given }
         guard let payload = params?["payload"], payload["aps"] == nil else { return nil }
         return payload["identifier"]?.stringValue
-    }
-
-    /// "default" (or "open") and "dismiss" stand for Apple's identifiers,
-    /// unless the notification offers actions so named.
-    private static func action(_ name: String) -> String {
-        switch name {
-        case "default", "open": ActionIdentifier.default
-        case "dismiss": ActionIdentifier.dismiss
-        default: name
-        }
     }
 
     /// Tells subscribers of the errors a call ended with (an extension that

@@ -61,50 +61,56 @@ enum DeliverCommand: Command {
         configuration.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         var notes: [Diagnostic] = []
-        let payload = try readPayload(payloadPath, limit: try payloadSizeLimit(arguments))
-        var (notification, attachmentRequests) = try decode(payload, from: payloadPath, identifier: arguments.value("id"),
-                                                            notes: &notes)
+        let (payload, size) = try readPayload(payloadPath)
         let categoryFiles = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
             try readCategories(path, notes: &notes)
         }
-        let category = notification.content.categoryIdentifier
-        let app: String
-        do throws(Diagnostic) {
-            app = try Addressing.app(for: notification, given: arguments.value("app"),
-                                     registering: categoryFiles.filter { $0.categories.contains { $0.identifier == category } }
-                                         .map(\.app),
-                                     index: index, naming: "--app")
-        } catch {
-            throw CommandFailure(.usage, [.error(.usage, error.message)])
-        }
-        if Payload.usesLocalization(payload) {
-            let (strings, warnings) = Addressing.strings(ofApp: app, index: index)
-            notes += warnings
-            var ignored: [Diagnostic] = []
-            notification = try decode(payload, from: payloadPath, identifier: notification.identifier, strings: strings,
-                                      notes: &ignored).notification
-        }
-
         let faults = FaultNotes()
         let policy = try IsolationOption.policy(arguments, environment: environment)
         try IsolationOption.checkLedger(environment: environment)
         let launcher = IsolationOption.launcher(policy, environment: environment, onFault: faults.append)
         let host = NotificationHost(index: index, configuration: configuration, launcher: launcher)
-        let admitted = try admit(attachmentRequests, into: host.attachments,
-                                 as: arguments.flag("move-attachments") ? .move : .copy)
-        notification.content.attachments = admitted.map(\.attachment)
         for file in categoryFiles { host.register(file.categories, for: file.app) }
-        var delivery = host.deliver(notification, to: app, width: width)
-        delivery.diagnostics.insert(contentsOf: notes, at: 0)
-        delivery.diagnostics += faults.take(besides: delivery.diagnostics)
+
+        var submission = PayloadSubmission(payload: payload, size: size, appOption: "--app")
+        submission.sizeLimit = try payloadSizeLimit(arguments)
+        submission.file = payloadPath
+        submission.baseDirectory = Path.directory(of: payloadPath)
+        submission.identifier = arguments.value("id")
+        submission.app = arguments.value("app")
+        submission.width = width
+        submission.attachments = arguments.flag("move-attachments") ? .move : .copy
+        var made: PayloadDelivery
+        do throws(PayloadRefusal) {
+            made = try host.deliver(submission)
+        } catch {
+            switch error {
+            case .payload(let diagnostics):
+                throw CommandFailure(.dataError, diagnostics.map { problem in
+                    guard problem.code == .payloadTooLarge else { return problem }
+                    return .error(problem.code, problem.message + " (--max-payload-size changes the limit)", at: problem.location)
+                })
+            case .addressing(let problem): throw CommandFailure(.usage, [.error(.usage, problem.message)])
+            case .attachmentStore(let problem): throw .ownFile(problem, otherwise: .cannotCreate)
+            case .attachment(let failure):
+                // The store failing is an output that cannot be written; anything else is a bad input.
+                throw CommandFailure(failure.code == .moveIntoDataStoreFailed ? .cannotCreate : .dataError,
+                                     [failure.diagnostic])
+            case .notRecorded(let problem): throw CommandFailure(.cannotCreate, [problem])
+            }
+        }
+        made.delivery.diagnostics.insert(contentsOf: notes, at: 0)
+        made.delivery.diagnostics += faults.take(besides: made.delivery.diagnostics)
+        let delivery = made.delivery
 
         var outcome: ResponseOutcome?
         var responseFailure: Diagnostic?
         if let action = arguments.value("respond") {
-            let response = ResponseRequest(actionIdentifier: resolve(action, among: delivery.presentation),
+            let offered = delivery.presentation.actions.map(\.identifier)
+            let response = ResponseRequest(actionIdentifier: ActionIdentifier.named(action, offered: offered),
                                            userText: arguments.value("text"))
             do {
-                outcome = try host.respond(to: notification.identifier, with: response)
+                outcome = try host.respond(to: delivery.presentation.notification.identifier, with: response)
                 if let known = outcome?.diagnostics { outcome?.diagnostics += faults.take(besides: known) }
             } catch {
                 responseFailure = error
@@ -113,30 +119,19 @@ enum DeliverCommand: Command {
 
         let terminal = Terminal(descriptor: 1, environment: environment)
         if arguments.flag("json") {
-            var members = delivery.json.objectMembers ?? []
-            members.insert(("attachments", .array(admitted.map(\.json))), at: 1)
+            var members = made.json.objectMembers ?? []
             if let outcome { members.append(("response", outcome.json)) }
             if let responseFailure { members.append(("responseError", responseFailure.json)) }
             print(JSON.object(members).serialized(pretty: true))
         } else {
             let text = PresentationText(terminal: terminal)
-            if arguments.flag("explain") { print(text.explain(delivery, admitted: admitted), terminator: "") }
+            if arguments.flag("explain") { print(text.explain(delivery, admitted: made.admitted), terminator: "") }
             print(text.render(delivery), terminator: "")
             if let outcome { print(text.render(outcome, before: delivery.presentation), terminator: "") }
         }
         if let responseFailure { throw CommandFailure(.dataError, [responseFailure]) }
         let failed = delivery.extensionFailed || (outcome?.diagnostics.containsError ?? false)
         return failed ? .extensionFailed : .success
-    }
-
-    /// "default" and "dismiss" stand for Apple's identifiers unless the notification has actions so named.
-    private static func resolve(_ action: String, among presentation: Presentation) -> String {
-        if presentation.actions.contains(where: { $0.identifier == action }) { return action }
-        switch action {
-        case "default", "open": return ActionIdentifier.default
-        case "dismiss": return ActionIdentifier.dismiss
-        default: return action
-        }
     }
 
     /// The largest payload file read, whatever `--max-payload-size` says.
@@ -148,60 +143,13 @@ enum DeliverCommand: Command {
         try arguments.wholeNumber("max-payload-size", atMost: payloadFileLimit) ?? Payload.defaultSizeLimit
     }
 
-    /// The payload file's JSON, refusing an APNs payload larger than `limit` bytes.
-    private static func readPayload(_ path: String, limit: Int) throws(CommandFailure) -> JSON {
-        let bytes: [UInt8]
-        let json: JSON
+    /// The payload file's JSON and its size in bytes.
+    private static func readPayload(_ path: String) throws(CommandFailure) -> (JSON, Int) {
         do {
-            bytes = try FileSystem.readFile(path, limit: payloadFileLimit)
-            json = try JSON.parse(bytes, file: path)
+            let bytes = try FileSystem.readFile(path, limit: payloadFileLimit)
+            return (try JSON.parse(bytes, file: path), bytes.count)
         } catch {
             throw .input(error)
-        }
-        if json["aps"] != nil && bytes.count > limit {
-            throw CommandFailure(.dataError, [.error(
-                .payloadTooLarge,
-                "The payload is \(bytes.count) bytes; APNs accepts at most \(limit) (--max-payload-size changes the limit).",
-                at: .init(file: path))])
-        }
-        return json
-    }
-
-    private static func decode(_ payload: JSON, from path: String, identifier: String?, strings: [String: String] = [:],
-                               notes: inout [Diagnostic]) throws(CommandFailure)
-        -> (notification: UserNotification, attachments: [AttachmentRequest])
-    {
-        let reading = Payload.decode(payload, file: path, baseDirectory: Path.directory(of: path), identifier: identifier,
-                                     strings: strings)
-        guard let notification = reading.notification else {
-            throw CommandFailure(.dataError, reading.diagnostics)
-        }
-        notes += reading.diagnostics
-        return (notification, reading.attachments)
-    }
-
-    /// Takes the payload's attachment files into the store, all or none: an
-    /// invalid attachment refuses the notification, as on iOS.
-    private static func admit(_ requests: [AttachmentRequest], into store: AttachmentStore?,
-                              as disposition: AttachmentStore.Disposition) throws(CommandFailure)
-        -> [AttachmentStore.Admission]
-    {
-        guard !requests.isEmpty else { return [] }
-        guard let store else {
-            throw CommandFailure(.cannotCreate, [.error(.attachmentMoveIntoDataStoreFailed,
-                                                 "The payload has attachments, but there is no attachment store: set HOME or XDG_STATE_HOME.")])
-        }
-        do throws(Diagnostic) {
-            try store.check()
-        } catch {
-            throw .ownFile(error, otherwise: .cannotCreate)
-        }
-        switch store.admit(all: requests, as: disposition) {
-        case .success(let admitted): return admitted
-        case .failure(let failure):
-            // The store failing is an output that cannot be written; anything else is a bad input.
-            throw CommandFailure(failure.code == .moveIntoDataStoreFailed ? .cannotCreate : .dataError,
-                                 [failure.diagnostic])
         }
     }
 
