@@ -129,6 +129,8 @@ package final class NotificationHost: Sendable {
         private(set) var routes: [ExtensionIndex.Route: KnownRoute] = [:]
         /// What is shown, by request identifier.
         private(set) var shown: [String: Shown] = [:]
+        /// Each app's registration (name, icon, show previews), by app.
+        private(set) var apps: [String: AppRegistration] = [:]
         /// The instance of each thread shown; only instances someone holds.
         private var threads: [ThreadKey: InstanceRecord] = [:]
         /// The latest delivery of each identifier begun and not yet shown, by
@@ -146,6 +148,23 @@ package final class NotificationHost: Sendable {
         func registered(for shown: Shown) -> Registered? {
             let route = ExtensionIndex.Route(app: shown.app, category: shown.notification.content.categoryIdentifier)
             return routes[route]?.registered
+        }
+
+        /// What the presentation of `shown` takes from its app, its registered
+        /// category and the notifications of its app and thread shown now.
+        func settings(for shown: Shown) -> PresentationSettings {
+            let (identifier, thread) = (shown.notification.identifier, shown.notification.content.threadIdentifier)
+            let mates = self.shown.values.filter {
+                $0.app == shown.app && $0.notification.content.threadIdentifier == thread
+                    && $0.notification.identifier != identifier
+            }.map(\.notification)
+            return PresentationSettings(app: apps[shown.app] ?? AppRegistration(), category: registered(for: shown)?.category,
+                                        group: NotificationGroup(mates + [shown.notification]))
+        }
+
+        /// Makes `registration` that of `app`, replacing what it had.
+        mutating func register(_ registration: AppRegistration, for app: String) {
+            apps[app] = registration
         }
 
         /// Every app's registered categories, by app, sorted by identifier.
@@ -382,6 +401,16 @@ package final class NotificationHost: Sendable {
     /// The category `identifier` of `app`, if registered.
     package func category(_ identifier: String, of app: String) -> NotificationCategory? {
         state.withLock { $0.category(identifier, of: app) }
+    }
+
+    /// Sets the name, icon and show-previews setting of `app`, replacing those it had.
+    package func register(_ registration: AppRegistration, for app: String) {
+        state.withLock { $0.register(registration, for: app) }
+    }
+
+    /// Every app's registration, by app.
+    package func registeredApps() -> [String: AppRegistration] {
+        state.withLock { $0.apps }
     }
 
     // MARK: Delivering
@@ -771,32 +800,37 @@ package final class NotificationHost: Sendable {
     /// What a front end shows for `shown`, whose registered category has
     /// `categoryActions`, as its instance is now.
     private func presentation(_ shown: Shown, categoryActions: [NotificationAction]?, dismissed: Bool) -> Presentation {
+        let settings = state.withLock { $0.settings(for: shown) }
         guard let instance = shown.instance else {
             return Presentation(
-                notification: shown.notification, app: shown.app, extensionIdentifier: nil, header: shown.app,
+                notification: shown.notification, app: shown.app, extensionIdentifier: nil,
+                header: settings.app.name ?? shown.app,
                 defaultContentHidden: false, contentWidth: shown.width, initialContentHeight: nil, contentHeight: nil,
                 view: nil, actions: categoryActions ?? [], mediaButton: nil, mediaPlaying: false,
-                userInteractionEnabled: false, dismissed: dismissed)
+                userInteractionEnabled: false, dismissed: dismissed, settings: settings)
         }
         return instance.context.read { state in
-            presentation(shown, of: instance, state: state, categoryActions: categoryActions, dismissed: dismissed)
+            presentation(shown, of: instance, state: state, categoryActions: categoryActions, settings: settings,
+                         dismissed: dismissed)
         }
     }
 
     /// What a front end shows for `shown`, whose registered category has
-    /// `categoryActions`, with `instance` in `state`.
+    /// `categoryActions`, with `instance` in `state` and the app's and
+    /// category's `settings`.
     private func presentation(_ shown: Shown, of instance: InstanceRecord, state: borrowing InstanceContext.State,
-                              categoryActions: [NotificationAction]?, dismissed: Bool) -> Presentation {
+                              categoryActions: [NotificationAction]?, settings: PresentationSettings,
+                              dismissed: Bool) -> Presentation {
         let manifest = instance.manifest
         let initial = manifest.initialContentSizeRatio.map { shown.width * $0 }
         return Presentation(
             notification: shown.notification, app: shown.app, extensionIdentifier: manifest.bundleIdentifier,
-            header: (manifest.overridesDefaultTitle ? state.title : nil) ?? shown.app,
+            header: (manifest.overridesDefaultTitle ? state.title : nil) ?? settings.app.name ?? shown.app,
             defaultContentHidden: manifest.defaultContentHidden, contentWidth: shown.width,
             initialContentHeight: initial, contentHeight: state.preferredContentHeight ?? initial, view: state.view,
             actions: state.actions ?? categoryActions ?? [], mediaButton: state.mediaButton,
             mediaPlaying: state.mediaPlaying, userInteractionEnabled: manifest.userInteractionEnabled,
-            dismissed: dismissed)
+            dismissed: dismissed, settings: settings)
     }
 
     // MARK: Closing
@@ -873,7 +907,8 @@ package final class NotificationHost: Sendable {
                               categoryActions: [NotificationAction]?, closing: Bool,
                               diagnostics: inout [Diagnostic], log: inout [LogLine],
                               forwarded: inout [ForwardedResponse]) -> (Bool, Presentation) {
-        instance.context.drainReports {
+        let settings = state.withLock { $0.settings(for: shown) }
+        return instance.context.drainReports {
             (reports: InstanceContext.Reports, state: borrowing InstanceContext.State) -> (Bool, Presentation) in
             // Appending an empty array would still make a new buffer.
             if !reports.diagnostics.isEmpty { diagnostics += reports.diagnostics }
@@ -884,7 +919,7 @@ package final class NotificationHost: Sendable {
             }
             let closes = closing || reports.dismiss || reports.defaultAction
             return (closes, presentation(shown, of: instance, state: state, categoryActions: categoryActions,
-                                          dismissed: closes))
+                                          settings: settings, dismissed: closes))
         }
     }
 
