@@ -278,7 +278,7 @@ package final class HostService: Sendable {
         }
         try reader.check()
         guard let payload else { throw .invalidParams("The parameter \"payload\" is required.") }
-        var submission = PayloadSubmission(payload: payload, size: payload.utf8Count(), appOption: "the parameter \"app\"")
+        var submission = PayloadSubmission(payload: payload, appOption: "the parameter \"app\"")
         submission.sizeLimit = configuration.payloadSizeLimit
         submission.identifier = identifier
         submission.app = given
