@@ -61,6 +61,7 @@ package final class HostService: Sendable {
         })
         if let state {
             for (app, categories) in state.kept.categories { host.register(categories, for: app) }
+            for (app, registration) in state.kept.registrations { host.register(registration, for: app) }
             for (app, notification, width) in state.kept.delivered { host.restore(notification, to: app, width: width) }
             state.observe { health in
                 subscribers.announce(health.isDegraded ? "state.degraded" : "state.recovered", health.json)
@@ -155,6 +156,14 @@ package final class HostService: Sendable {
         "categories.register": Method(summary: "Set an app's categories and their actions, replacing those it had (setNotificationCategories).",
                                       scope: RequestScope(writing: [.categories])) {
             service, params, _ throws(RPCError) in try service.registerCategories(params)
+        },
+        "apps.register": Method(summary: "Set an app's display name and icon (shown in the header instead of its bundle identifier) and whether its notifications show previews (always, or never: the category's hidden-previews placeholder).",
+                                scope: RequestScope(writing: [.categories])) {
+            service, params, _ throws(RPCError) in try service.registerApp(params)
+        },
+        "apps.list": Method(summary: "The registered apps' names, icons and show-previews settings, of one app or of all.",
+                            scope: RequestScope(reading: [.categories])) {
+            service, params, _ throws(RPCError) in try service.listApps(params)
         },
         "categories.list": Method(summary: "The registered categories, of one app or of all.",
                                   scope: RequestScope(reading: [.categories])) {
@@ -253,6 +262,33 @@ package final class HostService: Sendable {
             ("categories", .array(file.categories.map { .string($0.identifier) })),
             ("diagnostics", .array(reading.diagnostics.map(\.json))),
         ])
+    }
+
+    private func registerApp(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "apps.register", allowed: ["app", "name", "icon", "showPreviews"])
+        _ = reader.string("app", required: true)
+        try reader.check()
+        let reading = AppRegistration.read(reader.json)
+        guard let (app, registration) = reading.registration else { throw .invalidInput(reading.diagnostics) }
+        try registrations.withLock { _ throws(RPCError) in
+            do throws(Diagnostic) {
+                try state?.recordRegistration(registration, of: app)
+            } catch {
+                throw .stateNotWritten(error)
+            }
+            host.register(registration, for: app)
+        }
+        return .object([("app", .string(app))] + (registration.json.objectMembers ?? []))
+    }
+
+    private func listApps(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "apps.list", allowed: ["app"])
+        let app = reader.string("app")
+        try reader.check()
+        let registered = host.registeredApps().filter { app == nil || $0.key == app }
+        return .object([("apps", .array(registered.keys.sorted().map { name in
+            .object([("app", .string(name))] + (registered[name]!.json.objectMembers ?? []))
+        }))])
     }
 
     private func listCategories(_ params: JSON?) throws(RPCError) -> JSON {
