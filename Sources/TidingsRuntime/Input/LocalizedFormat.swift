@@ -2,10 +2,12 @@
 /// for a category's summary format and hidden-previews placeholder.
 package enum LocalizedFormat {
     /// Replaces each conversion with the next argument, or with the n-th
-    /// for `%n$…`: `%@` (an object), and `%u`, `%d` and `%i` with `l` or `ll`
-    /// lengths (a number, given as its text); `%%` is a percent sign.
-    /// Anything else after a `%` stays as it is.
-    package static func substitute(_ format: String, _ arguments: [String]) -> String {
+    /// for `%n$…`; `%%` is a percent sign. The conversions are those
+    /// `conversions` names, each with optional `l` or `ll` lengths: `%@` (an
+    /// object) alone by default, as loc-args take; `"@uid"` adds numbers
+    /// (`%u`, `%d`, `%i`, an argument given as its text), as a summary format
+    /// takes. Anything else after a `%` stays as it is.
+    package static func substitute(_ format: String, _ arguments: [String], conversions: String = "@") -> String {
         var result = ""
         var next = 0
         var characters = format[...]
@@ -24,7 +26,7 @@ package enum LocalizedFormat {
                 specification = specification[specification.index(after: dollar)...]
             }
             specification = specification.drop { $0 == "l" }
-            guard let conversion = specification.first, "@uid".contains(conversion) else {
+            guard let conversion = specification.first, conversions.contains(conversion) else {
                 result += "%"
                 continue
             }

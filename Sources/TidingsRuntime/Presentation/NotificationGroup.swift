@@ -30,6 +30,6 @@ package struct NotificationGroup: Sendable, Equatable {
     /// `format` (a categorySummaryFormat or hidden-previews placeholder) with
     /// its first conversion (`%u`) the count and its second (`%@`) the argument list.
     package func text(_ format: String) -> String {
-        LocalizedFormat.substitute(format, [String(count), argumentList])
+        LocalizedFormat.substitute(format, [String(count), argumentList], conversions: "@uid")
     }
 }
