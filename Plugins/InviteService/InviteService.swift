@@ -73,8 +73,12 @@ enum Fetch {
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw Failure(description: "cannot open \(path)") }
         defer { close(input) }
-        var template = Array("/tmp/invite-service-XXXXXX".utf8CString)
-        let output = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // The copy keeps the source's filename extension: the host, like iOS,
+        // refuses an attachment whose file has neither an extension nor a type hint.
+        let name = path.split(separator: "/").last ?? ""
+        let suffix = name.contains(".") ? "." + (name.split(separator: ".").last ?? "") : ""
+        var template = Array("/tmp/invite-service-XXXXXX\(suffix)".utf8CString)
+        let output = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         guard output >= 0 else { throw Failure(description: "cannot create a temporary file") }
         defer { close(output) }
         let copyPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -29,20 +29,17 @@ public struct NotificationContent: Sendable {
     public var userInfo: [UserInfoEntry]
     /// The attachments; the first is shown as the thumbnail.
     public var attachments: [NotificationAttachment]
-    /// The sound is critical: it plays even when the device is muted (from
-    /// the host's `tidings.content/1`, as are the properties below; their
-    /// defaults from a host without it).
-    public var criticalSound = false
-    /// A critical sound's volume between 0 and 1; nil for the system's.
-    public var soundVolume: Double?
-    /// The image shown while the app launches from the notification; "" for none.
+
+    // From the host's `tidings.content/1`; their defaults from a host without it.
+
+    /// The launch image's name; "" for none.
     public var launchImageName = ""
-    /// What the notification adds to its category's summary (`%@`); "" for none.
-    public var summaryArgument = ""
-    /// How many items the notification adds to its group's count (`%u`); 0 counts as 1.
-    public var summaryArgumentCount = 0
-    /// The Focus filter criteria it matches; nil for none.
+    /// The summary argument (`%@`; "" for none) and the items it counts (`%u`; 0 counts as 1).
+    public var summaryArgument = "", summaryArgumentCount = 0
+    /// The Focus filter criteria; nil for none.
     public var filterCriteria: String?
+    /// A critical sound (it plays when muted) and its volume, 0…1 (nil: the system's).
+    public var criticalSound = false, soundVolume: Double?
 
     /// The string value of the userInfo entry `key`, if there is one and it is a string.
     public func userInfoString(_ key: String) -> String? {

@@ -31,8 +31,8 @@ package final class HostService: Sendable {
     private let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     private let state: ServerState?
-    /// Held while categories are recorded and registered, so that they are
-    /// registered in the order they were recorded.
+    /// Held while categories and app registrations are recorded and
+    /// registered, so that they are registered in the order they were recorded.
     private let registrations = Mutex(())
     /// The limits of the transport serving the service, which `server.describe`
     /// lists beside its own; told by the `Server` made over it.
@@ -249,14 +249,8 @@ package final class HostService: Sendable {
         try reader.check()
         let reading = CategoryFile.read(reader.json)
         guard let file = reading.file else { throw .invalidInput(reading.diagnostics) }
-        try registrations.withLock { _ throws(RPCError) in
-            do throws(Diagnostic) {
-                try state?.recordCategories(file.categories, of: file.app)
-            } catch {
-                throw .stateNotWritten(error)
-            }
-            host.register(file.categories, for: file.app)
-        }
+        try register(recording: { () throws(Diagnostic) in try state?.recordCategories(file.categories, of: file.app) },
+                     then: { host.register(file.categories, for: file.app) })
         return .object([
             ("app", .string(file.app)),
             ("categories", .array(file.categories.map { .string($0.identifier) })),
@@ -270,35 +264,45 @@ package final class HostService: Sendable {
         try reader.check()
         let reading = AppRegistration.read(reader.json)
         guard let (app, registration) = reading.registration else { throw .invalidInput(reading.diagnostics) }
-        try registrations.withLock { _ throws(RPCError) in
-            do throws(Diagnostic) {
-                try state?.recordRegistration(registration, of: app)
-            } catch {
-                throw .stateNotWritten(error)
-            }
-            host.register(registration, for: app)
-        }
+        try register(recording: { () throws(Diagnostic) in try state?.recordRegistration(registration, of: app) },
+                     then: { host.register(registration, for: app) })
         return .object([("app", .string(app))] + (registration.json.objectMembers ?? []))
     }
 
     private func listApps(_ params: JSON?) throws(RPCError) -> JSON {
-        var reader = try Params(params, of: "apps.list", allowed: ["app"])
-        let app = reader.string("app")
-        try reader.check()
-        let registered = host.registeredApps().filter { app == nil || $0.key == app }
-        return .object([("apps", .array(registered.keys.sorted().map { name in
-            .object([("app", .string(name))] + (registered[name]!.json.objectMembers ?? []))
-        }))])
+        try Self.perApp(params, of: "apps.list", host.registeredApps()) { $0.json.objectMembers ?? [] }
     }
 
     private func listCategories(_ params: JSON?) throws(RPCError) -> JSON {
-        var reader = try Params(params, of: "categories.list", allowed: ["app"])
+        try Self.perApp(params, of: "categories.list", host.registeredCategories()) { [("categories", .array($0.map(\.json)))] }
+    }
+
+    /// The answer of a `….list` method: `apps`, each app of `registered`
+    /// (only the one the parameter `app` names, when it names one) with the
+    /// `members` of what it registered.
+    private static func perApp<Value>(_ params: JSON?, of method: String, _ registered: [String: Value],
+                                      members: (Value) -> [(String, JSON)]) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: method, allowed: ["app"])
         let app = reader.string("app")
         try reader.check()
-        let registered = host.registeredCategories().filter { app == nil || $0.key == app }
-        return .object([("apps", .array(registered.keys.sorted().map { name in
-            .object([("app", .string(name)), ("categories", .array(registered[name]!.map(\.json)))])
+        let chosen = registered.filter { app == nil || $0.key == app }
+        return .object([("apps", .array(chosen.keys.sorted().map { name in
+            .object([("app", .string(name))] + members(chosen[name]!))
         }))])
+    }
+
+    /// Writes a registration's record with `record`, then makes it with
+    /// `apply`, under the lock that keeps registrations in the order they
+    /// were recorded; nothing is made when the record cannot be written.
+    private func register(recording record: () throws(Diagnostic) -> Void, then apply: () -> Void) throws(RPCError) {
+        try registrations.withLock { _ throws(RPCError) in
+            do throws(Diagnostic) {
+                try record()
+            } catch {
+                throw .stateNotWritten(error)
+            }
+            apply()
+        }
     }
 
     private func deliver(_ params: JSON?) throws(RPCError) -> JSON {

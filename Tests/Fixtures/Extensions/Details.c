@@ -46,16 +46,11 @@ static void did_receive_notification(void *instance, const tidings_notification 
     host->log(context, TIDINGS_LOG_INFO, line);
 }
 
-static const tidings_extension descriptor = {
-    .struct_size = sizeof(tidings_extension),
-    .abi_version = TIDINGS_ABI_VERSION,
-    .create = create,
-    .destroy = destroy,
-    .did_receive_notification = did_receive_notification,
-};
+/* A version 3 extension: it asks for an interface, which hosts before version 3 cannot offer. */
+static const tidings_extension descriptor = {.struct_size = sizeof descriptor, .abi_version = 3, .create = create,
+                                             .destroy = destroy, .did_receive_notification = did_receive_notification};
 
-TIDINGS_EXPORT const tidings_extension *tidings_extension_entry(uint32_t host_abi_version, const tidings_host *table) {
-    (void)host_abi_version;
-    host = table;
+TIDINGS_EXPORT const tidings_extension *tidings_extension_entry_v3(const tidings_entry_info *info) {
+    host = info->host;
     return &descriptor;
 }
