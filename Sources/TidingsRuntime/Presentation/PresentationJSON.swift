@@ -131,6 +131,8 @@ extension Presentation {
             members.append(("mediaButton", .object(button)))
         }
         members.append(("userInteractionEnabled", .bool(userInteractionEnabled)))
+        members.append(("attributes", attributes))
+        members.append(("category", settings.category?.json ?? .null))
         members.append(("group", .object([
             ("thread", .string(notification.content.threadIdentifier)),
             ("count", .integer(Int64(settings.group.count))),
@@ -139,6 +141,31 @@ extension Presentation {
         ])))
         members.append(("dismissed", .bool(dismissed)))
         return .object(members)
+    }
+}
+
+extension Presentation {
+    /// How the notification asks to be presented besides its text: its
+    /// sound (name, critical, volume), badge, interruption level, relevance,
+    /// launch image, filter criteria, summary argument and count, and whether
+    /// it wakes the app in the background.
+    fileprivate var attributes: JSON {
+        let content = notification.content
+        var sound: JSON = .null
+        if let name = content.sound {
+            sound = .object([("name", .string(name)), ("critical", .bool(content.criticalSound)),
+                             ("volume", content.soundVolume.map(JSON.double) ?? .null)])
+        }
+        return .object([
+            ("sound", sound), ("badge", content.badge.map(JSON.integer) ?? .null),
+            ("interruptionLevel", .string(content.interruptionLevel.payloadName)),
+            ("relevanceScore", .double(content.relevanceScore)),
+            ("launchImageName", .string(content.launchImageName)),
+            ("filterCriteria", content.filterCriteria.map(JSON.string) ?? .null),
+            ("summaryArgument", .string(content.summaryArgument)),
+            ("summaryArgumentCount", .integer(Int64(content.summaryArgumentCount))),
+            ("contentAvailable", .bool(content.contentAvailable)),
+        ])
     }
 }
 
