@@ -25,7 +25,7 @@ import TidingsRuntime
         #expect(presentation.header == Self.app)
         #expect(!presentation.previewsHidden)
         #expect(presentation.defaultContent?.body == "Secret")
-        #expect(presentation.summary == "1 notifications")
+        #expect(presentation.summary == "1 notification")
     }
 
     @Test func hiddenPreviewsWithoutAPlaceholderShowApplesWordAndNoTitle() {

@@ -327,7 +327,11 @@ typedef struct tidings_attachment {
     double thumbnail_time;
 } tidings_attachment;
 
-/** The content of a notification (UNNotificationContent). */
+/**
+ * The content of a notification (UNNotificationContent). What it does not
+ * carry (a critical sound, the launch image, the summary argument, the
+ * filter criteria) a host offers through "tidings.content/1".
+ */
 typedef struct tidings_content {
     uint32_t struct_size;
     tidings_interruption_level interruption_level;

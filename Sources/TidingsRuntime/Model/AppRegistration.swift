@@ -56,7 +56,9 @@ package struct AppRegistration: Sendable, Equatable {
                 registration.showPreviews = known
             } else {
                 fields.report(.error, .appsInvalid,
-                              "\"showPreviews\" must be \"always\" or \"never\"; it is \"\(setting)\".", at: ["showPreviews"])
+                              "\"showPreviews\" must be "
+                                  + ShowPreviews.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+                                  + "; it is \"\(setting)\".", at: ["showPreviews"])
             }
         }
         return Reading(registration: fields.failed ? nil : (app, registration), diagnostics: fields.diagnostics)

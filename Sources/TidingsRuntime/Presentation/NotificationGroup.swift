@@ -7,8 +7,10 @@ package struct NotificationGroup: Sendable, Equatable {
     /// The notifications' distinct summary arguments, in the order they were delivered.
     package var arguments: [String]
 
-    /// The summary format when the category gives none: `%u` notifications.
-    package static let defaultSummaryFormat = "%u notifications"
+    /// The summary format when the category gives none: "%u notifications" ("1 notification" for one).
+    package var defaultSummaryFormat: String {
+        count == 1 ? "%u notification" : "%u notifications"
+    }
 
     /// The group of `notifications`.
     package init(_ notifications: [UserNotification]) {

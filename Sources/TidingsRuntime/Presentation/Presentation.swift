@@ -61,7 +61,7 @@ package struct Presentation: Sendable {
     /// The summary of the notification's group: its category's summary format
     /// (categorySummaryFormat) with the group's count and summary arguments.
     package var summary: String {
-        settings.group.text(settings.category?.summaryFormat ?? NotificationGroup.defaultSummaryFormat)
+        settings.group.text(settings.category?.summaryFormat ?? settings.group.defaultSummaryFormat)
     }
 }
 
