@@ -63,6 +63,20 @@ package final class NotificationHost: Sendable {
     private let changes = SerialQueue()
     private let state = Mutex(State())
 
+    /// A group of notifications a summary counts: those of one app and thread.
+    private struct GroupKey: Hashable {
+        /// The app.
+        var app: String
+        /// The notifications' thread identifier ("" for those without one).
+        var thread: String
+
+        /// The group of what `shown` shows.
+        init(_ shown: Shown) {
+            app = shown.app
+            thread = shown.notification.content.threadIdentifier
+        }
+    }
+
     /// The instance that serves one thread of one extension, shared by its notifications.
     private struct ThreadKey: Hashable {
         /// The extension's bundle identifier.
@@ -131,6 +145,8 @@ package final class NotificationHost: Sendable {
         private(set) var shown: [String: Shown] = [:]
         /// Each app's registration (name, icon, show previews), by app.
         private(set) var apps: [String: AppRegistration] = [:]
+        /// What is shown of each group, by request identifier: `shown`, grouped.
+        private var groups: [GroupKey: [String: UserNotification]] = [:]
         /// The instance of each thread shown; only instances someone holds.
         private var threads: [ThreadKey: InstanceRecord] = [:]
         /// The latest delivery of each identifier begun and not yet shown, by
@@ -153,13 +169,9 @@ package final class NotificationHost: Sendable {
         /// What the presentation of `shown` takes from its app, its registered
         /// category and the notifications of its app and thread shown now.
         func settings(for shown: Shown) -> PresentationSettings {
-            let (identifier, thread) = (shown.notification.identifier, shown.notification.content.threadIdentifier)
-            let mates = self.shown.values.filter {
-                $0.app == shown.app && $0.notification.content.threadIdentifier == thread
-                    && $0.notification.identifier != identifier
-            }.map(\.notification)
-            return PresentationSettings(app: apps[shown.app] ?? AppRegistration(), category: registered(for: shown)?.category,
-                                        group: NotificationGroup(mates + [shown.notification]))
+            PresentationSettings(app: apps.isEmpty ? AppRegistration() : apps[shown.app] ?? AppRegistration(),
+                                 category: registered(for: shown)?.category,
+                                 group: NotificationGroup(shown: groups[GroupKey(shown)] ?? [:], notification: shown.notification))
         }
 
         /// Makes `registration` that of `app`, replacing what it had.
@@ -275,6 +287,7 @@ package final class NotificationHost: Sendable {
                 reservations[identifier] = nil
                 entry.instance?.holds.add(1, ordering: .relaxed)
                 removal = shown.updateValue(entry, forKey: identifier).map { release($0) } ?? Removal()
+                groups[GroupKey(entry), default: [:]][identifier] = entry.notification
             }
             if let instance, let ended = letGo(of: instance, of: key) { removal.ended.append(ended) }
             return (removal, isLatest)
@@ -304,6 +317,9 @@ package final class NotificationHost: Sendable {
         /// Lets go of the hold of `entry`'s presentation on its instance;
         /// the instance is to be destroyed when that was the last hold.
         private mutating func release(_ entry: Shown) -> Removal {
+            let group = GroupKey(entry)
+            groups[group]?[entry.notification.identifier] = nil
+            if groups[group]?.isEmpty == true { groups[group] = nil }
             var removal = Removal(removed: true, attachments: entry.notification.attachments)
             if let instance = entry.instance, let ended = letGo(of: instance, of: entry.threadKey) {
                 removal.ended.append(ended)
