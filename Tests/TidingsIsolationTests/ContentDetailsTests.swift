@@ -42,11 +42,24 @@ import TidingsRuntime
         ])
     }
 
-    @Test(arguments: IsolationMode.allCases)
-    func aSwiftServiceExtensionReadsTheSummaryArgument(_ mode: IsolationMode) throws {
+    /// Installs the InviteService sample.
+    func installInviteService() throws {
         let manifest = try String(contentsOfFile: Locations.repositoryFile("Manifests/InviteService.plist"), encoding: .utf8)
         try BundleMaker.make("InviteService", in: fixture.directory.path, manifest: manifest,
                              library: Locations.product("libInviteService.so"))
+    }
+
+    @Test func aHostBeforeVersion3OffersNoDetailsAndTheSDKKeepsItsDefaults() throws {
+        try installInviteService()
+        var configuration = NotificationHost.Configuration()
+        configuration.abiVersion = 2
+        let delivery = fixture.host(configuration: configuration).deliver(try Self.notification(), to: "com.example.events")
+        #expect(delivery.presentation.notification.content.title == "Invitation: Team offsite")
+    }
+
+    @Test(arguments: IsolationMode.allCases)
+    func aSwiftServiceExtensionReadsTheSummaryArgument(_ mode: IsolationMode) throws {
+        try installInviteService()
         let host = fixture.host(configuration: NotificationHost.Configuration(), launcher: mode.launcher())
         let delivery = host.deliver(try Self.notification(), to: "com.example.events")
         let content = delivery.presentation.notification.content
