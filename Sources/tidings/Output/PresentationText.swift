@@ -34,7 +34,7 @@ struct PresentationText {
         } else {
             text += field("Default", "hidden (UNNotificationExtensionDefaultContentHidden)")
         }
-        if let initial = presentation.initialContentHeight {
+        if let initial = presentation.initialContentHeight, !presentation.previewsHidden {
             let width = NumberText.short(presentation.contentWidth)
             var size = "\(width) × \(NumberText.short(initial)) while loading"
             if let height = presentation.contentHeight, height != initial {
