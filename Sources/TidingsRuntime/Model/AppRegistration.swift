@@ -37,6 +37,7 @@ package struct AppRegistration: Sendable, Equatable {
     package struct Reading: Sendable {
         /// The app and its registration; nil when the JSON is not one.
         package var registration: (app: String, registration: AppRegistration)?
+        /// What was wrong or unknown in the JSON.
         package var diagnostics: [Diagnostic]
     }
 

@@ -258,6 +258,7 @@ package final class HostService: Sendable {
         ])
     }
 
+    /// `apps.register`: records and sets an app's name, icon and show-previews setting.
     private func registerApp(_ params: JSON?) throws(RPCError) -> JSON {
         var reader = try Params(params, of: "apps.register", allowed: ["app", "name", "icon", "showPreviews"])
         _ = reader.string("app", required: true)
@@ -269,6 +270,7 @@ package final class HostService: Sendable {
         return .object([("app", .string(app))] + (registration.json.objectMembers ?? []))
     }
 
+    /// `apps.list`: the registered apps, or the one named.
     private func listApps(_ params: JSON?) throws(RPCError) -> JSON {
         try Self.perApp(params, of: "apps.list", host.registeredApps()) { $0.json.objectMembers ?? [] }
     }
