@@ -21,7 +21,7 @@ import TidingsRuntime
     }
 
     static func submission(_ json: String, app: String? = nil) throws -> PayloadSubmission {
-        var submission = PayloadSubmission(payload: try JSON.parse(Array(json.utf8)), size: json.utf8.count,
+        var submission = PayloadSubmission(payload: try JSON.parse(Array(json.utf8)),
                                            appOption: "--app")
         submission.app = app
         return submission
@@ -37,14 +37,24 @@ import TidingsRuntime
         }
     }
 
-    @Test func anAPNsPayloadOverTheLimitIsRefusedBeforeAnythingElse() throws {
+    /// An APNs payload of `size` bytes as sent (compact), laid out with whitespace that makes its text longer.
+    static func spacedPayload(size: Int) -> String {
+        let compact = #"{"aps":{"alert":"Hi","category":"echo"},"pad":""}"#
+        let pad = String(repeating: "x", count: size - compact.utf8.count)
+        return "{\n    \"aps\": {\"alert\": \"Hi\", \"category\": \"echo\"},\n    \"pad\": \"\(pad)\"\n}\n"
+    }
+
+    @Test func anAPNsPayloadIsMeasuredAsSentAndRefusedOverTheLimitBeforeAnythingElse() throws {
         let host = try host()
-        var submission = try Self.submission(#"{"aps": {"alert": "Hi", "category": "echo"}}"#)
-        submission.size = 4_097
-        guard case .payload(let problems) = Self.refusal(host, submission) else { Issue.record("not refused"); return }
-        #expect(problems.map(\.code) == [.payloadTooLarge])
-        submission.size = 4_096
+        let fitting = Self.spacedPayload(size: 4_096)
+        #expect(fitting.utf8.count > 4_096)  // the whitespace does not count
+        let submission = try Self.submission(fitting)
+        #expect(submission.size == 4_096)
         #expect(Self.refusal(host, submission).map { "\($0)" } == nil)
+        let over = try Self.submission(Self.spacedPayload(size: 4_097))
+        guard case .payload(let problems) = Self.refusal(host, over) else { Issue.record("not refused"); return }
+        #expect(problems.map(\.code) == [.payloadTooLarge])
+        #expect(problems.first?.message.contains("4097 bytes as sent (its compact JSON); APNs accepts at most 4096") == true)
     }
 
     @Test func aPayloadThatIsNoNotificationIsRefusedWithWhy() throws {

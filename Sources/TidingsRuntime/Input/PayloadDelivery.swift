@@ -6,8 +6,6 @@ import TidingsBase
 package struct PayloadSubmission: Sendable {
     /// The payload: an APNs payload (`aps`) or a local request.
     package var payload: JSON
-    /// Its size as the front end received it, in bytes: what the APNs limit is measured on.
-    package var size: Int
     /// The largest APNs payload accepted, in bytes.
     package var sizeLimit = Payload.defaultSizeLimit
     /// The file it came from, named in diagnostics; nil when it came over a connection.
@@ -25,14 +23,22 @@ package struct PayloadSubmission: Sendable {
     package var width: Double?
     /// Whether attachment files are copied or moved into the store.
     package var attachments = AttachmentStore.Disposition.copy
+    /// The registration (name, icon, show previews) of the app it is
+    /// addressed to, made before it is delivered; nil keeps the app's.
+    package var registration: AppRegistration?
 
-    /// A submission of `payload`, `size` bytes as received, whose front end
-    /// names its app option `appOption`.
-    package init(payload: JSON, size: Int, appOption: String) {
+    /// A submission of `payload`, whose front end names its app option `appOption`.
+    package init(payload: JSON, appOption: String) {
         self.payload = payload
-        self.size = size
         self.appOption = appOption
     }
+
+    /// The payload's size as APNs counts it, in bytes: its compact UTF-8
+    /// JSON, as a provider sends it (no whitespace between tokens, members in
+    /// the payload's order, strings escaping only what JSON requires) —
+    /// whatever the front end received, a file's layout or a connection's
+    /// message, so that every front end accepts and refuses alike.
+    package var size: Int { payload.utf8Count() }
 }
 
 /// Why a payload did not become a delivery, by the step that refused it,
@@ -80,9 +86,9 @@ extension NotificationHost {
         }
     ) throws(PayloadRefusal) -> PayloadDelivery {
         let payload = submission.payload
-        if payload["aps"] != nil && submission.size > submission.sizeLimit {
+        if payload["aps"] != nil, case let size = submission.size, size > submission.sizeLimit {
             throw .payload([.error(.payloadTooLarge,
-                                   "The payload is \(submission.size) bytes; APNs accepts at most \(submission.sizeLimit).",
+                                   "The payload is \(size) bytes as sent (its compact JSON); APNs accepts at most \(submission.sizeLimit).",
                                    at: submission.file.map { .init(file: $0) } ?? .init())])
         }
         var reading = Payload.decode(payload, file: submission.file, baseDirectory: submission.baseDirectory,
@@ -98,6 +104,7 @@ extension NotificationHost {
         } catch {
             throw .addressing(error)
         }
+        if let registration = submission.registration { register(registration, for: app) }
         var notes = reading.diagnostics
         if Payload.usesLocalization(payload) {
             let (strings, warnings) = Addressing.strings(ofApp: app, index: index)

@@ -31,8 +31,8 @@ package final class HostService: Sendable {
     private let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     private let state: ServerState?
-    /// Held while categories are recorded and registered, so that they are
-    /// registered in the order they were recorded.
+    /// Held while categories and app registrations are recorded and
+    /// registered, so that they are registered in the order they were recorded.
     private let registrations = Mutex(())
     /// The limits of the transport serving the service, which `server.describe`
     /// lists beside its own; told by the `Server` made over it.
@@ -61,6 +61,7 @@ package final class HostService: Sendable {
         })
         if let state {
             for (app, categories) in state.kept.categories { host.register(categories, for: app) }
+            for (app, registration) in state.kept.registrations { host.register(registration, for: app) }
             for (app, notification, width) in state.kept.delivered { host.restore(notification, to: app, width: width) }
             state.observe { health in
                 subscribers.announce(health.isDegraded ? "state.degraded" : "state.recovered", health.json)
@@ -156,6 +157,14 @@ package final class HostService: Sendable {
                                       scope: RequestScope(writing: [.categories])) {
             service, params, _ throws(RPCError) in try service.registerCategories(params)
         },
+        "apps.register": Method(summary: "Set an app's display name and icon (shown in the header instead of its bundle identifier) and whether its notifications show previews (always, or never: the category's hidden-previews placeholder).",
+                                scope: RequestScope(writing: [.categories])) {
+            service, params, _ throws(RPCError) in try service.registerApp(params)
+        },
+        "apps.list": Method(summary: "The registered apps' names, icons and show-previews settings, of one app or of all.",
+                            scope: RequestScope(reading: [.categories])) {
+            service, params, _ throws(RPCError) in try service.listApps(params)
+        },
         "categories.list": Method(summary: "The registered categories, of one app or of all.",
                                   scope: RequestScope(reading: [.categories])) {
             service, params, _ throws(RPCError) in try service.listCategories(params)
@@ -240,14 +249,8 @@ package final class HostService: Sendable {
         try reader.check()
         let reading = CategoryFile.read(reader.json)
         guard let file = reading.file else { throw .invalidInput(reading.diagnostics) }
-        try registrations.withLock { _ throws(RPCError) in
-            do throws(Diagnostic) {
-                try state?.recordCategories(file.categories, of: file.app)
-            } catch {
-                throw .stateNotWritten(error)
-            }
-            host.register(file.categories, for: file.app)
-        }
+        try register(recording: { () throws(Diagnostic) in try state?.recordCategories(file.categories, of: file.app) },
+                     then: { host.register(file.categories, for: file.app) })
         return .object([
             ("app", .string(file.app)),
             ("categories", .array(file.categories.map { .string($0.identifier) })),
@@ -255,14 +258,53 @@ package final class HostService: Sendable {
         ])
     }
 
+    /// `apps.register`: records and sets an app's name, icon and show-previews setting.
+    private func registerApp(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "apps.register", allowed: ["app", "name", "icon", "showPreviews"])
+        _ = reader.string("app", required: true)
+        try reader.check()
+        let reading = AppRegistration.read(reader.json)
+        guard let (app, registration) = reading.registration else { throw .invalidInput(reading.diagnostics) }
+        try register(recording: { () throws(Diagnostic) in try state?.recordRegistration(registration, of: app) },
+                     then: { host.register(registration, for: app) })
+        return .object([("app", .string(app))] + (registration.json.objectMembers ?? []))
+    }
+
+    /// `apps.list`: the registered apps, or the one named.
+    private func listApps(_ params: JSON?) throws(RPCError) -> JSON {
+        try Self.perApp(params, of: "apps.list", host.registeredApps()) { $0.json.objectMembers ?? [] }
+    }
+
     private func listCategories(_ params: JSON?) throws(RPCError) -> JSON {
-        var reader = try Params(params, of: "categories.list", allowed: ["app"])
+        try Self.perApp(params, of: "categories.list", host.registeredCategories()) { [("categories", .array($0.map(\.json)))] }
+    }
+
+    /// The answer of a `….list` method: `apps`, each app of `registered`
+    /// (only the one the parameter `app` names, when it names one) with the
+    /// `members` of what it registered.
+    private static func perApp<Value>(_ params: JSON?, of method: String, _ registered: [String: Value],
+                                      members: (Value) -> [(String, JSON)]) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: method, allowed: ["app"])
         let app = reader.string("app")
         try reader.check()
-        let registered = host.registeredCategories().filter { app == nil || $0.key == app }
-        return .object([("apps", .array(registered.keys.sorted().map { name in
-            .object([("app", .string(name)), ("categories", .array(registered[name]!.map(\.json)))])
+        let chosen = registered.filter { app == nil || $0.key == app }
+        return .object([("apps", .array(chosen.keys.sorted().map { name in
+            .object([("app", .string(name))] + members(chosen[name]!))
         }))])
+    }
+
+    /// Writes a registration's record with `record`, then makes it with
+    /// `apply`, under the lock that keeps registrations in the order they
+    /// were recorded; nothing is made when the record cannot be written.
+    private func register(recording record: () throws(Diagnostic) -> Void, then apply: () -> Void) throws(RPCError) {
+        try registrations.withLock { _ throws(RPCError) in
+            do throws(Diagnostic) {
+                try record()
+            } catch {
+                throw .stateNotWritten(error)
+            }
+            apply()
+        }
     }
 
     private func deliver(_ params: JSON?) throws(RPCError) -> JSON {
@@ -278,7 +320,7 @@ package final class HostService: Sendable {
         }
         try reader.check()
         guard let payload else { throw .invalidParams("The parameter \"payload\" is required.") }
-        var submission = PayloadSubmission(payload: payload, size: payload.utf8Count(), appOption: "the parameter \"app\"")
+        var submission = PayloadSubmission(payload: payload, appOption: "the parameter \"app\"")
         submission.sizeLimit = configuration.payloadSizeLimit
         submission.identifier = identifier
         submission.app = given

@@ -8,7 +8,7 @@ enum DeliverCommand: Command {
     static let spec = CommandSpec(
         name: "deliver",
         summary: "Deliver a notification — its attachments into the store, through its app's service extension, to its content extension — and print the presentation; optionally respond.",
-        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--width N] [--respond ACTION [--text T]] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
+        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--respond ACTION [--text T]] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
         options: [
             .init(name: "app", value: "ID",
                   help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
@@ -17,7 +17,11 @@ enum DeliverCommand: Command {
             .init(name: "width", value: "N", help: "The content width in points (default 360)."),
             .init(name: "id", value: "ID", help: "The request identifier (APNs payloads carry none; default: generated)."),
             .init(name: "max-payload-size", value: "BYTES",
-                  help: "The largest APNs payload accepted (default 4096, as APNs; VoIP allows 5120)."),
+                  help: "The largest APNs payload accepted, counted as sent: its compact JSON, without the file's whitespace (default 4096, as APNs; VoIP allows 5120)."),
+            .init(name: "app-name", value: "NAME", help: "The app's display name, shown in the header instead of its bundle identifier."),
+            .init(name: "app-icon", value: "ICON", help: "The app's icon (a path or an icon name) for the header."),
+            .init(name: "previews", value: "always|never",
+                  help: "Whether the app's notifications show previews (default always); never shows the category's hidden-previews placeholder."),
             .init(name: "respond", value: "ACTION",
                   help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
             .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
@@ -34,8 +38,9 @@ enum DeliverCommand: Command {
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
         ],
         discussion: [
-            "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}).",
-            "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, an absolute \"path\", or a file:// \"url\") must be a regular file of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
+            "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"sound\", \"launchImageName\", \"summaryArgument\", \"summaryArgumentCount\", \"filterCriteria\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}). Its size is counted as sent: its compact JSON.",
+            "Previews: with --previews never the body shows as the category's hiddenPreviewsBodyPlaceholder (\"Notification\" when it has none), the title and subtitle only with its hiddenPreviewsShowTitle / hiddenPreviewsShowSubtitle options, and no view or attachment.",
+            "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, an absolute \"path\", or a file:// \"url\") must be a regular file whose name has an extension (or whose entry has a \"typeHint\"), as iOS requires, of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
             SearchPathOption.discussion,
             IsolationOption.discussion,
             "Exit status: " + ExitCode.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + ".",
@@ -61,7 +66,7 @@ enum DeliverCommand: Command {
         configuration.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         var notes: [Diagnostic] = []
-        let (payload, size) = try readPayload(payloadPath)
+        let payload = try readPayload(payloadPath)
         let categoryFiles = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
             try readCategories(path, notes: &notes)
         }
@@ -72,7 +77,7 @@ enum DeliverCommand: Command {
         let host = NotificationHost(index: index, configuration: configuration, launcher: launcher)
         for file in categoryFiles { host.register(file.categories, for: file.app) }
 
-        var submission = PayloadSubmission(payload: payload, size: size, appOption: "--app")
+        var submission = PayloadSubmission(payload: payload, appOption: "--app")
         submission.sizeLimit = try payloadSizeLimit(arguments)
         submission.file = payloadPath
         submission.baseDirectory = Path.directory(of: payloadPath)
@@ -80,6 +85,7 @@ enum DeliverCommand: Command {
         submission.app = arguments.value("app")
         submission.width = width
         submission.attachments = arguments.flag("move-attachments") ? .move : .copy
+        submission.registration = try registration(arguments)
         var made: PayloadDelivery
         do throws(PayloadRefusal) {
             made = try host.deliver(submission)
@@ -134,6 +140,20 @@ enum DeliverCommand: Command {
         return failed ? .extensionFailed : .success
     }
 
+    /// The app's registration `--app-name`, `--app-icon` and `--previews` give; nil when none is given.
+    private static func registration(_ arguments: ParsedArguments) throws(CommandFailure) -> AppRegistration? {
+        let previews = arguments.value("previews")
+        guard arguments.value("app-name") != nil || arguments.value("app-icon") != nil || previews != nil else { return nil }
+        var registration = AppRegistration(name: arguments.value("app-name"), icon: arguments.value("app-icon"))
+        if let previews {
+            guard let setting = ShowPreviews(rawValue: previews) else {
+                throw CommandFailure(.usage, [.error(.usage, "--previews takes always or never, not \"\(previews)\".")])
+            }
+            registration.showPreviews = setting
+        }
+        return registration
+    }
+
     /// The largest payload file read, whatever `--max-payload-size` says.
     private static let payloadFileLimit = 1 << 20
 
@@ -143,11 +163,10 @@ enum DeliverCommand: Command {
         try arguments.wholeNumber("max-payload-size", atMost: payloadFileLimit) ?? Payload.defaultSizeLimit
     }
 
-    /// The payload file's JSON and its size in bytes.
-    private static func readPayload(_ path: String) throws(CommandFailure) -> (JSON, Int) {
+    /// The payload file's JSON.
+    private static func readPayload(_ path: String) throws(CommandFailure) -> JSON {
         do {
-            let bytes = try FileSystem.readFile(path, limit: payloadFileLimit)
-            return (try JSON.parse(bytes, file: path), bytes.count)
+            return try JSON.parse(try FileSystem.readFile(path, limit: payloadFileLimit), file: path)
         } catch {
             throw .input(error)
         }
