@@ -70,6 +70,20 @@ package final class NotificationHost: Sendable {
     private let changes = SerialQueue()
     private let state = Mutex(State())
 
+    /// A group of notifications a summary counts: those of one app and thread.
+    private struct GroupKey: Hashable {
+        /// The app.
+        var app: String
+        /// The notifications' thread identifier ("" for those without one).
+        var thread: String
+
+        /// The group of what `shown` shows.
+        init(_ shown: Shown) {
+            app = shown.app
+            thread = shown.notification.content.threadIdentifier
+        }
+    }
+
     /// The instance that serves one thread of one extension, shared by its notifications.
     private struct ThreadKey: Hashable {
         /// The extension's bundle identifier.
@@ -144,6 +158,10 @@ package final class NotificationHost: Sendable {
         private(set) var order = SequencedList<Shown>()
         /// The number the next delivery takes in `order`.
         private var nextNumber: UInt64 = 1
+        /// Each app's registration (name, icon, show previews), by app.
+        private(set) var apps: [String: AppRegistration] = [:]
+        /// What is shown of each group, by request identifier: `shown`, grouped.
+        private var groups: [GroupKey: [String: UserNotification]] = [:]
         /// The instance of each thread shown; only instances someone holds.
         private var threads: [ThreadKey: InstanceRecord] = [:]
         /// The latest delivery of each identifier begun and not yet shown, by
@@ -161,6 +179,19 @@ package final class NotificationHost: Sendable {
         func registered(for shown: Shown) -> Registered? {
             let route = ExtensionIndex.Route(app: shown.app, category: shown.notification.content.categoryIdentifier)
             return routes[route]?.registered
+        }
+
+        /// What the presentation of `shown` takes from its app, its registered
+        /// category and the notifications of its app and thread shown now.
+        func settings(for shown: Shown) -> PresentationSettings {
+            PresentationSettings(app: apps.isEmpty ? AppRegistration() : apps[shown.app] ?? AppRegistration(),
+                                 category: registered(for: shown)?.category,
+                                 group: NotificationGroup(shown: groups[GroupKey(shown)] ?? [:], notification: shown.notification))
+        }
+
+        /// Makes `registration` that of `app`, replacing what it had.
+        mutating func register(_ registration: AppRegistration, for app: String) {
+            apps[app] = registration
         }
 
         /// Every app's registered categories, by app, sorted by identifier.
@@ -282,6 +313,7 @@ package final class NotificationHost: Sendable {
                     order.remove(previous.number)
                     showing.replaced = release(previous)
                 }
+                groups[GroupKey(entry), default: [:]][identifier] = entry.notification
             }
             if let instance, let ended = letGo(of: instance, of: key) { showing.replaced.ended.append(ended) }
             while let limit, shown.count > limit, let oldest = order.first?.element, oldest !== entry {
@@ -326,6 +358,9 @@ package final class NotificationHost: Sendable {
         /// Lets go of the hold of `entry`'s presentation on its instance;
         /// the instance is to be destroyed when that was the last hold.
         private mutating func release(_ entry: Shown) -> Removal {
+            let group = GroupKey(entry)
+            groups[group]?[entry.notification.identifier] = nil
+            if groups[group]?.isEmpty == true { groups[group] = nil }
             var removal = Removal(entry: entry)
             if let instance = entry.instance, let ended = letGo(of: instance, of: entry.threadKey) {
                 removal.ended.append(ended)
@@ -461,6 +496,16 @@ package final class NotificationHost: Sendable {
     /// The category `identifier` of `app`, if registered.
     package func category(_ identifier: String, of app: String) -> NotificationCategory? {
         state.withLock { $0.category(identifier, of: app) }
+    }
+
+    /// Sets the name, icon and show-previews setting of `app`, replacing those it had.
+    package func register(_ registration: AppRegistration, for app: String) {
+        state.withLock { $0.register(registration, for: app) }
+    }
+
+    /// Every app's registration, by app.
+    package func registeredApps() -> [String: AppRegistration] {
+        state.withLock { $0.apps }
     }
 
     // MARK: Delivering
@@ -902,32 +947,37 @@ package final class NotificationHost: Sendable {
     /// What a front end shows for `shown`, whose registered category has
     /// `categoryActions`, as its instance is now.
     private func presentation(_ shown: Shown, categoryActions: [NotificationAction]?, dismissed: Bool) -> Presentation {
+        let settings = state.withLock { $0.settings(for: shown) }
         guard let instance = shown.instance else {
             return Presentation(
-                notification: shown.notification, app: shown.app, extensionIdentifier: nil, header: shown.app,
+                notification: shown.notification, app: shown.app, extensionIdentifier: nil,
+                header: settings.app.name ?? shown.app,
                 defaultContentHidden: false, contentWidth: shown.width, initialContentHeight: nil, contentHeight: nil,
                 view: nil, actions: categoryActions ?? [], mediaButton: nil, mediaPlaying: false,
-                userInteractionEnabled: false, dismissed: dismissed)
+                userInteractionEnabled: false, dismissed: dismissed, settings: settings)
         }
         return instance.context.read { state in
-            presentation(shown, of: instance, state: state, categoryActions: categoryActions, dismissed: dismissed)
+            presentation(shown, of: instance, state: state, categoryActions: categoryActions, settings: settings,
+                         dismissed: dismissed)
         }
     }
 
     /// What a front end shows for `shown`, whose registered category has
-    /// `categoryActions`, with `instance` in `state`.
+    /// `categoryActions`, with `instance` in `state` and the app's and
+    /// category's `settings`.
     private func presentation(_ shown: Shown, of instance: InstanceRecord, state: borrowing InstanceContext.State,
-                              categoryActions: [NotificationAction]?, dismissed: Bool) -> Presentation {
+                              categoryActions: [NotificationAction]?, settings: PresentationSettings,
+                              dismissed: Bool) -> Presentation {
         let manifest = instance.manifest
         let initial = manifest.initialContentSizeRatio.map { shown.width * $0 }
         return Presentation(
             notification: shown.notification, app: shown.app, extensionIdentifier: manifest.bundleIdentifier,
-            header: (manifest.overridesDefaultTitle ? state.title : nil) ?? shown.app,
+            header: (manifest.overridesDefaultTitle ? state.title : nil) ?? settings.app.name ?? shown.app,
             defaultContentHidden: manifest.defaultContentHidden, contentWidth: shown.width,
             initialContentHeight: initial, contentHeight: state.preferredContentHeight ?? initial, view: state.view,
             actions: state.actions ?? categoryActions ?? [], mediaButton: state.mediaButton,
             mediaPlaying: state.mediaPlaying, userInteractionEnabled: manifest.userInteractionEnabled,
-            dismissed: dismissed)
+            dismissed: dismissed, settings: settings)
     }
 
     // MARK: Closing
@@ -1029,7 +1079,8 @@ package final class NotificationHost: Sendable {
                               categoryActions: [NotificationAction]?, closing: Bool,
                               diagnostics: inout [Diagnostic], log: inout [LogLine],
                               forwarded: inout [ForwardedResponse]) -> (Bool, Presentation) {
-        instance.context.drainReports {
+        let settings = state.withLock { $0.settings(for: shown) }
+        return instance.context.drainReports {
             (reports: InstanceContext.Reports, state: borrowing InstanceContext.State) -> (Bool, Presentation) in
             // Appending an empty array would still make a new buffer.
             if !reports.diagnostics.isEmpty { diagnostics += reports.diagnostics }
@@ -1040,7 +1091,7 @@ package final class NotificationHost: Sendable {
             }
             let closes = closing || reports.dismiss || reports.defaultAction
             return (closes, presentation(shown, of: instance, state: state, categoryActions: categoryActions,
-                                          dismissed: closes))
+                                          settings: settings, dismissed: closes))
         }
     }
 

@@ -613,7 +613,7 @@ package final class RecordStore: Sendable {
         }) else { return }
         let final = journalPath(generation: next)
         let preparing = final + Self.preparedSuffix
-        var created = try createSegment(generation: next, at: preparing)
+        let created = try createSegment(generation: next, at: preparing)
         do throws(SystemError) {
             try created.descriptor.synchronize()
         } catch {

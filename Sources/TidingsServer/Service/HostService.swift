@@ -44,8 +44,8 @@ package final class HostService: Sendable {
     private let memory = MemoryReturn()
     /// The cursors of `notifications.list`.
     private let cursors = ListCursor()
-    /// Held while categories are recorded and registered, so that they are
-    /// registered in the order they were recorded.
+    /// Held while categories and app registrations are recorded and
+    /// registered, so that they are registered in the order they were recorded.
     private let registrations = Mutex(())
     /// The limits of the transport serving the service, which `server.describe`
     /// lists beside its own; told by the `Server` made over it.
@@ -84,6 +84,7 @@ package final class HostService: Sendable {
         shows.host = host
         if let state {
             for (app, categories) in state.kept.categories { host.register(categories, for: app) }
+            for (app, registration) in state.kept.registrations { host.register(registration, for: app) }
             for (app, notification, width) in state.kept.delivered { host.restore(notification, to: app, width: width) }
             state.observe { health in
                 subscribers.announce(health.isDegraded ? "state.degraded" : "state.recovered", health.json)
@@ -182,6 +183,14 @@ package final class HostService: Sendable {
                                       scope: RequestScope(writing: [.categories])) {
             service, params, _ throws(RPCError) in try service.registerCategories(params)
         },
+        "apps.register": Method(summary: "Set an app's display name and icon (shown in the header instead of its bundle identifier) and whether its notifications show previews (always, or never: the category's hidden-previews placeholder).",
+                                scope: RequestScope(writing: [.categories])) {
+            service, params, _ throws(RPCError) in try service.registerApp(params)
+        },
+        "apps.list": Method(summary: "The registered apps' names, icons and show-previews settings, of one app or of all.",
+                            scope: RequestScope(reading: [.categories])) {
+            service, params, _ throws(RPCError) in try service.listApps(params)
+        },
         "categories.list": Method(summary: "The registered categories, of one app or of all.",
                                   scope: RequestScope(reading: [.categories])) {
             service, params, _ throws(RPCError) in try service.listCategories(params)
@@ -267,14 +276,8 @@ package final class HostService: Sendable {
         try reader.check()
         let reading = CategoryFile.read(reader.json)
         guard let file = reading.file else { throw .invalidInput(reading.diagnostics) }
-        try registrations.withLock { _ throws(RPCError) in
-            do throws(Diagnostic) {
-                try state?.recordCategories(file.categories, of: file.app)
-            } catch {
-                throw .stateNotWritten(error)
-            }
-            host.register(file.categories, for: file.app)
-        }
+        try register(recording: { () throws(Diagnostic) in try state?.recordCategories(file.categories, of: file.app) },
+                     then: { host.register(file.categories, for: file.app) })
         return .object([
             ("app", .string(file.app)),
             ("categories", .array(file.categories.map { .string($0.identifier) })),
@@ -282,14 +285,53 @@ package final class HostService: Sendable {
         ])
     }
 
+    /// `apps.register`: records and sets an app's name, icon and show-previews setting.
+    private func registerApp(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "apps.register", allowed: ["app", "name", "icon", "showPreviews"])
+        _ = reader.string("app", required: true)
+        try reader.check()
+        let reading = AppRegistration.read(reader.json)
+        guard let (app, registration) = reading.registration else { throw .invalidInput(reading.diagnostics) }
+        try register(recording: { () throws(Diagnostic) in try state?.recordRegistration(registration, of: app) },
+                     then: { host.register(registration, for: app) })
+        return .object([("app", .string(app))] + (registration.json.objectMembers ?? []))
+    }
+
+    /// `apps.list`: the registered apps, or the one named.
+    private func listApps(_ params: JSON?) throws(RPCError) -> JSON {
+        try Self.perApp(params, of: "apps.list", host.registeredApps()) { $0.json.objectMembers ?? [] }
+    }
+
     private func listCategories(_ params: JSON?) throws(RPCError) -> JSON {
-        var reader = try Params(params, of: "categories.list", allowed: ["app"])
+        try Self.perApp(params, of: "categories.list", host.registeredCategories()) { [("categories", .array($0.map(\.json)))] }
+    }
+
+    /// The answer of a `….list` method: `apps`, each app of `registered`
+    /// (only the one the parameter `app` names, when it names one) with the
+    /// `members` of what it registered.
+    private static func perApp<Value>(_ params: JSON?, of method: String, _ registered: [String: Value],
+                                      members: (Value) -> [(String, JSON)]) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: method, allowed: ["app"])
         let app = reader.string("app")
         try reader.check()
-        let registered = host.registeredCategories().filter { app == nil || $0.key == app }
-        return .object([("apps", .array(registered.keys.sorted().map { name in
-            .object([("app", .string(name)), ("categories", .array(registered[name]!.map(\.json)))])
+        let chosen = registered.filter { app == nil || $0.key == app }
+        return .object([("apps", .array(chosen.keys.sorted().map { name in
+            .object([("app", .string(name))] + members(chosen[name]!))
         }))])
+    }
+
+    /// Writes a registration's record with `record`, then makes it with
+    /// `apply`, under the lock that keeps registrations in the order they
+    /// were recorded; nothing is made when the record cannot be written.
+    private func register(recording record: () throws(Diagnostic) -> Void, then apply: () -> Void) throws(RPCError) {
+        try registrations.withLock { _ throws(RPCError) in
+            do throws(Diagnostic) {
+                try record()
+            } catch {
+                throw .stateNotWritten(error)
+            }
+            apply()
+        }
     }
 
     private func deliver(_ params: JSON?) throws(RPCError) -> JSON {
@@ -305,62 +347,33 @@ package final class HostService: Sendable {
         }
         try reader.check()
         guard let payload else { throw .invalidParams("The parameter \"payload\" is required.") }
-        if payload["aps"] != nil {
-            let size = payload.utf8Count()
-            guard size <= configuration.payloadSizeLimit else {
-                throw .invalidInput([.error(.payloadTooLarge,
-                                            "The payload is \(size) bytes; APNs accepts at most \(configuration.payloadSizeLimit).")])
-            }
-        }
-        var reading = Payload.decode(payload, baseDirectory: nil, identifier: identifier)
-        guard var notification = reading.notification else { throw .invalidInput(reading.diagnostics) }
-        let category = notification.content.categoryIdentifier
-        let app: String
-        do throws(Diagnostic) {
-            let registering = given != nil ? []
-                : host.registeredCategories().filter { $0.value.contains { $0.identifier == category } }.map(\.key)
-            app = try Addressing.app(for: notification, given: given, registering: registering, index: host.index,
-                                     naming: "the parameter \"app\"")
-        } catch {
-            throw .invalidParams(error.message)
-        }
-        var notes = reading.diagnostics
-        if Payload.usesLocalization(payload) {
-            let (strings, warnings) = Addressing.strings(ofApp: app, index: host.index)
-            notes += warnings
-            reading = Payload.decode(payload, baseDirectory: nil, identifier: notification.identifier, strings: strings)
-            notification = reading.notification ?? notification
-        }
-        var admitted: [AttachmentStore.Admission] = []
-        if !reading.attachments.isEmpty {
-            guard let store = host.attachments else {
-                throw .invalidInput([.error(.attachmentMoveIntoDataStoreFailed,
-                                            "The payload has attachments, but the server keeps no attachment store.")])
-            }
-            switch store.admit(all: reading.attachments, as: transfer == "move" ? .move : .copy) {
-            case .success(let admissions): admitted = admissions
-            case .failure(let failure): throw .attachmentRefused(failure)
-            }
-            notification.content.attachments = admitted.map(\.attachment)
-        }
-        var delivery: Delivery
-        if let state {
-            do throws(Diagnostic) {
-                delivery = try host.deliver(notification, to: app, width: width) {
-                    (made: UserNotification, width: Double) throws(Diagnostic) in
-                    try state.recordDelivery(of: made, to: app, width: width)
+        var submission = PayloadSubmission(payload: payload, appOption: "the parameter \"app\"")
+        submission.sizeLimit = configuration.payloadSizeLimit
+        submission.identifier = identifier
+        submission.app = given
+        submission.width = width
+        submission.attachments = transfer == "move" ? .move : .copy
+        let made: PayloadDelivery
+        do throws(PayloadRefusal) {
+            if let state {
+                made = try host.deliver(submission) {
+                    (notification: UserNotification, app: String, width: Double) throws(Diagnostic) in
+                    try state.recordDelivery(of: notification, to: app, width: width)
                 }
-            } catch {
-                throw .stateNotWritten(error)
+            } else {
+                made = try host.deliver(submission)
             }
-        } else {
-            delivery = host.deliver(notification, to: app, width: width)
+        } catch {
+            switch error {
+            case .payload(let diagnostics): throw .invalidInput(diagnostics)
+            case .addressing(let problem): throw .invalidParams(problem.message)
+            case .attachmentStore(let problem): throw .invalidInput([problem])
+            case .attachment(let failure): throw .attachmentRefused(failure)
+            case .notRecorded(let problem): throw .stateNotWritten(problem)
+            }
         }
-        delivery.diagnostics.insert(contentsOf: notes, at: 0)
-        publishFailures(delivery.diagnostics, of: app)
-        var members = delivery.json.objectMembers ?? []
-        members.insert(("attachments", .array(admitted.map(\.json))), at: 1)
-        return .object(members)
+        publishFailures(made.delivery.diagnostics, of: made.delivery.presentation.app)
+        return made.json
     }
 
     private func respond(_ params: JSON?) throws(RPCError) -> JSON {
@@ -374,7 +387,7 @@ package final class HostService: Sendable {
         do throws(Diagnostic) {
             let offered = host.presentation(of: identifier)?.actions.map(\.identifier) ?? []
             outcome = try host.respond(to: identifier, with: ResponseRequest(
-                actionIdentifier: offered.contains(action) ? action : Self.action(action), userText: text))
+                actionIdentifier: ActionIdentifier.named(action, offered: offered), userText: text))
         } catch {
             if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
             throw .invalidInput([error])
@@ -473,16 +486,6 @@ package final class HostService: Sendable {
         if let given = params?["identifier"]?.stringValue { return given }
         guard let payload = params?["payload"], payload["aps"] == nil else { return nil }
         return payload["identifier"]?.stringValue
-    }
-
-    /// "default" (or "open") and "dismiss" stand for Apple's identifiers,
-    /// unless the notification offers actions so named.
-    private static func action(_ name: String) -> String {
-        switch name {
-        case "default", "open": ActionIdentifier.default
-        case "dismiss": ActionIdentifier.dismiss
-        default: name
-        }
     }
 
     /// Tells subscribers of `app` of the errors a call ended with (an

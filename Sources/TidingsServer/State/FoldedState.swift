@@ -9,6 +9,8 @@ import TidingsBase
 struct FoldedState<Value> {
     /// Each app's categories record.
     private(set) var categories: [String: Value] = [:]
+    /// Each app's registration record.
+    private(set) var registrations: [String: Value] = [:]
     /// Each kept notification's record, by identifier, with its place in the delivery order.
     private(set) var delivered: [String: (order: Int, value: Value)] = [:]
     /// The place the next delivery takes.
@@ -22,6 +24,8 @@ struct FoldedState<Value> {
         switch subject {
         case .categories(let app):
             categories[app] = value
+        case .registration(let app):
+            registrations[app] = value
         case .delivered(let identifier):
             delivered[identifier] = (nextOrder, value)
             nextOrder += 1
@@ -35,10 +39,11 @@ struct FoldedState<Value> {
     /// How many notifications are kept.
     var deliveredCount: Int { delivered.count }
 
-    /// The records that rebuild the state: each app's categories, by app,
-    /// then each notification kept, in delivery order.
+    /// The records that rebuild the state: each app's categories and
+    /// registration, by app, then each notification kept, in delivery order.
     var records: [Value] {
-        categories.keys.sorted().map { categories[$0]! } + orderedDeliveries
+        categories.keys.sorted().map { categories[$0]! } + registrations.keys.sorted().map { registrations[$0]! }
+            + orderedDeliveries
     }
 
     /// The notifications' records, in delivery order.
@@ -50,6 +55,7 @@ struct FoldedState<Value> {
     func mapValues<Other>(_ transform: (Value) -> Other) -> FoldedState<Other> {
         var mapped = FoldedState<Other>()
         mapped.categories = categories.mapValues(transform)
+        mapped.registrations = registrations.mapValues(transform)
         mapped.delivered = delivered.mapValues { ($0.order, transform($0.value)) }
         mapped.nextOrder = nextOrder
         return mapped

@@ -104,6 +104,14 @@ package final class JournaledState: ServerState {
                 kept.diagnostics.append(.warning(.stateUnreadable, "The kept categories of \(app) could not be read; they were left out."))
             }
         }
+        for (app, record) in state.registrations.sorted(by: { $0.key < $1.key }) {
+            let reading = AppRegistration.read(.object([("app", .string(app))] + (record["registration"]?.objectMembers ?? [])))
+            if let (app, registration) = reading.registration {
+                kept.registrations.append((app, registration))
+            } else {
+                kept.diagnostics.append(.warning(.stateUnreadable, "The kept registration of \(app) could not be read; it was left out."))
+            }
+        }
         for record in state.orderedDeliveries {
             guard let app = record["delivered"]?.stringValue, let width = record["width"]?.doubleValue,
                   let notification = record["notification"].flatMap(NotificationRecord.notification)
@@ -121,6 +129,11 @@ package final class JournaledState: ServerState {
     /// Writes the record of `app` registering `categories`; throws when it cannot be written.
     package func recordCategories(_ categories: [NotificationCategory], of app: String) throws(Diagnostic) {
         try writer.write(StateRecord(categories: categories, of: app))
+    }
+
+    /// Writes the record of `app` registering `registration`; throws when it cannot be written.
+    package func recordRegistration(_ registration: AppRegistration, of app: String) throws(Diagnostic) {
+        try writer.write(StateRecord(registration: registration, of: app))
     }
 
     /// Writes the record of `notification` delivered to `app` at `width`; throws when it cannot be written.

@@ -2,7 +2,7 @@ import TidingsBase
 import TidingsRuntime
 
 /// Where a server keeps what must survive a restart: each app's registered
-/// categories, and the notifications delivered and not yet dismissed.
+/// categories and registration, and the notifications delivered and not yet dismissed.
 ///
 /// A change is recorded before it is made and answered: each `record…`
 /// method returns once the change is safe from the server's own death
@@ -14,6 +14,8 @@ package protocol ServerState: Sendable {
     var kept: KeptState { get }
     /// `app` registered `categories`, replacing those it had.
     func recordCategories(_ categories: [NotificationCategory], of app: String) throws(Diagnostic)
+    /// `app` registered `registration` (name, icon, show previews), replacing what it had.
+    func recordRegistration(_ registration: AppRegistration, of app: String) throws(Diagnostic)
     /// `notification` was delivered to `app` at `width`, replacing one of its identifier.
     func recordDelivery(of notification: UserNotification, to app: String, width: Double) throws(Diagnostic)
     /// The notifications `identifiers` left the screen: a front end removed
@@ -35,6 +37,8 @@ package protocol ServerState: Sendable {
 package struct KeptState: Sendable {
     /// Each app's categories.
     package var categories: [(app: String, categories: [NotificationCategory])] = []
+    /// Each app's registration.
+    package var registrations: [(app: String, registration: AppRegistration)] = []
     /// The notifications delivered and not dismissed, in the order they were delivered.
     package var delivered: [(app: String, notification: UserNotification, width: Double)] = []
     /// What was repaired or could not be read back.

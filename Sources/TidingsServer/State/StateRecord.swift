@@ -5,16 +5,20 @@ import TidingsRuntime
 /// record's bytes, and what it changes.
 ///
 /// Records are JSON: `{"categories": APP, "list": [...]}` (an app's
-/// categories, replacing those it had), `{"delivered": APP, "width": W,
+/// categories, replacing those it had), `{"appRegistered": APP,
+/// "registration": {...}}` (an app's name, icon and show-previews setting,
+/// replacing those it had), `{"delivered": APP, "width": W,
 /// "notification": {...}}` (a notification shown, replacing one of its
 /// identifier) and `{"removed": [IDS]}` (notifications that left the screen).
-/// A snapshot is the records that rebuild the state: each app's categories,
-/// then each notification kept, in the order they were delivered.
+/// A snapshot is the records that rebuild the state: each app's categories
+/// and registration, then each notification kept, in the order they were delivered.
 struct StateRecord: Sendable {
     /// What a record changes.
     enum Subject: Sendable {
         /// The categories of an app.
         case categories(app: String)
+        /// The registration (name, icon, show previews) of an app.
+        case registration(app: String)
         /// A notification delivered, by identifier.
         case delivered(identifier: String)
         /// Notifications that left the screen, by identifier.
@@ -30,6 +34,11 @@ struct StateRecord: Sendable {
     init(categories: [NotificationCategory], of app: String) {
         self.init(.categories(app: app),
                   .object([("categories", .string(app)), ("list", .array(categories.map(\.json)))]))
+    }
+
+    /// The record of `app` registering `registration`.
+    init(registration: AppRegistration, of app: String) {
+        self.init(.registration(app: app), .object([("appRegistered", .string(app)), ("registration", registration.json)]))
     }
 
     /// The record of `notification` delivered to `app` at `width`.
@@ -56,6 +65,8 @@ struct StateRecord: Sendable {
     init?(reading json: JSON, bytes: [UInt8]) {
         if let app = json["categories"]?.stringValue, json["list"]?.arrayValue != nil {
             subject = .categories(app: app)
+        } else if let app = json["appRegistered"]?.stringValue, json["registration"]?.objectMembers != nil {
+            subject = .registration(app: app)
         } else if json["delivered"]?.stringValue != nil, json["width"]?.doubleValue != nil,
                   let identifier = json["notification"]?["identifier"]?.stringValue {
             subject = .delivered(identifier: identifier)

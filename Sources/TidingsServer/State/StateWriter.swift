@@ -97,7 +97,7 @@ final class StateWriter: Sendable {
             switch record.subject {
             case .delivered: progress.unfoldedDeliveries += 1
             case .removed(let identifiers): progress.unfoldedRemovals += identifiers.count
-            case .categories: break
+            case .categories, .registration: break
             }
             progress.unflushed = true
             progress.writeFailure = nil
