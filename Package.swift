@@ -48,7 +48,7 @@ let package = Package(
         // 6. Surfaces: the JSON-RPC server and the command line.
         .target(
             name: "TidingsServer",
-            dependencies: ["TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsRuntime"]
+            dependencies: ["TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsRuntime", "TidingsSystemShims"]
         ),
         .executableTarget(
             name: "tidings",

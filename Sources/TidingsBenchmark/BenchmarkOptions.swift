@@ -12,6 +12,8 @@ struct BenchmarkOptions {
         case discovery
         /// Deliver → presentation in a worker process, against in process and a raw socket pair.
         case isolation
+        /// `tidings serve`'s resident memory idle, with many notifications kept, and after removing them all.
+        case memory
         /// The wait of state-changing calls while the journal is folded, with many notifications kept (not run by default).
         case fold
     }
@@ -37,9 +39,13 @@ struct BenchmarkOptions {
     /// The CPU to pin to; nil leaves the affinity alone (`--no-pin`).
     var cpu: Int? = 0
     /// The sections to run; all but `fold` by default.
-    var sections: Set<Section> = [.inProcess, .oneShot, .server, .discovery, .isolation]
+    var sections: Set<Section> = [.inProcess, .oneShot, .server, .discovery, .isolation, .memory]
     /// Seconds each server measurement lasts.
     var serverSeconds = 2.0
+    /// Notifications the memory benchmark delivers and removes each round.
+    var memoryNotifications = 100_000
+    /// Rounds of the memory benchmark.
+    var memoryRounds = 2
     /// The one in-process benchmark to run (a key such as deliver-reuse), for profiling; nil runs all.
     var benchmark: String?
     /// Manifests/NoOp.plist, when it is not found above the executable.
@@ -93,6 +99,8 @@ struct BenchmarkOptions {
             case "--keep": options.keep = true
             case "--server-seconds": options.serverSeconds = Double(try count(argument, atLeast: 1))
             case "--discovery-runs": options.discoveryRuns = try count(argument, atLeast: 1)
+            case "--memory-notifications": options.memoryNotifications = try count(argument, atLeast: 1)
+            case "--memory-rounds": options.memoryRounds = try count(argument, atLeast: 1)
             case "--fold-kept": options.foldKept = try count(argument, atLeast: 1)
             case "--folds": options.folds = try count(argument, atLeast: 1)
             case "--discovery-bundles":
@@ -111,7 +119,7 @@ struct BenchmarkOptions {
                     options.sections = [.inProcess]
                     options.benchmark = text
                 } else {
-                    throw BenchmarkFailure("--only takes in-process, one-shot, server, discovery, isolation, fold or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
+                    throw BenchmarkFailure("--only takes in-process, one-shot, server, discovery, isolation, memory, fold or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
                 }
             default:
                 throw BenchmarkFailure("There is no option \"\(argument)\" (see --help).")

@@ -27,6 +27,10 @@ struct BenchmarkRun {
             report.server = try ServerBenchmark(products: products, workspace: workspace, extensions: single,
                                                 seconds: options.serverSeconds, clientCounts: [1, 8]).measure()
         }
+        if options.sections.contains(.memory) {
+            report.memory = try MemoryBenchmark(products: products, workspace: workspace, extensions: single,
+                                                count: options.memoryNotifications, rounds: options.memoryRounds).measure()
+        }
         // The worker process needs a core of its own, as the server does.
         if options.sections.contains(.isolation) {
             report.isolation = try IsolationBenchmark(products: products, extensions: single, seconds: options.serverSeconds,

@@ -31,6 +31,8 @@ struct FoldBenchmark {
         }
         var configuration = HostService.Configuration()
         configuration.host.attachmentDirectory = workspace.file("fold-attachments")
+        // All of them kept: none expires, each new version replaces one.
+        configuration.host.deliveredLimit = kept
         let service = HostService(index: Discovery.scan(SearchPath(directories: [extensions], origin: .option)),
                                   configuration: configuration, state: state)
         let sink = NullReceiver()

@@ -80,6 +80,15 @@ enum HelpText {
             then in this process, then in a worker process (tidings worker);
             median and p99 µs; and 20 worker cold starts (a new host's first
             delivery: spawn, load, instance, call);
+          - memory (before the pin): `tidings serve` with NoOp in process and
+            its state journaled, --keep as large as the rounds; its resident
+            set (VmRSS) at start and idle after 1,000 notifications delivered
+            and removed; then --memory-rounds times: --memory-notifications
+            notifications delivered (the sample payload without its thread,
+            so each has an instance of its own; 64 requests in flight), the
+            resident set with them kept, all removed (notifications.remove,
+            1,000 identifiers a call), and the resident set once it has not
+            fallen for a second, with the peak (VmHWM);
           - discovery, for each of --discovery-bundles (100, 1,000, 10,000):
             Scripts/make-bundles.sh makes that many Tidings bundles (NoOp's
             manifest under new identifiers, libNoOp.so copied) and as many
@@ -109,8 +118,10 @@ enum HelpText {
             each), a one-shot delivery with 100 bundles in <= 10 ms,
             >= 50,000 round trips/s over the socket with one client, and
             discovery without the cache and with an empty one no slower than
-            lv2ls, and from the cache in at most a tenth of lv2ls's time; with
-            fold, no state-changing call waiting over 10 ms while a fold runs.
+            lv2ls, and from the cache in at most a tenth of lv2ls's time, and
+            the server's memory after removing everything within twice idle;
+            with fold, no state-changing call waiting over 10 ms while a fold
+            runs.
 
         Options:
           --json              Print JSON instead of the table.
@@ -125,7 +136,7 @@ enum HelpText {
           --bundles N         Bundles installed for the one-shot delivery (default 100).
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
-          --only WHAT         Run only in-process, one-shot, server, discovery, isolation, fold, or one
+          --only WHAT         Run only in-process, one-shot, server, discovery, isolation, memory, fold, or one
                               in-process benchmark: baseline, deliver-reuse,
                               deliver-fresh, deliver-new, respond.
           --discovery-bundles N,N...  Numbers of bundles discovery is measured
@@ -133,6 +144,9 @@ enum HelpText {
           --discovery-runs N  Timed runs of each discovery command (default 10).
           --manifest PATH     Manifests/NoOp.plist, if not found above the executable.
           --server-seconds N  Seconds each server measurement lasts (default 2).
+          --memory-notifications N  Notifications delivered and removed each
+                              round of the memory benchmark (default 100000).
+          --memory-rounds N   Rounds of the memory benchmark (default 2).
           --fold-kept N       Notifications kept while folds are measured (default 100000).
           --folds N           Folds the fold measurement spans (default 5).
           --keep              Keep the temporary directory (extensions, discovery's

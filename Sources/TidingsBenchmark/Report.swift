@@ -17,6 +17,8 @@ struct Report {
     var discovery: [DiscoveryResult] = []
     /// The isolation measurements: raw, in process, isolated, cold start.
     var isolation: [IsolationResult] = []
+    /// The server's memory as notifications come and go, when it was measured.
+    var memory: MemoryResult?
     /// The wait of state-changing calls across folds, when it ran.
     var fold: FoldResult?
 
@@ -56,6 +58,10 @@ struct Report {
         if let cold = isolation("cold-start") {
             checks.append(TargetCheck(key: cold.key, goal: "sandboxed worker cold start ≤ 10 ms at the median",
                                       limit: 10, measured: cold.medianMicroseconds / 1000, unit: "ms"))
+        }
+        for (number, round) in (memory?.rounds ?? []).enumerated() {
+            checks.append(TargetCheck(key: "memory-round-\(number + 1)", goal: "resident memory after removing every notification ≤ 2 × idle",
+                                      limit: 2, measured: Double(round.afterRemoval) / Double(memory?.idle ?? 1), unit: "× idle"))
         }
         if let fold {
             checks.append(TargetCheck(key: "fold", goal: "no state-changing call waits > 10 ms for a fold with \(fold.kept) notifications kept (p100 during folds)",

@@ -35,6 +35,7 @@ enum ReportJSON {
                          ("medianMicroseconds", .double(result.medianMicroseconds)),
                          ("p99Microseconds", .double(result.p99Microseconds))])
             })),
+            ("memory", report.memory.map(memory) ?? .null),
             ("fold", report.fold.map { fold in
                 .object([
                     ("kept", .integer(Int64(fold.kept))), ("calls", .integer(Int64(fold.calls))),
@@ -51,6 +52,19 @@ enum ReportJSON {
                 ])
             } ?? .null),
             ("targets", .array(report.targets.map(target))),
+        ])
+    }
+
+    /// The memory measurements, in kilobytes.
+    private static func memory(_ result: MemoryResult) -> JSON {
+        .object([
+            ("notifications", .integer(Int64(result.count))),
+            ("startKilobytes", .integer(Int64(result.start))),
+            ("idleKilobytes", .integer(Int64(result.idle))),
+            ("rounds", .array(result.rounds.map { round in
+                .object([("keptKilobytes", .integer(Int64(round.kept))), ("peakKilobytes", .integer(Int64(round.peak))),
+                         ("afterRemovalKilobytes", .integer(Int64(round.afterRemoval))), ("seconds", .double(round.seconds))])
+            })),
         ])
     }
 

@@ -69,6 +69,23 @@ enum ReportTable {
                     + NumberText.fixed(result.p99Microseconds, 1).leftPadded(to: 10) + ratio.leftPadded(to: 8))
             }
         }
+        if let memory = report.memory {
+            lines.append("")
+            lines.append("Memory: tidings serve's resident set (VmRSS; peak: VmHWM) as \(memory.count) notifications "
+                + "(each with an instance of its own, NoOp in process, state journaled) are delivered and all removed, "
+                + "64 requests in flight; after removal: settled (not fallen for a second)")
+            lines.append("at start: \(NumberText.fixed(Double(memory.start) / 1024, 1)) MB; idle (after 1,000 delivered and removed): "
+                + "\(NumberText.fixed(Double(memory.idle) / 1024, 1)) MB")
+            lines.append("round".rightPadded(to: 8) + "kept MB".leftPadded(to: 10) + "peak MB".leftPadded(to: 10)
+                + "after removal MB".leftPadded(to: 18) + "× idle".leftPadded(to: 9) + "seconds".leftPadded(to: 10))
+            for (number, round) in memory.rounds.enumerated() {
+                lines.append("\(number + 1)".rightPadded(to: 8)
+                    + [round.kept, round.peak, round.afterRemoval].map { NumberText.fixed(Double($0) / 1024, 1) }
+                    .enumerated().map { $0.element.leftPadded(to: $0.offset == 2 ? 18 : 10) }.joined()
+                    + NumberText.fixed(Double(round.afterRemoval) / Double(memory.idle), 2).leftPadded(to: 9)
+                    + NumberText.fixed(round.seconds, 1).leftPadded(to: 10))
+            }
+        }
         if !report.discovery.isEmpty {
             lines.append("")
             lines.append("Discovery: `tidings list --json --extensions DIR` and `LV2_PATH=DIR lv2ls`, bundles made by "
@@ -117,7 +134,7 @@ enum ReportTable {
             lines.append("")
             lines.append("Targets")
             for target in targets {
-                let digits = target.unit == "ms" ? 2 : target.unit == "µs" ? 1 : 0
+                let digits = target.unit == "ms" || target.unit == "× idle" ? 2 : target.unit == "µs" ? 1 : 0
                 lines.append("  \(target.met ? "met   " : "MISSED") \(target.goal): \(target.key) "
                     + "\(NumberText.fixed(target.measured, digits)) \(target.unit)")
             }

@@ -266,7 +266,8 @@ final class EchoServer: Sendable {
 
 /// `tidings serve` started for the benchmark, stopped with SIGTERM.
 struct ServerProcess {
-    private let pid: pid_t
+    /// The server's process id.
+    let pid: pid_t
 
     /// Starts `program` and waits (up to 10 s) for `socket` to appear.
     init(_ program: String, _ arguments: [String], environment: [String], log: String,

@@ -33,6 +33,10 @@ package final class NotificationHost: Sendable {
         package var attachmentDirectory: String?
         /// How fast each instance may call host functions; nil for no limit.
         package var hostCallRate: CallRate? = .standard
+        /// The most notifications kept delivered (at least 1): a delivery
+        /// beyond it expires the oldest, as a notification centre lets old
+        /// notifications go; nil keeps every one.
+        package var deliveredLimit: Int?
         /// The ABI version offered to extensions: the host's own; an older
         /// one (1 or 2) shows how an extension fares with an older host.
         package var abiVersion = HostFunctions.abiVersion
@@ -47,12 +51,15 @@ package final class NotificationHost: Sendable {
     /// Where attachments are kept; nil when the configuration names no directory.
     package let attachments: AttachmentStore?
     private let launcher: any ExtensionLauncher
-    private let onEvent: @Sendable (HostEvent) -> Void
+    /// Told what front ends may want to hear of; nil when nobody listens,
+    /// and then no event is even made (a delivery's copies its presentation).
+    private let onEvent: (@Sendable (HostEvent) -> Void)?
     /// Told under the host's lock of each notification about to leave the
     /// screen unrecorded (a response or its extension closes it, a front end
-    /// removes it without `recordingWith`), in order with the deliveries and
-    /// removals recorded: what a journal needs to write down. Returns why it
-    /// could not be written, and the notification then stays shown; nil once written.
+    /// removes it without `recordingWith`, it expires to make room), in order
+    /// with the deliveries and removals recorded: what a journal needs to
+    /// write down. Returns why it could not be written, and the notification
+    /// then stays shown; nil once written.
     private let onDismissal: @Sendable (String) -> Diagnostic?
     /// What its extensions reach through the ABI: its own contexts, completions and table.
     package let endpoint: HostEndpoint
@@ -103,15 +110,19 @@ package final class NotificationHost: Sendable {
         let restored: Bool
         /// A response claimed showing the restored notification again.
         let revived = Atomic<Bool>(false)
+        /// Its place in the order of deliveries (`State.order`).
+        let number: UInt64
 
-        /// A delivery of `notification` to `app` at `width`, served by `instance` (of thread `threadKey`).
+        /// A delivery of `notification` to `app` at `width`, served by
+        /// `instance` (of thread `threadKey`), `number` in the order of deliveries.
         init(notification: UserNotification, app: String, width: Double, instance: InstanceRecord?,
-             threadKey: ThreadKey?, restored: Bool = false) {
+             threadKey: ThreadKey?, number: UInt64, restored: Bool = false) {
             self.notification = notification
             self.app = app
             self.width = width
             self.instance = instance
             self.threadKey = threadKey
+            self.number = number
             self.restored = restored
         }
     }
@@ -143,6 +154,10 @@ package final class NotificationHost: Sendable {
         private(set) var routes: [ExtensionIndex.Route: KnownRoute] = [:]
         /// What is shown, by request identifier.
         private(set) var shown: [String: Shown] = [:]
+        /// What is shown, in the order it was delivered, the oldest first.
+        private(set) var order = SequencedList<Shown>()
+        /// The number the next delivery takes in `order`.
+        private var nextNumber: UInt64 = 1
         /// Each app's registration (name, icon, show previews), by app.
         private(set) var apps: [String: AppRegistration] = [:]
         /// What is shown of each group, by request identifier: `shown`, grouped.
@@ -261,9 +276,15 @@ package final class NotificationHost: Sendable {
             return instance
         }
 
+        /// A number for a new delivery shown, after every other.
+        mutating func takeNumber() -> UInt64 {
+            defer { nextNumber += 1 }
+            return nextNumber
+        }
+
         /// Begins a delivery of `identifier`, which `show(_:reserved:…)` is to
-        /// show; returns its number. Of two deliveries of one identifier, the
-        /// one that reserves last is the one that stays shown, whichever
+        /// show; returns its reservation. Of two deliveries of one identifier,
+        /// the one that reserves last is the one that stays shown, whichever
         /// finishes first — the order in which they were recorded.
         mutating func reserve(_ identifier: String) -> UInt64 {
             nextReservation += 1
@@ -273,24 +294,36 @@ package final class NotificationHost: Sendable {
 
         /// Shows `entry`, delivered under `reservation`, replacing what showed
         /// under its identifier, and lets go of `instance` (of thread `key`),
-        /// held by the delivery; returns what the replaced entry and the
-        /// delivery leave to dispose of. When a later delivery of the
-        /// identifier has reserved it since, `entry` is not shown: it counts
-        /// as replaced by that one at once, and what it leaves is returned
-        /// instead, with `shown` false.
-        mutating func show(_ entry: Shown, reserved reservation: UInt64, lettingGoOf instance: InstanceRecord? = nil,
-                           of key: ThreadKey? = nil) -> (removal: Removal, shown: Bool) {
+        /// held by the delivery; then takes the oldest off while more than
+        /// `limit` show, each once `record` has written its dismissal (see
+        /// `Showing`). When a later delivery of the identifier has reserved it
+        /// since, `entry` is not shown: it counts as replaced by that one at
+        /// once.
+        mutating func show(_ entry: Shown, reserved reservation: UInt64, limit: Int?,
+                           recording record: (String) -> Diagnostic?, lettingGoOf instance: InstanceRecord? = nil,
+                           of key: ThreadKey? = nil) -> Showing {
             let identifier = entry.notification.identifier
-            let isLatest = reservations[identifier] == reservation
-            var removal = Removal(removed: true, attachments: entry.notification.attachments)
-            if isLatest {
+            var showing = Showing(shown: reservations[identifier] == reservation, replaced: Removal(entry: entry))
+            if showing.shown {
                 reservations[identifier] = nil
                 entry.instance?.holds.add(1, ordering: .relaxed)
-                removal = shown.updateValue(entry, forKey: identifier).map { release($0) } ?? Removal()
+                order.insert(entry, as: entry.number)
+                showing.replaced = Removal()
+                if let previous = shown.updateValue(entry, forKey: identifier) {
+                    order.remove(previous.number)
+                    showing.replaced = release(previous)
+                }
                 groups[GroupKey(entry), default: [:]][identifier] = entry.notification
             }
-            if let instance, let ended = letGo(of: instance, of: key) { removal.ended.append(ended) }
-            return (removal, isLatest)
+            if let instance, let ended = letGo(of: instance, of: key) { showing.replaced.ended.append(ended) }
+            while let limit, shown.count > limit, let oldest = order.first?.element, oldest !== entry {
+                if let refusal = record(oldest.notification.identifier) {
+                    showing.refusal = refusal
+                    break
+                }
+                showing.expired.append(hide(oldest))
+            }
+            return showing
         }
 
         /// True when `entry` is shown: no newer delivery replaced it, nothing took it off.
@@ -304,14 +337,22 @@ package final class NotificationHost: Sendable {
             guard let index = shown.index(forKey: entry.notification.identifier), shown.values[index] === entry
             else { return Removal() }
             shown.remove(at: index)
-            return release(entry)
+            return forget(entry)
         }
 
         /// Stops showing what shows as `identifier`, if anything; returns
         /// what it leaves to dispose of.
         mutating func hide(identifier: String) -> Removal {
             guard let index = shown.index(forKey: identifier) else { return Removal() }
-            return release(shown.remove(at: index).value)
+            return forget(shown.remove(at: index).value)
+        }
+
+        /// Takes `entry`, no longer among those shown by identifier, out of
+        /// the order of deliveries too, and releases it.
+        private mutating func forget(_ entry: Shown) -> Removal {
+            order.remove(entry.number)
+            shown.releaseUnusedCapacity()
+            return release(entry)
         }
 
         /// Lets go of the hold of `entry`'s presentation on its instance;
@@ -320,7 +361,7 @@ package final class NotificationHost: Sendable {
             let group = GroupKey(entry)
             groups[group]?[entry.notification.identifier] = nil
             if groups[group]?.isEmpty == true { groups[group] = nil }
-            var removal = Removal(removed: true, attachments: entry.notification.attachments)
+            var removal = Removal(entry: entry)
             if let instance = entry.instance, let ended = letGo(of: instance, of: entry.threadKey) {
                 removal.ended.append(ended)
             }
@@ -330,12 +371,28 @@ package final class NotificationHost: Sendable {
 
     /// What taking a delivery off the screen leaves to do outside the lock.
     private struct Removal {
-        /// True when a delivery was taken off.
-        var removed = false
-        /// The attachments of the delivery taken off, which leave the store.
-        var attachments: [NotificationAttachment] = []
+        /// The delivery taken off, if one was.
+        var entry: Shown?
         /// The instances nobody holds any more: to be destroyed.
         var ended: [InstanceRecord] = []
+
+        /// The attachments of the delivery taken off, which leave the store.
+        var attachments: [NotificationAttachment] { entry?.notification.attachments ?? [] }
+    }
+
+    /// What showing a delivery did (`State.show`), left to do outside the lock.
+    private struct Showing {
+        /// True when the delivery shows: false when a later delivery of its
+        /// identifier had begun meanwhile, which replaced it at once.
+        var shown: Bool
+        /// What the delivery it replaced leaves; when not shown, what the
+        /// delivery leaves itself.
+        var replaced: Removal
+        /// What the notifications that expired to make room leave, the oldest first.
+        var expired: [Removal] = []
+        /// Why the oldest notification left did not expire: its dismissal
+        /// could not be recorded. Nil when every one that had to expired.
+        var refusal: Diagnostic?
     }
 
     /// Destroys the instances `removal` leaves and takes its delivery's
@@ -353,6 +410,26 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.letGo(of: instance, of: shown.threadKey) }?.destroy()
     }
 
+    /// Disposes of what showing a delivery took off the screen (`showing`,
+    /// see `State.show`) and tells front ends: the delivery it replaced, when
+    /// `announcingReplaced`, and those that expired to make room. `kept` is
+    /// the notification delivered, whose attachments stay while it shows.
+    /// Returns why the oldest did not expire, when its dismissal could not be recorded.
+    private func finishShowing(_ showing: Showing, keeping kept: UserNotification, announcingReplaced: Bool)
+        -> Diagnostic? {
+        // Replaced at once by a later delivery, it keeps no attachments.
+        dispose(showing.replaced, keeping: showing.shown ? kept : nil)
+        if showing.shown && announcingReplaced { announce(showing.replaced, because: .replaced) }
+        for expired in showing.expired { dismissed(expired, because: .expired) }
+        return showing.refusal
+    }
+
+    /// Tells front ends that the delivery `removal` took off the screen, if any, left it for `reason`.
+    private func announce(_ removal: Removal, because reason: DismissReason) {
+        guard let entry = removal.entry else { return }
+        onEvent?(.dismissed(identifier: entry.notification.identifier, app: entry.app, reason: reason))
+    }
+
     /// Takes `attachments` out of the store, but for those `kept` or a
     /// notification still shown carries.
     private func removeUnreferenced(_ attachments: [NotificationAttachment], keeping kept: UserNotification? = nil) {
@@ -367,7 +444,9 @@ package final class NotificationHost: Sendable {
     /// A host serving the bundles of `index`.
     /// - Parameters:
     ///   - launcher: how extensions are started (in this process by default).
-    ///   - onEvent: receives what happens outside any call, such as a late completion.
+    ///   - onEvent: hears what front ends may want to hear of (`HostEvent`):
+    ///     deliveries, presentations changed, dismissals, responses sent to
+    ///     the app, what happens outside any call; nil when nobody listens.
     ///   - onDismissal: told, under the host's lock, of each notification
     ///     about to leave the screen unrecorded (see `deliver(_:to:width:recordingWith:)`),
     ///     for a journal to write down in order; it must be quick and must not
@@ -376,7 +455,7 @@ package final class NotificationHost: Sendable {
     ///     reported where the dismissal would have been.
     package init(index: ExtensionIndex, configuration: Configuration = Configuration(),
                  launcher: any ExtensionLauncher = InProcessLauncher(),
-                 onEvent: @escaping @Sendable (HostEvent) -> Void = { _ in },
+                 onEvent: (@Sendable (HostEvent) -> Void)? = nil,
                  onDismissal: @escaping @Sendable (String) -> Diagnostic? = { _ in nil }) {
         currentIndex = CurrentIndex(index)
         self.configuration = configuration
@@ -390,7 +469,7 @@ package final class NotificationHost: Sendable {
         providers = ProviderCache(for: endpoint)
         service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher, endpoint: endpoint,
                                deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
-                               store: attachments, callRate: configuration.hostCallRate, onEvent: onEvent)
+                               store: attachments, callRate: configuration.hostCallRate, onEvent: onEvent ?? { _ in })
     }
 
     // MARK: The bundles served
@@ -436,14 +515,16 @@ package final class NotificationHost: Sendable {
     /// and has alert text), then to the content extension of its category.
     /// - Parameter width: the front end's content width in points; the configured default when nil.
     package func deliver(_ original: UserNotification, to app: String, width: Double? = nil) -> Delivery {
-        deliver(original, to: app, width: width, servicing: true) { (_: UserNotification, _: Double) throws(Never) in }
+        deliver(original, to: app, width: width, reviving: nil) { (_: UserNotification, _: Double) throws(Never) in }
     }
 
     /// `deliver(_:to:width:)` for a host whose changes are journaled: once
     /// the service stage has made the notification, and before anything is
     /// shown or replaced, `record` is called with it and its content width,
     /// under the lock that orders deliveries and dismissals, so that the
-    /// journal holds them in the order they take effect.
+    /// journal holds them in the order they take effect. The notifications
+    /// that expire to make room for it are recorded through `onDismissal`
+    /// (see `init`), each before it leaves the screen.
     ///
     /// When `record` throws, the delivery is not made: nothing is shown or
     /// replaced, no content extension sees it, its attachments leave the
@@ -451,23 +532,34 @@ package final class NotificationHost: Sendable {
     package func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double? = nil,
                                         recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
         throws(Failure) -> Delivery {
-        try deliver(original, to: app, width: width, servicing: true, recording: record)
+        try deliver(original, to: app, width: width, reviving: nil, recording: record)
     }
 
     /// Puts a notification delivered before this host started (kept by a
-    /// server across a restart) back among those shown, with its default
-    /// content; its content extension sees it again before its first response.
+    /// server across a restart) back among those shown, after those shown
+    /// already, with its default content; its content extension sees it
+    /// again before its first response.
     package func restore(_ notification: UserNotification, to app: String, width: Double) {
-        let entry = Shown(notification: notification, app: app, width: width, instance: nil, threadKey: nil, restored: true)
-        dispose(state.withLock { $0.show(entry, reserved: $0.reserve(notification.identifier)).removal }, keeping: notification)
+        let showing = state.withLock { state in
+            let entry = Shown(notification: notification, app: app, width: width, instance: nil, threadKey: nil,
+                              number: state.takeNumber(), restored: true)
+            return state.show(entry, reserved: state.reserve(notification.identifier),
+                              limit: configuration.deliveredLimit, recording: onDismissal)
+        }
+        // When the oldest cannot expire, they stay: the journal reports its failure (its health).
+        _ = finishShowing(showing, keeping: notification, announcingReplaced: false)
     }
 
-    /// `deliver(_:to:width:recordingWith:)`, through the service stage only when `servicing`.
-    private func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double?, servicing: Bool,
+    /// `deliver(_:to:width:recordingWith:)`; when `reviving` a restored
+    /// notification (recorded already), it goes past the service stage,
+    /// keeps its place in the order of deliveries, and front ends hear of no
+    /// new delivery.
+    private func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double?,
+                                         reviving revived: Shown?,
                                          recording record: (UserNotification, Double) throws(Failure) -> Void)
         throws(Failure) -> Delivery {
         let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
-        let serviced = servicing
+        let serviced = revived == nil
             ? service.run(original, to: app) : ServiceStage.Outcome(notification: original, report: .skipped(.delivered))
         let notification = serviced.notification
         var diagnostics = serviced.diagnostics
@@ -502,6 +594,7 @@ package final class NotificationHost: Sendable {
         }
         var (retired, known, key, instance, reservation) = begun
         dispose(retired, keeping: notification)
+        if revived == nil { announce(retired, because: .replaced) }
         let categoryActions = known?.registered?.category.actions
         var target = known?.target
         if target == nil, let found = self.target(for: route, diagnostics: &diagnostics) {
@@ -524,10 +617,12 @@ package final class NotificationHost: Sendable {
         }
 
         var serving: InstanceRecord?
+        var revision = 0
         if let instance {
-            instance.context.update { state in
+            revision = instance.context.update { state in
                 state.attachments = notification.attachments
                 state.categoryActions = categoryActions ?? []
+                return state.revision
             }
             do throws(Diagnostic) {
                 try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in try extensionInstance.didReceive(notification) }
@@ -538,19 +633,29 @@ package final class NotificationHost: Sendable {
                 diagnostics.append(error)
             }
         }
-        let shown = Shown(notification: notification, app: app, width: width, instance: serving,
-                          threadKey: serving == nil ? nil : key)
         // Shown, and the delivery's hold given up, in one step: the presentation holds the instance now.
-        let (removal, isShown) = state.withLock { $0.show(shown, reserved: reservation, lettingGoOf: instance, of: key) }
-        // Shown, it keeps its attachments; replaced at once by a later delivery, it does not.
-        dispose(removal, keeping: isShown ? notification : nil)
-        let presentation = if let serving {
-            collectReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
-                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
-        } else {
-            close(shown, if: false, categoryActions: categoryActions, diagnostics: &diagnostics)
+        let (shown, showing) = state.withLock { state in
+            let shown = Shown(notification: notification, app: app, width: width, instance: serving,
+                              threadKey: serving == nil ? nil : key, number: revived?.number ?? state.takeNumber())
+            return (shown, state.show(shown, reserved: reservation, limit: configuration.deliveredLimit,
+                                      recording: onDismissal, lettingGoOf: instance, of: key))
         }
-        for response in forwarded { onEvent(.forwarded(response)) }
+        if let refusal = finishShowing(showing, keeping: notification, announcingReplaced: revived == nil) {
+            diagnostics.append(refusal)
+        }
+        let (closes, drawn) = if let serving {
+            drainReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
+                         diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        } else {
+            (false, self.presentation(shown, categoryActions: categoryActions, dismissed: false))
+        }
+        var presentation = drawn
+        let closed = closes ? takeOff(shown, drawnAs: &presentation, diagnostics: &diagnostics) : Removal()
+        // Front ends hear of the delivery that shows (the latest of its identifier), before its closing.
+        if revived == nil && showing.shown { onEvent?(.delivered(presentation)) }
+        dismissed(closed, because: .extension)
+        if let serving { announceChanges(by: serving, since: revision, except: shown) }
+        for response in forwarded { onEvent?(.forwarded(response)) }
         return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
                         diagnostics: diagnostics, log: log, forwarded: forwarded)
     }
@@ -592,7 +697,7 @@ package final class NotificationHost: Sendable {
     ///   or text missing from (or given to) an action.
     package func respond(to identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
         let outcome = try answer(identifier, with: response)
-        for forwarded in outcome.forwarded { onEvent(.forwarded(forwarded)) }
+        for forwarded in outcome.forwarded { onEvent?(.forwarded(forwarded)) }
         return outcome
     }
 
@@ -606,8 +711,7 @@ package final class NotificationHost: Sendable {
             // As iOS loads the extension when the user expands a notification
             // kept across a restart; once, however many responses come at once.
             if shown.revived.exchange(true, ordering: .acquiringAndReleasing) == false {
-                // Already recorded: it is shown again as it was delivered.
-                _ = deliver(shown.notification, to: shown.app, width: shown.width, servicing: false) {
+                _ = deliver(shown.notification, to: shown.app, width: shown.width, reviving: shown) {
                     (_: UserNotification, _: Double) throws(Never) in
                 }
             } else {
@@ -633,7 +737,7 @@ package final class NotificationHost: Sendable {
         if isDismissal && !(registered?.category.options.contains(.customDismissAction) ?? false) {
             diagnostics.append(.note(.responseDismissNotDelivered,
                                      "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
-            let presentation = close(shown, if: true, categoryActions: categoryActions, diagnostics: &diagnostics)
+            let presentation = close(shown, categoryActions: categoryActions, diagnostics: &diagnostics)
             return ResponseOutcome(response: response, receiver: .nobody, option: nil, presentation: presentation,
                                    forwarded: [], diagnostics: diagnostics, log: log)
         }
@@ -642,7 +746,7 @@ package final class NotificationHost: Sendable {
                 diagnostics.append(.note(.responseNoHandler,
                                          "The extension has no response handler, so the response goes straight to the app."))
             }
-            let presentation = close(shown, if: true, categoryActions: categoryActions, diagnostics: &diagnostics)
+            let presentation = close(shown, categoryActions: categoryActions, diagnostics: &diagnostics)
             return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
                                    forwarded: [toApp], diagnostics: diagnostics, log: log)
         }
@@ -651,8 +755,10 @@ package final class NotificationHost: Sendable {
         instance.context.update { $0.categoryActions = categoryActions ?? [] }
         let pending = endpoint.completions.begin(
             for: instance.context.handle, deadline: MonotonicClock.deadline(after: configuration.responseDeadline),
-            extensionIdentifier: instance.manifest.bundleIdentifier, report: { onEvent(.diagnostic($0)) })
+            extensionIdentifier: instance.manifest.bundleIdentifier,
+            report: { [app = shown.app] in onEvent?(.diagnostic($0, app: app)) })
         var answer: PendingCompletion.Answer?
+        let revision = instance.context.read(\.revision)
         do throws(Diagnostic) {
             try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
                 try extensionInstance.didReceive(response, to: shown.notification, token: pending.token,
@@ -686,6 +792,7 @@ package final class NotificationHost: Sendable {
                                           "\(instance.manifest.bundleIdentifier) did not complete the response within \(configuration.responseDeadline) s; the notification is closed and the action forwarded to the app."))
             }
         }
+        announceChanges(by: instance, since: revision)
         if effective == .dismissAndForwardAction { forwarded.append(toApp) }
         if let misuse = diagnostics.first(where: \.code.isCompletionMisuse) {
             instance.started.provider.noteFault(misuse)
@@ -767,12 +874,36 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.shown.keys.sorted() }
     }
 
-    /// The notifications shown, with their apps, by identifier
-    /// (getDeliveredNotifications); only `app`'s when given.
+    /// The notifications shown, with their apps, in the order they were
+    /// delivered (getDeliveredNotifications); only `app`'s when given.
     package func delivered(ofApp app: String? = nil) -> [(app: String, notification: UserNotification)] {
         state.withLock { state in
-            state.shown.values.filter { app == nil || $0.app == app }.map { ($0.app, $0.notification) }
-        }.sorted { $0.notification.identifier < $1.notification.identifier }
+            state.order.elements(after: 0).filter { app == nil || $0.element.app == app }
+                .map { ($0.element.app, $0.element.notification) }
+        }
+    }
+
+    /// Up to `limit` of the notifications shown (only `app`'s when given),
+    /// in the order they were delivered, from the one delivered after
+    /// `position` (0: from the first).
+    ///
+    /// Paging by `DeliveredPage.next` sees each notification shown all
+    /// along exactly once, whatever is delivered or removed meanwhile; a
+    /// notification delivered meanwhile comes after those delivered before,
+    /// and one delivered again (replaced) comes again, where the new delivery stands.
+    package func delivered(ofApp app: String? = nil, after position: UInt64, limit: Int) -> DeliveredPage {
+        state.withLock { state in
+            var page = DeliveredPage()
+            for (number, entry) in state.order.elements(after: position) where app == nil || entry.app == app {
+                guard page.notifications.count < limit else {
+                    page.next = page.last
+                    break
+                }
+                page.notifications.append((entry.app, entry.notification))
+                page.last = number
+            }
+            return page
+        }
     }
 
     /// Takes the notifications `identifiers` name off the screen without a
@@ -799,7 +930,7 @@ package final class NotificationHost: Sendable {
             try record(entries.map(\.notification.identifier))
             return entries.map { ($0, state.hide($0)) }
         }
-        for (shown, removal) in taken { dismissed(shown, leaving: removal, because: .removed) }
+        for (_, removal) in taken { dismissed(removal, because: .removed) }
         return taken.map(\.0.notification.identifier)
     }
 
@@ -852,27 +983,23 @@ package final class NotificationHost: Sendable {
     // MARK: Closing
 
     /// The presentation of `shown` (whose registered category has
-    /// `categoryActions`) as it is now; when `closing`, marked dismissed and
-    /// taken off the screen — unless its dismissal could not be recorded,
-    /// which goes to `diagnostics`.
-    private func close(_ shown: Shown, if closing: Bool, categoryActions: [NotificationAction]?,
+    /// `categoryActions`) as it is now, marked dismissed and taken off the
+    /// screen (a response closed it) — unless its dismissal could not be
+    /// recorded, which goes to `diagnostics`.
+    private func close(_ shown: Shown, categoryActions: [NotificationAction]?,
                        diagnostics: inout [Diagnostic]) -> Presentation {
-        var presentation = presentation(shown, categoryActions: categoryActions, dismissed: closing)
-        if closing, let refusal = retire(shown, because: .response) {
-            presentation.dismissed = false
-            diagnostics.append(refusal)
-        }
+        var presentation = presentation(shown, categoryActions: categoryActions, dismissed: true)
+        dismissed(takeOff(shown, drawnAs: &presentation, diagnostics: &diagnostics), because: .response)
         return presentation
     }
 
     /// Removes a presentation (unless a newer delivery replaced it), destroying
     /// its instance when no other presentation uses it, and tells front ends;
     /// returns why it stays shown when its dismissal could not be recorded.
-    @discardableResult
     private func retire(_ shown: Shown, because reason: DismissReason) -> Diagnostic? {
         switch takeOff(shown) {
         case .success(let removal):
-            dismissed(shown, leaving: removal, because: reason)
+            dismissed(removal, because: reason)
             return nil
         case .failure(let refusal):
             return refusal
@@ -890,11 +1017,42 @@ package final class NotificationHost: Sendable {
         }
     }
 
-    /// Disposes of what taking `shown` off the screen left, and tells front ends it was dismissed.
-    private func dismissed(_ shown: Shown, leaving removal: Removal, because reason: DismissReason) {
-        guard removal.removed else { return }
+    /// `takeOff(_:)` for `shown`, closing as `presentation` (marked
+    /// dismissed) was drawn: what it leaves, for `dismissed(_:because:)`.
+    /// When its dismissal cannot be recorded, it stays shown, `presentation`
+    /// is no longer marked dismissed, and `diagnostics` says why.
+    private func takeOff(_ shown: Shown, drawnAs presentation: inout Presentation,
+                         diagnostics: inout [Diagnostic]) -> Removal {
+        switch takeOff(shown) {
+        case .success(let removal):
+            return removal
+        case .failure(let refusal):
+            presentation.dismissed = false
+            diagnostics.append(refusal)
+            return Removal()
+        }
+    }
+
+    /// Disposes of what taking a delivery off the screen left, and tells
+    /// front ends it left for `reason`.
+    private func dismissed(_ removal: Removal, because reason: DismissReason) {
         dispose(removal)
-        onEvent(.dismissed(identifier: shown.notification.identifier, app: shown.app, reason: reason))
+        announce(removal, because: reason)
+    }
+
+    /// Tells front ends of the presentations `instance` serves (but
+    /// `except`'s), in the order delivered, as they are now, when a call into it changed what it
+    /// shows: the view of a thread is one for all its notifications. The
+    /// changes are those since the context's revision was `revision`.
+    private func announceChanges(by instance: InstanceRecord, since revision: Int, except: Shown? = nil) {
+        guard let onEvent, instance.context.read(\.revision) != revision else { return }
+        let served = state.withLock { state in
+            state.order.elements(after: 0).filter { $0.element.instance === instance && $0.element !== except }
+                .map { ($0.element, state.registered(for: $0.element)?.category.actions) }
+        }
+        for (shown, categoryActions) in served {
+            onEvent(.presentationChanged(presentation(shown, categoryActions: categoryActions, dismissed: false)))
+        }
     }
 
     /// Moves what `instance` reported during a call for `shown` (whose
@@ -910,10 +1068,8 @@ package final class NotificationHost: Sendable {
         let (closes, drawn) = drainReports(of: instance, for: shown, categoryActions: categoryActions, closing: closing,
                                            diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         var current = drawn
-        if closes, let refusal = retire(shown, because: closing ? .response : .extension) {
-            current.dismissed = false
-            diagnostics.append(refusal)
-        }
+        let removal = closes ? takeOff(shown, drawnAs: &current, diagnostics: &diagnostics) : Removal()
+        dismissed(removal, because: closing ? .response : .extension)
         return current
     }
 
@@ -980,20 +1136,12 @@ package final class NotificationHost: Sendable {
         } ?? []
         for (shown, closes, drawn) in drained {
             var presentation = drawn
-            var removal = Removal()
-            if closes {
-                switch takeOff(shown) {
-                case .success(let taken): removal = taken
-                case .failure(let refusal):
-                    presentation.dismissed = false
-                    diagnostics.append(refusal)
-                }
-            }
-            onEvent(.presentationChanged(presentation))
-            dismissed(shown, leaving: removal, because: .extension)
+            let removal = closes ? takeOff(shown, drawnAs: &presentation, diagnostics: &diagnostics) : Removal()
+            onEvent?(.presentationChanged(presentation))
+            dismissed(removal, because: .extension)
         }
-        for diagnostic in diagnostics { onEvent(.diagnostic(diagnostic)) }
-        for response in forwarded { onEvent(.forwarded(response)) }
+        for diagnostic in diagnostics { onEvent?(.diagnostic(diagnostic, app: instance.manifest.appIdentifier)) }
+        for response in forwarded { onEvent?(.forwarded(response)) }
     }
 }
 

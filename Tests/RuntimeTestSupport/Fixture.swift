@@ -79,7 +79,7 @@ package final class EventLog: @unchecked Sendable {
     package func append(_ event: HostEvent) { lock.locked { events.append(event) } }
 
     package var diagnostics: [Diagnostic] {
-        lock.locked { events.map { if case .diagnostic(let diagnostic) = $0 { diagnostic } else { nil } }.compactMap { $0 } }
+        lock.locked { events.map { if case .diagnostic(let diagnostic, _) = $0 { diagnostic } else { nil } }.compactMap { $0 } }
     }
 
     /// Every event so far.

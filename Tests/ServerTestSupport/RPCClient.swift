@@ -75,6 +75,23 @@ package final class RPCClient {
         return answer["result"] ?? .null
     }
 
+    /// Every delivered notification (`{app, notification}`), of `app` when
+    /// given, read page by page, `limit` at a time; `between` runs between two pages.
+    package func listAll(app: String? = nil, limit: Int? = nil, between: () throws -> Void = {}) throws -> [JSON] {
+        var listed: [JSON] = []
+        var cursor: JSON = .null
+        repeat {
+            var params: [(String, JSON)] = [("cursor", cursor)]
+            if let app { params.append(("app", .string(app))) }
+            if let limit { params.append(("limit", .integer(Int64(limit)))) }
+            let page = try call("notifications.list", .object(params))
+            listed += page["notifications"]?.arrayValue ?? []
+            cursor = page["next"] ?? .null
+            if cursor != .null { try between() }
+        } while cursor != .null
+        return listed
+    }
+
     /// The whole response object for `id`.
     package func answer(to id: JSON, timeout: Double = 5) throws -> JSON {
         let deadline = MonotonicClock.deadline(after: timeout)

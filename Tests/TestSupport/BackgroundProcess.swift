@@ -50,14 +50,33 @@ public final class BackgroundProcess: @unchecked Sendable {
         process.isRunning ? nil : (process.terminationStatus, process.terminationReason == .uncaughtSignal)
     }
 
-    /// Waits up to `seconds` for `path` to exist; false when it did not.
-    public static func wait(forFile path: String, seconds: Double = 10) -> Bool {
+    /// Waits up to `seconds` for a server to listen on the Unix socket at
+    /// `path` (its file appears at bind, a moment before it listens): until a
+    /// connection is accepted; false when none was.
+    public static func wait(forListener path: String, seconds: Double = 10) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
-        while !FileManager.default.fileExists(atPath: path) {
+        while !accepts(path) {
             if Date() > deadline { return false }
             usleep(10_000)
         }
         return true
+    }
+
+    /// True when a connection to the Unix socket at `path` is accepted (it is closed at once).
+    private static func accepts(_ path: String) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
     }
 
     /// Waits up to `seconds` for the file at `path` to hold `text`; false when it did not.

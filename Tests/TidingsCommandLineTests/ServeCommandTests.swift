@@ -27,7 +27,7 @@ import TestSupport
         let server = try BackgroundProcess(Locations.product("tidings"), ["serve", "--socket", socket, "--extensions", extensions],
                                            environment: ["HOME": tidings.home.path, "NO_COLOR": "1"],
                                            log: directory.file("serve.log"))
-        try #require(BackgroundProcess.wait(forFile: socket), "the server did not start: \(log)")
+        try #require(BackgroundProcess.wait(forListener: socket), "the server did not start: \(log)")
         return (server, socket)
     }
 

@@ -485,7 +485,7 @@ final class Arena: @unchecked Sendable {
         ], environment: environment, log: logPath + ".\(starts + 1)")
         starts += 1
         self.server = server
-        try #require(BackgroundProcess.wait(forFile: socket), "the server did not start: \(log)")
+        try #require(BackgroundProcess.wait(forListener: socket), "the server did not start: \(log)")
         startedAt = MonotonicClock.now()
         // The socket's file comes with bind, before listen: connect until the server listens.
         let deadline = MonotonicClock.deadline(after: 10)

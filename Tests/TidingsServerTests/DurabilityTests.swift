@@ -27,7 +27,7 @@ import TidingsBase
         let server = try BackgroundProcess(Locations.product("tidings"), [
             "serve", "--socket", socket, "--state", state, "--extensions", directory.file("extensions"),
         ], environment: ["HOME": directory.path, "NO_COLOR": "1"], log: directory.file(log))
-        try #require(BackgroundProcess.wait(forFile: socket), "the server did not start: \(self.log(log))")
+        try #require(BackgroundProcess.wait(forListener: socket), "the server did not start: \(self.log(log))")
         return server
     }
 
@@ -40,7 +40,7 @@ import TidingsBase
 
     /// The identifiers of the notifications delivered.
     static func delivered(_ client: RPCClient) throws -> Set<String> {
-        let listed = try client.call("notifications.list", timeout: 30)["notifications"]?.arrayValue ?? []
+        let listed = try client.listAll(limit: 1_000)
         return Set(listed.compactMap { $0["notification"]?["identifier"]?.stringValue })
     }
 
@@ -64,8 +64,10 @@ import TidingsBase
         let disk = try SmallDisk()
         let server = try start(state: disk.path, log: "first.log")
         try disk.confine(server.identifier)
+        // A subscriber of an app that gets nothing: the state's events reach every subscriber,
+        // and those of 20,000 deliveries would bury them (a notification.delivered each).
         let watcher = try RPCClient(path: socket)
-        _ = try watcher.call("events.subscribe")
+        _ = try watcher.call("events.subscribe", .object([("apps", .array([.string("com.example.elsewhere")]))]))
         let client = try RPCClient(path: socket)
         _ = try client.call("categories.register", try JSON.parse(Array(Self.categories.utf8)))
 

@@ -74,6 +74,23 @@ import TidingsRuntime
             == (100..<200).filter { !($0 + 1 < 200 && ($0 + 1) % 3 == 0) }.map { "n\($0)" })
     }
 
+    /// Removals that leave less than half of the state fold it without
+    /// waiting for the journal to reach the threshold, so that the state the
+    /// keeper holds for folding lets go of the notifications removed too.
+    @Test func removingMostOfTheStateFoldsItEarly() throws {
+        let state = try open()
+        let identifiers = (0..<2_000).map { "n\($0)" }
+        for identifier in identifiers {
+            try state.recordDelivery(of: delivered(identifier), to: "com.example.news", width: 360)
+        }
+        try state.recordRemoval(of: Array(identifiers.dropFirst(10)))
+        #expect(state.report["journalBytes"]?.integerValue ?? .max < 4 << 20, "the threshold was reached")
+        let deadline = MonotonicClock.deadline(after: 20)
+        while state.folds.count == 0 && MonotonicClock.now() < deadline { usleep(1_000) }
+        #expect(state.folds.count == 1)
+        #expect(state.folds.records == 10)
+    }
+
     /// A snapshot an earlier version wrote — one JSON object — and its journal still load.
     @Test func readsTheSnapshotOfAnEarlierVersion() throws {
         let record = #"{"delivered": "com.example.news", "width": 360, "notification": {"identifier": "old", "date": 1800000000, "content": {"title": "Old", "userInfo": {}, "interruptionLevel": 1, "attachments": []}}}"#

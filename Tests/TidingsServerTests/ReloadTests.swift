@@ -106,7 +106,7 @@ import TidingsRegistry
             "--extensions", fixture.directory.file("extensions"),
         ], environment: ["HOME": fixture.directory.path, "NO_COLOR": "1"], log: fixture.directory.file("serve.log"))
         defer { server.stop() }
-        try #require(BackgroundProcess.wait(forFile: socket))
+        try #require(BackgroundProcess.wait(forListener: socket))
         let client = try RPCClient(path: socket)
         #expect(try servingExtension(client, category: "breaking", identifier: "before") == nil)
         try manifest(categories: ["story", "breaking"]).write(toFile: bundle + "/Info.plist", atomically: true, encoding: .utf8)

@@ -18,12 +18,12 @@ import TidingsBase
         try BundleMaker.installSample("EventInvite", in: directory.file("extensions"))
     }
 
-    func start(_ log: String) throws -> BackgroundProcess {
+    func start(_ log: String, _ options: [String] = []) throws -> BackgroundProcess {
         try? FileManager.default.removeItem(atPath: socket)
         let server = try BackgroundProcess(Locations.product("tidings"), [
             "serve", "--socket", socket, "--state", directory.file("state"), "--extensions", directory.file("extensions"),
-        ], environment: ["HOME": directory.path, "NO_COLOR": "1"], log: directory.file(log))
-        try #require(BackgroundProcess.wait(forFile: socket), "the server did not start")
+        ] + options, environment: ["HOME": directory.path, "NO_COLOR": "1"], log: directory.file(log))
+        try #require(BackgroundProcess.wait(forListener: socket), "the server did not start")
         return server
     }
 
@@ -46,7 +46,7 @@ import TidingsBase
     }
 
     func deliveredIdentifiers(_ client: RPCClient) throws -> Set<String> {
-        let listed = try client.call("notifications.list")["notifications"]?.arrayValue ?? []
+        let listed = try client.listAll(limit: 1_000)
         return Set(listed.compactMap { $0["notification"]?["identifier"]?.stringValue })
     }
 
@@ -96,6 +96,25 @@ import TidingsBase
         #expect(outcome["receiver"] == .string("extension"))
         #expect(outcome["option"] == .string("dismiss"))
         #expect(try deliveredIdentifiers(again).contains("burst-1") == false)
+    }
+
+    @Test func whatExpiredStaysExpiredAfterARestart() throws {
+        let first = try start("first.log", ["--keep", "3"])
+        let client = try RPCClient(path: socket)
+        for number in 1...5 { _ = try client.result(of: client.request("notifications.deliver", try JSON.parse(Array(
+            #"{"identifier": "n\#(number)", "payload": {"aps": {"alert": "Hi", "category": "event-invite"}}}"#.utf8)))) }
+        first.stop(with: SIGKILL)
+
+        let second = try start("second.log", ["--keep", "3"])
+        #expect(try deliveredIdentifiers(RPCClient(path: socket)) == ["n3", "n4", "n5"])
+        second.stop(with: SIGKILL)
+        // A smaller limit expires the oldest as the server starts, for good.
+        let third = try start("third.log", ["--keep", "2"])
+        #expect(try deliveredIdentifiers(RPCClient(path: socket)) == ["n4", "n5"])
+        third.stop(with: SIGKILL)
+        let fourth = try start("fourth.log", ["--keep", "5"])
+        defer { fourth.stop() }
+        #expect(try deliveredIdentifiers(RPCClient(path: socket)) == ["n4", "n5"])
     }
 
     @Test func aTornJournalIsCutAndWhatCameBeforeServes() throws {

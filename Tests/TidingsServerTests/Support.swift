@@ -25,19 +25,28 @@ final class ServerFixture: @unchecked Sendable {
             interface: interface == nil ? nil : "MainInterface"), library: library, resources: resources)
     }
 
+    /// Installs a content extension of `identifier` for `categories` whose library is broken as `broken` says.
+    func installBroken(_ broken: BrokenLibrary, identifier: String, categories: [String]) throws {
+        let library = try broken.make(in: directory.path)
+        try BundleMaker.make("Broken", in: directory.file("extensions"), manifest: BundleMaker.contentManifest(
+            identifier: identifier, executable: "lib\(broken.rawValue).so", categories: categories), library: library)
+    }
+
     /// Installs a shipped sample (EventInvite, NoOp, …).
     func installSample(_ name: String) throws {
         try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
         try BundleMaker.installSample(name, in: directory.file("extensions"))
     }
 
-    /// Starts the server over what is installed.
+    /// Starts the server over what is installed, keeping at most `kept` notifications.
     @discardableResult
-    func start(limits: Server.Limits = Server.Limits(), responseDeadline: Double = 2) throws -> Server {
+    func start(limits: Server.Limits = Server.Limits(), responseDeadline: Double = 2,
+               kept: Int = HostService.Configuration.defaultKept) throws -> Server {
         try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
         var configuration = HostService.Configuration()
         configuration.host.responseDeadline = responseDeadline
         configuration.host.attachmentDirectory = directory.file("state/attachments")
+        configuration.host.deliveredLimit = kept
         let index = Discovery.scan(SearchPath(directories: [directory.file("extensions")], origin: .option))
         let server = Server(service: HostService(index: index, configuration: configuration), limits: limits)
         server.serveInBackground(try UnixSocket.listen(at: socketPath))

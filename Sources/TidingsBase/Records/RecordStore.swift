@@ -576,8 +576,23 @@ package final class RecordStore: Sendable {
     /// before this call. Quick: the segment `prepareSegment()` made is taken,
     /// else a file is created and its header written.
     package func startSegment() throws(Diagnostic) -> UInt64 {
-        try segments.withLock { (segments: inout Segments?) throws(Diagnostic) -> UInt64 in
+        // Never nil: it may make the segment itself.
+        try startSegment(makingOne: true)!
+    }
+
+    /// `startSegment()` when `prepareSegment()` has made the next segment,
+    /// so that it touches no disk; nil, and nothing sealed, when none is made.
+    package func startPreparedSegment() throws(Diagnostic) -> UInt64? {
+        try startSegment(makingOne: false)
+    }
+
+    /// Seals the newest segment and starts the next, the one made ahead or,
+    /// when `makingOne`, a new one; returns the new generation, nil when
+    /// none was made ahead and it may not make one.
+    private func startSegment(makingOne: Bool) throws(Diagnostic) -> UInt64? {
+        try segments.withLock { (segments: inout Segments?) throws(Diagnostic) -> UInt64? in
             guard segments != nil else { throw notLoaded }
+            guard makingOne || segments!.prepared != nil else { return nil }
             try startSegment(&segments!)
             return segments!.live.generation
         }

@@ -34,7 +34,12 @@ package struct WorkerLauncher: ExtensionLauncher {
             throw .error(.bundleManifestMissing, "\(bundle.name) has no valid manifest.", at: .init(file: bundle.path))
         }
         let network = networkGranted.contains(manifest.bundleIdentifier) || networkGranted.contains(bundle.name)
-        return try WorkerProvider(bundle: bundle, for: host, settings: settings, ledger: ledger, network: network,
-                                  onFault: onFault)
+        // What a report says nowhere else, it says here: which bundle (and so which app) it is about.
+        let onFault = self.onFault
+        return try WorkerProvider(bundle: bundle, for: host, settings: settings, ledger: ledger, network: network) { report in
+            var located = report
+            if located.location.file == nil { located.location.file = bundle.path }
+            onFault(located)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Synchronization
+import TidingsBase
 
 /// One issuer's table that turns the ABI's context handles back into the
 /// sinks of their host calls. Handles are numbers, never reused, so a stale
@@ -43,6 +44,9 @@ package final class ContextRegistry: Sendable {
 
     /// Forgets `handle`.
     package func remove(_ handle: UInt64) {
-        _ = table.withLock { $0.sinks.removeValue(forKey: handle) }
+        table.withLock { table in
+            table.sinks.removeValue(forKey: handle)
+            table.sinks.releaseUnusedCapacity()
+        }
     }
 }

@@ -86,7 +86,9 @@ extension InstanceContext {
             if let violation = call.violation {
                 return refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument, violation, in: &state)
             }
-            return apply(call, to: &state)
+            let status = apply(call, to: &state)
+            if call.changesPresentation && status == TIDINGS_STATUS_OK { state.revision += 1 }
+            return status
         }
         if call.changesPresentation && status == TIDINGS_STATUS_OK { announceChange() }
         return status

@@ -68,6 +68,9 @@ package final class InstanceContext: HostCallSink {
         var allowance: CallAllowance?
         /// The extension called through `CallRate.burst` refusals: it takes no more calls.
         package var abusive = false
+        /// How many host calls changed what shows so far: what a call into
+        /// the instance changed is known by reading it before and after.
+        package var revision = 0
     }
 
     /// The handle the extension names this instance by (`tidings_context`).

@@ -121,14 +121,21 @@ package struct ResponseOutcome: Sendable {
     package var log: [LogLine]
 }
 
-/// Something front ends may want to hear of, whoever caused it: a view the
-/// extension changed on its own, a notification dismissed, a response sent to
-/// the app, a problem noticed after the call it belongs to had returned.
+/// Something front ends may want to hear of, whoever caused it: a
+/// notification delivered, a view that changed, a notification dismissed, a
+/// response sent to the app, a problem noticed after the call it belongs to
+/// had returned.
 package enum HostEvent: Sendable {
-    /// A problem noticed after the call it belongs to had returned (a late completion, say).
-    case diagnostic(Diagnostic)
-    /// The extension changed what shows (view, height, title, actions,
-    /// media) after its answer, outside any call: the presentation now.
+    /// A problem noticed after the call it belongs to had returned (a late
+    /// completion, say), with the app whose extension it concerns when known.
+    case diagnostic(Diagnostic, app: String?)
+    /// A notification was delivered: its presentation once its content
+    /// extension answered (marked dismissed when the extension closed it at once).
+    case delivered(Presentation)
+    /// What a notification shows changed (view, height, title, actions,
+    /// media) other than in the answer to the call about it: the extension
+    /// changed it on its own, or a call about another notification sharing
+    /// its instance (a thread-mate) changed it. The presentation now.
     case presentationChanged(Presentation)
     /// A notification left the screen.
     case dismissed(identifier: String, app: String, reason: DismissReason)
@@ -144,4 +151,9 @@ package enum DismissReason: String, Sendable {
     case `extension`
     /// The app or a front end removed it.
     case removed
+    /// A new delivery of its request identifier took its place.
+    case replaced
+    /// The oldest kept when a delivery went past the most the host keeps, it
+    /// made room (as a notification centre lets old notifications go).
+    case expired
 }

@@ -85,7 +85,7 @@ struct ServiceStage: Sendable {
         let onEvent = self.onEvent
         let pending = endpoint.completions.begin(.request, for: context.handle,
                                                  deadline: MonotonicClock.deadline(after: deadline),
-                                                 extensionIdentifier: identifier, report: { onEvent(.diagnostic($0)) })
+                                                 extensionIdentifier: identifier, report: { onEvent(.diagnostic($0, app: app)) })
         // did_receive_request runs on a thread of its own, so that the deadline runs while it does: its
         // content handler counts until the deadline and the grace period after time-will-expire.
         let call = RequestCall()

@@ -20,8 +20,17 @@ package final class HostService: Sendable {
         /// asked the first time it is described.
         package var sandbox: @Sendable () -> [JSON] = { [] }
 
+        /// How many delivered notifications a server keeps unless told
+        /// otherwise (`host.deliveredLimit`): far more than a front end
+        /// shows or a user reads, while it bounds what the server holds
+        /// (about 4 KB of memory and 0.6 KB of state file per notification:
+        /// some 40 MB and 6 MB) and how long folding its journal takes.
+        package static let defaultKept = 10_000
+
         /// The defaults.
-        package init() {}
+        package init() {
+            host.deliveredLimit = Self.defaultKept
+        }
     }
 
     /// The host the methods drive.
@@ -31,6 +40,10 @@ package final class HostService: Sendable {
     private let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     private let state: ServerState?
+    /// Gives what removed notifications leave back to the system.
+    private let memory = MemoryReturn()
+    /// The cursors of `notifications.list`.
+    private let cursors = ListCursor()
     /// Held while categories and app registrations are recorded and
     /// registered, so that they are registered in the order they were recorded.
     private let registrations = Mutex(())
@@ -48,10 +61,19 @@ package final class HostService: Sendable {
         self.subscribers = subscribers
         self.configuration = configuration
         self.state = state
-        host = NotificationHost(index: index, configuration: configuration.host,
-                                launcher: launcher { subscribers.publish(.diagnostic($0)) },
-                                onEvent: { subscribers.publish($0) },
-                                onDismissal: { identifier in
+        let shows = HostReference()
+        let memory = self.memory
+        let reported = launcher { diagnostic in
+            subscribers.publish(.diagnostic(diagnostic, app: shows.host.flatMap { Self.app(of: diagnostic, in: $0.index) }))
+        }
+        host = NotificationHost(index: index, configuration: configuration.host, launcher: reported, onEvent: { event in
+            // What a notification that left for good held goes back to the system; one replaced or
+            // expired made room for a delivery that takes as much, and trimming then only gets in the way.
+            if case .dismissed(_, _, let reason) = event, reason != .replaced, reason != .expired {
+                memory.noteRemoval()
+            }
+            subscribers.publish(event)
+        }, onDismissal: { identifier in
             do throws(Diagnostic) {
                 try state?.recordRemoval(of: [identifier])
                 return nil
@@ -59,6 +81,7 @@ package final class HostService: Sendable {
                 return error
             }
         })
+        shows.host = host
         if let state {
             for (app, categories) in state.kept.categories { host.register(categories, for: app) }
             for (app, registration) in state.kept.registrations { host.register(registration, for: app) }
@@ -78,7 +101,7 @@ package final class HostService: Sendable {
     package func reload(_ index: ExtensionIndex) -> [Diagnostic] {
         let (merged, warnings) = IndexReload.merge(old: host.index, new: index)
         host.replaceIndex(with: merged)
-        for warning in warnings { subscribers.publish(.diagnostic(warning)) }
+        for warning in warnings { subscribers.publish(.diagnostic(warning, app: Self.app(of: warning, in: merged))) }
         return warnings
     }
 
@@ -96,6 +119,9 @@ package final class HostService: Sendable {
             ("payloadSize", .integer(Int64(configuration.payloadSizeLimit))),
             ("responseDeadline", .double(configuration.host.responseDeadline)),
             ("serviceDeadline", .double(configuration.host.serviceDeadline)),
+            ("keptNotifications", configuration.host.deliveredLimit.map { .integer(Int64($0)) } ?? .null),
+            ("listPage", .object([("default", .integer(Int64(ListCursor.defaultLimit))),
+                                  ("maximum", .integer(Int64(ListCursor.maximumLimit)))])),
         ] + transportLimits.withLock { $0 }
     }
 
@@ -188,7 +214,7 @@ package final class HostService: Sendable {
         }) {
             service, params, _ throws(RPCError) in try service.presentation(params)
         },
-        "notifications.list": Method(summary: "The delivered notifications, of one app or of all (getDeliveredNotifications).",
+        "notifications.list": Method(summary: "The delivered notifications, of one app or of all, in the order delivered, a page at a time: give back the answer's next as cursor (getDeliveredNotifications).",
                                      scope: RequestScope(reading: [.allNotifications])) {
             service, params, _ throws(RPCError) in try service.listDelivered(params)
         },
@@ -204,7 +230,7 @@ package final class HostService: Sendable {
                                   scope: .nothing) {
             service, params, _ throws(RPCError) in try service.listExtensions(params)
         },
-        "events.subscribe": Method(summary: "Hear events: presentations changed, notifications dismissed, responses forwarded (to that app's subscribers only), extension failures, the state's health and repairs.",
+        "events.subscribe": Method(summary: "Hear the events of some apps, or of all: notifications delivered, presentations changed, notifications dismissed, responses forwarded, extension failures; and the state's health and repairs.",
                                    scope: RequestScope(writing: [.subscription])) {
             service, params, client throws(RPCError) in try service.subscribe(params, client: client)
         },
@@ -215,10 +241,11 @@ package final class HostService: Sendable {
 
     /// The events the server pushes, as JSON-RPC notifications.
     static let events: [(String, String)] = [
-        ("presentation.changed", "An extension changed what shows after its answer: {presentation}."),
-        ("notification.dismissed", "A notification left the screen: {identifier, app, reason: response | extension | removed}."),
-        ("response.forwarded", "The app received a response: {app, notification, actionIdentifier, userText}; only to subscribers naming the app."),
-        ("extension.failed", "An extension failed or misbehaved outside a call, or a call fell back to default content: {diagnostic}."),
+        ("notification.delivered", "A notification was delivered, by any client: {app, notification, presentation}."),
+        ("presentation.changed", "What a notification shows changed other than in the answer to a delivery: its extension changed it on its own, or a response or a thread-mate's delivery did: {app, presentation}."),
+        ("notification.dismissed", "A notification left the screen: {identifier, app, reason: response | extension | removed | replaced | expired}."),
+        ("response.forwarded", "The app received a response: {app, notification, actionIdentifier, userText}."),
+        ("extension.failed", "An extension failed or misbehaved outside a call, or a call fell back to default content: {app, diagnostic}."),
         ("state.degraded", "Changes can no longer be written to the state (a full or failing disk) and are refused: {status, cause, since}."),
         ("state.recovered", "Changes are written to the state again: {status}."),
         ("state.repaired", "Loading the state at start repaired damage; sent when subscribing: {repaired, losses}."),
@@ -345,7 +372,7 @@ package final class HostService: Sendable {
             case .notRecorded(let problem): throw .stateNotWritten(problem)
             }
         }
-        publishFailures(made.delivery.diagnostics)
+        publishFailures(made.delivery.diagnostics, of: made.delivery.presentation.app)
         return made.json
     }
 
@@ -365,7 +392,7 @@ package final class HostService: Sendable {
             if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
             throw .invalidInput([error])
         }
-        publishFailures(outcome.diagnostics)
+        publishFailures(outcome.diagnostics, of: outcome.presentation.app)
         return outcome.json
     }
 
@@ -380,12 +407,19 @@ package final class HostService: Sendable {
     }
 
     private func listDelivered(_ params: JSON?) throws(RPCError) -> JSON {
-        var reader = try Params(params, of: "notifications.list", allowed: ["app"])
+        var reader = try Params(params, of: "notifications.list", allowed: ["app", "cursor", "limit"])
         let app = reader.string("app")
+        let cursor = reader.string("cursor")
+        let limit = reader.integer("limit", in: 1...ListCursor.maximumLimit)
         try reader.check()
-        return .object([("notifications", .array(host.delivered(ofApp: app).map { entry in
-            .object([("app", .string(entry.app)), ("notification", entry.notification.json)])
-        }))])
+        let page = host.delivered(ofApp: app, after: try cursor.map(cursors.position(of:)) ?? 0,
+                                  limit: limit ?? ListCursor.defaultLimit)
+        return .object([
+            ("notifications", .array(page.notifications.map { entry in
+                .object([("app", .string(entry.app)), ("notification", entry.notification.json)])
+            })),
+            ("next", page.next.map { .string(cursors.cursor(for: $0)) } ?? .null),
+        ])
     }
 
     private func remove(_ params: JSON?) throws(RPCError) -> JSON {
@@ -397,6 +431,8 @@ package final class HostService: Sendable {
             throw .invalidParams("notifications.remove takes \"identifiers\" (those notifications) or \"app\" (all of its), one of the two.")
         }
         let chosen = identifiers ?? host.delivered(ofApp: app).map(\.notification.identifier)
+        // Noted again once the host has freed them (their events come before): a trim must follow the frees.
+        defer { memory.noteRemoval() }
         guard let state else { return .object([("removed", .array(host.remove(chosen).map(JSON.string)))]) }
         do throws(Diagnostic) {
             let removed = try host.remove(chosen) { (shown: [String]) throws(Diagnostic) in try state.recordRemoval(of: shown) }
@@ -413,7 +449,8 @@ package final class HostService: Sendable {
 
     private func subscribe(_ params: JSON?, client: any EventReceiver) throws(RPCError) -> JSON {
         var reader = try Params(params, of: "events.subscribe", allowed: ["apps"])
-        let apps = reader.strings("apps")
+        // "all", as the answer says it, or no apps at all: every app.
+        let apps = params?["apps"] == .string("all") ? nil : reader.strings("apps")
         try reader.check()
         subscribers.subscribe(client, apps: apps.map(Set.init))
         // What happened before the client could hear it: damage repaired at start, a disk that fails now.
@@ -451,11 +488,24 @@ package final class HostService: Sendable {
         return payload["identifier"]?.stringValue
     }
 
-    /// Tells subscribers of the errors a call ended with (an extension that
-    /// failed to load, to make an instance, to answer in time).
-    private func publishFailures(_ diagnostics: [Diagnostic]) {
+    /// Tells subscribers of `app` of the errors a call ended with (an
+    /// extension that failed to load, to make an instance, to answer in time).
+    private func publishFailures(_ diagnostics: [Diagnostic], of app: String) {
         for diagnostic in diagnostics where diagnostic.severity == .error {
-            subscribers.publish(.diagnostic(diagnostic))
+            subscribers.publish(.diagnostic(diagnostic, app: app))
         }
     }
+
+    /// The app whose bundle in `index` `diagnostic` is about (its file is
+    /// the bundle or inside it), if any.
+    private static func app(of diagnostic: Diagnostic, in index: ExtensionIndex) -> String? {
+        guard let file = diagnostic.location.file else { return nil }
+        return index.bundles.first { file == $0.path || file.hasPrefix($0.path + "/") }?.manifest?.appIdentifier
+    }
+}
+
+/// The host, for the handlers the host itself is made with.
+private final class HostReference: @unchecked Sendable {
+    // Set once, right after the host is made, before any worker can report.
+    weak var host: NotificationHost?
 }

@@ -35,6 +35,17 @@ struct Params {
         present(name, required: false).flatMap { fields.number($0, at: [name], in: range) }
     }
 
+    /// The whole number `name`, within `range`.
+    mutating func integer(_ name: String, in range: ClosedRange<Int>) -> Int? {
+        guard let value = present(name, required: false).flatMap({ fields.integer($0, at: [name]) }) else { return nil }
+        guard let number = Int(exactly: value), range.contains(number) else {
+            fields.report(.error, .rpcInvalidParams,
+                          "\"\(name)\" must be between \(range.lowerBound) and \(range.upperBound); it is \(value).", at: [name])
+            return nil
+        }
+        return number
+    }
+
     /// The Boolean `name`.
     mutating func bool(_ name: String) -> Bool? {
         present(name, required: false).flatMap { fields.bool($0, at: [name]) }

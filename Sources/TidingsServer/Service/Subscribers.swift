@@ -10,14 +10,24 @@ package protocol EventReceiver: AnyObject, Sendable {
 
 /// Who hears which events, and the events as JSON-RPC notifications.
 ///
-/// A subscriber names the apps it follows, or none for every app; a
-/// response forwarded to an app goes only to subscribers that name that app.
+/// Every event of the host concerns an app. A subscriber names the apps it
+/// follows and hears their events only, or follows every app and hears
+/// every event. An event whose app is not known (a warning about a bundle
+/// no longer on the search path, say) goes to subscribers of every app
+/// only. Events about the server itself (the state's health) go to every
+/// subscriber.
 package final class Subscribers: Sendable {
     /// One subscription.
     private struct Subscription {
         weak var receiver: (any EventReceiver)?
         /// The apps followed; nil for all.
         var apps: Set<String>?
+
+        /// True when the subscription hears the events of `app` (nil: an app not known).
+        func follows(_ app: String?) -> Bool {
+            guard let apps else { return true }
+            return app.map(apps.contains) ?? false
+        }
     }
 
     private let subscriptions = Mutex<[ObjectIdentifier: Subscription]>([:])
@@ -36,51 +46,70 @@ package final class Subscribers: Sendable {
         subscriptions.withLock { $0.removeValue(forKey: ObjectIdentifier(receiver)) != nil }
     }
 
-    /// Pushes `event` to those who follow it.
+    /// Pushes `event` to those who follow its app; the notification is made
+    /// only when someone does.
     package func publish(_ event: HostEvent) {
-        guard let (method, params, app, appOnly) = Self.notification(for: event) else { return }
-        push(method, params, app: app, appOnly: appOnly)
-    }
-
-    /// Pushes the event `method`, about the server rather than an app, to every subscriber.
-    package func announce(_ method: String, _ params: JSON) {
-        push(method, params, app: nil, appOnly: false)
-    }
-
-    /// Pushes the event `method` with `params` to the subscribers of `app`
-    /// (those of every app too, unless `appOnly`); to all when `app` is nil.
-    private func push(_ method: String, _ params: JSON, app: String?, appOnly: Bool) {
-        let receivers = subscriptions.withLock { subscriptions -> [any EventReceiver] in
-            subscriptions = subscriptions.filter { $0.value.receiver != nil }
-            return subscriptions.values.compactMap { subscription in
-                guard let receiver = subscription.receiver else { return nil }
-                if let app {
-                    if let apps = subscription.apps { return apps.contains(app) ? receiver : nil }
-                    return appOnly ? nil : receiver
-                }
-                return receiver
-            }
-        }
+        if case .diagnostic(let diagnostic, _) = event, diagnostic.severity == .note { return }
+        let app = Self.app(of: event)
+        let receivers = receivers(where: { $0.follows(app) })
         guard !receivers.isEmpty else { return }
+        let (method, params) = Self.notification(for: event)
         let line = RPCReply.notification(method, params: params)
         for receiver in receivers { _ = receiver.push(line) }
     }
 
-    /// The notification an event becomes: its method, its parameters, the
-    /// app it concerns, and whether only that app's subscribers may hear it.
-    private static func notification(for event: HostEvent) -> (String, JSON, String?, Bool)? {
+    /// Pushes the event `method`, about the server rather than an app, to every subscriber.
+    package func announce(_ method: String, _ params: JSON) {
+        let line = RPCReply.notification(method, params: params)
+        for receiver in receivers(where: { _ in true }) { _ = receiver.push(line) }
+    }
+
+    /// The receivers of the subscriptions `hears` accepts; subscriptions
+    /// whose receiver is gone are dropped.
+    private func receivers(where hears: (Subscription) -> Bool) -> [any EventReceiver] {
+        subscriptions.withLock { subscriptions -> [any EventReceiver] in
+            var receivers: [any EventReceiver] = []
+            var gone: [ObjectIdentifier] = []
+            for (key, subscription) in subscriptions {
+                if let receiver = subscription.receiver {
+                    if hears(subscription) { receivers.append(receiver) }
+                } else {
+                    gone.append(key)
+                }
+            }
+            for key in gone { subscriptions[key] = nil }
+            return receivers
+        }
+    }
+
+    /// The app `event` concerns, when known.
+    private static func app(of event: HostEvent) -> String? {
         switch event {
+        case .diagnostic(_, let app): app
+        case .delivered(let presentation), .presentationChanged(let presentation): presentation.app
+        case .dismissed(_, let app, _): app
+        case .forwarded(let response): response.app
+        }
+    }
+
+    /// The notification an event becomes: its method and its parameters.
+    private static func notification(for event: HostEvent) -> (String, JSON) {
+        switch event {
+        case .delivered(let presentation):
+            ("notification.delivered", .object([
+                ("app", .string(presentation.app)), ("notification", presentation.notification.json),
+                ("presentation", presentation.json),
+            ]))
         case .presentationChanged(let presentation):
-            return ("presentation.changed", .object([("presentation", presentation.json)]), presentation.app, false)
+            ("presentation.changed", .object([("app", .string(presentation.app)), ("presentation", presentation.json)]))
         case let .dismissed(identifier, app, reason):
-            return ("notification.dismissed", .object([
+            ("notification.dismissed", .object([
                 ("identifier", .string(identifier)), ("app", .string(app)), ("reason", .string(reason.rawValue)),
-            ]), app, false)
+            ]))
         case .forwarded(let response):
-            return ("response.forwarded", response.json, response.app, true)
-        case .diagnostic(let diagnostic):
-            guard diagnostic.severity != .note else { return nil }
-            return ("extension.failed", .object([("diagnostic", diagnostic.json)]), nil, false)
+            ("response.forwarded", response.json)
+        case let .diagnostic(diagnostic, app):
+            ("extension.failed", .object([("app", app.map(JSON.string) ?? .null), ("diagnostic", diagnostic.json)]))
         }
     }
 }

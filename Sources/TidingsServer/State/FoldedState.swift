@@ -1,3 +1,5 @@
+import TidingsBase
+
 /// The server's state as its records leave it: the latest record of each
 /// app's categories and of each notification kept, with the order the
 /// notifications were delivered in. What a snapshot holds.
@@ -29,8 +31,13 @@ struct FoldedState<Value> {
             nextOrder += 1
         case .removed(let identifiers):
             for identifier in identifiers { delivered[identifier] = nil }
+            // What 100,000 notifications removed leave goes back, rather than staying with the keeper.
+            delivered.releaseUnusedCapacity()
         }
     }
+
+    /// How many notifications are kept.
+    var deliveredCount: Int { delivered.count }
 
     /// The records that rebuild the state: each app's categories and
     /// registration, by app, then each notification kept, in delivery order.

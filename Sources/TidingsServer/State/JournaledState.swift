@@ -14,7 +14,9 @@ import TidingsRuntime
 /// the last second.
 ///
 /// Folding. Once the journal's segment grows past `foldThreshold` bytes it
-/// is sealed and a new one started, at once; the keeper thread then writes
+/// is sealed and a new one started, at once (and as soon, with the segment
+/// made ahead, once removals halved the notifications kept, so that the
+/// state kept for folding lets go of them too); the keeper thread then writes
 /// the state as of the sealed segment's end to a new snapshot while changes
 /// go on to the new segment. No change waits for a fold.
 package final class JournaledState: ServerState {

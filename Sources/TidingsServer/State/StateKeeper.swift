@@ -4,8 +4,9 @@ import TidingsBase
 /// The thread that keeps the server's state on disk in shape, off the
 /// request path: it folds each sealed batch of the journal into a snapshot
 /// (the state as of the batch's end, kept here, written while new records
-/// go to the next segment), makes the next segment ahead of time, flushes
-/// the journal to disk every second, and
+/// go to the next segment; and early, once removals halved the state, so
+/// that what they held is given back), makes the next segment ahead of
+/// time, flushes the journal to disk every second, and
 /// while writes fail tries again every second, so that the state recovers
 /// by itself once the disk has room.
 final class StateKeeper: Sendable {
@@ -56,19 +57,27 @@ final class StateKeeper: Sendable {
             // The next segment made ahead, so that sealing one on the request
             // path touches no disk; when it cannot be, sealing makes it itself.
             try? writer.store.prepareSegment()
+            // Early, onto that segment, once removals halved the state (the writer rings when they may have).
+            writer.sealIfShrunk(kept: model.withLock { $0.deliveredCount })
             writer.waitForWork(until: nextTick)
             let stop = stopping.load(ordering: .acquiring)
+            var shrank = false
             if let batch = writer.pendingBatch {
                 let started = MonotonicClock.now()
                 folds.withLock { $0.running = true }
-                let records = model.withLock { model in
+                let records: [[UInt8]]
+                (records, shrank) = model.withLock { model in
+                    let kept = model.deliveredCount
                     for record in batch.records { model.apply(record.subject, record.bytes) }
-                    return model.records
+                    return (model.records, model.deliveredCount < kept)
                 }
                 retry = write(generation: batch.generation, records, started: started)
             } else if let owed = retry, stop || MonotonicClock.now() >= owed.at {
                 retry = write(generation: owed.generation, model.withLock { $0.records }, started: MonotonicClock.now())
             }
+            // What the notifications removed held goes back to the system: here, once the batch
+            // (which holds their delivery records too) is let go of, as nothing may be freed after the trim.
+            if shrank { MemoryReturn.trim() }
             if stop || MonotonicClock.now() >= nextTick {
                 writer.probe()
                 writer.flush()

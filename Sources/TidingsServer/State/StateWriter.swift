@@ -24,6 +24,10 @@ final class StateWriter: Sendable {
     private struct Progress {
         /// Records written since the last batch was sealed.
         var unfolded: [StateRecord] = []
+        /// The notifications those records deliver.
+        var unfoldedDeliveries = 0
+        /// The notifications those records remove.
+        var unfoldedRemovals = 0
         /// The batch sealed and not yet folded.
         var batch: Batch?
         /// Why the last write failed; nil once one succeeds.
@@ -90,9 +94,19 @@ final class StateWriter: Sendable {
                 throw error
             }
             progress.unfolded.append(record)
+            switch record.subject {
+            case .delivered: progress.unfoldedDeliveries += 1
+            case .removed(let identifiers): progress.unfoldedRemovals += identifiers.count
+            case .categories, .registration: break
+            }
             progress.unflushed = true
             progress.writeFailure = nil
             sealIfDue(&progress)
+            // The keeper weighs whether the state shrank enough to fold early (`sealIfShrunk`).
+            if case .removed = record.subject, progress.batch == nil,
+               progress.unfoldedRemovals >= Self.shrinkingRemovals {
+                ring()
+            }
         }
     }
 
@@ -141,14 +155,47 @@ final class StateWriter: Sendable {
     private func sealIfDue(_ progress: inout Progress) {
         guard progress.batch == nil, progress.refoldNeeded || store.journalSize > foldThreshold else { return }
         do throws(Diagnostic) {
-            let generation = try store.startSegment()
-            progress.batch = Batch(generation: generation, records: progress.unfolded)
-            progress.unfolded = []
-            progress.refoldNeeded = false
-            ring()
+            seal(&progress, generation: try store.startSegment())
         } catch {
             progress.foldFailure = error
         }
+    }
+
+    /// The fewest removals since the last batch that `sealIfShrunk(kept:)` seals for.
+    static let shrinkingRemovals = 1_000
+
+    /// Seals a batch before the segment reaches the threshold when the
+    /// records since the last one removed at least half of the
+    /// notifications there were (`kept` as of the last fold, and those
+    /// delivered since) and at least `shrinkingRemovals`, so that a state
+    /// that shrank is folded and what the removed notifications held is let
+    /// go of, rather than kept until the journal grows again. What the
+    /// keeper does each time it wakes (a write of removals rings it); only
+    /// with the segment made ahead, so that nothing touches the disk under
+    /// the lock the calls take.
+    func sealIfShrunk(kept: Int) {
+        changing { (progress: inout Progress) in
+            guard progress.batch == nil, progress.unfoldedRemovals >= Self.shrinkingRemovals,
+                  2 * progress.unfoldedRemovals >= kept + progress.unfoldedDeliveries
+            else { return }
+            do throws(Diagnostic) {
+                guard let generation = try store.startPreparedSegment() else { return }
+                seal(&progress, generation: generation)
+            } catch {
+                progress.foldFailure = error
+            }
+        }
+    }
+
+    /// Makes the records written since the last batch the batch of
+    /// `generation`, just started, and rings the keeper.
+    private func seal(_ progress: inout Progress, generation: UInt64) {
+        progress.batch = Batch(generation: generation, records: progress.unfolded)
+        progress.unfolded = []
+        progress.unfoldedDeliveries = 0
+        progress.unfoldedRemovals = 0
+        progress.refoldNeeded = false
+        ring()
     }
 
     /// The batch sealed and not yet folded, if any.

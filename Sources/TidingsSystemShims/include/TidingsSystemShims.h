@@ -83,6 +83,24 @@ int tidings_cpu_timer_arm(int timer, uint64_t nanoseconds, uint64_t interval);
 int tidings_openat2(int directory, const char *path, int flags, unsigned int mode, uint64_t resolve);
 
 /* ------------------------------------------------------------------------ */
+/* The allocator (glibc's malloc.h, which glibc's Swift module leaves out)   */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Fixes malloc's settings for a long-running process: at most `arenas`
+ * arenas (M_ARENA_MAX), blocks of `mmap_threshold` bytes or more mapped on
+ * their own and unmapped when freed (M_MMAP_THRESHOLD), and free memory
+ * above `trim_threshold` bytes at the top of an arena given back
+ * (M_TRIM_THRESHOLD). Fixed thresholds stop glibc raising them after large
+ * blocks are freed (up to 32 and 64 MB), which keeps freed memory in the
+ * process. 0, or -EINVAL when malloc refused a setting.
+ */
+int tidings_malloc_settings(int arenas, int mmap_threshold, int trim_threshold);
+
+/** malloc_trim(0): gives free memory of every arena back to the system; 1 when some went back, 0 when none could. */
+int tidings_malloc_trim(void);
+
+/* ------------------------------------------------------------------------ */
 /* Descriptors beside a message (SCM_RIGHTS)                                 */
 /* ------------------------------------------------------------------------ */
 
