@@ -23,8 +23,9 @@ let package = Package(
         // layout, seccomp, Landlock, and the sandboxed spawn (code that runs
         // between clone and execve). Private: no product exposes it.
         .target(name: "TidingsSystemShims"),
-        // Shared plumbing below every layer: diagnostics, JSON, files, text.
-        .target(name: "TidingsBase"),
+        // Shared plumbing below every layer: diagnostics, JSON, files, text,
+        // and reading the ABI's sized structs.
+        .target(name: "TidingsBase", dependencies: ["TidingsABI"]),
         // 2. Manifest: property lists, Info.plist model and validation, interface files.
         .target(name: "TidingsManifest", dependencies: ["TidingsBase"]),
         // 3. Registry: search path, bundle discovery, the (app, category) index.
@@ -55,7 +56,7 @@ let package = Package(
                            "TidingsIsolation", "TidingsServer"]
         ),
         // 7. SDK: what Swift extension authors import.
-        .target(name: "TidingsSDK", dependencies: ["TidingsABI"]),
+        .target(name: "TidingsSDK", dependencies: ["TidingsABI", "TidingsBase"]),
 
         // Benchmarks (release mode): swift run -c release tidings-benchmark
         .executableTarget(
@@ -86,7 +87,7 @@ let package = Package(
         .target(name: "ServerTestSupport", dependencies: ["TidingsBase", "TidingsServer"],
                 path: "Tests/ServerTestSupport"),
         .testTarget(name: "TidingsABITests", dependencies: ["TidingsRegistry", "TidingsRuntime", "TestSupport"]),
-        .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase"]),
+        .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase", "TestSupport"]),
         .testTarget(name: "TidingsManifestTests", dependencies: ["TidingsManifest", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TidingsRegistryTests", dependencies: ["TidingsRegistry", "TestSupport"]),

@@ -5,7 +5,10 @@
 // notification's userInfo and the first attachment as the event's image.
 // Accepting shows "Going!" in green, declining "Not Going." in red; both then
 // close the notification. A comment (a text-input action) and opening the
-// notification are forwarded to the app.
+// notification are forwarded to the app. When the invitation says comments
+// are closed (userInfo "comments": "closed"), the Comment action is taken
+// away (reading and setting notificationActions, which a host of ABI version
+// 3 and later supports; an older host keeps it).
 import TidingsSDK
 
 final class EventInviteViewController: NotificationContentExtension, NotificationResponseHandling {
@@ -21,6 +24,10 @@ final class EventInviteViewController: NotificationContentExtension, Notificatio
         context.setText(content.userInfoString("date") ?? "", of: "eventDate")
         context.setText(content.userInfoString("location") ?? "", of: "eventLocation")
         context.setText(content.userInfoString("message") ?? content.body, of: "eventMessage")
+        if content.userInfoString("comments") == "closed" {
+            let actions = context.notificationActions
+            if !actions.isEmpty { context.notificationActions = actions.filter { $0.identifier != "comment" } }
+        }
         if let image = content.attachments.first {
             context.setImage(attachment: image.identifier, of: "eventImage")
             context.setHidden(false, of: "eventImage")
@@ -41,7 +48,7 @@ final class EventInviteViewController: NotificationContentExtension, Notificatio
             completion(.dismiss)
         case "comment":
             let text = response.userText ?? ""
-            show("Comment sent: \(text)", in: .systemBlue)
+            show(fitting("Comment sent: \(text)"), in: .systemBlue)
             context.log("forwarding a comment of \(text.count) characters to the app")
             completion(.dismissAndForwardAction)
         case NotificationResponse.dismissActionIdentifier:
@@ -53,6 +60,17 @@ final class EventInviteViewController: NotificationContentExtension, Notificatio
         }
     }
 
+    /// `text`, cut (at a character's end) to the length the host takes for a label.
+    private func fitting(_ text: String) -> String {
+        let limit = context.hostLimits?.maxTextBytes ?? 16_384
+        var kept = ""
+        for character in text {
+            guard kept.utf8.count + character.utf8.count <= limit else { break }
+            kept.append(character)
+        }
+        return kept
+    }
+
     private func show(_ answer: String, in color: Color) {
         context.setText(answer, of: "eventResponse")
         context.setTextColor(color, of: "eventResponse")
@@ -60,7 +78,13 @@ final class EventInviteViewController: NotificationContentExtension, Notificatio
     }
 }
 
-/// The entry function the host looks up in this library.
+/// The entry function hosts of version 3 and later look up in this library.
+@c(tidings_extension_entry_v3)
+public func tidingsExtensionEntryV3(_ info: UnsafeRawPointer?) -> UnsafeRawPointer? {
+    NotificationExtensionEntry.descriptor(for: EventInviteViewController.self, entryInfo: info)
+}
+
+/// The entry function older hosts look up in this library.
 @c(tidings_extension_entry)
 public func tidingsExtensionEntry(_ hostVersion: UInt32, _ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
     NotificationExtensionEntry.descriptor(for: EventInviteViewController.self, hostVersion: hostVersion, host: host)

@@ -7,7 +7,8 @@
 // or a file:// URL; there is no network here), attaches it, and rewrites the
 // title. When time runs out first, it hands back its best attempt. In its
 // sandbox (a worker process, the default) it reaches only its own bundle and
-// its private /tmp: a name in the bundle is what works there.
+// its private /tmp: a name in the bundle is what works there. It exports the
+// version 3 entry, which tells it where its bundle is.
 import Glibc
 import Synchronization
 import TidingsSDK
@@ -30,7 +31,7 @@ final class InviteService: NotificationServiceExtension {
         if let source = content.userInfoString("my-attachment") {
             do {
                 // Fetch into a file of our own: the host moves what is attached.
-                let fetched = try Fetch.copy(source)
+                let fetched = try Fetch.copy(source, bundle: context.bundlePath)
                 let attachment = try context.createAttachment(identifier: "event-image", url: fetched)
                 content.attachments.insert(attachment, at: 0)
             } catch {
@@ -62,10 +63,10 @@ enum Fetch {
     }
 
     /// The path of a fresh private copy of `source`: a file:// URL, an
-    /// absolute path, or a name in this extension's bundle.
-    static func copy(_ source: String) throws(Failure) -> String {
+    /// absolute path, or a name in the bundle at `bundle`.
+    static func copy(_ source: String, bundle: String?) throws(Failure) -> String {
         var path = source.hasPrefix("file://") ? String(source.dropFirst("file://".count)) : source
-        if !path.hasPrefix("/"), let bundle = bundleDirectory { path = bundle + "/" + path }
+        if !path.hasPrefix("/"), let bundle { path = bundle + "/" + path }
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw Failure(description: "cannot open \(path)") }
         defer { close(input) }
@@ -86,25 +87,13 @@ enum Fetch {
     }
 }
 
-extension Fetch {
-    /// The directory of this library, which is its bundle's: where the
-    /// process's memory map says libInviteService.so was loaded from.
-    static let bundleDirectory: String? = {
-        let maps = fopen("/proc/self/maps", "r")
-        guard let maps else { return nil }
-        defer { fclose(maps) }
-        var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), maps) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            guard text.hasSuffix("/libInviteService.so"), let start = text.firstIndex(of: "/"),
-                  let slash = text.lastIndex(of: "/") else { continue }
-            return String(text[start..<slash])
-        }
-        return nil
-    }()
+/// The entry function hosts of version 3 and later look up in this library.
+@c(tidings_extension_entry_v3)
+public func tidingsExtensionEntryV3(_ info: UnsafeRawPointer?) -> UnsafeRawPointer? {
+    NotificationExtensionEntry.descriptor(for: InviteService.self, entryInfo: info)
 }
 
-/// The entry function the host looks up in this library.
+/// The entry function older hosts look up in this library.
 @c(tidings_extension_entry)
 public func tidingsExtensionEntry(_ hostVersion: UInt32, _ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
     NotificationExtensionEntry.descriptor(for: InviteService.self, hostVersion: hostVersion, host: host)

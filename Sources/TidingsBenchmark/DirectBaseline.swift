@@ -18,7 +18,8 @@ enum DirectBaseline {
                         timer: LoopTimer) throws(BenchmarkFailure) -> LoopResult {
         let loaded: LoadedExtension
         do {
-            loaded = try ExtensionLoader.load(library, host: HostFunctions.table)
+            loaded = try ExtensionLoader.load(library, bundle: Path.directory(of: library),
+                                              host: HostFunctions.table(callRate: .standard).pointer)
         } catch {
             throw BenchmarkFailure(error.message)
         }

@@ -119,9 +119,9 @@ struct RuntimeBenchmarks {
     private func expectInstances(_ expected: UInt64, perDeliveryOf notification: UserNotification,
                                  to host: NotificationHost) throws(BenchmarkFailure) {
         let deliveries: UInt64 = 3
-        let before = ContextRegistry.shared.makeHandle()
+        let before = host.endpoint.contexts.handlesMade
         for _ in 0..<deliveries { try check(host.deliver(notification, to: BundleFarm.app)) }
-        let made = ContextRegistry.shared.makeHandle() - before - 1
+        let made = host.endpoint.contexts.handlesMade - before
         guard made == expected * deliveries else {
             throw BenchmarkFailure("\(deliveries) deliveries of \(notification.identifier) made \(made) instances, not \(expected * deliveries).")
         }

@@ -162,7 +162,7 @@ final class RoundTripClient: @unchecked Sendable {
     init(path: String, request: [UInt8]) throws(BenchmarkFailure) {
         let deadline = MonotonicClock.deadline(after: 5)
         while true {
-            do throws(UnixSocket.Failure) {
+            do throws(Diagnostic) {
                 socket = try UnixSocket.connect(to: path).take()
                 break
             } catch {
@@ -222,7 +222,7 @@ final class EchoServer: Sendable {
 
     init(path: String, answerSize: Int) throws(BenchmarkFailure) {
         self.path = path
-        do throws(UnixSocket.Failure) {
+        do throws(Diagnostic) {
             listener = try UnixSocket.listen(at: path).take()
         } catch {
             throw BenchmarkFailure(error.message)

@@ -41,12 +41,19 @@ package enum ExtensionLoader {
         }
     }
 
-    /// Loads the library at `path`, calls its entry function with `host`,
-    /// and checks the descriptor it returns.
+    /// Loads the library at `path` of the bundle at `bundle`, calls its
+    /// entry function with `host`, and checks the descriptor it returns.
+    /// A host of version 3 or later calls `tidings_extension_entry_v3`,
+    /// which learns the bundle's directory, when the library exports it,
+    /// else `tidings_extension_entry`.
     ///
     /// The library's initialisers and entry function run in this process:
     /// call this only when a notification needs the extension.
-    package static func load(_ path: String, host: UnsafePointer<tidings_host>) throws(Diagnostic) -> LoadedExtension {
+    /// - Parameter bundle: the bundle's directory as the extension is to
+    ///   know it (in a worker, its path inside the sandbox).
+    package static func load(_ path: String, bundle: String, host: UnsafePointer<tidings_host>) throws(Diagnostic)
+        -> LoadedExtension
+    {
         try inspect(path)
         let location = Diagnostic.Location(file: path)
         let name = Path.lastComponent(of: path)
@@ -60,30 +67,39 @@ package enum ExtensionLoader {
             }
             throw .error(.libraryLoadFailed, "\(name) could not be loaded: \(error.message).", at: location)
         }
-        guard let address = library.address(of: TIDINGS_ENTRY_SYMBOL) else {
+        let hostVersion = tidings_host.read(from: host)?.abi_version ?? 1
+        let returned: UnsafePointer<tidings_extension>?
+        if hostVersion >= 3, let address = library.address(of: TIDINGS_ENTRY_V3_SYMBOL) {
+            let entry = unsafeBitCast(address, to: tidings_extension_entry_v3_function.self)
+            let info = tidings_entry_info(
+                struct_size: UInt32(MemoryLayout<tidings_entry_info>.size), host_abi_version: hostVersion, host: host,
+                bundle_path: PermanentStrings.cString(Path.trimmingTrailingSlashes(FileSystem.absolutePath(bundle))))
+            returned = withUnsafePointer(to: info) { entry($0) }
+        } else if let address = library.address(of: TIDINGS_ENTRY_SYMBOL) {
+            returned = unsafeBitCast(address, to: tidings_extension_entry_function.self)(hostVersion, host)
+        } else {
             throw .error(.entryMissing,
                          "\(name) does not export \(TIDINGS_ENTRY_SYMBOL), the entry function every extension must have.",
                          at: location)
         }
-        let entry = unsafeBitCast(address, to: tidings_extension_entry_function.self)
-        guard let descriptor = entry(TIDINGS_ABI_VERSION, host) else {
+        guard let returned else {
             throw .error(.descriptorNull,
-                         "\(name) returned no descriptor: it declined this host, which speaks ABI version \(TIDINGS_ABI_VERSION).",
+                         "\(name) returned no descriptor: it declined this host, which speaks ABI version \(hostVersion).",
                          at: location)
         }
-        let size = Int(descriptor.pointee.struct_size)
-        guard size >= minimumDescriptorSize else {
+        guard let descriptor = tidings_extension.read(from: returned) else {
+            let size = UnsafeRawPointer(returned).loadUnaligned(as: UInt32.self)
             throw .error(.descriptorUndersized,
-                         "\(name)'s descriptor is \(size) bytes; version 1 needs at least \(minimumDescriptorSize).",
+                         "\(name)'s descriptor is \(size) bytes; version 1 needs at least \(tidings_extension.introducedSize).",
                          at: location)
         }
-        let version = descriptor.pointee.abi_version
-        guard version >= 1, version <= TIDINGS_ABI_VERSION else {
+        let version = descriptor.abi_version
+        guard version >= 1, version <= hostVersion else {
             throw .error(.abiIncompatible,
-                         "\(name) implements ABI version \(version); this host speaks versions 1 to \(TIDINGS_ABI_VERSION).",
+                         "\(name) implements ABI version \(version); this host speaks versions 1 to \(hostVersion).",
                          at: location)
         }
-        guard let create = descriptor.pointee.create, let destroy = descriptor.pointee.destroy else {
+        guard let create = descriptor.create, let destroy = descriptor.destroy else {
             throw .error(.descriptorIncomplete,
                          "\(name)'s descriptor lacks create or destroy, which every extension must provide.",
                          at: location)
@@ -92,10 +108,6 @@ package enum ExtensionLoader {
         // there depends on the extension point, which the launcher checks.
         return LoadedExtension(path: path, library: library, descriptor: descriptor, create: create, destroy: destroy)
     }
-
-    /// `TIDINGS_EXTENSION_MIN_SIZE`: the descriptor up to did_receive_notification.
-    package static let minimumDescriptorSize =
-        MemoryLayout<tidings_extension>.offset(of: \.did_receive_notification)! + MemoryLayout<UnsafeRawPointer>.size
 }
 
 extension Diagnostic.Code {

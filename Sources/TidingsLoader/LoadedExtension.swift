@@ -1,11 +1,15 @@
+import Synchronization
 import TidingsABI
+import TidingsBase
 
 /// An extension library that is loaded and has answered the entry call:
-/// its descriptor's functions, read within the size the descriptor gave.
+/// its descriptor's functions, read within the size the descriptor gave and
+/// as of the version it declares (a function of a later version than it
+/// declares counts as absent), and the interfaces it offers.
 ///
 /// It lives as long as the process (the library is never unloaded); the
-/// pointers in it stay valid that long. Immutable, so it may be shared
-/// between threads; the functions themselves have the ABI's thread rules.
+/// pointers in it stay valid that long. May be shared between threads; the
+/// functions themselves have the ABI's thread rules.
 package final class LoadedExtension: @unchecked Sendable {
     /// The library file it came from.
     package let path: String
@@ -25,29 +29,59 @@ package final class LoadedExtension: @unchecked Sendable {
     package let didReceiveRequest: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<tidings_notification>?, tidings_completion) -> Void)?
     /// v2: `serviceExtensionTimeWillExpire()`.
     package let timeWillExpire: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+    /// v3: the extension's `get_interface`; nil when it offers none.
+    private let getInterface: (@convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer?)?
+    /// What `get_interface` answered for each id asked, nil included. Its
+    /// lock is held while the extension is asked, so that it is never asked
+    /// twice at once, as the ABI promises.
+    private let interfaces = Mutex<[String: Interface]>([:])
     private let library: DynamicLibrary
 
-    init(path: String, library: consuming DynamicLibrary, descriptor: UnsafePointer<tidings_extension>,
+    /// An interface the extension offered (or NULL), kept for the life of the process.
+    private struct Interface: @unchecked Sendable {
+        let pointer: UnsafeRawPointer?
+    }
+
+    init(path: String, library: consuming DynamicLibrary, descriptor: tidings_extension,
          create: @escaping @convention(c) (tidings_context?) -> UnsafeMutableRawPointer?,
          destroy: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void) {
         self.path = path
         self.library = library
-        let size = Int(descriptor.pointee.struct_size)
-        abiVersion = descriptor.pointee.abi_version
-        descriptorSize = size
+        let version = descriptor.abi_version
+        abiVersion = version
+        descriptorSize = Int(descriptor.struct_size)
         self.create = create
         self.destroy = destroy
-        // Every other function counts only when it lies within the size given.
-        func within(_ field: PartialKeyPath<tidings_extension>) -> Bool {
-            guard let offset = MemoryLayout<tidings_extension>.offset(of: field) else { return false }
-            return offset + MemoryLayout<UnsafeRawPointer>.size <= size
-        }
-        didReceiveNotification = within(\.did_receive_notification) ? descriptor.pointee.did_receive_notification : nil
-        didReceiveResponse = within(\.did_receive_response) ? descriptor.pointee.did_receive_response : nil
-        mediaPlay = within(\.media_play) ? descriptor.pointee.media_play : nil
-        mediaPause = within(\.media_pause) ? descriptor.pointee.media_pause : nil
-        didReceiveRequest = within(\.did_receive_request) ? descriptor.pointee.did_receive_request : nil
-        timeWillExpire = within(\.service_extension_time_will_expire)
-            ? descriptor.pointee.service_extension_time_will_expire : nil
+        // The copy holds NULL beyond the size given; a later version's functions count only when declared.
+        didReceiveNotification = descriptor.did_receive_notification
+        didReceiveResponse = descriptor.did_receive_response
+        mediaPlay = descriptor.media_play
+        mediaPause = descriptor.media_pause
+        didReceiveRequest = version >= 2 ? descriptor.did_receive_request : nil
+        timeWillExpire = version >= 2 ? descriptor.service_extension_time_will_expire : nil
+        getInterface = version >= 3 ? descriptor.get_interface : nil
+    }
+
+    /// The extension's interface named `id` ("name/major"), or nil when it
+    /// offers none by that id (or no interfaces at all). The extension is
+    /// asked once per id; its answer is kept.
+    /// Thread: any. Ownership: the interface is the extension's, valid for
+    /// the life of the process.
+    package func interface(_ id: String) -> UnsafeRawPointer? {
+        guard let getInterface else { return nil }
+        return interfaces.withLock { interfaces in
+            if let known = interfaces[id] { return known }
+            let asked = Interface(pointer: id.withCString { getInterface($0) })
+            interfaces[id] = asked
+            return asked
+        }.pointer
+    }
+
+    /// The extension's interface named `id`, copied within its
+    /// `struct_size` as `Interface` (its fields beyond at their defaults);
+    /// nil when it offers none by that id or one smaller than the version
+    /// of the interface that introduced it.
+    package func interface<Interface: SizedStruct>(_ id: String, as type: Interface.Type) -> Interface? {
+        Interface.read(from: interface(id))
     }
 }

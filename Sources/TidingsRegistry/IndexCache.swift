@@ -51,15 +51,25 @@ package struct IndexCache: Sendable {
     /// The size of the header before the payload.
     private static let headerSize = 20
 
+    /// Checks that the cache's directory and file are what they must be
+    /// (`FileSystem.checkPrivateFile`), making the directory when it is missing.
+    /// Commands check this before they begin, so that a cache someone
+    /// tampered with stops them with its reason instead of being worked around.
+    package func check() throws(Diagnostic) {
+        try FileSystem.checkPrivateFile(path)
+    }
+
     /// What the file holds; nil when there is no file or it cannot be used,
-    /// and then `problem` is a note saying why a file that is there was not used.
+    /// and then `problem` is a note saying why a file that is there was not
+    /// used. The file is opened as `check()` wants it: never through a link,
+    /// never waiting on a FIFO.
     package func load() -> (contents: IndexCacheContents?, problem: Diagnostic?) {
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.readFile(path, limit: Int(Int32.max))
+            bytes = try FileSystem.readFile(path, limit: Int(Int32.max), own: true)
         } catch {
             // No file (or no directory to hold one) is a cache not yet written.
-            return (nil, FileSystem.status(of: path) == nil ? nil : invalid(error.message))
+            return (nil, error.code == .fileNotFound ? nil : invalid(error.message))
         }
         guard bytes.count >= Self.headerSize, bytes[0..<4].elementsEqual(Self.magic) else {
             return (nil, invalid("\(path) is not an index cache"))
@@ -99,7 +109,7 @@ package struct IndexCache: Sendable {
         withUnsafeBytes(of: checksum.littleEndian) { bytes.append(contentsOf: $0) }
         bytes.append(contentsOf: payload)
         do {
-            try FileSystem.createDirectory(Path.directory(of: path), mode: 0o700)
+            _ = try FileDescriptor(openingPrivateDirectory: Path.directory(of: path))
             try FileSystem.writeFileAtomically(path, bytes, mode: 0o600)
             return nil
         } catch {

@@ -33,6 +33,9 @@ package final class NotificationHost: Sendable {
         package var attachmentDirectory: String?
         /// How fast each instance may call host functions; nil for no limit.
         package var hostCallRate: CallRate? = .standard
+        /// The ABI version offered to extensions: the host's own; an older
+        /// one (1 or 2) shows how an extension fares with an older host.
+        package var abiVersion = HostFunctions.abiVersion
 
         package init() {}
     }
@@ -45,7 +48,9 @@ package final class NotificationHost: Sendable {
     package let attachments: AttachmentStore?
     private let launcher: any ExtensionLauncher
     private let onEvent: @Sendable (HostEvent) -> Void
-    private let providers = ProviderCache()
+    /// What its extensions reach through the ABI: its own contexts, completions and table.
+    package let endpoint: HostEndpoint
+    private let providers: ProviderCache
     /// The first stage of every delivery.
     private let service: ServiceStage
     /// Where changes extensions make outside calls are looked at, in order.
@@ -118,8 +123,8 @@ package final class NotificationHost: Sendable {
         private(set) var routes: [ExtensionIndex.Route: KnownRoute] = [:]
         /// What is shown, by request identifier.
         private(set) var shown: [String: Shown] = [:]
-        /// The instance of each thread shown.
-        var threads: [ThreadKey: InstanceRecord] = [:]
+        /// The instance of each thread shown; only instances someone holds.
+        private var threads: [ThreadKey: InstanceRecord] = [:]
 
         /// The category `identifier` of `app`, if registered.
         func category(_ identifier: String, of app: String) -> NotificationCategory? {
@@ -174,13 +179,57 @@ package final class NotificationHost: Sendable {
             return target
         }
 
+        /// What shows as `identifier`, with its registered category; its
+        /// instance, if any, held for the caller, who lets go of it.
+        func claim(_ identifier: String) -> (Shown, Registered?)? {
+            guard let entry = shown[identifier] else { return nil }
+            entry.instance?.holds.add(1, ordering: .relaxed)
+            return (entry, registered(for: entry))
+        }
+
+        /// The instance of thread `key`, held for the caller, who lets go of
+        /// it; nil when the thread has none (or there is no thread).
+        func holdInstance(of key: ThreadKey?) -> InstanceRecord? {
+            guard let key, let instance = threads[key] else { return nil }
+            instance.holds.add(1, ordering: .relaxed)
+            return instance
+        }
+
+        /// `holdInstance(of:)`, but when the thread has no instance, the one
+        /// `make` makes, kept as the thread's.
+        mutating func holdInstance(of key: ThreadKey?, makingOne make: () -> InstanceRecord) -> InstanceRecord {
+            if let held = holdInstance(of: key) { return held }
+            let made = make()
+            made.holds.add(1, ordering: .relaxed)
+            if let key { threads[key] = made }
+            return made
+        }
+
+        /// Forgets `instance` as the instance of thread `key` (it failed),
+        /// so that the thread's next delivery makes another.
+        mutating func forget(_ instance: InstanceRecord, of key: ThreadKey?) {
+            if let key, threads[key] === instance { threads[key] = nil }
+        }
+
+        /// Lets go of one hold on `instance`, of thread `key`; returns it when
+        /// that was the last, forgotten as its thread's: to be destroyed.
+        mutating func letGo(of instance: InstanceRecord, of key: ThreadKey?) -> InstanceRecord? {
+            guard instance.holds.subtract(1, ordering: .relaxed).newValue == 0 else { return nil }
+            forget(instance, of: key)
+            return instance
+        }
+
         /// Shows `entry`, replacing what showed under its identifier (a
-        /// concurrent delivery of the same request); returns what the
-        /// replaced entry leaves to dispose of.
-        mutating func show(_ entry: Shown) -> Removal {
-            entry.instance?.presentations.add(1, ordering: .relaxed)
-            guard let replaced = shown.updateValue(entry, forKey: entry.notification.identifier) else { return Removal() }
-            return release(replaced)
+        /// concurrent delivery of the same request), and lets go of
+        /// `instance` (of thread `key`), held by the delivery; returns what the
+        /// replaced entry and the delivery leave to dispose of.
+        mutating func show(_ entry: Shown, lettingGoOf instance: InstanceRecord? = nil, of key: ThreadKey? = nil)
+            -> Removal
+        {
+            entry.instance?.holds.add(1, ordering: .relaxed)
+            var removal = shown.updateValue(entry, forKey: entry.notification.identifier).map { release($0) } ?? Removal()
+            if let instance, let ended = letGo(of: instance, of: key) { removal.ended.append(ended) }
+            return removal
         }
 
         /// Stops showing `entry` unless a newer delivery replaced it; returns
@@ -199,15 +248,14 @@ package final class NotificationHost: Sendable {
             return release(shown.remove(at: index).value)
         }
 
-        /// Counts one presentation of `entry`'s instance fewer; the instance
-        /// is to be destroyed when that was the last (and is forgotten as its
-        /// thread's).
+        /// Lets go of the hold of `entry`'s presentation on its instance;
+        /// the instance is to be destroyed when that was the last hold.
         private mutating func release(_ entry: Shown) -> Removal {
-            let attachments = entry.notification.attachments
-            guard let instance = entry.instance, instance.presentations.subtract(1, ordering: .relaxed).newValue == 0
-            else { return Removal(removed: true, attachments: attachments) }
-            if let key = entry.threadKey, threads[key] === instance { threads[key] = nil }
-            return Removal(removed: true, attachments: attachments, instance: instance)
+            var removal = Removal(removed: true, attachments: entry.notification.attachments)
+            if let instance = entry.instance, let ended = letGo(of: instance, of: entry.threadKey) {
+                removal.ended.append(ended)
+            }
+            return removal
         }
     }
 
@@ -217,16 +265,23 @@ package final class NotificationHost: Sendable {
         var removed = false
         /// The attachments of the delivery taken off, which leave the store.
         var attachments: [NotificationAttachment] = []
-        /// Its instance, when no other presentation uses it: to be destroyed.
-        var instance: InstanceRecord?
+        /// The instances nobody holds any more: to be destroyed.
+        var ended: [InstanceRecord] = []
     }
 
-    /// Destroys the instance `removal` leaves and takes its delivery's
+    /// Destroys the instances `removal` leaves and takes its delivery's
     /// attachments out of the store, but for those `kept` still carries (a
     /// new delivery of the same notification).
     private func dispose(_ removal: Removal, keeping kept: UserNotification? = nil) {
-        removal.instance?.destroy()
+        for instance in removal.ended { instance.destroy() }
         removeUnreferenced(removal.attachments, keeping: kept)
+    }
+
+    /// Lets go of the hold a call took on `shown`'s instance (`State.claim`),
+    /// destroying the instance when that was the last hold.
+    private func letGo(of shown: Shown) {
+        guard let instance = shown.instance else { return }
+        state.withLock { $0.letGo(of: instance, of: shown.threadKey) }?.destroy()
     }
 
     /// Takes `attachments` out of the store, but for those `kept` or a
@@ -253,7 +308,10 @@ package final class NotificationHost: Sendable {
         self.onEvent = onEvent
         let attachments = configuration.attachmentDirectory.map(AttachmentStore.init(directory:))
         self.attachments = attachments
-        service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher,
+        endpoint = HostEndpoint(table: HostFunctions.table(callRate: configuration.hostCallRate,
+                                                           version: configuration.abiVersion))
+        providers = ProviderCache(for: endpoint)
+        service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher, endpoint: endpoint,
                                deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
                                store: attachments, callRate: configuration.hostCallRate, onEvent: onEvent)
     }
@@ -321,12 +379,14 @@ package final class NotificationHost: Sendable {
 
         // One lock on the common path: take the previous delivery of the
         // identifier off the screen, find what is known of the route (its
-        // registered category, and where it leads) and the thread's instance.
+        // registered category, and where it leads) and hold the thread's
+        // instance, so that no response closing the thread's last
+        // notification meanwhile destroys it under this delivery.
         var (retired, known, key, instance) = state.withLock { state in
             let retired = state.hide(identifier: notification.identifier)
             let known = state.routes[route]
             let key = known?.target.flatMap(threadKey)
-            return (retired, known, key, key.flatMap { state.threads[$0] })
+            return (retired, known, key, state.holdInstance(of: key))
         }
         dispose(retired, keeping: notification)
         let categoryActions = known?.registered?.category.actions
@@ -339,10 +399,10 @@ package final class NotificationHost: Sendable {
             do throws(Diagnostic) {
                 let provider = try target.provider(from: providers, launcher: launcher)
                 instance = state.withLock { state in
-                    if let key, let existing = state.threads[key] { return existing }
-                    let record = InstanceRecord(target: target, provider: provider, callRate: configuration.hostCallRate)
-                    if let key { state.threads[key] = record }
-                    return record
+                    state.holdInstance(of: key) {
+                        InstanceRecord(target: target, provider: provider, callRate: configuration.hostCallRate,
+                                       in: endpoint.contexts)
+                    }
                 }
                 watch(instance)
             } catch {
@@ -352,20 +412,23 @@ package final class NotificationHost: Sendable {
 
         var serving: InstanceRecord?
         if let instance {
-            instance.context.update { $0.attachments = notification.attachments }
+            instance.context.update { state in
+                state.attachments = notification.attachments
+                state.categoryActions = categoryActions ?? []
+            }
             do throws(Diagnostic) {
                 try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in try extensionInstance.didReceive(notification) }
                 serving = instance
             } catch {
                 instance.context.close()
-                // Forget the thread's instance only if it is still this one.
-                if let key { state.withLock { if $0.threads[key] === instance { $0.threads[key] = nil } } }
+                state.withLock { $0.forget(instance, of: key) }
                 diagnostics.append(error)
             }
         }
         let shown = Shown(notification: notification, app: app, width: width, instance: serving,
                           threadKey: serving == nil ? nil : key)
-        dispose(state.withLock { $0.show(shown) }, keeping: notification)
+        // Shown, and the delivery's hold given up, in one step: the presentation holds the instance now.
+        dispose(state.withLock { $0.show(shown, lettingGoOf: instance, of: key) }, keeping: notification)
         let presentation = if let serving {
             collectReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
                            diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
@@ -420,12 +483,11 @@ package final class NotificationHost: Sendable {
 
     /// `respond(to:with:)` but for telling front ends what the app received.
     private func answer(_ identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
-        guard var (shown, registered) = state.withLock({ state in
-            state.shown[identifier].map { ($0, state.registered(for: $0)) }
-        }) else {
+        guard var (shown, registered) = state.withLock({ $0.claim(identifier) }) else {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
         }
         if shown.restored {
+            // Restored, it has no instance: nothing is held yet.
             // As iOS loads the extension when the user expands a notification
             // kept across a restart; once, however many responses come at once.
             if shown.revived.exchange(true, ordering: .acquiringAndReleasing) == false {
@@ -434,10 +496,12 @@ package final class NotificationHost: Sendable {
                 let deadline = MonotonicClock.deadline(after: configuration.responseDeadline)
                 while state.withLock({ $0.shown[identifier] }) === shown && MonotonicClock.now() < deadline { usleep(1_000) }
             }
-            guard let again = state.withLock({ state in state.shown[identifier].map { ($0, state.registered(for: $0)) } })
+            guard let again = state.withLock({ $0.claim(identifier) })
             else { throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.") }
             (shown, registered) = again
         }
+        let held = shown
+        defer { letGo(of: held) }
         let categoryActions = registered?.category.actions
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
@@ -466,8 +530,9 @@ package final class NotificationHost: Sendable {
         }
 
         let onEvent = self.onEvent
-        let pending = CompletionCenter.shared.begin(
-            deadline: MonotonicClock.deadline(after: configuration.responseDeadline),
+        instance.context.update { $0.categoryActions = categoryActions ?? [] }
+        let pending = endpoint.completions.begin(
+            for: instance.context.handle, deadline: MonotonicClock.deadline(after: configuration.responseDeadline),
             extensionIdentifier: instance.manifest.bundleIdentifier, report: { onEvent(.diagnostic($0)) })
         var answer: PendingCompletion.Answer?
         do throws(Diagnostic) {
@@ -479,7 +544,7 @@ package final class NotificationHost: Sendable {
         } catch {
             diagnostics.append(error)
         }
-        CompletionCenter.shared.finish(pending)
+        endpoint.completions.finish(pending)
         diagnostics += pending.problems
         var option: ResponseOption?
         if case .option(let given) = answer { option = given }
@@ -545,11 +610,11 @@ package final class NotificationHost: Sendable {
 
     /// The user tapped the media play/pause button: plays when paused, pauses when playing.
     package func tapMediaButton(of identifier: String) throws(Diagnostic) -> Presentation {
-        guard let (shown, categoryActions) = state.withLock({ state in
-            state.shown[identifier].map { ($0, state.registered(for: $0)?.category.actions) }
-        }) else {
+        guard let (shown, registered) = state.withLock({ $0.claim(identifier) }) else {
             throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
         }
+        defer { letGo(of: shown) }
+        let categoryActions = registered?.category.actions
         guard let instance = shown.instance, let button = instance.context.snapshot().mediaButton,
               button.type != 0
         else {

@@ -1,23 +1,31 @@
-import Glibc
 internal import TidingsABI
+internal import TidingsBase
 
 // Copies between the ABI's C structs and the SDK's Swift values. What the host
-// passes is borrowed for the call, so it is copied out; what the SDK passes to
-// the host lives until the host function returns.
+// passes is borrowed for the call, so it is copied out, each struct within
+// its `struct_size` (a host of an older version passes smaller ones; what
+// they lack takes its default); what the SDK passes to the host lives until
+// the host function returns.
 
 extension DeliveredNotification {
-    /// Copies a borrowed `tidings_notification`.
+    /// Copies a borrowed `tidings_notification`; an empty one when it is smaller than version 1's.
     init(_ pointer: UnsafePointer<tidings_notification>) {
-        let notification = pointer.pointee
+        let notification = tidings_notification.read(from: pointer) ?? .defaults
         identifier = string(notification.identifier)
         date = notification.date
-        content = notification.content.map { NotificationContent($0) } ?? NotificationContent(empty: ())
+        content = NotificationContent(notification.content)
     }
 }
 
 extension NotificationContent {
-    init(_ pointer: UnsafePointer<tidings_content>) {
-        let content = pointer.pointee
+    /// Copies a borrowed `tidings_content`; an empty one when it is smaller than version 1's.
+    init(_ pointer: UnsafePointer<tidings_content>?) {
+        self.init(tidings_content.read(from: pointer) ?? .defaults)
+    }
+
+    /// Copies a `tidings_content` read within its size, and the userInfo
+    /// entries and attachments it points to, each within its own.
+    private init(_ content: tidings_content) {
         title = string(content.title)
         subtitle = string(content.subtitle)
         body = string(content.body)
@@ -29,29 +37,14 @@ extension NotificationContent {
         interruptionLevel = content.interruption_level
         relevanceScore = content.relevance_score
         userInfo = (0..<content.user_info_count).compactMap { position in
-            content.user_info?[position].map { entry in
-                entry.pointee.string_value.map { UserInfoEntry(key: string(entry.pointee.key), string: String(cString: $0)) }
-                    ?? UserInfoEntry(key: string(entry.pointee.key), json: string(entry.pointee.json))
+            tidings_user_info_entry.read(from: content.user_info?[position]).map { entry in
+                entry.string_value.map { UserInfoEntry(key: string(entry.key), string: String(cString: $0)) }
+                    ?? UserInfoEntry(key: string(entry.key), json: string(entry.json))
             }
         }
         attachments = (0..<content.attachment_count).compactMap { position in
-            content.attachments?[position].map(NotificationAttachment.init)
+            tidings_attachment.read(from: content.attachments?[position]).map(NotificationAttachment.init)
         }
-    }
-
-    init(empty: Void) {
-        title = ""
-        subtitle = ""
-        body = ""
-        categoryIdentifier = ""
-        threadIdentifier = ""
-        targetContentIdentifier = nil
-        sound = nil
-        badge = nil
-        interruptionLevel = TIDINGS_INTERRUPTION_ACTIVE
-        relevanceScore = 0
-        userInfo = []
-        attachments = []
     }
 
     /// Calls `use` with the content as a `tidings_content`, valid only inside `use`.
@@ -76,7 +69,7 @@ extension NotificationContent {
         }
         for (position, attachment) in attachments.enumerated() {
             // The host knows its attachments by identifier; the rest is ignored.
-            var cAttachment = tidings_attachment()
+            var cAttachment = tidings_attachment.defaults
             cAttachment.struct_size = UInt32(MemoryLayout<tidings_attachment>.size)
             cAttachment.identifier = copies.copy(attachment.identifier)
             cAttachment.type = copies.copy(attachment.type)
@@ -97,49 +90,45 @@ extension NotificationContent {
 }
 
 extension NotificationAttachment {
-    /// Copies a borrowed `tidings_attachment`, reading the version 2 fields only when it is large enough.
-    init(_ pointer: UnsafePointer<tidings_attachment>) {
-        let attachment = pointer.pointee
+    /// Copies a `tidings_attachment` read within its size: from a version 1
+    /// host, without a size and with the default thumbnail.
+    init(_ attachment: tidings_attachment) {
         identifier = string(attachment.identifier)
         type = string(attachment.type)
         url = string(attachment.url)
-        let hasVersion2 = Int(attachment.struct_size) >= MemoryLayout<tidings_attachment>.size
-        size = hasVersion2 ? attachment.size : 0
+        size = attachment.size
         let rect = attachment.thumbnail_clipping_rect
-        thumbnail = hasVersion2
-            ? ThumbnailOptions(hidden: attachment.thumbnail_hidden,
-                               clippingRect: rect.width > 0 && rect.height > 0 ? (rect.x, rect.y, rect.width, rect.height) : nil,
-                               time: attachment.thumbnail_time < 0 ? nil : attachment.thumbnail_time)
-            : ThumbnailOptions()
+        thumbnail = ThumbnailOptions(
+            hidden: attachment.thumbnail_hidden,
+            clippingRect: rect.width > 0 && rect.height > 0 ? (rect.x, rect.y, rect.width, rect.height) : nil,
+            time: attachment.thumbnail_time < 0 ? nil : attachment.thumbnail_time)
     }
 }
 
 extension NotificationResponse {
-    /// Copies a borrowed `tidings_response`.
+    /// Copies a borrowed `tidings_response`; an empty one when it is smaller than version 1's.
     init(_ pointer: UnsafePointer<tidings_response>) {
-        let response = pointer.pointee
+        let response = tidings_response.read(from: pointer) ?? .defaults
         actionIdentifier = string(response.action_identifier)
         userText = response.user_text.map { String(cString: $0) }
         notification = response.notification.map { DeliveredNotification($0) }
-            ?? DeliveredNotification(identifier: "", date: 0, content: NotificationContent(empty: ()))
+            ?? DeliveredNotification(identifier: "", date: 0, content: NotificationContent(nil))
     }
 }
 
-/// C copies of Swift strings, freed together.
-struct CStrings {
-    private var copies: [UnsafeMutablePointer<CChar>] = []
-
-    /// A NUL-terminated copy of `text`, or NULL for nil.
-    mutating func copy(_ text: String?) -> UnsafePointer<CChar>? {
-        guard let text, let duplicate = strdup(text) else { return nil }
-        copies.append(duplicate)
-        return UnsafePointer(duplicate)
+extension NotificationAction {
+    /// Copies a borrowed `tidings_action` the host passed (to a `get_actions`
+    /// receiver); nil when it is smaller than version 1's.
+    init?(_ pointer: UnsafePointer<tidings_action>) {
+        guard let action = tidings_action.read(from: pointer) else { return nil }
+        self.init(identifier: string(action.identifier), title: string(action.title),
+                  options: Options(rawValue: action.options),
+                  textInput: action.text_input_button_title.map { (String(cString: $0), string(action.text_input_placeholder)) })
     }
 
-    /// Frees every copy.
-    mutating func free() {
-        copies.forEach { Glibc.free($0) }
-        copies = []
+    /// The action as the ABI's `tidings_action` carries it.
+    var cFields: CActionFields {
+        CActionFields(identifier: identifier, title: title, options: options.rawValue, textInput: textInput)
     }
 }
 

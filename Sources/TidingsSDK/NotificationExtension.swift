@@ -55,3 +55,15 @@ extension NotificationServiceExtension {
     /// By default nothing is done, and the original content is shown.
     public func serviceExtensionTimeWillExpire() {}
 }
+
+/// An extension that offers the host named interfaces (tidings.h, "Named
+/// interfaces"): capabilities the host asks for by id, those later
+/// versions of Tidings define ("tidings.…/1") or your own
+/// ("com.example.feature/1").
+public protocol NotificationInterfaceProviding: NotificationExtension {
+    /// The interface named `id` ("name/major"): a pointer to its C struct,
+    /// which begins with `uint32_t struct_size` and must stay valid and
+    /// unchanged for the life of the process; nil when the extension offers
+    /// none by that id. Asked once per id, from any thread, never twice at once.
+    static func interface(_ id: String) -> UnsafeRawPointer?
+}

@@ -1,5 +1,6 @@
 import Glibc
 internal import TidingsABI
+internal import TidingsBase
 
 /// What an extension instance changes the presented notification through:
 /// its view elements, height, title, actions and media state (the
@@ -7,61 +8,109 @@ internal import TidingsABI
 ///
 /// Every method copies what it is given and may be called from any thread.
 /// Each returns false when the host refused (an unknown element, say); the
-/// host reports the reason itself.
+/// host reports the reason itself. What a host of an older version lacks
+/// answers false, nil or nothing.
 public final class NotificationExtensionContext: @unchecked Sendable {
-    // Immutable: a process-lifetime table and a number naming the instance.
-    private let host: UnsafePointer<tidings_host>
+    // Immutable: the host's functions and a number naming the instance.
+    private let host: HostConnection
     private let handle: tidings_context?
 
-    init(host: UnsafePointer<tidings_host>, handle: tidings_context?) {
+    /// The functions of the host's table, as far as its size reaches.
+    private var functions: tidings_host { host.functions }
+
+    init(host: HostConnection, handle: tidings_context?) {
         self.host = host
         self.handle = handle
+    }
+
+    /// The extension's bundle directory (NAME.appex), for reading its own
+    /// resources; in a sandboxed worker, the path the bundle has there. Nil
+    /// from a host before version 3.
+    public var bundlePath: String? { host.bundlePath }
+
+    /// The action buttons shown with the notification (notificationActions):
+    /// those set last, else the category's. Reading asks the host (version
+    /// 3 and later; [] from an older host, and for a service extension);
+    /// setting replaces them, as `setNotificationActions(_:)` does.
+    public var notificationActions: [NotificationAction] {
+        get {
+            guard let getActions = functions.get_actions else { return [] }
+            var actions: [NotificationAction] = []
+            _ = withUnsafeMutablePointer(to: &actions) { actions in
+                getActions(handle, { actions, list, count in
+                    actions?.assumingMemoryBound(to: [NotificationAction].self).pointee =
+                        (0..<count).compactMap { list?[$0].flatMap(NotificationAction.init) }
+                }, actions)
+            }
+            return actions
+        }
+        set {
+            setNotificationActions(newValue)
+        }
+    }
+
+    /// The host's interface named `id` ("name/major", see tidings.h), copied
+    /// within its `struct_size` over `defaults` (a value of its C struct
+    /// with each field at its documented default); nil when the host (of
+    /// version 3 or later) offers none by that id, or one smaller than
+    /// `introducedSize`, the interface's size in the version that introduced it.
+    public func hostInterface<Interface>(_ id: String, introducedSize: Int, defaults: Interface) -> Interface? {
+        guard let getInterface = functions.get_interface else { return nil }
+        let interface = id.withCString { getInterface(host.table, $0) }
+        return SizedStructReader.read(from: interface, introducedSize: introducedSize, defaults: defaults)
+    }
+
+    /// The limits the host applies (its `tidings.limits/1` interface); nil
+    /// from a host before version 3.
+    public var hostLimits: HostLimits? {
+        hostInterface(TIDINGS_LIMITS_INTERFACE, introducedSize: tidings_limits_interface.introducedSize,
+                      defaults: tidings_limits_interface.defaults).map(HostLimits.init)
     }
 
     /// Sets the text of the label `element`.
     @discardableResult
     public func setText(_ text: String, of element: String) -> Bool {
-        element.withCString { element in text.withCString { host.pointee.set_text(handle, element, $0) } } == 0
+        element.withCString { element in text.withCString { functions.set_text?(handle, element, $0) } } == 0
     }
 
     /// Sets the text colour of the label `element`.
     @discardableResult
     public func setTextColor(_ color: Color, of element: String) -> Bool {
-        element.withCString { host.pointee.set_text_color(handle, $0, color.rgba) } == 0
+        element.withCString { functions.set_text_color?(handle, $0, color.rgba) } == 0
     }
 
     /// Shows the notification's attachment `attachment` in the image `element`; nil clears it.
     @discardableResult
     public func setImage(attachment: String?, of element: String) -> Bool {
-        element.withCString { element in
-            guard let attachment else { return host.pointee.set_image(handle, element, nil) }
-            return attachment.withCString { host.pointee.set_image(handle, element, $0) }
+        element.withCString { element -> tidings_status? in
+            guard let attachment else { return functions.set_image?(handle, element, nil) }
+            return attachment.withCString { functions.set_image?(handle, element, $0) }
         } == 0
     }
 
     /// Hides or shows `element`.
     @discardableResult
     public func setHidden(_ hidden: Bool, of element: String) -> Bool {
-        element.withCString { host.pointee.set_hidden(handle, $0, hidden) } == 0
+        element.withCString { functions.set_hidden?(handle, $0, hidden) } == 0
     }
 
     /// Sets the height the view prefers, in points (preferredContentSize.height).
     @discardableResult
     public func setPreferredContentHeight(_ height: Double) -> Bool {
-        host.pointee.set_preferred_content_height(handle, height) == 0
+        functions.set_preferred_content_height?(handle, height) == 0
     }
 
     /// Sets the header title; honoured only with UNNotificationExtensionOverridesDefaultTitle.
     @discardableResult
     public func setTitle(_ title: String?) -> Bool {
-        guard let title else { return host.pointee.set_title(handle, nil) == 0 }
-        return title.withCString { host.pointee.set_title(handle, $0) } == 0
+        guard let title else { return functions.set_title?(handle, nil) == 0 }
+        return title.withCString { functions.set_title?(handle, $0) } == 0
     }
 
     /// Replaces the action buttons shown (notificationActions).
     @discardableResult
     public func setNotificationActions(_ actions: [NotificationAction]) -> Bool {
-        CActions.with(actions) { host.pointee.set_actions(handle, $0, actions.count) } == 0
+        CActions.with(actions.map(\.cFields)) { functions.set_actions?(handle, $0, actions.count) } == 0
     }
 
     /// Shows the media play/pause button (type, frame in points, tint).
@@ -74,20 +123,20 @@ public final class NotificationExtensionContext: @unchecked Sendable {
         button.type = type.rawValue
         if let frame { button.frame = tidings_rect(x: frame.x, y: frame.y, width: frame.width, height: frame.height) }
         button.tint_color = tintColor?.rgba ?? 0
-        return host.pointee.set_media_button(handle, &button) == 0
+        return functions.set_media_button?(handle, &button) == 0
     }
 
     /// Tells the host media started on the extension's initiative (mediaPlayingStarted()).
-    public func mediaPlayingStarted() { _ = host.pointee.media_playing_started(handle) }
+    public func mediaPlayingStarted() { _ = functions.media_playing_started?(handle) }
 
     /// Tells the host media paused on the extension's initiative (mediaPlayingPaused()).
-    public func mediaPlayingPaused() { _ = host.pointee.media_playing_paused(handle) }
+    public func mediaPlayingPaused() { _ = functions.media_playing_paused?(handle) }
 
     /// Opens the app as for the default action, and closes the notification.
-    public func performNotificationDefaultAction() { _ = host.pointee.perform_default_action(handle) }
+    public func performNotificationDefaultAction() { _ = functions.perform_default_action?(handle) }
 
     /// Closes the notification's custom view (dismissNotificationContentExtension()).
-    public func dismissNotificationContentExtension() { _ = host.pointee.dismiss(handle) }
+    public func dismissNotificationContentExtension() { _ = functions.dismiss?(handle) }
 
     /// Makes an attachment from a file this process can read (UNNotificationAttachment's
     /// initializer): the host checks its type by content and its size, and
@@ -107,7 +156,7 @@ public final class NotificationExtensionContext: @unchecked Sendable {
     {
         var copies = CStrings()
         defer { copies.free() }
-        var request = tidings_attachment_request()
+        var request = tidings_attachment_request.defaults
         request.struct_size = UInt32(MemoryLayout<tidings_attachment_request>.size)
         request.thumbnail_hidden = thumbnail.hidden
         request.identifier = copies.copy(identifier)
@@ -124,7 +173,7 @@ public final class NotificationExtensionContext: @unchecked Sendable {
             result.identifier = buffer.baseAddress
             result.identifier_capacity = buffer.count
             defer { result.identifier = nil }
-            return host.pointee.create_attachment(handle, &request, &result)
+            return functions.create_attachment?(handle, &request, &result) ?? TIDINGS_STATUS_NOT_SUPPORTED
         }
         guard status == TIDINGS_STATUS_OK else {
             throw AttachmentError(code: status == TIDINGS_STATUS_INVALID_ATTACHMENT ? result.error : 0, status: status)
@@ -140,13 +189,13 @@ public final class NotificationExtensionContext: @unchecked Sendable {
     /// Opens attachment `identifier` of the notification shown (or the request
     /// served) for reading; nil when there is none. The caller closes the descriptor.
     public func openAttachment(_ identifier: String) -> Int32? {
-        let descriptor = identifier.withCString { host.pointee.open_attachment(handle, $0) }
+        let descriptor = identifier.withCString { functions.open_attachment?(handle, $0) } ?? -1
         return descriptor >= 0 ? descriptor : nil
     }
 
     /// Writes a line to the host's log.
     public func log(_ message: String, level: LogLevel = .info) {
-        message.withCString { host.pointee.log(handle, level.rawValue, $0) }
+        message.withCString { functions.log?(handle, level.rawValue, $0) }
     }
 
     /// A log line's severity.
@@ -155,29 +204,5 @@ public final class NotificationExtensionContext: @unchecked Sendable {
         case info = 1
         case warning = 2
         case error = 3
-    }
-}
-
-/// Lays actions out as the ABI's `tidings_action` array for one call.
-enum CActions {
-    static func with<Result>(_ actions: [NotificationAction],
-                             _ body: (UnsafePointer<UnsafePointer<tidings_action>?>?) -> Result) -> Result {
-        var copies = CStrings()
-        let cActions = UnsafeMutablePointer<tidings_action>.allocate(capacity: max(1, actions.count))
-        let pointers = UnsafeMutablePointer<UnsafePointer<tidings_action>?>.allocate(capacity: max(1, actions.count))
-        defer {
-            copies.free()
-            cActions.deallocate()
-            pointers.deallocate()
-        }
-        for (position, action) in actions.enumerated() {
-            (cActions + position).initialize(to: tidings_action(
-                struct_size: UInt32(MemoryLayout<tidings_action>.size), options: action.options.rawValue,
-                identifier: copies.copy(action.identifier), title: copies.copy(action.title),
-                text_input_button_title: copies.copy(action.textInput?.buttonTitle),
-                text_input_placeholder: copies.copy(action.textInput?.placeholder)))
-            pointers[position] = UnsafePointer(cActions + position)
-        }
-        return body(UnsafePointer(pointers))
     }
 }

@@ -1,109 +1,196 @@
 import Synchronization
 internal import TidingsABI
+internal import TidingsBase
 
 /// Exports a Swift notification extension through the C ABI.
 ///
-/// A library holds one extension. Its author exports the entry function the
-/// host looks for, and hands it the extension's type:
+/// A library holds one extension. Its author exports the entry functions
+/// the host looks for, and hands them the extension's type: the version 3
+/// entry, which hosts of version 3 and later call (and which tells the
+/// extension its bundle's directory), and the first one, for older hosts:
+///
+///     @c(tidings_extension_entry_v3)
+///     public func tidingsExtensionEntryV3(_ info: UnsafeRawPointer?) -> UnsafeRawPointer? {
+///         NotificationExtensionEntry.descriptor(for: InviteService.self, entryInfo: info)
+///     }
 ///
 ///     @c(tidings_extension_entry)
 ///     public func tidingsExtensionEntry(_ hostVersion: UInt32, _ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
-///         NotificationExtensionEntry.descriptor(for: EventInviteViewController.self, hostVersion: hostVersion, host: host)
+///         NotificationExtensionEntry.descriptor(for: InviteService.self, hostVersion: hostVersion, host: host)
 ///     }
 public enum NotificationExtensionEntry {
-    /// The descriptor the entry function returns for extensions of type
-    /// `type`; nil (declining) when the host cannot serve it.
+    /// The descriptor the first entry function (`tidings_extension_entry`)
+    /// returns for extensions of type `type`; nil (declining) when the host
+    /// cannot serve it.
     ///
     /// The descriptor offers what `type` adopts: the content calls for a
     /// `NotificationContentExtension` (a response handler only with
     /// `NotificationResponseHandling`, media calls only with
     /// `NotificationMediaHandling`), the service calls for a
-    /// `NotificationServiceExtension`. A version 1 host gets a version 1
-    /// descriptor; it cannot run service extensions.
+    /// `NotificationServiceExtension`, interfaces for a
+    /// `NotificationInterfaceProviding`. It is of the host's version, at
+    /// most 3: a version 1 host gets a version 1 descriptor and cannot run
+    /// service extensions; a version 2 host completes without naming the instance.
+    /// Thread: the host's loading thread. Ownership: the descriptor lives as
+    /// long as the process.
     public static func descriptor<Extension: NotificationExtension>(
         for type: Extension.Type, hostVersion: UInt32, host: UnsafeRawPointer?
     ) -> UnsafeRawPointer? {
-        guard hostVersion >= 1, let host else { return nil }
-        let table = host.assumingMemoryBound(to: tidings_host.self)
-        let version: UInt32 = hostVersion >= 2 ? 2 : 1
-        // The host table must hold every function of the version spoken.
-        let needed = version == 2 ? MemoryLayout<tidings_host>.size : MemoryLayout<tidings_host>.offset(of: \.complete_request)!
-        guard Int(table.pointee.struct_size) >= needed else { return nil }
-        if version == 1 && type is any NotificationServiceExtension.Type { return nil }
-        return Registration.shared.register(type, host: table, version: version)
+        guard let table = host?.assumingMemoryBound(to: tidings_host.self) else { return nil }
+        return Registration.shared.register(type, host: table, hostVersion: hostVersion, bundlePath: nil)
+    }
+
+    /// The descriptor the version 3 entry function
+    /// (`tidings_extension_entry_v3`) returns for extensions of type `type`,
+    /// given the host's `tidings_entry_info`; nil when the host cannot serve it.
+    /// Thread: the host's loading thread. Ownership: the descriptor lives as
+    /// long as the process.
+    public static func descriptor<Extension: NotificationExtension>(
+        for type: Extension.Type, entryInfo: UnsafeRawPointer?
+    ) -> UnsafeRawPointer? {
+        guard let info = tidings_entry_info.read(from: entryInfo), let table = info.host else { return nil }
+        return Registration.shared.register(type, host: table, hostVersion: info.host_abi_version,
+                                            bundlePath: info.bundle_path.map { String(cString: $0) })
     }
 }
 
-/// The one extension type of this library, its host table and its descriptor.
+/// The host as this library's extension knows it: its functions (read
+/// within the size its table gave), the table itself, the version spoken,
+/// and the bundle's directory when the host said it.
+final class HostConnection: @unchecked Sendable {
+    /// The host's functions; NULL beyond the size its table gave.
+    let functions: tidings_host
+    /// The host's table, valid for the life of the process.
+    let table: UnsafePointer<tidings_host>
+    /// The ABI version spoken with the host: the host's, at most 3.
+    let version: UInt32
+    /// The bundle's directory, from a host of version 3 or later.
+    let bundlePath: String?
+
+    init(functions: tidings_host, table: UnsafePointer<tidings_host>, version: UInt32, bundlePath: String?) {
+        self.functions = functions
+        self.table = table
+        self.version = version
+        self.bundlePath = bundlePath
+    }
+
+    /// The response `token` given to the instance `context`, completed with
+    /// `option`: naming the instance from version 3 on.
+    func completeResponse(_ token: tidings_completion, option: Int32, context: tidings_context?) {
+        if version >= 3 {
+            _ = functions.complete_response_for?(context, token, option)
+        } else {
+            _ = functions.complete_response?(token, option)
+        }
+    }
+
+    /// The request `token` given to the instance `context`, completed with
+    /// `content`: naming the instance from version 3 on.
+    func completeRequest(_ token: tidings_completion, content: NotificationContent, context: tidings_context?) {
+        _ = content.withCContent { content in
+            version >= 3
+                ? functions.complete_request_for?(context, token, content)
+                : functions.complete_request?(token, content)
+        }
+    }
+}
+
+/// The one extension type of this library, its host and its descriptor.
 private final class Registration: Sendable {
     static let shared = Registration()
 
     private struct Registered: @unchecked Sendable {
         let type: any NotificationExtension.Type
-        let host: UnsafePointer<tidings_host>
+        let host: HostConnection
         let descriptor: UnsafeRawPointer
     }
 
     private let registered = Mutex<Registered?>(nil)
 
-    func register(_ type: any NotificationExtension.Type, host: UnsafePointer<tidings_host>, version: UInt32)
-        -> UnsafeRawPointer
-    {
-        let result: Registered = registered.withLock { registered in
+    /// The descriptor for `type` and the host whose table is `table`, made
+    /// on the first call (a host loads a library once; another host in the
+    /// process gets the same descriptor, and its handles still lead to it).
+    func register(_ type: any NotificationExtension.Type, host table: UnsafePointer<tidings_host>, hostVersion: UInt32,
+                  bundlePath: String?) -> UnsafeRawPointer? {
+        guard let functions = tidings_host.read(from: table) else { return nil }
+        // The version spoken: the host's, at most this SDK's, and no more than its table holds.
+        var version = min(hostVersion, 3)
+        let size = Int(functions.struct_size)
+        if version >= 3 && size < MemoryLayout<tidings_host>.size { version = 2 }
+        if version >= 2 && size < tidings_host.size(through: \.open_attachment) { version = 1 }
+        let service = type is any NotificationServiceExtension.Type
+        guard version >= 1, !(service && version < 2) else { return nil }
+        let made: Registered = registered.withLock { registered in
             if let registered { return registered }
-            let content = type is any NotificationContentExtension.Type
-            let responses = type is any NotificationResponseHandling.Type
-            let media = type is any NotificationMediaHandling.Type
-            let service = type is any NotificationServiceExtension.Type
-            let size = version == 2
-                ? MemoryLayout<tidings_extension>.size : MemoryLayout<tidings_extension>.offset(of: \.did_receive_request)!
-            // Lives as long as the process, as the ABI requires of a descriptor.
-            let descriptor = UnsafeMutablePointer<tidings_extension>.allocate(capacity: 1)
-            descriptor.initialize(to: tidings_extension(
-                struct_size: UInt32(size), abi_version: version,
-                create: Trampolines.create, destroy: Trampolines.destroy,
-                did_receive_notification: content ? Trampolines.didReceiveNotification : nil,
-                did_receive_response: responses ? Trampolines.didReceiveResponse : nil,
-                media_play: media ? Trampolines.mediaPlay : nil,
-                media_pause: media ? Trampolines.mediaPause : nil,
-                did_receive_request: service ? Trampolines.didReceiveRequest : nil,
-                service_extension_time_will_expire: service ? Trampolines.timeWillExpire : nil))
-            let made = Registered(type: type, host: host, descriptor: UnsafeRawPointer(descriptor))
+            let host = HostConnection(functions: functions, table: table, version: version, bundlePath: bundlePath)
+            let made = Registered(type: type, host: host, descriptor: Self.descriptor(for: type, version: version))
             registered = made
             return made
         }
-        return result.descriptor
+        return made.descriptor
     }
 
-    var current: (type: any NotificationExtension.Type, host: UnsafePointer<tidings_host>)? {
+    /// A descriptor of `version` offering what `type` adopts; it lives as
+    /// long as the process, as the ABI requires.
+    private static func descriptor(for type: any NotificationExtension.Type, version: UInt32) -> UnsafeRawPointer {
+        let content = type is any NotificationContentExtension.Type
+        let responses = type is any NotificationResponseHandling.Type
+        let media = type is any NotificationMediaHandling.Type
+        let service = type is any NotificationServiceExtension.Type
+        let interfaces = type is any NotificationInterfaceProviding.Type
+        var fields = tidings_extension(
+            struct_size: UInt32(MemoryLayout<tidings_extension>.size), abi_version: version,
+            create: Trampolines.create, destroy: Trampolines.destroy,
+            did_receive_notification: content ? Trampolines.didReceiveNotification : nil,
+            did_receive_response: responses ? Trampolines.didReceiveResponse : nil,
+            media_play: media ? Trampolines.mediaPlay : nil,
+            media_pause: media ? Trampolines.mediaPause : nil,
+            did_receive_request: service ? Trampolines.didReceiveRequest : nil,
+            service_extension_time_will_expire: service ? Trampolines.timeWillExpire : nil,
+            get_interface: interfaces ? Trampolines.getInterface : nil)
+        // An older version's descriptor ends where that version's did.
+        if version < 3 {
+            fields.struct_size = UInt32(version < 2
+                ? tidings_extension.size(through: \.media_pause)
+                : tidings_extension.size(through: \.service_extension_time_will_expire))
+            fields.get_interface = nil
+        }
+        if version < 2 {
+            fields.did_receive_request = nil
+            fields.service_extension_time_will_expire = nil
+        }
+        let descriptor = UnsafeMutablePointer<tidings_extension>.allocate(capacity: 1)
+        descriptor.initialize(to: fields)
+        return UnsafeRawPointer(descriptor)
+    }
+
+    var current: (type: any NotificationExtension.Type, host: HostConnection)? {
         let found: Registered? = registered.withLock { $0 }
         return found.map { ($0.type, $0.host) }
     }
 }
 
 /// The C functions of the descriptor; the instance pointer is a retained box
-/// holding the Swift object.
+/// holding the Swift object and the context handle that names it.
 private enum Trampolines {
     final class Box {
         let instance: any NotificationExtension
-        init(_ instance: any NotificationExtension) { self.instance = instance }
+        let context: tidings_context?
+
+        init(_ instance: any NotificationExtension, context: tidings_context?) {
+            self.instance = instance
+            self.context = context
+        }
     }
 
-    static func box(_ pointer: UnsafeMutableRawPointer?) -> any NotificationExtension {
-        Unmanaged<Box>.fromOpaque(pointer!).takeUnretainedValue().instance
+    static func box(_ pointer: UnsafeMutableRawPointer?) -> Box {
+        Unmanaged<Box>.fromOpaque(pointer!).takeUnretainedValue()
     }
-
-    /// The host table, which is valid and unchanged for the life of the process.
-    struct HostTable: @unchecked Sendable {
-        let pointer: UnsafePointer<tidings_host>
-    }
-
-    static var host: HostTable? { Registration.shared.current.map { HostTable(pointer: $0.host) } }
 
     static let create: @convention(c) (tidings_context?) -> UnsafeMutableRawPointer? = { handle in
         guard let (type, host) = Registration.shared.current else { return nil }
         let instance = type.init(context: NotificationExtensionContext(host: host, handle: handle))
-        return Unmanaged.passRetained(Box(instance)).toOpaque()
+        return Unmanaged.passRetained(Box(instance, context: handle)).toOpaque()
     }
 
     static let destroy: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
@@ -113,35 +200,54 @@ private enum Trampolines {
 
     static let didReceiveNotification: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<tidings_notification>?) -> Void = {
         pointer, notification in
-        guard let notification, let content = box(pointer) as? any NotificationContentExtension else { return }
+        guard let notification, let content = box(pointer).instance as? any NotificationContentExtension else { return }
         content.didReceive(DeliveredNotification(notification))
     }
 
     static let didReceiveResponse: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<tidings_response>?, tidings_completion) -> Void = {
         pointer, response, token in
-        guard let response, let handler = box(pointer) as? any NotificationResponseHandling, let table = host else { return }
+        let box = box(pointer)
+        guard let response, let handler = box.instance as? any NotificationResponseHandling,
+              let host = Registration.shared.current?.host
+        else { return }
+        let context = ContextHandle(value: box.context)
         handler.didReceive(NotificationResponse(response)) { option in
-            _ = table.pointer.pointee.complete_response(token, option.rawValue)
+            host.completeResponse(token, option: option.rawValue, context: context.value)
         }
     }
 
     static let mediaPlay: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
-        (box(pointer) as? any NotificationMediaHandling)?.mediaPlay()
+        (box(pointer).instance as? any NotificationMediaHandling)?.mediaPlay()
     }
 
     static let mediaPause: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
-        (box(pointer) as? any NotificationMediaHandling)?.mediaPause()
+        (box(pointer).instance as? any NotificationMediaHandling)?.mediaPause()
     }
 
     static let didReceiveRequest: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<tidings_notification>?, tidings_completion) -> Void = {
         pointer, request, token in
-        guard let request, let service = box(pointer) as? any NotificationServiceExtension, let table = host else { return }
+        let box = box(pointer)
+        guard let request, let service = box.instance as? any NotificationServiceExtension,
+              let host = Registration.shared.current?.host
+        else { return }
+        let context = ContextHandle(value: box.context)
         service.didReceive(DeliveredNotification(request)) { content in
-            _ = content.withCContent { table.pointer.pointee.complete_request(token, $0) }
+            host.completeRequest(token, content: content, context: context.value)
         }
     }
 
     static let timeWillExpire: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
-        (box(pointer) as? any NotificationServiceExtension)?.serviceExtensionTimeWillExpire()
+        (box(pointer).instance as? any NotificationServiceExtension)?.serviceExtensionTimeWillExpire()
+    }
+
+    static let getInterface: @convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer? = { id in
+        guard let id, let type = Registration.shared.current?.type as? any NotificationInterfaceProviding.Type
+        else { return nil }
+        return type.interface(String(cString: id))
+    }
+
+    /// A context handle, a number that may cross threads.
+    struct ContextHandle: @unchecked Sendable {
+        let value: tidings_context?
     }
 }

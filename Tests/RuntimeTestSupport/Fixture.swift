@@ -58,6 +58,15 @@ package final class Fixture: @unchecked Sendable {
                              resources: [interface])
         return library
     }
+
+    /// Builds the Ledger fixture and installs it (`LedgerFixture` says for what).
+    package func installLedger() throws {
+        let library = try CCompiler.fixture("Ledger", into: directory.path)
+        let interface = try directory.write(LedgerFixture.interface, to: "ledger/MainInterface.json")
+        let manifest = BundleMaker.contentManifest(identifier: LedgerFixture.identifier, executable: "libLedger.so",
+                                                   categories: [LedgerFixture.category], interface: "MainInterface")
+        try BundleMaker.make("Ledger", in: directory.path, manifest: manifest, library: library, resources: [interface])
+    }
 }
 
 /// Collects host events from any thread.

@@ -85,6 +85,12 @@ package final class RPCClient {
         }
     }
 
+    /// True when the answer to `id` has arrived (read while waiting for
+    /// another) and is not taken yet; it does not read.
+    package func hasAnswer(to id: JSON) -> Bool {
+        answers[id] != nil
+    }
+
     /// The next event of `method` (taking it), waiting up to `timeout` seconds.
     package func event(_ method: String, timeout: Double = 3) throws -> JSON? {
         let deadline = MonotonicClock.deadline(after: timeout)

@@ -44,15 +44,18 @@ public enum CCompiler {
         return output
     }
 
-    /// Compiles a fixture from Tests/Fixtures/Extensions into `directory`.
-    /// Each (fixture, flags) pair is compiled once per test process and copied.
+    /// Compiles a fixture from Tests/Fixtures/Extensions into `directory`,
+    /// against the header in `includeDirectory` (the current one by default).
+    /// Each (fixture, flags, header) is compiled once per test process and copied.
     @discardableResult
     public static func fixture(_ name: String, into directory: String, output: String? = nil,
-                               extraFlags: [String] = []) throws -> String {
+                               extraFlags: [String] = [], includeDirectory: String = Locations.headerDirectory) throws
+        -> String
+    {
         let destination = directory + "/" + (output ?? "lib\(name).so")
-        let built = try cache.library(for: ([name] + extraFlags).joined(separator: " ")) { path in
+        let built = try cache.library(for: ([name, includeDirectory] + extraFlags).joined(separator: " ")) { path in
             try sharedLibrary(Locations.repositoryFile("Tests/Fixtures/Extensions/\(name).c"), output: path,
-                              extraFlags: extraFlags)
+                              includeDirectory: includeDirectory, extraFlags: extraFlags)
         }
         try? FileManager.default.removeItem(atPath: destination)
         try FileManager.default.copyItem(atPath: built, toPath: destination)

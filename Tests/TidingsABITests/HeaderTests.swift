@@ -36,7 +36,7 @@ import Testing
     }
 
     /// Every frozen version, with the number of layout lines its header gives at least.
-    static let frozenVersions = [("v1", 70), ("v2", 95)]
+    static let frozenVersions = [("v1", 70), ("v2", 95), ("v3", 115)]
 
     @Test(arguments: frozenVersions)
     func frozenLayoutIsKeptByTheCurrentHeader(version: String, lines: Int) throws {

@@ -55,27 +55,6 @@ func codes(_ diagnostics: [Diagnostic]) -> [Diagnostic.Code] {
     diagnostics.map(\.code)
 }
 
-/// Runs `body(0)` … `body(count - 1)` each on its own POSIX thread, all at
-/// once, and waits for them.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    /// A thread's closure, boxed to cross `pthread_create`'s raw pointer.
-    final class Work {
-        let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
-    }
-    let threads = (0..<count).map { index in
-        var thread = pthread_t()
-        let work = Unmanaged.passRetained(Work { body(index) }).toOpaque()
-        let created = pthread_create(&thread, nil, { argument in
-            Unmanaged<Work>.fromOpaque(argument!).takeRetainedValue().run()
-            return nil
-        }, work)
-        precondition(created == 0, "pthread_create failed")
-        return thread
-    }
-    for thread in threads { pthread_join(thread, nil) }
-}
-
 /// A child process started with `posix_spawn`.
 struct ChildProcess {
     /// Its process id.

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 @testable import TidingsBase
 
 @Suite("Record store")

@@ -11,11 +11,13 @@ struct Tidings {
         try run(arguments)
     }
 
-    func run(_ arguments: [String]) throws -> ProcessResult {
+    /// Runs `tidings` with `arguments`; `environment` adds to or overrides
+    /// the test's; past `deadline` seconds it is killed (see `ProcessRunner`).
+    func run(_ arguments: [String], environment: [String: String] = [:], deadline: Double? = nil) throws -> ProcessResult {
         try ProcessRunner.run(Locations.product("tidings"), arguments, environment: [
             "HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_DATA_DIRS": home.file("system"),
             "TIDINGS_EXTENSIONS_PATH": "", "NO_COLOR": "1",
-        ])
+        ].merging(environment) { _, given in given }, deadline: deadline)
     }
 
     /// Runs and parses standard output as JSON.

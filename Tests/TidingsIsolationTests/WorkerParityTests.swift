@@ -14,14 +14,6 @@ import TidingsRuntime
 /// extension slower than the call timeout was killed as hung; a call storm
 /// overflowed the host's stack.
 @Suite(.serialized) struct WorkerParityTests {
-    /// Where the extension runs.
-    enum Mode: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case inProcess = "in process"
-        case worker = "in a worker"
-
-        var testDescription: String { rawValue }
-    }
-
     let fixture = Fixture()
 
     init() throws {
@@ -32,15 +24,13 @@ import TidingsRuntime
     }
 
     /// A host running the extensions `mode` says, with `configure` applied to its settings.
-    func host(_ mode: Mode, configure: (inout NotificationHost.Configuration, inout WorkerSettings) -> Void = { _, _ in })
+    func host(_ mode: IsolationMode, configure: (inout NotificationHost.Configuration, inout WorkerSettings) -> Void = { _, _ in })
         -> NotificationHost
     {
         var configuration = NotificationHost.Configuration()
-        var settings = WorkerSettings(executable: Locations.product("tidings"))
-        settings.restarts.initialBackoff = 0
+        var settings = IsolationMode.workerSettings
         configure(&configuration, &settings)
-        let launcher: any ExtensionLauncher = mode == .worker ? WorkerLauncher(settings: settings) : InProcessLauncher()
-        let host = fixture.host(configuration: configuration, launcher: launcher)
+        let host = fixture.host(configuration: configuration, launcher: mode.launcher(settings))
         host.register([NotificationCategory(identifier: "misbehave", actions: [
             NotificationAction(identifier: "late-report", title: "Late"),
         ])], for: "com.example.tests")
@@ -57,8 +47,8 @@ import TidingsRuntime
 
     /// A worker answers an instance's creation with its first call: a creation that fails is
     /// still reported as such, every time, and the worker lives on.
-    @Test(arguments: Mode.allCases)
-    func aFailedCreationIsReportedEveryTime(_ mode: Mode) throws {
+    @Test(arguments: IsolationMode.allCases)
+    func aFailedCreationIsReportedEveryTime(_ mode: IsolationMode) throws {
         let library = try CCompiler.fixture("Broken", into: fixture.directory.path, output: "libcreate-fails.so",
                                             extraFlags: ["-DCREATE_FAILS"])
         try BundleMaker.make("CreateFails", in: fixture.directory.path, manifest: BundleMaker.contentManifest(
@@ -74,8 +64,8 @@ import TidingsRuntime
         }
     }
 
-    @Test(arguments: Mode.allCases)
-    func aLateCompletionIsAnsweredAsInvalid(_ mode: Mode) throws {
+    @Test(arguments: IsolationMode.allCases)
+    func aLateCompletionIsAnsweredAsInvalid(_ mode: IsolationMode) throws {
         let host = host(mode) { configuration, _ in configuration.responseDeadline = 0.1 }
         // Two notifications of one thread share the instance: the second keeps it alive after the first closes.
         _ = host.deliver(notification("first", category: "misbehave", thread: "t"), to: "com.example.tests")
@@ -87,8 +77,8 @@ import TidingsRuntime
         #expect(host.presentation(of: "second")?.view?.text(of: "count") == "late completion answered 7")
     }
 
-    @Test(arguments: Mode.allCases)
-    func anAttachmentMadeDuringTheRequestOpensAfterItReturned(_ mode: Mode) throws {
+    @Test(arguments: IsolationMode.allCases)
+    func anAttachmentMadeDuringTheRequestOpensAfterItReturned(_ mode: IsolationMode) throws {
         let store = fixture.directory.file("store-\(mode == .worker ? "worker" : "process")")
         let host = host(mode) { configuration, _ in
             configuration.attachmentDirectory = store
@@ -99,8 +89,8 @@ import TidingsRuntime
                 "\(delivery.diagnostics.map(\.description))")
     }
 
-    @Test(arguments: Mode.allCases)
-    func timeWillExpireComesWhileTheRequestStillRuns(_ mode: Mode) {
+    @Test(arguments: IsolationMode.allCases)
+    func timeWillExpireComesWhileTheRequestStillRuns(_ mode: IsolationMode) {
         let host = host(mode) { configuration, _ in
             configuration.serviceDeadline = 0.2
             configuration.serviceGracePeriod = 2
@@ -125,8 +115,8 @@ import TidingsRuntime
     /// stack and memory stay flat (each call used to wrap the change
     /// observer once more: a stack overflow after 3–15 k calls in process,
     /// 131 k in a worker, about 100 bytes each).
-    @Test(arguments: Mode.allCases)
-    func aMillionHostCallsLeaveStackAndMemoryFlat(_ mode: Mode) {
+    @Test(arguments: IsolationMode.allCases)
+    func aMillionHostCallsLeaveStackAndMemoryFlat(_ mode: IsolationMode) {
         // No rate limit, time enough for a million calls in a debug build, and no memory limit: fifty
         // threads' stacks (8 MiB each) are more than a worker may have, which is not what is tested here.
         let host = host(mode) { configuration, settings in
@@ -148,8 +138,8 @@ import TidingsRuntime
         #expect(grown < 48 << 20, "the host grew by \(grown >> 20) MiB")
     }
 
-    @Test(arguments: Mode.allCases)
-    func aCallStormIsRefusedThenEnded(_ mode: Mode) {
+    @Test(arguments: IsolationMode.allCases)
+    func aCallStormIsRefusedThenEnded(_ mode: IsolationMode) {
         let host = host(mode) { configuration, _ in configuration.hostCallRate = CallRate(perSecond: 1_000, burst: 2_000) }
         let storm = notification("storm", category: "misbehave", userInfo: [("storm", .string("100000"))])
         let delivery = host.deliver(storm, to: "com.example.tests")

@@ -27,7 +27,7 @@ private struct HostTable: @unchecked Sendable {
     @Test(arguments: BrokenLibrary.allCases)
     func eachBrokenLibraryHasItsOwnCode(_ broken: BrokenLibrary) throws {
         let path = try broken.make(in: directory.path)
-        let error = #expect(throws: Diagnostic.self) { try ExtensionLoader.load(path, host: hostTable) }
+        let error = #expect(throws: Diagnostic.self) { try ExtensionLoader.load(path, bundle: directory.path, host: hostTable) }
         #expect(error?.code.rawValue == broken.expectedCode)
         #expect(error?.location.file == path)
     }
@@ -39,7 +39,7 @@ private struct HostTable: @unchecked Sendable {
 
     @Test func unresolvedSymbolIsNamed() throws {
         let path = try BrokenLibrary.unresolvedSymbol.make(in: directory.path)
-        let error = #expect(throws: Diagnostic.self) { try ExtensionLoader.load(path, host: hostTable) }
+        let error = #expect(throws: Diagnostic.self) { try ExtensionLoader.load(path, bundle: directory.path, host: hostTable) }
         #expect(error?.message.contains("tidings_test_symbol_nobody_defines") == true)
     }
 
@@ -58,7 +58,7 @@ private struct HostTable: @unchecked Sendable {
 
     @Test func validLibraryLoadsWithItsFunctions() throws {
         let path = try CCompiler.fixture("Broken", into: directory.path, output: "libvalid.so")
-        let loaded = try ExtensionLoader.load(path, host: hostTable)
+        let loaded = try ExtensionLoader.load(path, bundle: directory.path, host: hostTable)
         #expect(loaded.abiVersion == TIDINGS_ABI_VERSION)
         #expect(loaded.descriptorSize == MemoryLayout<tidings_extension>.size)
         #expect(loaded.didReceiveResponse != nil)
@@ -68,16 +68,39 @@ private struct HostTable: @unchecked Sendable {
     @Test func absentResponseHandlerIsNil() throws {
         let path = try CCompiler.fixture("Broken", into: directory.path, output: "libnohandler.so",
                                          extraFlags: ["-DNO_RESPONSE_HANDLER"])
-        #expect(try ExtensionLoader.load(path, host: hostTable).didReceiveResponse == nil)
+        #expect(try ExtensionLoader.load(path, bundle: directory.path, host: hostTable).didReceiveResponse == nil)
     }
 
     @Test func functionsBeyondTheGivenSizeAreIgnored() throws {
         // The descriptor holds a response handler but says it ends before it.
         let path = try CCompiler.fixture("Broken", into: directory.path, output: "libminimal.so",
                                          extraFlags: ["-DMINIMAL_SIZE"])
-        let loaded = try ExtensionLoader.load(path, host: hostTable)
-        #expect(loaded.descriptorSize == ExtensionLoader.minimumDescriptorSize)
+        let loaded = try ExtensionLoader.load(path, bundle: directory.path, host: hostTable)
+        #expect(loaded.descriptorSize == tidings_extension.introducedSize)
         #expect(loaded.didReceiveResponse == nil)
+    }
+
+    @Test func anExtensionsInterfaceIsFoundByIdAndKept() throws {
+        let path = try CCompiler.fixture("Exerciser", into: directory.path, extraFlags: ["-pthread"])
+        let loaded = try ExtensionLoader.load(path, bundle: directory.path, host: hostTable)
+        let interface = try #require(loaded.interface("com.example.exerciser/1", as: ExerciserInterface.self))
+        #expect(interface.answer == 42)
+        #expect(interface.twice?(21) == 42)
+        // Asked once, kept: the same interface every time.
+        #expect(loaded.interface("com.example.exerciser/1") == loaded.interface("com.example.exerciser/1"))
+        // An id it does not offer, or not in its form, is nil.
+        #expect(loaded.interface("com.example.nobody/1") == nil)
+        #expect(loaded.interface("com.example.exerciser/2") == nil)
+        #expect(loaded.interface("") == nil)
+    }
+
+    @Test func anExtensionOfVersion2OffersNoInterfaces() throws {
+        let path = try CCompiler.fixture("Exerciser", into: directory.path, output: "libexerciser2.so",
+                                         extraFlags: ["-pthread"],
+                                         includeDirectory: Locations.repositoryFile("Tests/ABI/v2"))
+        let loaded = try ExtensionLoader.load(path, bundle: directory.path, host: hostTable)
+        #expect(loaded.abiVersion == 2)
+        #expect(loaded.interface("com.example.exerciser/1") == nil)
     }
 
     @Test func elfIdentityReadsTheRunningExecutable() throws {
@@ -86,4 +109,14 @@ private struct HostTable: @unchecked Sendable {
         #expect(host.byteOrder == 1)
         #expect(ELFIdentity(Array("not an elf file at all".utf8)) == nil)
     }
+}
+
+/// The interface Exerciser.c offers as "com.example.exerciser/1".
+private struct ExerciserInterface: SizedStruct {
+    var struct_size: UInt32 = 0
+    var answer: UInt32 = 0
+    var twice: (@convention(c) (Int32) -> Int32)?
+
+    static let introducedSize = 16
+    static var defaults: Self { Self() }
 }

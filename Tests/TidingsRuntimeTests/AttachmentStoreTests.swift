@@ -396,7 +396,7 @@ import TidingsRuntime
         try FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: elsewhere)
         let failure = try refusal(AttachmentRequest(url: try samplePNG()), in: AttachmentStore(directory: linked))
         #expect(failure.code == .moveIntoDataStoreFailed)
-        #expect(failure.diagnostic.message.contains("is not a directory (a link or a file is in its place)"))
+        #expect(failure.diagnostic.message.contains("\(linked) is a symbolic link, which Tidings never follows"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
     }
 

@@ -21,37 +21,37 @@ import TidingsRuntime
 
     @Test func remembersTheLastFinishedTokens() {
         // A center of its own, so that no other test's tokens are pushed out.
-        let center = CompletionCenter(remembering: 4096)
+        let center = CompletionCenter(slot: HandleSlot(), remembering: 4096)
         let reports = Reports()
         var tokens: [UInt64] = []
         for _ in 0..<4097 {
-            let pending = center.begin(deadline: MonotonicClock.deadline(after: 60), extensionIdentifier: "test",
+            let pending = center.begin(for: 1, deadline: MonotonicClock.deadline(after: 60), extensionIdentifier: "test",
                                        report: { _ in reports.add() })
-            #expect(center.complete(pending.token, option: TIDINGS_RESPONSE_DO_NOT_DISMISS) == TIDINGS_STATUS_OK)
+            #expect(center.complete(pending.token, with: .option(TIDINGS_RESPONSE_DO_NOT_DISMISS), by: nil) == TIDINGS_STATUS_OK)
             center.finish(pending)
             tokens.append(pending.token)
         }
         // The oldest is forgotten: a completion naming it is unknown, and reported nowhere.
-        #expect(center.complete(tokens[0], option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_INVALID_COMPLETION)
+        #expect(center.complete(tokens[0], with: .option(TIDINGS_RESPONSE_DISMISS), by: nil) == TIDINGS_STATUS_INVALID_COMPLETION)
         #expect(reports.total == 0)
         // Later ones are remembered: a repetition is reported.
-        #expect(center.complete(tokens[100], option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_INVALID_COMPLETION)
-        #expect(center.complete(tokens[4096], option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_INVALID_COMPLETION)
+        #expect(center.complete(tokens[100], with: .option(TIDINGS_RESPONSE_DISMISS), by: nil) == TIDINGS_STATUS_INVALID_COMPLETION)
+        #expect(center.complete(tokens[4096], with: .option(TIDINGS_RESPONSE_DISMISS), by: nil) == TIDINGS_STATUS_INVALID_COMPLETION)
         #expect(reports.total == 2)
         // And the ring keeps turning: 4,096 more push those out too.
         for _ in 0..<4096 {
-            let pending = center.begin(deadline: MonotonicClock.deadline(after: 60), extensionIdentifier: "test",
+            let pending = center.begin(for: 1, deadline: MonotonicClock.deadline(after: 60), extensionIdentifier: "test",
                                        report: { _ in })
             center.finish(pending)
         }
-        #expect(center.complete(tokens[4096], option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_INVALID_COMPLETION)
+        #expect(center.complete(tokens[4096], with: .option(TIDINGS_RESPONSE_DISMISS), by: nil) == TIDINGS_STATUS_INVALID_COMPLETION)
         #expect(reports.total == 2)
     }
 
     @Test func aCompletionBeforeTheWaitIsTheAnswer() {
-        let center = CompletionCenter(remembering: 16)
-        let pending = center.begin(deadline: MonotonicClock.deadline(after: 60), extensionIdentifier: "test", report: { _ in })
-        #expect(center.complete(pending.token, option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_OK)
+        let center = CompletionCenter(slot: HandleSlot(), remembering: 16)
+        let pending = center.begin(for: 1, deadline: MonotonicClock.deadline(after: 60), extensionIdentifier: "test", report: { _ in })
+        #expect(center.complete(pending.token, with: .option(TIDINGS_RESPONSE_DISMISS), by: nil) == TIDINGS_STATUS_OK)
         let start = MonotonicClock.now()
         #expect(pending.wait() == .option(.dismiss))
         #expect(MonotonicClock.now() - start < 1_000_000_000)
@@ -59,15 +59,15 @@ import TidingsRuntime
     }
 
     @Test func aCompletionFromAnotherThreadEndsTheWait() {
-        let center = CompletionCenter(remembering: 16)
+        let center = CompletionCenter(slot: HandleSlot(), remembering: 16)
         for option in [TIDINGS_RESPONSE_DO_NOT_DISMISS, TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION, 7] {
-            let pending = center.begin(deadline: MonotonicClock.deadline(after: 60), extensionIdentifier: "test",
+            let pending = center.begin(for: 1, deadline: MonotonicClock.deadline(after: 60), extensionIdentifier: "test",
                                        report: { _ in })
             let status = Mutex<tidings_status?>(nil)
             let token = pending.token
             Thread.detachNewThread {
                 Thread.sleep(forTimeInterval: 0.05)
-                status.withLock { $0 = center.complete(token, option: option) }
+                status.withLock { $0 = center.complete(token, with: .option(option), by: nil) }
             }
             let start = MonotonicClock.now()
             let expected: PendingCompletion.Answer = ResponseOption(rawValue: option).map { .option($0) } ?? .invalid(option)
@@ -79,12 +79,12 @@ import TidingsRuntime
     }
 
     @Test func aWaitWithoutCompletionEndsAtTheDeadline() {
-        let center = CompletionCenter(remembering: 16)
-        let pending = center.begin(deadline: MonotonicClock.deadline(after: 0.05), extensionIdentifier: "test",
+        let center = CompletionCenter(slot: HandleSlot(), remembering: 16)
+        let pending = center.begin(for: 1, deadline: MonotonicClock.deadline(after: 0.05), extensionIdentifier: "test",
                                    report: { _ in })
         #expect(pending.wait() == nil)
         #expect(MonotonicClock.now() >= pending.deadline)
-        #expect(center.complete(pending.token, option: TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_INVALID_COMPLETION)
+        #expect(center.complete(pending.token, with: .option(TIDINGS_RESPONSE_DISMISS), by: nil) == TIDINGS_STATUS_INVALID_COMPLETION)
         #expect(pending.problems.map(\.code) == [.completionLate])
         center.finish(pending)
     }

@@ -17,9 +17,13 @@ import TidingsRuntime
         ], options: .customDismissAction),
     ]
 
-    func host() throws -> NotificationHost {
+    /// A host speaking ABI `version` (its own by default) serving the sample.
+    func host(version: UInt32 = HostFunctions.abiVersion) throws -> NotificationHost {
         try fixture.installEventInvite()
-        let host = fixture.host()
+        var configuration = NotificationHost.Configuration()
+        configuration.responseDeadline = 2
+        configuration.abiVersion = version
+        let host = fixture.host(configuration: configuration)
         host.register(Self.categories, for: "com.example.events")
         return host
     }
@@ -93,6 +97,40 @@ import TidingsRuntime
         #expect(outcome.forwarded == [ForwardedResponse(app: "com.example.events", notificationIdentifier: "invite",
                                                        actionIdentifier: "comment", userText: "Count me in")])
         #expect(outcome.log.map(\.message) == ["forwarding a comment of 11 characters to the app"])
+    }
+
+    /// The sample reads the actions shown and sets them without Comment.
+    @Test func closedCommentsTakeTheCommentActionAway() throws {
+        var closed = invite()
+        closed.content.userInfo.append(("comments", .string("closed")))
+        let delivery = try host().deliver(closed, to: "com.example.events")
+        #expect(delivery.diagnostics.isEmpty, "\(delivery.diagnostics)")
+        #expect(delivery.presentation.actions.map(\.identifier) == ["accept", "decline"])
+    }
+
+    /// A host of version 2 has no getter for the actions: the sample keeps
+    /// them, and completes its responses without naming its instance.
+    @Test func onAVersion2HostTheSampleKeepsTheActionsAndCompletes() throws {
+        let host = try host(version: 2)
+        var closed = invite()
+        closed.content.userInfo.append(("comments", .string("closed")))
+        let delivery = host.deliver(closed, to: "com.example.events")
+        #expect(delivery.diagnostics.isEmpty, "\(delivery.diagnostics)")
+        #expect(delivery.presentation.actions.map(\.identifier) == ["accept", "decline", "comment"])
+        let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "accept"))
+        #expect(outcome.option == .dismiss)
+        #expect(outcome.diagnostics.isEmpty)
+    }
+
+    /// The sample cuts what it shows to the limit the host's limits interface gives.
+    @Test func aLongCommentIsShownCutToTheHostsLimit() throws {
+        let host = try host()
+        _ = host.deliver(invite(), to: "com.example.events")
+        let text = String(repeating: "é", count: 10_000)
+        let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "comment", userText: text))
+        let shown = try #require(outcome.presentation.view?.text(of: "eventResponse"))
+        #expect(shown.hasPrefix("Comment sent: éé"))
+        #expect(shown.utf8.count <= HostLimits.textBytes && shown.utf8.count > HostLimits.textBytes - 2)
     }
 
     @Test func defaultActionIsForwardedToTheApp() throws {

@@ -14,12 +14,17 @@ import TidingsRuntime
 
     var storeDirectory: String { fixture.directory.file("state/attachments") }
 
-    func host(deadline: Double = 5) throws -> NotificationHost {
+    /// A host speaking ABI `version` (its own by default) serving both
+    /// samples, with the photo in the service's bundle.
+    func host(deadline: Double = 5, version: UInt32 = HostFunctions.abiVersion) throws -> NotificationHost {
         try fixture.installEventInvite()
-        try BundleMaker.installSample("InviteService", in: fixture.directory.path)
+        let manifest = try String(contentsOfFile: Locations.repositoryFile("Manifests/InviteService.plist"), encoding: .utf8)
+        try BundleMaker.make("InviteService", in: fixture.directory.path, manifest: manifest,
+                             library: Locations.product("libInviteService.so"), resources: [png])
         var configuration = NotificationHost.Configuration()
         configuration.serviceDeadline = deadline
         configuration.attachmentDirectory = storeDirectory
+        configuration.abiVersion = version
         return fixture.host(configuration: configuration)
     }
 
@@ -62,6 +67,22 @@ import TidingsRuntime
         #expect(!image.hidden)
         #expect(presentation.contentHeight == 320)
         #expect(FileManager.default.fileExists(atPath: png), "the sample fetched a copy; the original stays")
+    }
+
+    /// A name in its own bundle, found where the host said the bundle is.
+    @Test func aNameInItsBundleIsAttached() throws {
+        let delivery = try host().deliver(try samplePayload(attachment: "lighthouse.png"), to: "com.example.events")
+        #expect(delivery.diagnostics.isEmpty, "\(delivery.diagnostics)")
+        #expect(delivery.presentation.notification.content.attachments.map(\.identifier) == ["event-image"])
+    }
+
+    /// A host of version 2 does not say where the bundle is: the name is not
+    /// found, and the title is still rewritten (completed without naming the instance).
+    @Test func onAVersion2HostANameInItsBundleIsNotFoundAndTheTitleStillChanges() throws {
+        let delivery = try host(version: 2).deliver(try samplePayload(attachment: "lighthouse.png"), to: "com.example.events")
+        #expect(delivery.presentation.notification.content.title == "Invitation: Team offsite")
+        #expect(delivery.presentation.notification.content.attachments.isEmpty)
+        #expect(delivery.log.contains { $0.level == .warning && $0.message.contains("could not attach lighthouse.png") })
     }
 
     @Test func withoutAPhotoTheServiceStillRewritesTheTitle() throws {

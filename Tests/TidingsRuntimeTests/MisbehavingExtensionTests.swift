@@ -67,16 +67,21 @@ import TidingsRuntime
         #expect(outcome.diagnostics.isEmpty)
     }
 
+    /// The host lives on after the response (a host that is gone has nobody to report to).
     @Test func lateCompletionIsIgnoredAndReportedAsAnEvent() throws {
-        let outcome = try deliverAndRespond("late", host: host(deadline: 0.1))
-        #expect(outcome.diagnostics.codes == ["response.completion-timeout"])
-        try waitFor { fixture.events.diagnostics.codes == ["response.completion-late"] }
+        try withExtendedLifetime(host(deadline: 0.1)) { host in
+            let outcome = try deliverAndRespond("late", host: host)
+            #expect(outcome.diagnostics.codes == ["response.completion-timeout"])
+            try waitFor { fixture.events.diagnostics.codes == ["response.completion-late"] }
+        }
     }
 
     @Test func repeatedCompletionAfterTheResponseIsReportedAsAnEvent() throws {
-        let outcome = try deliverAndRespond("again-later", host: host(deadline: 2))
-        #expect(outcome.option == .dismiss)
-        try waitFor { fixture.events.diagnostics.codes == ["response.completion-repeated"] }
+        try withExtendedLifetime(host(deadline: 2)) { host in
+            let outcome = try deliverAndRespond("again-later", host: host)
+            #expect(outcome.option == .dismiss)
+            try waitFor { fixture.events.diagnostics.codes == ["response.completion-repeated"] }
+        }
     }
 
     @Test func invalidOptionIsReportedAndForwarded() throws {
@@ -194,7 +199,7 @@ import TidingsRuntime
     }
 
     @Test func unknownCompletionTokenIsRefused() {
-        #expect(HostFunctions.table.pointee.complete_response(UInt64.max, 1) == TIDINGS_STATUS_INVALID_COMPLETION)
+        #expect(HostFunctions.table(callRate: .standard).pointer.pointee.complete_response(UInt64.max, 1) == TIDINGS_STATUS_INVALID_COMPLETION)
     }
 
     /// Polls `condition` for up to two seconds.

@@ -89,7 +89,9 @@ import TidingsRuntime
     }
 
     @Test func anAnswerAfterTheGracePeriodIsIgnoredAndReported() throws {
-        let delivery = host(deadline: 0.1, grace: 0.1).deliver(remote("too-late"), to: "com.example.svc")
+        // The host lives on after the delivery (a host that is gone has nobody to report to).
+        let host = host(deadline: 0.1, grace: 0.1)
+        let delivery = host.deliver(remote("too-late"), to: "com.example.svc")
         #expect(delivery.presentation.notification.content.title == "Hello")
         #expect(serviceCodes(delivery) == ["service.timeout"])
         let deadline = MonotonicClock.deadline(after: 3)
@@ -97,6 +99,7 @@ import TidingsRuntime
             try #require(MonotonicClock.now() < deadline, "no late-completion event")
             usleep(20_000)
         }
+        withExtendedLifetime(host) {}
     }
 
     @Test func contentWithoutAlertTextIsIgnored() {

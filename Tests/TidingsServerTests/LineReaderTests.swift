@@ -29,6 +29,27 @@ import Testing
         #expect(lines([long + "\nnext\n"], limit: 64) == [.tooLong, line("next")])
     }
 
+    @Test func theLastLineNeedsNoNewline() {
+        var reader = LineReader(limit: 64)
+        Array("one\ntwo\r".utf8).withUnsafeBytes { reader.append($0) }
+        #expect(reader.next() == line("one"))
+        #expect(reader.next() == .needMore)
+        #expect(reader.finish() == line("two"))
+        #expect(reader.finish() == nil, "taken once")
+    }
+
+    @Test func theEndOfInputAfterANewlineOrInALongLineGivesNothing() {
+        var ended = LineReader(limit: 8)
+        Array("one\n  \t".utf8).withUnsafeBytes { ended.append($0) }
+        #expect(ended.next() == line("one"))
+        #expect(ended.next() == .needMore)
+        #expect(ended.finish() == nil, "blank")
+        var long = LineReader(limit: 8)
+        Array("0123456789".utf8).withUnsafeBytes { long.append($0) }
+        #expect(long.next() == .tooLong)
+        #expect(long.finish() == nil, "reported already")
+    }
+
     @Test func aLineOfExactlyTheLimitIsKept() {
         let exact = String(repeating: "y", count: 64)
         #expect(lines([exact + "\n"], limit: 64) == [line(exact)])

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import ServerTestSupport
+import Testing
 import TestSupport
 import TidingsBase
 import TidingsRegistry
@@ -47,6 +48,43 @@ final class ServerFixture: @unchecked Sendable {
     /// A client connected to the server.
     func client() throws -> RPCClient {
         try RPCClient(path: socketPath)
+    }
+
+    /// The arguments of `tidings serve` over what is installed, with the
+    /// state in the fixture's directory, running extensions as `isolation` says.
+    func serveArguments(_ isolation: IsolationMode) -> [String] {
+        ["serve", "--state", directory.file("state"), "--isolation", isolation.option,
+         "--extensions", directory.file("extensions")]
+    }
+
+    /// Starts `tidings serve` as a process on the fixture's socket: the real
+    /// server, extensions run as `isolation` says, with `options` besides.
+    func startProcess(_ isolation: IsolationMode, options: [String] = []) throws -> BackgroundProcess {
+        try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
+        let server = try BackgroundProcess(Locations.product("tidings"),
+                                           serveArguments(isolation) + ["--socket", socketPath] + options,
+                                           environment: ["HOME": directory.path, "NO_COLOR": "1"],
+                                           log: directory.file("serve.log"))
+        // The socket's file appears at bind, a moment before the server listens: wait for a connection.
+        let deadline = MonotonicClock.deadline(after: 10)
+        while (try? client()) == nil {
+            try #require(MonotonicClock.now() < deadline && server.isRunning, "the server did not start: \(serveLog)")
+            usleep(10_000)
+        }
+        return server
+    }
+
+    /// What the server process wrote to its log.
+    var serveLog: String { (try? String(contentsOfFile: directory.file("serve.log"), encoding: .utf8)) ?? "" }
+
+    /// Runs `tidings serve --stdio` over what is installed with `lines` as
+    /// its input, all written at once, until it has answered them all.
+    func serveStandardIO(_ isolation: IsolationMode, lines: [String]) throws -> ProcessResult {
+        try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
+        let input = try directory.write(lines.joined(separator: "\n") + "\n", to: "requests.jsonl")
+        let command = ([Locations.product("tidings")] + serveArguments(isolation) + ["--stdio"])
+            .map { "'\($0)'" }.joined(separator: " ")
+        return try ProcessRunner.run("/bin/sh", ["-c", "\(command) < '\(input)'"], environment: ["HOME": directory.path])
     }
 
     deinit {

@@ -1,12 +1,5 @@
 /*
- * tidings.h — the Tidings notification extension ABI, version 2.
- *
- * Version 2 appends, to version 1: service extensions (did_receive_request,
- * service_extension_time_will_expire, complete_request), attachments created
- * by extensions (create_attachment, tidings_attachment_request,
- * tidings_attachment_result) and read through the host (open_attachment),
- * and an attachment's size and thumbnail options.
- * Fields marked "v2" exist only when the struct's size covers them.
+ * tidings.h — the Tidings notification extension ABI, version 3.
  *
  * A Tidings extension is a shared library inside a bundle directory
  * (NAME.appex/ with an Info.plist). The host loads it with
@@ -23,10 +16,12 @@
  *    tidings_extension) also carry `abi_version`.
  *  - Append only. Later versions only ever add fields at the end of a struct.
  *    A reader never touches a field that lies beyond the `struct_size` it was
- *    given; use TIDINGS_HAS_FIELD() before reading a field added after v1.
- *    A function pointer that is NULL, or beyond the struct's size, means
- *    "not implemented", and the host then does what Apple's system does when
- *    the corresponding method is absent.
+ *    given; use TIDINGS_HAS_FIELD() before reading a field added after the
+ *    struct's first version. A function pointer that is NULL, or beyond the
+ *    struct's size, means "not implemented", and the host then does what
+ *    Apple's system does when the corresponding method is absent. See
+ *    "Versions" below for what each version added and the sizes each side
+ *    accepts.
  *  - Strings are UTF-8 and NUL-terminated. Whatever the host passes to the
  *    extension is borrowed: valid only until the call returns, so copy what
  *    you keep. Whatever the extension passes to a host function is copied by
@@ -41,6 +36,45 @@
  * Values that mirror Apple's UserNotifications framework (response options,
  * action options, media button types, interruption levels, action
  * identifiers) have Apple's numeric values and spellings.
+ *
+ * Versions
+ *
+ *  1  Content extensions: tidings_extension up to media_pause; tidings_host
+ *     up to complete_response; every struct of "What the host passes" and
+ *     tidings_action, tidings_media_button.
+ *  2  Service extensions (did_receive_request,
+ *     service_extension_time_will_expire, complete_request), attachments
+ *     made by extensions (create_attachment, tidings_attachment_request,
+ *     tidings_attachment_result) and read through the host
+ *     (open_attachment); an attachment's size and thumbnail options.
+ *  3  Named interfaces both ways (tidings_host.get_interface,
+ *     tidings_extension.get_interface); completions that name their
+ *     instance (complete_response_for, complete_request_for); the bundle's
+ *     directory at entry (tidings_extension_entry_v3, tidings_entry_info);
+ *     the presented actions' getter (get_actions).
+ *
+ * Version 3 is meant to be the last global version for a long time: a new
+ * capability arrives as a named interface (see "Named interfaces"), which
+ * either side may offer or not, and which needs no new version number.
+ *
+ * The rules for the two sides:
+ *
+ *  - A struct is accepted when its `struct_size` is at least its size in the
+ *    version that introduced it (TIDINGS_<STRUCT>_SIZE_V<N> below). The host
+ *    reads only the bytes a struct's size covers; a field beyond it takes
+ *    the default its comment gives (NULL, 0, false or "not implemented" when
+ *    none is given). The host writes into an extension's struct
+ *    (tidings_attachment_result) only within its `struct_size`.
+ *  - The host fills what it passes with the size of its own version; an
+ *    extension reads a field added after a struct's first version only when
+ *    TIDINGS_HAS_FIELD() says the struct covers it.
+ *  - An extension declares in tidings_extension.abi_version the lowest
+ *    version whose functions it uses, at most the host's. The host calls
+ *    only the functions the descriptor's size covers, and treats the
+ *    descriptor as of the version it declares.
+ *  - Build against the newest header; set struct_size to sizeof() of what
+ *    you fill; fill structs with designated initializers (C) or
+ *    value-initialize them (C++), so fields you do not name are zero.
  */
 #ifndef TIDINGS_H
 #define TIDINGS_H
@@ -58,7 +92,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 /** The ABI version this header describes. */
-#define TIDINGS_ABI_VERSION 2u
+#define TIDINGS_ABI_VERSION 3u
 
 /** The name of the one function every extension library exports. */
 #define TIDINGS_ENTRY_SYMBOL "tidings_extension_entry"
@@ -76,8 +110,11 @@ extern "C" {
  * Use it before reading any field added after version 1.
  */
 #define TIDINGS_HAS_FIELD(pointer, type, field)                                \
-    ((pointer)->struct_size >=                                                 \
-     offsetof(type, field) + sizeof(((const type *)0)->field))
+    ((pointer)->struct_size >= TIDINGS_SIZE_THROUGH(type, field))
+
+/** The size of struct type `type` up to and including `field`. */
+#define TIDINGS_SIZE_THROUGH(type, field)                                      \
+    (offsetof(type, field) + sizeof(((const type *)0)->field))
 
 /* ------------------------------------------------------------------------ */
 /* Plain values                                                              */
@@ -230,6 +267,18 @@ typedef struct tidings_context_handle *tidings_context;
 /** The host's handle for one pending response; see tidings_host.complete_response. */
 typedef uint64_t tidings_completion;
 
+typedef struct tidings_host tidings_host;
+typedef struct tidings_action tidings_action;
+
+/**
+ * v3. Receives the actions get_actions reports: `count` actions, borrowed
+ * for the call (copy what you keep). `user_data` is what was passed to
+ * get_actions.
+ */
+typedef void (*tidings_actions_receiver)(void *user_data,
+                                         const tidings_action *const *actions,
+                                         size_t count);
+
 /** A rectangle in points, origin at the top left. Fixed layout; never extended. */
 typedef struct tidings_rect {
     double x;
@@ -271,7 +320,10 @@ typedef struct tidings_attachment {
      * (ThumbnailClippingRectKey); a zero size means the whole image.
      */
     tidings_rect thumbnail_clipping_rect;
-    /** v2: the moment of a video or animation shown as the thumbnail, in seconds; negative for the default. */
+    /**
+     * v2: the moment of a video or animation shown as the thumbnail, in
+     * seconds; negative for the default (as when the struct ends before it).
+     */
     double thumbnail_time;
 } tidings_attachment;
 
@@ -332,7 +384,7 @@ typedef struct tidings_response {
 /* ------------------------------------------------------------------------ */
 
 /** An action button (UNNotificationAction, or UNTextInputNotificationAction). */
-typedef struct tidings_action {
+struct tidings_action {
     uint32_t struct_size;
     tidings_action_options options;
     /** The identifier the response will carry. Must not be NULL or empty. */
@@ -343,7 +395,7 @@ typedef struct tidings_action {
     const char *text_input_button_title;
     /** For a text-input action, the placeholder; NULL for none. */
     const char *text_input_placeholder;
-} tidings_action;
+};
 
 /**
  * v2: what an extension asks to attach (UNNotificationAttachment's
@@ -413,7 +465,7 @@ typedef struct tidings_media_button {
  * The view functions change the host's copy of the view; the host shows the
  * change to every front end.
  */
-typedef struct tidings_host {
+struct tidings_host {
     uint32_t struct_size;
     uint32_t abi_version;
     /** The host's name and version, for logs. Static strings. */
@@ -595,7 +647,56 @@ typedef struct tidings_host {
      * Thread: any. Ownership: the descriptor is the caller's to close.
      */
     int (*open_attachment)(tidings_context context, const char *identifier);
-} tidings_host;
+
+    /**
+     * v3. The host's interface named `id` (see "Named interfaces"), or NULL
+     * when this host offers none by that id (or `host` or `id` is NULL).
+     * `host` is the table the entry function was given: the interfaces, like
+     * the limits, may differ between the hosts of one process.
+     * Thread: any. Ownership: the interface is the host's and stays valid and
+     * unchanged for the life of the process; `id` is borrowed for the call.
+     */
+    const void *(*get_interface)(const tidings_host *host, const char *id);
+
+    /**
+     * v3. complete_response, naming the instance the response was passed to:
+     * the host accepts `completion` only from the instance it was given to
+     * (TIDINGS_STATUS_INVALID_COMPLETION otherwise), so one extension cannot
+     * complete another's responses. Use it instead of complete_response
+     * when the host's abi_version is at least 3.
+     * Thread: any. Ownership: none.
+     */
+    tidings_status (*complete_response_for)(tidings_context context,
+                                            tidings_completion completion,
+                                            tidings_response_option option);
+
+    /**
+     * v3. complete_request, naming the instance the request was passed to,
+     * with the same rules as complete_response_for.
+     * Thread: any. Ownership: `content` and all it points to are copied.
+     */
+    tidings_status (*complete_request_for)(tidings_context context,
+                                           tidings_completion completion,
+                                           const tidings_content *content);
+
+    /**
+     * v3. The action buttons shown with the notification now (the getter of
+     * notificationActions): the category's, or those set by set_actions. The
+     * host calls `receive` once, before get_actions returns, with the
+     * actions (none: `count` 0). It does not call `receive`, and answers
+     * TIDINGS_STATUS_INVALID_CONTEXT for a stale context,
+     * TIDINGS_STATUS_INVALID_ARGUMENT for a NULL `receive`,
+     * TIDINGS_STATUS_NOT_SUPPORTED for a service extension's instance (which
+     * shows no actions) and TIDINGS_STATUS_RATE_LIMITED as any host call
+     * may. The host holds no lock while `receive` runs: it may call host
+     * functions.
+     * Thread: any; `receive` runs on the calling thread. Ownership: the
+     * actions are borrowed for the call of `receive`.
+     */
+    tidings_status (*get_actions)(tidings_context context,
+                                  tidings_actions_receiver receive,
+                                  void *user_data);
+};
 
 /* ------------------------------------------------------------------------ */
 /* The extension's functions                                                 */
@@ -696,12 +797,22 @@ typedef struct tidings_extension {
      * possibly at the same time. Ownership: none.
      */
     void (*service_extension_time_will_expire)(void *instance);
+
+    /**
+     * v3. The extension's interface named `id` (see "Named interfaces"), or
+     * NULL when it offers none by that id. The host asks after the entry
+     * function returns, once per id it knows, and keeps what it got.
+     * Optional: NULL offers none.
+     * Thread: any, never at the same time as another call of it. Ownership:
+     * the interface is the extension's and must stay valid and unchanged for
+     * the life of the process; `id` is borrowed for the call.
+     */
+    const void *(*get_interface)(const char *id);
 } tidings_extension;
 
 /** The smallest tidings_extension a version 1 host accepts: up to did_receive_notification. */
 #define TIDINGS_EXTENSION_MIN_SIZE                                             \
-    (offsetof(tidings_extension, did_receive_notification) +                   \
-     sizeof(((const tidings_extension *)0)->did_receive_notification))
+    TIDINGS_SIZE_THROUGH(tidings_extension, did_receive_notification)
 
 /**
  * The type of the entry function.
@@ -716,11 +827,132 @@ typedef struct tidings_extension {
 typedef const tidings_extension *(*tidings_extension_entry_function)(
     uint32_t host_abi_version, const tidings_host *host);
 
+/**
+ * v3. What a version 3 host tells the extension's v3 entry function.
+ */
+typedef struct tidings_entry_info {
+    uint32_t struct_size;
+    /** The highest ABI version the host speaks (at least 3). */
+    uint32_t host_abi_version;
+    /** The host's function table; valid for the life of the process. */
+    const tidings_host *host;
+    /**
+     * The extension's bundle directory (NAME.appex) as an absolute path
+     * without a trailing slash, for reading the bundle's own resources. In
+     * a sandboxed worker this is the path the bundle has there, which may
+     * differ from its path outside. Never NULL; valid for the life of the
+     * process.
+     */
+    const char *bundle_path;
+} tidings_entry_info;
+
+/** The name of the v3 entry function. */
+#define TIDINGS_ENTRY_V3_SYMBOL "tidings_extension_entry_v3"
+
+/**
+ * v3. The type of the v3 entry function. A host of version 3 or later calls
+ * it, when the library exports it, instead of tidings_extension_entry, once,
+ * after loading the library; the same rules hold for its descriptor.
+ * Export tidings_extension_entry as well to be loaded by hosts before
+ * version 3 (it may return the same descriptor when its abi_version is at
+ * most their version, or NULL).
+ * Thread: the host's loading thread, once. Ownership: `info` is borrowed for
+ * the call (its `host` and `bundle_path` live on).
+ */
+typedef const tidings_extension *(*tidings_extension_entry_v3_function)(
+    const tidings_entry_info *info);
+
 #ifndef TIDINGS_NO_ENTRY_PROTOTYPE
 /** The entry function every extension library exports; see tidings_extension_entry_function. */
 TIDINGS_EXPORT const tidings_extension *
 tidings_extension_entry(uint32_t host_abi_version, const tidings_host *host);
+/** v3. The entry function of a version 3 extension; see tidings_extension_entry_v3_function. */
+TIDINGS_EXPORT const tidings_extension *
+tidings_extension_entry_v3(const tidings_entry_info *info);
 #endif
+
+/* ------------------------------------------------------------------------ */
+/* Named interfaces                                                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * From version 3 on, a capability is added as a named interface rather than
+ * a new ABI version: a struct of values and function pointers that one side
+ * offers and the other asks for by id, with get_interface (the host asks
+ * the extension's descriptor, the extension asks the host's table). NULL
+ * means the other side does not offer it: carry on without it.
+ *
+ * An id is a name, a slash and a major version: "tidings.limits/1".
+ * Names beginning with "tidings." are defined in this header; anyone else
+ * names theirs with a reversed domain they own ("com.example.feature/1").
+ * An id never changes meaning. Its struct begins with `struct_size` and
+ * grows by appending, under the rules above (a field beyond the size given
+ * takes its default); a change that is not an append takes a new major
+ * version, and a side may offer several major versions at once. Every
+ * function of an interface states its thread and ownership rules, as the
+ * tables above do. Ids are compared byte for byte.
+ */
+
+/** The id of the host's limits interface, tidings_limits_interface. */
+#define TIDINGS_LIMITS_INTERFACE "tidings.limits/1"
+
+/**
+ * The host's limits as this host applies them, which may be larger than
+ * the TIDINGS_MAX_* values of the header an extension was built with.
+ * Offered by hosts of version 3 and later.
+ */
+typedef struct tidings_limits_interface {
+    uint32_t struct_size;
+    /** TIDINGS_MAX_IDENTIFIER_BYTES as this host applies it. */
+    uint32_t max_identifier_bytes;
+    /** TIDINGS_MAX_TEXT_BYTES as this host applies it. */
+    uint32_t max_text_bytes;
+    /** TIDINGS_MAX_TITLE_BYTES as this host applies it. */
+    uint32_t max_title_bytes;
+    /** TIDINGS_MAX_LOG_BYTES as this host applies it. */
+    uint32_t max_log_bytes;
+    /** TIDINGS_MAX_URL_BYTES as this host applies it. */
+    uint32_t max_url_bytes;
+    /** TIDINGS_MAX_USER_INFO_VALUE_BYTES as this host applies it. */
+    uint32_t max_user_info_value_bytes;
+    /** TIDINGS_MAX_ENTRIES as this host applies it. */
+    uint32_t max_entries;
+    /** The most actions set_actions accepts. */
+    uint32_t max_actions;
+    /** Host calls an instance may make per second, on average; INFINITY for no limit. */
+    double calls_per_second;
+    /** Host calls an instance may make at once before the rate applies; INFINITY for no limit. */
+    double call_burst;
+} tidings_limits_interface;
+
+/* ------------------------------------------------------------------------ */
+/* Sizes per version                                                         */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The smallest `struct_size` accepted for each struct: its size in the
+ * version that introduced it. A struct may be larger (a later version's);
+ * what lies beyond the size given takes its default.
+ */
+#define TIDINGS_USER_INFO_ENTRY_SIZE_V1 TIDINGS_SIZE_THROUGH(tidings_user_info_entry, string_value)
+#define TIDINGS_ATTACHMENT_SIZE_V1 TIDINGS_SIZE_THROUGH(tidings_attachment, url)
+#define TIDINGS_ATTACHMENT_SIZE_V2 TIDINGS_SIZE_THROUGH(tidings_attachment, thumbnail_time)
+#define TIDINGS_CONTENT_SIZE_V1 TIDINGS_SIZE_THROUGH(tidings_content, attachments)
+#define TIDINGS_NOTIFICATION_SIZE_V1 TIDINGS_SIZE_THROUGH(tidings_notification, content)
+#define TIDINGS_RESPONSE_SIZE_V1 TIDINGS_SIZE_THROUGH(tidings_response, notification)
+#define TIDINGS_ACTION_SIZE_V1 TIDINGS_SIZE_THROUGH(tidings_action, text_input_placeholder)
+#define TIDINGS_ATTACHMENT_REQUEST_SIZE_V2 TIDINGS_SIZE_THROUGH(tidings_attachment_request, thumbnail_time)
+#define TIDINGS_ATTACHMENT_RESULT_SIZE_V2 TIDINGS_SIZE_THROUGH(tidings_attachment_result, size)
+#define TIDINGS_MEDIA_BUTTON_SIZE_V1 TIDINGS_SIZE_THROUGH(tidings_media_button, tint_color)
+#define TIDINGS_HOST_SIZE_V1 TIDINGS_SIZE_THROUGH(tidings_host, complete_response)
+#define TIDINGS_HOST_SIZE_V2 TIDINGS_SIZE_THROUGH(tidings_host, open_attachment)
+#define TIDINGS_HOST_SIZE_V3 TIDINGS_SIZE_THROUGH(tidings_host, get_actions)
+/** Version 1's descriptor through media_pause; TIDINGS_EXTENSION_MIN_SIZE is the least accepted. */
+#define TIDINGS_EXTENSION_SIZE_V1 TIDINGS_SIZE_THROUGH(tidings_extension, media_pause)
+#define TIDINGS_EXTENSION_SIZE_V2 TIDINGS_SIZE_THROUGH(tidings_extension, service_extension_time_will_expire)
+#define TIDINGS_EXTENSION_SIZE_V3 TIDINGS_SIZE_THROUGH(tidings_extension, get_interface)
+#define TIDINGS_ENTRY_INFO_SIZE_V3 TIDINGS_SIZE_THROUGH(tidings_entry_info, bundle_path)
+#define TIDINGS_LIMITS_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_limits_interface, call_burst)
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -26,12 +26,14 @@ package enum DurableFile {
     /// on failure the temporary file is removed.
     ///
     /// The temporary name is fixed, not unique: a caller replacing the same
-    /// path from two threads at once must serialize them. A temporary file a
-    /// crash left behind is overwritten by the next replacement.
+    /// path from two threads at once must serialize them. Whatever has the
+    /// temporary name — a file a crash left behind, or a link or a FIFO put
+    /// there — is removed first, never written through.
     package static func prepare(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws(Diagnostic) -> String {
         let temporary = path + ".tmp"
+        unlink(temporary)
         do throws(SystemError) {
-            let file = try FileDescriptor(opening: temporary, O_WRONLY | O_CREAT | O_TRUNC, mode: mode)
+            let file = try FileDescriptor(opening: temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
             try file.write(bytes)
             try file.synchronize()
         } catch {
@@ -79,8 +81,7 @@ package enum DurableFile {
 
     /// A diagnostic for a failed call: "Cannot write PATH: no space left on device."
     package static func failure(_ error: SystemError, _ verb: String, _ path: String) -> Diagnostic {
-        let code: Diagnostic.Code = error.code == ENOENT ? .fileNotFound : .fileUnwritable
-        return .error(code, "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(path): \(error).", at: .init(file: path))
+        FileSystem.failure(error, error.code == ENOENT ? .fileNotFound : .fileUnwritable, verb, path)
     }
 }
 

@@ -61,30 +61,29 @@ package enum FileSystem {
     /// waits (a FIFO planted at the path is refused, not waited on).
     /// - Parameters:
     ///   - limit: refuse files larger than this many bytes.
-    ///   - followingLinks: false refuses a symbolic link at `path` itself.
-    package static func readFile(_ path: String, limit: Int = 64 << 20,
-                                 followingLinks: Bool = true) throws(Diagnostic) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
-        guard descriptor >= 0 else { throw failure(.fileUnreadable, "cannot open", path) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw failure(.fileUnreadable, "cannot inspect", path) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw .error(.fileUnreadable, "\(path) is not a regular file.", at: .init(file: path))
+    ///   - own: true for a file of the user's own (state, cache, ledger,
+    ///     configuration): a link at `path` is refused, and so is a file of
+    ///     another user's or one others may write (see `FileDescriptor(openingOwn:as:)`).
+    package static func readFile(_ path: String, limit: Int = 64 << 20, own: Bool = false) throws(Diagnostic) -> [UInt8] {
+        let file = own ? try FileDescriptor(openingOwn: path, as: .regularFile)
+            : try FileDescriptor(opening: path, as: .regularFile)
+        let size: Int
+        do throws(SystemError) {
+            size = Int(try file.status().st_size)
+        } catch {
+            throw failure(error, .fileUnreadable, "cannot inspect", path)
         }
-        guard info.st_size <= limit else {
-            throw .error(.fileTooLarge, "\(path) is \(info.st_size) bytes, more than the \(limit) allowed.",
-                         at: .init(file: path))
+        guard size <= limit else {
+            throw .error(.fileTooLarge, "\(path) is \(size) bytes, more than the \(limit) allowed.", at: .init(file: path))
         }
         // The size fstat gives is read in one call; a file that reports 0 (as
         // /proc files do) is read until the end in pages.
-        let expected = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: expected)
+        var bytes = [UInt8](repeating: 0, count: size)
         var filled = 0
-        while expected == 0 || filled < expected {
+        while size == 0 || filled < size {
             if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: 4096)) }
             let count = bytes.withUnsafeMutableBytes { buffer in
-                SystemCall.retrying { read(descriptor, buffer.baseAddress! + filled, buffer.count - filled) }
+                SystemCall.retrying { read(file.rawValue, buffer.baseAddress! + filled, buffer.count - filled) }
             }
             if count < 0 { throw failure(.fileUnreadable, "cannot read", path) }
             if count == 0 { break }
@@ -95,15 +94,14 @@ package enum FileSystem {
     }
 
     /// Up to the first `count` bytes of the file at `path`; fewer when the file is shorter.
+    /// Opening never waits, as in `readFile`.
     package static func readPrefix(_ path: String, count: Int) throws(Diagnostic) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure(.fileUnreadable, "cannot open", path) }
-        defer { close(descriptor) }
+        let file = try FileDescriptor(opening: path, as: .regularFile)
         var bytes = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
             let got = bytes.withUnsafeMutableBytes { buffer in
-                SystemCall.retrying { read(descriptor, buffer.baseAddress! + filled, count - filled) }
+                SystemCall.retrying { read(file.rawValue, buffer.baseAddress! + filled, count - filled) }
             }
             if got < 0 { throw failure(.fileUnreadable, "cannot read", path) }
             if got == 0 { break }
@@ -246,11 +244,17 @@ package enum FileSystem {
         String(cString: strerror(errno))
     }
 
+    /// A diagnostic for a call that failed with `errno`: "Cannot open PATH: permission denied."
     private static func failure(_ code: Diagnostic.Code, _ verb: String, _ path: String) -> Diagnostic {
-        let reason = errno == ENOENT ? "no such file or directory" : systemReason().lowercased()
-        let code = errno == ENOENT && code == .fileUnreadable ? .fileNotFound : code
-        return .error(code, "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(path): \(reason).",
-                      at: .init(file: path))
+        failure(.current(), code, verb, path)
+    }
+
+    /// A diagnostic for a call that failed with `error`: "Cannot open PATH:
+    /// permission denied."; `file.not-found` instead of `file.unreadable`
+    /// when nothing is at the path.
+    package static func failure(_ error: SystemError, _ code: Diagnostic.Code, _ verb: String, _ path: String) -> Diagnostic {
+        let code = error.code == ENOENT && code == .fileUnreadable ? .fileNotFound : code
+        return .error(code, "\(verb.prefix(1).uppercased() + verb.dropFirst()) \(path): \(error).", at: .init(file: path))
     }
 }
 

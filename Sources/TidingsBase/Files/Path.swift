@@ -41,7 +41,8 @@ package enum Path {
         return path.hasPrefix(directory + "/")
     }
 
-    private static func trimmingTrailingSlashes(_ path: String) -> String {
+    /// `path` without the slashes it ends with ("/" stays "/").
+    package static func trimmingTrailingSlashes(_ path: String) -> String {
         var result = Substring(path)
         while result.count > 1 && result.hasSuffix("/") { result = result.dropLast() }
         return String(result)

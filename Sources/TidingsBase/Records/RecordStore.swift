@@ -82,7 +82,12 @@ package final class RecordStore: Sendable {
 
     /// Reads the store, repairing what a crash left, and opens the journal
     /// for `append`. Creates the directory (mode 0700) and the journal (mode
-    /// 0600) when missing. Calling it again reads the files afresh.
+    /// 0600) when missing. Calling it again reads the files afresh. The
+    /// directory and every file are opened as what they must be (see
+    /// `FileDescriptor(openingPrivateDirectory:)` and
+    /// `FileDescriptor(openingOwn:as:)`): a link, a FIFO, a directory in a
+    /// file's place, or another user's file is an error, never followed or
+    /// waited on.
     ///
     /// Recovery, each step reported in `Loaded.recovered`:
     /// - a damaged snapshot (short, wrong magic, bad checksum) is moved to
@@ -101,7 +106,7 @@ package final class RecordStore: Sendable {
     package func load() throws(Diagnostic) -> Loaded {
         try journal.withLock { (journal: inout OpenJournal?) throws(Diagnostic) -> Loaded in
             journal = nil
-            try FileSystem.createDirectory(directory, mode: 0o700)
+            _ = try FileDescriptor(openingPrivateDirectory: directory)
             var recovered: [Diagnostic] = []
             let base = try loadSnapshot(&recovered)
             var entries: [[UInt8]] = []
@@ -277,7 +282,8 @@ package final class RecordStore: Sendable {
         let bytes: [UInt8]
         do throws(Diagnostic) {
             bytes = try FileSystem.readFile(
-                path, limit: RecordFraming.headerSize + RecordFraming.frameHeaderSize + RecordFraming.maximumPayloadSize)
+                path, limit: RecordFraming.headerSize + RecordFraming.frameHeaderSize + RecordFraming.maximumPayloadSize,
+                own: true)
         } catch where error.code == .fileNotFound {
             return .missing
         }
@@ -306,17 +312,15 @@ package final class RecordStore: Sendable {
                              _ recovered: inout [Diagnostic]) throws(Diagnostic) -> OpenJournal {
         let baseGeneration = base.generation ?? 0
         let descriptor: FileDescriptor
-        do throws(SystemError) {
-            descriptor = try FileDescriptor(opening: journalPath, O_RDWR | O_APPEND)
-        } catch where error.code == ENOENT {
+        do throws(Diagnostic) {
+            descriptor = try FileDescriptor(openingOwn: journalPath, as: .regularFile, O_RDWR | O_APPEND)
+        } catch where error.code == .fileNotFound {
             if let generation = base.generation {
                 recovered.append(.warning(.stateMissingJournal,
                                           "\(journalPath) is missing: records appended after the snapshot of generation \(generation) are lost.",
                                           at: .init(file: journalPath)))
             }
             return try startJournal(generation: baseGeneration, hasSnapshot: base.isCurrent)
-        } catch {
-            throw DurableFile.failure(error, "cannot open", journalPath)
         }
         let bytes: [UInt8]
         do throws(SystemError) {
@@ -387,13 +391,9 @@ package final class RecordStore: Sendable {
     /// Replaces the journal with an empty one of `generation` and opens it.
     private func startJournal(generation: UInt64, hasSnapshot: Bool) throws(Diagnostic) -> OpenJournal {
         try DurableFile.replace(journalPath, with: RecordFraming.header(.journal, generation: generation))
-        do throws(SystemError) {
-            let descriptor = try FileDescriptor(opening: journalPath, O_RDWR | O_APPEND)
-            return OpenJournal(descriptor: descriptor, size: RecordFraming.headerSize, generation: generation,
-                               hasSnapshot: hasSnapshot)
-        } catch {
-            throw DurableFile.failure(error, "cannot open", journalPath)
-        }
+        let descriptor = try FileDescriptor(openingOwn: journalPath, as: .regularFile, O_RDWR | O_APPEND)
+        return OpenJournal(descriptor: descriptor, size: RecordFraming.headerSize, generation: generation,
+                           hasSnapshot: hasSnapshot)
     }
 
     /// The error of a store used before `load()`.

@@ -13,8 +13,9 @@ import TidingsRegistry
 /// new content does. Workers never reach the file (their sandbox has no
 /// view of the host's state directory). The ledger fails closed: a file
 /// that is there but cannot be read as a ledger (damaged, not a regular
-/// file, a link) keeps every bundle quarantined, says so, and is never
-/// written over, until someone repairs or removes it.
+/// file, a link, another user's, writable by others) keeps every bundle
+/// quarantined, says so, and is never written over, until someone repairs
+/// or removes it; commands refuse to start with it (`check()`).
 ///
 /// Each bundle keeps its last 20 faults. The file is replaced whole on each
 /// change (written beside it and renamed); two hosts writing at the same
@@ -77,15 +78,22 @@ package struct FaultLedger: Sendable {
         BaseDirectory.state.path(in: environment).map { FaultLedger(path: Path.join($0, "tidings/faults.json")) }
     }
 
-    /// Reads the file: never through a link, never waiting on a FIFO.
+    /// Checks that the ledger's directory and file are what they must be
+    /// (`FileSystem.checkPrivateFile`), making the directory when it is missing.
+    /// Commands check this before they begin; a ledger spoilt later fails
+    /// closed (see `read()`).
+    package func check() throws(Diagnostic) {
+        try FileSystem.checkPrivateFile(path)
+    }
+
+    /// Reads the file as `check()` wants it: never through a link, never
+    /// waiting on a FIFO, only when it is the user's own.
     package func read() -> Reading {
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
-            return errno == ENOENT ? .entries([:]) : .damaged("\(path) cannot be examined: \(SystemError.current())")
-        }
         let bytes: [UInt8]
         do throws(Diagnostic) {
-            bytes = try FileSystem.readFile(path, limit: 16 << 20, followingLinks: false)
+            bytes = try FileSystem.readFile(path, limit: 16 << 20, own: true)
+        } catch where error.code == .fileNotFound {
+            return .entries([:])
         } catch {
             return .damaged(error.message)
         }
@@ -165,8 +173,12 @@ package struct FaultLedger: Sendable {
             body(&entry)
             all[bundle] = entry
             let json = JSON.object([("bundles", .object(all.sorted { $0.key < $1.key }.map { ($0.key, Self.json($0.value)) }))])
-            try? FileSystem.createDirectory(Path.directory(of: path), mode: 0o700)
-            try? FileSystem.writeFileAtomically(path, Array((json.serialized(pretty: true) + "\n").utf8), mode: 0o600)
+            do throws(Diagnostic) {
+                _ = try FileDescriptor(openingPrivateDirectory: Path.directory(of: path))
+                try FileSystem.writeFileAtomically(path, Array((json.serialized(pretty: true) + "\n").utf8), mode: 0o600)
+            } catch {
+                // Not recorded; `check()` tells the next command why.
+            }
         }
     }
 

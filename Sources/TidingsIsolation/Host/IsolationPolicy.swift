@@ -66,10 +66,21 @@ package struct IsolationPolicy: Sendable, Equatable {
     }
 
     /// The policy the file at `path` sets; the defaults when there is no file.
-    /// - Throws: the file's first error (not JSON, an unknown mode, a limit out of range).
+    ///
+    /// The policy decides how far extensions are trusted, so the file and
+    /// its directory must be the user's own, writable by no one else, and
+    /// the file a regular file, not a link (see `FileDescriptor(openingOwn:as:)`).
+    /// - Throws: the file's first error (not JSON, an unknown mode, a limit
+    ///   out of range), or why the file or its directory is refused.
     package static func load(from path: String) throws(Diagnostic) -> IsolationPolicy {
-        guard FileSystem.status(of: path) != nil else { return IsolationPolicy() }
-        let json = try JSON.parse(try FileSystem.readFile(path, limit: 1 << 20), file: path)
+        let bytes: [UInt8]
+        do throws(Diagnostic) {
+            _ = try FileDescriptor(openingOwn: Path.directory(of: path), as: .directory)
+            bytes = try FileSystem.readFile(path, limit: 1 << 20, own: true)
+        } catch where error.code == .fileNotFound {
+            return IsolationPolicy()
+        }
+        let json = try JSON.parse(bytes, file: path)
         var reader = JSONFieldReader(file: path, invalidCode: .configurationInvalid, unknownMemberCode: .configurationUnknownKey)
         var policy = IsolationPolicy()
         if let members = reader.object(json, at: []) {
@@ -129,10 +140,10 @@ package struct IsolatingLauncher: ExtensionLauncher {
         self.workers.networkGranted = policy.networkGranted
     }
 
-    package func launch(_ bundle: ExtensionBundle) throws(Diagnostic) -> any ExtensionProvider {
+    package func launch(_ bundle: ExtensionBundle, for host: HostEndpoint) throws(Diagnostic) -> any ExtensionProvider {
         switch policy.mode(for: bundle) {
-        case .inProcess: try InProcessLauncher().launch(bundle)
-        case .process: try workers.launch(bundle)
+        case .inProcess: try InProcessLauncher().launch(bundle, for: host)
+        case .process: try workers.launch(bundle, for: host)
         }
     }
 }

@@ -35,6 +35,8 @@ final class WorkerConnection: Sendable {
     private let output: FileDescriptor
     private let extensionName: String
     private let settings: WorkerSettings
+    /// The host whose completions the worker's extension answers.
+    private let host: HostEndpoint
     private let onEnd: @Sendable (WorkerFault?) -> Void
     private let onReport: @Sendable (Diagnostic) -> Void
     private let state = Mutex(State())
@@ -72,20 +74,22 @@ final class WorkerConnection: Sendable {
     }
 
     private init(sandbox: SandboxBuilder.Started, channel: WorkerChannel, output: consuming FileDescriptor, extensionName: String,
-                 settings: WorkerSettings, ready: (Bool, Bool, [SandboxLayer]),
+                 settings: WorkerSettings, host: HostEndpoint, ready: (Bool, Bool, [SandboxLayer]),
                  onEnd: @escaping @Sendable (WorkerFault?) -> Void, onReport: @escaping @Sendable (Diagnostic) -> Void) {
         self.sandbox = sandbox
         self.channel = channel
         self.output = output
         self.extensionName = extensionName
         self.settings = settings
+        self.host = host
         (handlesResponses, handlesMedia) = (ready.0, ready.1)
         layers = sandbox.layers + ready.2
         self.onEnd = onEnd
         self.onReport = onReport
     }
 
-    /// Starts a worker for `bundle` in its sandbox and waits until it has loaded the library.
+    /// Starts a worker for `bundle` in its sandbox, serving `host`, and waits
+    /// until it has loaded the library.
     /// - Parameters:
     ///   - network: the bundle's policy grants it the network.
     ///   - onEnd: told once when the worker ends, on the reader thread: its
@@ -93,12 +97,12 @@ final class WorkerConnection: Sendable {
     ///   - onReport: what the worker reports outside any call (its output).
     /// - Throws: why it did not start: the library's own load failure, as in
     ///   this process, or the worker's end while loading.
-    static func start(_ bundle: ExtensionBundle, settings: WorkerSettings, network: Bool,
+    static func start(_ bundle: ExtensionBundle, for host: HostEndpoint, settings: WorkerSettings, network: Bool,
                       onEnd: @escaping @Sendable (WorkerFault?) -> Void,
                       onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
         // The worker's working directory is its view's root: it knows the bundle by its absolute path.
         try start(bundlePath: FileSystem.absolutePath(bundle.path), name: bundle.manifest?.bundleIdentifier ?? bundle.name,
-                  location: Diagnostic.Location(file: bundle.path), settings: settings, network: network,
+                  location: Diagnostic.Location(file: bundle.path), host: host, settings: settings, network: network,
                   onEnd: onEnd, onReport: onReport)
     }
 
@@ -108,7 +112,8 @@ final class WorkerConnection: Sendable {
     static func probe(settings: WorkerSettings) -> [SandboxLayer] {
         do throws(Diagnostic) {
             let connection = try start(bundlePath: "", name: "the sandbox probe", location: Diagnostic.Location(),
-                                       settings: settings, network: false, onEnd: { _ in }, onReport: { _ in })
+                                       host: HostEndpoint(table: HostFunctions.table(callRate: nil)), settings: settings,
+                                       network: false, onEnd: { _ in }, onReport: { _ in })
             connection.retire()
             return connection.layers
         } catch {
@@ -117,8 +122,8 @@ final class WorkerConnection: Sendable {
     }
 
     /// Starts a worker serving the bundle at `bundlePath` ("" for a probe).
-    private static func start(bundlePath: String, name: String, location: Diagnostic.Location, settings: WorkerSettings,
-                              network: Bool, onEnd: @escaping @Sendable (WorkerFault?) -> Void,
+    private static func start(bundlePath: String, name: String, location: Diagnostic.Location, host: HostEndpoint,
+                              settings: WorkerSettings, network: Bool, onEnd: @escaping @Sendable (WorkerFault?) -> Void,
                               onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
         HostHardening.apply()
         func unmade(_ error: SystemError) -> Diagnostic {
@@ -159,7 +164,9 @@ final class WorkerConnection: Sendable {
             sandbox.cleanUp()
             return .error(.workerLaunchFailed, "\(name)'s worker \(message) (it \(termination)).", at: location)
         }
-        let hello = WorkerMessage.hello(version: WorkerMessage.version, bundle: sandbox.bundlePath, sandbox: sandbox.settings)
+        let hello = WorkerMessage.hello(
+            version: WorkerMessage.version, bundle: sandbox.bundlePath, sandbox: sandbox.settings,
+            host: WorkerHostTable(abiVersion: host.table.version, callRate: host.table.callRate))
         guard (try? channel.send(hello.encoded, timeout: settings.launchTimeout)) != nil else {
             throw failed("did not take the host's first message")
         }
@@ -188,7 +195,7 @@ final class WorkerConnection: Sendable {
                 case let .ready(handlesResponses, handlesMedia, layers)?:
                     let connection = WorkerConnection(
                         sandbox: sandbox, channel: channel, output: output, extensionName: name, settings: settings,
-                        ready: (handlesResponses, handlesMedia, layers), onEnd: onEnd, onReport: onReport)
+                        host: host, ready: (handlesResponses, handlesMedia, layers), onEnd: onEnd, onReport: onReport)
                     guard Threads.start({ connection.read() }) else { throw failed("got no reader thread in the host") }
                     return connection
                 case .launchFailed(var diagnostic)?:
@@ -340,7 +347,7 @@ final class WorkerConnection: Sendable {
                 .create(call: $0, instance: id, mayOverrideTitle: context.mayOverrideTitle,
                         service: context.attachments != nil, callRate: context.callRate)
             }
-            return WorkerInstance(connection: self, id: id, creation: creation)
+            return WorkerInstance(connection: self, id: id, context: context, creation: creation)
         } catch {
             forget(instance: id)
             throw error
@@ -464,10 +471,10 @@ final class WorkerConnection: Sendable {
         case let .hostCall(instance, call):
             guard let context = state.withLock({ $0.contexts[instance] }) else { return }
             if context.perform(call) == TIDINGS_STATUS_RATE_LIMITED && context.isAbusive { terminate(for: .abuse) }
-        case let .completeResponse(token, option):
-            if state.withLock({ $0.tokens.contains(token) }) { _ = CompletionCenter.shared.complete(token, option: option) }
-        case let .completeRequest(token, answer):
-            if state.withLock({ $0.tokens.contains(token) }) { _ = CompletionCenter.shared.complete(token, content: answer) }
+        case let .completeResponse(token, instance, option):
+            complete(token, with: .option(option), by: instance)
+        case let .completeRequest(token, instance, answer):
+            complete(token, with: .content(answer), by: instance)
         case let .createAttachment(instance, request) where !inBatch:
             createAttachment(request, for: instance, files: files)
         case let .openAttachment(instance, identifier) where !inBatch:
@@ -487,6 +494,17 @@ final class WorkerConnection: Sendable {
         default:
             terminate(for: .protocol)
         }
+    }
+
+    /// A completion of the worker's extension, of a token the host gave this
+    /// worker (others change nothing), naming `instance` or none: to the
+    /// host's center, naming that instance's context.
+    private func complete(_ token: UInt64, with given: CompletionGiven, by instance: UInt64?) {
+        let (allowed, context) = state.withLock { state in
+            // An instance the worker does not have names no context: 0, which no token was given to.
+            (state.tokens.contains(token), instance.map { state.contexts[$0]?.handle ?? 0 })
+        }
+        if allowed { _ = host.completions.complete(token, with: given, by: context) }
     }
 
     /// A service extension's `create_attachment`, made on a thread of its own
@@ -572,7 +590,7 @@ final class WorkerConnection: Sendable {
         let failure = fault?.diagnostic
             ?? .error(.workerRestarting, "\(extensionName)'s worker was stopped by the host before the call ended.")
         for slot in slots { slot.fulfil(.failure(failure)) }
-        for token in tokens { CompletionCenter.shared.abandon(token) }
+        for token in tokens { host.completions.abandon(token) }
     }
 }
 

@@ -15,13 +15,21 @@ import TidingsRuntime
 final class WorkerInstance: ExtensionInstance {
     private let connection: WorkerConnection
     private let id: UInt64
+    /// The host's context of the instance.
+    private let context: InstanceContext
     /// The creation's call until its answer has been taken.
     private let creation: Mutex<WorkerConnection.PostedCall?>
 
-    init(connection: WorkerConnection, id: UInt64, creation: WorkerConnection.PostedCall) {
+    init(connection: WorkerConnection, id: UInt64, context: InstanceContext, creation: WorkerConnection.PostedCall) {
         self.connection = connection
         self.id = id
+        self.context = context
         self.creation = Mutex(creation)
+    }
+
+    /// The actions of the category of what the instance serves, for the worker's `get_actions`.
+    private var categoryActions: [NotificationAction] {
+        context.read(\.categoryActions)
     }
 
     /// Sends the call `make` builds and waits for its answer, after the
@@ -38,15 +46,20 @@ final class WorkerInstance: ExtensionInstance {
 
     func didReceive(_ notification: UserNotification) throws(Diagnostic) {
         let sent = Self.withoutPaths(notification)
-        try call("did_receive_notification") { .receiveNotification(call: $0, instance: id, notification: sent) }
+        let actions = categoryActions
+        try call("did_receive_notification") {
+            .receiveNotification(call: $0, instance: id, notification: sent, categoryActions: actions)
+        }
     }
 
     func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64,
                     deadline: UInt64) throws(Diagnostic) {
         connection.allow(token)
         let sent = Self.withoutPaths(notification)
+        let actions = categoryActions
         try call("did_receive_response") {
-            .receiveResponse(call: $0, instance: id, notification: sent, response: response, token: token, deadline: deadline)
+            .receiveResponse(call: $0, instance: id, notification: sent, categoryActions: actions, response: response,
+                             token: token, deadline: deadline)
         }
     }
 

@@ -29,11 +29,12 @@ package struct WorkerLauncher: ExtensionLauncher {
         SandboxBuilder.shared.layers(for: settings)
     }
 
-    package func launch(_ bundle: ExtensionBundle) throws(Diagnostic) -> any ExtensionProvider {
+    package func launch(_ bundle: ExtensionBundle, for host: HostEndpoint) throws(Diagnostic) -> any ExtensionProvider {
         guard let manifest = bundle.manifest else {
             throw .error(.bundleManifestMissing, "\(bundle.name) has no valid manifest.", at: .init(file: bundle.path))
         }
         let network = networkGranted.contains(manifest.bundleIdentifier) || networkGranted.contains(bundle.name)
-        return try WorkerProvider(bundle: bundle, settings: settings, ledger: ledger, network: network, onFault: onFault)
+        return try WorkerProvider(bundle: bundle, for: host, settings: settings, ledger: ledger, network: network,
+                                  onFault: onFault)
     }
 }

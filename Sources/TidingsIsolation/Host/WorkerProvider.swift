@@ -14,6 +14,8 @@ import TidingsRegistry
 /// the runtime shows the notification with its default content.
 final class WorkerProvider: ExtensionProvider {
     private let bundle: ExtensionBundle
+    /// The host its workers serve.
+    private let host: HostEndpoint
     private let extensionName: String
     private let settings: WorkerSettings
     private let ledger: FaultLedger?
@@ -42,12 +44,13 @@ final class WorkerProvider: ExtensionProvider {
         var quarantine: Quarantine?
     }
 
-    /// Serves `bundle` from worker processes; starts the first one now,
+    /// Serves `bundle` to `host` from worker processes; starts the first one now,
     /// unless the ledger says the bundle is quarantined and its files have not changed.
     /// - Throws: why the first worker did not start (the library's load failure, say).
-    init(bundle: ExtensionBundle, settings: WorkerSettings, ledger: FaultLedger?, network: Bool,
+    init(bundle: ExtensionBundle, for host: HostEndpoint, settings: WorkerSettings, ledger: FaultLedger?, network: Bool,
          onFault: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) {
         self.bundle = bundle
+        self.host = host
         extensionName = bundle.manifest?.bundleIdentifier ?? bundle.name
         self.settings = settings
         self.ledger = ledger
@@ -156,7 +159,7 @@ final class WorkerProvider: ExtensionProvider {
 
     /// Starts a worker whose end comes back to `ended(with:)`.
     private func start() throws(Diagnostic) -> WorkerConnection {
-        try WorkerConnection.start(bundle, settings: settings, network: network, onEnd: { [weak self] fault in
+        try WorkerConnection.start(bundle, for: host, settings: settings, network: network, onEnd: { [weak self] fault in
             if let fault { self?.ended(with: fault) }
         }, onReport: onFault)
     }

@@ -13,17 +13,21 @@ import TidingsRuntime
 package enum WorkerMessage: Sendable, Equatable {
     // Host → worker.
 
-    /// The first message: the protocol version, the bundle to serve, and the
-    /// sandbox the worker puts itself in before it loads the library.
-    case hello(version: UInt32, bundle: String, sandbox: WorkerSandboxSettings)
+    /// The first message: the protocol version, the bundle to serve, the
+    /// sandbox the worker puts itself in before it loads the library, and
+    /// what the worker's host table says of the host.
+    case hello(version: UInt32, bundle: String, sandbox: WorkerSandboxSettings, host: WorkerHostTable)
     /// Make instance `instance` (answered with `done`), whose host calls may come at `callRate`.
     case create(call: UInt64, instance: UInt64, mayOverrideTitle: Bool, service: Bool, callRate: CallRate?)
-    /// `didReceive(_:)`. Attachments come without paths: the extension opens them through the host.
-    case receiveNotification(call: UInt64, instance: UInt64, notification: UserNotification)
+    /// `didReceive(_:)`. Attachments come without paths: the extension opens
+    /// them through the host. The actions of the notification's category
+    /// come along, for `get_actions` to answer in the worker.
+    case receiveNotification(call: UInt64, instance: UInt64, notification: UserNotification,
+                             categoryActions: [NotificationAction])
     /// `didReceive(_:completionHandler:)` with the host's completion token,
     /// which must be completed before `deadline` (monotonic nanoseconds).
-    case receiveResponse(call: UInt64, instance: UInt64, notification: UserNotification, response: ResponseRequest,
-                         token: UInt64, deadline: UInt64)
+    case receiveResponse(call: UInt64, instance: UInt64, notification: UserNotification,
+                         categoryActions: [NotificationAction], response: ResponseRequest, token: UInt64, deadline: UInt64)
     /// A service extension's `didReceive(_:withContentHandler:)`.
     case receiveRequest(call: UInt64, instance: UInt64, request: UserNotification, token: UInt64, deadline: UInt64)
     /// `serviceExtensionTimeWillExpire()`, run beside a `did_receive_request` that may still run.
@@ -47,10 +51,12 @@ package enum WorkerMessage: Sendable, Equatable {
     case done(call: UInt64, failure: Diagnostic?)
     /// The extension called a host function on instance `instance`.
     case hostCall(instance: UInt64, call: HostCall)
-    /// The extension called `complete_response` with the host's token.
-    case completeResponse(token: UInt64, option: Int32)
-    /// The extension called `complete_request` (nil content: show the original).
-    case completeRequest(token: UInt64, answer: ServiceAnswer?)
+    /// The extension called `complete_response` for the host's token, or
+    /// `complete_response_for` naming `instance`.
+    case completeResponse(token: UInt64, instance: UInt64?, option: Int32)
+    /// The extension called `complete_request` (nil content: show the
+    /// original), or `complete_request_for` naming `instance`.
+    case completeRequest(token: UInt64, instance: UInt64?, answer: ServiceAnswer?)
     /// The extension asked to attach a file. Two descriptors come beside the
     /// message: the file, which the worker opened, and a socket for the answer
     /// (so that any thread of the extension may wait for it).
@@ -64,8 +70,27 @@ package enum WorkerMessage: Sendable, Equatable {
     /// extension did during a call, followed by the call's `done`.
     case batch([WorkerMessage])
 
-    /// The version of this protocol; a worker refuses another.
-    package static let version: UInt32 = 2
+    /// The version of this protocol; a worker refuses another. 3: the host
+    /// table's version and call rate in `hello`, category actions with a
+    /// notification or response, the instance a completion names.
+    package static let version: UInt32 = 3
+    /// The most category actions a notification or response carries.
+    package static let categoryActionLimit = 1024
+}
+
+/// What a worker's host table says of the host that started it: the ABI
+/// version it speaks and how fast it lets each instance call (for the
+/// limits interface).
+package struct WorkerHostTable: Sendable, Equatable {
+    /// The ABI version the host speaks with its extensions.
+    package var abiVersion: UInt32
+    /// How fast the host lets each instance call; nil for no limit.
+    package var callRate: CallRate?
+
+    package init(abiVersion: UInt32, callRate: CallRate?) {
+        self.abiVersion = abiVersion
+        self.callRate = callRate
+    }
 }
 
 /// What became of an attachment a worker's extension asked for.

@@ -25,31 +25,32 @@ extension WorkerMessage {
 
     private func encode(into writer: inout ByteWriter) {
         switch self {
-        case let .hello(version, bundle, sandbox):
+        case let .hello(version, bundle, sandbox, host):
             writer.write(byte: 0)
             writer.write(varint: UInt64(version))
             writer.write(string: bundle)
             sandbox.encode(into: &writer)
+            writer.write(varint: UInt64(host.abiVersion))
+            writer.write(callRate: host.callRate)
         case let .create(call, instance, mayOverrideTitle, service, callRate):
             writer.write(byte: 1)
             writer.write(varint: call)
             writer.write(varint: instance)
             writer.write(bool: mayOverrideTitle)
             writer.write(bool: service)
-            writer.write(optional: callRate) { writer, rate in
-                writer.write(double: rate.perSecond)
-                writer.write(double: rate.burst)
-            }
-        case let .receiveNotification(call, instance, notification):
+            writer.write(callRate: callRate)
+        case let .receiveNotification(call, instance, notification, categoryActions):
             writer.write(byte: 2)
             writer.write(varint: call)
             writer.write(varint: instance)
             notification.encode(into: &writer)
-        case let .receiveResponse(call, instance, notification, response, token, deadline):
+            writer.write(actions: categoryActions)
+        case let .receiveResponse(call, instance, notification, categoryActions, response, token, deadline):
             writer.write(byte: 3)
             writer.write(varint: call)
             writer.write(varint: instance)
             notification.encode(into: &writer)
+            writer.write(actions: categoryActions)
             writer.write(string: response.actionIdentifier)
             writer.write(optional: response.userText) { $0.write(string: $1) }
             writer.write(varint: token)
@@ -91,13 +92,15 @@ extension WorkerMessage {
             writer.write(byte: 23)
             writer.write(varint: instance)
             call.encode(into: &writer)
-        case let .completeResponse(token, option):
+        case let .completeResponse(token, instance, option):
             writer.write(byte: 24)
             writer.write(varint: token)
+            writer.write(optional: instance) { $0.write(varint: $1) }
             writer.write(int64: Int64(option))
-        case let .completeRequest(token, answer):
+        case let .completeRequest(token, instance, answer):
             writer.write(byte: 25)
             writer.write(varint: token)
+            writer.write(optional: instance) { $0.write(varint: $1) }
             writer.write(optional: answer) { $1.encode(into: &$0) }
         case let .createAttachment(instance, attachment):
             writer.write(byte: 26)
@@ -127,23 +130,31 @@ extension WorkerMessage {
         let tag = try reader.readByte()
         switch tag {
         case 0:
-            self = .hello(version: UInt32(truncatingIfNeeded: try reader.readVarint()), bundle: try reader.readString(),
-                          sandbox: try WorkerSandboxSettings(from: &reader))
+            let version = UInt32(truncatingIfNeeded: try reader.readVarint())
+            let (bundle, sandbox) = (try reader.readString(), try WorkerSandboxSettings(from: &reader))
+            // A worker of another version stops here, having read what every version sends first.
+            let host = reader.isAtEnd && version != WorkerMessage.version
+                ? WorkerHostTable(abiVersion: 1, callRate: nil)
+                : WorkerHostTable(abiVersion: UInt32(truncatingIfNeeded: try reader.readVarint()),
+                                  callRate: try reader.readCallRate())
+            self = .hello(version: version, bundle: bundle, sandbox: sandbox, host: host)
         case 1:
             let (call, instance) = (try reader.readVarint(), try reader.readVarint())
             let (mayOverrideTitle, service) = (try reader.readBool(), try reader.readBool())
-            let rate = try reader.readBool() ? CallRate(perSecond: try reader.readDouble(), burst: try reader.readDouble()) : nil
             self = .create(call: call, instance: instance, mayOverrideTitle: mayOverrideTitle, service: service,
-                           callRate: rate)
+                           callRate: try reader.readCallRate())
         case 2:
             self = .receiveNotification(call: try reader.readVarint(), instance: try reader.readVarint(),
-                                        notification: try UserNotification(from: &reader))
+                                        notification: try UserNotification(from: &reader),
+                                        categoryActions: try reader.readActions(atMost: WorkerMessage.categoryActionLimit))
         case 3:
             let call = try reader.readVarint()
             let instance = try reader.readVarint()
             let notification = try UserNotification(from: &reader)
+            let categoryActions = try reader.readActions(atMost: WorkerMessage.categoryActionLimit)
             let response = ResponseRequest(actionIdentifier: try reader.readString(), userText: try reader.readOptionalString())
-            self = .receiveResponse(call: call, instance: instance, notification: notification, response: response,
+            self = .receiveResponse(call: call, instance: instance, notification: notification,
+                                    categoryActions: categoryActions, response: response,
                                     token: try reader.readVarint(), deadline: try reader.readVarint())
         case 4:
             self = .receiveRequest(call: try reader.readVarint(), instance: try reader.readVarint(),
@@ -171,9 +182,11 @@ extension WorkerMessage {
         case 22:
             self = .done(call: try reader.readVarint(), failure: try reader.readBool() ? try Diagnostic(from: &reader) : nil)
         case 23: self = .hostCall(instance: try reader.readVarint(), call: try HostCall(from: &reader))
-        case 24: self = .completeResponse(token: try reader.readVarint(), option: Int32(truncatingIfNeeded: try reader.readInt64()))
+        case 24:
+            self = .completeResponse(token: try reader.readVarint(), instance: try reader.readBool() ? try reader.readVarint() : nil,
+                                     option: Int32(truncatingIfNeeded: try reader.readInt64()))
         case 25:
-            self = .completeRequest(token: try reader.readVarint(),
+            self = .completeRequest(token: try reader.readVarint(), instance: try reader.readBool() ? try reader.readVarint() : nil,
                                     answer: try reader.readBool() ? try ServiceAnswer(from: &reader) : nil)
         case 26:
             self = .createAttachment(instance: try reader.readVarint(), attachment: try AttachmentRequest(from: &reader))
@@ -402,6 +415,52 @@ extension JSON {
     }
 }
 
+extension ByteWriter {
+    /// Writes `actions`, each with its identifier, title, options and text input.
+    fileprivate mutating func write(actions: [NotificationAction]) {
+        write(array: actions) { writer, action in
+            writer.write(string: action.identifier)
+            writer.write(string: action.title)
+            writer.write(varint: UInt64(action.options.rawValue))
+            writer.write(optional: action.textInput) { writer, input in
+                writer.write(string: input.buttonTitle)
+                writer.write(string: input.placeholder)
+            }
+        }
+    }
+
+    /// Writes a call rate, or its absence.
+    fileprivate mutating func write(callRate: CallRate?) {
+        write(optional: callRate) { writer, rate in
+            writer.write(double: rate.perSecond)
+            writer.write(double: rate.burst)
+        }
+    }
+}
+
+extension ByteReader {
+    /// Reads at most `limit` actions written by `write(actions:)`.
+    fileprivate mutating func readActions(atMost limit: Int) throws(ByteReader.Malformed) -> [NotificationAction] {
+        var actions: [NotificationAction] = []
+        for _ in 0..<(try readCount(atMost: limit)) {
+            let identifier = try readString()
+            let title = try readString()
+            let options = NotificationAction.Options(rawValue: UInt32(truncatingIfNeeded: try readVarint()))
+            var input: NotificationAction.TextInput?
+            if try readBool() {
+                input = .init(buttonTitle: try readString(), placeholder: try readString())
+            }
+            actions.append(NotificationAction(identifier: identifier, title: title, options: options, textInput: input))
+        }
+        return actions
+    }
+
+    /// Reads a call rate written by `write(callRate:)`.
+    fileprivate mutating func readCallRate() throws(ByteReader.Malformed) -> CallRate? {
+        try readBool() ? CallRate(perSecond: try readDouble(), burst: try readDouble()) : nil
+    }
+}
+
 extension HostCall {
     fileprivate func encode(into writer: inout ByteWriter) {
         switch self {
@@ -433,15 +492,7 @@ extension HostCall {
             writer.write(optional: title) { $0.write(string: $1) }
         case .setActions(let actions):
             writer.write(byte: 7)
-            writer.write(array: actions) { writer, action in
-                writer.write(string: action.identifier)
-                writer.write(string: action.title)
-                writer.write(varint: UInt64(action.options.rawValue))
-                writer.write(optional: action.textInput) { writer, input in
-                    writer.write(string: input.buttonTitle)
-                    writer.write(string: input.placeholder)
-                }
-            }
+            writer.write(actions: actions)
         case .setMediaButton(let button):
             writer.write(byte: 8)
             writer.write(int64: Int64(button.type))
@@ -470,19 +521,7 @@ extension HostCall {
         case 4: self = .setHidden(element: try reader.readString(), hidden: try reader.readBool())
         case 5: self = .setPreferredContentHeight(try reader.readDouble())
         case 6: self = .setTitle(try reader.readOptionalString())
-        case 7:
-            var actions: [NotificationAction] = []
-            for _ in 0..<(try reader.readCount(atMost: 64)) {
-                let identifier = try reader.readString()
-                let title = try reader.readString()
-                let options = NotificationAction.Options(rawValue: UInt32(truncatingIfNeeded: try reader.readVarint()))
-                var input: NotificationAction.TextInput?
-                if try reader.readBool() {
-                    input = .init(buttonTitle: try reader.readString(), placeholder: try reader.readString())
-                }
-                actions.append(NotificationAction(identifier: identifier, title: title, options: options, textInput: input))
-            }
-            self = .setActions(actions)
+        case 7: self = .setActions(try reader.readActions(atMost: HostLimits.actions))
         case 8:
             let type = Int32(truncatingIfNeeded: try reader.readInt64())
             var frame: (Double, Double, Double, Double)?

@@ -30,17 +30,35 @@ final class RelayingSink: HostCallSink {
         case TIDINGS_STATUS_INVALID_CONTEXT:
             break
         case TIDINGS_STATUS_RATE_LIMITED:
-            // Refused here as the host would refuse it; a storm that goes on is the host's to end.
-            // At once, not with the call's answer: a storm may go on long after.
-            if context.isAbusive && !abuseReported.exchange(true, ordering: .relaxed) {
-                try? server.outbox.sendNow(.report(.error(
-                    WorkerFault.Kind.abuse.code,
-                    "\(context.extensionIdentifier) went on calling host functions through its rate limit's refusals.")))
-            }
+            reportAbuse()
         default:
             server.outbox.send(.hostCall(instance: id, call: call))
         }
         return status
+    }
+
+    /// Answered from the worker's copy of the context, which has every
+    /// action the extension set (each `set_actions` is applied here as at
+    /// the host) and its category's, sent with each notification and
+    /// response. What it refuses is reported to the host.
+    func presentedActions() -> (status: tidings_status, actions: [NotificationAction]) {
+        let presented = context.presentedActions()
+        let refusals = context.drainReports { reports, _ in reports.diagnostics }
+        for refusal in refusals { server.outbox.send(.report(refusal)) }
+        if presented.status == TIDINGS_STATUS_RATE_LIMITED { reportAbuse() }
+        return presented
+    }
+
+    /// Tells the host, once, that the extension called on through its rate
+    /// limit's refusals: refused here as the host would refuse it, a storm
+    /// that goes on is the host's to end. At once, not with the call's
+    /// answer: a storm may go on long after.
+    private func reportAbuse() {
+        if context.isAbusive && !abuseReported.exchange(true, ordering: .relaxed) {
+            try? server.outbox.sendNow(.report(.error(
+                WorkerFault.Kind.abuse.code,
+                "\(context.extensionIdentifier) went on calling host functions through its rate limit's refusals.")))
+        }
     }
 
     /// The storm was reported to the host.

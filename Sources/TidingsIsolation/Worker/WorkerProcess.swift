@@ -26,7 +26,7 @@ package enum WorkerProcess {
         _ = fcntl(channelDescriptor, F_SETFD, FD_CLOEXEC)
         let channel = WorkerChannel(adopting: channelDescriptor)
         guard let first = try? channel.receive(), let hello = try? WorkerMessage(decoding: first.bytes),
-              case let .hello(version, bundlePath, settings) = hello
+              case let .hello(version, bundlePath, settings, host) = hello
         else { return 2 }
         guard version == WorkerMessage.version else {
             let refusal = Diagnostic.error(
@@ -54,7 +54,8 @@ package enum WorkerProcess {
         }
         let server: WorkerServer
         do throws(Diagnostic) {
-            server = try WorkerServer(bundle: BundleReader.read(bundlePath), channel: channel, watchdog: entered.watchdog)
+            server = try WorkerServer(bundle: BundleReader.read(bundlePath), host: host, channel: channel,
+                                      watchdog: entered.watchdog)
         } catch {
             channel.sendQuietly(.launchFailed(error))
             return 1

@@ -6,7 +6,8 @@ import TidingsRegistry
 import TidingsRuntime
 
 /// The worker's side of the protocol: the loaded extension, its instances,
-/// and what their host functions and completions send to the host.
+/// and what their host functions and completions send to the host (through
+/// the worker's `WorkerEndpoint`, which its handles and tokens lead to).
 ///
 /// Calls arrive on the worker's main thread and run there, one at a time,
 /// but for a service extension's `did_receive_request`, which runs on a
@@ -31,17 +32,20 @@ final class WorkerServer: Sendable {
     private let channel: WorkerChannel
     private let watchdog: CPUWatchdog?
     private let instances = Mutex<[UInt64: Served]>([:])
-    private let completions = RelayedCompletions()
+    /// The contexts and completion tokens the extension names.
+    private let endpoint: WorkerEndpoint
 
-    /// Loads `bundle`'s extension in this process, with the worker's host functions.
+    /// Loads `bundle` (its path the one it has in the sandbox) in this
+    /// process, with a host table saying what `host` says of the host's.
     /// - Throws: why it cannot be loaded, as the host would have said in its own process.
-    init(bundle: ExtensionBundle, channel: WorkerChannel, watchdog: CPUWatchdog?) throws(Diagnostic) {
+    init(bundle: ExtensionBundle, host: WorkerHostTable, channel: WorkerChannel, watchdog: CPUWatchdog?) throws(Diagnostic) {
         self.bundle = bundle
         self.channel = channel
         self.watchdog = watchdog
         outbox = Outbox(channel: channel)
-        provider = try InProcessLauncher(host: WorkerCompletions.table).launch(bundle)
-        WorkerCompletions.send(to: self)
+        endpoint = WorkerEndpoint(table: HostFunctions.table(callRate: host.callRate, version: host.abiVersion),
+                                  outbox: outbox)
+        provider = try InProcessLauncher().launch(bundle, table: endpoint.table)
     }
 
     /// Sends `diagnostic` to the host as a report.
@@ -54,23 +58,29 @@ final class WorkerServer: Sendable {
         switch message {
         case let .create(call, instance, mayOverrideTitle, service, callRate):
             run(call) { create(instance, mayOverrideTitle: mayOverrideTitle, service: service, callRate: callRate) }
-        case let .receiveNotification(call, instance, notification):
+        case let .receiveNotification(call, instance, notification, categoryActions):
             run(call) {
                 with(instance) { (served: Served) throws(Diagnostic) in
-                    served.sink.context.update { $0.attachments = notification.attachments }
+                    served.sink.context.update { state in
+                        state.attachments = notification.attachments
+                        state.categoryActions = categoryActions
+                    }
                     try served.instance.didReceive(notification)
                 }
             }
-        case let .receiveResponse(call, instance, notification, response, token, deadline):
-            completions.expect(token, kind: .response, deadline: deadline)
+        case let .receiveResponse(call, instance, notification, categoryActions, response, token, deadline):
             run(call) {
                 with(instance) { (served: Served) throws(Diagnostic) in
-                    served.sink.context.update { $0.attachments = notification.attachments }
-                    try served.instance.didReceive(response, to: notification, token: token, deadline: deadline)
+                    served.sink.context.update { state in
+                        state.attachments = notification.attachments
+                        state.categoryActions = categoryActions
+                    }
+                    let given = endpoint.token(for: token, kind: .response, deadline: deadline,
+                                               context: served.sink.context.handle)
+                    try served.instance.didReceive(response, to: notification, token: given, deadline: deadline)
                 }
             }
         case let .receiveRequest(call, instance, request, token, deadline):
-            completions.expect(token, kind: .request, deadline: deadline)
             serveRequest(call, instance: instance, request: request, token: token, deadline: deadline)
         case let .timeWillExpire(call, instance):
             run(call) { with(instance) { (served: Served) throws(Diagnostic) in try served.instance.serviceExtensionTimeWillExpire() } }
@@ -109,13 +119,14 @@ final class WorkerServer: Sendable {
             return run(call) { .error(.workerProtocol, "The host called instance \(id), which the worker does not have.") }
         }
         served.sink.context.update { $0.attachments = request.attachments }
+        let given = endpoint.token(for: token, kind: .request, deadline: deadline, context: served.sink.context.handle)
         let outbox = self.outbox
         let watchdog = self.watchdog
         let started = Threads.start {
             watchdog?.noteCall()
             var failure: Diagnostic?
             do throws(Diagnostic) {
-                try served.instance.didReceive(request: request, token: token, deadline: deadline)
+                try served.instance.didReceive(request: request, token: given, deadline: deadline)
             } catch {
                 failure = error
             }
@@ -132,7 +143,8 @@ final class WorkerServer: Sendable {
         // Its calls are limited as the host's copy limits them, so that the statuses agree.
         let context = InstanceContext(
             extensionIdentifier: bundle.manifest?.bundleIdentifier ?? bundle.name, mayOverrideTitle: mayOverrideTitle,
-            interface: bundle.interface, attachments: service ? ServiceAttachments(store: nil) : nil, callRate: callRate)
+            interface: bundle.interface, attachments: service ? ServiceAttachments(store: nil) : nil, callRate: callRate,
+            in: endpoint.contexts)
         let sink = RelayingSink(id: id, context: context, server: self)
         do throws(Diagnostic) {
             let instance = try provider.makeInstance(context: context)
@@ -158,16 +170,6 @@ final class WorkerServer: Sendable {
     }
 
     // MARK: What the extension asks of the host
-
-    /// A completion call: answered as the host's center would, and sent on to the host.
-    func complete(_ token: UInt64, with given: CompletionGiven) -> tidings_status {
-        let status = completions.complete(token, with: given)
-        switch given {
-        case .option(let option): try? outbox.sendNow(.completeResponse(token: token, option: option))
-        case .content(let answer): try? outbox.sendNow(.completeRequest(token: token, answer: answer))
-        }
-        return status
-    }
 
     /// `create_attachment` of instance `id`: opens the file the request
     /// names (checked as the host would), sends it to the host with a socket

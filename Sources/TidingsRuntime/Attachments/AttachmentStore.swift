@@ -88,6 +88,13 @@ package final class AttachmentStore: Sendable {
         BaseDirectory.state.path(in: environment).map { Path.join($0, "tidings/attachments") }
     }
 
+    /// Opens the store's directory as `admit` does — making it when missing,
+    /// refusing it when it is not a private directory of the user's — so that
+    /// a server finds a store it cannot use before it takes its first request.
+    package func check() throws(Diagnostic) {
+        _ = try StoreDirectory(opening: directory)
+    }
+
     // MARK: Admitting
 
     /// Checks the file `request` names and, when it may be attached, puts it
@@ -185,7 +192,8 @@ package final class AttachmentStore: Sendable {
         do {
             store = try StoreDirectory(opening: directory)
         } catch {
-            throw AttachmentFailure(.moveIntoDataStoreFailed, error.sentence, request: request)
+            throw AttachmentFailure(.moveIntoDataStoreFailed, "The attachment store cannot be used: \(error.message.dropLast())",
+                                    request: request)
         }
         let name = Self.randomName()
         let limit = announced.family.sizeLimit

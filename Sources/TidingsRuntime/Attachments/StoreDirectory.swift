@@ -1,9 +1,11 @@
 import Glibc
 import TidingsBase
 
-/// The attachment store's directory, open: made when missing (0700, as are
-/// the parents made with it), refused when it is a link, not a directory or
-/// not the user's, and made private when it is open to others.
+/// The attachment store's directory, open: a private directory of the
+/// user's (see `FileDescriptor(openingPrivateDirectory:)`): made when missing
+/// (0700, as are the parents made with it), refused when it is a link, not a
+/// directory, another user's or writable by others, and made 0700 when
+/// others may read it.
 ///
 /// Files enter and leave through the open directory (`openat`, `renameat`,
 /// `unlinkat`), not by its path, so that the directory checked is the one
@@ -21,33 +23,18 @@ struct StoreDirectory: ~Copyable {
     static let chunkSize: UInt64 = 1 << 20
 
     /// Opens the store at `path`, making it first when needed.
-    init(opening path: String) throws(StoreFailure) {
-        do {
-            try FileSystem.createDirectory(path, mode: 0o700)
-        } catch {
-            throw StoreFailure("The attachment store cannot be made: \(error.message)")
-        }
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor(opening: path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
-        } catch {
-            throw StoreFailure(error.code == ELOOP || error.code == ENOTDIR
-                ? "The attachment store \(path) is not a directory (a link or a file is in its place)"
-                : "The attachment store \(path) cannot be opened: \(error)")
-        }
+    init(opening path: String) throws(Diagnostic) {
+        let descriptor = try FileDescriptor(openingPrivateDirectory: path)
         let status: stat
-        do {
+        do throws(SystemError) {
             status = try descriptor.status()
+            if status.st_mode & 0o077 != 0 { try descriptor.setPermissions(0o700) }
         } catch {
-            throw StoreFailure("The attachment store \(path) cannot be examined: \(error)")
+            throw FileSystem.failure(error, .fileUnwritable, "cannot make private the attachment store", path)
         }
-        guard status.st_uid == geteuid() else {
-            throw StoreFailure("The attachment store \(path) belongs to another user")
-        }
-        if status.st_mode & 0o077 != 0 { try? descriptor.setPermissions(0o700) }
+        self.status = status
         self.path = path
         self.descriptor = descriptor
-        self.status = status
     }
 
     /// The path of `name` in the store.
@@ -137,15 +124,4 @@ struct IncomingFile: ~Copyable {
     let file: FileDescriptor
     /// How many bytes were copied: at most the limit + 1.
     let size: UInt64
-}
-
-/// Why the store itself failed: a sentence, made into Apple's 104 for the
-/// request at hand.
-struct StoreFailure: Error {
-    /// What went wrong, without a final period.
-    let sentence: String
-
-    init(_ sentence: String) {
-        self.sentence = sentence
-    }
 }

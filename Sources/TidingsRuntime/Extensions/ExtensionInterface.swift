@@ -8,8 +8,9 @@ import TidingsRegistry
 /// (`InProcessLauncher`) and in a worker process; the runtime cannot tell
 /// them apart.
 package protocol ExtensionLauncher: Sendable {
-    /// Makes the bundle's extension ready to create instances.
-    func launch(_ bundle: ExtensionBundle) throws(Diagnostic) -> any ExtensionProvider
+    /// Makes the bundle's extension ready to create instances for `host`,
+    /// whose table it is given and whose completions it answers.
+    func launch(_ bundle: ExtensionBundle, for host: HostEndpoint) throws(Diagnostic) -> any ExtensionProvider
 }
 
 /// A started extension, which makes instances.

@@ -8,19 +8,20 @@ import TidingsRegistry
 ///
 /// Fastest, but an extension that crashes takes the host with it.
 package struct InProcessLauncher: ExtensionLauncher {
-    /// The host functions the extensions get.
-    private let host: HostTable
+    /// A launcher.
+    package init() {}
 
-    /// A launcher whose extensions call `host` (this process's own functions by default).
-    package init(host: HostTable = HostFunctions.standard) {
-        self.host = host
+    package func launch(_ bundle: ExtensionBundle, for host: HostEndpoint) throws(Diagnostic) -> any ExtensionProvider {
+        try launch(bundle, table: host.table)
     }
 
-    package func launch(_ bundle: ExtensionBundle) throws(Diagnostic) -> any ExtensionProvider {
+    /// Loads the bundle's library, giving it `table`: a host's, or in a
+    /// worker process the worker's own.
+    package func launch(_ bundle: ExtensionBundle, table: HostTable) throws(Diagnostic) -> any ExtensionProvider {
         guard let path = bundle.libraryPath, let manifest = bundle.manifest else {
             throw .error(.bundleManifestMissing, "\(bundle.name) has no valid manifest.", at: .init(file: bundle.path))
         }
-        let library = try ExtensionLoader.load(path, host: host.pointer)
+        let library = try ExtensionLoader.load(path, bundle: bundle.path, host: table.pointer)
         // The manifest's extension point says which function must be there.
         switch manifest.point {
         case .content where library.didReceiveNotification == nil:

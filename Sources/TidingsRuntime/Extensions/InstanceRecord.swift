@@ -16,10 +16,12 @@ final class InstanceRecord: Sendable {
     let target: RouteTarget
     /// The started extension that makes the instance.
     let started: StartedExtension
-    /// How many of its host's presentations show this instance. The host
-    /// changes it only under its own lock, so that retiring a presentation
-    /// need not search all the others to know whether the instance is still used.
-    let presentations = Atomic<Int>(0)
+    /// How many hold the instance: each presentation that shows it, and each
+    /// delivery, response or media tap under way with it. The host counts
+    /// only under its own lock, where finding the instance and holding it
+    /// are one step, and so are letting go of it and forgetting it: an
+    /// instance nobody holds is forgotten, then destroyed, and never found again.
+    let holds = Atomic<Int>(0)
     /// How many calls into the instance are under way; what the extension
     /// changes meanwhile is collected when the call returns.
     private let calls = Atomic<Int>(0)
@@ -50,13 +52,14 @@ final class InstanceRecord: Sendable {
     private let slot = Mutex(Slot())
 
     /// A record for an instance of `target`'s extension, made by `provider`
-    /// on first use, whose host calls may come at `callRate`.
-    init(target: RouteTarget, provider: StartedExtension, callRate: CallRate?) {
+    /// on first use, whose host calls may come at `callRate`, named by a
+    /// handle of `contexts`.
+    init(target: RouteTarget, provider: StartedExtension, callRate: CallRate?, in contexts: ContextRegistry) {
         self.target = target
         started = provider
         context = InstanceContext(extensionIdentifier: target.manifest.bundleIdentifier,
                                   mayOverrideTitle: target.manifest.overridesDefaultTitle,
-                                  interface: target.bundle.interface, callRate: callRate)
+                                  interface: target.bundle.interface, callRate: callRate, in: contexts)
     }
 
     /// True while a call into the instance is under way.
@@ -115,8 +118,16 @@ final class StartedExtension: Sendable {
 }
 
 /// The started extension of each bundle, or why it could not start; each
-/// bundle is launched at most once.
+/// bundle is launched at most once, for one host.
 final class ProviderCache: Sendable {
+    /// The host the extensions are launched for.
+    private let host: HostEndpoint
+
+    /// A cache of the extensions launched for `host`.
+    init(for host: HostEndpoint) {
+        self.host = host
+    }
+
     private final class Entry: Sendable {
         let result = Mutex<Result<any ExtensionProvider, Diagnostic>?>(nil)
     }
@@ -150,7 +161,7 @@ final class ProviderCache: Sendable {
             if let result { return result }
             let launched: Result<any ExtensionProvider, Diagnostic>
             do throws(Diagnostic) {
-                launched = .success(try launcher.launch(bundle))
+                launched = .success(try launcher.launch(bundle, for: host))
             } catch {
                 launched = .failure(error)
             }

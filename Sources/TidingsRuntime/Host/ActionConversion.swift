@@ -1,11 +1,13 @@
 import TidingsABI
+import TidingsBase
 
-/// Reads the ABI's `tidings_action` into the Swift model.
+/// Reads the ABI's `tidings_action` into the Swift model, and back.
 enum ActionConversion {
-    /// The action, or nil when it is too small, lacks an identifier or title, or is not UTF-8.
-    static func action(from pointer: UnsafePointer<tidings_action>) -> NotificationAction? {
-        let action = pointer.pointee
-        guard action.struct_size >= UInt32(MemoryLayout<tidings_action>.size),
+    /// The action an extension passed at `pointer`, read within its size;
+    /// nil when it is smaller than version 1's, lacks an identifier or title,
+    /// or is not UTF-8.
+    static func action(from pointer: UnsafeRawPointer?) -> NotificationAction? {
+        guard let action = tidings_action.read(from: pointer),
               let identifier = HostLimits.text(action.identifier, limit: HostLimits.identifierBytes).value,
               !identifier.isEmpty,
               let title = HostLimits.text(action.title, limit: HostLimits.titleBytes).value
@@ -19,5 +21,13 @@ enum ActionConversion {
         }
         return NotificationAction(identifier: identifier, title: title,
                                   options: .init(rawValue: action.options & 0b111), textInput: textInput)
+    }
+}
+
+extension NotificationAction {
+    /// The action as the ABI's `tidings_action` carries it (what `get_actions` hands out).
+    var cFields: CActionFields {
+        CActionFields(identifier: identifier, title: title, options: options.rawValue,
+                      textInput: textInput.map { ($0.buttonTitle, $0.placeholder) })
     }
 }

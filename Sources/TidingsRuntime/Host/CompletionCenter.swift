@@ -2,17 +2,18 @@ import Synchronization
 import TidingsABI
 import TidingsBase
 
-/// Issues the ABI's completion tokens and matches each completion call to
+/// Issues one host's completion tokens and matches each completion call to
 /// what waits for it: a response's completion (`complete_response`) or a
-/// service request's content handler (`complete_request`).
+/// service request's content handler (`complete_request`), and their `_for`
+/// forms, which name the instance the token was given to.
 ///
-/// Tokens are numbers, never reused. A completion that comes twice, late,
-/// through the wrong function, or with a token nobody issued changes nothing
-/// and is reported, never a crash.
+/// Tokens are numbers of the host's directory slot, never reused. A
+/// completion that comes twice, late, through the wrong function, naming
+/// another instance, or with a token nobody issued changes nothing and is
+/// reported, never a crash.
 package final class CompletionCenter: Sendable {
-    /// The one center of the process: the host functions find tokens here.
-    package static let shared = CompletionCenter(remembering: 4096)
-
+    /// The directory slot its tokens carry.
+    private let slot: HandleSlot
     /// How many finished tokens are remembered, to tell a late or repeated
     /// completion from a forged one.
     private let rememberedFinishedTokens: Int
@@ -31,7 +32,6 @@ package final class CompletionCenter: Sendable {
     }
 
     private struct Table {
-        var next: UInt64 = 1
         var pending: [UInt64: PendingCompletion] = [:]
         var finished: [UInt64: Finished] = [:]
         /// The finished tokens in the order they finished, as a ring once full.
@@ -42,43 +42,35 @@ package final class CompletionCenter: Sendable {
 
     private let table = Mutex(Table())
 
-    /// A center that remembers the last `count` finished tokens (at least one).
-    package init(remembering count: Int) {
+    /// A center whose tokens carry `slot`, remembering the last `count`
+    /// finished tokens (at least one).
+    package init(slot: HandleSlot, remembering count: Int = 4096) {
+        self.slot = slot
         rememberedFinishedTokens = max(1, count)
     }
 
-    /// Opens a pending completion of `kind` that must arrive before
-    /// `deadline` (monotonic nanoseconds). `report` receives what goes wrong
-    /// after it is finished (a late or repeated call).
-    package func begin(_ kind: PendingCompletion.Kind = .response, deadline: UInt64, extensionIdentifier: String,
-                       report: @escaping @Sendable (Diagnostic) -> Void) -> PendingCompletion {
-        table.withLock { table in
-            let pending = PendingCompletion(kind: kind, token: table.next, deadline: deadline,
-                                            extensionIdentifier: extensionIdentifier, report: report)
-            table.pending[table.next] = pending
-            table.next += 1
-            return pending
-        }
+    /// Opens a pending completion of `kind`, given to the instance whose
+    /// context handle is `context`, that must arrive before `deadline`
+    /// (monotonic nanoseconds). `report` receives what goes wrong after it
+    /// is finished (a late or repeated call).
+    package func begin(_ kind: PendingCompletion.Kind = .response, for context: UInt64, deadline: UInt64,
+                       extensionIdentifier: String, report: @escaping @Sendable (Diagnostic) -> Void)
+        -> PendingCompletion
+    {
+        let pending = PendingCompletion(kind: kind, token: slot.makeHandle(), context: context, deadline: deadline,
+                                        extensionIdentifier: extensionIdentifier, report: report)
+        table.withLock { $0.pending[pending.token] = pending }
+        return pending
     }
 
-    /// The ABI's `complete_response`: records `option` for `token`.
-    package func complete(_ token: UInt64, option: Int32) -> tidings_status {
-        deliver(.option(option), to: token, kind: .response)
-    }
-
-    /// The ABI's `complete_request`: records the rewritten content (nil for
-    /// the original) for `token`.
-    package func complete(_ token: UInt64, content: ServiceAnswer?) -> tidings_status {
-        deliver(.content(content), to: token, kind: .request)
-    }
-
-    /// Hands `answer` to the pending completion of `token` when it is of
-    /// `kind`; otherwise reports the misuse on the token's owner. A token
+    /// The ABI's completion functions: hands `given` to the pending
+    /// completion of `token` when it is of the kind `given` completes and,
+    /// for a call naming a context (`context`), was given to that context's
+    /// instance; otherwise reports the misuse on the token's owner. A token
     /// nobody issued only gets TIDINGS_STATUS_INVALID_COMPLETION back, as
     /// there is nothing to report it on.
-    private func deliver(_ answer: PendingCompletion.Given, to token: UInt64, kind: PendingCompletion.Kind)
-        -> tidings_status
-    {
+    package func complete(_ token: UInt64, with given: CompletionGiven, by context: UInt64?) -> tidings_status {
+        let kind = given.kind
         enum Found {
             case pending(PendingCompletion)
             case finished(Finished)
@@ -90,8 +82,11 @@ package final class CompletionCenter: Sendable {
             return .unknown
         }
         switch found {
+        case .pending(let pending) where context != nil && context != pending.context:
+            pending.report(.warning(.completionWrongInstance,
+                                    "\(kind.function)_for named an instance that \(pending.kind.noun) was not given to; the call was ignored."))
         case .pending(let pending) where pending.kind == kind:
-            return pending.complete(answer)
+            return pending.complete(given)
         case .pending(let pending):
             pending.report(.warning(.completionWrongKind,
                                     "\(kind.function) was called with the token of \(pending.kind.noun); the call was ignored."))
@@ -172,15 +167,11 @@ package final class PendingCompletion: Sendable {
         indirect case content(ServiceAnswer?)
     }
 
-    /// What a completion call gave, before it is checked.
-    fileprivate enum Given {
-        case option(Int32)
-        indirect case content(ServiceAnswer?)
-    }
-
     package let kind: Kind
     /// The ABI's token.
     package let token: UInt64
+    /// The context handle of the instance it was given to.
+    package let context: UInt64
     /// Monotonic nanoseconds by which the completion must arrive.
     package let deadline: UInt64
     fileprivate let report: @Sendable (Diagnostic) -> Void
@@ -204,10 +195,11 @@ package final class PendingCompletion: Sendable {
 
     private let state = Mutex(State())
 
-    fileprivate init(kind: Kind, token: UInt64, deadline: UInt64, extensionIdentifier: String,
+    fileprivate init(kind: Kind, token: UInt64, context: UInt64, deadline: UInt64, extensionIdentifier: String,
                      report: @escaping @Sendable (Diagnostic) -> Void) {
         self.kind = kind
         self.token = token
+        self.context = context
         self.deadline = deadline
         self.extensionIdentifier = extensionIdentifier
         self.report = report
@@ -257,7 +249,7 @@ package final class PendingCompletion: Sendable {
         state.withLock { $0.graceUntil = instant }
     }
 
-    fileprivate func complete(_ given: Given) -> tidings_status {
+    fileprivate func complete(_ given: CompletionGiven) -> tidings_status {
         let now = MonotonicClock.now()
         let (accepted, latch): (Bool, Latch?) = state.withLock { state in
             if state.answer != nil {
@@ -298,6 +290,8 @@ extension Diagnostic.Code {
     package static let completionInvalidOption = Self("response.invalid-option")
     /// complete_response was called with a request's token, or complete_request with a response's.
     package static let completionWrongKind = Self("response.completion-wrong-function")
+    /// complete_response_for or complete_request_for named an instance the token was not given to.
+    package static let completionWrongInstance = Self("response.completion-wrong-instance")
 }
 
 extension Diagnostic.Code {

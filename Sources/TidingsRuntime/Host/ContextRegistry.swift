@@ -1,25 +1,34 @@
 import Synchronization
 
-/// The table that turns the ABI's context handles back into the sinks of
-/// their host calls. Handles are numbers, never reused, so a stale or
-/// forged handle finds nothing instead of freed memory.
+/// One issuer's table that turns the ABI's context handles back into the
+/// sinks of their host calls. Handles are numbers, never reused, so a stale
+/// or forged handle finds nothing instead of freed memory.
 package final class ContextRegistry: Sendable {
-    /// The one table of the process: host functions find contexts here.
-    package static let shared = ContextRegistry()
+    /// The directory slot its handles carry.
+    package let slot: HandleSlot
 
     private struct Table {
-        var next: UInt64 = 1
+        /// Handles made so far.
+        var made: UInt64 = 0
         var sinks: [UInt64: any HostCallSink] = [:]
     }
 
     private let table = Mutex(Table())
 
+    /// A registry whose handles carry `slot`.
+    package init(slot: HandleSlot) {
+        self.slot = slot
+    }
+
     /// A new handle, never given before.
     package func makeHandle() -> UInt64 {
-        table.withLock { table in
-            defer { table.next += 1 }
-            return table.next
-        }
+        table.withLock { $0.made += 1 }
+        return slot.makeHandle()
+    }
+
+    /// How many handles it has made.
+    package var handlesMade: UInt64 {
+        table.withLock { $0.made }
     }
 
     /// Makes `handle` name `sink`.

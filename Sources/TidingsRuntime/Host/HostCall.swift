@@ -49,7 +49,7 @@ package enum HostCall: Sendable, Equatable {
         case .setTitle(let title):
             return title.flatMap { tooLong($0, HostLimits.titleBytes, "set_title's title") }
         case .setActions(let actions):
-            if actions.count > 64 { return "set_actions takes at most 64 actions." }
+            if actions.count > HostLimits.actions { return "set_actions takes at most \(HostLimits.actions) actions." }
             for action in actions {
                 if let problem = tooLong(action.identifier, HostLimits.identifierBytes, "An action identifier")
                     ?? tooLong(action.title, HostLimits.titleBytes, "An action title")
@@ -82,13 +82,7 @@ extension InstanceContext {
     /// may have changed. A closed context answers TIDINGS_STATUS_INVALID_CONTEXT.
     package func perform(_ call: HostCall) -> tidings_status {
         let status = update { state in
-            guard !state.closed, !state.abusive else { return TIDINGS_STATUS_INVALID_CONTEXT }
-            if let rate = callRate, var allowance = state.allowance {
-                // Read under the lock, so that the calls of all threads take from the bucket in time order.
-                let allowed = allowance.take(rate, now: MonotonicClock.now())
-                state.allowance = allowance
-                guard allowed else { return refuseOverRate(allowance.refusedRecently, rate, in: &state) }
-            }
+            if let refusal = admit(in: &state) { return refusal }
             if let violation = call.violation {
                 return refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument, violation, in: &state)
             }
@@ -96,6 +90,19 @@ extension InstanceContext {
         }
         if call.changesPresentation && status == TIDINGS_STATUS_OK { announceChange() }
         return status
+    }
+
+    /// Lets a host call in, or refuses it with the status to answer: a
+    /// closed or abusive context takes none, and one over its rate is refused.
+    func admit(in state: inout State) -> tidings_status? {
+        guard !state.closed, !state.abusive else { return TIDINGS_STATUS_INVALID_CONTEXT }
+        if let rate = callRate, var allowance = state.allowance {
+            // Read under the lock, so that the calls of all threads take from the bucket in time order.
+            let allowed = allowance.take(rate, now: MonotonicClock.now())
+            state.allowance = allowance
+            guard allowed else { return refuseOverRate(allowance.refusedRecently, rate, in: &state) }
+        }
+        return nil
     }
 
     /// A call refused for coming too fast, the `refused`th within a second:

@@ -2,7 +2,7 @@ import TidingsABI
 import TidingsBase
 
 /// Where the host functions an extension calls on one instance go: the
-/// ABI's context handle names a sink (`ContextRegistry`), and the C
+/// ABI's context handle names a sink (in its issuer's `ContextRegistry`), and the C
 /// functions only read their arguments and hand them here.
 ///
 /// In the host, an instance's `InstanceContext` is its own sink: it applies
@@ -22,4 +22,9 @@ package protocol HostCallSink: AnyObject, Sendable {
     /// `open_attachment`: a new read-only descriptor of the attachment
     /// `identifier` of what the instance serves now; nil when there is none.
     func openAttachment(_ identifier: String) -> FileDescriptor?
+
+    /// `get_actions`: the actions shown with the notification now (those
+    /// the extension set, else its category's), or the status refusing the
+    /// call with no actions.
+    func presentedActions() -> (status: tidings_status, actions: [NotificationAction])
 }

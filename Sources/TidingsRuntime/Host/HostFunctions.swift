@@ -1,15 +1,18 @@
 import Glibc
+import Synchronization
 import TidingsABI
 import TidingsBase
 import TidingsManifest
 
-/// The ABI's `tidings_host`: the functions every extension calls, built once
-/// and valid for the life of the process.
+/// The ABI's `tidings_host`: the functions every extension calls. Tables
+/// are made once per (call rate, version) and kept for the life of the
+/// process, as the ABI promises; their functions are the same.
 ///
-/// Each function turns its context handle back into an `InstanceContext`
+/// Each function finds its context handle's issuer in the `HandleDirectory`
 /// (a stale handle gives TIDINGS_STATUS_INVALID_CONTEXT), copies what it is
-/// given, and changes the context under its lock; none calls back into an
-/// extension, so an extension may call them from inside its own functions.
+/// given (reading each struct within its `struct_size`), and changes the
+/// context under its lock; none calls back into an extension while it holds
+/// a lock, so an extension may call them from inside its own functions.
 package enum HostFunctions {
     /// The host's name and version as extensions see them.
     package static let name = "tidings"
@@ -17,28 +20,38 @@ package enum HostFunctions {
     /// The highest ABI version the host speaks.
     package static let abiVersion = TIDINGS_ABI_VERSION
 
-    /// The table passed to every extension's entry function in this process.
-    package static var table: UnsafePointer<tidings_host> { standard.pointer }
+    /// The table of a host whose instances may call at `callRate`, speaking
+    /// ABI `version`: this header's by default; an older one (1 or 2) is that
+    /// version's table, of its size, for seeing how an extension fares with
+    /// an older host. Made on first use and never freed.
+    /// Thread: any.
+    package static func table(callRate: CallRate?, version: UInt32 = TIDINGS_ABI_VERSION) -> HostTable {
+        tables.withLock { tables in
+            if let made = tables.first(where: { $0.callRate == callRate && $0.version == version }) { return made }
+            let made = makeTable(callRate: callRate, version: min(max(version, 1), TIDINGS_ABI_VERSION))
+            tables.append(made)
+            return made
+        }
+    }
 
-    /// The host function table of this process, made once.
-    package static let standard = makeTable(completeResponse: completeResponse, completeRequest: completeRequest)
+    /// Every table made, so that `get_interface` knows the one it is given.
+    private static let tables = Mutex<[HostTable]>([])
 
-    /// The signature of `complete_response`.
-    package typealias CompleteResponse = @convention(c) (tidings_completion, tidings_response_option) -> tidings_status
-    /// The signature of `complete_request`.
-    package typealias CompleteRequest = @convention(c) (tidings_completion, UnsafePointer<tidings_content>?) -> tidings_status
-
-    /// A table like `standard` but for its completion functions: for a
-    /// process whose completion tokens are issued and kept by another (a
-    /// worker process, whose host holds them). The table lives as long as
-    /// the process.
-    package static func makeTable(completeResponse: CompleteResponse, completeRequest: CompleteRequest) -> HostTable {
-        let table = UnsafeMutablePointer<tidings_host>.allocate(capacity: 1)
-        table.initialize(to: tidings_host(
+    /// A new table for `callRate` and `version`, with its limits interface.
+    private static func makeTable(callRate: CallRate?, version: UInt32) -> HostTable {
+        let limits = UnsafeMutablePointer<tidings_limits_interface>.allocate(capacity: 1)
+        limits.initialize(to: tidings_limits_interface(
+            struct_size: UInt32(MemoryLayout<tidings_limits_interface>.size),
+            max_identifier_bytes: UInt32(HostLimits.identifierBytes), max_text_bytes: UInt32(HostLimits.textBytes),
+            max_title_bytes: UInt32(HostLimits.titleBytes), max_log_bytes: UInt32(HostLimits.logBytes),
+            max_url_bytes: UInt32(HostLimits.urlBytes), max_user_info_value_bytes: UInt32(HostLimits.userInfoValueBytes),
+            max_entries: UInt32(HostLimits.entries), max_actions: UInt32(HostLimits.actions),
+            calls_per_second: callRate?.perSecond ?? .infinity, call_burst: callRate?.burst ?? .infinity))
+        var functions = tidings_host(
             struct_size: UInt32(MemoryLayout<tidings_host>.size),
-            abi_version: TIDINGS_ABI_VERSION,
-            name: permanentCString(name),
-            version: permanentCString(version),
+            abi_version: version,
+            name: PermanentStrings.cString(name),
+            version: PermanentStrings.cString(Self.version),
             log: log,
             set_text: setText,
             set_text_color: setTextColor,
@@ -55,23 +68,38 @@ package enum HostFunctions {
             complete_response: completeResponse,
             complete_request: completeRequest,
             create_attachment: createAttachment,
-            open_attachment: openAttachment))
-        return HostTable(pointer: UnsafePointer(table))
-    }
-
-    /// A C string that lives as long as the process (for the table's static strings).
-    private static func permanentCString(_ text: String) -> UnsafePointer<CChar> {
-        let bytes = Array(text.utf8CString)
-        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count)
-        copy.initialize(from: bytes, count: bytes.count)
-        return UnsafePointer(copy)
+            open_attachment: openAttachment,
+            get_interface: getInterface,
+            complete_response_for: completeResponseFor,
+            complete_request_for: completeRequestFor,
+            get_actions: getActions)
+        // An older version's table ends where that version's did.
+        if version < 3 {
+            let size = version < 2
+                ? tidings_host.size(through: \.complete_response) : tidings_host.size(through: \.open_attachment)
+            functions.struct_size = UInt32(size)
+            functions.get_interface = nil
+            functions.complete_response_for = nil
+            functions.complete_request_for = nil
+            functions.get_actions = nil
+        }
+        if version < 2 {
+            functions.complete_request = nil
+            functions.create_attachment = nil
+            functions.open_attachment = nil
+        }
+        let table = UnsafeMutablePointer<tidings_host>.allocate(capacity: 1)
+        table.initialize(to: functions)
+        return HostTable(pointer: UnsafePointer(table), limits: UnsafePointer(limits), callRate: callRate, version: version)
     }
 
     // MARK: Shared steps
 
     /// The sink `handle` names, if its context is still open.
     private static func sink(_ handle: tidings_context?) -> (any HostCallSink)? {
-        handle.flatMap { ContextRegistry.shared.sink(UInt64(UInt(bitPattern: $0))) }
+        guard let handle else { return nil }
+        let number = UInt64(UInt(bitPattern: handle))
+        return HandleDirectory.shared.owner(of: number)?.contexts.sink(number)
     }
 
     /// Performs the call `make` reads from the C arguments on the sink
@@ -85,6 +113,26 @@ package enum HostFunctions {
     /// invalid UTF-8 or a longer string (never read past its cap).
     private static func text(_ pointer: UnsafePointer<CChar>?, limit: Int = HostLimits.identifierBytes) -> String? {
         HostLimits.text(pointer, limit: limit).value
+    }
+
+    /// A completion call without a context (`complete_response`,
+    /// `complete_request`): to whoever issued `token`.
+    private static func complete(_ token: tidings_completion, with given: CompletionGiven) -> tidings_status {
+        HandleDirectory.shared.owner(of: token)?.complete(token, with: given, by: nil)
+            ?? TIDINGS_STATUS_INVALID_COMPLETION
+    }
+
+    /// A completion call naming the instance `handle` (`complete_response_for`,
+    /// `complete_request_for`): refused unless `token` and `handle` have one
+    /// issuer, which refuses it unless `token` was given to that instance.
+    private static func complete(_ token: tidings_completion, with given: CompletionGiven,
+                                 naming handle: tidings_context?) -> tidings_status {
+        guard let handle else { return TIDINGS_STATUS_INVALID_COMPLETION }
+        let context = UInt64(UInt(bitPattern: handle))
+        guard HandleDirectory.slot(of: context) == HandleDirectory.slot(of: token),
+              let owner = HandleDirectory.shared.owner(of: context)
+        else { return TIDINGS_STATUS_INVALID_COMPLETION }
+        return owner.complete(token, with: given, by: context)
     }
 
     // MARK: The functions
@@ -152,8 +200,8 @@ package enum HostFunctions {
     private static let setActions: @convention(c) (tidings_context?, UnsafePointer<UnsafePointer<tidings_action>?>?, Int) -> tidings_status = {
         handle, list, count in
         perform(handle) {
-            guard count >= 0, count <= 64, count == 0 || list != nil else {
-                return .invalid("set_actions needs an array of at most 64 actions.")
+            guard count >= 0, count <= HostLimits.actions, count == 0 || list != nil else {
+                return .invalid("set_actions needs an array of at most \(HostLimits.actions) actions.")
             }
             var actions: [NotificationAction] = []
             for position in 0..<count {
@@ -169,13 +217,13 @@ package enum HostFunctions {
     private static let setMediaButton: @convention(c) (tidings_context?, UnsafePointer<tidings_media_button>?) -> tidings_status = {
         handle, button in
         perform(handle) {
-            guard let button, button.pointee.struct_size >= UInt32(MemoryLayout<tidings_media_button>.size),
-                  (TIDINGS_MEDIA_BUTTON_NONE...TIDINGS_MEDIA_BUTTON_OVERLAY).contains(button.pointee.type)
-            else { return .invalid("set_media_button needs a button of type none, default or overlay.") }
-            let frame = button.pointee.frame
-            let tint = button.pointee.tint_color
+            guard let button = tidings_media_button.read(from: button),
+                  (TIDINGS_MEDIA_BUTTON_NONE...TIDINGS_MEDIA_BUTTON_OVERLAY).contains(button.type)
+            else { return .invalid("set_media_button needs a button of type none, default or overlay, of at least version 1's size.") }
+            let frame = button.frame
+            let tint = button.tint_color
             return .setMediaButton(InstanceContext.MediaButton(
-                type: button.pointee.type,
+                type: button.type,
                 frame: frame.width > 0 && frame.height > 0 ? (frame.x, frame.y, frame.width, frame.height) : nil,
                 tint: tint & 0xFF == 0 ? nil : Color(rgba: tint)))
         }
@@ -197,34 +245,58 @@ package enum HostFunctions {
         perform(handle) { .dismiss }
     }
 
-    private static let completeResponse: CompleteResponse = {
+    private static let completeResponse: @convention(c) (tidings_completion, tidings_response_option) -> tidings_status = {
         token, option in
-        CompletionCenter.shared.complete(token, option: option)
+        complete(token, with: .option(option))
     }
 
-    private static let completeRequest: CompleteRequest = {
+    private static let completeRequest: @convention(c) (tidings_completion, UnsafePointer<tidings_content>?) -> tidings_status = {
         token, content in
-        CompletionCenter.shared.complete(token, content: content.map(ServiceAnswer.init))
+        complete(token, with: .content(content.map(ServiceAnswer.init)))
+    }
+
+    private static let completeResponseFor: @convention(c) (tidings_context?, tidings_completion, tidings_response_option)
+        -> tidings_status = { handle, token, option in
+        complete(token, with: .option(option), naming: handle)
+    }
+
+    private static let completeRequestFor: @convention(c) (tidings_context?, tidings_completion, UnsafePointer<tidings_content>?)
+        -> tidings_status = { handle, token, content in
+        complete(token, with: .content(content.map(ServiceAnswer.init)), naming: handle)
+    }
+
+    private static let getInterface: @convention(c) (UnsafePointer<tidings_host>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = {
+        host, id in
+        guard let host, let id = text(id) else { return nil }
+        return tables.withLock { $0.first { $0.pointer == host } }?.interface(id)
+    }
+
+    private static let getActions: @convention(c) (tidings_context?, tidings_actions_receiver?, UnsafeMutableRawPointer?)
+        -> tidings_status = { handle, receive, userData in
+        guard let sink = sink(handle) else { return TIDINGS_STATUS_INVALID_CONTEXT }
+        guard let receive else { return sink.perform(.invalid("get_actions needs a receiver.")) }
+        let presented = sink.presentedActions()
+        guard presented.status == TIDINGS_STATUS_OK else { return presented.status }
+        // No lock is held here: the receiver may call host functions.
+        CActions.with(presented.actions.map(\.cFields)) { receive(userData, $0, presented.actions.count) }
+        return TIDINGS_STATUS_OK
     }
 
     private static let createAttachment: @convention(c) (
         tidings_context?, UnsafePointer<tidings_attachment_request>?, UnsafeMutablePointer<tidings_attachment_result>?
     ) -> tidings_status = { handle, request, result in
-        let result = result.flatMap { Int($0.pointee.struct_size) >= MemoryLayout<tidings_attachment_result>.size ? $0 : nil }
         // Whatever happens, the caller reads a result that says nothing was made, unless something was.
-        if let result { fill(result, error: 0, identifier: "", type: nil, size: 0) }
+        fill(result, error: 0, identifier: "", type: "", size: 0)
         guard let sink = sink(handle) else { return TIDINGS_STATUS_INVALID_CONTEXT }
         let creation = sink.createAttachment(attachmentRequest(from: request))
-        if let result {
-            switch creation {
-            case .made(let admission):
-                fill(result, error: 0, identifier: admission.attachment.identifier,
-                     type: typeNames.pointer(for: admission.mediaType), size: admission.attachment.size)
-            case .failed(let failure):
-                fill(result, error: failure.appleCode, identifier: "", type: nil, size: 0)
-            case .refused:
-                break
-            }
+        switch creation {
+        case .made(let admission):
+            fill(result, error: 0, identifier: admission.attachment.identifier,
+                 type: admission.mediaType.identifier, size: admission.attachment.size)
+        case .failed(let failure):
+            fill(result, error: failure.appleCode, identifier: "", type: "", size: 0)
+        case .refused:
+            break
         }
         return creation.status
     }
@@ -233,12 +305,12 @@ package enum HostFunctions {
     private static func attachmentRequest(
         from request: UnsafePointer<tidings_attachment_request>?
     ) -> Result<AttachmentRequest, InstanceContext.RequestProblem> {
-        guard let request, Int(request.pointee.struct_size) >= MemoryLayout<tidings_attachment_request>.size,
-              let url = text(request.pointee.url, limit: HostLimits.urlBytes)
+        guard let options = tidings_attachment_request.read(from: request),
+              let url = text(options.url, limit: HostLimits.urlBytes)
         else {
-            return .failure(InstanceContext.RequestProblem(message: "create_attachment needs a request with a UTF-8 url."))
+            return .failure(InstanceContext.RequestProblem(
+                message: "create_attachment needs a request of at least version 2's size with a UTF-8 url."))
         }
-        let options = request.pointee
         if options.identifier != nil && text(options.identifier) == nil {
             return .failure(InstanceContext.RequestProblem(message: "create_attachment was given an identifier that is not UTF-8."))
         }
@@ -258,14 +330,18 @@ package enum HostFunctions {
                                           typeHint: text(options.type_hint), thumbnail: thumbnail))
     }
 
-    /// Fills the caller's result (whose size was checked), writing no more
-    /// of the identifier than its buffer holds.
-    private static func fill(_ result: UnsafeMutablePointer<tidings_attachment_result>, error: Int32,
-                             identifier: String, type: UnsafePointer<CChar>?, size: UInt64) {
-        result.pointee.error = error
-        result.pointee.type = type ?? typeNames.empty
-        result.pointee.size = size
-        copy(identifier, into: result.pointee.identifier, capacity: result.pointee.identifier_capacity)
+    /// Fills the caller's result within its `struct_size` (nothing when it
+    /// is NULL or smaller than version 2's), writing no more of the
+    /// identifier than its buffer holds; `type` as a string that lives as
+    /// long as the process, as the ABI promises.
+    private static func fill(_ result: UnsafeMutablePointer<tidings_attachment_result>?, error: Int32,
+                             identifier: String, type: String, size: UInt64) {
+        tidings_attachment_result.update(at: result) { result in
+            result.error = error
+            result.type = PermanentStrings.cString(type)
+            result.size = size
+            copy(identifier, into: result.identifier, capacity: result.identifier_capacity)
+        }
     }
 
     /// Writes `text` NUL-terminated into the caller's `buffer` of `capacity`
@@ -282,19 +358,6 @@ package enum HostFunctions {
         for position in 0..<count { buffer[position] = CChar(bitPattern: utf8[position]) }
         buffer[count] = 0
     }
-
-    /// The uniform type identifiers as C strings that live as long as the
-    /// process, as `tidings_attachment_result.type` promises.
-    private struct TypeNames: @unchecked Sendable {
-        let pointers: [MediaType: UnsafePointer<CChar>]
-        let empty: UnsafePointer<CChar>
-
-        func pointer(for type: MediaType) -> UnsafePointer<CChar> { pointers[type] ?? empty }
-    }
-
-    private static let typeNames = TypeNames(
-        pointers: Dictionary(uniqueKeysWithValues: MediaType.allCases.map { ($0, permanentCString($0.identifier)) }),
-        empty: permanentCString(""))
 
     private static let openAttachment: @convention(c) (tidings_context?, UnsafePointer<CChar>?) -> Int32 = {
         handle, identifier in
@@ -315,6 +378,8 @@ extension Diagnostic.Code {
     package static let titleNotPermitted = Self("extension.title-not-permitted")
     /// create_attachment was called outside a service request.
     package static let attachmentNotSupported = Self("extension.attachment-not-supported")
+    /// get_actions was called by a service extension, which shows no actions.
+    package static let actionsNotSupported = Self("extension.actions-not-supported")
     /// A host function got NULL, non-UTF-8 text or an out-of-range number.
     package static let hostCallInvalidArgument = Self("extension.invalid-argument")
     /// An extension called host functions faster than its rate limit.
@@ -323,8 +388,23 @@ extension Diagnostic.Code {
     package static let hostCallStorm = Self("extension.call-storm")
 }
 
-/// A `tidings_host` table that lives as long as the process.
+/// A `tidings_host` table and the interfaces its host offers, made once and
+/// never freed, as the ABI promises.
 package struct HostTable: @unchecked Sendable {
-    /// The table, never freed.
+    /// The table.
     package let pointer: UnsafePointer<tidings_host>
+    /// `tidings.limits/1` as its host applies them.
+    let limits: UnsafePointer<tidings_limits_interface>
+    /// How fast its host lets each instance call; nil for no limit.
+    package let callRate: CallRate?
+    /// The ABI version it speaks.
+    package let version: UInt32
+
+    /// The host's interface named `id`, or nil when it offers none by that id.
+    func interface(_ id: String) -> UnsafeRawPointer? {
+        switch id {
+        case TIDINGS_LIMITS_INTERFACE: UnsafeRawPointer(limits)
+        default: nil
+        }
+    }
 }

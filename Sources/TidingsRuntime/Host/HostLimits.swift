@@ -20,6 +20,8 @@ package enum HostLimits {
     package static let userInfoValueBytes = 65_536
     /// Entries of a userInfo, attachments of a content handed back.
     package static let entries = 256
+    /// Actions `set_actions` takes.
+    package static let actions = 64
 
     /// A string an extension passed, read without trusting it.
     package enum Text: Equatable {

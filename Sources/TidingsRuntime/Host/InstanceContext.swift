@@ -41,6 +41,9 @@ package final class InstanceContext: HostCallSink {
         package var title: String?
         /// The actions the extension set, replacing the category's; nil when it set none.
         package var actions: [NotificationAction]?
+        /// The actions of the category of what it serves, as registered when
+        /// it was last called with a notification or a response.
+        package var categoryActions: [NotificationAction] = []
         package var mediaButton: MediaButton?
         package var mediaPlaying = false
         /// The attachments of the notification last delivered (or the request
@@ -96,8 +99,10 @@ package final class InstanceContext: HostCallSink {
     /// How fast its host calls may come; nil for no limit.
     package let callRate: CallRate?
 
+    /// A context named by a handle of `contexts`, for an instance of the
+    /// extension `extensionIdentifier` whose view is `interface`.
     package init(extensionIdentifier: String, mayOverrideTitle: Bool, interface: Interface?,
-                 attachments: ServiceAttachments? = nil, callRate: CallRate? = .standard) {
+                 attachments: ServiceAttachments? = nil, callRate: CallRate? = .standard, in contexts: ContextRegistry) {
         self.extensionIdentifier = extensionIdentifier
         self.mayOverrideTitle = mayOverrideTitle
         self.attachments = attachments
@@ -105,8 +110,8 @@ package final class InstanceContext: HostCallSink {
         var initial = State(view: ViewState(interface: interface))
         initial.allowance = callRate.map { CallAllowance($0, now: MonotonicClock.now()) }
         state = Mutex(initial)
-        handle = ContextRegistry.shared.makeHandle()
-        ContextRegistry.shared.bind(handle, to: self)
+        handle = contexts.makeHandle()
+        contexts.bind(handle, to: self)
     }
 
     /// Host calls naming this context's handle go to `sink` from now on
@@ -114,15 +119,22 @@ package final class InstanceContext: HostCallSink {
     /// applies them here as well, say. Call it before the handle is given
     /// to an extension.
     package func route(to sink: some HostCallSink) {
-        ContextRegistry.shared.bind(handle, to: sink)
+        registry?.bind(handle, to: sink)
     }
 
     /// Forgets the handle: later host calls naming it fail with
     /// INVALID_CONTEXT, including one that found the context just before
     /// and waits for its lock; a call already under way finishes first.
     package func close() {
-        ContextRegistry.shared.remove(handle)
+        registry?.remove(handle)
         state.withLock { $0.closed = true }
+    }
+
+    /// The contexts its handle is one of, while their issuer lives: found
+    /// through the directory rather than kept, so that a context the
+    /// runtime never closed does not keep its host's tables alive.
+    private var registry: ContextRegistry? {
+        HandleDirectory.shared.owner(of: handle)?.contexts
     }
 
     /// Calls `body` whenever a host function changes what shows (view,
@@ -200,6 +212,20 @@ package final class InstanceContext: HostCallSink {
             state.log = []
             state.dismissRequested = false
             state.defaultActionRequested = false
+        }
+    }
+
+    /// `get_actions`: the actions shown now, under the rules of every host
+    /// call (a closed context, a call over the rate); a service extension's
+    /// instance shows none and is told TIDINGS_STATUS_NOT_SUPPORTED.
+    package func presentedActions() -> (status: tidings_status, actions: [NotificationAction]) {
+        update { state in
+            if let refusal = admit(in: &state) { return (refusal, []) }
+            guard attachments == nil else {
+                return (refuse(TIDINGS_STATUS_NOT_SUPPORTED, .actionsNotSupported,
+                               "asked for the actions shown, which a service extension has none of.", in: &state), [])
+            }
+            return (TIDINGS_STATUS_OK, state.actions ?? state.categoryActions)
         }
     }
 

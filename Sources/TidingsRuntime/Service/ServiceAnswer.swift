@@ -20,9 +20,10 @@ package struct ServiceAnswer: Sendable, Equatable {
         self.problems = problems
     }
 
-    /// Copies a `tidings_content` an extension passed to `complete_request`.
+    /// Copies a `tidings_content` an extension passed to `complete_request`,
+    /// reading it, its userInfo entries and its attachments each within its
+    /// `struct_size`.
     package init(_ pointer: UnsafePointer<tidings_content>) {
-        let given = pointer.pointee
         var content = NotificationContent()
         var problems: [Diagnostic] = []
         // Read at most the field's cap (invalid UTF-8 repaired, as Foundation's
@@ -38,7 +39,7 @@ package struct ServiceAnswer: Sendable, Equatable {
             }
             return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
         }
-        guard Int(given.struct_size) >= MemoryLayout<tidings_content>.size else {
+        guard let given = tidings_content.read(from: pointer) else {
             self.init(content: content, attachmentIdentifiers: [], problems: [.warning(
                 .serviceAnswerInvalid, "The content handed back is smaller than version 1's tidings_content; it was ignored.")])
             return
@@ -59,7 +60,9 @@ package struct ServiceAnswer: Sendable, Equatable {
                                      "The userInfo handed back has \(entries) entries; those after the first \(HostLimits.entries) were dropped."))
         }
         for position in 0..<min(entries, HostLimits.entries) {
-            guard let entry = given.user_info![position]?.pointee, let key = text(entry.key, "A userInfo key") else { continue }
+            guard let entry = tidings_user_info_entry.read(from: given.user_info![position]),
+                  let key = text(entry.key, "A userInfo key")
+            else { continue }
             do {
                 let json = text(entry.json, limit: HostLimits.userInfoValueBytes, "The userInfo value of \"\(key)\"") ?? ""
                 content.userInfo.append((key, try JSON.parse(Array(json.utf8))))
@@ -70,7 +73,9 @@ package struct ServiceAnswer: Sendable, Equatable {
         }
         let attachments = given.attachments == nil ? 0 : given.attachment_count
         let identifiers = (0..<min(attachments, HostLimits.entries)).compactMap { position in
-            given.attachments![position].flatMap { text($0.pointee.identifier, "An attachment identifier") }
+            tidings_attachment.read(from: given.attachments![position]).flatMap {
+                text($0.identifier, "An attachment identifier")
+            }
         }
         self.init(content: content, attachmentIdentifiers: identifiers, problems: problems)
     }

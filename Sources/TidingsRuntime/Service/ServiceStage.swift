@@ -17,6 +17,8 @@ struct ServiceStage: Sendable {
     let index: CurrentIndex
     let providers: ProviderCache
     let launcher: any ExtensionLauncher
+    /// The host's contexts and completions.
+    let endpoint: HostEndpoint
     /// Seconds a service extension has to call its content handler.
     let deadline: Double
     /// Seconds after time-will-expire in which a content handler still counts.
@@ -62,7 +64,8 @@ struct ServiceStage: Sendable {
         let provider: any ExtensionProvider
         let instance: any ExtensionInstance
         let context = InstanceContext(extensionIdentifier: identifier, mayOverrideTitle: false, interface: nil,
-                                      attachments: ServiceAttachments(store: store), callRate: callRate)
+                                      attachments: ServiceAttachments(store: store), callRate: callRate,
+                                      in: endpoint.contexts)
         context.update { $0.attachments = content.attachments }
         do throws(Diagnostic) {
             provider = try providers.provider(for: bundle, launcher: launcher)
@@ -77,8 +80,9 @@ struct ServiceStage: Sendable {
         }
 
         let onEvent = self.onEvent
-        let pending = CompletionCenter.shared.begin(.request, deadline: MonotonicClock.deadline(after: deadline),
-                                                    extensionIdentifier: identifier, report: { onEvent(.diagnostic($0)) })
+        let pending = endpoint.completions.begin(.request, for: context.handle,
+                                                 deadline: MonotonicClock.deadline(after: deadline),
+                                                 extensionIdentifier: identifier, report: { onEvent(.diagnostic($0)) })
         // did_receive_request runs on a thread of its own, so that the deadline runs while it does: its
         // content handler counts until the deadline and the grace period after time-will-expire.
         let call = RequestCall()
@@ -113,7 +117,7 @@ struct ServiceStage: Sendable {
         }
         if failure == nil { failure = call.failure }
         if failure != nil { answer = pending.result }
-        CompletionCenter.shared.finish(pending)
+        endpoint.completions.finish(pending)
         // Closed first, so that no attachment is created after those drained.
         context.close()
         let (reports, created) = context.drainReports { reports, state in (reports, state.created) }

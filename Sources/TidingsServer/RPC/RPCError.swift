@@ -45,9 +45,12 @@ package struct RPCError: Error, Sendable, Equatable {
         RPCError(-32001, "No delivered notification has the identifier \"\(identifier)\"; it was never delivered, or it was dismissed or removed.",
                  data: .object([("identifier", .string(identifier))]))
     }
-    /// A request reused the id of one still being answered on the connection.
+    /// A request reused the id of one still being answered on the connection;
+    /// `data.id` is the id reused (the error itself is answered with a null
+    /// id, so that it cannot be taken for the answer to the first request).
     package static func duplicateIdentifier(_ id: RPCID) -> RPCError {
-        RPCError(-32002, "A request with the id \(id.json.serialized()) is still being answered on this connection; ids must differ while in flight.")
+        RPCError(-32002, "A request with the id \(id.json.serialized()) is still being answered on this connection; ids must differ while in flight.",
+                 data: .object([("id", id.json)]))
     }
     /// The line is longer than the server accepts.
     package static func messageTooLarge(limit: Int) -> RPCError {

@@ -1,3 +1,4 @@
+import Synchronization
 import TidingsBase
 import TidingsRegistry
 import TidingsRuntime
@@ -30,6 +31,9 @@ package final class HostService: Sendable {
     private let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     private let state: ServerState?
+    /// The limits of the transport serving the service, which `server.describe`
+    /// lists beside its own; told by the `Server` made over it.
+    private let transportLimits = Mutex<[(String, JSON)]>([])
 
     /// A service over the bundles of `index`, keeping its state in `state` when given.
     /// - Parameter launcher: makes the launcher of extensions, given where
@@ -70,14 +74,55 @@ package final class HostService: Sendable {
         return warnings
     }
 
+    /// Makes `server.describe` list `limits` (each a name and a value: sizes
+    /// in bytes, counts) beside the service's own: the transport's, such as
+    /// the longest message it reads.
+    package func describeTransportLimits(_ limits: [(String, JSON)]) {
+        transportLimits.withLock { $0 = limits }
+    }
+
+    /// Every limit a client meets, for `server.describe`: sizes in bytes,
+    /// deadlines in seconds.
+    private var limits: [(String, JSON)] {
+        [
+            ("payloadSize", .integer(Int64(configuration.payloadSizeLimit))),
+            ("responseDeadline", .double(configuration.host.responseDeadline)),
+            ("serviceDeadline", .double(configuration.host.serviceDeadline)),
+        ] + transportLimits.withLock { $0 }
+    }
+
     // MARK: Calls
 
-    /// One method: what it does, and how.
+    /// One method: what it does, what it touches, and how.
     struct Method: Sendable {
         /// One sentence, for `server.describe`.
         let summary: String
+        /// What a call with these parameters reads and changes, for ordering
+        /// it among the calls of its connection.
+        let scope: @Sendable (JSON?) -> RequestScope
         /// Runs the method with the call's parameters for `client`.
         let run: @Sendable (HostService, JSON?, any EventReceiver) throws(RPCError) -> JSON
+
+        /// A method touching what `scope` says of its parameters.
+        init(summary: String, scope: @escaping @Sendable (JSON?) -> RequestScope,
+             run: @escaping @Sendable (HostService, JSON?, any EventReceiver) throws(RPCError) -> JSON) {
+            self.summary = summary
+            self.scope = scope
+            self.run = run
+        }
+
+        /// A method touching `scope`, whatever its parameters.
+        init(summary: String, scope: RequestScope,
+             run: @escaping @Sendable (HostService, JSON?, any EventReceiver) throws(RPCError) -> JSON) {
+            self.init(summary: summary, scope: { _ in scope }, run: run)
+        }
+    }
+
+    /// What `request` reads and changes (nothing, when it could not be read
+    /// or names no method), for ordering it among the calls of its connection.
+    package static func scope(of request: Result<RPCRequest, RPCFailure>) -> RequestScope {
+        guard case .success(let request) = request, let method = methods[request.method] else { return .nothing }
+        return method.scope(request.params)
     }
 
     /// Answers `request` from `client`.
@@ -96,37 +141,58 @@ package final class HostService: Sendable {
 
     /// The methods, by name.
     static let methods: [String: Method] = [
-        "server.describe": Method(summary: "The server's version, ABI version, methods, events and limits.") {
+        "server.describe": Method(summary: "The server's version, ABI version, methods, events and limits.",
+                                  scope: .nothing) {
             service, params, _ throws(RPCError) in try service.describe(params)
         },
-        "categories.register": Method(summary: "Set an app's categories and their actions, replacing those it had (setNotificationCategories).") {
+        "categories.register": Method(summary: "Set an app's categories and their actions, replacing those it had (setNotificationCategories).",
+                                      scope: RequestScope(writing: [.categories])) {
             service, params, _ throws(RPCError) in try service.registerCategories(params)
         },
-        "categories.list": Method(summary: "The registered categories, of one app or of all.") {
+        "categories.list": Method(summary: "The registered categories, of one app or of all.",
+                                  scope: RequestScope(reading: [.categories])) {
             service, params, _ throws(RPCError) in try service.listCategories(params)
         },
-        "notifications.deliver": Method(summary: "Deliver a notification (APNs payload or request): attachments, service extension, content extension; returns the presentation.") {
+        "notifications.deliver": Method(summary: "Deliver a notification (APNs payload or request): attachments, service extension, content extension; returns the presentation.",
+                                        scope: { params in
+            RequestScope(reading: [.categories, .subscription],
+                         writing: [HostService.deliveredIdentifier(params).map(RequestScope.Part.notification) ?? .newNotification])
+        }) {
             service, params, _ throws(RPCError) in try service.deliver(params)
         },
-        "notifications.respond": Method(summary: "Answer a presented notification with an action (and text); returns the outcome.") {
+        "notifications.respond": Method(summary: "Answer a presented notification with an action (and text); returns the outcome.",
+                                        scope: { params in
+            RequestScope(reading: [.categories, .subscription], writing: HostService.notifications(params?["identifier"]))
+        }) {
             service, params, _ throws(RPCError) in try service.respond(params)
         },
-        "notifications.presentation": Method(summary: "The presentation of a delivered notification, as it is now.") {
+        "notifications.presentation": Method(summary: "The presentation of a delivered notification, as it is now.",
+                                             scope: { params in
+            RequestScope(reading: HostService.notifications(params?["identifier"]).union([.categories]))
+        }) {
             service, params, _ throws(RPCError) in try service.presentation(params)
         },
-        "notifications.list": Method(summary: "The delivered notifications, of one app or of all (getDeliveredNotifications).") {
+        "notifications.list": Method(summary: "The delivered notifications, of one app or of all (getDeliveredNotifications).",
+                                     scope: RequestScope(reading: [.allNotifications])) {
             service, params, _ throws(RPCError) in try service.listDelivered(params)
         },
-        "notifications.remove": Method(summary: "Remove delivered notifications without a response (removeDeliveredNotifications).") {
+        "notifications.remove": Method(summary: "Remove delivered notifications without a response (removeDeliveredNotifications).",
+                                       scope: { params in
+            let named = HostService.notifications(params?["identifiers"])
+            return RequestScope(reading: [.subscription],
+                                writing: params?["app"] == nil ? named : named.union([.allNotifications]))
+        }) {
             service, params, _ throws(RPCError) in try service.remove(params)
         },
-        "extensions.list": Method(summary: "The extension bundles on the search path, what they declare, and their problems.") {
+        "extensions.list": Method(summary: "The extension bundles on the search path, what they declare, and their problems.",
+                                  scope: .nothing) {
             service, params, _ throws(RPCError) in try service.listExtensions(params)
         },
-        "events.subscribe": Method(summary: "Hear events: presentations changed, notifications dismissed, responses forwarded (to that app's subscribers only), extension failures.") {
+        "events.subscribe": Method(summary: "Hear events: presentations changed, notifications dismissed, responses forwarded (to that app's subscribers only), extension failures.",
+                                   scope: RequestScope(writing: [.subscription])) {
             service, params, client throws(RPCError) in try service.subscribe(params, client: client)
         },
-        "events.unsubscribe": Method(summary: "Stop hearing events.") {
+        "events.unsubscribe": Method(summary: "Stop hearing events.", scope: RequestScope(writing: [.subscription])) {
             service, params, client throws(RPCError) in try service.unsubscribe(params, client: client)
         },
     ]
@@ -151,14 +217,15 @@ package final class HostService: Sendable {
                 .object([("name", .string(name)), ("summary", .string(Self.methods[name]!.summary))])
             })),
             ("events", .array(Self.events.map { .object([("method", .string($0.0)), ("params", .string($0.1))]) })),
-            ("limits", .object([("payloadSize", .integer(Int64(configuration.payloadSizeLimit)))])),
+            ("limits", .object(limits)),
             ("sandbox", .array(configuration.sandbox())),
         ])
     }
 
     private func registerCategories(_ params: JSON?) throws(RPCError) -> JSON {
         var reader = try Params(params, of: "categories.register", allowed: ["app", "categories"])
-        reader.require("app", "categories")
+        _ = reader.string("app", required: true)
+        reader.require("categories")
         try reader.check()
         let reading = CategoryFile.read(reader.json)
         guard let file = reading.file else { throw .invalidInput(reading.diagnostics) }
@@ -317,6 +384,25 @@ package final class HostService: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The notifications `value` names: one identifier, or an array of them
+    /// (what is not a string names none; the call itself reports it).
+    private static func notifications(_ value: JSON?) -> Set<RequestScope.Part> {
+        switch value {
+        case .string(let identifier)?: [.notification(identifier)]
+        case .array(let elements)?: Set(elements.compactMap { $0.stringValue.map(RequestScope.Part.notification) })
+        default: []
+        }
+    }
+
+    /// The identifier a delivery with `params` gives its notification, when
+    /// the call says it: the parameter, else a request payload's own; nil when
+    /// the server makes one up.
+    private static func deliveredIdentifier(_ params: JSON?) -> String? {
+        if let given = params?["identifier"]?.stringValue { return given }
+        guard let payload = params?["payload"], payload["aps"] == nil else { return nil }
+        return payload["identifier"]?.stringValue
+    }
 
     /// "default" (or "open") and "dismiss" stand for Apple's identifiers,
     /// unless the notification offers actions so named.

@@ -1,9 +1,13 @@
 import TidingsBase
 
 /// A call's parameters, read by name. Every problem — a missing or
-/// mistyped parameter, one the method does not take — is collected, and
-/// `check()` throws them together as one invalid-params error.
+/// mistyped parameter, one the method does not take, an empty identifier —
+/// is collected, and `check()` throws them together as one invalid-params error.
 struct Params {
+    /// The parameters that name something — a notification, an app — and so
+    /// may not be empty (nor, for the arrays, hold an empty string).
+    private static let naming: Set = ["identifier", "app", "identifiers", "apps"]
+
     /// The parameters as an object (empty when the call gave none).
     let json: JSON
     private var fields = JSONFieldReader(file: nil, invalidCode: .rpcInvalidParams, unknownMemberCode: .rpcInvalidParams)
@@ -23,7 +27,7 @@ struct Params {
 
     /// The string `name`; nil when absent (an error when `required`).
     mutating func string(_ name: String, required: Bool = false) -> String? {
-        present(name, required: required).flatMap { fields.string($0, at: [name]) }
+        present(name, required: required).flatMap { fields.string($0, at: [name]) }.flatMap { naming($0, at: [name]) }
     }
 
     /// The number `name`, within `range` when given.
@@ -46,7 +50,9 @@ struct Params {
         guard let elements = present(name, required: required).flatMap({ fields.array($0, at: [name]) }) else { return nil }
         var strings: [String] = []
         for (position, element) in elements.enumerated() {
-            if let text = fields.string(element, at: [name, "\(position)"]) { strings.append(text) }
+            if let text = fields.string(element, at: [name, "\(position)"]).flatMap({ naming($0, at: [name, "\(position)"]) }) {
+                strings.append(text)
+            }
         }
         return strings
     }
@@ -62,6 +68,15 @@ struct Params {
         let errors = fields.diagnostics.filter { $0.severity == .error }
         throw .invalidParams(errors.first?.message ?? "The parameters are invalid.",
                              data: .object([("diagnostics", .array(errors.map(\.json)))]))
+    }
+
+    /// `text`, unless it is empty where `path` names something: then reported, and nil.
+    private mutating func naming(_ text: String, at path: [String]) -> String? {
+        guard text.isEmpty, let name = path.first, Self.naming.contains(name) else { return text }
+        fields.report(.error, .rpcInvalidParams,
+                      "\(path.count > 1 ? "\"\(name)\" may not hold an empty string" : "\"\(name)\" may not be empty").",
+                      at: path)
+        return nil
     }
 
     /// The value of `name`, reporting its absence when it is required.

@@ -97,23 +97,19 @@ package final class JournaledState: ServerState {
         self.model = Mutex(model)
     }
 
-    /// Takes `server.lock` in `directory`, or says another server holds it.
+    /// Takes `server.lock` in `directory`, or says another server holds it;
+    /// the directory and the lock are opened as what they must be (a private
+    /// directory, a regular file of the user's own).
     /// The corresponding C function is `flock(LOCK_EX | LOCK_NB)`.
     private static func lock(_ directory: String) throws(Diagnostic) -> FileDescriptor {
         let path = Path.join(directory, "server.lock")
-        do {
-            try FileSystem.createDirectory(directory, mode: 0o700)
-            let file = try FileDescriptor(opening: path, O_RDWR | O_CREAT, mode: 0o600)
-            guard flock(file.rawValue, LOCK_EX | LOCK_NB) == 0 else {
-                throw Diagnostic.error(.stateLocked, "Another server keeps its state in \(directory); give this one another --state.",
-                                       at: .init(file: path))
-            }
-            return file
-        } catch let error as Diagnostic {
-            throw error
-        } catch {
-            throw .error(.stateLocked, "The state's lock \(path) cannot be opened: \(error).", at: .init(file: path))
+        _ = try FileDescriptor(openingPrivateDirectory: directory)
+        let file = try FileDescriptor(openingOwn: path, as: .regularFile, O_RDWR | O_CREAT, mode: 0o600)
+        guard flock(file.rawValue, LOCK_EX | LOCK_NB) == 0 else {
+            throw .error(.stateLocked, "Another server keeps its state in \(directory); give this one another --state.",
+                         at: .init(file: path))
         }
+        return file
     }
 
     /// The typed state `model` holds.

@@ -8,9 +8,11 @@ import TidingsBase
 /// no hand-over between threads. When a call runs long (a slow extension),
 /// the server's watchdog gives the connection another reader, so that the
 /// client's other requests go on; a reader whose call ends while another
-/// reads leaves. Answers and events are written without waiting: what the
-/// client does not take at once waits in a bounded buffer, and a client that
-/// lets it fill up is disconnected.
+/// reads leaves. A request that touches what an earlier one still under way
+/// touches waits for it (`RequestOrder`), so that the client's requests on
+/// one notification are applied in the order sent. Answers and events are
+/// written without waiting: what the client does not take at once waits in
+/// a bounded buffer, and a client that lets it fill up is disconnected.
 final class Connection: EventReceiver, Sendable {
     /// A number for logs.
     let number: Int
@@ -22,6 +24,12 @@ final class Connection: EventReceiver, Sendable {
     private let socket: FileDescriptor?
     /// For standard I/O, the private copy of standard output answers go to.
     private let ownedOutput: FileDescriptor?
+    /// For standard input, which cannot be shut down, a pipe a reader waits
+    /// on beside it: `stopReading()` closes the writing end, and the reading
+    /// end (its descriptor here, -1 for a socket) then stays readable.
+    private let stopReader: FileDescriptor?
+    private let stopReaderDescriptor: Int32
+    private let stopWriter = Mutex<FileDescriptor?>(nil)
     private let context: Context
 
     /// What every connection of a server shares.
@@ -58,6 +66,8 @@ final class Connection: EventReceiver, Sendable {
 
     private let reader: Mutex<LineReader>
     private let roles = Mutex(Roles())
+    /// The requests under way, in the order read.
+    private let order = RequestOrder()
     private let pending = Mutex(Output())
     /// The ids of requests being answered, to refuse one reused meanwhile.
     private let inFlight = Mutex<Set<RPCID>>([])
@@ -73,6 +83,8 @@ final class Connection: EventReceiver, Sendable {
         output = socket.rawValue
         self.socket = consume socket
         ownedOutput = nil
+        stopReader = nil
+        stopReaderDescriptor = -1
         self.context = context
         reader = Mutex(LineReader(limit: context.limits.messageSize))
     }
@@ -85,6 +97,16 @@ final class Connection: EventReceiver, Sendable {
         self.output = output
         ownedOutput = FileDescriptor(adopting: output)
         socket = nil
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            stopReader = FileDescriptor(adopting: ends[0])
+            stopReaderDescriptor = ends[0]
+            stopWriter.withLock { $0 = FileDescriptor(adopting: ends[1]) }
+        } else {
+            stopReader = nil
+            stopReaderDescriptor = -1
+        }
         self.context = context
         reader = Mutex(LineReader(limit: context.limits.messageSize))
     }
@@ -104,7 +126,7 @@ final class Connection: EventReceiver, Sendable {
                 return true
             }
             guard reads else { return leave() }
-            guard let message = nextMessage() else {
+            guard let line = nextMessage() else {
                 // The client sent its last request: the calls under way still answer.
                 roles.withLock { roles in
                     roles.ended = true
@@ -113,6 +135,9 @@ final class Connection: EventReceiver, Sendable {
                 }
                 return leave()
             }
+            // Read and admitted before the next reader may read: the order of admission is the order sent.
+            let message = Self.message(in: line)
+            let place = order.admit(message.map(Self.scope) ?? .nothing)
             let call = roles.withLock { roles in
                 roles.reading = false
                 roles.nextCall += 1
@@ -120,7 +145,10 @@ final class Connection: EventReceiver, Sendable {
                 return roles.nextCall
             }
             context.callsInFlight.add(1)
+            // A call waiting its turn counts as a slow one: the watchdog gives the client another reader meanwhile.
+            order.waitForTurn(of: place)
             answer(message)
+            order.finish(place)
             context.callsInFlight.add(-1)
             roles.withLock { _ = $0.calls.removeValue(forKey: call) }
         }
@@ -148,19 +176,32 @@ final class Connection: EventReceiver, Sendable {
         if alone { end() } else { leave() }
     }
 
+    /// Reads no more: the requests read so far are answered (a last one
+    /// without its newline included), and the connection then closes as if
+    /// the client had ended its input. The server's graceful stop.
+    func stopReading() {
+        if socket != nil {
+            // Wakes a reader; what the client sent before is still read, and it can send no more.
+            shutdown(input, Int32(SHUT_RD))
+        } else {
+            stopWriter.withLock { $0 = nil }
+        }
+    }
+
     /// Waits until the client is gone and every call has been answered.
     func waitUntilFinished() {
         _ = finished.wait(until: .max)
     }
 
-    /// The next message, reading as needed; nil when the client left.
+    /// The next message, reading as needed; nil when the client left (or
+    /// `stopReading` was called) and every message it sent was taken.
     private func nextMessage() -> LineReader.Next? {
         withUnsafeTemporaryAllocation(byteCount: 65_536, alignment: 16) { buffer in
             while true {
                 let next = reader.withLock { $0.next() }
                 if next != .needMore { return next }
                 let count = SystemCall.retrying { receive(into: buffer) }
-                guard count > 0 else { return nil }
+                guard count > 0 else { return count == 0 ? reader.withLock { $0.finish() } : nil }
                 reader.withLock { $0.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
             }
         }
@@ -182,21 +223,43 @@ final class Connection: EventReceiver, Sendable {
             } while MonotonicClock.now() < until
         }
         while true {
+            if stopReaderDescriptor >= 0 {
+                // Standard input: waits for it, or for `stopReading`, which reads as its end.
+                var descriptors = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                                   pollfd(fd: stopReaderDescriptor, events: Int16(POLLIN), revents: 0)]
+                _ = SystemCall.retrying { poll(&descriptors, 2, -1) }
+                if descriptors[1].revents != 0 { return 0 }
+            }
             let count = read(input, buffer.baseAddress, buffer.count)
             guard count < 0, errno == EAGAIN || errno == EWOULDBLOCK else { return count }
-            // An input left non-blocking by whoever started us: wait for it.
+            // An input left non-blocking by whoever started us: wait for it (standard input is waited for above).
+            if stopReaderDescriptor >= 0 { continue }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, -1)
         }
     }
 
-    /// Answers one message: a request, a batch, or a line too long.
-    private func answer(_ message: LineReader.Next) {
-        guard case .line(let line) = message else {
+    /// The message a line holds; nil for a line too long.
+    private static func message(in next: LineReader.Next) -> RPCMessage? {
+        guard case .line(let line) = next else { return nil }
+        return RPCMessage.read(line)
+    }
+
+    /// What `message` reads and changes: for a batch, all its requests do.
+    private static func scope(of message: RPCMessage) -> RequestScope {
+        switch message {
+        case .single(let request): HostService.scope(of: request)
+        case .batch(let requests): requests.map(HostService.scope).reduce(.nothing) { $0.union($1) }
+        }
+    }
+
+    /// Answers one message: a request, a batch, or (nil) a line too long.
+    private func answer(_ message: RPCMessage?) {
+        guard let message else {
             _ = push(RPCReply.error(.messageTooLarge(limit: context.limits.messageSize), id: .null))
             return
         }
-        switch RPCMessage.read(line) {
+        switch message {
         case .single(let request):
             if let reply = answer(request) { _ = push(RPCReply.line(reply)) }
         case .batch(let requests):
@@ -217,8 +280,9 @@ final class Connection: EventReceiver, Sendable {
             return nil
         }
         if id != .null {
+            // Answered with a null id (the id in error.data), so that it cannot be taken for the answer to come.
             guard inFlight.withLock({ $0.insert(id).inserted }) else {
-                return Self.reply(.failure(.duplicateIdentifier(id)), id: id)
+                return Self.reply(.failure(.duplicateIdentifier(id)), id: .null)
             }
         }
         defer { if id != .null { inFlight.withLock { _ = $0.remove(id) } } }

@@ -69,4 +69,20 @@ struct LineReader {
             return .line(Array(buffer[lineStart..<end]))
         }
     }
+
+    /// At the end of the input: the last line when it has no newline (a
+    /// final request needs none), else nil; the reader is then empty.
+    mutating func finish() -> Next? {
+        defer {
+            buffer.removeAll()
+            start = 0
+            scanned = 0
+            skipping = false
+        }
+        guard !skipping, start < buffer.count else { return nil }
+        var end = buffer.count
+        if buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        if buffer[start..<end].allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return nil }
+        return .line(Array(buffer[start..<end]))
+    }
 }

@@ -27,6 +27,15 @@ package final class Server: Sendable {
 
         /// The defaults.
         package init() {}
+
+        /// The limits a client meets, as `server.describe` lists them: sizes in bytes.
+        var described: [(String, JSON)] {
+            [
+                ("messageSize", .integer(Int64(messageSize))),
+                ("unreadOutput", .integer(Int64(outputBuffer))),
+                ("callsPerConnection", .integer(Int64(threadsPerConnection))),
+            ]
+        }
     }
 
     /// What the server answers with.
@@ -43,11 +52,13 @@ package final class Server: Sendable {
     package init(service: HostService, limits: Limits = Limits()) {
         self.service = service
         self.limits = limits
+        service.describeTransportLimits(limits.described)
         Threads.start { [self] in watch() }
     }
 
-    /// Accepts clients on `listener` until `stop()`; each gets its own
-    /// reader. Clients of another user are refused.
+    /// Accepts clients on `listener` until `stop()` or `finish()`; each gets
+    /// its own reader. Clients of another user are refused. Once stopped, it
+    /// returns when every client's calls under way have been answered.
     package func serve(_ listener: consuming FileDescriptor) {
         listening.store(listener.rawValue, ordering: .releasing)
         let user = geteuid()
@@ -65,6 +76,10 @@ package final class Server: Sendable {
             if !Threads.start({ connection.serve() }) { connection.abandonThread() }
         }
         listening.store(-1, ordering: .releasing)
+        // Clients accepted while it stopped read no more either.
+        let open = connections.withLock { Array($0.open.values) }
+        for connection in open { connection.stopReading() }
+        for connection in open { connection.waitUntilFinished() }
     }
 
     /// Accepts clients on `listener` on a thread of its own, until `stop()`.
@@ -90,8 +105,8 @@ package final class Server: Sendable {
         }
     }
 
-    /// Serves standard input and output until standard input ends and every
-    /// call is answered.
+    /// Serves standard input and output until standard input ends (or
+    /// `finish()`) and every call is answered.
     package func serveStandardIO() {
         // Answers go to a private copy of standard output, and standard output
         // itself to standard error: what an extension prints (it runs in this
@@ -100,11 +115,23 @@ package final class Server: Sendable {
         guard output >= 0, dup2(2, 1) >= 0 else { return }
         let connection = Connection(number: nextNumber(), standardIOWith: context, output: output)
         register(connection)
+        if stopping.load(ordering: .acquiring) { connection.stopReading() }
         connection.serve()
         connection.waitUntilFinished()
     }
 
-    /// Stops accepting clients and sends every client away.
+    /// Stops gracefully, as on SIGTERM: no client is accepted and no request
+    /// read any more, while the requests already read are answered and their
+    /// answers sent; each connection then closes. `serve` and
+    /// `serveStandardIO` return once they all have.
+    package func finish() {
+        stopping.store(true, ordering: .releasing)
+        let listener = listening.load(ordering: .acquiring)
+        if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
+        for connection in connections.withLock({ Array($0.open.values) }) { connection.stopReading() }
+    }
+
+    /// Stops at once: no client is accepted, and every client is sent away.
     package func stop() {
         stopping.store(true, ordering: .releasing)
         let listener = listening.load(ordering: .acquiring)

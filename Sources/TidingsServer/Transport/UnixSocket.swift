@@ -4,12 +4,6 @@ import TidingsBase
 /// Unix-domain stream sockets: the server's listener, its peers' credentials,
 /// and a client's connection (for tests and the benchmark).
 package enum UnixSocket {
-    /// Why a socket could not be set up: one sentence.
-    package struct Failure: Error, Sendable {
-        /// What went wrong.
-        package let message: String
-    }
-
     /// The default socket: `$XDG_RUNTIME_DIR/tidings/tidings.sock`; nil
     /// when `XDG_RUNTIME_DIR` is not set.
     package static func defaultPath(in environment: [String: String]) -> String? {
@@ -17,24 +11,19 @@ package enum UnixSocket {
         return Path.join(runtime, "tidings/tidings.sock")
     }
 
-    /// Listens at `path`: its directory is made 0700 when missing, the
-    /// socket is 0600. A socket file left by a server that is gone is
-    /// replaced; one a live server answers on is not.
+    /// Listens at `path`. Its directory is checked first: made 0700 when
+    /// missing, refused when it is a link, another user's or writable by
+    /// others (see `FileDescriptor(openingPrivateDirectory:)`). The socket
+    /// is made 0600. What is at `path` already must be a socket of the
+    /// user's own: one left by a server that is gone is replaced; one a live
+    /// server answers on is not.
     /// The corresponding C functions are `socket`, `bind` and `listen`.
-    package static func listen(at path: String) throws(Failure) -> FileDescriptor {
+    package static func listen(at path: String) throws(Diagnostic) -> FileDescriptor {
         let directory = Path.directory(of: path)
-        do {
-            try FileSystem.createDirectory(directory, mode: 0o700)
-        } catch {
-            throw Failure(message: "The socket's directory cannot be made: \(error.message)")
-        }
-        var info = stat()
-        if lstat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFSOCK else {
-                throw Failure(message: "\(path) exists and is not a socket; remove it or choose another path.")
-            }
+        let folder = try FileDescriptor(openingPrivateDirectory: directory)
+        if try folder.ownEntry(named: Path.lastComponent(of: path), in: directory, as: .socket) != nil {
             if (try? connect(to: path)) != nil {
-                throw Failure(message: "A server already listens at \(path).")
+                throw .error(.socketInUse, "A server already listens at \(path).", at: .init(file: path))
             }
             unlink(path)
         }
@@ -48,18 +37,26 @@ package enum UnixSocket {
                 bind(socket.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard bound == 0 else { throw Failure(message: "Cannot listen at \(path): \(SystemError.current()).") }
-        guard chmod(path, 0o600) == 0 else {
-            throw Failure(message: "Cannot make \(path) private: \(SystemError.current()).")
-        }
+        guard bound == 0 else { throw failure("Cannot listen at \(path): \(SystemError.current()).", path) }
+        guard chmod(path, 0o600) == 0 else { throw failure("Cannot make \(path) private: \(SystemError.current()).", path) }
         guard Glibc.listen(socket.rawValue, 128) == 0 else {
-            throw Failure(message: "Cannot listen at \(path): \(SystemError.current()).")
+            throw failure("Cannot listen at \(path): \(SystemError.current()).", path)
         }
         return socket
     }
 
-    /// Connects to the server at `path`. The corresponding C function is `connect`.
-    package static func connect(to path: String) throws(Failure) -> FileDescriptor {
+    /// Connects to the server at `path`, as a client of the same user: the
+    /// socket's directory and the socket must be the user's own and writable
+    /// by no one else (see `FileDescriptor(openingOwn:as:)`), and the process
+    /// listening must run as the user (`SO_PEERCRED`), so that no other user
+    /// can stand in for the server.
+    /// The corresponding C function is `connect`.
+    package static func connect(to path: String) throws(Diagnostic) -> FileDescriptor {
+        let directory = Path.directory(of: path)
+        let folder = try FileDescriptor(openingOwn: directory, as: .directory)
+        guard try folder.ownEntry(named: Path.lastComponent(of: path), in: directory, as: .socket) != nil else {
+            throw .error(.fileNotFound, "There is no socket at \(path); is the server running?", at: .init(file: path))
+        }
         let socket = try makeSocket()
         var address = try address(of: path)
         let connected = withUnsafePointer(to: &address) {
@@ -67,7 +64,12 @@ package enum UnixSocket {
                 Glibc.connect(socket.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard connected == 0 else { throw Failure(message: "Cannot connect to \(path): \(SystemError.current()).") }
+        guard connected == 0 else { throw failure("Cannot connect to \(path): \(SystemError.current()).", path) }
+        let user = geteuid()
+        guard let server = peerUser(of: socket), server == user else {
+            throw .error(.fileForeign, "The server at \(path) does not run as user \(user), who connects to it; the connection was closed.",
+                         at: .init(file: path))
+        }
         return socket
     }
 
@@ -103,19 +105,24 @@ package enum UnixSocket {
         return credentials.uid
     }
 
-    private static func makeSocket() throws(Failure) -> FileDescriptor {
+    private static func makeSocket() throws(Diagnostic) -> FileDescriptor {
         let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard socket >= 0 else { throw Failure(message: "Cannot make a socket: \(SystemError.current()).") }
+        guard socket >= 0 else { throw failure("Cannot make a socket: \(SystemError.current()).", nil) }
         return FileDescriptor(adopting: socket)
     }
 
-    private static func address(of path: String) throws(Failure) -> sockaddr_un {
+    /// The error of a socket that cannot be set up, saying `message`.
+    private static func failure(_ message: String, _ path: String?) -> Diagnostic {
+        .error(.socketUnavailable, message, at: .init(file: path))
+    }
+
+    private static func address(of path: String) throws(Diagnostic) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard bytes.count < capacity else {
-            throw Failure(message: "The socket path \(path) is longer than \(capacity - 1) bytes, the most a Unix socket takes.")
+            throw failure("The socket path \(path) is longer than \(capacity - 1) bytes, the most a Unix socket takes.", path)
         }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             buffer.copyBytes(from: bytes)
@@ -123,4 +130,11 @@ package enum UnixSocket {
         }
         return address
     }
+}
+
+extension Diagnostic.Code {
+    /// A Unix socket cannot be made, bound, or connected to.
+    package static let socketUnavailable = Self("serve.socket")
+    /// A live server already listens at the socket's path.
+    package static let socketInUse = Self("serve.socket-in-use")
 }

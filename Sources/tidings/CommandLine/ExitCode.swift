@@ -19,6 +19,10 @@ enum ExitCode: Int32, CaseIterable {
     case software = 70
     /// An output file or directory cannot be created.
     case cannotCreate = 73
+    /// A file or directory of Tidings' own (state, cache, fault ledger,
+    /// socket, attachment store, configuration) is not what it must be: a
+    /// link, a FIFO or another kind, another user's, or writable by others.
+    case unsafePath = 77
 
     /// One line for `--help`.
     var meaning: String {
@@ -30,6 +34,7 @@ enum ExitCode: Int32, CaseIterable {
         case .extensionFailed: "an extension failed; the default content was shown or the response went to the app"
         case .software: "an internal error"
         case .cannotCreate: "an output cannot be written"
+        case .unsafePath: "a file or directory of Tidings' own is a link, of the wrong kind, another user's, or writable by others"
         }
     }
 }
@@ -53,6 +58,13 @@ struct CommandFailure: Error {
     static func input(_ diagnostic: Diagnostic) -> CommandFailure {
         let code: ExitCode = diagnostic.code == .fileNotFound || diagnostic.code == .fileUnreadable ? .noInput : .dataError
         return CommandFailure(code, [diagnostic])
+    }
+
+    /// The failure for a diagnostic about a file or directory of Tidings'
+    /// own: `unsafePath` when it refuses the path (see
+    /// `Diagnostic.Code.refusesPath`), else `otherwise`.
+    static func ownFile(_ diagnostic: Diagnostic, otherwise: ExitCode) -> CommandFailure {
+        CommandFailure(diagnostic.code.refusesPath ? .unsafePath : otherwise, [diagnostic])
     }
 }
 

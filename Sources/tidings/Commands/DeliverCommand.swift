@@ -86,8 +86,9 @@ enum DeliverCommand: Command {
         }
 
         let faults = FaultNotes()
-        let launcher = IsolationOption.launcher(try IsolationOption.policy(arguments, environment: environment),
-                                               environment: environment, onFault: faults.append)
+        let policy = try IsolationOption.policy(arguments, environment: environment)
+        try IsolationOption.checkLedger(environment: environment)
+        let launcher = IsolationOption.launcher(policy, environment: environment, onFault: faults.append)
         let host = NotificationHost(index: index, configuration: configuration, launcher: launcher)
         let admitted = try admit(attachmentRequests, into: host.attachments,
                                  as: arguments.flag("move-attachments") ? .move : .copy)
@@ -189,6 +190,11 @@ enum DeliverCommand: Command {
         guard let store else {
             throw CommandFailure(.cannotCreate, [.error(.attachmentMoveIntoDataStoreFailed,
                                                  "The payload has attachments, but there is no attachment store: set HOME or XDG_STATE_HOME.")])
+        }
+        do throws(Diagnostic) {
+            try store.check()
+        } catch {
+            throw .ownFile(error, otherwise: .cannotCreate)
         }
         switch store.admit(all: requests, as: disposition) {
         case .success(let admitted): return admitted

@@ -27,7 +27,7 @@ enum IsolationOption {
             do throws(Diagnostic) {
                 policy = try IsolationPolicy.load(from: path)
             } catch {
-                throw CommandFailure(.dataError, [error])
+                throw .ownFile(error, otherwise: .dataError)
             }
         }
         if let given = arguments.value(option.name) {
@@ -38,6 +38,16 @@ enum IsolationOption {
             policy.defaultMode = mode
         }
         return policy
+    }
+
+    /// Checks the place of the user's fault ledger (`FaultLedger.check()`),
+    /// which every command that runs or lists extensions reads.
+    static func checkLedger(environment: [String: String]) throws(CommandFailure) {
+        do throws(Diagnostic) {
+            try FaultLedger.standard(in: environment)?.check()
+        } catch {
+            throw .ownFile(error, otherwise: .cannotCreate)
+        }
     }
 
     /// The launcher that follows `policy`, with workers recording their

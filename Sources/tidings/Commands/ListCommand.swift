@@ -31,6 +31,7 @@ enum ListCommand: Command {
         var index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         index.checkLibraries()
         let policy = try IsolationOption.policy(arguments, environment: environment)
+        try IsolationOption.checkLedger(environment: environment)
         var faults: [String: FaultLedger.Entry] = [:]
         var ledgerDamage: String?
         switch FaultLedger.standard(in: environment)?.read() {

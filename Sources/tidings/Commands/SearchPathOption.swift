@@ -21,7 +21,8 @@ enum SearchPathOption {
         """
 
     /// Scans the directories the arguments and environment name; with
-    /// `cached`, through the user's index cache unless `--no-cache` is given.
+    /// `cached`, through the user's index cache unless `--no-cache` is given,
+    /// once the cache's place is checked (`IndexCache.check()`).
     static func index(_ arguments: ParsedArguments, environment: [String: String],
                       cached: Bool = false) throws(CommandFailure) -> ExtensionIndex {
         let directories = arguments.values("extensions")
@@ -31,6 +32,11 @@ enum SearchPathOption {
         }
         let cache = cached && !arguments.flag(noCacheOption.name)
             ? IndexCache.standard(in: environment, version: HostFunctions.version) : nil
+        do throws(Diagnostic) {
+            try cache?.check()
+        } catch {
+            throw .ownFile(error, otherwise: .cannotCreate)
+        }
         return Discovery.scan(SearchPath.resolve(environment: environment, override: directories), cache: cache)
     }
 }

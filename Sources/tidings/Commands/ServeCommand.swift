@@ -30,17 +30,21 @@ enum ServeCommand: Command {
         discussion: [
             "Methods: server.describe, categories.register, categories.list, notifications.deliver, notifications.respond, notifications.presentation, notifications.list, notifications.remove, extensions.list, events.subscribe, events.unsubscribe. Events (JSON-RPC notifications to subscribers): presentation.changed, notification.dismissed, response.forwarded, extension.failed. The README documents each with an example; server.describe lists them.",
             "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
+            "Files: the state, cache, fault ledger, attachment store, configuration and socket, and their directories, must be the user's own and writable by no one else; a link, a FIFO or another kind in their place is refused, never followed or waited on (exit status 77). Directories it makes are 0700.",
+            "Stopping: SIGTERM or SIGINT (and SIGHUP, unless ignored) stops reading requests, lets the calls under way answer, removes the socket file and exits 0.",
             "Live reload: the extension directories are watched (inotify); a bundle added, removed, renamed or replaced, or a manifest edited, is served within tens of milliseconds, without a restart and without disturbing notifications shown. A manifest that stops validating keeps its last good version serving (an extension.failed event says so). A library already loaded keeps its code until the server restarts: code cannot be unloaded from a process.",
             SearchPathOption.discussion,
             IsolationOption.discussion,
         ],
         examples: [
             "tidings serve",
-            "tidings serve --socket /tmp/tidings.sock --extensions ./extensions",
+            "tidings serve --socket ./run/tidings.sock --extensions ./extensions",
             "echo '{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"server.describe\"}' | tidings serve --stdio",
         ])
 
     static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
+        // Before any thread starts, so that every thread leaves them to the one that waits for them.
+        let stopSignals = StopSignals.block()
         guard arguments.positionals.isEmpty else { throw .usage("tidings serve takes no arguments (see tidings serve --help).") }
         if arguments.flag("stdio") && arguments.value("socket") != nil {
             throw .usage("--stdio and --socket exclude each other.")
@@ -56,19 +60,18 @@ enum ServeCommand: Command {
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         let cache = arguments.flag(SearchPathOption.noCacheOption.name)
             ? nil : IndexCache.standard(in: environment, version: HostFunctions.version)
-        // The socket first: "a server already listens here" says more than "its state is taken".
+        let policy = try IsolationOption.policy(arguments, environment: environment)
+        try IsolationOption.checkLedger(environment: environment)
+        try checkAttachments(configuration.host.attachmentDirectory)
+        // The socket before the state: "a server already listens here" says more than "its state is taken".
         let path = arguments.flag("stdio") ? nil : try socketPath(arguments, environment: environment)
         var listener: FileDescriptor? = nil
         if let path { listener = try listen(at: path) }
+        // The socket file goes with the server, however it ends but killed outright.
+        defer { if let path { unlink(path) } }
         let (state, stateDirectory) = try openState(arguments, environment: environment)
-        // A client gone while we write must not kill the server; a request to
-        // stop must, even if whoever started us blocked it (threads inherit the mask).
+        // A client gone while we write must not kill the server.
         signal(SIGPIPE, SIG_IGN)
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        for stop in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, stop) }
-        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
-        let policy = try IsolationOption.policy(arguments, environment: environment)
         let terminal = Terminal(descriptor: 2, environment: environment)
         // What workers report outside calls (faults, restarts, quarantines, their output) is an
         // event for subscribers and a line of the server's log.
@@ -88,6 +91,10 @@ enum ServeCommand: Command {
             printError("tidings serve: the search path changed; \(reloaded.bundles.filter(\.isUsable).count) bundles serve")
         }
         defer { watcher?.stop() }
+        stopSignals.wait { signal in
+            printError("tidings serve: \(StopSignals.name(of: signal)): answering the calls under way, then stopping")
+            server.finish()
+        }
         guard let path, let listener = listener.take() else {
             server.serveStandardIO()
             return .success
@@ -108,10 +115,20 @@ enum ServeCommand: Command {
 
     /// Listens at `path`.
     private static func listen(at path: String) throws(CommandFailure) -> FileDescriptor {
-        do throws(UnixSocket.Failure) {
+        do throws(Diagnostic) {
             return try UnixSocket.listen(at: path)
         } catch {
-            throw CommandFailure(.cannotCreate, [.error(.serveSocket, error.message)])
+            throw .ownFile(error, otherwise: .cannotCreate)
+        }
+    }
+
+    /// Checks the attachment store at `directory` (`AttachmentStore.check()`),
+    /// so that one the server cannot use stops it before it listens.
+    private static func checkAttachments(_ directory: String?) throws(CommandFailure) {
+        do throws(Diagnostic) {
+            try directory.map(AttachmentStore.init(directory:))?.check()
+        } catch {
+            throw .ownFile(error, otherwise: .cannotCreate)
         }
     }
 
@@ -130,14 +147,9 @@ enum ServeCommand: Command {
                 printError("tidings serve: " + terminal.line(for: failure))
             }
         } catch {
-            throw CommandFailure(.cannotCreate, [error])
+            throw .ownFile(error, otherwise: .cannotCreate)
         }
         for diagnostic in state.kept.diagnostics { printError("tidings serve: " + terminal.line(for: diagnostic)) }
         return (state, directory)
     }
-}
-
-extension Diagnostic.Code {
-    /// The server's socket cannot be set up.
-    static let serveSocket = Self("serve.socket")
 }

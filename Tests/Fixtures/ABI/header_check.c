@@ -37,6 +37,33 @@ static void did_receive_response(void *instance, const tidings_response *respons
     host->complete_response(completion, TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION);
 }
 
+/* Version 3: the actions shown, completions naming their instance, named interfaces both ways. */
+static void receive_actions(void *user_data, const tidings_action *const *actions, size_t count) {
+    size_t *seen = (size_t *)user_data;
+    *seen = count > 0 && actions[0]->struct_size >= TIDINGS_ACTION_SIZE_V1 ? count : 0;
+}
+
+static void use_version_3(tidings_context context, tidings_completion completion, const tidings_content *content) {
+    size_t seen = 0;
+    const tidings_limits_interface *limits =
+        (const tidings_limits_interface *)host->get_interface(host, TIDINGS_LIMITS_INTERFACE);
+    tidings_actions_receiver receiver = receive_actions;
+    if (limits != NULL && limits->struct_size >= TIDINGS_LIMITS_INTERFACE_SIZE_1 &&
+        limits->max_text_bytes >= TIDINGS_MAX_TEXT_BYTES && limits->calls_per_second > 0) {
+        host->get_actions(context, receiver, &seen);
+    }
+    if (host->complete_response_for(context, completion, TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_RATE_LIMITED) {
+        host->complete_request_for(context, completion, content);
+    }
+    (void)(TIDINGS_MAX_IDENTIFIER_BYTES + TIDINGS_MAX_TITLE_BYTES + TIDINGS_MAX_LOG_BYTES + TIDINGS_MAX_URL_BYTES +
+           TIDINGS_MAX_USER_INFO_VALUE_BYTES + TIDINGS_MAX_ENTRIES);
+    (void)(TIDINGS_USER_INFO_ENTRY_SIZE_V1 + TIDINGS_ATTACHMENT_SIZE_V1 + TIDINGS_ATTACHMENT_SIZE_V2 +
+           TIDINGS_CONTENT_SIZE_V1 + TIDINGS_NOTIFICATION_SIZE_V1 + TIDINGS_RESPONSE_SIZE_V1 +
+           TIDINGS_ATTACHMENT_REQUEST_SIZE_V2 + TIDINGS_ATTACHMENT_RESULT_SIZE_V2 + TIDINGS_MEDIA_BUTTON_SIZE_V1 +
+           TIDINGS_HOST_SIZE_V1 + TIDINGS_HOST_SIZE_V2 + TIDINGS_HOST_SIZE_V3 + TIDINGS_EXTENSION_SIZE_V1 +
+           TIDINGS_EXTENSION_SIZE_V2 + TIDINGS_EXTENSION_SIZE_V3 + TIDINGS_ENTRY_INFO_SIZE_V3);
+}
+
 /* Version 2: a service extension that attaches a file and reads it back. */
 static void did_receive_request(void *instance, const tidings_notification *request, tidings_completion completion) {
     tidings_context context = (tidings_context)instance;
@@ -63,6 +90,7 @@ static void did_receive_request(void *instance, const tidings_notification *requ
         content.title = "no image";
     }
     (void)TIDINGS_STATUS_NOT_SUPPORTED;
+    use_version_3(context, completion, &content);
     (void)(TIDINGS_ATTACHMENT_UNRECOGNIZED_TYPE + TIDINGS_ATTACHMENT_INVALID_FILE_SIZE +
            TIDINGS_ATTACHMENT_NOT_IN_DATA_STORE + TIDINGS_ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED);
     host->complete_request(completion, &content);
@@ -70,6 +98,11 @@ static void did_receive_request(void *instance, const tidings_notification *requ
 
 static void time_will_expire(void *instance) {
     (void)instance;
+}
+
+static const void *get_interface(const char *id) {
+    (void)id;
+    return 0;
 }
 
 /* Zero-initialised and assigned in the entry, which reads the same in C and C++. */
@@ -94,4 +127,14 @@ TIDINGS_EXPORT const tidings_extension *tidings_extension_entry(uint32_t host_ab
         descriptor.service_extension_time_will_expire = time_will_expire;
     }
     return &descriptor;
+}
+
+TIDINGS_EXPORT const tidings_extension *tidings_extension_entry_v3(const tidings_entry_info *info) {
+    tidings_extension_entry_v3_function self = tidings_extension_entry_v3;
+    const char *symbol = TIDINGS_ENTRY_V3_SYMBOL;
+    (void)self;
+    (void)symbol;
+    if (info->struct_size < TIDINGS_ENTRY_INFO_SIZE_V3 || info->bundle_path == 0) return 0;
+    descriptor.get_interface = get_interface;
+    return tidings_extension_entry(info->host_abi_version, info->host);
 }

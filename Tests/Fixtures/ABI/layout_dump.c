@@ -1,7 +1,7 @@
 /*
  * Prints the offset and size of every field of every ABI struct, one per
- * line: version 1's, and version 2's when the header is of version 2 or
- * later. Built against each frozen header and against the current one:
+ * line: version 1's, and each later version's when the header is of that
+ * version or later. Built against each frozen header and against the current one:
  * every line of a frozen header's output must appear unchanged in the
  * current one's (fields are only ever appended).
  */
@@ -67,6 +67,29 @@ int main(void) {
            TIDINGS_ATTACHMENT_UNRECOGNIZED_TYPE, TIDINGS_ATTACHMENT_INVALID_FILE_SIZE,
            TIDINGS_ATTACHMENT_NOT_IN_DATA_STORE, TIDINGS_ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED,
            TIDINGS_ATTACHMENT_CORRUPT);
+#endif
+#if TIDINGS_ABI_VERSION >= 3
+    FIELD(tidings_host, get_interface); FIELD(tidings_host, complete_response_for);
+    FIELD(tidings_host, complete_request_for); FIELD(tidings_host, get_actions);
+    FIELD(tidings_extension, get_interface);
+    FIELD(tidings_entry_info, struct_size); FIELD(tidings_entry_info, host_abi_version);
+    FIELD(tidings_entry_info, host); FIELD(tidings_entry_info, bundle_path);
+    FIELD(tidings_limits_interface, struct_size); FIELD(tidings_limits_interface, max_identifier_bytes);
+    FIELD(tidings_limits_interface, max_text_bytes); FIELD(tidings_limits_interface, max_title_bytes);
+    FIELD(tidings_limits_interface, max_log_bytes); FIELD(tidings_limits_interface, max_url_bytes);
+    FIELD(tidings_limits_interface, max_user_info_value_bytes); FIELD(tidings_limits_interface, max_entries);
+    FIELD(tidings_limits_interface, max_actions); FIELD(tidings_limits_interface, calls_per_second);
+    FIELD(tidings_limits_interface, call_burst);
+    printf("v3 identifiers %s %s\n", TIDINGS_ENTRY_V3_SYMBOL, TIDINGS_LIMITS_INTERFACE);
+    printf("v3 sizes %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu %zu\n",
+           TIDINGS_USER_INFO_ENTRY_SIZE_V1, TIDINGS_ATTACHMENT_SIZE_V1, TIDINGS_ATTACHMENT_SIZE_V2,
+           TIDINGS_CONTENT_SIZE_V1, TIDINGS_NOTIFICATION_SIZE_V1, TIDINGS_RESPONSE_SIZE_V1, TIDINGS_ACTION_SIZE_V1,
+           TIDINGS_ATTACHMENT_REQUEST_SIZE_V2, TIDINGS_ATTACHMENT_RESULT_SIZE_V2, TIDINGS_MEDIA_BUTTON_SIZE_V1,
+           TIDINGS_HOST_SIZE_V1, TIDINGS_HOST_SIZE_V2, TIDINGS_HOST_SIZE_V3, TIDINGS_EXTENSION_SIZE_V1,
+           TIDINGS_EXTENSION_SIZE_V2, TIDINGS_EXTENSION_SIZE_V3, TIDINGS_ENTRY_INFO_SIZE_V3);
+    printf("v3 limits %d %d %d %d %d %d %d %zu\n", TIDINGS_MAX_IDENTIFIER_BYTES, TIDINGS_MAX_TEXT_BYTES,
+           TIDINGS_MAX_TITLE_BYTES, TIDINGS_MAX_LOG_BYTES, TIDINGS_MAX_URL_BYTES, TIDINGS_MAX_USER_INFO_VALUE_BYTES,
+           TIDINGS_MAX_ENTRIES, TIDINGS_LIMITS_INTERFACE_SIZE_1);
 #endif
     return 0;
 }

@@ -1,0 +1,77 @@
+import TidingsBase
+
+/// What a request reads and what it changes of the server's state, so that
+/// a connection applies the requests that touch the same state in the order
+/// they were sent, and lets the others run at once.
+///
+/// Two requests are ordered when one changes a part the other reads or
+/// changes: a respond after the deliver of its notification, a list after
+/// a deliver, a deliver after a `categories.register`. Two that only read
+/// (two presentations of one notification) are not.
+package struct RequestScope: Sendable, Equatable {
+    /// A part of the state a request may touch.
+    package enum Part: Hashable, Sendable {
+        /// The notification with this identifier.
+        case notification(String)
+        /// A notification whose identifier the server makes up (a delivery naming none).
+        case newNotification
+        /// Every notification: what a list shows, or a removal by app takes.
+        case allNotifications
+        /// The registered categories.
+        case categories
+        /// The connection's event subscription, which the events a call causes go by.
+        case subscription
+
+        /// True for the parts that are notifications (`allNotifications` aside).
+        fileprivate var isNotification: Bool {
+            switch self {
+            case .notification, .newNotification: true
+            default: false
+            }
+        }
+
+        /// True when this part and some part of `parts` can be the same state.
+        fileprivate func overlaps(any parts: Set<Part>) -> Bool {
+            switch self {
+            case .notification: parts.contains(.allNotifications) || parts.contains(self)
+            case .newNotification: parts.contains(.allNotifications)
+            case .allNotifications: parts.contains { $0.isNotification || $0 == .allNotifications }
+            default: parts.contains(self)
+            }
+        }
+    }
+
+    /// The parts the request reads.
+    package var reads: Set<Part>
+    /// The parts the request changes.
+    package var writes: Set<Part>
+
+    /// A scope reading `reads` and changing `writes`.
+    package init(reading reads: Set<Part> = [], writing writes: Set<Part> = []) {
+        self.reads = reads
+        self.writes = writes
+    }
+
+    /// Touching nothing: such a request is ordered with no other.
+    package static let nothing = RequestScope()
+
+    /// True when the request touches nothing.
+    package var isEmpty: Bool { reads.isEmpty && writes.isEmpty }
+
+    /// True when one of the two requests changes what the other reads or changes.
+    package func conflicts(with other: RequestScope) -> Bool {
+        Self.overlap(writes, other.writes) || Self.overlap(writes, other.reads) || Self.overlap(reads, other.writes)
+    }
+
+    /// What the two requests touch together (the members of a batch).
+    package func union(_ other: RequestScope) -> RequestScope {
+        RequestScope(reading: reads.union(other.reads), writing: writes.union(other.writes))
+    }
+
+    /// True when a part of `parts` and a part of `others` can be the same
+    /// state; it goes through the smaller set (a removal may name thousands).
+    private static func overlap(_ parts: Set<Part>, _ others: Set<Part>) -> Bool {
+        let (small, large) = parts.count <= others.count ? (parts, others) : (others, parts)
+        return small.contains { $0.overlaps(any: large) }
+    }
+}
