@@ -8,7 +8,9 @@ import TidingsSystemShims
 /// so; tests that measure those limits know not to run (see the README's
 /// "Sanitizers and fuzzing").
 package enum Sanitizer: String, Sendable {
+    /// `--sanitize=address`: memory errors.
     case address = "AddressSanitizer"
+    /// `--sanitize=thread`: data races.
     case thread = "ThreadSanitizer"
 
     /// The sanitizer of this build, from how its C code was compiled.
