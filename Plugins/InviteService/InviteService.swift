@@ -5,7 +5,8 @@
 // For a remote notification with mutable-content, it fetches the image the
 // payload's "my-attachment" key names (a name in its own bundle, a local path
 // or a file:// URL; there is no network here), attaches it, and rewrites the
-// title. When time runs out first, it hands back its best attempt. In its
+// title, naming who invites when the payload's summary argument
+// (aps.alert.summary-arg) says. When time runs out first, it hands back its best attempt. In its
 // sandbox (a worker process, the default) it reaches only its own bundle and
 // its private /tmp: a name in the bundle is what works there. It exports the
 // version 3 entry, which tells it where its bundle is.
@@ -26,7 +27,9 @@ final class InviteService: NotificationServiceExtension {
     func didReceive(_ request: DeliveredNotification,
                     withContentHandler contentHandler: @escaping @Sendable (NotificationContent) -> Void) {
         var content = request.content
-        content.title = "Invitation: \(content.title)"
+        // The payload's summary argument names who invites (aps.alert.summary-arg).
+        content.title = content.summaryArgument.isEmpty
+            ? "Invitation: \(content.title)" : "Invitation from \(content.summaryArgument): \(content.title)"
         pending.withLock { $0 = (contentHandler, content) }
         if let source = content.userInfoString("my-attachment") {
             do {
@@ -70,8 +73,12 @@ enum Fetch {
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw Failure(description: "cannot open \(path)") }
         defer { close(input) }
-        var template = Array("/tmp/invite-service-XXXXXX".utf8CString)
-        let output = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // The copy keeps the source's filename extension: the host, like iOS,
+        // refuses an attachment whose file has neither an extension nor a type hint.
+        let name = path.split(separator: "/").last ?? ""
+        let suffix = name.contains(".") ? "." + (name.split(separator: ".").last ?? "") : ""
+        var template = Array("/tmp/invite-service-XXXXXX\(suffix)".utf8CString)
+        let output = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         guard output >= 0 else { throw Failure(description: "cannot create a temporary file") }
         defer { close(output) }
         let copyPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

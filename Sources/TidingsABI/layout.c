@@ -29,4 +29,6 @@ _Static_assert(sizeof(tidings_attachment_result) == 40, "tidings_attachment_resu
 _Static_assert(sizeof(tidings_user_info_entry) == 32, "tidings_user_info_entry v1 size");
 _Static_assert(sizeof(tidings_entry_info) == 24, "tidings_entry_info v3 size");
 _Static_assert(sizeof(tidings_limits_interface) == 56, "tidings.limits/1 size");
+_Static_assert(sizeof(tidings_content_details) == 48, "tidings_content_details size");
+_Static_assert(sizeof(tidings_content_interface) == 16, "tidings.content/1 size");
 #endif

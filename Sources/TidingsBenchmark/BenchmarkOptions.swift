@@ -12,6 +12,8 @@ struct BenchmarkOptions {
         case discovery
         /// Deliver → presentation in a worker process, against in process and a raw socket pair.
         case isolation
+        /// The wait of state-changing calls while the journal is folded, with many notifications kept (not run by default).
+        case fold
     }
 
     /// Print JSON for programs instead of the table.
@@ -34,7 +36,7 @@ struct BenchmarkOptions {
     var bundles = 100
     /// The CPU to pin to; nil leaves the affinity alone (`--no-pin`).
     var cpu: Int? = 0
-    /// The sections to run; all by default.
+    /// The sections to run; all but `fold` by default.
     var sections: Set<Section> = [.inProcess, .oneShot, .server, .discovery, .isolation]
     /// Seconds each server measurement lasts.
     var serverSeconds = 2.0
@@ -48,6 +50,10 @@ struct BenchmarkOptions {
     var discoveryCounts = [100, 1_000, 10_000]
     /// Timed runs of each discovery command.
     var discoveryRuns = 10
+    /// Notifications kept while folds are measured.
+    var foldKept = 100_000
+    /// Folds the fold measurement spans.
+    var folds = 5
 
     /// The keys of the in-process benchmarks, which `--only` also takes.
     static let benchmarkKeys = ["baseline", "deliver-reuse", "deliver-fresh", "deliver-new", "respond"]
@@ -87,6 +93,8 @@ struct BenchmarkOptions {
             case "--keep": options.keep = true
             case "--server-seconds": options.serverSeconds = Double(try count(argument, atLeast: 1))
             case "--discovery-runs": options.discoveryRuns = try count(argument, atLeast: 1)
+            case "--fold-kept": options.foldKept = try count(argument, atLeast: 1)
+            case "--folds": options.folds = try count(argument, atLeast: 1)
             case "--discovery-bundles":
                 let text = try value(argument)
                 let parts = text.split(separator: ",", omittingEmptySubsequences: false)
@@ -103,7 +111,7 @@ struct BenchmarkOptions {
                     options.sections = [.inProcess]
                     options.benchmark = text
                 } else {
-                    throw BenchmarkFailure("--only takes in-process, one-shot, server, discovery, isolation or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
+                    throw BenchmarkFailure("--only takes in-process, one-shot, server, discovery, isolation, fold or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
                 }
             default:
                 throw BenchmarkFailure("There is no option \"\(argument)\" (see --help).")

@@ -32,6 +32,11 @@ struct BenchmarkRun {
             report.isolation = try IsolationBenchmark(products: products, extensions: single, seconds: options.serverSeconds,
                                                       coldStarts: 20).measure()
         }
+        // The folds run on a thread of their own, beside the calls: the whole machine too.
+        if options.sections.contains(.fold) {
+            report.fold = try FoldBenchmark(workspace: workspace, extensions: single, kept: options.foldKept,
+                                            folds: options.folds).measure()
+        }
         if let cpu = options.cpu { try CoreAffinity.pin(to: cpu) }
         if options.sections.contains(.inProcess) {
             report.inProcess = try measureInProcess(index)

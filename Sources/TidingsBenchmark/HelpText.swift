@@ -98,11 +98,19 @@ enum HelpText {
                                                      when missing;
             the tidings processes get a cache directory of their own
             (XDG_CACHE_HOME) in the workspace, never the user's;
+          - fold (only with --only fold; before the pin, so that the folds
+            have a core beside the calls): HostService over a journaled state
+            in this process, NoOp serving; --fold-kept notifications (100,000)
+            delivered, then new versions of them until --folds folds (5) have
+            finished, every delivery timed: median, p99 and max of all, and
+            p99 and max of those made while a fold ran, beside the folds' own
+            median and longest duration;
           - checks the targets: >= 1,000,000 deliveries/s in process (<= 1 us
             each), a one-shot delivery with 100 bundles in <= 10 ms,
             >= 50,000 round trips/s over the socket with one client, and
             discovery without the cache and with an empty one no slower than
-            lv2ls, and from the cache in at most a tenth of lv2ls's time.
+            lv2ls, and from the cache in at most a tenth of lv2ls's time; with
+            fold, no state-changing call waiting over 10 ms while a fold runs.
 
         Options:
           --json              Print JSON instead of the table.
@@ -117,7 +125,7 @@ enum HelpText {
           --bundles N         Bundles installed for the one-shot delivery (default 100).
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
-          --only WHAT         Run only in-process, one-shot, server, discovery, isolation, or one
+          --only WHAT         Run only in-process, one-shot, server, discovery, isolation, fold, or one
                               in-process benchmark: baseline, deliver-reuse,
                               deliver-fresh, deliver-new, respond.
           --discovery-bundles N,N...  Numbers of bundles discovery is measured
@@ -125,6 +133,8 @@ enum HelpText {
           --discovery-runs N  Timed runs of each discovery command (default 10).
           --manifest PATH     Manifests/NoOp.plist, if not found above the executable.
           --server-seconds N  Seconds each server measurement lasts (default 2).
+          --fold-kept N       Notifications kept while folds are measured (default 100000).
+          --folds N           Folds the fold measurement spans (default 5).
           --keep              Keep the temporary directory (extensions, discovery's
                               bundles) and print its path.
           -h, --help          Print this help.

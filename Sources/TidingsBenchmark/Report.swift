@@ -17,6 +17,8 @@ struct Report {
     var discovery: [DiscoveryResult] = []
     /// The isolation measurements: raw, in process, isolated, cold start.
     var isolation: [IsolationResult] = []
+    /// The wait of state-changing calls across folds, when it ran.
+    var fold: FoldResult?
 
     /// The isolation measurement with `key`, if it ran.
     func isolation(_ key: String) -> IsolationResult? {
@@ -54,6 +56,10 @@ struct Report {
         if let cold = isolation("cold-start") {
             checks.append(TargetCheck(key: cold.key, goal: "sandboxed worker cold start ≤ 10 ms at the median",
                                       limit: 10, measured: cold.medianMicroseconds / 1000, unit: "ms"))
+        }
+        if let fold {
+            checks.append(TargetCheck(key: "fold", goal: "no state-changing call waits > 10 ms for a fold with \(fold.kept) notifications kept (p100 during folds)",
+                                      limit: 10, measured: fold.maximumDuringFoldsMilliseconds, unit: "ms"))
         }
         if let deliver = oneShot("deliver-bundles") {
             checks.append(TargetCheck(key: deliver.key, goal: "one-shot deliver ≤ 10 ms wall with \(options.bundles) bundles",

@@ -35,6 +35,21 @@ enum ReportJSON {
                          ("medianMicroseconds", .double(result.medianMicroseconds)),
                          ("p99Microseconds", .double(result.p99Microseconds))])
             })),
+            ("fold", report.fold.map { fold in
+                .object([
+                    ("kept", .integer(Int64(fold.kept))), ("calls", .integer(Int64(fold.calls))),
+                    ("folds", .integer(Int64(fold.foldsMeasured))), ("journalBytes", .integer(Int64(fold.journalBytes))),
+                    ("medianMilliseconds", .double(fold.medianMilliseconds)), ("p99Milliseconds", .double(fold.p99Milliseconds)),
+                    ("maximumMilliseconds", .double(fold.maximumMilliseconds)),
+                    ("callsDuringFolds", .integer(Int64(fold.callsDuringFolds))),
+                    ("p99DuringFoldsMilliseconds", .double(fold.p99DuringFoldsMilliseconds)),
+                    ("maximumDuringFoldsMilliseconds", .double(fold.maximumDuringFoldsMilliseconds)),
+                    ("maximumUnpreemptedDuringFoldsMilliseconds", .double(fold.maximumUnpreemptedDuringFoldsMilliseconds)),
+                    ("preemptedOverTenMilliseconds", .integer(Int64(fold.preemptedOverTenMilliseconds))),
+                    ("medianFoldMilliseconds", .double(fold.medianFoldMilliseconds)),
+                    ("longestFoldMilliseconds", .double(fold.longestFoldMilliseconds)),
+                ])
+            } ?? .null),
             ("targets", .array(report.targets.map(target))),
         ])
     }

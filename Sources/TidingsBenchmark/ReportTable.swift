@@ -90,6 +90,28 @@ enum ReportTable {
                 lines.append("lv2ls is not installed (Debian: apt-get install lilv-utils), so nothing is compared and its targets are not checked.")
             }
         }
+        if let fold = report.fold {
+            lines.append("")
+            lines.append("Folds: HostService over a journaled state in this process (NoOp), \(fold.kept) notifications kept, "
+                + "new versions of them delivered across \(fold.foldsMeasured) folds (one per \(fold.journalBytes >> 20) MiB of journal)")
+            lines.append("".rightPadded(to: 52) + "calls".leftPadded(to: 9) + "median ms".leftPadded(to: 11)
+                + "p99 ms".leftPadded(to: 10) + "max ms".leftPadded(to: 10))
+            lines.append("deliveries, all".rightPadded(to: 52) + "\(fold.calls)".leftPadded(to: 9)
+                + NumberText.fixed(fold.medianMilliseconds, 3).leftPadded(to: 11)
+                + NumberText.fixed(fold.p99Milliseconds, 3).leftPadded(to: 10)
+                + NumberText.fixed(fold.maximumMilliseconds, 3).leftPadded(to: 10))
+            lines.append("deliveries while a fold ran".rightPadded(to: 52) + "\(fold.callsDuringFolds)".leftPadded(to: 9)
+                + "".leftPadded(to: 11) + NumberText.fixed(fold.p99DuringFoldsMilliseconds, 3).leftPadded(to: 10)
+                + NumberText.fixed(fold.maximumDuringFoldsMilliseconds, 3).leftPadded(to: 10))
+            lines.append("  of them not preempted (waiting for a lock or disk)".rightPadded(to: 52) + "".leftPadded(to: 9)
+                + "".leftPadded(to: 11) + "".leftPadded(to: 10)
+                + NumberText.fixed(fold.maximumUnpreemptedDuringFoldsMilliseconds, 3).leftPadded(to: 10))
+            lines.append("a fold itself (off the request path)".rightPadded(to: 52) + "\(fold.foldsMeasured)".leftPadded(to: 9)
+                + NumberText.fixed(fold.medianFoldMilliseconds, 1).leftPadded(to: 11) + "".leftPadded(to: 10)
+                + NumberText.fixed(fold.longestFoldMilliseconds, 1).leftPadded(to: 10))
+            lines.append("Calls over 10 ms while a fold ran that the scheduler preempted (another process had the core): "
+                + "\(fold.preemptedOverTenMilliseconds).")
+        }
         let targets = report.targets
         if !targets.isEmpty {
             lines.append("")

@@ -77,9 +77,14 @@ struct ServerBenchmark {
     /// one identifier per client (each delivery replaces its last), thread "bench-NUMBER".
     static func request(client number: Int) -> [UInt8] {
         // A thread of its own per client: one thread's instance is called one delivery at a time.
+        request(identifier: "client-\(number)", thread: "bench-\(number)")
+    }
+
+    /// The request delivering the sample payload as `identifier`, of thread `thread`.
+    static func request(identifier: String, thread: String) -> [UInt8] {
         let payload = SamplePayload.text.split(separator: "\n").joined()
-            .replacing(#""thread-id": "bench""#, with: #""thread-id": "bench-\#(number)""#)
-        let text = #"{"jsonrpc":"2.0","id":1,"method":"notifications.deliver","params":{"app":"\#(BundleFarm.app)","identifier":"client-\#(number)","payload":\#(payload)}}"#
+            .replacing(#""thread-id": "bench""#, with: #""thread-id": "\#(thread)""#)
+        let text = #"{"jsonrpc":"2.0","id":1,"method":"notifications.deliver","params":{"app":"\#(BundleFarm.app)","identifier":"\#(identifier)","payload":\#(payload)}}"#
         return Array((text + "\n").utf8)
     }
 
@@ -298,6 +303,6 @@ struct ServerProcess {
 }
 
 /// A client that hears nothing, for calls made in process.
-private final class NullReceiver: EventReceiver {
+final class NullReceiver: EventReceiver {
     func push(_ line: [UInt8]) -> Bool { true }
 }

@@ -79,6 +79,8 @@ extension Diagnostic.Code {
     package static let misplacedAttribute = Self("manifest.misplaced-attribute")
     /// An attribute that does not apply to this kind of extension.
     package static let attributeIgnored = Self("manifest.attribute-ignored")
+    /// A service extension lists categories: a Tidings addition iOS does not have.
+    package static let serviceCategoryFilter = Self("manifest.service-category-filter")
 }
 
 /// Walks a manifest once, collecting diagnostics.
@@ -143,6 +145,13 @@ private struct ManifestValidator {
         }
 
         let categories = self.categories(attributes[ManifestKey.category], required: point == .content)
+        if point == .service && !categories.isEmpty {
+            report(.note, .serviceCategoryFilter,
+                   "UNNotificationExtensionCategory on a service extension is a Tidings addition: iOS ignores it and "
+                       + "runs the app's service extension for all its mutable notifications; Tidings runs this one "
+                       + "only for the categories listed.",
+                   at: ManifestKey.attributePath(ManifestKey.category))
+        }
         let ratio = self.ratio(attributes[ManifestKey.initialContentSizeRatio], point: point)
         let hidden = boolean(attributes[ManifestKey.defaultContentHidden], key: ManifestKey.defaultContentHidden)
         let overrides = boolean(attributes[ManifestKey.overridesDefaultTitle], key: ManifestKey.overridesDefaultTitle)

@@ -48,6 +48,12 @@ package final class NotificationHost: Sendable {
     package let attachments: AttachmentStore?
     private let launcher: any ExtensionLauncher
     private let onEvent: @Sendable (HostEvent) -> Void
+    /// Told under the host's lock of each notification about to leave the
+    /// screen unrecorded (a response or its extension closes it, a front end
+    /// removes it without `recordingWith`), in order with the deliveries and
+    /// removals recorded: what a journal needs to write down. Returns why it
+    /// could not be written, and the notification then stays shown; nil once written.
+    private let onDismissal: @Sendable (String) -> Diagnostic?
     /// What its extensions reach through the ABI: its own contexts, completions and table.
     package let endpoint: HostEndpoint
     private let providers: ProviderCache
@@ -56,6 +62,20 @@ package final class NotificationHost: Sendable {
     /// Where changes extensions make outside calls are looked at, in order.
     private let changes = SerialQueue()
     private let state = Mutex(State())
+
+    /// A group of notifications a summary counts: those of one app and thread.
+    private struct GroupKey: Hashable {
+        /// The app.
+        var app: String
+        /// The notifications' thread identifier ("" for those without one).
+        var thread: String
+
+        /// The group of what `shown` shows.
+        init(_ shown: Shown) {
+            app = shown.app
+            thread = shown.notification.content.threadIdentifier
+        }
+    }
 
     /// The instance that serves one thread of one extension, shared by its notifications.
     private struct ThreadKey: Hashable {
@@ -123,8 +143,17 @@ package final class NotificationHost: Sendable {
         private(set) var routes: [ExtensionIndex.Route: KnownRoute] = [:]
         /// What is shown, by request identifier.
         private(set) var shown: [String: Shown] = [:]
+        /// Each app's registration (name, icon, show previews), by app.
+        private(set) var apps: [String: AppRegistration] = [:]
+        /// What is shown of each group, by request identifier: `shown`, grouped.
+        private var groups: [GroupKey: [String: UserNotification]] = [:]
         /// The instance of each thread shown; only instances someone holds.
         private var threads: [ThreadKey: InstanceRecord] = [:]
+        /// The latest delivery of each identifier begun and not yet shown, by
+        /// the number `reserve` gave it.
+        private var reservations: [String: UInt64] = [:]
+        /// The number the next `reserve` gives.
+        private var nextReservation: UInt64 = 0
 
         /// The category `identifier` of `app`, if registered.
         func category(_ identifier: String, of app: String) -> NotificationCategory? {
@@ -135,6 +164,19 @@ package final class NotificationHost: Sendable {
         func registered(for shown: Shown) -> Registered? {
             let route = ExtensionIndex.Route(app: shown.app, category: shown.notification.content.categoryIdentifier)
             return routes[route]?.registered
+        }
+
+        /// What the presentation of `shown` takes from its app, its registered
+        /// category and the notifications of its app and thread shown now.
+        func settings(for shown: Shown) -> PresentationSettings {
+            PresentationSettings(app: apps.isEmpty ? AppRegistration() : apps[shown.app] ?? AppRegistration(),
+                                 category: registered(for: shown)?.category,
+                                 group: NotificationGroup(shown: groups[GroupKey(shown)] ?? [:], notification: shown.notification))
+        }
+
+        /// Makes `registration` that of `app`, replacing what it had.
+        mutating func register(_ registration: AppRegistration, for app: String) {
+            apps[app] = registration
         }
 
         /// Every app's registered categories, by app, sorted by identifier.
@@ -219,17 +261,41 @@ package final class NotificationHost: Sendable {
             return instance
         }
 
-        /// Shows `entry`, replacing what showed under its identifier (a
-        /// concurrent delivery of the same request), and lets go of
-        /// `instance` (of thread `key`), held by the delivery; returns what the
-        /// replaced entry and the delivery leave to dispose of.
-        mutating func show(_ entry: Shown, lettingGoOf instance: InstanceRecord? = nil, of key: ThreadKey? = nil)
-            -> Removal
-        {
-            entry.instance?.holds.add(1, ordering: .relaxed)
-            var removal = shown.updateValue(entry, forKey: entry.notification.identifier).map { release($0) } ?? Removal()
+        /// Begins a delivery of `identifier`, which `show(_:reserved:…)` is to
+        /// show; returns its number. Of two deliveries of one identifier, the
+        /// one that reserves last is the one that stays shown, whichever
+        /// finishes first — the order in which they were recorded.
+        mutating func reserve(_ identifier: String) -> UInt64 {
+            nextReservation += 1
+            reservations[identifier] = nextReservation
+            return nextReservation
+        }
+
+        /// Shows `entry`, delivered under `reservation`, replacing what showed
+        /// under its identifier, and lets go of `instance` (of thread `key`),
+        /// held by the delivery; returns what the replaced entry and the
+        /// delivery leave to dispose of. When a later delivery of the
+        /// identifier has reserved it since, `entry` is not shown: it counts
+        /// as replaced by that one at once, and what it leaves is returned
+        /// instead, with `shown` false.
+        mutating func show(_ entry: Shown, reserved reservation: UInt64, lettingGoOf instance: InstanceRecord? = nil,
+                           of key: ThreadKey? = nil) -> (removal: Removal, shown: Bool) {
+            let identifier = entry.notification.identifier
+            let isLatest = reservations[identifier] == reservation
+            var removal = Removal(removed: true, attachments: entry.notification.attachments)
+            if isLatest {
+                reservations[identifier] = nil
+                entry.instance?.holds.add(1, ordering: .relaxed)
+                removal = shown.updateValue(entry, forKey: identifier).map { release($0) } ?? Removal()
+                groups[GroupKey(entry), default: [:]][identifier] = entry.notification
+            }
             if let instance, let ended = letGo(of: instance, of: key) { removal.ended.append(ended) }
-            return removal
+            return (removal, isLatest)
+        }
+
+        /// True when `entry` is shown: no newer delivery replaced it, nothing took it off.
+        func isShowing(_ entry: Shown) -> Bool {
+            shown[entry.notification.identifier] === entry
         }
 
         /// Stops showing `entry` unless a newer delivery replaced it; returns
@@ -251,6 +317,9 @@ package final class NotificationHost: Sendable {
         /// Lets go of the hold of `entry`'s presentation on its instance;
         /// the instance is to be destroyed when that was the last hold.
         private mutating func release(_ entry: Shown) -> Removal {
+            let group = GroupKey(entry)
+            groups[group]?[entry.notification.identifier] = nil
+            if groups[group]?.isEmpty == true { groups[group] = nil }
             var removal = Removal(removed: true, attachments: entry.notification.attachments)
             if let instance = entry.instance, let ended = letGo(of: instance, of: entry.threadKey) {
                 removal.ended.append(ended)
@@ -299,13 +368,21 @@ package final class NotificationHost: Sendable {
     /// - Parameters:
     ///   - launcher: how extensions are started (in this process by default).
     ///   - onEvent: receives what happens outside any call, such as a late completion.
+    ///   - onDismissal: told, under the host's lock, of each notification
+    ///     about to leave the screen unrecorded (see `deliver(_:to:width:recordingWith:)`),
+    ///     for a journal to write down in order; it must be quick and must not
+    ///     call the host. When it returns a diagnostic (the record could not
+    ///     be written) the notification stays shown, and the diagnostic is
+    ///     reported where the dismissal would have been.
     package init(index: ExtensionIndex, configuration: Configuration = Configuration(),
                  launcher: any ExtensionLauncher = InProcessLauncher(),
-                 onEvent: @escaping @Sendable (HostEvent) -> Void = { _ in }) {
+                 onEvent: @escaping @Sendable (HostEvent) -> Void = { _ in },
+                 onDismissal: @escaping @Sendable (String) -> Diagnostic? = { _ in nil }) {
         currentIndex = CurrentIndex(index)
         self.configuration = configuration
         self.launcher = launcher
         self.onEvent = onEvent
+        self.onDismissal = onDismissal
         let attachments = configuration.attachmentDirectory.map(AttachmentStore.init(directory:))
         self.attachments = attachments
         endpoint = HostEndpoint(table: HostFunctions.table(callRate: configuration.hostCallRate,
@@ -342,6 +419,16 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.category(identifier, of: app) }
     }
 
+    /// Sets the name, icon and show-previews setting of `app`, replacing those it had.
+    package func register(_ registration: AppRegistration, for app: String) {
+        state.withLock { $0.register(registration, for: app) }
+    }
+
+    /// Every app's registration, by app.
+    package func registeredApps() -> [String: AppRegistration] {
+        state.withLock { $0.apps }
+    }
+
     // MARK: Delivering
 
     /// Delivers `notification` to `app` and returns what to show: first
@@ -349,7 +436,22 @@ package final class NotificationHost: Sendable {
     /// and has alert text), then to the content extension of its category.
     /// - Parameter width: the front end's content width in points; the configured default when nil.
     package func deliver(_ original: UserNotification, to app: String, width: Double? = nil) -> Delivery {
-        deliver(original, to: app, width: width, servicing: true)
+        deliver(original, to: app, width: width, servicing: true) { (_: UserNotification, _: Double) throws(Never) in }
+    }
+
+    /// `deliver(_:to:width:)` for a host whose changes are journaled: once
+    /// the service stage has made the notification, and before anything is
+    /// shown or replaced, `record` is called with it and its content width,
+    /// under the lock that orders deliveries and dismissals, so that the
+    /// journal holds them in the order they take effect.
+    ///
+    /// When `record` throws, the delivery is not made: nothing is shown or
+    /// replaced, no content extension sees it, its attachments leave the
+    /// store, and the error is thrown.
+    package func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double? = nil,
+                                        recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
+        throws(Failure) -> Delivery {
+        try deliver(original, to: app, width: width, servicing: true, recording: record)
     }
 
     /// Puts a notification delivered before this host started (kept by a
@@ -357,11 +459,13 @@ package final class NotificationHost: Sendable {
     /// content; its content extension sees it again before its first response.
     package func restore(_ notification: UserNotification, to app: String, width: Double) {
         let entry = Shown(notification: notification, app: app, width: width, instance: nil, threadKey: nil, restored: true)
-        dispose(state.withLock { $0.show(entry) }, keeping: notification)
+        dispose(state.withLock { $0.show(entry, reserved: $0.reserve(notification.identifier)).removal }, keeping: notification)
     }
 
-    /// `deliver(_:to:width:)`, through the service stage only when `servicing`.
-    private func deliver(_ original: UserNotification, to app: String, width: Double?, servicing: Bool) -> Delivery {
+    /// `deliver(_:to:width:recordingWith:)`, through the service stage only when `servicing`.
+    private func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double?, servicing: Bool,
+                                         recording record: (UserNotification, Double) throws(Failure) -> Void)
+        throws(Failure) -> Delivery {
         let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
         let serviced = servicing
             ? service.run(original, to: app) : ServiceStage.Outcome(notification: original, report: .skipped(.delivered))
@@ -377,17 +481,26 @@ package final class NotificationHost: Sendable {
             thread.isEmpty ? nil : ThreadKey(extensionIdentifier: target.manifest.bundleIdentifier, thread: thread)
         }
 
-        // One lock on the common path: take the previous delivery of the
-        // identifier off the screen, find what is known of the route (its
-        // registered category, and where it leads) and hold the thread's
-        // instance, so that no response closing the thread's last
+        // One lock on the common path: record the delivery, take the previous
+        // delivery of the identifier off the screen, find what is known of the
+        // route (its registered category, and where it leads) and hold the
+        // thread's instance, so that no response closing the thread's last
         // notification meanwhile destroys it under this delivery.
-        var (retired, known, key, instance) = state.withLock { state in
-            let retired = state.hide(identifier: notification.identifier)
-            let known = state.routes[route]
-            let key = known?.target.flatMap(threadKey)
-            return (retired, known, key, state.holdInstance(of: key))
+        let begun: (Removal, KnownRoute?, ThreadKey?, InstanceRecord?, UInt64)
+        do throws(Failure) {
+            begun = try state.withLock { (state: inout State) throws(Failure) in
+                try record(notification, width)
+                let reservation = state.reserve(notification.identifier)
+                let retired = state.hide(identifier: notification.identifier)
+                let known = state.routes[route]
+                let key = known?.target.flatMap(threadKey)
+                return (retired, known, key, state.holdInstance(of: key), reservation)
+            }
+        } catch {
+            removeUnreferenced(notification.attachments)
+            throw error
         }
+        var (retired, known, key, instance, reservation) = begun
         dispose(retired, keeping: notification)
         let categoryActions = known?.registered?.category.actions
         var target = known?.target
@@ -428,12 +541,14 @@ package final class NotificationHost: Sendable {
         let shown = Shown(notification: notification, app: app, width: width, instance: serving,
                           threadKey: serving == nil ? nil : key)
         // Shown, and the delivery's hold given up, in one step: the presentation holds the instance now.
-        dispose(state.withLock { $0.show(shown, lettingGoOf: instance, of: key) }, keeping: notification)
+        let (removal, isShown) = state.withLock { $0.show(shown, reserved: reservation, lettingGoOf: instance, of: key) }
+        // Shown, it keeps its attachments; replaced at once by a later delivery, it does not.
+        dispose(removal, keeping: isShown ? notification : nil)
         let presentation = if let serving {
             collectReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
                            diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         } else {
-            close(shown, if: false, categoryActions: categoryActions)
+            close(shown, if: false, categoryActions: categoryActions, diagnostics: &diagnostics)
         }
         for response in forwarded { onEvent(.forwarded(response)) }
         return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
@@ -491,7 +606,10 @@ package final class NotificationHost: Sendable {
             // As iOS loads the extension when the user expands a notification
             // kept across a restart; once, however many responses come at once.
             if shown.revived.exchange(true, ordering: .acquiringAndReleasing) == false {
-                _ = deliver(shown.notification, to: shown.app, width: shown.width, servicing: false)
+                // Already recorded: it is shown again as it was delivered.
+                _ = deliver(shown.notification, to: shown.app, width: shown.width, servicing: false) {
+                    (_: UserNotification, _: Double) throws(Never) in
+                }
             } else {
                 let deadline = MonotonicClock.deadline(after: configuration.responseDeadline)
                 while state.withLock({ $0.shown[identifier] }) === shown && MonotonicClock.now() < deadline { usleep(1_000) }
@@ -515,7 +633,7 @@ package final class NotificationHost: Sendable {
         if isDismissal && !(registered?.category.options.contains(.customDismissAction) ?? false) {
             diagnostics.append(.note(.responseDismissNotDelivered,
                                      "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
-            let presentation = close(shown, if: true, categoryActions: categoryActions)
+            let presentation = close(shown, if: true, categoryActions: categoryActions, diagnostics: &diagnostics)
             return ResponseOutcome(response: response, receiver: .nobody, option: nil, presentation: presentation,
                                    forwarded: [], diagnostics: diagnostics, log: log)
         }
@@ -524,7 +642,7 @@ package final class NotificationHost: Sendable {
                 diagnostics.append(.note(.responseNoHandler,
                                          "The extension has no response handler, so the response goes straight to the app."))
             }
-            let presentation = close(shown, if: true, categoryActions: categoryActions)
+            let presentation = close(shown, if: true, categoryActions: categoryActions, diagnostics: &diagnostics)
             return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
                                    forwarded: [toApp], diagnostics: diagnostics, log: log)
         }
@@ -664,8 +782,25 @@ package final class NotificationHost: Sendable {
     @discardableResult
     package func remove(_ identifiers: [String]) -> [String] {
         let entries = state.withLock { state in identifiers.compactMap { state.shown[$0] } }
-        for shown in entries { retire(shown, because: .removed) }
-        return entries.map(\.notification.identifier)
+        return entries.filter { retire($0, because: .removed) == nil }.map(\.notification.identifier)
+    }
+
+    /// `remove(_:)` for a host whose changes are journaled: `record` is
+    /// called with the identifiers shown, under the lock that orders
+    /// deliveries and dismissals, before any is taken off the screen. When it
+    /// throws, nothing is removed and the error is thrown.
+    /// - Returns: the identifiers that were shown.
+    @discardableResult
+    package func remove<Failure: Error>(_ identifiers: [String],
+                                        recordingWith record: ([String]) throws(Failure) -> Void) throws(Failure) -> [String] {
+        let taken = try state.withLock { (state: inout State) throws(Failure) -> [(Shown, Removal)] in
+            let entries = identifiers.compactMap { state.shown[$0] }
+            guard !entries.isEmpty else { return [] }
+            try record(entries.map(\.notification.identifier))
+            return entries.map { ($0, state.hide($0)) }
+        }
+        for (shown, removal) in taken { dismissed(shown, leaving: removal, because: .removed) }
+        return taken.map(\.0.notification.identifier)
     }
 
     /// Every app's registered categories, by app.
@@ -681,49 +816,82 @@ package final class NotificationHost: Sendable {
     /// What a front end shows for `shown`, whose registered category has
     /// `categoryActions`, as its instance is now.
     private func presentation(_ shown: Shown, categoryActions: [NotificationAction]?, dismissed: Bool) -> Presentation {
+        let settings = state.withLock { $0.settings(for: shown) }
         guard let instance = shown.instance else {
             return Presentation(
-                notification: shown.notification, app: shown.app, extensionIdentifier: nil, header: shown.app,
+                notification: shown.notification, app: shown.app, extensionIdentifier: nil,
+                header: settings.app.name ?? shown.app,
                 defaultContentHidden: false, contentWidth: shown.width, initialContentHeight: nil, contentHeight: nil,
                 view: nil, actions: categoryActions ?? [], mediaButton: nil, mediaPlaying: false,
-                userInteractionEnabled: false, dismissed: dismissed)
+                userInteractionEnabled: false, dismissed: dismissed, settings: settings)
         }
         return instance.context.read { state in
-            presentation(shown, of: instance, state: state, categoryActions: categoryActions, dismissed: dismissed)
+            presentation(shown, of: instance, state: state, categoryActions: categoryActions, settings: settings,
+                         dismissed: dismissed)
         }
     }
 
     /// What a front end shows for `shown`, whose registered category has
-    /// `categoryActions`, with `instance` in `state`.
+    /// `categoryActions`, with `instance` in `state` and the app's and
+    /// category's `settings`.
     private func presentation(_ shown: Shown, of instance: InstanceRecord, state: borrowing InstanceContext.State,
-                              categoryActions: [NotificationAction]?, dismissed: Bool) -> Presentation {
+                              categoryActions: [NotificationAction]?, settings: PresentationSettings,
+                              dismissed: Bool) -> Presentation {
         let manifest = instance.manifest
         let initial = manifest.initialContentSizeRatio.map { shown.width * $0 }
         return Presentation(
             notification: shown.notification, app: shown.app, extensionIdentifier: manifest.bundleIdentifier,
-            header: (manifest.overridesDefaultTitle ? state.title : nil) ?? shown.app,
+            header: (manifest.overridesDefaultTitle ? state.title : nil) ?? settings.app.name ?? shown.app,
             defaultContentHidden: manifest.defaultContentHidden, contentWidth: shown.width,
             initialContentHeight: initial, contentHeight: state.preferredContentHeight ?? initial, view: state.view,
             actions: state.actions ?? categoryActions ?? [], mediaButton: state.mediaButton,
             mediaPlaying: state.mediaPlaying, userInteractionEnabled: manifest.userInteractionEnabled,
-            dismissed: dismissed)
+            dismissed: dismissed, settings: settings)
     }
 
     // MARK: Closing
 
     /// The presentation of `shown` (whose registered category has
     /// `categoryActions`) as it is now; when `closing`, marked dismissed and
-    /// taken off the screen.
-    private func close(_ shown: Shown, if closing: Bool, categoryActions: [NotificationAction]?) -> Presentation {
-        let presentation = presentation(shown, categoryActions: categoryActions, dismissed: closing)
-        if closing { retire(shown, because: .response) }
+    /// taken off the screen — unless its dismissal could not be recorded,
+    /// which goes to `diagnostics`.
+    private func close(_ shown: Shown, if closing: Bool, categoryActions: [NotificationAction]?,
+                       diagnostics: inout [Diagnostic]) -> Presentation {
+        var presentation = presentation(shown, categoryActions: categoryActions, dismissed: closing)
+        if closing, let refusal = retire(shown, because: .response) {
+            presentation.dismissed = false
+            diagnostics.append(refusal)
+        }
         return presentation
     }
 
     /// Removes a presentation (unless a newer delivery replaced it), destroying
-    /// its instance when no other presentation uses it, and tells front ends.
-    private func retire(_ shown: Shown, because reason: DismissReason) {
-        let removal = state.withLock { $0.hide(shown) }
+    /// its instance when no other presentation uses it, and tells front ends;
+    /// returns why it stays shown when its dismissal could not be recorded.
+    @discardableResult
+    private func retire(_ shown: Shown, because reason: DismissReason) -> Diagnostic? {
+        switch takeOff(shown) {
+        case .success(let removal):
+            dismissed(shown, leaving: removal, because: reason)
+            return nil
+        case .failure(let refusal):
+            return refusal
+        }
+    }
+
+    /// Takes `shown` off the screen once its dismissal is recorded (unless
+    /// a newer delivery replaced it): what it leaves to dispose of, or why
+    /// it stays shown.
+    private func takeOff(_ shown: Shown) -> Result<Removal, Diagnostic> {
+        state.withLock { state in
+            guard state.isShowing(shown) else { return .success(Removal()) }
+            if let refusal = onDismissal(shown.notification.identifier) { return .failure(refusal) }
+            return .success(state.hide(shown))
+        }
+    }
+
+    /// Disposes of what taking `shown` off the screen left, and tells front ends it was dismissed.
+    private func dismissed(_ shown: Shown, leaving removal: Removal, because reason: DismissReason) {
         guard removal.removed else { return }
         dispose(removal)
         onEvent(.dismissed(identifier: shown.notification.identifier, app: shown.app, reason: reason))
@@ -739,9 +907,13 @@ package final class NotificationHost: Sendable {
                                 categoryActions: [NotificationAction]?, closing: Bool,
                                 diagnostics: inout [Diagnostic], log: inout [LogLine],
                                 forwarded: inout [ForwardedResponse]) -> Presentation {
-        let (closes, current) = drainReports(of: instance, for: shown, categoryActions: categoryActions, closing: closing,
-                                             diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
-        if closes { retire(shown, because: closing ? .response : .extension) }
+        let (closes, drawn) = drainReports(of: instance, for: shown, categoryActions: categoryActions, closing: closing,
+                                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        var current = drawn
+        if closes, let refusal = retire(shown, because: closing ? .response : .extension) {
+            current.dismissed = false
+            diagnostics.append(refusal)
+        }
         return current
     }
 
@@ -751,7 +923,8 @@ package final class NotificationHost: Sendable {
                               categoryActions: [NotificationAction]?, closing: Bool,
                               diagnostics: inout [Diagnostic], log: inout [LogLine],
                               forwarded: inout [ForwardedResponse]) -> (Bool, Presentation) {
-        instance.context.drainReports {
+        let settings = state.withLock { $0.settings(for: shown) }
+        return instance.context.drainReports {
             (reports: InstanceContext.Reports, state: borrowing InstanceContext.State) -> (Bool, Presentation) in
             // Appending an empty array would still make a new buffer.
             if !reports.diagnostics.isEmpty { diagnostics += reports.diagnostics }
@@ -762,7 +935,7 @@ package final class NotificationHost: Sendable {
             }
             let closes = closing || reports.dismiss || reports.defaultAction
             return (closes, presentation(shown, of: instance, state: state, categoryActions: categoryActions,
-                                          dismissed: closes))
+                                          settings: settings, dismissed: closes))
         }
     }
 
@@ -805,9 +978,19 @@ package final class NotificationHost: Sendable {
                 return (shown, closes, presentation)
             }
         } ?? []
-        for (shown, closes, presentation) in drained {
+        for (shown, closes, drawn) in drained {
+            var presentation = drawn
+            var removal = Removal()
+            if closes {
+                switch takeOff(shown) {
+                case .success(let taken): removal = taken
+                case .failure(let refusal):
+                    presentation.dismissed = false
+                    diagnostics.append(refusal)
+                }
+            }
             onEvent(.presentationChanged(presentation))
-            if closes { retire(shown, because: .extension) }
+            dismissed(shown, leaving: removal, because: .extension)
         }
         for diagnostic in diagnostics { onEvent(.diagnostic(diagnostic)) }
         for response in forwarded { onEvent(.forwarded(response)) }

@@ -8,12 +8,23 @@ internal import TidingsBase
 // the host function returns.
 
 extension DeliveredNotification {
-    /// Copies a borrowed `tidings_notification`; an empty one when it is smaller than version 1's.
-    init(_ pointer: UnsafePointer<tidings_notification>) {
+    /// Copies a borrowed `tidings_notification` of `host`'s, with its
+    /// content's details when the host offers them; an empty one when it is
+    /// smaller than version 1's.
+    init(_ pointer: UnsafePointer<tidings_notification>, host: HostConnection?) {
         let notification = tidings_notification.read(from: pointer) ?? .defaults
         identifier = string(notification.identifier)
         date = notification.date
-        content = NotificationContent(notification.content)
+        var content = NotificationContent(notification.content)
+        if let given = notification.content, let details = host?.contentDetails(of: given) {
+            content.criticalSound = details.critical_sound
+            content.soundVolume = details.sound_volume < 0 ? nil : details.sound_volume
+            content.launchImageName = string(details.launch_image_name)
+            content.summaryArgument = string(details.summary_argument)
+            content.summaryArgumentCount = Int(clamping: details.summary_argument_count)
+            content.filterCriteria = details.filter_criteria.map { String(cString: $0) }
+        }
+        self.content = content
     }
 }
 
@@ -106,12 +117,12 @@ extension NotificationAttachment {
 }
 
 extension NotificationResponse {
-    /// Copies a borrowed `tidings_response`; an empty one when it is smaller than version 1's.
-    init(_ pointer: UnsafePointer<tidings_response>) {
+    /// Copies a borrowed `tidings_response` of `host`'s; an empty one when it is smaller than version 1's.
+    init(_ pointer: UnsafePointer<tidings_response>, host: HostConnection?) {
         let response = tidings_response.read(from: pointer) ?? .defaults
         actionIdentifier = string(response.action_identifier)
         userText = response.user_text.map { String(cString: $0) }
-        notification = response.notification.map { DeliveredNotification($0) }
+        notification = response.notification.map { DeliveredNotification($0, host: host) }
             ?? DeliveredNotification(identifier: "", date: 0, content: NotificationContent(nil))
     }
 }

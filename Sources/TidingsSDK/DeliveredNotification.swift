@@ -30,6 +30,17 @@ public struct NotificationContent: Sendable {
     /// The attachments; the first is shown as the thumbnail.
     public var attachments: [NotificationAttachment]
 
+    // From the host's `tidings.content/1`; their defaults from a host without it.
+
+    /// The launch image's name; "" for none.
+    public var launchImageName = ""
+    /// The summary argument (`%@`; "" for none) and the items it counts (`%u`; 0 counts as 1).
+    public var summaryArgument = "", summaryArgumentCount = 0
+    /// The Focus filter criteria; nil for none.
+    public var filterCriteria: String?
+    /// A critical sound (it plays when muted) and its volume, 0…1 (nil: the system's).
+    public var criticalSound = false, soundVolume: Double?
+
     /// The string value of the userInfo entry `key`, if there is one and it is a string.
     public func userInfoString(_ key: String) -> String? {
         userInfo.first { $0.key == key }?.string

@@ -84,6 +84,17 @@ final class HostConnection: @unchecked Sendable {
         }
     }
 
+    /// The details of the host's content at `content` (its
+    /// `tidings.content/1` interface); nil from a host that offers none, or
+    /// when the host does not know the content.
+    func contentDetails(of content: UnsafePointer<tidings_content>) -> tidings_content_details? {
+        guard version >= 3, let getInterface = functions.get_interface else { return nil }
+        let found = TIDINGS_CONTENT_INTERFACE.withCString { getInterface(table, $0) }
+        guard let interface = tidings_content_interface.read(from: found), let getDetails = interface.get_details
+        else { return nil }
+        return tidings_content_details.read(from: getDetails(content))
+    }
+
     /// The request `token` given to the instance `context`, completed with
     /// `content`: naming the instance from version 3 on.
     func completeRequest(_ token: tidings_completion, content: NotificationContent, context: tidings_context?) {
@@ -201,7 +212,7 @@ private enum Trampolines {
     static let didReceiveNotification: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<tidings_notification>?) -> Void = {
         pointer, notification in
         guard let notification, let content = box(pointer).instance as? any NotificationContentExtension else { return }
-        content.didReceive(DeliveredNotification(notification))
+        content.didReceive(DeliveredNotification(notification, host: Registration.shared.current?.host))
     }
 
     static let didReceiveResponse: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<tidings_response>?, tidings_completion) -> Void = {
@@ -211,7 +222,7 @@ private enum Trampolines {
               let host = Registration.shared.current?.host
         else { return }
         let context = ContextHandle(value: box.context)
-        handler.didReceive(NotificationResponse(response)) { option in
+        handler.didReceive(NotificationResponse(response, host: host)) { option in
             host.completeResponse(token, option: option.rawValue, context: context.value)
         }
     }
@@ -231,7 +242,7 @@ private enum Trampolines {
               let host = Registration.shared.current?.host
         else { return }
         let context = ContextHandle(value: box.context)
-        service.didReceive(DeliveredNotification(request)) { content in
+        service.didReceive(DeliveredNotification(request, host: host)) { content in
             host.completeRequest(token, content: content, context: context.value)
         }
     }

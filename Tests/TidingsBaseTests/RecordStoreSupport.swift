@@ -131,3 +131,12 @@ func currentExecutable() -> String {
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "/proc/self/exe"
 }
+
+extension RecordStore {
+    /// Folds everything appended so far into a snapshot holding `records`,
+    /// the two steps a server takes on two threads, here on one.
+    func compact(into records: [[UInt8]]) throws(Diagnostic) {
+        let generation = try startSegment()
+        try writeSnapshot(generation: generation, records: records)
+    }
+}

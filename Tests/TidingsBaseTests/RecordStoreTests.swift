@@ -43,37 +43,77 @@ struct RecordStoreTests {
         #expect(try self.store().load().entries == [record(1), record(2)])
     }
 
-    /// A compaction folds the journal into the snapshot; the snapshot before it is kept as `.previous`.
-    @Test func compactionKeepsOnlyLaterEntriesAndThePreviousSnapshot() throws {
+    /// A fold seals the segment, writes the snapshot and removes the segments
+    /// it holds; the snapshot before it is kept as `.previous`.
+    @Test func foldKeepsOnlyLaterEntriesAndThePreviousSnapshot() throws {
         let store = try storeHolding([record(0), record(1)])
-        try store.compact(into: Array("first".utf8))
+        try store.compact(into: [Array("first".utf8)])
         #expect(store.journalSize == RecordFraming.headerSize)
         try store.append(record(2))
-        #expect(try self.store().load() == RecordStore.Loaded(snapshot: Array("first".utf8), entries: [record(2)], recovered: []))
+        #expect(try self.store().load() == RecordStore.Loaded(snapshot: [Array("first".utf8)], entries: [record(2)], recovered: []))
         #expect(FileSystem.status(of: store.previousSnapshotPath) == nil)
 
-        try store.compact(into: Array("second".utf8))
+        try store.compact(into: [Array("second".utf8), Array("and more".utf8)])
         try store.append(record(3))
-        #expect(try self.store().load() == RecordStore.Loaded(snapshot: Array("second".utf8), entries: [record(3)], recovered: []))
-        let previous = try RecordFraming.decodeSnapshot(contents(store.previousSnapshotPath)).get()
+        #expect(try self.store().load() == RecordStore.Loaded(
+            snapshot: [Array("second".utf8), Array("and more".utf8)], entries: [record(3)], recovered: []))
+        let previous = try RecordFraming.readSnapshot(contents(store.previousSnapshotPath)).get()
         #expect(previous.generation == 1)
-        #expect(previous.payload == Array("first".utf8))
-        #expect(try RecordFraming.decodeSnapshot(contents(store.snapshotPath)).get().generation == 2)
-        #expect(try RecordFraming.generation(inHeaderOf: contents(store.journalPath), .journal).get() == 2)
+        #expect(previous.records == [Array("first".utf8)])
+        #expect(try RecordFraming.readSnapshot(contents(store.snapshotPath)).get().generation == 2)
+        #expect(try RecordFraming.readHeader(contents(store.journalPath), .journal).get().generation == 2)
+        #expect(try FileSystem.contentsOfDirectory(scratch.path) == ["state.journal.2", "state.snapshot", "state.snapshot.previous"])
         // An empty snapshot is a snapshot, not the absence of one.
         try store.compact(into: [])
         #expect(try self.store().load() == RecordStore.Loaded(snapshot: [], entries: [], recovered: []))
     }
 
-    /// Appending, flushing or compacting before `load()` throws and writes nothing.
+    /// Records appended between sealing a segment and writing the snapshot
+    /// go to the new segment and follow the snapshot.
+    @Test func appendsGoOnWhileASnapshotIsWritten() throws {
+        let store = try storeHolding([record(0), record(1)])
+        let generation = try store.startSegment()
+        try store.append(record(2))
+        #expect(try self.store().load().entries == [record(0), record(1), record(2)])
+
+        let reopened = self.store()
+        _ = try reopened.load()
+        try reopened.append(record(3))
+        try reopened.writeSnapshot(generation: generation, records: [Array("0 and 1".utf8)])
+        #expect(try self.store().load() == RecordStore.Loaded(
+            snapshot: [Array("0 and 1".utf8)], entries: [record(2), record(3)], recovered: []))
+    }
+
+    /// A segment made ahead is the one the next seal starts; left behind by
+    /// a crash, it is an empty segment that loads like any other.
+    @Test func aSegmentMadeAheadIsTakenBySealingAndHarmlessAfterACrash() throws {
+        let store = try storeHolding([record(0)])
+        try store.prepareSegment()
+        try store.prepareSegment()
+        #expect(try FileSystem.contentsOfDirectory(scratch.path) == ["state.journal.0", "state.journal.1"])
+        #expect(try self.store().load() == RecordStore.Loaded(snapshot: nil, entries: [record(0)], recovered: []))
+
+        let reopened = self.store()
+        _ = try reopened.load()
+        try reopened.prepareSegment()
+        try reopened.append(record(1))
+        #expect(try reopened.startSegment() == 2)
+        #expect(try FileSystem.contentsOfDirectory(scratch.path) == ["state.journal.0", "state.journal.1", "state.journal.2"])
+        try reopened.append(record(2))
+        try reopened.writeSnapshot(generation: 2, records: [Array("0 and 1".utf8)])
+        #expect(try self.store().load() == RecordStore.Loaded(snapshot: [Array("0 and 1".utf8)], entries: [record(2)], recovered: []))
+    }
+
+    /// Appending, flushing or folding before `load()` throws and writes nothing.
     @Test func refusesUseBeforeLoad() throws {
         let store = store()
         #expect(store.journalSize == 0)
-        for action in [{ try store.append([1]) }, { try store.synchronize() }, { try store.compact(into: []) }] {
+        for action in [{ try store.append([1]) }, { try store.synchronize() }, { _ = try store.startSegment() },
+                       { try store.writeSnapshot(generation: 1, records: []) }] {
             let error = try #require(throws: Diagnostic.self) { try action() }
             #expect(error.code == .stateNotLoaded)
         }
-        #expect(FileSystem.status(of: scratch.path + "/state.journal") == nil)
+        #expect(FileSystem.status(of: store.journalPath) == nil)
     }
 
     // MARK: Torn and damaged journals
@@ -83,9 +123,9 @@ struct RecordStoreTests {
     /// that takes new records cleanly.
     @Test func cutsATornLastRecordAtEveryOffset() throws {
         let records = [record(0), record(1), Array("the last one".utf8)]
-        let whole = try contents(storeHolding(records).journalPath)
+        let path = try storeHolding(records).journalPath
+        let whole = try contents(path)
         let lastStart = whole.count - RecordFraming.frameHeaderSize - records[2].count
-        let path = scratch.file("state.journal")
 
         // A cut exactly between records is a clean end, not a tear.
         try overwrite(path, with: Array(whole[..<lastStart]))
@@ -97,6 +137,7 @@ struct RecordStoreTests {
             let loaded = try store.load()
             #expect(loaded.entries == Array(records[..<2]), "cut at \(cut)")
             #expect(codes(loaded.recovered) == [.stateTornJournal], "cut at \(cut)")
+            #expect(loaded.losses.isEmpty, "a record cut short was never acknowledged: nothing is lost")
             #expect(loaded.recovered.first?.message.contains("the \(cut - lastStart) bytes cut off") == true)
             #expect(try contents(path).count == lastStart)
             #expect(try contents(path + ".corrupt") == Array(whole[lastStart..<cut]))
@@ -108,29 +149,47 @@ struct RecordStoreTests {
         }
     }
 
-    /// A journal is trusted only up to its first bad record: past a wrong
-    /// checksum, where the next record starts is a guess (the damage may be
-    /// in a length), and a wrong guess would turn payload bytes into records.
-    /// So the damaged record and every later one are dropped, reported, and
-    /// kept in `state.journal.corrupt`.
-    @Test func dropsADamagedRecordAndEverythingAfterIt() throws {
-        let records = [record(0), record(1), record(2), record(3)]
+    /// Ways a record in the middle of a journal gets damaged.
+    enum RecordDamage: CaseIterable, Sendable {
+        case payloadByte, lengthByte, checksumByte, zeroedRecord
+
+        /// `bytes` with the record whose frame is `frame` damaged this way.
+        func apply(to bytes: [UInt8], frame: Range<Int>) -> [UInt8] {
+            var bytes = bytes
+            switch self {
+            case .payloadByte: bytes[frame.lowerBound + RecordFraming.frameHeaderSize + 3] ^= 0x01
+            case .lengthByte: bytes[frame.lowerBound] ^= 0x10
+            case .checksumByte: bytes[frame.lowerBound + 5] ^= 0x80
+            case .zeroedRecord: for index in frame { bytes[index] = 0 }
+            }
+            return bytes
+        }
+    }
+
+    /// A damaged record is skipped and reading goes on at the next whole
+    /// record: the damage costs that record alone. It is reported with its
+    /// byte range, what was kept is written to a new snapshot, and the
+    /// damaged segment is kept as `.corrupt`; the next load finds whole files.
+    @Test(arguments: RecordDamage.allCases)
+    func skipsADamagedRecordAndKeepsTheRest(damage: RecordDamage) throws {
+        let records = (0..<5).map(record)
         let path = try storeHolding(records).journalPath
-        var bytes = try contents(path)
         let damagedStart = RecordFraming.headerSize + RecordFraming.frameHeaderSize + records[0].count
-        bytes[damagedStart + RecordFraming.frameHeaderSize + 3] ^= 0x01
+        let frame = damagedStart..<damagedStart + RecordFraming.frameHeaderSize + records[1].count
+        let bytes = damage.apply(to: try contents(path), frame: frame)
         try overwrite(path, with: bytes)
 
         let store = store()
         let loaded = try store.load()
-        #expect(loaded.entries == [record(0)])
-        #expect(codes(loaded.recovered) == [.stateCorruptJournal])
+        #expect(loaded.entries == [record(0), record(2), record(3), record(4)])
+        #expect(codes(loaded.recovered) == [.stateCorruptJournal, .stateRewritten])
         #expect(loaded.recovered[0].severity == .error)
-        #expect(loaded.recovered[0].message.contains("Record 2 of"))
-        #expect(try contents(path + ".corrupt") == Array(bytes[damagedStart...]))
+        #expect(loaded.losses.map(\.ranges) == [[frame]])
+        #expect(try contents(path + ".corrupt") == bytes)
 
-        try store.append(record(4))
-        #expect(try self.store().load() == RecordStore.Loaded(snapshot: nil, entries: [record(0), record(4)], recovered: []))
+        try store.append(record(5))
+        #expect(try self.store().load() == RecordStore.Loaded(
+            snapshot: [record(0), record(2), record(3), record(4)], entries: [record(5)], recovered: []))
     }
 
     /// Zeros where records should be (what a file system can leave after a
@@ -143,8 +202,9 @@ struct RecordStoreTests {
         #expect(codes(loaded.recovered) == [.stateCorruptJournal])
     }
 
-    /// A journal whose header is damaged is not read: which snapshot it follows is unknown.
-    @Test func setsAsideAJournalWithADamagedHeader() throws {
+    /// A segment whose header is damaged is read all the same, as the
+    /// generation its name gives: every record after the header is kept.
+    @Test func keepsTheRecordsAfterADamagedHeader() throws {
         let path = try storeHolding([record(0), record(1)]).journalPath
         var bytes = try contents(path)
         bytes[9] ^= 0x40  // in the generation: the header checksum catches it
@@ -152,11 +212,13 @@ struct RecordStoreTests {
 
         let store = store()
         let loaded = try store.load()
-        #expect(loaded.entries.isEmpty)
-        #expect(codes(loaded.recovered) == [.stateCorruptJournal])
+        #expect(loaded.entries == [record(0), record(1)])
+        #expect(codes(loaded.recovered) == [.stateCorruptJournal, .stateRewritten])
+        #expect(loaded.losses == [RecordStore.Loss(file: path, ranges: [0..<RecordFraming.headerSize], records: 0,
+                                                   problem: "the header is damaged (the header's checksum does not match)")])
         #expect(try contents(path + ".corrupt") == bytes)
         try store.append(record(2))
-        #expect(try self.store().load() == RecordStore.Loaded(snapshot: nil, entries: [record(2)], recovered: []))
+        #expect(try self.store().load() == RecordStore.Loaded(snapshot: [record(0), record(1)], entries: [record(2)], recovered: []))
     }
 
     /// A file from a newer format version stops the load and is not touched.
@@ -172,15 +234,33 @@ struct RecordStoreTests {
         #expect(try contents(path) == bytes)
     }
 
+    /// What an earlier version left — `NAME.journal` and a snapshot of
+    /// format version 1, one record — loads, and the next fold replaces both.
+    @Test func readsWhatAnEarlierVersionWrote() throws {
+        var snapshot = RecordFraming.Kind.snapshot.magic + [1, 0, 0, 0] + [3, 0, 0, 0, 0, 0, 0, 0]
+        withUnsafeBytes(of: CRC32.checksum(snapshot).littleEndian) { snapshot += $0 }
+        snapshot += RecordFraming.frame(Array("old".utf8))
+        try overwrite(scratch.file("state.snapshot"), with: snapshot)
+        let journal = RecordFraming.header(.journal, generation: 3) + RecordFraming.frame(record(0))
+        try overwrite(scratch.file("state.journal"), with: journal)
+
+        let store = store()
+        #expect(try store.load() == RecordStore.Loaded(snapshot: [Array("old".utf8)], entries: [record(0)], recovered: []))
+        try store.append(record(1))
+        try store.compact(into: [Array("new".utf8)])
+        #expect(try self.store().load() == RecordStore.Loaded(snapshot: [Array("new".utf8)], entries: [], recovered: []))
+        #expect(try FileSystem.contentsOfDirectory(scratch.path) == ["state.journal.4", "state.snapshot", "state.snapshot.previous"])
+    }
+
     // MARK: Damaged snapshots
 
     /// A store whose previous snapshot is "first" (generation 1), whose
     /// snapshot is "second" (generation 2), and whose journal holds record 9.
     func storeWithTwoSnapshots() throws -> RecordStore {
         let store = try storeHolding([record(0)])
-        try store.compact(into: Array("first".utf8))
+        try store.compact(into: [Array("first".utf8)])
         try store.append(record(1))
-        try store.compact(into: Array("second".utf8))
+        try store.compact(into: [Array("second".utf8)])
         try store.append(record(9))
         return store
     }
@@ -201,33 +281,70 @@ struct RecordStoreTests {
             }
             return bytes
         }
+
+        /// True when the damage leaves the snapshot's one record whole.
+        var leavesTheRecord: Bool { self == .flippedHeaderByte || self == .trailingGarbage }
     }
 
-    /// A damaged snapshot is never returned: the previous one is, and the damage is reported.
+    /// A damaged snapshot's damaged bytes are never returned. When its
+    /// record survives the damage (in the header, after the end) it is kept;
+    /// when nothing of it can be read, the previous snapshot is loaded.
     @Test(arguments: Damage.allCases)
-    func fallsBackToThePreviousSnapshot(damage: Damage) throws {
+    func keepsWhatADamagedSnapshotHoldsElseThePreviousOne(damage: Damage) throws {
         let path = try storeWithTwoSnapshots().snapshotPath
         let damaged = try damage.apply(to: contents(path))
         try overwrite(path, with: damaged)
 
         let store = store()
         let loaded = try store.load()
-        #expect(loaded.snapshot == Array("first".utf8))
+        if damage.leavesTheRecord {
+            #expect(loaded.snapshot == [Array("second".utf8)])
+            #expect(loaded.entries == [record(9)])
+            #expect(codes(loaded.recovered) == [.stateCorruptSnapshot, .stateRewritten])
+            #expect(loaded.losses.first?.records == 0)
+            #expect(try contents(path + ".corrupt") == damaged)
+            // Written anew: the next load finds whole files.
+            #expect(try self.store().load() == RecordStore.Loaded(snapshot: [Array("second".utf8), record(9)], entries: [],
+                                                                  recovered: []))
+            return
+        }
+        #expect(loaded.snapshot == [Array("first".utf8)])
         // Record 1 went into the lost snapshot; record 9 followed it.
         #expect(loaded.entries == [record(9)])
         #expect(codes(loaded.recovered) == [.stateCorruptSnapshot, .statePreviousSnapshot, .stateJournalGap])
         #expect(FileSystem.status(of: path) == nil)
         #expect(try contents(path + ".corrupt") == damaged)
 
-        // Until the next compaction every load says the same.
-        #expect(try self.store().load().snapshot == Array("first".utf8))
-        // A compaction heals the store and keeps the good previous snapshot.
-        try store.compact(into: Array("third".utf8))
-        #expect(try self.store().load() == RecordStore.Loaded(snapshot: Array("third".utf8), entries: [], recovered: []))
-        #expect(try RecordFraming.decodeSnapshot(contents(store.previousSnapshotPath)).get().payload == Array("first".utf8))
+        // Until the next fold every load says the same.
+        #expect(try self.store().load().snapshot == [Array("first".utf8)])
+        // A fold heals the store and keeps the good previous snapshot.
+        try store.compact(into: [Array("third".utf8)])
+        #expect(try self.store().load() == RecordStore.Loaded(snapshot: [Array("third".utf8)], entries: [], recovered: []))
+        #expect(try RecordFraming.readSnapshot(contents(store.previousSnapshotPath)).get().records == [Array("first".utf8)])
     }
 
-    /// With both snapshots damaged the store loads with none, not with garbage.
+    /// A snapshot of many records damaged in the middle loses the damaged
+    /// record alone, and says how many of how many were lost.
+    @Test func aDamagedSnapshotLosesOnlyTheDamagedRecord() throws {
+        let store = try storeHolding([])
+        let records = (0..<1_000).map(record)
+        try store.compact(into: records)
+        var bytes = try contents(store.snapshotPath)
+        bytes[bytes.count / 2] ^= 0x04
+        try overwrite(store.snapshotPath, with: bytes)
+
+        let loaded = try self.store().load()
+        let kept = try #require(loaded.snapshot)
+        #expect(kept.count == 999)
+        #expect(Set(kept).isSubset(of: Set(records)))
+        #expect(codes(loaded.recovered) == [.stateCorruptSnapshot, .stateRewritten])
+        #expect(loaded.losses.count == 1)
+        #expect(loaded.losses.first?.records == 1)
+        #expect(loaded.losses.first?.ranges.count == 1)
+        #expect(loaded.recovered.first?.message.contains("999 of its 1000 records were kept and 1 were lost") == true)
+    }
+
+    /// With both snapshots unreadable the store loads with none, not with garbage.
     @Test func loadsNoSnapshotWhenBothAreDamaged() throws {
         let store = try storeWithTwoSnapshots()
         for path in [store.snapshotPath, store.previousSnapshotPath] {
@@ -246,11 +363,11 @@ struct RecordStoreTests {
         unlink(store.snapshotPath)
         let reopened = self.store()
         let loaded = try reopened.load()
-        #expect(loaded.snapshot == Array("first".utf8))
+        #expect(loaded.snapshot == [Array("first".utf8)])
         #expect(codes(loaded.recovered) == [.stateMissingSnapshot, .statePreviousSnapshot, .stateJournalGap])
 
-        try reopened.compact(into: Array("again".utf8))
-        unlink(store.journalPath)
+        try reopened.compact(into: [Array("again".utf8)])
+        unlink(reopened.journalPath)
         let reloaded = try self.store().load()
         #expect(codes(reloaded.recovered) == [.stateMissingJournal])
     }
@@ -258,33 +375,55 @@ struct RecordStoreTests {
     // MARK: Generations
 
     /// A crash after the new snapshot is renamed into place and before the
-    /// new journal replaces the old one leaves an old journal whose records
-    /// are in the snapshot: they must not be replayed.
-    @Test func doesNotReplayAJournalTheSnapshotHolds() throws {
+    /// segments it holds are removed leaves a segment older than the
+    /// snapshot: its records must not be replayed.
+    @Test func doesNotReplayASegmentTheSnapshotHolds() throws {
         let store = try storeHolding([record(0), record(1)])
-        try overwrite(store.snapshotPath, with: RecordFraming.snapshot(generation: 1, payload: Array("0 and 1".utf8)))
+        let sealed = store.journalPath
+        let generation = try store.startSegment()
+        try overwrite(store.snapshotPath, with: RecordFraming.snapshot(generation: generation, records: [Array("0 and 1".utf8)]))
 
         let loaded = try self.store().load()
-        #expect(loaded.snapshot == Array("0 and 1".utf8))
+        #expect(loaded.snapshot == [Array("0 and 1".utf8)])
         #expect(loaded.entries.isEmpty)
         #expect(codes(loaded.recovered) == [.stateStaleJournal])
         #expect(loaded.recovered[0].severity == .note)
-        #expect(try contents(store.journalPath) == RecordFraming.header(.journal, generation: 1))
+        #expect(FileSystem.status(of: sealed) == nil)
 
         let again = self.store()
         _ = try again.load()
         try again.append(record(2))
-        #expect(try self.store().load() == RecordStore.Loaded(snapshot: Array("0 and 1".utf8), entries: [record(2)], recovered: []))
+        #expect(try self.store().load() == RecordStore.Loaded(snapshot: [Array("0 and 1".utf8)], entries: [record(2)], recovered: []))
     }
 
-    /// A crash before the rename leaves the old snapshot and journal, whole,
-    /// and a temporary file that is never read.
-    @Test func replaysTheJournalWhenTheSnapshotWasNotRenamed() throws {
+    /// A crash before the rename leaves the old snapshot and every segment,
+    /// whole, and a temporary file that is never read.
+    @Test func replaysEverySegmentWhenTheSnapshotWasNotRenamed() throws {
         let store = try storeHolding([record(0), record(1)])
-        try overwrite(store.snapshotPath + ".tmp", with: RecordFraming.snapshot(generation: 1, payload: Array("half".utf8)))
-        #expect(try self.store().load() == RecordStore.Loaded(snapshot: nil, entries: [record(0), record(1)], recovered: []))
-        try store.compact(into: Array("whole".utf8))
-        #expect(try self.store().load() == RecordStore.Loaded(snapshot: Array("whole".utf8), entries: [], recovered: []))
+        let generation = try store.startSegment()
+        try store.append(record(2))
+        try overwrite(store.snapshotPath + ".tmp", with: RecordFraming.snapshot(generation: generation, records: [Array("half".utf8)]))
+        #expect(try self.store().load() == RecordStore.Loaded(snapshot: nil, entries: [record(0), record(1), record(2)], recovered: []))
+        try store.writeSnapshot(generation: generation, records: [Array("whole".utf8)])
+        #expect(try self.store().load() == RecordStore.Loaded(snapshot: [Array("whole".utf8)], entries: [record(2)], recovered: []))
+    }
+
+    /// A segment created just before a crash, its header never written, holds nothing and is removed.
+    @Test func removesASegmentCutBeforeItsHeader() throws {
+        let store = try storeHolding([record(0)])
+        try overwrite(store.journalPath(generation: 1), with: Array(RecordFraming.header(.journal, generation: 1).prefix(7)))
+        let loaded = try self.store().load()
+        #expect(loaded.entries == [record(0)])
+        #expect(codes(loaded.recovered) == [.stateTornJournal])
+        #expect(FileSystem.status(of: store.journalPath(generation: 1)) == nil)
+    }
+
+    /// A directory where a segment should be is an error, not an empty store.
+    @Test func refusesADirectoryWhereASegmentShouldBe() throws {
+        _ = try storeHolding([record(0)])
+        #expect(mkdir(scratch.file("state.journal.1"), 0o700) == 0)
+        let error = try #require(throws: Diagnostic.self) { try store().load() }
+        #expect(error.message.contains("state.journal.1"))
     }
 
     // MARK: Threads and permissions
@@ -316,20 +455,43 @@ struct RecordStoreTests {
         #expect(next == [Int](repeating: perThread, count: threads))
     }
 
+    /// Segments made ahead on one thread while another seals without
+    /// waiting for them: no record is lost and no generation is skipped
+    /// (a segment made ahead once truncated, then removed, the one a seal
+    /// had made meanwhile at the same name).
+    @Test func sealingRacingSegmentsMadeAheadLosesNothing() throws {
+        let store = try storeHolding([])
+        let seals = 300
+        onThreads(2) { thread in
+            if thread == 0 {
+                for _ in 0..<(seals * 4) { try? store.prepareSegment() }
+                return
+            }
+            for index in 0..<seals {
+                try? store.append(record(index))
+                _ = try? store.startSegment()
+            }
+        }
+        let loaded = try self.store().load()
+        #expect(loaded.recovered.isEmpty)
+        #expect(loaded.entries == (0..<seals).map(record))
+        #expect(try FileSystem.contentsOfDirectory(scratch.path).allSatisfy { !$0.hasSuffix(".prepared") })
+    }
+
     /// The directory is created 0700 and every file 0600.
     @Test func createsAPrivateDirectoryAndPrivateFiles() throws {
         let directory = scratch.file("server/state")
         let store = RecordStore(directory: directory, name: "deliveries")
         _ = try store.load()
         try store.append(record(0))
-        try store.compact(into: [1])
-        try store.compact(into: [2])
+        try store.compact(into: [[1]])
+        try store.compact(into: [[2]])
         #expect(permissions(scratch.file("server")) == 0o700)
         #expect(permissions(directory) == 0o700)
         for path in [store.journalPath, store.snapshotPath, store.previousSnapshotPath] {
             #expect(permissions(path) == 0o600, "\(path)")
         }
-        #expect(try FileSystem.contentsOfDirectory(directory) == ["deliveries.journal", "deliveries.snapshot", "deliveries.snapshot.previous"])
+        #expect(try FileSystem.contentsOfDirectory(directory) == ["deliveries.journal.2", "deliveries.snapshot", "deliveries.snapshot.previous"])
     }
 }
 
@@ -397,14 +559,14 @@ struct RecordStoreProcessTests {
         #expect(acknowledged.count > 100, "too few records in the burst to tell anything")
 
         let loaded = try RecordStore(directory: directory, name: "deliveries").load()
-        let base = try loaded.snapshot.map { try #require(Int(String(decoding: $0, as: UTF8.self))) } ?? 0
+        let base = try loaded.snapshot.map { try #require(Int(String(decoding: $0.first ?? [], as: UTF8.self))) } ?? 0
         #expect(base + loaded.entries.count >= acknowledged.count)
         for (offset, entry) in loaded.entries.enumerated() where entry != record(base + offset) {
             Issue.record("entry \(offset) after the snapshot of \(base) is not record \(base + offset)")
             break
         }
-        // A torn last record or a journal older than the snapshot are what a
-        // kill may leave; damage is not.
+        // A torn last record, a segment cut before its header or one older
+        // than the snapshot are what a kill may leave; damage is not.
         #expect(loaded.recovered.allSatisfy { [.stateTornJournal, .stateStaleJournal].contains($0.code) },
                 "\(loaded.recovered)")
     }
@@ -420,7 +582,7 @@ struct RecordStoreProcessTests {
                 try store.append(record(number))
                 try writeLine("\(number)")
                 number += 1
-                if number % 250 == 0 { try store.compact(into: Array("\(number)".utf8)) }
+                if number % 250 == 0 { try store.compact(into: [Array("\(number)".utf8)]) }
             }
         } catch {
             fail("writer: \(error)")

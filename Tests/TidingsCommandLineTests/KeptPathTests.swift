@@ -26,7 +26,7 @@ import TestSupport
             case .cacheFile: "cache/tidings/index.v1"
             case .stateDirectory: "state/tidings"
             case .ledger: "state/tidings/faults.json"
-            case .journal: "state/tidings/server.journal"
+            case .journal: "state/tidings/server.journal.0"
             case .snapshot: "state/tidings/server.snapshot"
             case .lock: "state/tidings/server.lock"
             case .attachments: "state/tidings/attachments"
@@ -177,7 +177,7 @@ import TestSupport
             let mode = try FileManager.default.attributesOfItem(atPath: tidings.home.file(directory))[.posixPermissions] as? Int
             #expect(mode == 0o700, "\(directory)")
         }
-        for file in ["cache/tidings/index.v1", "state/tidings/server.journal", "state/tidings/server.lock"] {
+        for file in ["cache/tidings/index.v1", "state/tidings/server.journal.0", "state/tidings/server.lock"] {
             let mode = try FileManager.default.attributesOfItem(atPath: tidings.home.file(file))[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(file)")
         }

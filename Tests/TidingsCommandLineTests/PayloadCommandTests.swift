@@ -20,13 +20,18 @@ import Testing
         try tidings.run(["deliver", payload, "--app", app, "--extensions", extensions.path] + options)
     }
 
-    /// Writes an APNs payload of exactly `size` bytes, padded with a custom key.
+    /// An APNs payload of exactly `size` bytes as sent (compact), padded
+    /// with a custom key, laid out with whitespace (which does not count).
+    func apnsText(size: Int) -> String {
+        let compact = #"{"aps":{"alert":"Big"},"padding":""}"#
+        let padding = String(repeating: "x", count: size - compact.utf8.count)
+        return "{\"aps\": {\"alert\": \"Big\"},\n \"padding\": \"\(padding)\"}\n"
+    }
+
+    /// Writes `apnsText(size:)` to a file, longer than `size` bytes by its whitespace.
     func apnsPayload(size: Int) throws -> String {
-        let head = #"{"aps": {"alert": "Big"}, "padding": ""#
-        let tail = #""}"#
-        let text = head + String(repeating: "x", count: size - head.utf8.count - tail.utf8.count) + tail
-        let path = try payloads.write(text, to: "apns-\(size).json")
-        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == size)
+        let path = try payloads.write(apnsText(size: size), to: "apns-\(size).json")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0 > size)
         return path
     }
 
@@ -58,7 +63,7 @@ import Testing
         let result = try deliver(try apnsPayload(size: 4097))
         #expect(result.status == 65)
         #expect(result.standardError.contains("[payload.too-large]"))
-        #expect(result.standardError.contains("The payload is 4097 bytes; APNs accepts at most 4096"))
+        #expect(result.standardError.contains("The payload is 4097 bytes as sent (its compact JSON); APNs accepts at most 4096"))
         #expect(result.standardError.contains("--max-payload-size"))
         #expect(result.standardOutput.isEmpty)
     }
@@ -69,12 +74,35 @@ import Testing
         #expect(result.standardOutput.contains("Body          Big"))
     }
 
+    /// The one measure: `tidings deliver` (the file, with its whitespace)
+    /// and `tidings serve` (the same payload in a JSON-RPC message) accept
+    /// the payload of 4096 bytes as sent and refuse the one of 4097.
+    @Test func theCommandLineAndTheServerAcceptAndRefuseAlike() throws {
+        let state = TemporaryDirectory("cli-state")
+        for (size, accepted) in [(4096, true), (4097, false)] {
+            let cli = try deliver(try apnsPayload(size: size))
+            #expect((cli.status == 0) == accepted, "deliver, \(size) bytes: \(cli.standardError)")
+            let call = #"{"jsonrpc": "2.0", "id": 1, "method": "notifications.deliver", "params": {"app": "\#(app)", "payload": "#
+                + apnsText(size: size).replacingOccurrences(of: "\n", with: " ") + "}}\n"
+            let input = try payloads.write(call, to: "call-\(size).jsonl")
+            let command = ([Locations.product("tidings"), "serve", "--stdio", "--isolation", "in-process",
+                            "--state", state.path, "--extensions", extensions.path]).map { "'\($0)'" }.joined(separator: " ")
+            let server = try ProcessRunner.run("/bin/sh", ["-c", "\(command) < '\(input)'"],
+                                               environment: ["HOME": tidings.home.path, "NO_COLOR": "1"])
+            let answer = try JSONSerialization.jsonObject(with: Data(server.standardOutput.utf8)) as? [String: Any]
+            #expect((answer?["result"] != nil) == accepted, "serve, \(size) bytes: \(server.standardOutput)")
+            if !accepted {
+                #expect(server.standardOutput.contains("payload.too-large"), "\(server.standardOutput)")
+            }
+        }
+    }
+
     @Test func maxPayloadSizeRaisesTheLimit() throws {
         let accepted = try deliver(try apnsPayload(size: 4097), "--max-payload-size", "5120")
         #expect(accepted.status == 0, "\(accepted.standardError)")
         let refused = try deliver(try apnsPayload(size: 5121), "--max-payload-size", "5120")
         #expect(refused.status == 65)
-        #expect(refused.standardError.contains("The payload is 5121 bytes; APNs accepts at most 5120"))
+        #expect(refused.standardError.contains("The payload is 5121 bytes as sent (its compact JSON); APNs accepts at most 5120"))
     }
 
     @Test func maxPayloadSizeCanAlsoLowerTheLimit() throws {

@@ -355,7 +355,7 @@ final class Arena: @unchecked Sendable {
     var stateDirectory: String { home + "/.local/state/tidings" }
     var ledgerPath: String { stateDirectory + "/faults.json" }
     var cachePath: String { home + "/.cache/tidings/index.v1" }
-    var journalPath: String { stateDirectory + "/server.journal" }
+    var journalPath: String { stateDirectory + "/server.journal.0" }
     var configPath: String { home + "/.config/tidings/config.json" }
     var secret: String { home + "/.ssh/id_rsa" }
     var notes: String { home + "/Documents/notes.txt" }

@@ -152,6 +152,14 @@ private let pointPath = "NSExtension.NSExtensionPointIdentifier"
         #expect(result.manifest?.point == .service)
     }
 
+    @Test func serviceExtensionCategoriesAreNotedAsATidingsAddition() throws {
+        let result = read(manifestXML(point: ExtensionPoint.service.rawValue, ratio: nil))
+        #expect(findings(result.diagnostics) == [.note("manifest.service-category-filter",
+                                                       at: categoryPath)])
+        #expect(try only("manifest.service-category-filter", in: result).message.contains("Tidings addition: iOS ignores it"))
+        #expect(result.manifest?.categories == ["INVITE"])
+    }
+
     @Test func serviceExtensionWithAMalformedRatioIsOnlyWarned() throws {
         // The key is ignored for a service extension, so its value cannot make the bundle unusable.
         let result = read(manifestXML(point: ExtensionPoint.service.rawValue, category: nil, ratio: "<string>big</string>"))

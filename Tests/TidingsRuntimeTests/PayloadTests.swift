@@ -199,9 +199,38 @@ private func entry(_ position: Int) -> Diagnostic.Location {
         #expect(try contentOf(aps(#""alert": "Quiet""#)).sound == nil)
     }
 
-    @Test func criticalSoundDictionaryGivesItsName() throws {
+    @Test func criticalSoundDictionaryGivesItsNameCriticalityAndVolume() throws {
         let content = try contentOf(aps(#""sound": {"critical": 1, "name": "alarm.caf", "volume": 0.75}"#))
         #expect(content.sound == "alarm.caf")
+        #expect(content.criticalSound)
+        #expect(content.soundVolume == 0.75)
+        let plain = try contentOf(aps(#""sound": "default""#))
+        #expect(!plain.criticalSound && plain.soundVolume == nil)
+    }
+
+    @Test func theAlertsLaunchImageSummaryAndTheFilterAndBackgroundFlagsAreKept() throws {
+        let content = try contentOf(aps(#"""
+            "alert": {"body": "Hi", "launch-image": "Splash", "summary-arg": "Ann", "summary-arg-count": 3},
+            "filter-criteria": "work", "content-available": 1
+            """#))
+        #expect(content.launchImageName == "Splash")
+        #expect(content.summaryArgument == "Ann")
+        #expect(content.summaryArgumentCount == 3)
+        #expect(content.filterCriteria == "work")
+        #expect(content.contentAvailable)
+        #expect(!content.isLocal)
+        let error = try onlyError(aps(#""alert": {"body": "Hi", "summary-arg-count": -1}"#))
+        #expect(error.location.path == "/aps/alert/summary-arg-count")
+    }
+
+    @Test func aRequestCarriesTheSameFieldsUnderApplesNamesAndIsLocal() throws {
+        let content = try contentOf(request(#"""
+            "title": "Hi", "launchImageName": "Splash", "summaryArgument": "Ann", "summaryArgumentCount": 2,
+            "filterCriteria": "work", "sound": {"critical": 1, "name": "alarm.caf", "volume": 0.25}
+            """#))
+        #expect(content.launchImageName == "Splash" && content.summaryArgument == "Ann" && content.summaryArgumentCount == 2)
+        #expect(content.filterCriteria == "work" && content.criticalSound && content.soundVolume == 0.25)
+        #expect(content.isLocal)
     }
 
     @Test func soundDictionaryMembersHaveTheirTypes() throws {
@@ -415,6 +444,7 @@ private func entry(_ position: Int) -> Diagnostic.Location {
         expected.targetContentIdentifier = "pier"
         expected.interruptionLevel = .timeSensitive
         expected.relevanceScore = 0.5
+        expected.isLocal = true
         expected.userInfo = [("z", .integer(1)), ("a", .object([("list", .array([.bool(true), .null]))]))]
         #expect(notification.content == expected)
         #expect(notification.content.userInfo.map(\.0) == ["z", "a"])
@@ -469,7 +499,7 @@ private func entry(_ position: Int) -> Diagnostic.Location {
 
     @Test func requestMembersHaveTheirTypes() throws {
         let errors = try errorsOf(request(#"""
-            "title": 1, "badge": "2", "sound": {"name": "ping"}, "userInfo": [], "attachments": {},
+            "title": 1, "badge": "2", "sound": 5, "userInfo": [], "attachments": {},
             "interruptionLevel": "loud", "relevanceScore": 2
             """#))
         #expect(errors.map(\.location.path) == [

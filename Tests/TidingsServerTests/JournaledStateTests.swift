@@ -11,9 +11,7 @@ import TidingsRuntime
     let directory = TemporaryDirectory("state")
 
     func open(threshold: Int = 4 << 20) throws -> JournaledState {
-        try JournaledState(directory: directory.file("tidings"), compactionThreshold: threshold) { failure in
-            Issue.record("write failed: \(failure)")
-        }
+        try JournaledState(directory: directory.file("tidings"), foldThreshold: threshold)
     }
 
     func delivered(_ identifier: String, attachment: Bool = false) -> UserNotification {
@@ -36,12 +34,12 @@ import TidingsRuntime
     @Test func whatIsRecordedComesBackInOrder() throws {
         do {
             let state = try open()
-            state.recordCategories([NotificationCategory(identifier: "story", actions: [.init(identifier: "read", title: "Read")])],
+            try state.recordCategories([NotificationCategory(identifier: "story", actions: [.init(identifier: "read", title: "Read")])],
                                    of: "com.example.news")
-            state.recordDelivery(of: delivered("a", attachment: true), to: "com.example.news", width: 400)
-            state.recordDelivery(of: delivered("b"), to: "com.example.news", width: 360)
-            state.recordDelivery(of: delivered("c"), to: "com.example.other", width: 360)
-            state.recordRemoval(of: ["b"])
+            try state.recordDelivery(of: delivered("a", attachment: true), to: "com.example.news", width: 400)
+            try state.recordDelivery(of: delivered("b"), to: "com.example.news", width: 360)
+            try state.recordDelivery(of: delivered("c"), to: "com.example.other", width: 360)
+            try state.recordRemoval(of: ["b"])
         }
         let kept = try open().kept
         #expect(kept.diagnostics.isEmpty)
@@ -53,15 +51,46 @@ import TidingsRuntime
         #expect(kept.delivered.last?.app == "com.example.other")
     }
 
-    @Test func aCompactedStateKeepsEverything() throws {
+    /// Folds run on the keeper's thread while changes go on; whatever was
+    /// folded, sealed or still in the journal when the state closed comes back.
+    @Test func aFoldedStateKeepsEverything() throws {
         do {
             let state = try open(threshold: 2_000)
-            for number in 0..<200 { state.recordDelivery(of: delivered("n\(number)"), to: "com.example.news", width: 360) }
-            state.recordRemoval(of: (0..<100).map { "n\($0)" })
+            for number in 0..<200 {
+                try state.recordDelivery(of: delivered("n\(number)"), to: "com.example.news", width: 360)
+                if number % 3 == 0 { try state.recordRemoval(of: ["n\(number - 1)"]) }
+            }
+            try state.recordRemoval(of: (0..<100).map { "n\($0)" })
+            let deadline = MonotonicClock.deadline(after: 20)
+            while state.folds.count == 0 && MonotonicClock.now() < deadline { usleep(1_000) }
+            #expect(state.folds.count > 0)
+            #expect(state.folds.failure == nil)
+            #expect(!state.health.isDegraded)
         }
         #expect(FileManager.default.fileExists(atPath: directory.file("tidings/server.snapshot")))
         let kept = try open().kept
-        #expect(kept.delivered.map(\.notification.identifier) == (100..<200).map { "n\($0)" })
+        #expect(kept.diagnostics.isEmpty)
+        #expect(kept.delivered.map(\.notification.identifier)
+            == (100..<200).filter { !($0 + 1 < 200 && ($0 + 1) % 3 == 0) }.map { "n\($0)" })
+    }
+
+    /// A snapshot an earlier version wrote — one JSON object — and its journal still load.
+    @Test func readsTheSnapshotOfAnEarlierVersion() throws {
+        let record = #"{"delivered": "com.example.news", "width": 360, "notification": {"identifier": "old", "date": 1800000000, "content": {"title": "Old", "userInfo": {}, "interruptionLevel": 1, "attachments": []}}}"#
+        let categories = #"[{"identifier": "story", "actions": [{"identifier": "read", "title": "Read"}]}]"#
+        let snapshot = #"{"version": 1, "categories": [{"app": "com.example.news", "categories": \#(categories)}], "delivered": [\#(record)]}"#
+        var bytes = RecordFraming.Kind.snapshot.magic + [1, 0, 0, 0] + [0, 0, 0, 0, 0, 0, 0, 0]
+        withUnsafeBytes(of: CRC32.checksum(bytes).littleEndian) { bytes += $0 }
+        bytes += RecordFraming.frame(Array(snapshot.utf8))
+        try FileManager.default.createDirectory(atPath: directory.file("tidings"), withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: directory.file("tidings/server.snapshot"), contents: Data(bytes)))
+        let journal = RecordFraming.header(.journal, generation: 0) + RecordFraming.frame(Array(#"{"removed": ["gone"]}"#.utf8))
+        #expect(FileManager.default.createFile(atPath: directory.file("tidings/server.journal"), contents: Data(journal)))
+
+        let kept = try open().kept
+        #expect(kept.diagnostics.isEmpty)
+        #expect(kept.categories.map(\.app) == ["com.example.news"])
+        #expect(kept.delivered.map(\.notification.identifier) == ["old"])
     }
 
     @Test func aSecondServerCannotOpenTheSameState() throws {

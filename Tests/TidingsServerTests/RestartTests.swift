@@ -29,6 +29,18 @@ import TidingsBase
 
     func log(_ name: String) -> String { (try? String(contentsOfFile: directory.file(name), encoding: .utf8)) ?? "" }
 
+    /// The journal segment records are appended to: the newest that holds
+    /// any (the next one may be there already, made ahead and empty).
+    func newestSegment() throws -> String {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.file("state"))
+        let holding = try names.compactMap { name -> UInt64? in
+            guard name.hasPrefix("server.journal."), let generation = UInt64(name.dropFirst(15)) else { return nil }
+            let size = try FileManager.default.attributesOfItem(atPath: directory.file("state/\(name)"))[.size] as? Int
+            return (size ?? 0) > 20 ? generation : nil
+        }
+        return directory.file("state/server.journal.\(try #require(holding.max()))")
+    }
+
     func deliverRequest(_ number: Int) -> String {
         #"{"jsonrpc": "2.0", "id": \#(number), "method": "notifications.deliver", "params": {"identifier": "burst-\#(number)", "payload": {"aps": {"alert": {"title": "Invite \#(number)", "body": "Come"}, "category": "event-invite"}, "title": "Offsite \#(number)"}}}"#
     }
@@ -94,7 +106,7 @@ import TidingsBase
             #"{"identifier": "n\#(number)", "payload": {"aps": {"alert": "Hi", "category": "event-invite"}}}"#.utf8)))) }
         first.stop(with: SIGKILL)
         // A crash in the middle of writing a record: a length that promises more than follows.
-        let journal = try #require(FileHandle(forWritingAtPath: directory.file("state/server.journal")))
+        let journal = try #require(FileHandle(forWritingAtPath: newestSegment()))
         try journal.seekToEnd()
         try journal.write(contentsOf: Data([0x00, 0x10, 0x00, 0x00, 0xde, 0xad, 0xbe, 0xef]) + Data("{\"delivered\"".utf8))
         try journal.close()

@@ -51,7 +51,11 @@ import TidingsServer
         #expect(methods.contains("notifications.deliver"))
         #expect(methods.contains("events.subscribe"))
         #expect(described["abiVersion"] == .integer(3))
-        #expect(described["events"]?.arrayValue?.count == 4)
+        let events = described["events"]?.arrayValue?.compactMap { $0["method"]?.stringValue } ?? []
+        #expect(events.count == 7)
+        #expect(["state.degraded", "state.recovered", "state.repaired"].allSatisfy(events.contains))
+        // A server that keeps nothing says so.
+        #expect(described["state"] == .object([("status", .string("ok")), ("kept", .bool(false))]))
         let given = try #require(described["limits"])
         #expect(given["messageSize"] == .integer(8192))
         #expect(given["payloadSize"] == .integer(4096))

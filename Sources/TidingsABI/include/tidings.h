@@ -327,7 +327,11 @@ typedef struct tidings_attachment {
     double thumbnail_time;
 } tidings_attachment;
 
-/** The content of a notification (UNNotificationContent). */
+/**
+ * The content of a notification (UNNotificationContent). What it does not
+ * carry (a critical sound, the launch image, the summary argument, the
+ * filter criteria) a host offers through "tidings.content/1".
+ */
 typedef struct tidings_content {
     uint32_t struct_size;
     tidings_interruption_level interruption_level;
@@ -605,7 +609,9 @@ struct tidings_host {
      * extension can read (UNNotificationAttachment's initializer): the host
      * refuses what is not a regular file (a link, a directory, a FIFO, a
      * device), recognises the type by content (never by the file's name;
-     * a `type_hint` the content does not match is refused), enforces the
+     * a `type_hint` the content does not match is refused; a file whose
+     * name has no extension is refused, with 101, unless a `type_hint` is
+     * given, as iOS refuses it), enforces the
      * type's size limit (audio 5 MB, image 10 MB, video 50 MB), and moves
      * the file into its store — so the file is gone from its place
      * afterwards, as on iOS. (The store keeps a copy it made and checked,
@@ -925,6 +931,55 @@ typedef struct tidings_limits_interface {
     double call_burst;
 } tidings_limits_interface;
 
+/** The id of the host's content interface, tidings_content_interface. */
+#define TIDINGS_CONTENT_INTERFACE "tidings.content/1"
+
+/**
+ * What a notification's content holds beyond tidings_content: the rest of
+ * UNNotificationContent (launchImageName, summaryArgument,
+ * summaryArgumentCount, filterCriteria) and of its UNNotificationSound
+ * (critical, volume). The host fills it; the extension only reads it.
+ */
+typedef struct tidings_content_details {
+    uint32_t struct_size;
+    /** The sound is critical (aps.sound.critical): it plays even when the device is muted. */
+    bool critical_sound;
+    /** A critical sound's volume between 0 and 1; negative for the system's. */
+    double sound_volume;
+    /** The image shown while the app launches (aps.alert.launch-image); "" for none. Never NULL. */
+    const char *launch_image_name;
+    /**
+     * What the notification adds to its category's summary format's %@
+     * (aps.alert.summary-arg); "" for none. Never NULL.
+     */
+    const char *summary_argument;
+    /**
+     * How many items the notification adds to its group's count, the
+     * summary format's %u (aps.alert.summary-arg-count); 0 counts as 1.
+     */
+    uint64_t summary_argument_count;
+    /** The Focus filter criteria it matches (aps.filter-criteria); NULL for none. */
+    const char *filter_criteria;
+} tidings_content_details;
+
+/**
+ * The details of the contents the host passes, which tidings_content does
+ * not carry. Offered by hosts of version 3 and later that carry them.
+ */
+typedef struct tidings_content_interface {
+    uint32_t struct_size;
+    /**
+     * The details of `content`, which must be a content the host passed
+     * (the content of the notification given to did_receive_notification,
+     * did_receive_request or did_receive_response); NULL for any other
+     * pointer, such as a content the extension made, and for NULL.
+     * Thread: any, while `content` is valid. Ownership: the details and
+     * their strings are the host's and borrowed as `content` is (for the
+     * call that passed it); copy what you keep.
+     */
+    const tidings_content_details *(*get_details)(const tidings_content *content);
+} tidings_content_interface;
+
 /* ------------------------------------------------------------------------ */
 /* Sizes per version                                                         */
 /* ------------------------------------------------------------------------ */
@@ -953,6 +1008,8 @@ typedef struct tidings_limits_interface {
 #define TIDINGS_EXTENSION_SIZE_V3 TIDINGS_SIZE_THROUGH(tidings_extension, get_interface)
 #define TIDINGS_ENTRY_INFO_SIZE_V3 TIDINGS_SIZE_THROUGH(tidings_entry_info, bundle_path)
 #define TIDINGS_LIMITS_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_limits_interface, call_burst)
+#define TIDINGS_CONTENT_DETAILS_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_content_details, filter_criteria)
+#define TIDINGS_CONTENT_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_content_interface, get_details)
 
 #ifdef __cplusplus
 } /* extern "C" */

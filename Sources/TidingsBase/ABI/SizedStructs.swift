@@ -85,3 +85,15 @@ extension tidings_limits_interface: SizedStruct {
     package static let introducedSize = size(through: \.call_burst)
     package static var defaults: Self { Self() }
 }
+
+extension tidings_content_interface: SizedStruct {
+    package static let introducedSize = size(through: \.get_details)
+    package static var defaults: Self { Self() }
+}
+
+extension tidings_content_details: SizedStruct {
+    package static let introducedSize = size(through: \.filter_criteria)
+    /// A sound volume beyond the size given is the system's (negative).
+    package static var defaults: Self { Self(struct_size: 0, critical_sound: false, sound_volume: -1, launch_image_name: nil,
+                                             summary_argument: nil, summary_argument_count: 0, filter_criteria: nil) }
+}

@@ -30,11 +30,18 @@ package enum DurableFile {
     /// temporary name — a file a crash left behind, or a link or a FIFO put
     /// there — is removed first, never written through.
     package static func prepare(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws(Diagnostic) -> String {
+        try prepare(path, mode: mode) { (file: borrowing FileDescriptor) throws(SystemError) in try file.write(bytes) }
+    }
+
+    /// `prepare(_:with:mode:)` for contents too large to hold at once:
+    /// `write` writes them to the temporary file, in as many calls as it likes.
+    package static func prepare(_ path: String, mode: mode_t = 0o600,
+                                writing write: (borrowing FileDescriptor) throws(SystemError) -> Void) throws(Diagnostic) -> String {
         let temporary = path + ".tmp"
         unlink(temporary)
         do throws(SystemError) {
             let file = try FileDescriptor(opening: temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: mode)
-            try file.write(bytes)
+            try write(file)
             try file.synchronize()
         } catch {
             unlink(temporary)
@@ -79,9 +86,20 @@ package enum DurableFile {
         }
     }
 
-    /// A diagnostic for a failed call: "Cannot write PATH: no space left on device."
+    /// A diagnostic for a failed call: "Cannot write PATH: no space left on
+    /// device." Its code names the cause when it is one a program may act on:
+    /// `file.no-space` (ENOSPC, EDQUOT), `file.too-large` (EFBIG),
+    /// `file.io-error` (EIO), `file.not-found` (ENOENT); else `file.unwritable`.
     package static func failure(_ error: SystemError, _ verb: String, _ path: String) -> Diagnostic {
-        FileSystem.failure(error, error.code == ENOENT ? .fileNotFound : .fileUnwritable, verb, path)
+        let code: Diagnostic.Code =
+            switch error.code {
+            case ENOENT: .fileNotFound
+            case ENOSPC, EDQUOT: .fileNoSpace
+            case EFBIG: .fileTooLarge
+            case EIO: .fileIOError
+            default: .fileUnwritable
+            }
+        return FileSystem.failure(error, code, verb, path)
     }
 }
 

@@ -263,8 +263,12 @@ extension Diagnostic.Code {
     package static let fileNotFound = Self("file.not-found")
     /// A file or directory exists but cannot be read.
     package static let fileUnreadable = Self("file.unreadable")
-    /// A file is larger than the reader accepts.
+    /// A file is larger than the reader accepts, or than the system lets it grow (EFBIG).
     package static let fileTooLarge = Self("file.too-large")
     /// A file or directory cannot be created or written.
     package static let fileUnwritable = Self("file.unwritable")
+    /// The disk or the user's quota has no room for what was written (ENOSPC, EDQUOT).
+    package static let fileNoSpace = Self("file.no-space")
+    /// The disk failed to read or write (EIO).
+    package static let fileIOError = Self("file.io-error")
 }

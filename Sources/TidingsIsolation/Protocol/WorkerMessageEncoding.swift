@@ -301,6 +301,14 @@ extension NotificationContent {
         writer.write(byte: UInt8(truncatingIfNeeded: interruptionLevel.rawValue))
         writer.write(double: relevanceScore)
         writer.write(bool: mutableContent)
+        writer.write(bool: criticalSound)
+        writer.write(optional: soundVolume) { $0.write(double: $1) }
+        writer.write(string: launchImageName)
+        writer.write(string: summaryArgument)
+        writer.write(count: summaryArgumentCount)
+        writer.write(optional: filterCriteria) { $0.write(string: $1) }
+        writer.write(bool: contentAvailable)
+        writer.write(bool: isLocal)
         writer.write(array: userInfo) { writer, entry in
             writer.write(string: entry.0)
             entry.1.encode(into: &writer)
@@ -321,6 +329,14 @@ extension NotificationContent {
         interruptionLevel = InterruptionLevel(rawValue: Int32(try reader.readByte())) ?? .active
         relevanceScore = try reader.readDouble()
         mutableContent = try reader.readBool()
+        criticalSound = try reader.readBool()
+        soundVolume = try reader.readBool() ? try reader.readDouble() : nil
+        launchImageName = try reader.readString()
+        summaryArgument = try reader.readString()
+        summaryArgumentCount = try reader.readCount(atMost: Int(Int32.max))
+        filterCriteria = try reader.readOptionalString()
+        contentAvailable = try reader.readBool()
+        isLocal = try reader.readBool()
         for _ in 0..<(try reader.readCount(atMost: 1 << 16)) {
             userInfo.append((try reader.readString(), try JSON(from: &reader, depth: 0)))
         }

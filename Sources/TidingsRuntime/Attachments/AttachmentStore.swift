@@ -187,6 +187,14 @@ package final class AttachmentStore: Sendable {
     private func place(_ source: consuming AttachmentSource, for request: AttachmentRequest,
                        as disposition: Disposition) throws(AttachmentFailure) -> Placement {
         let path = source.path
+        if Path.pathExtension(of: path).isEmpty && (request.typeHint ?? "").isEmpty {
+            throw AttachmentFailure(
+                .unrecognizedType,
+                "\(path) has no filename extension and no type hint; iOS takes an attachment's type from one of "
+                    + "the two and refuses a file with neither, so Tidings does too: name the file with its "
+                    + "extension (.png) or give a type hint (public.png)",
+                request: request)
+        }
         let announced = try recognize(source.file, size: source.size, path: path, for: request)
         let store: StoreDirectory
         do {

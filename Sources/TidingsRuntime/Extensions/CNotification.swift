@@ -39,7 +39,8 @@ package enum CNotification {
 
 /// One notification laid out as the ABI's C structs, in one buffer that is
 /// never changed after it is made: the `tidings_notification` first, then
-/// its content, the userInfo entries and the attachments with their pointer
+/// its content and the content's details (`tidings.content/1`, which finds
+/// them by the content's address while the layout lives), the userInfo entries and the attachments with their pointer
 /// arrays, then every string they point to, NUL-terminated (userInfo values
 /// serialised as JSON text). The structs point into the same buffer, which
 /// neither moves nor changes while this object lives.
@@ -63,6 +64,7 @@ final class CNotificationLayout: Sendable {
         var stringsSize = size(identifier) + size(content.title) + size(content.subtitle)
         stringsSize += size(content.body) + size(content.categoryIdentifier) + size(content.threadIdentifier)
         stringsSize += size(content.targetContentIdentifier) + size(content.sound)
+        stringsSize += size(content.launchImageName) + size(content.summaryArgument) + size(content.filterCriteria)
         for (key, value) in userInfo {
             stringsSize += size(key) + value.utf8Count() + 1 + size(value.stringValue)
         }
@@ -75,7 +77,8 @@ final class CNotificationLayout: Sendable {
         let attachmentSize = MemoryLayout<tidings_attachment>.stride
         let pointerSize = MemoryLayout<UnsafeRawPointer>.stride
         let contentOffset = MemoryLayout<tidings_notification>.stride
-        let entriesOffset = contentOffset + MemoryLayout<tidings_content>.stride
+        let detailsOffset = Self.detailsOffset
+        let entriesOffset = detailsOffset + MemoryLayout<tidings_content_details>.stride
         let entryPointersOffset = entriesOffset + userInfo.count * entrySize
         let attachmentsOffset = entryPointersOffset + userInfo.count * pointerSize
         let attachmentPointersOffset = attachmentsOffset + attachments.count * attachmentSize
@@ -134,6 +137,9 @@ final class CNotificationLayout: Sendable {
             let thread = add(content.threadIdentifier, to: &strings)
             let target = add(content.targetContentIdentifier, to: &strings)
             let sound = add(content.sound, to: &strings)
+            let launchImage = add(content.launchImageName, to: &strings)
+            let summaryArgument = add(content.summaryArgument, to: &strings)
+            let filterCriteria = add(content.filterCriteria, to: &strings)
             let written = strings.finalize(for: stringBytes)
             precondition(written == stringsSize, "The strings did not fill the room measured for them.")
 
@@ -147,10 +153,33 @@ final class CNotificationLayout: Sendable {
                 user_info_count: userInfo.count, user_info: userInfo.isEmpty ? nil : UnsafePointer(entryPointers),
                 attachment_count: attachments.count,
                 attachments: attachments.isEmpty ? nil : UnsafePointer(attachmentPointers)))
+            (base + detailsOffset).bindMemory(to: tidings_content_details.self, capacity: 1).initialize(to: tidings_content_details(
+                struct_size: UInt32(MemoryLayout<tidings_content_details>.size), critical_sound: content.criticalSound,
+                sound_volume: content.soundVolume ?? -1, launch_image_name: launchImage, summary_argument: summaryArgument,
+                summary_argument_count: UInt64(content.summaryArgumentCount), filter_criteria: filterCriteria))
             base.bindMemory(to: tidings_notification.self, capacity: 1).initialize(to: tidings_notification(
                 struct_size: UInt32(MemoryLayout<tidings_notification>.size), identifier: cIdentifier,
                 date: date, content: UnsafePointer(cContent)))
             initialized = words.count
+        }
+        let (cContent, details) = addresses
+        ContentInterface.remember(content: cContent, details: details)
+    }
+
+    /// Forgets the content's details: the buffer goes with the layout.
+    deinit {
+        let (cContent, details) = addresses
+        ContentInterface.forget(content: cContent, details: details)
+    }
+
+    /// Where the content's details lie in the buffer: right after the content.
+    private static let detailsOffset = MemoryLayout<tidings_notification>.stride + MemoryLayout<tidings_content>.stride
+
+    /// Where the content and its details lie.
+    private var addresses: (content: UnsafeRawPointer, details: UnsafeRawPointer) {
+        words.withUnsafeBufferPointer { words in
+            let base = UnsafeRawPointer(words.baseAddress!)
+            return (base + MemoryLayout<tidings_notification>.stride, base + Self.detailsOffset)
         }
     }
 

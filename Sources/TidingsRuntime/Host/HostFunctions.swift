@@ -404,6 +404,7 @@ package struct HostTable: @unchecked Sendable {
     func interface(_ id: String) -> UnsafeRawPointer? {
         switch id {
         case TIDINGS_LIMITS_INTERFACE: UnsafeRawPointer(limits)
+        case TIDINGS_CONTENT_INTERFACE: UnsafeRawPointer(ContentInterface.interface)
         default: nil
         }
     }

@@ -48,7 +48,7 @@ package struct CategoryFile: Sendable {
     private static func category(_ json: JSON, at path: [String], fields: inout JSONFieldReader) -> NotificationCategory? {
         guard let members = fields.object(json, at: path) else { return nil }
         fields.checkMembers(members, allowed: ["identifier", "actions", "options", "intentIdentifiers",
-                                               "hiddenPreviewsBodyPlaceholder"], at: path)
+                                               "hiddenPreviewsBodyPlaceholder", "categorySummaryFormat"], at: path)
         guard let identifier = nonEmpty(json["identifier"], at: path + ["identifier"], fields: &fields) else { return nil }
         var actions: [NotificationAction] = []
         for (position, element) in (fields.array(json["actions"], at: path + ["actions"]) ?? []).enumerated() {
@@ -71,13 +71,15 @@ package struct CategoryFile: Sendable {
         let intents = (fields.array(json["intentIdentifiers"], at: path + ["intentIdentifiers"]) ?? []).enumerated()
             .compactMap { fields.string($1, at: path + ["intentIdentifiers", "\($0)"]) }
         let placeholder = fields.string(json["hiddenPreviewsBodyPlaceholder"], at: path + ["hiddenPreviewsBodyPlaceholder"])
+        let summaryFormat = fields.string(json["categorySummaryFormat"], at: path + ["categorySummaryFormat"])
         return NotificationCategory(identifier: identifier, actions: actions, options: options,
-                                    intentIdentifiers: intents, hiddenPreviewsBodyPlaceholder: placeholder)
+                                    intentIdentifiers: intents, hiddenPreviewsBodyPlaceholder: placeholder,
+                                    summaryFormat: summaryFormat)
     }
 
     private static func action(_ json: JSON, at path: [String], fields: inout JSONFieldReader) -> NotificationAction? {
         guard let members = fields.object(json, at: path) else { return nil }
-        fields.checkMembers(members, allowed: ["identifier", "title", "options", "textInput"], at: path)
+        fields.checkMembers(members, allowed: ["identifier", "title", "options", "textInput", "icon"], at: path)
         guard let identifier = nonEmpty(json["identifier"], at: path + ["identifier"], fields: &fields) else { return nil }
         let title = fields.string(json["title"], at: path + ["title"]) ?? identifier
         let options = optionSet(json["options"], names: NotificationAction.Options.names, at: path + ["options"],
@@ -89,7 +91,25 @@ package struct CategoryFile: Sendable {
             textInput = .init(buttonTitle: fields.string(object["buttonTitle"], at: path + ["textInput", "buttonTitle"]) ?? "Send",
                               placeholder: fields.string(object["placeholder"], at: path + ["textInput", "placeholder"]) ?? "")
         }
-        return NotificationAction(identifier: identifier, title: title, options: options, textInput: textInput)
+        let icon = json["icon"].flatMap { self.icon($0, at: path + ["icon"], fields: &fields) }
+        return NotificationAction(identifier: identifier, title: title, options: options, textInput: textInput,
+                                  icon: icon)
+    }
+
+    /// An action's icon: `{"systemImageName": NAME}` or `{"templateImageName": NAME}`.
+    private static func icon(_ json: JSON, at path: [String], fields: inout JSONFieldReader) -> NotificationAction.Icon? {
+        guard let members = fields.object(json, at: path) else { return nil }
+        fields.checkMembers(members, allowed: ["systemImageName", "templateImageName"], at: path)
+        guard members.count == 1 else {
+            fields.report(.error, .categoriesInvalid,
+                          "An action icon names one image: \"systemImageName\" or \"templateImageName\".", at: path)
+            return nil
+        }
+        let key = members[0].0
+        guard key == "systemImageName" || key == "templateImageName",
+              let name = nonEmpty(json[key], at: path + [key], fields: &fields)
+        else { return nil }
+        return key == "systemImageName" ? .system(name) : .template(name)
     }
 
     private static func nonEmpty(_ value: JSON?, at path: [String], fields: inout JSONFieldReader) -> String? {
@@ -140,6 +160,7 @@ extension NotificationCategory {
         if let placeholder = hiddenPreviewsBodyPlaceholder {
             members.append(("hiddenPreviewsBodyPlaceholder", .string(placeholder)))
         }
+        if let summaryFormat { members.append(("categorySummaryFormat", .string(summaryFormat))) }
         return .object(members)
     }
 }

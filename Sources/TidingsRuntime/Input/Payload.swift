@@ -113,6 +113,7 @@ private struct PayloadReader {
     static let contentKeys = [
         "title", "subtitle", "body", "badge", "sound", "threadIdentifier", "categoryIdentifier",
         "targetContentIdentifier", "interruptionLevel", "relevanceScore", "userInfo", "attachments",
+        "launchImageName", "summaryArgument", "summaryArgumentCount", "filterCriteria",
     ]
 
     // MARK: APNs
@@ -138,12 +139,16 @@ private struct PayloadReader {
                 content.subtitle =
                     localized(alert, text: "subtitle", key: "subtitle-loc-key", arguments: "subtitle-loc-args") ?? ""
                 content.body = localized(alert, text: "body", key: "loc-key", arguments: "loc-args") ?? ""
+                content.launchImageName = fields.string(alert["launch-image"], at: ["aps", "alert", "launch-image"]) ?? ""
+                content.summaryArgument = fields.string(alert["summary-arg"], at: ["aps", "alert", "summary-arg"]) ?? ""
+                content.summaryArgumentCount = summaryCount(alert["summary-arg-count"],
+                                                            at: ["aps", "alert", "summary-arg-count"])
             }
         case nil:
             break
         }
         content.badge = fields.integer(aps["badge"], at: ["aps", "badge"])
-        content.sound = sound(aps["sound"])
+        sound(aps["sound"], at: ["aps", "sound"], into: &content)
         content.threadIdentifier = fields.string(aps["thread-id"], at: ["aps", "thread-id"]) ?? ""
         content.categoryIdentifier = fields.string(aps["category"], at: ["aps", "category"]) ?? ""
         content.targetContentIdentifier = fields.string(aps["target-content-id"], at: ["aps", "target-content-id"])
@@ -151,7 +156,8 @@ private struct PayloadReader {
             content.interruptionLevel = interruptionLevel(level, at: ["aps", "interruption-level"])
         }
         content.relevanceScore = fields.number(aps["relevance-score"], at: ["aps", "relevance-score"], in: 0...1) ?? 0
-        _ = flag(aps["content-available"], at: ["aps", "content-available"])
+        content.filterCriteria = fields.string(aps["filter-criteria"], at: ["aps", "filter-criteria"])
+        content.contentAvailable = flag(aps["content-available"], at: ["aps", "content-available"])
         content.mutableContent = flag(aps["mutable-content"], at: ["aps", "mutable-content"])
         content.userInfo = payload
         return UserNotification(identifier: identifier, date: date, content: content)
@@ -168,25 +174,38 @@ private struct PayloadReader {
         return LocalizedFormat.substitute(strings[format] ?? format, values)
     }
 
-    mutating func sound(_ value: JSON?) -> String? {
+    /// Reads a sound at `path` into `content`: a name, or a dictionary of
+    /// `name`, `critical` and `volume` (a critical alert's sound).
+    mutating func sound(_ value: JSON?, at path: [String], into content: inout NotificationContent) {
         switch value {
-        case nil: return nil
-        case .string(let name)?: return name
+        case nil: return
+        case .string(let name)?: content.sound = name
         case .object(let members)?:
-            fields.checkMembers(members, allowed: ["critical", "name", "volume"], at: ["aps", "sound"])
-            _ = flag(value?["critical"], at: ["aps", "sound", "critical"])
-            _ = fields.number(value?["volume"], at: ["aps", "sound", "volume"], in: 0...1)
+            fields.checkMembers(members, allowed: ["critical", "name", "volume"], at: path)
+            content.criticalSound = flag(value?["critical"], at: path + ["critical"])
+            content.soundVolume = fields.number(value?["volume"], at: path + ["volume"], in: 0...1)
             if value?["name"] == nil {
                 fields.report(.warning, .payloadInvalid,
                               "The sound dictionary has no \"name\", so the notification is silent; use \"default\" for the default sound.",
-                              at: ["aps", "sound"])
+                              at: path)
             }
-            return fields.string(value?["name"], at: ["aps", "sound", "name"])
+            content.sound = fields.string(value?["name"], at: path + ["name"])
         case let other?:
             fields.report(.error, .payloadInvalid,
-                          "\"sound\" must be a sound name or a dictionary; it is \(other.typeDescription).", at: ["aps", "sound"])
-            return nil
+                          "\"sound\" must be a sound name or a dictionary; it is \(other.typeDescription).", at: path)
         }
+    }
+
+    /// A summary argument count: a whole number, at least 0; 0 when absent.
+    mutating func summaryCount(_ value: JSON?, at path: [String]) -> Int {
+        guard let value else { return 0 }
+        guard let count = value.integerValue, count >= 0, count <= Int64(Int32.max) else {
+            fields.report(.error, .payloadInvalid,
+                          "\(fields.name(path)) must be a whole number of items, at least 0; it is \(value.serialized()).",
+                          at: path)
+            return 0
+        }
+        return Int(count)
     }
 
     /// A flag APNs writes as a number (`mutable-content`, `content-available`,
@@ -242,7 +261,7 @@ private struct PayloadReader {
         content.subtitle = fields.string(source["subtitle"], at: at("subtitle")) ?? ""
         content.body = fields.string(source["body"], at: at("body")) ?? ""
         content.badge = fields.integer(source["badge"], at: at("badge"))
-        content.sound = fields.string(source["sound"], at: at("sound"))
+        sound(source["sound"], at: at("sound"), into: &content)
         content.threadIdentifier = fields.string(source["threadIdentifier"], at: at("threadIdentifier")) ?? ""
         content.categoryIdentifier = fields.string(source["categoryIdentifier"], at: at("categoryIdentifier")) ?? ""
         content.targetContentIdentifier = fields.string(source["targetContentIdentifier"], at: at("targetContentIdentifier"))
@@ -250,6 +269,11 @@ private struct PayloadReader {
             content.interruptionLevel = interruptionLevel(level, at: at("interruptionLevel"))
         }
         content.relevanceScore = fields.number(source["relevanceScore"], at: at("relevanceScore"), in: 0...1) ?? 0
+        content.launchImageName = fields.string(source["launchImageName"], at: at("launchImageName")) ?? ""
+        content.summaryArgument = fields.string(source["summaryArgument"], at: at("summaryArgument")) ?? ""
+        content.summaryArgumentCount = summaryCount(source["summaryArgumentCount"], at: at("summaryArgumentCount"))
+        content.filterCriteria = fields.string(source["filterCriteria"], at: at("filterCriteria"))
+        content.isLocal = true
         content.userInfo = fields.object(source["userInfo"], at: at("userInfo")) ?? []
         for (position, element) in (fields.array(source["attachments"], at: at("attachments")) ?? []).enumerated() {
             let path = at("attachments") + ["\(position)"]

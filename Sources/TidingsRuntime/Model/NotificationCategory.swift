@@ -25,14 +25,19 @@ package struct NotificationCategory: Sendable, Equatable {
     package var intentIdentifiers: [String]
     /// Shown in place of the body when previews are hidden; may contain `%u`.
     package var hiddenPreviewsBodyPlaceholder: String?
+    /// The summary of a group of the category's notifications (categorySummaryFormat):
+    /// `%u` becomes the group's count, `%@` its summary arguments; nil for the system's.
+    package var summaryFormat: String?
 
     package init(identifier: String, actions: [NotificationAction] = [], options: Options = [],
-                 intentIdentifiers: [String] = [], hiddenPreviewsBodyPlaceholder: String? = nil) {
+                 intentIdentifiers: [String] = [], hiddenPreviewsBodyPlaceholder: String? = nil,
+                 summaryFormat: String? = nil) {
         self.identifier = identifier
         self.actions = actions
         self.options = options
         self.intentIdentifiers = intentIdentifiers
         self.hiddenPreviewsBodyPlaceholder = hiddenPreviewsBodyPlaceholder
+        self.summaryFormat = summaryFormat
     }
 }
 
@@ -64,16 +69,28 @@ package struct NotificationAction: Sendable, Equatable {
         }
     }
 
+    /// An action's icon (UNNotificationActionIcon, iOS 15): an image the front end draws by name.
+    package enum Icon: Sendable, Equatable {
+        /// A system symbol (`systemImageName`), such as "calendar.badge.plus".
+        case system(String)
+        /// A template image of the app's (`templateImageName`).
+        case template(String)
+    }
+
     package var identifier: String
     package var title: String
     package var options: Options
     /// Present for a text-input action.
     package var textInput: TextInput?
+    /// The button's icon; nil for none.
+    package var icon: Icon?
 
-    package init(identifier: String, title: String, options: Options = [], textInput: TextInput? = nil) {
+    package init(identifier: String, title: String, options: Options = [], textInput: TextInput? = nil,
+                 icon: Icon? = nil) {
         self.identifier = identifier
         self.title = title
         self.options = options
         self.textInput = textInput
+        self.icon = icon
     }
 }

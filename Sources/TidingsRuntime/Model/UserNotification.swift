@@ -89,6 +89,19 @@ package struct NotificationContent: Sendable, Equatable {
     package var badge: Int64?
     /// The sound's name, "default" for the default sound; nil for silence.
     package var sound: String?
+    /// The sound is critical (`aps.sound.critical` 1): it plays even when the device is muted.
+    package var criticalSound = false
+    /// A critical sound's volume, 0…1 (`aps.sound.volume`); nil for the system's.
+    package var soundVolume: Double?
+    /// The image shown while the app launches from the notification (`aps.alert.launch-image`); "" for none.
+    package var launchImageName = ""
+    /// What the notification adds to its category's summary format's `%@` (`aps.alert.summary-arg`); "" for none.
+    package var summaryArgument = ""
+    /// How many items the notification adds to its group's count, the summary format's `%u`
+    /// (`aps.alert.summary-arg-count`); 0 counts as 1, as on iOS.
+    package var summaryArgumentCount = 0
+    /// The Focus filter criteria the notification matches (`aps.filter-criteria`); nil for none.
+    package var filterCriteria: String?
     package var threadIdentifier = ""
     package var categoryIdentifier = ""
     package var targetContentIdentifier: String?
@@ -98,6 +111,11 @@ package struct NotificationContent: Sendable, Equatable {
     /// `aps.mutable-content` is 1: a service extension may rewrite the
     /// notification before it is shown (when it also has alert text).
     package var mutableContent = false
+    /// `aps.content-available` is 1: the app is woken to fetch content in the background.
+    package var contentAvailable = false
+    /// The notification came as a local request (an app scheduled it), not as
+    /// an APNs payload: it never goes through a service extension.
+    package var isLocal = false
     /// The userInfo dictionary, in the order the payload gave it.
     package var userInfo: [(String, JSON)] = []
     package var attachments: [NotificationAttachment] = []
@@ -115,7 +133,11 @@ package struct NotificationContent: Sendable, Equatable {
             && lhs.categoryIdentifier == rhs.categoryIdentifier
             && lhs.targetContentIdentifier == rhs.targetContentIdentifier
             && lhs.interruptionLevel == rhs.interruptionLevel && lhs.relevanceScore == rhs.relevanceScore
-            && lhs.mutableContent == rhs.mutableContent
+            && lhs.mutableContent == rhs.mutableContent && lhs.criticalSound == rhs.criticalSound
+            && lhs.soundVolume == rhs.soundVolume && lhs.launchImageName == rhs.launchImageName
+            && lhs.summaryArgument == rhs.summaryArgument && lhs.summaryArgumentCount == rhs.summaryArgumentCount
+            && lhs.filterCriteria == rhs.filterCriteria && lhs.contentAvailable == rhs.contentAvailable
+            && lhs.isLocal == rhs.isLocal
             && JSON.object(lhs.userInfo) == JSON.object(rhs.userInfo) && lhs.attachments == rhs.attachments
     }
 }

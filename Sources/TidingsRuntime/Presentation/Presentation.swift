@@ -10,7 +10,8 @@ package struct Presentation: Sendable {
     package var app: String
     /// The content extension serving it, when one does and it did not fail.
     package var extensionIdentifier: String?
-    /// The title in the header: the app's, or the extension's when its manifest allows it.
+    /// The title in the header: the app's registered name (else its bundle
+    /// identifier), or the extension's title when its manifest allows it.
     package var header: String
     /// True when only the extension's view shows (UNNotificationExtensionDefaultContentHidden).
     package var defaultContentHidden: Bool
@@ -31,10 +32,36 @@ package struct Presentation: Sendable {
     package var userInteractionEnabled: Bool
     /// The notification is no longer shown.
     package var dismissed: Bool
+    /// What the app and its category say about showing it, and its group.
+    package var settings: PresentationSettings
 
-    /// The default content (title, subtitle, body) when it shows.
+    /// The body shown when previews are hidden and the category gives no
+    /// placeholder (Apple's is the localized word "Notification").
+    package static let defaultHiddenPreviewsBody = "Notification"
+
+    /// True when the app's previews are hidden: the text shows as the
+    /// category allows, and neither the extension's view nor attachments show.
+    package var previewsHidden: Bool { settings.app.showPreviews == .never }
+
+    /// The default content (title, subtitle, body) when it shows. With
+    /// previews hidden the body is the category's hidden-previews placeholder
+    /// (its `%u` the group's count), and the title and subtitle show only
+    /// when the category's hiddenPreviewsShowTitle / ShowSubtitle options say so.
     package var defaultContent: (title: String, subtitle: String, body: String)? {
-        defaultContentHidden ? nil : (notification.content.title, notification.content.subtitle, notification.content.body)
+        guard !defaultContentHidden || previewsHidden else { return nil }
+        let content = notification.content
+        guard previewsHidden else { return (content.title, content.subtitle, content.body) }
+        let options = settings.category?.options ?? []
+        let placeholder = settings.category?.hiddenPreviewsBodyPlaceholder ?? Self.defaultHiddenPreviewsBody
+        return (options.contains(.hiddenPreviewsShowTitle) ? content.title : "",
+                options.contains(.hiddenPreviewsShowSubtitle) ? content.subtitle : "",
+                settings.group.text(placeholder))
+    }
+
+    /// The summary of the notification's group: its category's summary format
+    /// (categorySummaryFormat) with the group's count and summary arguments.
+    package var summary: String {
+        settings.group.text(settings.category?.summaryFormat ?? settings.group.defaultSummaryFormat)
     }
 }
 

@@ -20,8 +20,18 @@ extension UserNotification {
         if let target = content.targetContentIdentifier { members.append(("targetContentIdentifier", .string(target))) }
         if let badge = content.badge { members.append(("badge", .integer(badge))) }
         if let sound = content.sound { members.append(("sound", .string(sound))) }
+        if content.criticalSound { members.append(("criticalSound", .bool(true))) }
+        if let volume = content.soundVolume { members.append(("soundVolume", .double(volume))) }
         members.append(("interruptionLevel", .string(content.interruptionLevel.payloadName)))
         members.append(("relevanceScore", .double(content.relevanceScore)))
+        if !content.launchImageName.isEmpty { members.append(("launchImageName", .string(content.launchImageName))) }
+        if !content.summaryArgument.isEmpty { members.append(("summaryArgument", .string(content.summaryArgument))) }
+        if content.summaryArgumentCount != 0 {
+            members.append(("summaryArgumentCount", .integer(Int64(content.summaryArgumentCount))))
+        }
+        if let criteria = content.filterCriteria { members.append(("filterCriteria", .string(criteria))) }
+        members.append(("contentAvailable", .bool(content.contentAvailable)))
+        members.append(("mutableContent", .bool(content.mutableContent)))
         members.append(("userInfo", .object(content.userInfo)))
         members.append(("attachments", .array(content.attachments.map(\.json))))
         return .object(members)
@@ -78,6 +88,11 @@ extension NotificationAction {
             members.append(("textInput", .object([("buttonTitle", .string(textInput.buttonTitle)),
                                                   ("placeholder", .string(textInput.placeholder))])))
         }
+        switch icon {
+        case .system(let name)?: members.append(("icon", .object([("systemImageName", .string(name))])))
+        case .template(let name)?: members.append(("icon", .object([("templateImageName", .string(name))])))
+        case nil: break
+        }
         return .object(members)
     }
 }
@@ -90,7 +105,9 @@ extension Presentation {
             ("app", .string(app)),
             ("extension", extensionIdentifier.map(JSON.string) ?? .null),
             ("header", .string(header)),
+            ("icon", settings.app.icon.map(JSON.string) ?? .null),
             ("defaultContentHidden", .bool(defaultContentHidden)),
+            ("previewsHidden", .bool(previewsHidden)),
         ]
         if let content = defaultContent {
             members.append(("defaultContent", .object([("title", .string(content.title)),
@@ -101,7 +118,8 @@ extension Presentation {
         if let initialContentHeight { size.append(("initialHeight", .double(initialContentHeight))) }
         if let contentHeight { size.append(("height", .double(contentHeight))) }
         members.append(("contentSize", .object(size)))
-        members.append(("view", view.flatMap { $0.json(attachments: notification.content.attachments) } ?? .null))
+        members.append(("view", previewsHidden ? .null
+            : view.flatMap { $0.json(attachments: notification.content.attachments) } ?? .null))
         members.append(("actions", .array(actions.map(\.json))))
         if let mediaButton {
             var button: [(String, JSON)] = [("type", .string(["none", "default", "overlay"][Int(mediaButton.type)]))]
@@ -113,8 +131,41 @@ extension Presentation {
             members.append(("mediaButton", .object(button)))
         }
         members.append(("userInteractionEnabled", .bool(userInteractionEnabled)))
+        members.append(("attributes", attributes))
+        members.append(("category", settings.category?.json ?? .null))
+        members.append(("group", .object([
+            ("thread", .string(notification.content.threadIdentifier)),
+            ("count", .integer(Int64(settings.group.count))),
+            ("arguments", .array(settings.group.arguments.map(JSON.string))),
+            ("summary", .string(summary)),
+        ])))
         members.append(("dismissed", .bool(dismissed)))
         return .object(members)
+    }
+}
+
+extension Presentation {
+    /// How the notification asks to be presented besides its text: its
+    /// sound (name, critical, volume), badge, interruption level, relevance,
+    /// launch image, filter criteria, summary argument and count, and whether
+    /// it wakes the app in the background.
+    fileprivate var attributes: JSON {
+        let content = notification.content
+        var sound: JSON = .null
+        if let name = content.sound {
+            sound = .object([("name", .string(name)), ("critical", .bool(content.criticalSound)),
+                             ("volume", content.soundVolume.map(JSON.double) ?? .null)])
+        }
+        return .object([
+            ("sound", sound), ("badge", content.badge.map(JSON.integer) ?? .null),
+            ("interruptionLevel", .string(content.interruptionLevel.payloadName)),
+            ("relevanceScore", .double(content.relevanceScore)),
+            ("launchImageName", .string(content.launchImageName)),
+            ("filterCriteria", content.filterCriteria.map(JSON.string) ?? .null),
+            ("summaryArgument", .string(content.summaryArgument)),
+            ("summaryArgumentCount", .integer(Int64(content.summaryArgumentCount))),
+            ("contentAvailable", .bool(content.contentAvailable)),
+        ])
     }
 }
 

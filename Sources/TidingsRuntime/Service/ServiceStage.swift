@@ -47,6 +47,9 @@ struct ServiceStage: Sendable {
     /// Runs `notification`, addressed to `app`, through its service extension when it should.
     func run(_ notification: UserNotification, to app: String) -> Outcome {
         let content = notification.content
+        guard !content.isLocal else {
+            return Outcome(notification: notification, report: .skipped(.local))
+        }
         guard content.mutableContent else {
             return Outcome(notification: notification, report: .skipped(.notMutable))
         }
@@ -198,8 +201,19 @@ struct ServiceStage: Sendable {
                     "\(identifier) handed back an attachment \"\(attachment)\" that the request does not have and it did not create; it was dropped."))
             }
         }
-        // The request's own flags stay as they came; the extension rewrites what is shown.
+        // The request's own flags stay as they came, and what tidings_content
+        // does not carry (a critical sound, the launch image, the summary
+        // arguments, the filter criteria) stays as the request had it; the
+        // extension rewrites what is shown.
         rewritten.mutableContent = content.mutableContent
+        rewritten.contentAvailable = content.contentAvailable
+        rewritten.isLocal = content.isLocal
+        rewritten.criticalSound = content.criticalSound
+        rewritten.soundVolume = content.soundVolume
+        rewritten.launchImageName = content.launchImageName
+        rewritten.summaryArgument = content.summaryArgument
+        rewritten.summaryArgumentCount = content.summaryArgumentCount
+        rewritten.filterCriteria = content.filterCriteria
         var changed = notification
         changed.content = rewritten
         return Rewrite(notification: changed,
@@ -229,6 +243,8 @@ struct ServiceStage: Sendable {
 package enum StageReport: Sendable, Equatable {
     /// Why no service extension ran.
     package enum SkipReason: Sendable, Equatable {
+        /// A local request: only remote notifications go through service extensions.
+        case local
         case notMutable
         case noAlert
         case noServiceExtension(app: String)
@@ -251,6 +267,8 @@ package enum StageReport: Sendable, Equatable {
     /// One sentence saying what happened.
     package var sentence: String {
         switch self {
+        case .skipped(.local):
+            "No service extension ran: the notification is a local request, and only remote notifications go through service extensions."
         case .skipped(.notMutable):
             "No service extension ran: aps.mutable-content is not 1."
         case .skipped(.noAlert):

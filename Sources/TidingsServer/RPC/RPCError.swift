@@ -65,6 +65,14 @@ package struct RPCError: Error, Sendable, Equatable {
     }
     /// The server cannot take more work from this connection now.
     package static func overloaded(_ message: String) -> RPCError { RPCError(-32005, message) }
+    /// The change was not made: its record could not be written to the
+    /// state (a full disk, a failing one). `data.cause` is the diagnostic's
+    /// code (`file.no-space`, `file.io-error`, …); the server is degraded
+    /// until writing works again.
+    package static func stateNotWritten(_ failure: Diagnostic) -> RPCError {
+        RPCError(-32010, "The change was not made: its record could not be written. \(failure.message)",
+                 data: .object([("cause", .string(failure.code.rawValue)), ("diagnostics", .array([failure.json]))]))
+    }
 
     /// The error object as JSON.
     package var json: JSON {

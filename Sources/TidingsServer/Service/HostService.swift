@@ -31,6 +31,9 @@ package final class HostService: Sendable {
     private let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     private let state: ServerState?
+    /// Held while categories and app registrations are recorded and
+    /// registered, so that they are registered in the order they were recorded.
+    private let registrations = Mutex(())
     /// The limits of the transport serving the service, which `server.describe`
     /// lists beside its own; told by the `Server` made over it.
     private let transportLimits = Mutex<[(String, JSON)]>([])
@@ -45,19 +48,24 @@ package final class HostService: Sendable {
         self.subscribers = subscribers
         self.configuration = configuration
         self.state = state
-        let shows = HostReference()
         host = NotificationHost(index: index, configuration: configuration.host,
-                                launcher: launcher { subscribers.publish(.diagnostic($0)) }, onEvent: { event in
-            // Unless a new delivery of the identifier came meanwhile, which the state keeps.
-            if case let .dismissed(identifier, _, _) = event, shows.host?.presentation(of: identifier) == nil {
-                state?.recordRemoval(of: [identifier])
+                                launcher: launcher { subscribers.publish(.diagnostic($0)) },
+                                onEvent: { subscribers.publish($0) },
+                                onDismissal: { identifier in
+            do throws(Diagnostic) {
+                try state?.recordRemoval(of: [identifier])
+                return nil
+            } catch {
+                return error
             }
-            subscribers.publish(event)
         })
-        shows.host = host
-        if let kept = state?.kept {
-            for (app, categories) in kept.categories { host.register(categories, for: app) }
-            for (app, notification, width) in kept.delivered { host.restore(notification, to: app, width: width) }
+        if let state {
+            for (app, categories) in state.kept.categories { host.register(categories, for: app) }
+            for (app, registration) in state.kept.registrations { host.register(registration, for: app) }
+            for (app, notification, width) in state.kept.delivered { host.restore(notification, to: app, width: width) }
+            state.observe { health in
+                subscribers.announce(health.isDegraded ? "state.degraded" : "state.recovered", health.json)
+            }
         }
     }
 
@@ -149,6 +157,14 @@ package final class HostService: Sendable {
                                       scope: RequestScope(writing: [.categories])) {
             service, params, _ throws(RPCError) in try service.registerCategories(params)
         },
+        "apps.register": Method(summary: "Set an app's display name and icon (shown in the header instead of its bundle identifier) and whether its notifications show previews (always, or never: the category's hidden-previews placeholder).",
+                                scope: RequestScope(writing: [.categories])) {
+            service, params, _ throws(RPCError) in try service.registerApp(params)
+        },
+        "apps.list": Method(summary: "The registered apps' names, icons and show-previews settings, of one app or of all.",
+                            scope: RequestScope(reading: [.categories])) {
+            service, params, _ throws(RPCError) in try service.listApps(params)
+        },
         "categories.list": Method(summary: "The registered categories, of one app or of all.",
                                   scope: RequestScope(reading: [.categories])) {
             service, params, _ throws(RPCError) in try service.listCategories(params)
@@ -188,7 +204,7 @@ package final class HostService: Sendable {
                                   scope: .nothing) {
             service, params, _ throws(RPCError) in try service.listExtensions(params)
         },
-        "events.subscribe": Method(summary: "Hear events: presentations changed, notifications dismissed, responses forwarded (to that app's subscribers only), extension failures.",
+        "events.subscribe": Method(summary: "Hear events: presentations changed, notifications dismissed, responses forwarded (to that app's subscribers only), extension failures, the state's health and repairs.",
                                    scope: RequestScope(writing: [.subscription])) {
             service, params, client throws(RPCError) in try service.subscribe(params, client: client)
         },
@@ -203,6 +219,9 @@ package final class HostService: Sendable {
         ("notification.dismissed", "A notification left the screen: {identifier, app, reason: response | extension | removed}."),
         ("response.forwarded", "The app received a response: {app, notification, actionIdentifier, userText}; only to subscribers naming the app."),
         ("extension.failed", "An extension failed or misbehaved outside a call, or a call fell back to default content: {diagnostic}."),
+        ("state.degraded", "Changes can no longer be written to the state (a full or failing disk) and are refused: {status, cause, since}."),
+        ("state.recovered", "Changes are written to the state again: {status}."),
+        ("state.repaired", "Loading the state at start repaired damage; sent when subscribing: {repaired, losses}."),
     ]
 
     // MARK: Methods
@@ -219,6 +238,7 @@ package final class HostService: Sendable {
             ("events", .array(Self.events.map { .object([("method", .string($0.0)), ("params", .string($0.1))]) })),
             ("limits", .object(limits)),
             ("sandbox", .array(configuration.sandbox())),
+            ("state", state?.report ?? .object([("status", .string("ok")), ("kept", .bool(false))])),
         ])
     }
 
@@ -229,8 +249,8 @@ package final class HostService: Sendable {
         try reader.check()
         let reading = CategoryFile.read(reader.json)
         guard let file = reading.file else { throw .invalidInput(reading.diagnostics) }
-        host.register(file.categories, for: file.app)
-        state?.recordCategories(file.categories, of: file.app)
+        try register(recording: { () throws(Diagnostic) in try state?.recordCategories(file.categories, of: file.app) },
+                     then: { host.register(file.categories, for: file.app) })
         return .object([
             ("app", .string(file.app)),
             ("categories", .array(file.categories.map { .string($0.identifier) })),
@@ -238,14 +258,53 @@ package final class HostService: Sendable {
         ])
     }
 
+    /// `apps.register`: records and sets an app's name, icon and show-previews setting.
+    private func registerApp(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "apps.register", allowed: ["app", "name", "icon", "showPreviews"])
+        _ = reader.string("app", required: true)
+        try reader.check()
+        let reading = AppRegistration.read(reader.json)
+        guard let (app, registration) = reading.registration else { throw .invalidInput(reading.diagnostics) }
+        try register(recording: { () throws(Diagnostic) in try state?.recordRegistration(registration, of: app) },
+                     then: { host.register(registration, for: app) })
+        return .object([("app", .string(app))] + (registration.json.objectMembers ?? []))
+    }
+
+    /// `apps.list`: the registered apps, or the one named.
+    private func listApps(_ params: JSON?) throws(RPCError) -> JSON {
+        try Self.perApp(params, of: "apps.list", host.registeredApps()) { $0.json.objectMembers ?? [] }
+    }
+
     private func listCategories(_ params: JSON?) throws(RPCError) -> JSON {
-        var reader = try Params(params, of: "categories.list", allowed: ["app"])
+        try Self.perApp(params, of: "categories.list", host.registeredCategories()) { [("categories", .array($0.map(\.json)))] }
+    }
+
+    /// The answer of a `….list` method: `apps`, each app of `registered`
+    /// (only the one the parameter `app` names, when it names one) with the
+    /// `members` of what it registered.
+    private static func perApp<Value>(_ params: JSON?, of method: String, _ registered: [String: Value],
+                                      members: (Value) -> [(String, JSON)]) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: method, allowed: ["app"])
         let app = reader.string("app")
         try reader.check()
-        let registered = host.registeredCategories().filter { app == nil || $0.key == app }
-        return .object([("apps", .array(registered.keys.sorted().map { name in
-            .object([("app", .string(name)), ("categories", .array(registered[name]!.map(\.json)))])
+        let chosen = registered.filter { app == nil || $0.key == app }
+        return .object([("apps", .array(chosen.keys.sorted().map { name in
+            .object([("app", .string(name))] + members(chosen[name]!))
         }))])
+    }
+
+    /// Writes a registration's record with `record`, then makes it with
+    /// `apply`, under the lock that keeps registrations in the order they
+    /// were recorded; nothing is made when the record cannot be written.
+    private func register(recording record: () throws(Diagnostic) -> Void, then apply: () -> Void) throws(RPCError) {
+        try registrations.withLock { _ throws(RPCError) in
+            do throws(Diagnostic) {
+                try record()
+            } catch {
+                throw .stateNotWritten(error)
+            }
+            apply()
+        }
     }
 
     private func deliver(_ params: JSON?) throws(RPCError) -> JSON {
@@ -261,56 +320,33 @@ package final class HostService: Sendable {
         }
         try reader.check()
         guard let payload else { throw .invalidParams("The parameter \"payload\" is required.") }
-        if payload["aps"] != nil {
-            let size = payload.utf8Count()
-            guard size <= configuration.payloadSizeLimit else {
-                throw .invalidInput([.error(.payloadTooLarge,
-                                            "The payload is \(size) bytes; APNs accepts at most \(configuration.payloadSizeLimit).")])
+        var submission = PayloadSubmission(payload: payload, appOption: "the parameter \"app\"")
+        submission.sizeLimit = configuration.payloadSizeLimit
+        submission.identifier = identifier
+        submission.app = given
+        submission.width = width
+        submission.attachments = transfer == "move" ? .move : .copy
+        let made: PayloadDelivery
+        do throws(PayloadRefusal) {
+            if let state {
+                made = try host.deliver(submission) {
+                    (notification: UserNotification, app: String, width: Double) throws(Diagnostic) in
+                    try state.recordDelivery(of: notification, to: app, width: width)
+                }
+            } else {
+                made = try host.deliver(submission)
             }
-        }
-        var reading = Payload.decode(payload, baseDirectory: nil, identifier: identifier)
-        guard var notification = reading.notification else { throw .invalidInput(reading.diagnostics) }
-        let category = notification.content.categoryIdentifier
-        let app: String
-        do throws(Diagnostic) {
-            let registering = given != nil ? []
-                : host.registeredCategories().filter { $0.value.contains { $0.identifier == category } }.map(\.key)
-            app = try Addressing.app(for: notification, given: given, registering: registering, index: host.index,
-                                     naming: "the parameter \"app\"")
         } catch {
-            throw .invalidParams(error.message)
-        }
-        var notes = reading.diagnostics
-        if Payload.usesLocalization(payload) {
-            let (strings, warnings) = Addressing.strings(ofApp: app, index: host.index)
-            notes += warnings
-            reading = Payload.decode(payload, baseDirectory: nil, identifier: notification.identifier, strings: strings)
-            notification = reading.notification ?? notification
-        }
-        var admitted: [AttachmentStore.Admission] = []
-        if !reading.attachments.isEmpty {
-            guard let store = host.attachments else {
-                throw .invalidInput([.error(.attachmentMoveIntoDataStoreFailed,
-                                            "The payload has attachments, but the server keeps no attachment store.")])
+            switch error {
+            case .payload(let diagnostics): throw .invalidInput(diagnostics)
+            case .addressing(let problem): throw .invalidParams(problem.message)
+            case .attachmentStore(let problem): throw .invalidInput([problem])
+            case .attachment(let failure): throw .attachmentRefused(failure)
+            case .notRecorded(let problem): throw .stateNotWritten(problem)
             }
-            switch store.admit(all: reading.attachments, as: transfer == "move" ? .move : .copy) {
-            case .success(let admissions): admitted = admissions
-            case .failure(let failure): throw .attachmentRefused(failure)
-            }
-            notification.content.attachments = admitted.map(\.attachment)
         }
-        var delivery = host.deliver(notification, to: app, width: width)
-        delivery.diagnostics.insert(contentsOf: notes, at: 0)
-        if let state, !delivery.presentation.dismissed {
-            let identifier = delivery.presentation.notification.identifier
-            state.recordDelivery(of: delivery.presentation.notification, to: app, width: delivery.presentation.contentWidth)
-            // Dismissed or removed while it was being recorded: the state must not bring it back.
-            if host.presentation(of: identifier) == nil { state.recordRemoval(of: [identifier]) }
-        }
-        publishFailures(delivery.diagnostics)
-        var members = delivery.json.objectMembers ?? []
-        members.insert(("attachments", .array(admitted.map(\.json))), at: 1)
-        return .object(members)
+        publishFailures(made.delivery.diagnostics)
+        return made.json
     }
 
     private func respond(_ params: JSON?) throws(RPCError) -> JSON {
@@ -324,7 +360,7 @@ package final class HostService: Sendable {
         do throws(Diagnostic) {
             let offered = host.presentation(of: identifier)?.actions.map(\.identifier) ?? []
             outcome = try host.respond(to: identifier, with: ResponseRequest(
-                actionIdentifier: offered.contains(action) ? action : Self.action(action), userText: text))
+                actionIdentifier: ActionIdentifier.named(action, offered: offered), userText: text))
         } catch {
             if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
             throw .invalidInput([error])
@@ -361,7 +397,13 @@ package final class HostService: Sendable {
             throw .invalidParams("notifications.remove takes \"identifiers\" (those notifications) or \"app\" (all of its), one of the two.")
         }
         let chosen = identifiers ?? host.delivered(ofApp: app).map(\.notification.identifier)
-        return .object([("removed", .array(host.remove(chosen).map(JSON.string)))])
+        guard let state else { return .object([("removed", .array(host.remove(chosen).map(JSON.string)))]) }
+        do throws(Diagnostic) {
+            let removed = try host.remove(chosen) { (shown: [String]) throws(Diagnostic) in try state.recordRemoval(of: shown) }
+            return .object([("removed", .array(removed.map(JSON.string)))])
+        } catch {
+            throw .stateNotWritten(error)
+        }
     }
 
     private func listExtensions(_ params: JSON?) throws(RPCError) -> JSON {
@@ -374,6 +416,11 @@ package final class HostService: Sendable {
         let apps = reader.strings("apps")
         try reader.check()
         subscribers.subscribe(client, apps: apps.map(Set.init))
+        // What happened before the client could hear it: damage repaired at start, a disk that fails now.
+        if let repairs = state?.repairs { _ = client.push(RPCReply.notification("state.repaired", params: repairs)) }
+        if let health = state?.health, health.isDegraded {
+            _ = client.push(RPCReply.notification("state.degraded", params: health.json))
+        }
         return .object([("apps", apps.map { .array($0.map(JSON.string)) } ?? .string("all")),
                         ("events", .array(Self.events.map { .string($0.0) }))])
     }
@@ -404,16 +451,6 @@ package final class HostService: Sendable {
         return payload["identifier"]?.stringValue
     }
 
-    /// "default" (or "open") and "dismiss" stand for Apple's identifiers,
-    /// unless the notification offers actions so named.
-    private static func action(_ name: String) -> String {
-        switch name {
-        case "default", "open": ActionIdentifier.default
-        case "dismiss": ActionIdentifier.dismiss
-        default: name
-        }
-    }
-
     /// Tells subscribers of the errors a call ended with (an extension that
     /// failed to load, to make an instance, to answer in time).
     private func publishFailures(_ diagnostics: [Diagnostic]) {
@@ -421,10 +458,4 @@ package final class HostService: Sendable {
             subscribers.publish(.diagnostic(diagnostic))
         }
     }
-}
-
-/// The host, for the event handler the host itself is made with.
-private final class HostReference: @unchecked Sendable {
-    // Set once, right after the host is made, before any event can arrive.
-    weak var host: NotificationHost?
 }

@@ -39,6 +39,17 @@ package final class Subscribers: Sendable {
     /// Pushes `event` to those who follow it.
     package func publish(_ event: HostEvent) {
         guard let (method, params, app, appOnly) = Self.notification(for: event) else { return }
+        push(method, params, app: app, appOnly: appOnly)
+    }
+
+    /// Pushes the event `method`, about the server rather than an app, to every subscriber.
+    package func announce(_ method: String, _ params: JSON) {
+        push(method, params, app: nil, appOnly: false)
+    }
+
+    /// Pushes the event `method` with `params` to the subscribers of `app`
+    /// (those of every app too, unless `appOnly`); to all when `app` is nil.
+    private func push(_ method: String, _ params: JSON, app: String?, appOnly: Bool) {
         let receivers = subscriptions.withLock { subscriptions -> [any EventReceiver] in
             subscriptions = subscriptions.filter { $0.value.receiver != nil }
             return subscriptions.values.compactMap { subscription in

@@ -1,100 +1,78 @@
 import Glibc
-import Synchronization
 import TidingsBase
 import TidingsRuntime
 
 /// The server's state on disk, in a `RecordStore` (`server.snapshot` and
-/// `server.journal` under `$XDG_STATE_HOME/tidings`): each change is one
-/// journal record, appended before the call that made it is answered; the
-/// journal is folded into a new snapshot once it grows past a limit.
+/// `server.journal.G` under `$XDG_STATE_HOME/tidings`; records in
+/// `StateRecord`).
 ///
-/// Records are JSON: `{"categories": APP, "list": [...]}`,
-/// `{"delivered": APP, "width": W, "notification": {...}}` and
-/// `{"removed": [IDS]}`; the snapshot is
-/// `{"version": 1, "categories": [{"app", "categories"}], "delivered": [{"app", "width", "notification"}]}`.
+/// Durability. Each change is one journal record, written with one `write`
+/// before the change is made and answered, so an answer means the change
+/// survives the server being killed; a change whose record cannot be
+/// written is refused, not made — the state in memory is the state on disk. The journal is flushed to disk every
+/// second, and each snapshot as it is written: a power loss loses at most
+/// the last second.
+///
+/// Folding. Once the journal's segment grows past `foldThreshold` bytes it
+/// is sealed and a new one started, at once; the keeper thread then writes
+/// the state as of the sealed segment's end to a new snapshot while changes
+/// go on to the new segment. No change waits for a fold.
 package final class JournaledState: ServerState {
     /// What was kept when the state was opened.
     package let kept: KeptState
-    private let store: RecordStore
-    private let model: Mutex<Model>
+    /// The directory holding the state.
+    package let directory: String
+    /// What loading repaired, in words.
+    private let repaired: [Diagnostic]
+    /// What loading found damaged.
+    private let losses: [RecordStore.Loss]
     /// The lock on `server.lock`, held while this state is open, so that two
     /// servers never write one state.
     private let lock: FileDescriptor
-    /// Told of a change that could not be written.
-    private let failed: @Sendable (Diagnostic) -> Void
-    /// The journal size past which it is folded into a snapshot, in bytes.
-    private let compactionThreshold: Int
+    private let writer: StateWriter
+    private let keeper: StateKeeper
 
-    /// The state as the files hold it: the latest record per app and per notification.
-    private struct Model {
-        /// Each app's categories, as category-file JSON.
-        var categories: [String: JSON] = [:]
-        /// The delivered notifications' records, by identifier, with their order.
-        var delivered: [String: (order: Int, record: JSON)] = [:]
-        var nextOrder = 0
+    /// The journal segment's size past which it is folded into a snapshot: 4 MiB.
+    package static let defaultFoldThreshold = 4 << 20
 
-        /// Applies one journal record; false when it is not one.
-        mutating func apply(_ record: JSON) -> Bool {
-            if let app = record["categories"]?.stringValue, let list = record["list"], list.arrayValue != nil {
-                categories[app] = list
-            } else if record["delivered"]?.stringValue != nil, record["width"]?.doubleValue != nil,
-                      let identifier = record["notification"]?["identifier"]?.stringValue {
-                delivered[identifier] = (nextOrder, record)
-                nextOrder += 1
-            } else if let removed = record["removed"]?.arrayValue {
-                for identifier in removed.compactMap(\.stringValue) { delivered[identifier] = nil }
-            } else {
-                return false
-            }
-            return true
-        }
-
-        /// The whole state as one snapshot.
-        var snapshot: JSON {
-            .object([
-                ("version", .integer(1)),
-                ("categories", .array(categories.keys.sorted().map { app in
-                    .object([("app", .string(app)), ("categories", categories[app]!)])
-                })),
-                ("delivered", .array(delivered.values.sorted { $0.order < $1.order }.map(\.record))),
-            ])
-        }
-    }
-
-    /// Opens (or makes) the state in `directory`, reading back what it kept.
-    /// - Parameter failed: told when a change cannot be written (a full disk, say).
-    package init(directory: String, compactionThreshold: Int = 4 << 20,
-                 failed: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) {
+    /// Opens (or makes) the state in `directory`, reading back what it kept,
+    /// and starts the thread that folds and flushes it.
+    /// - Parameter foldThreshold: the journal segment's size past which it is
+    ///   folded into a snapshot, in bytes.
+    package init(directory: String, foldThreshold: Int = defaultFoldThreshold) throws(Diagnostic) {
         lock = try Self.lock(directory)
-        store = RecordStore(directory: directory, name: "server")
-        self.failed = failed
-        self.compactionThreshold = compactionThreshold
+        self.directory = directory
+        let store = RecordStore(directory: directory, name: "server")
         let loaded = try store.load()
-        var model = Model()
         var diagnostics = loaded.recovered
-        if let snapshot = loaded.snapshot {
-            do {
-                let json = try JSON.parse(snapshot)
-                for entry in json["categories"]?.arrayValue ?? [] {
-                    if let app = entry["app"]?.stringValue, let list = entry["categories"] {
-                        _ = model.apply(.object([("categories", .string(app)), ("list", list)]))
-                    }
-                }
-                for record in json["delivered"]?.arrayValue ?? [] where !model.apply(record) {
-                    diagnostics.append(.warning(.stateUnreadable, "A delivered notification in the snapshot could not be read; it was left out."))
-                }
-            } catch {
-                diagnostics.append(.error(.stateUnreadable, "The snapshot is not the JSON this server writes (\(error.message)); it was ignored."))
-            }
-        }
-        for entry in loaded.entries {
-            guard let record = try? JSON.parse(entry), model.apply(record) else {
-                diagnostics.append(.warning(.stateUnreadable, "A journal record could not be read; it was skipped."))
+        var state = FoldedState<(bytes: [UInt8], json: JSON)>()
+        var unreadable = 0
+        // An empty record is a probe written while the disk was failing.
+        for payload in (loaded.snapshot ?? []) + loaded.entries where !payload.isEmpty {
+            guard let json = try? JSON.parse(payload) else {
+                unreadable += 1
                 continue
             }
+            if let records = StateRecord.records(ofEarlierSnapshot: json, unreadable: &unreadable) {
+                for (record, json) in records { state.apply(record.subject, (record.bytes, json)) }
+            } else if let record = StateRecord(reading: json, bytes: payload) {
+                state.apply(record.subject, (payload, json))
+            } else {
+                unreadable += 1
+            }
         }
-        kept = Self.kept(from: model, diagnostics: diagnostics)
-        self.model = Mutex(model)
+        diagnostics += Array(repeating: .warning(.stateUnreadable, "A record of the state could not be read; it was skipped."),
+                             count: unreadable)
+        kept = Self.kept(from: state.mapValues(\.json), diagnostics: diagnostics)
+        repaired = loaded.recovered
+        losses = loaded.losses
+        writer = StateWriter(store: store, foldThreshold: foldThreshold)
+        keeper = StateKeeper(writer: writer, model: state.mapValues(\.bytes))
+        try keeper.start()
+    }
+
+    deinit {
+        keeper.stop()
     }
 
     /// Takes `server.lock` in `directory`, or says another server holds it;
@@ -112,19 +90,27 @@ package final class JournaledState: ServerState {
         return file
     }
 
-    /// The typed state `model` holds.
-    private static func kept(from model: Model, diagnostics: [Diagnostic]) -> KeptState {
+    /// The typed state `state` holds.
+    private static func kept(from state: FoldedState<JSON>, diagnostics: [Diagnostic]) -> KeptState {
         var kept = KeptState()
         kept.diagnostics = diagnostics
-        for app in model.categories.keys.sorted() {
-            let reading = CategoryFile.read(.object([("app", .string(app)), ("categories", model.categories[app]!)]))
+        for (app, record) in state.categories.sorted(by: { $0.key < $1.key }) {
+            let reading = CategoryFile.read(.object([("app", .string(app)), ("categories", record["list"] ?? .null)]))
             if let file = reading.file {
                 kept.categories.append((app, file.categories))
             } else {
                 kept.diagnostics.append(.warning(.stateUnreadable, "The kept categories of \(app) could not be read; they were left out."))
             }
         }
-        for (_, record) in model.delivered.values.sorted(by: { $0.order < $1.order }) {
+        for (app, record) in state.registrations.sorted(by: { $0.key < $1.key }) {
+            let reading = AppRegistration.read(.object([("app", .string(app))] + (record["registration"]?.objectMembers ?? [])))
+            if let (app, registration) = reading.registration {
+                kept.registrations.append((app, registration))
+            } else {
+                kept.diagnostics.append(.warning(.stateUnreadable, "The kept registration of \(app) could not be read; it was left out."))
+            }
+        }
+        for record in state.orderedDeliveries {
             guard let app = record["delivered"]?.stringValue, let width = record["width"]?.doubleValue,
                   let notification = record["notification"].flatMap(NotificationRecord.notification)
             else {
@@ -138,36 +124,64 @@ package final class JournaledState: ServerState {
 
     // MARK: Recording
 
-    package func recordCategories(_ categories: [NotificationCategory], of app: String) {
-        record(.object([("categories", .string(app)), ("list", .array(categories.map(\.json)))]))
+    /// Writes the record of `app` registering `categories`; throws when it cannot be written.
+    package func recordCategories(_ categories: [NotificationCategory], of app: String) throws(Diagnostic) {
+        try writer.write(StateRecord(categories: categories, of: app))
     }
 
-    package func recordDelivery(of notification: UserNotification, to app: String, width: Double) {
-        record(.object([("delivered", .string(app)), ("width", .double(width)),
-                        ("notification", NotificationRecord.json(notification))]))
+    /// Writes the record of `app` registering `registration`; throws when it cannot be written.
+    package func recordRegistration(_ registration: AppRegistration, of app: String) throws(Diagnostic) {
+        try writer.write(StateRecord(registration: registration, of: app))
     }
 
-    package func recordRemoval(of identifiers: [String]) {
-        record(.object([("removed", .array(identifiers.map(JSON.string)))]))
+    /// Writes the record of `notification` delivered to `app` at `width`; throws when it cannot be written.
+    package func recordDelivery(of notification: UserNotification, to app: String, width: Double) throws(Diagnostic) {
+        try writer.write(StateRecord(delivery: notification, to: app, width: width))
     }
 
-    /// Applies `record` and appends it; folds the journal into a snapshot when it has grown.
-    private func record(_ record: JSON) {
-        var bytes: [UInt8] = []
-        record.serialize(into: &bytes)
-        model.withLock { model in
-            guard model.apply(record) else { return }
-            do throws(Diagnostic) {
-                try store.append(bytes)
-                if store.journalSize > compactionThreshold {
-                    var snapshot: [UInt8] = []
-                    model.snapshot.serialize(into: &snapshot)
-                    try store.compact(into: snapshot)
-                }
-            } catch {
-                failed(error)
-            }
-        }
+    /// Writes the record of `identifiers` leaving the screen; throws when it cannot be written.
+    package func recordRemoval(of identifiers: [String]) throws(Diagnostic) {
+        try writer.write(StateRecord(removal: identifiers))
+    }
+
+    // MARK: Health
+
+    /// Whether changes are being written.
+    package var health: StateHealth {
+        writer.health
+    }
+
+    /// Has `observer` told of each change of health from now on.
+    package func observe(_ observer: @escaping @Sendable (StateHealth) -> Void) {
+        writer.observe(observer)
+    }
+
+    /// What the folds did.
+    package var folds: FoldReport {
+        keeper.report
+    }
+
+    /// What the durability policy is, in words.
+    static let durability = "Each change is written to the journal before it is made and answered, so it survives the server being killed; a change whose record cannot be written is refused. The journal is flushed to disk every second and each snapshot as it is written: a power loss loses at most the last second."
+
+    /// What `server.describe` says of the state.
+    package var report: JSON {
+        var members = health.json.objectMembers ?? []
+        members += [
+            ("directory", .string(directory)),
+            ("durability", .string(Self.durability)),
+            ("journalBytes", .integer(Int64(writer.store.journalSize))),
+            ("folds", folds.json),
+            ("repaired", .array(repaired.map(\.json))),
+            ("losses", .array(losses.map(\.json))),
+        ]
+        return .object(members)
+    }
+
+    /// The parameters of `state.repaired`; nil when loading found the files whole.
+    package var repairs: JSON? {
+        guard !repaired.isEmpty else { return nil }
+        return .object([("repaired", .array(repaired.map(\.json))), ("losses", .array(losses.map(\.json)))])
     }
 }
 

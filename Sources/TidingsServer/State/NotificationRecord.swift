@@ -20,6 +20,16 @@ enum NotificationRecord {
         if let badge = content.badge { members.append(("badge", .integer(badge))) }
         if let sound = content.sound { members.append(("sound", .string(sound))) }
         if let target = content.targetContentIdentifier { members.append(("targetContentIdentifier", .string(target))) }
+        if content.criticalSound { members.append(("criticalSound", .bool(true))) }
+        if let volume = content.soundVolume { members.append(("soundVolume", .double(volume))) }
+        if !content.launchImageName.isEmpty { members.append(("launchImageName", .string(content.launchImageName))) }
+        if !content.summaryArgument.isEmpty { members.append(("summaryArgument", .string(content.summaryArgument))) }
+        if content.summaryArgumentCount != 0 {
+            members.append(("summaryArgumentCount", .integer(Int64(content.summaryArgumentCount))))
+        }
+        if let criteria = content.filterCriteria { members.append(("filterCriteria", .string(criteria))) }
+        if content.contentAvailable { members.append(("contentAvailable", .bool(true))) }
+        if content.isLocal { members.append(("local", .bool(true))) }
         return .object([("identifier", .string(notification.identifier)), ("date", .double(notification.date)),
                         ("content", .object(members))])
     }
@@ -43,6 +53,14 @@ enum NotificationRecord {
         content.badge = fields["badge"]?.integerValue
         content.sound = fields["sound"]?.stringValue
         content.targetContentIdentifier = fields["targetContentIdentifier"]?.stringValue
+        content.criticalSound = fields["criticalSound"]?.boolValue ?? false
+        content.soundVolume = fields["soundVolume"]?.doubleValue
+        content.launchImageName = fields["launchImageName"]?.stringValue ?? ""
+        content.summaryArgument = fields["summaryArgument"]?.stringValue ?? ""
+        content.summaryArgumentCount = fields["summaryArgumentCount"]?.integerValue.map { Int(clamping: $0) } ?? 0
+        content.filterCriteria = fields["filterCriteria"]?.stringValue
+        content.contentAvailable = fields["contentAvailable"]?.boolValue ?? false
+        content.isLocal = fields["local"]?.boolValue ?? false
         for attachment in fields["attachments"]?.arrayValue ?? [] {
             guard let made = self.attachment(attachment) else { return nil }
             content.attachments.append(made)

@@ -2,25 +2,43 @@ import TidingsBase
 import TidingsRuntime
 
 /// Where a server keeps what must survive a restart: each app's registered
-/// categories, and the notifications delivered and not yet dismissed.
+/// categories and registration, and the notifications delivered and not yet dismissed.
 ///
-/// Every `record…` method returns once the change is safe from the server's
-/// own death (`kill -9` included), before the call that made it is answered.
+/// A change is recorded before it is made and answered: each `record…`
+/// method returns once the change is safe from the server's own death
+/// (`kill -9` included), or throws when it cannot be written — the change
+/// must then not be made. Callers record and make changes in one order (under
+/// one lock), so that the state on disk is the state in memory.
 package protocol ServerState: Sendable {
     /// What was kept when the server started.
     var kept: KeptState { get }
     /// `app` registered `categories`, replacing those it had.
-    func recordCategories(_ categories: [NotificationCategory], of app: String)
+    func recordCategories(_ categories: [NotificationCategory], of app: String) throws(Diagnostic)
+    /// `app` registered `registration` (name, icon, show previews), replacing what it had.
+    func recordRegistration(_ registration: AppRegistration, of app: String) throws(Diagnostic)
     /// `notification` was delivered to `app` at `width`, replacing one of its identifier.
-    func recordDelivery(of notification: UserNotification, to app: String, width: Double)
-    /// The notifications `identifiers` left the screen.
-    func recordRemoval(of identifiers: [String])
+    func recordDelivery(of notification: UserNotification, to app: String, width: Double) throws(Diagnostic)
+    /// The notifications `identifiers` left the screen: a front end removed
+    /// them, or a response or their extension closed them.
+    func recordRemoval(of identifiers: [String]) throws(Diagnostic)
+    /// Whether changes are being written.
+    var health: StateHealth { get }
+    /// Has `observer` told of each change of health from now on.
+    func observe(_ observer: @escaping @Sendable (StateHealth) -> Void)
+    /// What `server.describe` says of the state: its health, where it is,
+    /// its durability, its folds, and what was repaired when it was loaded.
+    var report: JSON { get }
+    /// The parameters of the `state.repaired` event: what loading the state
+    /// repaired and lost; nil when the files were whole.
+    var repairs: JSON? { get }
 }
 
 /// What a server kept from before it started.
 package struct KeptState: Sendable {
     /// Each app's categories.
     package var categories: [(app: String, categories: [NotificationCategory])] = []
+    /// Each app's registration.
+    package var registrations: [(app: String, registration: AppRegistration)] = []
     /// The notifications delivered and not dismissed, in the order they were delivered.
     package var delivered: [(app: String, notification: UserNotification, width: Double)] = []
     /// What was repaired or could not be read back.

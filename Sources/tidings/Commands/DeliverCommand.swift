@@ -8,7 +8,7 @@ enum DeliverCommand: Command {
     static let spec = CommandSpec(
         name: "deliver",
         summary: "Deliver a notification — its attachments into the store, through its app's service extension, to its content extension — and print the presentation; optionally respond.",
-        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--width N] [--respond ACTION [--text T]] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
+        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--respond ACTION [--text T]] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
         options: [
             .init(name: "app", value: "ID",
                   help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
@@ -17,7 +17,11 @@ enum DeliverCommand: Command {
             .init(name: "width", value: "N", help: "The content width in points (default 360)."),
             .init(name: "id", value: "ID", help: "The request identifier (APNs payloads carry none; default: generated)."),
             .init(name: "max-payload-size", value: "BYTES",
-                  help: "The largest APNs payload accepted (default 4096, as APNs; VoIP allows 5120)."),
+                  help: "The largest APNs payload accepted, counted as sent: its compact JSON, without the file's whitespace (default 4096, as APNs; VoIP allows 5120)."),
+            .init(name: "app-name", value: "NAME", help: "The app's display name, shown in the header instead of its bundle identifier."),
+            .init(name: "app-icon", value: "ICON", help: "The app's icon (a path or an icon name) for the header."),
+            .init(name: "previews", value: "always|never",
+                  help: "Whether the app's notifications show previews (default always); never shows the category's hidden-previews placeholder."),
             .init(name: "respond", value: "ACTION",
                   help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
             .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
@@ -34,8 +38,9 @@ enum DeliverCommand: Command {
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
         ],
         discussion: [
-            "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}).",
-            "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, an absolute \"path\", or a file:// \"url\") must be a regular file of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
+            "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"sound\", \"launchImageName\", \"summaryArgument\", \"summaryArgumentCount\", \"filterCriteria\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}). Its size is counted as sent: its compact JSON.",
+            "Previews: with --previews never the body shows as the category's hiddenPreviewsBodyPlaceholder (\"Notification\" when it has none), the title and subtitle only with its hiddenPreviewsShowTitle / hiddenPreviewsShowSubtitle options, and no view or attachment.",
+            "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, an absolute \"path\", or a file:// \"url\") must be a regular file whose name has an extension (or whose entry has a \"typeHint\"), as iOS requires, of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
             SearchPathOption.discussion,
             IsolationOption.discussion,
             "Exit status: " + ExitCode.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + ".",
@@ -61,50 +66,57 @@ enum DeliverCommand: Command {
         configuration.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         var notes: [Diagnostic] = []
-        let payload = try readPayload(payloadPath, limit: try payloadSizeLimit(arguments))
-        var (notification, attachmentRequests) = try decode(payload, from: payloadPath, identifier: arguments.value("id"),
-                                                            notes: &notes)
+        let payload = try readPayload(payloadPath)
         let categoryFiles = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
             try readCategories(path, notes: &notes)
         }
-        let category = notification.content.categoryIdentifier
-        let app: String
-        do throws(Diagnostic) {
-            app = try Addressing.app(for: notification, given: arguments.value("app"),
-                                     registering: categoryFiles.filter { $0.categories.contains { $0.identifier == category } }
-                                         .map(\.app),
-                                     index: index, naming: "--app")
-        } catch {
-            throw CommandFailure(.usage, [.error(.usage, error.message)])
-        }
-        if Payload.usesLocalization(payload) {
-            let (strings, warnings) = Addressing.strings(ofApp: app, index: index)
-            notes += warnings
-            var ignored: [Diagnostic] = []
-            notification = try decode(payload, from: payloadPath, identifier: notification.identifier, strings: strings,
-                                      notes: &ignored).notification
-        }
-
         let faults = FaultNotes()
         let policy = try IsolationOption.policy(arguments, environment: environment)
         try IsolationOption.checkLedger(environment: environment)
         let launcher = IsolationOption.launcher(policy, environment: environment, onFault: faults.append)
         let host = NotificationHost(index: index, configuration: configuration, launcher: launcher)
-        let admitted = try admit(attachmentRequests, into: host.attachments,
-                                 as: arguments.flag("move-attachments") ? .move : .copy)
-        notification.content.attachments = admitted.map(\.attachment)
         for file in categoryFiles { host.register(file.categories, for: file.app) }
-        var delivery = host.deliver(notification, to: app, width: width)
-        delivery.diagnostics.insert(contentsOf: notes, at: 0)
-        delivery.diagnostics += faults.take(besides: delivery.diagnostics)
+
+        var submission = PayloadSubmission(payload: payload, appOption: "--app")
+        submission.sizeLimit = try payloadSizeLimit(arguments)
+        submission.file = payloadPath
+        submission.baseDirectory = Path.directory(of: payloadPath)
+        submission.identifier = arguments.value("id")
+        submission.app = arguments.value("app")
+        submission.width = width
+        submission.attachments = arguments.flag("move-attachments") ? .move : .copy
+        submission.registration = try registration(arguments)
+        var made: PayloadDelivery
+        do throws(PayloadRefusal) {
+            made = try host.deliver(submission)
+        } catch {
+            switch error {
+            case .payload(let diagnostics):
+                throw CommandFailure(.dataError, diagnostics.map { problem in
+                    guard problem.code == .payloadTooLarge else { return problem }
+                    return .error(problem.code, problem.message + " (--max-payload-size changes the limit)", at: problem.location)
+                })
+            case .addressing(let problem): throw CommandFailure(.usage, [.error(.usage, problem.message)])
+            case .attachmentStore(let problem): throw .ownFile(problem, otherwise: .cannotCreate)
+            case .attachment(let failure):
+                // The store failing is an output that cannot be written; anything else is a bad input.
+                throw CommandFailure(failure.code == .moveIntoDataStoreFailed ? .cannotCreate : .dataError,
+                                     [failure.diagnostic])
+            case .notRecorded(let problem): throw CommandFailure(.cannotCreate, [problem])
+            }
+        }
+        made.delivery.diagnostics.insert(contentsOf: notes, at: 0)
+        made.delivery.diagnostics += faults.take(besides: made.delivery.diagnostics)
+        let delivery = made.delivery
 
         var outcome: ResponseOutcome?
         var responseFailure: Diagnostic?
         if let action = arguments.value("respond") {
-            let response = ResponseRequest(actionIdentifier: resolve(action, among: delivery.presentation),
+            let offered = delivery.presentation.actions.map(\.identifier)
+            let response = ResponseRequest(actionIdentifier: ActionIdentifier.named(action, offered: offered),
                                            userText: arguments.value("text"))
             do {
-                outcome = try host.respond(to: notification.identifier, with: response)
+                outcome = try host.respond(to: delivery.presentation.notification.identifier, with: response)
                 if let known = outcome?.diagnostics { outcome?.diagnostics += faults.take(besides: known) }
             } catch {
                 responseFailure = error
@@ -113,14 +125,13 @@ enum DeliverCommand: Command {
 
         let terminal = Terminal(descriptor: 1, environment: environment)
         if arguments.flag("json") {
-            var members = delivery.json.objectMembers ?? []
-            members.insert(("attachments", .array(admitted.map(\.json))), at: 1)
+            var members = made.json.objectMembers ?? []
             if let outcome { members.append(("response", outcome.json)) }
             if let responseFailure { members.append(("responseError", responseFailure.json)) }
             print(JSON.object(members).serialized(pretty: true))
         } else {
             let text = PresentationText(terminal: terminal)
-            if arguments.flag("explain") { print(text.explain(delivery, admitted: admitted), terminator: "") }
+            if arguments.flag("explain") { print(text.explain(delivery, admitted: made.admitted), terminator: "") }
             print(text.render(delivery), terminator: "")
             if let outcome { print(text.render(outcome, before: delivery.presentation), terminator: "") }
         }
@@ -129,14 +140,18 @@ enum DeliverCommand: Command {
         return failed ? .extensionFailed : .success
     }
 
-    /// "default" and "dismiss" stand for Apple's identifiers unless the notification has actions so named.
-    private static func resolve(_ action: String, among presentation: Presentation) -> String {
-        if presentation.actions.contains(where: { $0.identifier == action }) { return action }
-        switch action {
-        case "default", "open": return ActionIdentifier.default
-        case "dismiss": return ActionIdentifier.dismiss
-        default: return action
+    /// The app's registration `--app-name`, `--app-icon` and `--previews` give; nil when none is given.
+    private static func registration(_ arguments: ParsedArguments) throws(CommandFailure) -> AppRegistration? {
+        let previews = arguments.value("previews")
+        guard arguments.value("app-name") != nil || arguments.value("app-icon") != nil || previews != nil else { return nil }
+        var registration = AppRegistration(name: arguments.value("app-name"), icon: arguments.value("app-icon"))
+        if let previews {
+            guard let setting = ShowPreviews(rawValue: previews) else {
+                throw CommandFailure(.usage, [.error(.usage, "--previews takes always or never, not \"\(previews)\".")])
+            }
+            registration.showPreviews = setting
         }
+        return registration
     }
 
     /// The largest payload file read, whatever `--max-payload-size` says.
@@ -148,60 +163,12 @@ enum DeliverCommand: Command {
         try arguments.wholeNumber("max-payload-size", atMost: payloadFileLimit) ?? Payload.defaultSizeLimit
     }
 
-    /// The payload file's JSON, refusing an APNs payload larger than `limit` bytes.
-    private static func readPayload(_ path: String, limit: Int) throws(CommandFailure) -> JSON {
-        let bytes: [UInt8]
-        let json: JSON
+    /// The payload file's JSON.
+    private static func readPayload(_ path: String) throws(CommandFailure) -> JSON {
         do {
-            bytes = try FileSystem.readFile(path, limit: payloadFileLimit)
-            json = try JSON.parse(bytes, file: path)
+            return try JSON.parse(try FileSystem.readFile(path, limit: payloadFileLimit), file: path)
         } catch {
             throw .input(error)
-        }
-        if json["aps"] != nil && bytes.count > limit {
-            throw CommandFailure(.dataError, [.error(
-                .payloadTooLarge,
-                "The payload is \(bytes.count) bytes; APNs accepts at most \(limit) (--max-payload-size changes the limit).",
-                at: .init(file: path))])
-        }
-        return json
-    }
-
-    private static func decode(_ payload: JSON, from path: String, identifier: String?, strings: [String: String] = [:],
-                               notes: inout [Diagnostic]) throws(CommandFailure)
-        -> (notification: UserNotification, attachments: [AttachmentRequest])
-    {
-        let reading = Payload.decode(payload, file: path, baseDirectory: Path.directory(of: path), identifier: identifier,
-                                     strings: strings)
-        guard let notification = reading.notification else {
-            throw CommandFailure(.dataError, reading.diagnostics)
-        }
-        notes += reading.diagnostics
-        return (notification, reading.attachments)
-    }
-
-    /// Takes the payload's attachment files into the store, all or none: an
-    /// invalid attachment refuses the notification, as on iOS.
-    private static func admit(_ requests: [AttachmentRequest], into store: AttachmentStore?,
-                              as disposition: AttachmentStore.Disposition) throws(CommandFailure)
-        -> [AttachmentStore.Admission]
-    {
-        guard !requests.isEmpty else { return [] }
-        guard let store else {
-            throw CommandFailure(.cannotCreate, [.error(.attachmentMoveIntoDataStoreFailed,
-                                                 "The payload has attachments, but there is no attachment store: set HOME or XDG_STATE_HOME.")])
-        }
-        do throws(Diagnostic) {
-            try store.check()
-        } catch {
-            throw .ownFile(error, otherwise: .cannotCreate)
-        }
-        switch store.admit(all: requests, as: disposition) {
-        case .success(let admitted): return admitted
-        case .failure(let failure):
-            // The store failing is an output that cannot be written; anything else is a bad input.
-            throw CommandFailure(failure.code == .moveIntoDataStoreFailed ? .cannotCreate : .dataError,
-                                 [failure.diagnostic])
         }
     }
 

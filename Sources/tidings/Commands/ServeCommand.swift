@@ -28,7 +28,8 @@ enum ServeCommand: Command {
                   help: "The longest JSON-RPC message accepted (default 1048576); a longer one gets an error."),
         ],
         discussion: [
-            "Methods: server.describe, categories.register, categories.list, notifications.deliver, notifications.respond, notifications.presentation, notifications.list, notifications.remove, extensions.list, events.subscribe, events.unsubscribe. Events (JSON-RPC notifications to subscribers): presentation.changed, notification.dismissed, response.forwarded, extension.failed. The README documents each with an example; server.describe lists them.",
+            "Methods: server.describe, categories.register, categories.list, notifications.deliver, notifications.respond, notifications.presentation, notifications.list, notifications.remove, extensions.list, events.subscribe, events.unsubscribe. Events (JSON-RPC notifications to subscribers): presentation.changed, notification.dismissed, response.forwarded, extension.failed, state.degraded, state.recovered, state.repaired. The README documents each with an example; server.describe lists them.",
+            "State: each change is written to the journal before it is made and answered (it survives kill -9); the journal is flushed to disk every second and folded into a snapshot on a thread of its own. A change whose record cannot be written (a full disk) is refused with error -32010 and the state reported degraded until writing works again.",
             "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
             "Files: the state, cache, fault ledger, attachment store, configuration and socket, and their directories, must be the user's own and writable by no one else; a link, a FIFO or another kind in their place is refused, never followed or waited on (exit status 77). Directories it makes are 0700.",
             "Stopping: SIGTERM or SIGINT (and SIGHUP, unless ignored) stops reading requests, lets the calls under way answer, removes the socket file and exits 0.",
@@ -70,8 +71,11 @@ enum ServeCommand: Command {
         // The socket file goes with the server, however it ends but killed outright.
         defer { if let path { unlink(path) } }
         let (state, stateDirectory) = try openState(arguments, environment: environment)
-        // A client gone while we write must not kill the server.
+        // A client gone while we write must not kill the server. A file grown
+        // past the size limit (RLIMIT_FSIZE) is a write that fails (EFBIG) and
+        // a change refused, not the end of the server.
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
         let terminal = Terminal(descriptor: 2, environment: environment)
         // What workers report outside calls (faults, restarts, quarantines, their output) is an
         // event for subscribers and a line of the server's log.
@@ -143,13 +147,18 @@ enum ServeCommand: Command {
         let terminal = Terminal(descriptor: 2, environment: environment)
         let state: JournaledState
         do throws(Diagnostic) {
-            state = try JournaledState(directory: directory) { failure in
-                printError("tidings serve: " + terminal.line(for: failure))
-            }
+            state = try JournaledState(directory: directory)
         } catch {
             throw .ownFile(error, otherwise: .cannotCreate)
         }
         for diagnostic in state.kept.diagnostics { printError("tidings serve: " + terminal.line(for: diagnostic)) }
+        state.observe { health in
+            if let cause = health.cause {
+                printError("tidings serve: the state is degraded, changes are refused: " + terminal.line(for: cause))
+            } else {
+                printError("tidings serve: the state is written again")
+            }
+        }
         return (state, directory)
     }
 }

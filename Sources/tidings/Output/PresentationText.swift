@@ -17,12 +17,16 @@ struct PresentationText {
         text += field("Category", notification.content.categoryIdentifier.isEmpty ? "(none)" : notification.content.categoryIdentifier)
         if !notification.content.threadIdentifier.isEmpty { text += field("Thread", notification.content.threadIdentifier) }
         text += field("Date", ISO8601.format(notification.date))
+        text += details(of: notification.content)
         for attachment in notification.content.attachments {
             text += field("Attachment", "\(attachment.identifier)  \(describe(attachment))")
         }
         text += "\n" + terminal.bold("Presentation") + "\n"
         text += field("Extension", presentation.extensionIdentifier ?? "none: the default content shows")
-        text += field("Header", presentation.header)
+        text += field("Header", presentation.header + (presentation.settings.app.icon.map { "  (icon \($0))" } ?? ""))
+        if presentation.previewsHidden {
+            text += field("Previews", "hidden: the text shows as the category allows, the view and attachments not")
+        }
         if let content = presentation.defaultContent {
             text += field("Title", content.title.isEmpty ? "(none)" : content.title)
             if !content.subtitle.isEmpty { text += field("Subtitle", content.subtitle) }
@@ -30,7 +34,7 @@ struct PresentationText {
         } else {
             text += field("Default", "hidden (UNNotificationExtensionDefaultContentHidden)")
         }
-        if let initial = presentation.initialContentHeight {
+        if let initial = presentation.initialContentHeight, !presentation.previewsHidden {
             let width = NumberText.short(presentation.contentWidth)
             var size = "\(width) × \(NumberText.short(initial)) while loading"
             if let height = presentation.contentHeight, height != initial {
@@ -39,7 +43,8 @@ struct PresentationText {
             text += field("Content size", size)
         }
         if presentation.userInteractionEnabled { text += field("Touches", "reach the extension's view") }
-        if let view = presentation.view, !view.isEmpty {
+        if presentation.settings.group.count > 1 { text += field("Group", presentation.summary) }
+        if let view = presentation.view, !view.isEmpty, !presentation.previewsHidden {
             text += field("View", "")
             text += tree(view, at: 0, depth: 1, attachments: notification.content.attachments)
         }
@@ -195,9 +200,33 @@ struct PresentationText {
             if let input = action.textInput {
                 details.append("text input: \"\(input.buttonTitle)\"" + (input.placeholder.isEmpty ? "" : ", \"\(input.placeholder)\""))
             }
+            switch action.icon {
+            case .system(let name)?: details.append("icon \(name)")
+            case .template(let name)?: details.append("template icon \(name)")
+            case nil: break
+            }
             line += details.isEmpty ? "" : terminal.dim(" " + details.joined(separator: ", "))
             text += line.trimmingTrailingSpaces() + "\n"
         }
+        return text
+    }
+
+    /// The content's sound, launch image, summary argument, filter criteria
+    /// and background flag, a line each, for those it has.
+    private func details(of content: NotificationContent) -> String {
+        var text = ""
+        if let sound = content.sound {
+            var parts = [sound]
+            if content.criticalSound { parts.append("critical") }
+            if let volume = content.soundVolume { parts.append("volume \(NumberText.short(volume))") }
+            text += field("Sound", parts.joined(separator: ", "))
+        }
+        if !content.launchImageName.isEmpty { text += field("Launch image", content.launchImageName) }
+        if !content.summaryArgument.isEmpty || content.summaryArgumentCount > 1 {
+            text += field("Summary", "\"\(content.summaryArgument)\", counts \(max(1, content.summaryArgumentCount))")
+        }
+        if let criteria = content.filterCriteria { text += field("Filter", criteria) }
+        if content.contentAvailable { text += field("Background", "content-available: the app is woken to fetch content") }
         return text
     }
 

@@ -52,6 +52,14 @@ static void use_version_3(tidings_context context, tidings_completion completion
         limits->max_text_bytes >= TIDINGS_MAX_TEXT_BYTES && limits->calls_per_second > 0) {
         host->get_actions(context, receiver, &seen);
     }
+    const tidings_content_interface *contents =
+        (const tidings_content_interface *)host->get_interface(host, TIDINGS_CONTENT_INTERFACE);
+    if (contents != NULL && contents->struct_size >= TIDINGS_CONTENT_INTERFACE_SIZE_1) {
+        const tidings_content_details *details = contents->get_details(content);
+        if (details != NULL && details->struct_size >= TIDINGS_CONTENT_DETAILS_SIZE_1 && details->critical_sound) {
+            host->log(context, TIDINGS_LOG_INFO, details->launch_image_name);
+        }
+    }
     if (host->complete_response_for(context, completion, TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_RATE_LIMITED) {
         host->complete_request_for(context, completion, content);
     }

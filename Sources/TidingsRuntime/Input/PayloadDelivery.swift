@@ -1,0 +1,150 @@
+import TidingsBase
+
+/// A payload a front end hands to the host, with what the front end says
+/// about it: the one way from a payload to a delivery, for the CLI and the
+/// server alike.
+package struct PayloadSubmission: Sendable {
+    /// The payload: an APNs payload (`aps`) or a local request.
+    package var payload: JSON
+    /// The largest APNs payload accepted, in bytes.
+    package var sizeLimit = Payload.defaultSizeLimit
+    /// The file it came from, named in diagnostics; nil when it came over a connection.
+    package var file: String?
+    /// Where relative attachment paths are resolved; nil when the payload
+    /// came over a connection and has no directory of its own.
+    package var baseDirectory: String?
+    /// The request identifier (APNs payloads carry none); nil: the payload's, else a new one.
+    package var identifier: String?
+    /// The app it is addressed to; nil: found from its category.
+    package var app: String?
+    /// How the front end names its app option, in messages ("--app").
+    package var appOption: String
+    /// The content width in points; nil: the host's default.
+    package var width: Double?
+    /// Whether attachment files are copied or moved into the store.
+    package var attachments = AttachmentStore.Disposition.copy
+    /// The registration (name, icon, show previews) of the app it is
+    /// addressed to, made before it is delivered; nil keeps the app's.
+    package var registration: AppRegistration?
+
+    /// A submission of `payload`, whose front end names its app option `appOption`.
+    package init(payload: JSON, appOption: String) {
+        self.payload = payload
+        self.appOption = appOption
+    }
+
+    /// The payload's size as APNs counts it, in bytes: its compact UTF-8
+    /// JSON, as a provider sends it (no whitespace between tokens, members in
+    /// the payload's order, strings escaping only what JSON requires) —
+    /// whatever the front end received, a file's layout or a connection's
+    /// message, so that every front end accepts and refuses alike.
+    package var size: Int { payload.utf8Count() }
+}
+
+/// Why a payload did not become a delivery, by the step that refused it,
+/// for each front end to map to its own errors.
+package enum PayloadRefusal: Error {
+    /// The payload is too large or is not a notification.
+    case payload([Diagnostic])
+    /// No app could be found for it, or more than one.
+    case addressing(Diagnostic)
+    /// It has attachments and there is no usable attachment store.
+    case attachmentStore(Diagnostic)
+    /// An attachment was refused, as iOS refuses it (with Apple's code).
+    case attachment(AttachmentFailure)
+    /// The delivery's record could not be written; nothing was shown.
+    case notRecorded(Diagnostic)
+}
+
+/// What a payload became: the delivery and the attachments taken into the store.
+package struct PayloadDelivery: Sendable {
+    /// The delivery, the payload's notes first among its diagnostics.
+    package var delivery: Delivery
+    /// The attachment files taken into the store, in the payload's order.
+    package var admitted: [AttachmentStore.Admission]
+
+    /// The delivery as JSON, with the attachments taken in as its second member.
+    package var json: JSON {
+        var members = delivery.json.objectMembers ?? []
+        members.insert(("attachments", .array(admitted.map(\.json))), at: min(1, members.count))
+        return .object(members)
+    }
+}
+
+extension NotificationHost {
+    /// Turns `submission` into a delivery: measures and decodes the payload,
+    /// finds its app (from the categories registered with this host when the
+    /// submission names none), localizes it with the app's strings, takes its
+    /// attachment files into the store (all or none, as iOS), then delivers
+    /// it — the service stage, `record` before anything is shown, the content
+    /// extension. `record` is told the notification, its app and its width.
+    /// Throws the step that refused it.
+    package func deliver(
+        _ submission: PayloadSubmission,
+        recordingWith record: (UserNotification, String, Double) throws(Diagnostic) -> Void = {
+            (_: UserNotification, _: String, _: Double) throws(Diagnostic) in
+        }
+    ) throws(PayloadRefusal) -> PayloadDelivery {
+        let payload = submission.payload
+        if payload["aps"] != nil, case let size = submission.size, size > submission.sizeLimit {
+            throw .payload([.error(.payloadTooLarge,
+                                   "The payload is \(size) bytes as sent (its compact JSON); APNs accepts at most \(submission.sizeLimit).",
+                                   at: submission.file.map { .init(file: $0) } ?? .init())])
+        }
+        var reading = Payload.decode(payload, file: submission.file, baseDirectory: submission.baseDirectory,
+                                     identifier: submission.identifier)
+        guard var notification = reading.notification else { throw .payload(reading.diagnostics) }
+        let category = notification.content.categoryIdentifier
+        let app: String
+        do throws(Diagnostic) {
+            let registering = submission.app != nil ? []
+                : registeredCategories().filter { $0.value.contains { $0.identifier == category } }.map(\.key).sorted()
+            app = try Addressing.app(for: notification, given: submission.app, registering: registering, index: index,
+                                     naming: submission.appOption)
+        } catch {
+            throw .addressing(error)
+        }
+        if let registration = submission.registration { register(registration, for: app) }
+        var notes = reading.diagnostics
+        if Payload.usesLocalization(payload) {
+            let (strings, warnings) = Addressing.strings(ofApp: app, index: index)
+            notes += warnings
+            reading = Payload.decode(payload, file: submission.file, baseDirectory: submission.baseDirectory,
+                                     identifier: notification.identifier, strings: strings)
+            notification = reading.notification ?? notification
+        }
+        let admitted = try admit(reading.attachments, as: submission.attachments)
+        notification.content.attachments = admitted.map(\.attachment)
+        var delivery: Delivery
+        do throws(Diagnostic) {
+            delivery = try deliver(notification, to: app, width: submission.width) {
+                (made: UserNotification, width: Double) throws(Diagnostic) in
+                try record(made, app, width)
+            }
+        } catch {
+            throw .notRecorded(error)
+        }
+        delivery.diagnostics.insert(contentsOf: notes, at: 0)
+        return PayloadDelivery(delivery: delivery, admitted: admitted)
+    }
+
+    /// Takes `requests` into the attachment store, all or none.
+    private func admit(_ requests: [AttachmentRequest], as disposition: AttachmentStore.Disposition)
+        throws(PayloadRefusal) -> [AttachmentStore.Admission]
+    {
+        guard !requests.isEmpty else { return [] }
+        guard let store = attachments else {
+            throw .attachmentStore(.error(.attachmentMoveIntoDataStoreFailed,
+                                          "The payload has attachments, but there is no attachment store (set HOME or XDG_STATE_HOME)."))
+        }
+        do throws(Diagnostic) {
+            try store.check()
+        } catch {
+            throw .attachmentStore(error)
+        }
+        switch store.admit(all: requests, as: disposition) {
+        case .success(let admitted): return admitted
+        case .failure(let failure): throw .attachment(failure)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// The server's state as its records leave it: the latest record of each
+/// app's categories and of each notification kept, with the order the
+/// notifications were delivered in. What a snapshot holds.
+///
+/// `Value` is what is kept of each record: its bytes for the snapshot, or
+/// its JSON while the state is read back.
+struct FoldedState<Value> {
+    /// Each app's categories record.
+    private(set) var categories: [String: Value] = [:]
+    /// Each app's registration record.
+    private(set) var registrations: [String: Value] = [:]
+    /// Each kept notification's record, by identifier, with its place in the delivery order.
+    private(set) var delivered: [String: (order: Int, value: Value)] = [:]
+    /// The place the next delivery takes.
+    private var nextOrder = 0
+
+    /// Nothing kept.
+    init() {}
+
+    /// Applies the change `subject` names, whose record is `value`.
+    mutating func apply(_ subject: StateRecord.Subject, _ value: Value) {
+        switch subject {
+        case .categories(let app):
+            categories[app] = value
+        case .registration(let app):
+            registrations[app] = value
+        case .delivered(let identifier):
+            delivered[identifier] = (nextOrder, value)
+            nextOrder += 1
+        case .removed(let identifiers):
+            for identifier in identifiers { delivered[identifier] = nil }
+        }
+    }
+
+    /// The records that rebuild the state: each app's categories and
+    /// registration, by app, then each notification kept, in delivery order.
+    var records: [Value] {
+        categories.keys.sorted().map { categories[$0]! } + registrations.keys.sorted().map { registrations[$0]! }
+            + orderedDeliveries
+    }
+
+    /// The notifications' records, in delivery order.
+    var orderedDeliveries: [Value] {
+        delivered.values.sorted { $0.order < $1.order }.map(\.value)
+    }
+
+    /// The same state keeping `transform` of each record.
+    func mapValues<Other>(_ transform: (Value) -> Other) -> FoldedState<Other> {
+        var mapped = FoldedState<Other>()
+        mapped.categories = categories.mapValues(transform)
+        mapped.registrations = registrations.mapValues(transform)
+        mapped.delivered = delivered.mapValues { ($0.order, transform($0.value)) }
+        mapped.nextOrder = nextOrder
+        return mapped
+    }
+}
+
+extension FoldedState: Sendable where Value: Sendable {}

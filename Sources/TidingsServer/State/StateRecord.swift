@@ -1,0 +1,107 @@
+import TidingsBase
+import TidingsRuntime
+
+/// One change of the server's state as its journal holds it: the JSON
+/// record's bytes, and what it changes.
+///
+/// Records are JSON: `{"categories": APP, "list": [...]}` (an app's
+/// categories, replacing those it had), `{"appRegistered": APP,
+/// "registration": {...}}` (an app's name, icon and show-previews setting,
+/// replacing those it had), `{"delivered": APP, "width": W,
+/// "notification": {...}}` (a notification shown, replacing one of its
+/// identifier) and `{"removed": [IDS]}` (notifications that left the screen).
+/// A snapshot is the records that rebuild the state: each app's categories
+/// and registration, then each notification kept, in the order they were delivered.
+struct StateRecord: Sendable {
+    /// What a record changes.
+    enum Subject: Sendable {
+        /// The categories of an app.
+        case categories(app: String)
+        /// The registration (name, icon, show previews) of an app.
+        case registration(app: String)
+        /// A notification delivered, by identifier.
+        case delivered(identifier: String)
+        /// Notifications that left the screen, by identifier.
+        case removed(identifiers: [String])
+    }
+
+    /// What the record changes.
+    let subject: Subject
+    /// The record as written: JSON.
+    let bytes: [UInt8]
+
+    /// The record of `app` registering `categories`.
+    init(categories: [NotificationCategory], of app: String) {
+        self.init(.categories(app: app),
+                  .object([("categories", .string(app)), ("list", .array(categories.map(\.json)))]))
+    }
+
+    /// The record of `app` registering `registration`.
+    init(registration: AppRegistration, of app: String) {
+        self.init(.registration(app: app), .object([("appRegistered", .string(app)), ("registration", registration.json)]))
+    }
+
+    /// The record of `notification` delivered to `app` at `width`.
+    init(delivery notification: UserNotification, to app: String, width: Double) {
+        self.init(.delivered(identifier: notification.identifier),
+                  .object([("delivered", .string(app)), ("width", .double(width)),
+                           ("notification", NotificationRecord.json(notification))]))
+    }
+
+    /// The record of the notifications `identifiers` leaving the screen.
+    init(removal identifiers: [String]) {
+        self.init(.removed(identifiers: identifiers), .object([("removed", .array(identifiers.map(JSON.string)))]))
+    }
+
+    /// The record `json`, serialized, about `subject`.
+    private init(_ subject: Subject, _ json: JSON) {
+        self.subject = subject
+        var bytes: [UInt8] = []
+        json.serialize(into: &bytes)
+        self.bytes = bytes
+    }
+
+    /// The record read back as `json` from `bytes`; nil when it is not one this server writes.
+    init?(reading json: JSON, bytes: [UInt8]) {
+        if let app = json["categories"]?.stringValue, json["list"]?.arrayValue != nil {
+            subject = .categories(app: app)
+        } else if let app = json["appRegistered"]?.stringValue, json["registration"]?.objectMembers != nil {
+            subject = .registration(app: app)
+        } else if json["delivered"]?.stringValue != nil, json["width"]?.doubleValue != nil,
+                  let identifier = json["notification"]?["identifier"]?.stringValue {
+            subject = .delivered(identifier: identifier)
+        } else if let removed = json["removed"]?.arrayValue {
+            subject = .removed(identifiers: removed.compactMap(\.stringValue))
+        } else {
+            return nil
+        }
+        self.bytes = bytes
+    }
+
+    /// The records a snapshot written by an earlier version holds, one JSON
+    /// object `{"version": 1, "categories": [{"app", "categories"}],
+    /// "delivered": [records]}`; nil when `json` is not one. An entry that is
+    /// not a record is left out and counted in `unreadable`.
+    static func records(ofEarlierSnapshot json: JSON, unreadable: inout Int) -> [(StateRecord, JSON)]? {
+        guard json["version"] != nil, let delivered = json["delivered"]?.arrayValue else { return nil }
+        var records: [(StateRecord, JSON)] = []
+        for entry in json["categories"]?.arrayValue ?? [] {
+            guard let app = entry["app"]?.stringValue, let list = entry["categories"], list.arrayValue != nil else {
+                unreadable += 1
+                continue
+            }
+            let record = JSON.object([("categories", .string(app)), ("list", list)])
+            records.append((StateRecord(.categories(app: app), record), record))
+        }
+        for record in delivered {
+            guard let identifier = record["notification"]?["identifier"]?.stringValue,
+                  record["delivered"]?.stringValue != nil, record["width"]?.doubleValue != nil
+            else {
+                unreadable += 1
+                continue
+            }
+            records.append((StateRecord(.delivered(identifier: identifier), record), record))
+        }
+        return records
+    }
+}

@@ -1,0 +1,210 @@
+import Synchronization
+import TidingsBase
+import TidingsRuntime
+
+/// Writes the server's changes to its record store in the order they are
+/// made, and keeps what the state's health depends on: whether the last
+/// write or fold failed, and the batch of records waiting to be folded into
+/// a snapshot.
+///
+/// A change is written or refused: when its record cannot be written,
+/// `write` throws and the caller does not make the change, so that the
+/// state in memory is always the state on disk.
+final class StateWriter: Sendable {
+    /// A sealed part of the journal, for the keeper to fold into a snapshot.
+    struct Batch: Sendable {
+        /// The generation of the snapshot to write: it holds every record of
+        /// the segments before that generation's.
+        let generation: UInt64
+        /// The records written since the last batch, in order.
+        let records: [StateRecord]
+    }
+
+    /// What the writer's lock guards.
+    private struct Progress {
+        /// Records written since the last batch was sealed.
+        var unfolded: [StateRecord] = []
+        /// The batch sealed and not yet folded.
+        var batch: Batch?
+        /// Why the last write failed; nil once one succeeds.
+        var writeFailure: Diagnostic?
+        /// Why the last fold failed; nil once one succeeds.
+        var foldFailure: Diagnostic?
+        /// When the state became degraded.
+        var since: Double?
+        /// True when records were written since the last flush.
+        var unflushed = false
+        /// True when a flush failed: the next batch is sealed at once, so
+        /// that a snapshot holds what the kernel may have lost.
+        var refoldNeeded = false
+
+        /// True while changes are refused or the journal cannot be folded.
+        var isDegraded: Bool { writeFailure != nil || foldFailure != nil }
+
+        /// The health this progress makes.
+        var health: StateHealth {
+            var health = StateHealth()
+            health.cause = writeFailure ?? foldFailure
+            health.since = since
+            return health
+        }
+    }
+
+    /// Where the records go.
+    let store: RecordStore
+    /// The segment size past which a batch is sealed for folding, in bytes.
+    private let foldThreshold: Int
+    private let progress = Mutex(Progress())
+    /// Opened when a batch is sealed or the keeper is to stop; replaced once waited on.
+    private let bell = Mutex(Latch())
+    /// Told each change of health.
+    private let observers = Mutex<[@Sendable (StateHealth) -> Void]>([])
+    /// Tells observers in order, never under a lock.
+    private let announcements = SerialQueue()
+
+    /// A writer to `store`, loaded, sealing a batch once a segment grows past `foldThreshold` bytes.
+    init(store: RecordStore, foldThreshold: Int) {
+        self.store = store
+        self.foldThreshold = foldThreshold
+    }
+
+    /// Whether changes are being written.
+    var health: StateHealth {
+        progress.withLock { $0.health }
+    }
+
+    /// Has `observer` told of each change of health from now on: degraded, or ok again.
+    func observe(_ observer: @escaping @Sendable (StateHealth) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    // MARK: Writing
+
+    /// Writes `record`; throws, and writes nothing, when it cannot be written.
+    func write(_ record: StateRecord) throws(Diagnostic) {
+        try changing { (progress: inout Progress) throws(Diagnostic) in
+            do throws(Diagnostic) {
+                try store.append(record.bytes)
+            } catch {
+                progress.writeFailure = error
+                throw error
+            }
+            progress.unfolded.append(record)
+            progress.unflushed = true
+            progress.writeFailure = nil
+            sealIfDue(&progress)
+        }
+    }
+
+    /// While a write failure degrades the state, tries an empty record (a
+    /// probe, which loading skips): what the keeper does every second, so
+    /// that the state recovers by itself once the disk has room again.
+    func probe() {
+        changing { (progress: inout Progress) in
+            guard progress.writeFailure != nil else { return }
+            do throws(Diagnostic) {
+                try store.append([])
+            } catch {
+                progress.writeFailure = error
+                return
+            }
+            progress.writeFailure = nil
+            progress.unflushed = true
+        }
+    }
+
+    /// Flushes what was written since the last flush to disk. When that
+    /// fails, the state is degraded and the next write seals a batch at
+    /// once, so that a snapshot holds again what the kernel may have lost.
+    func flush() {
+        let needed = progress.withLock { progress in
+            defer { progress.unflushed = false }
+            return progress.unflushed
+        }
+        guard needed else { return }
+        do throws(Diagnostic) {
+            try store.synchronize()
+        } catch {
+            // The next write seals a batch: the keeper touches no disk under this lock.
+            changing { (progress: inout Progress) in
+                progress.writeFailure = error
+                progress.refoldNeeded = true
+            }
+        }
+    }
+
+    // MARK: Folding
+
+    /// Seals the records written since the last batch into a new one, and
+    /// rings the keeper, when the segment has grown past the threshold (or a
+    /// flush failed) and no batch is being folded.
+    private func sealIfDue(_ progress: inout Progress) {
+        guard progress.batch == nil, progress.refoldNeeded || store.journalSize > foldThreshold else { return }
+        do throws(Diagnostic) {
+            let generation = try store.startSegment()
+            progress.batch = Batch(generation: generation, records: progress.unfolded)
+            progress.unfolded = []
+            progress.refoldNeeded = false
+            ring()
+        } catch {
+            progress.foldFailure = error
+        }
+    }
+
+    /// The batch sealed and not yet folded, if any.
+    var pendingBatch: Batch? {
+        progress.withLock { $0.batch }
+    }
+
+    /// The keeper finished with the pending batch (or, after a failure,
+    /// with trying its snapshot again): `failure` says why the snapshot
+    /// could not be written, nil when it was. The next batch is sealed by
+    /// the next write, never here: the keeper must not hold the lock the
+    /// calls wait for while it touches the disk.
+    func foldFinished(failure: Diagnostic?) {
+        changing { (progress: inout Progress) in
+            progress.batch = nil
+            progress.foldFailure = failure
+        }
+    }
+
+    /// Waits until a batch is sealed, `ring()` is called, or the monotonic
+    /// clock reaches `deadline`.
+    func waitForWork(until deadline: UInt64) {
+        let latch = bell.withLock { $0 }
+        _ = latch.wait(until: deadline)
+        bell.withLock { if $0 === latch { $0 = Latch() } }
+    }
+
+    /// Wakes the keeper waiting in `waitForWork(until:)`.
+    func ring() {
+        bell.withLock { $0 }.open()
+    }
+
+    // MARK: Health
+
+    /// Runs `body` on the progress, then tells observers when the state
+    /// became degraded or ok again.
+    private func changing<Result: Sendable, Failure: Error>(
+        _ body: (inout Progress) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try progress.withLock { (progress: inout Progress) throws(Failure) -> Result in
+            let wasDegraded = progress.isDegraded
+            defer {
+                if progress.isDegraded != wasDegraded {
+                    progress.since = progress.isDegraded ? Payload.currentTime() : nil
+                    announce(progress.health)
+                }
+            }
+            return try body(&progress)
+        }
+    }
+
+    /// Tells every observer of `health`, in the order changes happen.
+    private func announce(_ health: StateHealth) {
+        let observers = observers.withLock { $0 }
+        announcements.async {
+            for observer in observers { observer(health) }
+        }
+    }
+}
