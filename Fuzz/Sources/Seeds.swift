@@ -187,7 +187,7 @@ enum Seeds {
         return [
             ("journal", journal), ("journal-empty", RecordFraming.header(.journal, generation: 0)),
             ("journal-generation-3", later), ("journal-torn", Array(journal.dropLast(7))), ("journal-damaged", damaged),
-            ("snapshot", RecordFraming.snapshot(generation: 2, payload: payloads.last?.1 ?? [])),
+            ("snapshot", RecordFraming.snapshot(generation: 2, records: payloads.map(\.1))),
         ]
     }
 }
