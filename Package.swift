@@ -101,3 +101,18 @@ let package = Package(
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
     ]
 )
+
+// Fuzzing: `Fuzz/run` builds the libFuzzer targets with TIDINGS_FUZZ=1 (and
+// -sanitize=fuzzer,address). In the package itself, so that they reach its
+// `package` declarations; only then, so that `swift build` and `swift test`
+// never build them.
+if Context.environment["TIDINGS_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(
+        name: "tidings-fuzz",
+        dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRuntime", "TidingsIsolation", "TidingsServer"],
+        path: "Fuzz/Sources",
+        // No top-level code: Entry.swift defines the entry point, which calls
+        // libFuzzer's driver, declared with @_extern(c).
+        swiftSettings: [.unsafeFlags(["-parse-as-library"]), .enableExperimentalFeature("Extern")]
+    ))
+}

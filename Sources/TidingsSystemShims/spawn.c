@@ -76,6 +76,25 @@
 #define AT_RECURSIVE 0x8000
 #endif
 
+/*
+ * Under ThreadSanitizer (a build with --sanitize=thread, never otherwise) the
+ * copies this file makes must be made as the sanitizer's runtime expects.
+ * Its clone() interceptor holds every lock of the runtime across the call,
+ * as for fork, and the copy then passes its calls straight to glibc. A raw
+ * clone3 is never seen: a lock another thread of the caller held at that
+ * moment stays held in the copy, whose first intercepted call (close, send,
+ * _exit, …) may wait for it forever. So init is made with glibc's clone()
+ * (see clone_init). The worker, which shares init's memory until it execs,
+ * is made with glibc's __clone, the same function without the interceptor,
+ * whose bookkeeping in a copy that shares the memory would undo init's.
+ */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TIDINGS_THREAD_SANITIZER 1
+extern int __clone(int (*function)(void *), void *stack, int flags, void *argument, ...);
+#endif
+#endif
+
 /* struct clone_args of <linux/sched.h> (v2: with cgroup), which older headers lack. */
 struct spawn_clone_args {
     uint64_t flags;
@@ -560,7 +579,11 @@ static __attribute__((noreturn)) void run_init(const struct tidings_spawn_reques
     void *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
     if (stack == MAP_FAILED) fail(control, TIDINGS_SPAWN_STEP_FORK, -1);
     struct worker_start start = {request, request->output >= 0, 0};
+#ifdef TIDINGS_THREAD_SANITIZER
+    pid_t worker = __clone(start_worker, (char *)stack + stack_size, CLONE_VM | CLONE_VFORK | SIGCHLD, &start);
+#else
     pid_t worker = clone(start_worker, (char *)stack + stack_size, CLONE_VM | CLONE_VFORK | SIGCHLD, &start);
+#endif
     if (worker < 0) fail(control, TIDINGS_SPAWN_STEP_FORK, -1);
     munmap(stack, stack_size);
     bool ended = false;
@@ -644,6 +667,54 @@ static void end_child(pid_t pid) {
     }
 }
 
+#ifdef TIDINGS_THREAD_SANITIZER
+/* What init is started with when it is made by clone(). */
+struct init_start {
+    const struct tidings_spawn_request *request;
+    int control_end;
+    bool privileged;
+};
+
+static int start_init(void *argument) {
+    const struct init_start *start = argument;
+    run_init(start->request, start->control_end, start->privileged);
+}
+
+/*
+ * Init made as ThreadSanitizer must see it (see the top of this file): by
+ * glibc's clone(), on a stack of its own, which the copy keeps. clone() has
+ * no CLONE_INTO_CGROUP: init joins its cgroup here, before it is told to go,
+ * so that the worker it starts is in it from the start. Returns the pid, or
+ * -1 with errno set.
+ */
+static long clone_init(uint64_t flags, int *pidfd, const struct tidings_spawn_request *request, int control_end,
+                       bool privileged) {
+    size_t stack_size = 256 * 1024;
+    void *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) return -1;
+    struct init_start start = {request, control_end, privileged};
+    long pid = clone(start_init, (char *)stack + stack_size, (int)(flags | CLONE_PIDFD) | SIGCHLD, &start, pidfd);
+    int error = errno;
+    munmap(stack, stack_size);
+    if (pid > 0 && request->cgroup_directory >= 0) {
+        char text[24];
+        int length = snprintf(text, sizeof text, "%ld\n", pid);
+        int procs = openat(request->cgroup_directory, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+        bool joined = procs >= 0 && write(procs, text, (size_t)length) == length;
+        if (!joined) error = errno != 0 ? errno : EIO;
+        if (procs >= 0) close(procs);
+        if (!joined) {
+            end_child((pid_t)pid);
+            if (*pidfd >= 0) close(*pidfd);
+            *pidfd = -1;
+            pid = -1;
+        }
+    }
+    errno = error;
+    return pid;
+}
+#endif
+
 int tidings_spawn_sandboxed(const struct tidings_spawn_request *request, struct tidings_spawn_result *result) {
     memset(result, 0, sizeof *result);
     result->pid = -1;
@@ -671,6 +742,7 @@ int tidings_spawn_sandboxed(const struct tidings_spawn_request *request, struct 
     if (request->namespaces & TIDINGS_NAMESPACE_NETWORK) flags |= CLONE_NEWNET;
     if (request->namespaces & TIDINGS_NAMESPACE_UTS) flags |= CLONE_NEWUTS;
     int pidfd = -1;
+#ifndef TIDINGS_THREAD_SANITIZER
     struct spawn_clone_args arguments;
     memset(&arguments, 0, sizeof arguments);
     arguments.flags = flags | CLONE_PIDFD;
@@ -680,11 +752,15 @@ int tidings_spawn_sandboxed(const struct tidings_spawn_request *request, struct 
         arguments.flags |= CLONE_INTO_CGROUP;
         arguments.cgroup = (uint64_t)request->cgroup_directory;
     }
+#endif
 
     /* Nothing is delivered to the child before it has reset every action (as posix_spawn does). */
     sigset_t all, previous;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
+#ifdef TIDINGS_THREAD_SANITIZER
+    long pid = clone_init(flags, &pidfd, request, ends[1], privileged);
+#else
     long pid = syscall(SYS_clone3, &arguments, sizeof arguments);
     if (pid < 0 && errno == ENOSYS && request->cgroup_directory < 0) {
         /* Before Linux 5.3: clone, with its pidfd made afterwards when the kernel can. */
@@ -692,6 +768,7 @@ int tidings_spawn_sandboxed(const struct tidings_spawn_request *request, struct 
         pidfd = -1;
     }
     if (pid == 0) run_init(request, ends[1], privileged);
+#endif
     int clone_error = pid < 0 ? -errno : 0;
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
     close(ends[1]);

@@ -32,7 +32,6 @@ import TidingsRuntime
         Case(flag: "FAULT_EXIT", kind: "exit"),
         Case(flag: "FAULT_STACK_OVERFLOW", kind: "stack-overflow"),
         Case(flag: "FAULT_LOOP", kind: "cpu-time"),
-        Case(flag: "FAULT_MEMORY", kind: "memory"),
         Case(flag: "FAULT_STOP_READING", kind: "unresponsive"),
         Case(flag: "FAULT_HANG", kind: "hang"),
     ]
@@ -63,6 +62,17 @@ import TidingsRuntime
         #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == true)
         #expect(bench.ledger.entries()[bench.faultyBundle]?.faults.map(\.kind) == Array(repeating: fault.kind, count: 3))
         bench.expectHealthyStillServes(host)
+    }
+
+    /// Memory exhaustion, as the other delivery faults. Not under a
+    /// sanitizer: the worker's memory limit is then reached by the
+    /// sanitizer's runtime (shadow memory, its allocator and quarantine) as
+    /// often as by the extension, and the runtime then ends the process
+    /// itself, with its own status: the fault is not told as memory.
+    @Test(.disabled(if: Sanitizer.current != nil,
+                    "a sanitizer's runtime shares the worker's memory limit and ends the process itself when it runs out"))
+    func memoryFaultIsContainedAndQuarantined() throws {
+        try deliveryFaultIsContainedAndQuarantined(Case(flag: "FAULT_MEMORY", kind: "memory"))
     }
 
     @Test(arguments: completionFaults)

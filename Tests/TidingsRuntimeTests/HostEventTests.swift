@@ -28,7 +28,9 @@ import TidingsRuntime
         let host = fixture.host()
         let delivery = host.deliver(story(), to: "com.example.news")
         #expect(delivery.presentation.view?.text(of: "status") == "loading")
-        #expect(fixture.events.wait { !$0.presentations.isEmpty })
+        // The extension makes two host calls, which may be pushed one by one:
+        // the last presentation pushed carries both once the height is there.
+        #expect(fixture.events.wait { $0.presentations.last?.contentHeight == 200 })
         let pushed = try #require(fixture.events.presentations.last)
         #expect(pushed.notification.identifier == "story")
         #expect(pushed.view?.text(of: "status") == "updated")

@@ -126,9 +126,7 @@ package enum FileSystem {
         defer { closedir(directory) }
         var entries: [DirectoryEntry] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
+            let name = Self.name(of: entry)
             guard name != "." && name != ".." else { continue }
             let kind: Kind? =
                 switch Int32(entry.pointee.d_type) {
@@ -140,6 +138,14 @@ package enum FileSystem {
             entries.append(DirectoryEntry(name: name, kind: kind))
         }
         return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    /// The name of an entry `readdir` returned, read up to its NUL. An entry
+    /// is only as long as its name: copying `d_name`'s 256 bytes out of it
+    /// would read past the end of `readdir`'s buffer.
+    package static func name(of entry: UnsafePointer<dirent>) -> String {
+        let offset = MemoryLayout<dirent>.offset(of: \.d_name)!
+        return String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
     }
 
     /// The names in the directory at `path`, sorted as `entries(of:)` sorts them.

@@ -270,11 +270,13 @@ package final class SandboxBuilder: Sendable {
                                        namespaces.contains(.network) ? "none: an empty network namespace, and no sockets but socket pairs"
                                                                      : "no sockets but socket pairs (seccomp)"))
         }
+        // A sanitized build's runtime shares the limit with the extension.
+        let sanitizer = Sanitizer.current.map { "; this build's \($0.rawValue) uses part of it" } ?? ""
         if let cgroup {
-            layers.append(SandboxLayer("memory", .active, cgroup.summary))
+            layers.append(SandboxLayer("memory", .active, cgroup.summary + sanitizer))
         } else if settings.memoryLimit > 0 {
             layers.append(SandboxLayer("memory", .weakened,
-                                       "no cgroup (\(cgroupMissing ?? "unknown")): RLIMIT_DATA of \(settings.memoryLimit >> 20) MiB, no process but its own, 256 descriptors, no larger socket buffers; memfd, shared anonymous memory and System V IPC refused; its scratch space \(settings.scratchSize >> 20) MiB"))
+                                       "no cgroup (\(cgroupMissing ?? "unknown")): RLIMIT_DATA of \(settings.memoryLimit >> 20) MiB, no process but its own, 256 descriptors, no larger socket buffers; memfd, shared anonymous memory and System V IPC refused; its scratch space \(settings.scratchSize >> 20) MiB\(sanitizer)"))
         } else {
             layers.append(SandboxLayer("memory", .missing, "no memory limit: turned off by the host's settings"))
         }

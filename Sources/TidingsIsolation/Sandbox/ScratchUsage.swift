@@ -23,7 +23,7 @@ enum ScratchUsage {
         defer { closedir(listing) }
         var total: UInt64 = 0
         while budget > 0, let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = FileSystem.name(of: entry)
             if name == "." || name == ".." { continue }
             budget -= 1
             var status = stat()

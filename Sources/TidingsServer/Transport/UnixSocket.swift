@@ -17,7 +17,12 @@ package enum UnixSocket {
     /// is made 0600. What is at `path` already must be a socket of the
     /// user's own: one left by a server that is gone is replaced; one a live
     /// server answers on is not.
-    /// The corresponding C functions are `socket`, `bind` and `listen`.
+    ///
+    /// The socket is bound, made 0600 and listening under a temporary name
+    /// (`.PID` beside it) before it is renamed to `path`: a client that finds
+    /// the socket there can connect at once, never between `bind` and
+    /// `listen` (refused), and never finds it with the umask's mode.
+    /// The corresponding C functions are `socket`, `bind`, `listen` and `rename`.
     package static func listen(at path: String) throws(Diagnostic) -> FileDescriptor {
         let directory = Path.directory(of: path)
         let folder = try FileDescriptor(openingPrivateDirectory: directory)
@@ -27,8 +32,11 @@ package enum UnixSocket {
             }
             unlink(path)
         }
+        _ = try address(of: path)
+        let temporary = Path.join(directory, ".\(getpid())")
         let socket = try makeSocket()
-        var address = try address(of: path)
+        var address = try address(of: temporary)
+        unlink(temporary)
         // No umask change (it is the whole process's): the socket is made
         // 0600 right after bind, and until then a peer of another user is
         // refused anyway (SO_PEERCRED).
@@ -38,9 +46,15 @@ package enum UnixSocket {
             }
         }
         guard bound == 0 else { throw failure("Cannot listen at \(path): \(SystemError.current()).", path) }
-        guard chmod(path, 0o600) == 0 else { throw failure("Cannot make \(path) private: \(SystemError.current()).", path) }
-        guard Glibc.listen(socket.rawValue, 128) == 0 else {
-            throw failure("Cannot listen at \(path): \(SystemError.current()).", path)
+        guard chmod(temporary, 0o600) == 0 else {
+            let error = SystemError.current()
+            unlink(temporary)
+            throw failure("Cannot make \(path) private: \(error).", path)
+        }
+        guard Glibc.listen(socket.rawValue, 128) == 0, rename(temporary, path) == 0 else {
+            let error = SystemError.current()
+            unlink(temporary)
+            throw failure("Cannot listen at \(path): \(error).", path)
         }
         return socket
     }

@@ -386,6 +386,16 @@ struct tidings_sandbox_report {
     int64_t system_microseconds;
 };
 
+/** The sanitizer this build was compiled with (`--sanitize=address` or `thread`). */
+enum tidings_sanitizer_kind {
+    TIDINGS_SANITIZER_NONE = 0,
+    TIDINGS_SANITIZER_ADDRESS = 1,
+    TIDINGS_SANITIZER_THREAD = 2,
+};
+
+/** Which sanitizer's runtime is in this process: one of `enum tidings_sanitizer_kind`. */
+int tidings_sanitizer(void);
+
 #ifdef __cplusplus
 }
 #endif
