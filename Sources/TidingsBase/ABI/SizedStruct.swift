@@ -17,11 +17,16 @@ package protocol SizedStruct {
     /// that introduced it (the header's `TIDINGS_…_SIZE_V…`).
     static var introducedSize: Int { get }
     /// Every field at the default the header gives it, which a field beyond
-    /// the size given takes.
+    /// the size given takes; zero, unless the struct says otherwise.
     static var defaults: Self { get }
+    /// Every field zero (NULL, false, 0), as C's `{0}`.
+    init()
 }
 
 extension SizedStruct {
+    /// Every field zero: the header's default for most fields.
+    package static var defaults: Self { Self() }
+
     /// The size of the struct up to and including `field` (the header's
     /// `TIDINGS_SIZE_THROUGH`).
     package static func size<Field>(through field: KeyPath<Self, Field>) -> Int {

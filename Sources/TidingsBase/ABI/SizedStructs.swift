@@ -6,7 +6,6 @@ import TidingsABI
 
 extension tidings_user_info_entry: SizedStruct {
     package static let introducedSize = size(through: \.string_value)
-    package static var defaults: Self { Self() }
 }
 
 extension tidings_attachment: SizedStruct {
@@ -31,17 +30,14 @@ extension tidings_content: SizedStruct {
 
 extension tidings_notification: SizedStruct {
     package static let introducedSize = size(through: \.content)
-    package static var defaults: Self { Self() }
 }
 
 extension tidings_response: SizedStruct {
     package static let introducedSize = size(through: \.notification)
-    package static var defaults: Self { Self() }
 }
 
 extension tidings_action: SizedStruct {
     package static let introducedSize = size(through: \.text_input_placeholder)
-    package static var defaults: Self { Self() }
 }
 
 extension tidings_attachment_request: SizedStruct {
@@ -55,40 +51,33 @@ extension tidings_attachment_request: SizedStruct {
 
 extension tidings_attachment_result: SizedStruct {
     package static let introducedSize = size(through: \.size)
-    package static var defaults: Self { Self() }
 }
 
 extension tidings_media_button: SizedStruct {
     package static let introducedSize = size(through: \.tint_color)
-    package static var defaults: Self { Self() }
 }
 
 extension tidings_host: SizedStruct {
     /// Version 1's table, through complete_response; later functions are NULL beyond it.
     package static let introducedSize = size(through: \.complete_response)
-    package static var defaults: Self { Self() }
 }
 
 extension tidings_extension: SizedStruct {
     /// `TIDINGS_EXTENSION_MIN_SIZE`: through did_receive_notification, the
     /// least a descriptor may be; the functions beyond are "not implemented".
     package static let introducedSize = size(through: \.did_receive_notification)
-    package static var defaults: Self { Self() }
 }
 
 extension tidings_entry_info: SizedStruct {
     package static let introducedSize = size(through: \.bundle_path)
-    package static var defaults: Self { Self() }
 }
 
 extension tidings_limits_interface: SizedStruct {
     package static let introducedSize = size(through: \.call_burst)
-    package static var defaults: Self { Self() }
 }
 
 extension tidings_content_interface: SizedStruct {
     package static let introducedSize = size(through: \.get_details)
-    package static var defaults: Self { Self() }
 }
 
 extension tidings_content_details: SizedStruct {
