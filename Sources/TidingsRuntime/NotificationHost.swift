@@ -84,14 +84,6 @@ package final class NotificationHost: Sendable {
         }
     }
 
-    /// The instance that serves one thread of one extension, shared by its notifications.
-    private struct ThreadKey: Hashable {
-        /// The extension's bundle identifier.
-        var extensionIdentifier: String
-        /// The notifications' thread identifier.
-        var thread: String
-    }
-
     /// One delivery, as shown. A delivery is told apart from a later one of
     /// the same request identifier by its identity.
     private final class Shown: Sendable {
@@ -101,30 +93,38 @@ package final class NotificationHost: Sendable {
         let app: String
         /// The content width, in points.
         let width: Double
-        /// The instance serving it; nil when no extension does, or its extension failed.
-        let instance: InstanceRecord?
-        /// The thread whose instance it shares, if any.
-        let threadKey: ThreadKey?
-        /// Delivered before the host started (restored), and not shown to its
-        /// content extension since: it is, before its first response.
-        let restored: Bool
-        /// A response claimed showing the restored notification again.
-        let revived = Atomic<Bool>(false)
+        /// The content extension whose interface opens for it; nil when none serves it.
+        let target: RouteTarget?
         /// Its place in the order of deliveries (`State.order`).
         let number: UInt64
 
-        /// A delivery of `notification` to `app` at `width`, served by
-        /// `instance` (of thread `threadKey`), `number` in the order of deliveries.
-        init(notification: UserNotification, app: String, width: Double, instance: InstanceRecord?,
-             threadKey: ThreadKey?, number: UInt64, restored: Bool = false) {
+        /// A delivery of `notification` to `app` at `width`, whose expanded
+        /// interface `target` serves, `number` in the order of deliveries.
+        init(notification: UserNotification, app: String, width: Double, target: RouteTarget?, number: UInt64) {
             self.notification = notification
             self.app = app
             self.width = width
-            self.instance = instance
-            self.threadKey = threadKey
+            self.target = target
             self.number = number
-            self.restored = restored
         }
+
+        /// True when `other` is of the same app, of the same (non-empty)
+        /// thread, and served by the same extension: a thread-mate, whose
+        /// open interface it is passed to.
+        func isThreadMate(of other: Shown) -> Bool {
+            let thread = notification.content.threadIdentifier
+            return !thread.isEmpty && thread == other.notification.content.threadIdentifier && app == other.app
+                && target != nil && target?.manifest.bundleIdentifier == other.target?.manifest.bundleIdentifier
+        }
+    }
+
+    /// The expanded interface open now: one per host, as on a phone's screen.
+    private struct OpenInterface {
+        /// The notification whose interface it is.
+        let shown: Shown
+        /// The instance serving it; nil when none could be made (the
+        /// interface then shows the default content).
+        var instance: InstanceRecord?
     }
 
     /// A registered category, in a class so that finding it copies one reference.
@@ -162,8 +162,8 @@ package final class NotificationHost: Sendable {
         private(set) var apps: [String: AppRegistration] = [:]
         /// What is shown of each group, by request identifier: `shown`, grouped.
         private var groups: [GroupKey: [String: UserNotification]] = [:]
-        /// The instance of each thread shown; only instances someone holds.
-        private var threads: [ThreadKey: InstanceRecord] = [:]
+        /// The expanded interface open now, if any.
+        private(set) var open: OpenInterface?
         /// The latest delivery of each identifier begun and not yet shown, by
         /// the number `reserve` gave it.
         private var reservations: [String: UInt64] = [:]
@@ -236,44 +236,57 @@ package final class NotificationHost: Sendable {
             return target
         }
 
-        /// What shows as `identifier`, with its registered category; its
-        /// instance, if any, held for the caller, who lets go of it.
-        func claim(_ identifier: String) -> (Shown, Registered?)? {
+        /// What shows as `identifier`, with its registered category and the
+        /// instance of its interface when that is open, held for the caller,
+        /// who lets go of it.
+        func claim(_ identifier: String) -> (Shown, Registered?, InstanceRecord?)? {
             guard let entry = shown[identifier] else { return nil }
-            entry.instance?.holds.add(1, ordering: .relaxed)
-            return (entry, registered(for: entry))
+            let instance = interface(of: entry)?.instance
+            instance?.holds.add(1, ordering: .relaxed)
+            return (entry, registered(for: entry), instance)
         }
 
-        /// The instance of thread `key`, held for the caller, who lets go of
-        /// it; nil when the thread has none (or there is no thread).
-        func holdInstance(of key: ThreadKey?) -> InstanceRecord? {
-            guard let key, let instance = threads[key] else { return nil }
+        /// The open interface, when it is `entry`'s.
+        func interface(of entry: Shown) -> OpenInterface? {
+            open.flatMap { $0.shown === entry ? $0 : nil }
+        }
+
+        /// The instance of the open interface when `entry` is a thread-mate
+        /// of its notification, held for the caller, who lets go of it.
+        func holdThreadMate(of entry: Shown) -> InstanceRecord? {
+            guard let open, let instance = open.instance, open.shown !== entry, entry.isThreadMate(of: open.shown)
+            else { return nil }
             instance.holds.add(1, ordering: .relaxed)
             return instance
         }
 
-        /// `holdInstance(of:)`, but when the thread has no instance, the one
-        /// `make` makes, kept as the thread's.
-        mutating func holdInstance(of key: ThreadKey?, makingOne make: () -> InstanceRecord) -> InstanceRecord {
-            if let held = holdInstance(of: key) { return held }
-            let made = make()
-            made.holds.add(1, ordering: .relaxed)
-            if let key { threads[key] = made }
-            return made
+        /// Opens the interface of `entry`, served by `instance` (held by the
+        /// interface and by the caller, who lets go of it), closing the one
+        /// open; returns the one closed, with its instance when nobody holds
+        /// it any more: to be destroyed. Nil when `entry` no longer shows.
+        mutating func open(_ entry: Shown, with instance: InstanceRecord?) -> (closed: Shown?, ended: InstanceRecord?)? {
+            guard isShowing(entry) else { return nil }
+            instance?.holds.add(2, ordering: .relaxed)
+            let previous = open
+            open = OpenInterface(shown: entry, instance: instance)
+            return (previous?.shown, previous?.instance.flatMap { letGo(of: $0) })
         }
 
-        /// Forgets `instance` as the instance of thread `key` (it failed),
-        /// so that the thread's next delivery makes another.
-        mutating func forget(_ instance: InstanceRecord, of key: ThreadKey?) {
-            if let key, threads[key] === instance { threads[key] = nil }
+        /// Closes the interface of `entry` when it is open (and, when
+        /// `instance` is given, only while that instance serves it); returns
+        /// whether it was, and its instance when nobody holds it any more.
+        mutating func closeInterface(of entry: Shown, servedBy instance: InstanceRecord? = nil)
+            -> (closed: Bool, ended: InstanceRecord?) {
+            guard let current = interface(of: entry), instance == nil || current.instance === instance
+            else { return (false, nil) }
+            open = nil
+            return (true, current.instance.flatMap { letGo(of: $0) })
         }
 
-        /// Lets go of one hold on `instance`, of thread `key`; returns it when
-        /// that was the last, forgotten as its thread's: to be destroyed.
-        mutating func letGo(of instance: InstanceRecord, of key: ThreadKey?) -> InstanceRecord? {
-            guard instance.holds.subtract(1, ordering: .relaxed).newValue == 0 else { return nil }
-            forget(instance, of: key)
-            return instance
+        /// Lets go of one hold on `instance`; returns it when that was the
+        /// last: to be destroyed.
+        func letGo(of instance: InstanceRecord) -> InstanceRecord? {
+            instance.holds.subtract(1, ordering: .relaxed).newValue == 0 ? instance : nil
         }
 
         /// A number for a new delivery shown, after every other.
@@ -293,20 +306,17 @@ package final class NotificationHost: Sendable {
         }
 
         /// Shows `entry`, delivered under `reservation`, replacing what showed
-        /// under its identifier, and lets go of `instance` (of thread `key`),
-        /// held by the delivery; then takes the oldest off while more than
+        /// under its identifier; then takes the oldest off while more than
         /// `limit` show, each once `record` has written its dismissal (see
         /// `Showing`). When a later delivery of the identifier has reserved it
         /// since, `entry` is not shown: it counts as replaced by that one at
         /// once.
         mutating func show(_ entry: Shown, reserved reservation: UInt64, limit: Int?,
-                           recording record: (String) -> Diagnostic?, lettingGoOf instance: InstanceRecord? = nil,
-                           of key: ThreadKey? = nil) -> Showing {
+                           recording record: (String) -> Diagnostic?) -> Showing {
             let identifier = entry.notification.identifier
             var showing = Showing(shown: reservations[identifier] == reservation, replaced: Removal(entry: entry))
             if showing.shown {
                 reservations[identifier] = nil
-                entry.instance?.holds.add(1, ordering: .relaxed)
                 order.insert(entry, as: entry.number)
                 showing.replaced = Removal()
                 if let previous = shown.updateValue(entry, forKey: identifier) {
@@ -315,7 +325,6 @@ package final class NotificationHost: Sendable {
                 }
                 groups[GroupKey(entry), default: [:]][identifier] = entry.notification
             }
-            if let instance, let ended = letGo(of: instance, of: key) { showing.replaced.ended.append(ended) }
             while let limit, shown.count > limit, let oldest = order.first?.element, oldest !== entry {
                 if let refusal = record(oldest.notification.identifier) {
                     showing.refusal = refusal
@@ -355,16 +364,14 @@ package final class NotificationHost: Sendable {
             return release(entry)
         }
 
-        /// Lets go of the hold of `entry`'s presentation on its instance;
-        /// the instance is to be destroyed when that was the last hold.
+        /// Closes `entry`'s interface when it is open; its instance is to be
+        /// destroyed when nobody else holds it.
         private mutating func release(_ entry: Shown) -> Removal {
             let group = GroupKey(entry)
             groups[group]?[entry.notification.identifier] = nil
             if groups[group]?.isEmpty == true { groups[group] = nil }
             var removal = Removal(entry: entry)
-            if let instance = entry.instance, let ended = letGo(of: instance, of: entry.threadKey) {
-                removal.ended.append(ended)
-            }
+            if let ended = closeInterface(of: entry).ended { removal.ended.append(ended) }
             return removal
         }
     }
@@ -403,11 +410,11 @@ package final class NotificationHost: Sendable {
         removeUnreferenced(removal.attachments, keeping: kept)
     }
 
-    /// Lets go of the hold a call took on `shown`'s instance (`State.claim`),
+    /// Lets go of the hold a call took on `instance` (`State.claim`),
     /// destroying the instance when that was the last hold.
-    private func letGo(of shown: Shown) {
-        guard let instance = shown.instance else { return }
-        state.withLock { $0.letGo(of: instance, of: shown.threadKey) }?.destroy()
+    private func letGo(of instance: InstanceRecord?) {
+        guard let instance else { return }
+        state.withLock { $0.letGo(of: instance) }?.destroy()
     }
 
     /// Disposes of what showing a delivery took off the screen (`showing`,
@@ -512,13 +519,20 @@ package final class NotificationHost: Sendable {
 
     /// Delivers `notification` to `app` and returns what to show: first
     /// through the app's service extension (when the notification is mutable
-    /// and has alert text), then to the content extension of its category.
-    /// - Parameter width: the front end's content width in points; the configured default when nil.
-    package func deliver(_ original: UserNotification, to app: String, width: Double? = nil) -> Delivery {
-        deliver(original, to: app, width: width, reviving: nil) { (_: UserNotification, _: Double) throws(Never) in }
+    /// and has alert text), then shown as a banner — its default content,
+    /// title and actions — running no content-extension code, as on iOS. A
+    /// thread-mate of the notification whose expanded interface is open is
+    /// passed to that interface's instance (`didReceive` again).
+    /// - Parameters:
+    ///   - width: the front end's content width in points; the configured default when nil.
+    ///   - opening: open its expanded interface at once (`open(_:)`), for a
+    ///     front end that always shows the extension's view.
+    package func deliver(_ original: UserNotification, to app: String, width: Double? = nil,
+                         opening: Bool = false) -> Delivery {
+        deliver(original, to: app, width: width, opening: opening) { (_: UserNotification, _: Double) throws(Never) in }
     }
 
-    /// `deliver(_:to:width:)` for a host whose changes are journaled: once
+    /// `deliver(_:to:width:opening:)` for a host whose changes are journaled: once
     /// the service stage has made the notification, and before anything is
     /// shown or replaced, `record` is called with it and its content width,
     /// under the lock that orders deliveries and dismissals, so that the
@@ -530,19 +544,84 @@ package final class NotificationHost: Sendable {
     /// replaced, no content extension sees it, its attachments leave the
     /// store, and the error is thrown.
     package func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double? = nil,
+                                        opening: Bool = false,
                                         recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
         throws(Failure) -> Delivery {
-        try deliver(original, to: app, width: width, reviving: nil, recording: record)
+        let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
+        let serviced = service.run(original, to: app)
+        let notification = serviced.notification
+        var diagnostics = serviced.diagnostics
+        var log = serviced.log
+        var forwarded: [ForwardedResponse] = []
+        removeUnreferenced(serviced.dropped, keeping: notification)
+        let route = ExtensionIndex.Route(app: app, category: notification.content.categoryIdentifier)
+
+        // One lock on the common path: record the delivery, take the previous
+        // delivery of the identifier off the screen, find what is known of the
+        // route (its registered category, and where it leads).
+        let begun: (Removal, KnownRoute?, UInt64)
+        do throws(Failure) {
+            begun = try state.withLock { (state: inout State) throws(Failure) in
+                try record(notification, width)
+                let reservation = state.reserve(notification.identifier)
+                let retired = state.hide(identifier: notification.identifier)
+                return (retired, state.routes[route], reservation)
+            }
+        } catch {
+            removeUnreferenced(notification.attachments)
+            throw error
+        }
+        let (retired, known, reservation) = begun
+        dispose(retired, keeping: notification)
+        announce(retired, because: .replaced)
+        let categoryActions = known?.registered?.category.actions
+        let target = self.target(for: route, known: known, diagnostics: &diagnostics)
+        // Shown, and the open interface held when it is a thread-mate's, in one step.
+        let (shown, showing, mate) = state.withLock { state in
+            let shown = Shown(notification: notification, app: app, width: width, target: target,
+                              number: state.takeNumber())
+            let showing = state.show(shown, reserved: reservation, limit: configuration.deliveredLimit,
+                                     recording: onDismissal)
+            return (shown, showing, showing.shown ? state.holdThreadMate(of: shown) : nil)
+        }
+        if let refusal = finishShowing(showing, keeping: notification, announcingReplaced: true) {
+            diagnostics.append(refusal)
+        }
+        var mateChanges: [Presentation] = []
+        if let mate {
+            mateChanges = passToThreadMate(notification, instance: mate, diagnostics: &diagnostics, log: &log,
+                                           forwarded: &forwarded)
+        }
+        var presentation = self.presentation(shown, categoryActions: categoryActions, dismissed: false)
+        var closedByOpening: Presentation?
+        if opening && showing.shown {
+            var opened = openInterface(of: shown, categoryActions: categoryActions)
+            diagnostics += opened.outcome.diagnostics
+            log += opened.outcome.log
+            forwarded += opened.outcome.forwarded
+            presentation = opened.outcome.presentation
+            closedByOpening = opened.closed.take()
+        }
+        // Front ends hear of the delivery that shows (the latest of its identifier).
+        if showing.shown { onEvent?(.delivered(presentation)) }
+        if let closedByOpening { onEvent?(.presentationChanged(closedByOpening)) }
+        for change in mateChanges { onEvent?(.presentationChanged(change)) }
+        for response in forwarded { onEvent?(.forwarded(response)) }
+        return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
+                        diagnostics: diagnostics, log: log, forwarded: forwarded)
     }
 
     /// Puts a notification delivered before this host started (kept by a
     /// server across a restart) back among those shown, after those shown
-    /// already, with its default content; its content extension sees it
-    /// again before its first response.
+    /// already, as a banner: its interface is closed, as every interface
+    /// is when a phone restarts.
     package func restore(_ notification: UserNotification, to app: String, width: Double) {
+        let route = ExtensionIndex.Route(app: app, category: notification.content.categoryIdentifier)
+        var ignored: [Diagnostic] = []
+        let target = self.target(for: route, known: state.withLock { $0.routes[route] }, diagnostics: &ignored)
         let showing = state.withLock { state in
-            let entry = Shown(notification: notification, app: app, width: width, instance: nil, threadKey: nil,
-                              number: state.takeNumber(), restored: true)
+            let entry = Shown(notification: notification, app: app, width: width, target: target,
+                              number: state.takeNumber())
             return state.show(entry, reserved: state.reserve(notification.identifier),
                               limit: configuration.deliveredLimit, recording: onDismissal)
         }
@@ -550,114 +629,35 @@ package final class NotificationHost: Sendable {
         _ = finishShowing(showing, keeping: notification, announcingReplaced: false)
     }
 
-    /// `deliver(_:to:width:recordingWith:)`; when `reviving` a restored
-    /// notification (recorded already), it goes past the service stage,
-    /// keeps its place in the order of deliveries, and front ends hear of no
-    /// new delivery.
-    private func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double?,
-                                         reviving revived: Shown?,
-                                         recording record: (UserNotification, Double) throws(Failure) -> Void)
-        throws(Failure) -> Delivery {
-        let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
-        let serviced = revived == nil
-            ? service.run(original, to: app) : ServiceStage.Outcome(notification: original, report: .skipped(.delivered))
-        let notification = serviced.notification
-        var diagnostics = serviced.diagnostics
-        var log = serviced.log
-        var forwarded: [ForwardedResponse] = []
-        removeUnreferenced(serviced.dropped, keeping: notification)
-        let route = ExtensionIndex.Route(app: app, category: notification.content.categoryIdentifier)
-        let thread = notification.content.threadIdentifier
-        /// The key of the thread's instance among those of `target`, for a notification of a thread.
-        func threadKey(_ target: RouteTarget) -> ThreadKey? {
-            thread.isEmpty ? nil : ThreadKey(extensionIdentifier: target.manifest.bundleIdentifier, thread: thread)
+    /// Passes `notification` to `instance`, the open interface's (held for
+    /// this call, let go of here), as a thread-mate delivered while it is
+    /// open; returns the open presentation as it changed, if it did.
+    private func passToThreadMate(_ notification: UserNotification, instance: InstanceRecord,
+                                  diagnostics: inout [Diagnostic], log: inout [LogLine],
+                                  forwarded: inout [ForwardedResponse]) -> [Presentation] {
+        defer { letGo(of: instance) }
+        let revision = instance.context.update { state in
+            state.attachments = notification.attachments
+            return state.revision
         }
-
-        // One lock on the common path: record the delivery, take the previous
-        // delivery of the identifier off the screen, find what is known of the
-        // route (its registered category, and where it leads) and hold the
-        // thread's instance, so that no response closing the thread's last
-        // notification meanwhile destroys it under this delivery.
-        let begun: (Removal, KnownRoute?, ThreadKey?, InstanceRecord?, UInt64)
-        do throws(Failure) {
-            begun = try state.withLock { (state: inout State) throws(Failure) in
-                try record(notification, width)
-                let reservation = state.reserve(notification.identifier)
-                let retired = state.hide(identifier: notification.identifier)
-                let known = state.routes[route]
-                let key = known?.target.flatMap(threadKey)
-                return (retired, known, key, state.holdInstance(of: key), reservation)
+        do throws(Diagnostic) {
+            try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
+                try extensionInstance.didReceive(notification)
             }
         } catch {
-            removeUnreferenced(notification.attachments)
-            throw error
+            diagnostics.append(error)
+            return interfaceFailed(instance)
         }
-        var (retired, known, key, instance, reservation) = begun
-        dispose(retired, keeping: notification)
-        if revived == nil { announce(retired, because: .replaced) }
-        let categoryActions = known?.registered?.category.actions
-        var target = known?.target
-        if target == nil, let found = self.target(for: route, diagnostics: &diagnostics) {
-            target = state.withLock { $0.keep(found, for: route) }
-            key = target.flatMap(threadKey)
-        }
-        if instance == nil, let target {
-            do throws(Diagnostic) {
-                let provider = try target.provider(from: providers, launcher: launcher)
-                instance = state.withLock { state in
-                    state.holdInstance(of: key) {
-                        InstanceRecord(target: target, provider: provider, callRate: configuration.hostCallRate,
-                                       in: endpoint.contexts)
-                    }
-                }
-                watch(instance)
-            } catch {
-                diagnostics.append(error)
-            }
-        }
-
-        var serving: InstanceRecord?
-        var revision = 0
-        if let instance {
-            revision = instance.context.update { state in
-                state.attachments = notification.attachments
-                state.categoryActions = categoryActions ?? []
-                return state.revision
-            }
-            do throws(Diagnostic) {
-                try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in try extensionInstance.didReceive(notification) }
-                serving = instance
-            } catch {
-                instance.context.close()
-                state.withLock { $0.forget(instance, of: key) }
-                diagnostics.append(error)
-            }
-        }
-        // Shown, and the delivery's hold given up, in one step: the presentation holds the instance now.
-        let (shown, showing) = state.withLock { state in
-            let shown = Shown(notification: notification, app: app, width: width, instance: serving,
-                              threadKey: serving == nil ? nil : key, number: revived?.number ?? state.takeNumber())
-            return (shown, state.show(shown, reserved: reservation, limit: configuration.deliveredLimit,
-                                      recording: onDismissal, lettingGoOf: instance, of: key))
-        }
-        if let refusal = finishShowing(showing, keeping: notification, announcingReplaced: revived == nil) {
-            diagnostics.append(refusal)
-        }
-        let (closes, drawn) = if let serving {
-            drainReports(of: serving, for: shown, categoryActions: categoryActions, closing: false,
-                         diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
-        } else {
-            (false, self.presentation(shown, categoryActions: categoryActions, dismissed: false))
-        }
+        guard let open = state.withLock({ $0.open }), open.instance === instance else { return [] }
+        let categoryActions = state.withLock { $0.registered(for: open.shown)?.category.actions }
+        let changed = instance.context.read(\.revision) != revision
+        let (requested, drawn) = drainReports(of: instance, for: open.shown, categoryActions: categoryActions,
+                                              closing: false, diagnostics: &diagnostics, log: &log,
+                                              forwarded: &forwarded)
         var presentation = drawn
-        let closed = closes ? takeOff(shown, drawnAs: &presentation, diagnostics: &diagnostics) : Removal()
-        // Front ends hear of the delivery that shows (the latest of its identifier), before its closing.
-        if revived == nil && showing.shown { onEvent?(.delivered(presentation)) }
-        dismissed(closed, because: .extension)
-        if let serving { announceChanges(by: serving, since: revision, except: shown) }
-        for response in forwarded { onEvent?(.forwarded(response)) }
-        return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
-                        diagnostics: diagnostics, log: log, forwarded: forwarded)
+        let closes = carryOut(requested, for: open.shown, servedBy: instance, drawnAs: &presentation,
+                              diagnostics: &diagnostics)
+        return changed || closes ? [presentation] : []
     }
 
     /// The content extension `route` leads to in the index, or nil with a note saying why none serves it.
@@ -686,6 +686,158 @@ package final class NotificationHost: Sendable {
         return nil
     }
 
+    /// Where `route` leads: what a delivery found before (`known`), else
+    /// the index's content extension, kept for the next; nil, with a note
+    /// saying why, when none serves it.
+    private func target(for route: ExtensionIndex.Route, known: KnownRoute?,
+                        diagnostics: inout [Diagnostic]) -> RouteTarget? {
+        if let kept = known?.target { return kept }
+        guard let found = target(for: route, diagnostics: &diagnostics) else { return nil }
+        return state.withLock { $0.keep(found, for: route) }
+    }
+
+    // MARK: The expanded interface
+
+    /// Opens the expanded interface of the notification shown as
+    /// `identifier` (the user long-pressed or pulled it down): its content
+    /// extension's instance is made and given the notification
+    /// (`didReceive`). One interface is open at a time: the one open
+    /// closes, and its instance is released. Opening the open one changes nothing.
+    /// - Throws: for a notification not presented.
+    package func open(_ identifier: String) throws(Diagnostic) -> InterfaceOutcome {
+        guard let (shown, registered) = state.withLock({ state in
+            state.shown[identifier].map { ($0, state.registered(for: $0)) }
+        }) else { throw Self.notPresented(identifier) }
+        var opened = openInterface(of: shown, categoryActions: registered?.category.actions)
+        if let closed = opened.closed.take() { onEvent?(.presentationChanged(closed)) }
+        if opened.changed { onEvent?(.presentationChanged(opened.outcome.presentation)) }
+        for response in opened.outcome.forwarded { onEvent?(.forwarded(response)) }
+        return opened.outcome
+    }
+
+    /// Closes the expanded interface of the notification shown as
+    /// `identifier`, releasing its instance; the notification stays shown,
+    /// as a banner. Closing one not open changes nothing.
+    /// - Throws: for a notification not presented.
+    package func close(_ identifier: String) throws(Diagnostic) -> Presentation {
+        guard let shown = state.withLock({ $0.shown[identifier] }) else { throw Self.notPresented(identifier) }
+        let (closed, ended) = state.withLock { $0.closeInterface(of: shown) }
+        ended?.destroy()
+        let presentation = currentPresentation(of: shown)
+        if closed { onEvent?(.presentationChanged(presentation)) }
+        return presentation
+    }
+
+    /// The diagnostic for a request naming a notification not presented.
+    private static func notPresented(_ identifier: String) -> Diagnostic {
+        .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
+    }
+
+    /// What opening an interface did, left for its caller to tell front ends.
+    private struct Opening {
+        /// What the caller returns.
+        var outcome: InterfaceOutcome
+        /// The presentation of the notification whose interface closed for
+        /// it, as a banner now, if one did.
+        var closed: Presentation?
+        /// False when the interface was open already.
+        var changed = true
+    }
+
+    /// Opens the interface of `shown`, whose registered category has
+    /// `categoryActions`, without telling front ends.
+    private func openInterface(of shown: Shown, categoryActions: [NotificationAction]?) -> Opening {
+        if state.withLock({ $0.interface(of: shown) != nil }) {
+            return Opening(outcome: InterfaceOutcome(presentation: currentPresentation(of: shown)), changed: false)
+        }
+        var diagnostics: [Diagnostic] = []
+        var log: [LogLine] = []
+        var forwarded: [ForwardedResponse] = []
+        var instance: InstanceRecord?
+        if let target = shown.target {
+            do throws(Diagnostic) {
+                let provider = try target.provider(from: providers, launcher: launcher)
+                instance = InstanceRecord(target: target, provider: provider, callRate: configuration.hostCallRate,
+                                          in: endpoint.contexts)
+            } catch {
+                diagnostics.append(error)
+            }
+        }
+        guard let (closedShown, ended) = state.withLock({ $0.open(shown, with: instance) }) else {
+            // Taken off meanwhile: nothing to open.
+            instance?.destroy()
+            return Opening(outcome: InterfaceOutcome(presentation: currentPresentation(of: shown, dismissed: true),
+                                                     diagnostics: diagnostics), changed: false)
+        }
+        ended?.destroy()
+        let closed = closedShown.map { currentPresentation(of: $0) }
+        guard let instance else {
+            return Opening(outcome: InterfaceOutcome(presentation: currentPresentation(of: shown),
+                                                     diagnostics: diagnostics), closed: closed)
+        }
+        defer { letGo(of: instance) }
+        watch(instance)
+        instance.context.update { state in
+            state.attachments = shown.notification.attachments
+            state.categoryActions = categoryActions ?? []
+        }
+        do throws(Diagnostic) {
+            try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
+                try extensionInstance.didReceive(shown.notification)
+            }
+        } catch {
+            diagnostics.append(error)
+            _ = interfaceFailed(instance)
+            return Opening(outcome: InterfaceOutcome(presentation: currentPresentation(of: shown),
+                                                     diagnostics: diagnostics), closed: closed)
+        }
+        let (requested, drawn) = drainReports(of: instance, for: shown, categoryActions: categoryActions,
+                                              closing: false, diagnostics: &diagnostics, log: &log,
+                                              forwarded: &forwarded)
+        var presentation = drawn
+        _ = carryOut(requested, for: shown, servedBy: instance, drawnAs: &presentation, diagnostics: &diagnostics)
+        return Opening(outcome: InterfaceOutcome(presentation: presentation, diagnostics: diagnostics, log: log,
+                                                 forwarded: forwarded), closed: closed)
+    }
+
+    /// The call into `instance`, the open interface's, failed (its worker
+    /// ended): the instance is gone, and the interface closes. Returns the
+    /// presentation of the notification whose interface closed, if it did.
+    private func interfaceFailed(_ instance: InstanceRecord) -> [Presentation] {
+        instance.context.close()
+        guard let open = state.withLock({ $0.open }), open.instance === instance else { return [] }
+        let (closed, ended) = state.withLock { $0.closeInterface(of: open.shown, servedBy: instance) }
+        ended?.destroy()
+        return closed ? [currentPresentation(of: open.shown)] : []
+    }
+
+    /// What a call's reports ask of the notification it was about.
+    private struct Requested {
+        /// Take the notification off the screen: a response closed it, or
+        /// the extension performed the default action (which opens the app).
+        var takeOff = false
+        /// Why, when it is taken off.
+        var reason = DismissReason.extension
+        /// Close its interface only (dismissNotificationContentExtension).
+        var closeInterface = false
+    }
+
+    /// Carries out what `requested` asks of `shown`, whose interface
+    /// `instance` serves, leaving `presentation` as it is then; returns
+    /// whether the notification or its interface closed.
+    private func carryOut(_ requested: Requested, for shown: Shown, servedBy instance: InstanceRecord,
+                          drawnAs presentation: inout Presentation, diagnostics: inout [Diagnostic]) -> Bool {
+        if requested.takeOff {
+            dismissed(takeOff(shown, drawnAs: &presentation, diagnostics: &diagnostics), because: requested.reason)
+            return presentation.dismissed
+        }
+        guard requested.closeInterface else { return false }
+        let (closed, ended) = state.withLock { $0.closeInterface(of: shown, servedBy: instance) }
+        ended?.destroy()
+        if closed { presentation = currentPresentation(of: shown) }
+        return closed
+    }
+
     // MARK: Responding
 
     /// Sends the user's response to the notification presented as `identifier`.
@@ -703,27 +855,11 @@ package final class NotificationHost: Sendable {
 
     /// `respond(to:with:)` but for telling front ends what the app received.
     private func answer(_ identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
-        guard var (shown, registered) = state.withLock({ $0.claim(identifier) }) else {
-            throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
+        guard let (shown, registered, held) = state.withLock({ $0.claim(identifier) }) else {
+            throw Self.notPresented(identifier)
         }
-        if shown.restored {
-            // Restored, it has no instance: nothing is held yet.
-            // As iOS loads the extension when the user expands a notification
-            // kept across a restart; once, however many responses come at once.
-            if shown.revived.exchange(true, ordering: .acquiringAndReleasing) == false {
-                _ = deliver(shown.notification, to: shown.app, width: shown.width, reviving: shown) {
-                    (_: UserNotification, _: Double) throws(Never) in
-                }
-            } else {
-                let deadline = MonotonicClock.deadline(after: configuration.responseDeadline)
-                while state.withLock({ $0.shown[identifier] }) === shown && MonotonicClock.now() < deadline { usleep(1_000) }
-            }
-            guard let again = state.withLock({ $0.claim(identifier) })
-            else { throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.") }
-            (shown, registered) = again
-        }
-        let held = shown
-        defer { letGo(of: held) }
+        var instance = held
+        defer { letGo(of: instance) }
         let categoryActions = registered?.category.actions
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
@@ -731,24 +867,42 @@ package final class NotificationHost: Sendable {
         let toApp = ForwardedResponse(app: shown.app, notificationIdentifier: identifier,
                                       actionIdentifier: response.actionIdentifier, userText: response.userText)
         let isDismissal = response.actionIdentifier == ActionIdentifier.dismiss
-        try validate(response, against: actions(of: shown, categoryActions: categoryActions),
+        try validate(response, against: instance?.context.read(\.actions) ?? categoryActions ?? [],
                      categoryName: registered?.category.identifier)
 
-        if isDismissal && !(registered?.category.options.contains(.customDismissAction) ?? false) {
-            diagnostics.append(.note(.responseDismissNotDelivered,
-                                     "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
+        // The dismiss and default actions go to the app, never to the extension, as on iOS.
+        if isDismissal || response.actionIdentifier == ActionIdentifier.default {
+            let reachesApp = !isDismissal || (registered?.category.options.contains(.customDismissAction) ?? false)
+            if !reachesApp {
+                diagnostics.append(.note(.responseDismissNotDelivered,
+                                         "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
+            }
             let presentation = close(shown, categoryActions: categoryActions, diagnostics: &diagnostics)
-            return ResponseOutcome(response: response, receiver: .nobody, option: nil, presentation: presentation,
-                                   forwarded: [], diagnostics: diagnostics, log: log)
+            return ResponseOutcome(response: response, receiver: reachesApp ? .app : .nobody, option: nil,
+                                   presentation: presentation, forwarded: reachesApp ? [toApp] : [],
+                                   diagnostics: diagnostics, log: log)
         }
-        guard let instance = shown.instance, instance.started.provider.handlesResponses else {
-            if shown.instance != nil {
+        // A custom action on a closed interface opens it first when the
+        // extension has a response handler: its handler expects a view
+        // controller that received the notification, as on iOS, where
+        // actions are chosen from the expanded interface.
+        if instance == nil, let target = shown.target, handlesResponses(target, diagnostics: &diagnostics) {
+            var opened = openInterface(of: shown, categoryActions: categoryActions)
+            diagnostics += opened.outcome.diagnostics
+            log += opened.outcome.log
+            forwarded += opened.outcome.forwarded
+            if let closed = opened.closed.take() { onEvent?(.presentationChanged(closed)) }
+            onEvent?(.presentationChanged(opened.outcome.presentation))
+            instance = state.withLock { $0.claim(identifier)?.2 }
+        }
+        guard let instance, instance.started.provider.handlesResponses else {
+            if shown.target != nil && !diagnostics.containsError {
                 diagnostics.append(.note(.responseNoHandler,
                                          "The extension has no response handler, so the response goes straight to the app."))
             }
             let presentation = close(shown, categoryActions: categoryActions, diagnostics: &diagnostics)
             return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
-                                   forwarded: [toApp], diagnostics: diagnostics, log: log)
+                                   forwarded: forwarded + [toApp], diagnostics: diagnostics, log: log)
         }
 
         let onEvent = self.onEvent
@@ -758,7 +912,6 @@ package final class NotificationHost: Sendable {
             extensionIdentifier: instance.manifest.bundleIdentifier,
             report: { [app = shown.app] in onEvent?(.diagnostic($0, app: app)) })
         var answer: PendingCompletion.Answer?
-        let revision = instance.context.read(\.revision)
         do throws(Diagnostic) {
             try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
                 try extensionInstance.didReceive(response, to: shown.notification, token: pending.token,
@@ -775,7 +928,7 @@ package final class NotificationHost: Sendable {
         // Without a valid answer the app still learns of the action: nothing is lost.
         let effective = option ?? .dismissAndForwardAction
         let presentation = collectReports(of: instance, for: shown, categoryActions: categoryActions,
-                                          closing: effective != .doNotDismiss || isDismissal,
+                                          closing: effective != .doNotDismiss,
                                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         switch answer {
         case .option, .content:  // a response's token takes no content: the center refuses complete_request on it
@@ -792,13 +945,23 @@ package final class NotificationHost: Sendable {
                                           "\(instance.manifest.bundleIdentifier) did not complete the response within \(configuration.responseDeadline) s; the notification is closed and the action forwarded to the app."))
             }
         }
-        announceChanges(by: instance, since: revision)
         if effective == .dismissAndForwardAction { forwarded.append(toApp) }
         if let misuse = diagnostics.first(where: \.code.isCompletionMisuse) {
             instance.started.provider.noteFault(misuse)
         }
         return ResponseOutcome(response: response, receiver: .extension, option: option, presentation: presentation,
                                forwarded: forwarded, diagnostics: diagnostics, log: log)
+    }
+
+    /// True when the extension `target` leads to has a response handler
+    /// (launching it when it is not yet); false, with why, when it cannot start.
+    private func handlesResponses(_ target: RouteTarget, diagnostics: inout [Diagnostic]) -> Bool {
+        do throws(Diagnostic) {
+            return try target.provider(from: providers, launcher: launcher).provider.handlesResponses
+        } catch {
+            diagnostics.append(error)
+            return false
+        }
     }
 
     private func validate(_ response: ResponseRequest, against actions: [NotificationAction],
@@ -833,16 +996,19 @@ package final class NotificationHost: Sendable {
 
     // MARK: Media
 
-    /// The user tapped the media play/pause button: plays when paused, pauses when playing.
+    /// The user tapped the media play/pause button of the notification's
+    /// open interface: plays when paused, pauses when playing.
+    /// - Throws: for a notification not presented, or whose interface is
+    ///   not open or shows no media button.
     package func tapMediaButton(of identifier: String) throws(Diagnostic) -> Presentation {
-        guard let (shown, registered) = state.withLock({ $0.claim(identifier) }) else {
-            throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
+        guard let (shown, registered, held) = state.withLock({ $0.claim(identifier) }) else {
+            throw Self.notPresented(identifier)
         }
-        defer { letGo(of: shown) }
-        let categoryActions = registered?.category.actions
-        guard let instance = shown.instance, let button = instance.context.snapshot().mediaButton,
-              button.type != 0
-        else {
+        defer { letGo(of: held) }
+        guard let instance = held else {
+            throw .error(.mediaNoButton, "The notification \"\(identifier)\"'s interface is not open, so it shows no media button; open it first.")
+        }
+        guard let button = instance.context.snapshot().mediaButton, button.type != 0 else {
             throw .error(.mediaNoButton, "The notification \"\(identifier)\" shows no media button.")
         }
         let playing = instance.context.update { state in
@@ -853,7 +1019,7 @@ package final class NotificationHost: Sendable {
             if playing { try extensionInstance.mediaPlay() } else { try extensionInstance.mediaPause() }
         }
         var ignored: ([Diagnostic], [LogLine], [ForwardedResponse]) = ([], [], [])
-        return collectReports(of: instance, for: shown, categoryActions: categoryActions, closing: false,
+        return collectReports(of: instance, for: shown, categoryActions: registered?.category.actions, closing: false,
                               diagnostics: &ignored.0, log: &ignored.1, forwarded: &ignored.2)
     }
 
@@ -939,22 +1105,20 @@ package final class NotificationHost: Sendable {
         state.withLock { $0.registeredCategories() }
     }
 
-    /// The actions `shown` offers: those its extension set, else its category's (`categoryActions`).
-    private func actions(of shown: Shown, categoryActions: [NotificationAction]?) -> [NotificationAction] {
-        shown.instance?.context.read(\.actions) ?? categoryActions ?? []
-    }
-
     /// What a front end shows for `shown`, whose registered category has
-    /// `categoryActions`, as its instance is now.
+    /// `categoryActions`: a banner, or its expanded interface as its
+    /// instance is now when that is open.
     private func presentation(_ shown: Shown, categoryActions: [NotificationAction]?, dismissed: Bool) -> Presentation {
-        let settings = state.withLock { $0.settings(for: shown) }
-        guard let instance = shown.instance else {
+        let (settings, open) = state.withLock { ($0.settings(for: shown), $0.interface(of: shown)) }
+        guard let open, let instance = open.instance else {
+            // A banner names the extension whose interface opens; an interface whose extension failed, none.
             return Presentation(
-                notification: shown.notification, app: shown.app, extensionIdentifier: nil,
+                notification: shown.notification, app: shown.app,
+                extensionIdentifier: open == nil ? shown.target?.manifest.bundleIdentifier : nil,
                 header: settings.app.name ?? shown.app,
                 defaultContentHidden: false, contentWidth: shown.width, initialContentHeight: nil, contentHeight: nil,
                 view: nil, actions: categoryActions ?? [], mediaButton: nil, mediaPlaying: false,
-                userInteractionEnabled: false, dismissed: dismissed, settings: settings)
+                userInteractionEnabled: false, expanded: open != nil, dismissed: dismissed, settings: settings)
         }
         return instance.context.read { state in
             presentation(shown, of: instance, state: state, categoryActions: categoryActions, settings: settings,
@@ -962,9 +1126,16 @@ package final class NotificationHost: Sendable {
         }
     }
 
-    /// What a front end shows for `shown`, whose registered category has
-    /// `categoryActions`, with `instance` in `state` and the app's and
-    /// category's `settings`.
+    /// `presentation(_:categoryActions:dismissed:)` for a notification
+    /// shown, with its registered category's actions.
+    private func currentPresentation(of shown: Shown, dismissed: Bool = false) -> Presentation {
+        presentation(shown, categoryActions: state.withLock { $0.registered(for: shown)?.category.actions },
+                     dismissed: dismissed)
+    }
+
+    /// What a front end shows for `shown`'s expanded interface, whose
+    /// registered category has `categoryActions`, with `instance` in `state`
+    /// and the app's and category's `settings`.
     private func presentation(_ shown: Shown, of instance: InstanceRecord, state: borrowing InstanceContext.State,
                               categoryActions: [NotificationAction]?, settings: PresentationSettings,
                               dismissed: Bool) -> Presentation {
@@ -977,7 +1148,7 @@ package final class NotificationHost: Sendable {
             initialContentHeight: initial, contentHeight: state.preferredContentHeight ?? initial, view: state.view,
             actions: state.actions ?? categoryActions ?? [], mediaButton: state.mediaButton,
             mediaPlaying: state.mediaPlaying, userInteractionEnabled: manifest.userInteractionEnabled,
-            dismissed: dismissed, settings: settings)
+            expanded: !dismissed, dismissed: dismissed, settings: settings)
     }
 
     // MARK: Closing
@@ -1025,6 +1196,8 @@ package final class NotificationHost: Sendable {
                          diagnostics: inout [Diagnostic]) -> Removal {
         switch takeOff(shown) {
         case .success(let removal):
+            // Its interface closed with it; the view shows as it was last.
+            presentation.expanded = false
             return removal
         case .failure(let refusal):
             presentation.dismissed = false
@@ -1040,48 +1213,34 @@ package final class NotificationHost: Sendable {
         announce(removal, because: reason)
     }
 
-    /// Tells front ends of the presentations `instance` serves (but
-    /// `except`'s), in the order delivered, as they are now, when a call into it changed what it
-    /// shows: the view of a thread is one for all its notifications. The
-    /// changes are those since the context's revision was `revision`.
-    private func announceChanges(by instance: InstanceRecord, since revision: Int, except: Shown? = nil) {
-        guard let onEvent, instance.context.read(\.revision) != revision else { return }
-        let served = state.withLock { state in
-            state.order.elements(after: 0).filter { $0.element.instance === instance && $0.element !== except }
-                .map { ($0.element, state.registered(for: $0.element)?.category.actions) }
-        }
-        for (shown, categoryActions) in served {
-            onEvent(.presentationChanged(presentation(shown, categoryActions: categoryActions, dismissed: false)))
-        }
-    }
-
     /// Moves what `instance` reported during a call for `shown` (whose
     /// registered category has `categoryActions`) into the result, and the
-    /// default action it asked for into
-    /// `forwarded`; returns the presentation as it is then, marked dismissed
-    /// and taken off the screen when `closing` or when the extension asked to
-    /// close the notification (dismissing it, or performing the default action).
+    /// default action it asked for into `forwarded`, and carries out what
+    /// it asked; returns the presentation as it is then: marked dismissed
+    /// and taken off the screen when `closing` (a response's answer closes
+    /// it) or when the extension performed the default action, a banner
+    /// when the extension closed its interface.
     private func collectReports(of instance: InstanceRecord, for shown: Shown,
                                 categoryActions: [NotificationAction]?, closing: Bool,
                                 diagnostics: inout [Diagnostic], log: inout [LogLine],
                                 forwarded: inout [ForwardedResponse]) -> Presentation {
-        let (closes, drawn) = drainReports(of: instance, for: shown, categoryActions: categoryActions, closing: closing,
-                                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        let (requested, drawn) = drainReports(of: instance, for: shown, categoryActions: categoryActions,
+                                              closing: closing, diagnostics: &diagnostics, log: &log,
+                                              forwarded: &forwarded)
         var current = drawn
-        let removal = closes ? takeOff(shown, drawnAs: &current, diagnostics: &diagnostics) : Removal()
-        dismissed(removal, because: closing ? .response : .extension)
+        _ = carryOut(requested, for: shown, servedBy: instance, drawnAs: &current, diagnostics: &diagnostics)
         return current
     }
 
-    /// `collectReports` without taking the notification off the screen:
-    /// whether it closes, and the presentation as it is then.
+    /// `collectReports` without carrying out what the extension asked:
+    /// what it asked, and the presentation as it is then.
     private func drainReports(of instance: InstanceRecord, for shown: Shown,
                               categoryActions: [NotificationAction]?, closing: Bool,
                               diagnostics: inout [Diagnostic], log: inout [LogLine],
-                              forwarded: inout [ForwardedResponse]) -> (Bool, Presentation) {
+                              forwarded: inout [ForwardedResponse]) -> (Requested, Presentation) {
         let settings = state.withLock { $0.settings(for: shown) }
         return instance.context.drainReports {
-            (reports: InstanceContext.Reports, state: borrowing InstanceContext.State) -> (Bool, Presentation) in
+            (reports: InstanceContext.Reports, state: borrowing InstanceContext.State) -> (Requested, Presentation) in
             // Appending an empty array would still make a new buffer.
             if !reports.diagnostics.isEmpty { diagnostics += reports.diagnostics }
             if !reports.log.isEmpty { log += reports.log }
@@ -1089,9 +1248,10 @@ package final class NotificationHost: Sendable {
                 forwarded.append(ForwardedResponse(app: shown.app, notificationIdentifier: shown.notification.identifier,
                                                    actionIdentifier: ActionIdentifier.default, userText: nil))
             }
-            let closes = closing || reports.dismiss || reports.defaultAction
-            return (closes, presentation(shown, of: instance, state: state, categoryActions: categoryActions,
-                                          settings: settings, dismissed: closes))
+            let requested = Requested(takeOff: closing || reports.defaultAction,
+                                      reason: closing ? .response : .extension, closeInterface: reports.dismiss)
+            return (requested, presentation(shown, of: instance, state: state, categoryActions: categoryActions,
+                                             settings: settings, dismissed: requested.takeOff))
         }
     }
 
@@ -1115,30 +1275,32 @@ package final class NotificationHost: Sendable {
     }
 
     /// The extension of `instance` changed what shows outside any call:
-    /// every presentation it serves goes to front ends as it is now, and a
-    /// request to close (or to open the app) is carried out. When a call is
-    /// under way by now, the call collects the change instead.
+    /// the open interface it serves goes to front ends as it is now, and a
+    /// request to close it (or to open the app) is carried out. When a call
+    /// is under way by now, the call collects the change instead.
     private func instanceChanged(_ instance: InstanceRecord) {
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
         var forwarded: [ForwardedResponse] = []
         // Between calls only: a call starting meanwhile waits, so what it reports stays its own.
-        let drained = instance.whileIdle { () -> [(Shown, Bool, Presentation)] in
+        let drained = instance.whileIdle { () -> (Shown, Requested, Presentation)? in
             let served = state.withLock { state in
-                state.shown.values.filter { $0.instance === instance }.map { ($0, state.registered(for: $0)?.category.actions) }
+                state.open.flatMap { $0.instance === instance ? ($0.shown, state.registered(for: $0.shown)) : nil }
             }
-            return served.map { shown, categoryActions in
-                let (closes, presentation) = drainReports(of: instance, for: shown, categoryActions: categoryActions,
-                                                          closing: false, diagnostics: &diagnostics, log: &log,
-                                                          forwarded: &forwarded)
-                return (shown, closes, presentation)
+            return served.map { shown, registered in
+                let (requested, presentation) = drainReports(of: instance, for: shown,
+                                                             categoryActions: registered?.category.actions,
+                                                             closing: false, diagnostics: &diagnostics, log: &log,
+                                                             forwarded: &forwarded)
+                return (shown, requested, presentation)
             }
-        } ?? []
-        for (shown, closes, drawn) in drained {
+        } ?? nil
+        if let (shown, requested, drawn) = drained {
             var presentation = drawn
-            let removal = closes ? takeOff(shown, drawnAs: &presentation, diagnostics: &diagnostics) : Removal()
-            onEvent?(.presentationChanged(presentation))
-            dismissed(removal, because: .extension)
+            // Front ends hear of the change before the notification leaves, if it does.
+            if requested.takeOff { onEvent?(.presentationChanged(presentation)) }
+            _ = carryOut(requested, for: shown, servedBy: instance, drawnAs: &presentation, diagnostics: &diagnostics)
+            if !requested.takeOff { onEvent?(.presentationChanged(presentation)) }
         }
         for diagnostic in diagnostics { onEvent?(.diagnostic(diagnostic, app: instance.manifest.appIdentifier)) }
         for response in forwarded { onEvent?(.forwarded(response)) }

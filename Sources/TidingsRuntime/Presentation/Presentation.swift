@@ -30,6 +30,9 @@ package struct Presentation: Sendable {
     package var mediaPlaying: Bool
     /// Touches reach the extension's view (UNNotificationExtensionUserInteractionEnabled).
     package var userInteractionEnabled: Bool
+    /// Its expanded interface is open: the extension's view shows (a
+    /// banner, without it, shows the default content, title and actions).
+    package var expanded: Bool
     /// The notification is no longer shown.
     package var dismissed: Bool
     /// What the app and its category say about showing it, and its group.
@@ -132,10 +135,10 @@ package enum HostEvent: Sendable {
     /// A notification was delivered: its presentation once its content
     /// extension answered (marked dismissed when the extension closed it at once).
     case delivered(Presentation)
-    /// What a notification shows changed (view, height, title, actions,
-    /// media) other than in the answer to the call about it: the extension
-    /// changed it on its own, or a call about another notification sharing
-    /// its instance (a thread-mate) changed it. The presentation now.
+    /// What a notification shows changed other than in the answer to the
+    /// call about it: its expanded interface opened or closed, the extension
+    /// changed its view on its own, or a thread-mate delivered while its
+    /// interface is open changed it. The presentation now.
     case presentationChanged(Presentation)
     /// A notification left the screen.
     case dismissed(identifier: String, app: String, reason: DismissReason)

@@ -139,6 +139,7 @@ extension Presentation {
             ("arguments", .array(settings.group.arguments.map(JSON.string))),
             ("summary", .string(summary)),
         ])))
+        members.append(("expanded", .bool(expanded)))
         members.append(("dismissed", .bool(dismissed)))
         return .object(members)
     }
@@ -241,6 +242,19 @@ extension Delivery {
             ("notification", presentation.notification.json),
             ("service", .object((service.json.objectMembers ?? [])
                 + [("createdAttachments", .array(createdAttachments.map(\.json)))])),
+            ("presentation", presentation.json),
+            ("forwarded", .array(forwarded.map(\.json))),
+            ("log", .array(log.map(\.json))),
+            ("diagnostics", .array(diagnostics.map(\.json))),
+        ])
+    }
+}
+
+extension InterfaceOutcome {
+    /// The outcome as JSON: the presentation, what the extension logged,
+    /// what the app received meanwhile, and why the view may be missing.
+    package var json: JSON {
+        .object([
             ("presentation", presentation.json),
             ("forwarded", .array(forwarded.map(\.json))),
             ("log", .array(log.map(\.json))),
