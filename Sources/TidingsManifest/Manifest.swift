@@ -25,6 +25,10 @@ package struct Manifest: Sendable, Equatable {
     package var overridesDefaultTitle: Bool
     /// `UNNotificationExtensionUserInteractionEnabled` (absent: false, touches blocked).
     package var userInteractionEnabled: Bool
+    /// `TidingsSharedWorker` (a Tidings key; absent: false): in isolated
+    /// mode the instances of every opened interface share one worker
+    /// process, and so its globals, instead of getting a worker each.
+    package var sharedWorker = false
 
     /// The identifier of the app the extension belongs to: its own identifier
     /// without the last component (`com.example.events.invite` belongs to

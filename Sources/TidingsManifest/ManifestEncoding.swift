@@ -14,6 +14,7 @@ extension Manifest {
         writer.write(bool: defaultContentHidden)
         writer.write(bool: overridesDefaultTitle)
         writer.write(bool: userInteractionEnabled)
+        writer.write(bool: sharedWorker)
     }
 
     /// Reads a manifest `encode(into:)` wrote. The manifest was validated
@@ -34,6 +35,6 @@ extension Manifest {
         self.init(bundleIdentifier: bundleIdentifier, executable: executable, displayName: displayName, version: version,
                   point: point, interfaceName: interfaceName, categories: categories, initialContentSizeRatio: ratio,
                   defaultContentHidden: try reader.readBool(), overridesDefaultTitle: try reader.readBool(),
-                  userInteractionEnabled: try reader.readBool())
+                  userInteractionEnabled: try reader.readBool(), sharedWorker: try reader.readBool())
     }
 }

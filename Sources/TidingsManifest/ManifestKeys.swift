@@ -15,11 +15,16 @@ package enum ManifestKey {
     package static let defaultContentHidden = "UNNotificationExtensionDefaultContentHidden"
     package static let overridesDefaultTitle = "UNNotificationExtensionOverridesDefaultTitle"
     package static let userInteractionEnabled = "UNNotificationExtensionUserInteractionEnabled"
+    /// Tidings's own: the bundle's opened interfaces share one worker process.
+    package static let sharedWorker = "TidingsSharedWorker"
 
     /// Every `UNNotificationExtension…` attribute Apple defines.
     package static let knownAttributes: [String] = [
         category, initialContentSizeRatio, defaultContentHidden, overridesDefaultTitle, userInteractionEnabled,
     ]
+
+    /// The attributes Tidings adds to Apple's, read from the same dictionary.
+    package static let tidingsAttributes: [String] = [sharedWorker]
 
     /// The key path of an attribute inside the manifest.
     package static func attributePath(_ key: String) -> String {

@@ -157,12 +157,14 @@ private struct ManifestValidator {
         let overrides = boolean(attributes[ManifestKey.overridesDefaultTitle], key: ManifestKey.overridesDefaultTitle)
         let interaction = boolean(attributes[ManifestKey.userInteractionEnabled],
                                   key: ManifestKey.userInteractionEnabled)
+        let sharedWorker = boolean(attributes[ManifestKey.sharedWorker], key: ManifestKey.sharedWorker)
 
         guard let identifier, let executable, let point else { return nil }
         return Manifest(
             bundleIdentifier: identifier, executable: executable, displayName: displayName, version: version,
             point: point, interfaceName: interfaceName, categories: categories, initialContentSizeRatio: ratio,
-            defaultContentHidden: hidden, overridesDefaultTitle: overrides, userInteractionEnabled: interaction)
+            defaultContentHidden: hidden, overridesDefaultTitle: overrides, userInteractionEnabled: interaction,
+            sharedWorker: sharedWorker)
     }
 
     // MARK: Keys
@@ -221,9 +223,10 @@ private struct ManifestValidator {
     }
 
     mutating func checkUnknownAttributes(_ keys: [String]) {
-        for key in keys where !ManifestKey.knownAttributes.contains(key) {
-            let near = Suggestion.closest(to: key, among: ManifestKey.knownAttributes, limit: 6)
-            guard key.hasPrefix("UNNotification") || near != nil else { continue }
+        let known = ManifestKey.knownAttributes + ManifestKey.tidingsAttributes
+        for key in keys where !known.contains(key) {
+            let near = Suggestion.closest(to: key, among: known, limit: 6)
+            guard key.hasPrefix("UNNotification") || key.hasPrefix("Tidings") || near != nil else { continue }
             let hint = near.map { "; did you mean \($0)?" } ?? "."
             report(.warning, .unknownAttribute,
                    "\(key) is not a notification extension attribute and is ignored\(hint)",

@@ -3,7 +3,7 @@ import TidingsBase
 /// The index cache: what discovery read of each bundle, kept in one file so
 /// that the next discovery reads again only the bundles whose files changed.
 ///
-/// The file is `$XDG_CACHE_HOME/tidings/index.v1` (`~/.cache/…`), mode 0600
+/// The file is `$XDG_CACHE_HOME/tidings/index.v2` (`~/.cache/…`), mode 0600
 /// in a directory made with mode 0700:
 ///
 ///     offset  size  field
@@ -21,7 +21,7 @@ package struct IndexCache: Sendable {
     /// The version of the file's layout and of what its entries hold. Raise
     /// it whenever either changes, including `Manifest`, `Interface` or
     /// `Diagnostic` gaining a field.
-    package static let formatVersion: UInt32 = 1
+    package static let formatVersion: UInt32 = 2
     /// The file name in the cache directory.
     package static let fileName = "index.v\(formatVersion)"
 
@@ -37,7 +37,7 @@ package struct IndexCache: Sendable {
         self.producer = producer
     }
 
-    /// The user's cache for Tidings `version`: `tidings/index.v1` under the
+    /// The user's cache for Tidings `version`: `tidings/index.v2` under the
     /// XDG cache directory of `environment`, written by "tidings VERSION";
     /// nil when the environment names no home for it.
     package static func standard(in environment: [String: String], version: String) -> IndexCache? {

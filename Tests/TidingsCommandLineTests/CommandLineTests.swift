@@ -71,7 +71,7 @@ import Testing
 
     @Test func listAndDeliverKeepTheIndexCacheUnlessToldNot() throws {
         try tidings.installSamples(into: extensions.path)
-        let cache = tidings.home.file(".cache/tidings/index.v1")
+        let cache = tidings.home.file(".cache/tidings/index.v2")
         let uncached = try tidings.run("list", "--extensions", extensions.path, "--json", "--no-cache")
         #expect(uncached.status == 0)
         #expect(!FileManager.default.fileExists(atPath: cache))

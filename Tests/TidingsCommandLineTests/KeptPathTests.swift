@@ -23,7 +23,7 @@ import TestSupport
         var relative: String {
             switch self {
             case .cacheDirectory: "cache/tidings"
-            case .cacheFile: "cache/tidings/index.v1"
+            case .cacheFile: "cache/tidings/index.v2"
             case .stateDirectory: "state/tidings"
             case .ledger: "state/tidings/faults.json"
             case .journal: "state/tidings/server.journal.0"
@@ -177,7 +177,7 @@ import TestSupport
             let mode = try FileManager.default.attributesOfItem(atPath: tidings.home.file(directory))[.posixPermissions] as? Int
             #expect(mode == 0o700, "\(directory)")
         }
-        for file in ["cache/tidings/index.v1", "state/tidings/server.journal.0", "state/tidings/server.lock"] {
+        for file in ["cache/tidings/index.v2", "state/tidings/server.journal.0", "state/tidings/server.lock"] {
             let mode = try FileManager.default.attributesOfItem(atPath: tidings.home.file(file))[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(file)")
         }

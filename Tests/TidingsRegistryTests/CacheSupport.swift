@@ -15,7 +15,7 @@ struct CacheFixture {
 
     init() throws {
         directory = try tree.directory()
-        cache = IndexCache(path: tree.temporary.file("cache/tidings/index.v1"), producer: "tidings test")
+        cache = IndexCache(path: tree.temporary.file("cache/tidings/index.v2"), producer: "tidings test")
     }
 
     /// Scans the extension directory (or `directories`) through the cache.

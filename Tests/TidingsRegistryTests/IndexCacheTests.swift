@@ -274,7 +274,7 @@ import TidingsRegistry
         try threeBundles(fixture)
         let blocker = fixture.tree.temporary.file("blocker")
         try fixture.tree.write("", to: blocker)
-        let cache = IndexCache(path: blocker + "/tidings/index.v1", producer: "tidings test")
+        let cache = IndexCache(path: blocker + "/tidings/index.v2", producer: "tidings test")
         let index = Discovery.scan(SearchPath(directories: [fixture.directory], origin: .option), cache: cache)
         #expect(findings(index.diagnostics) == [.note("registry.cache-unwritable", at: nil)])
         #expect(index.bundles.map(\.json) == fixture.coldScan().bundles.map(\.json))
@@ -294,9 +294,9 @@ import TidingsRegistry
 
     @Test func theStandardCacheIsUnderTheXDGCacheDirectory() {
         let cache = IndexCache.standard(in: ["XDG_CACHE_HOME": "/c", "HOME": "/h"], version: "1.2.3")
-        #expect(cache?.path == "/c/tidings/index.v1")
+        #expect(cache?.path == "/c/tidings/index.v2")
         #expect(cache?.producer == "tidings 1.2.3")
-        #expect(IndexCache.standard(in: ["HOME": "/h"], version: "1.2.3")?.path == "/h/.cache/tidings/index.v1")
+        #expect(IndexCache.standard(in: ["HOME": "/h"], version: "1.2.3")?.path == "/h/.cache/tidings/index.v2")
         #expect(IndexCache.standard(in: [:], version: "1.2.3")?.path == nil)
     }
 

@@ -334,8 +334,9 @@ final class WorkerConnection: Sendable {
 
     /// Makes an instance in the worker whose host functions change
     /// `context`. The worker is asked without waiting for its answer: the
-    /// instance's first call waits for both (see `WorkerInstance`).
-    func makeInstance(context: InstanceContext) throws(Diagnostic) -> WorkerInstance {
+    /// instance's first call waits for both (see `WorkerInstance`). When
+    /// `owningWorker`, destroying the instance retires the worker too.
+    func makeInstance(context: InstanceContext, owningWorker: Bool = false) throws(Diagnostic) -> WorkerInstance {
         let id: UInt64 = state.withLock { state in
             let id = state.nextInstance
             state.nextInstance += 1
@@ -347,7 +348,8 @@ final class WorkerConnection: Sendable {
                 .create(call: $0, instance: id, mayOverrideTitle: context.mayOverrideTitle,
                         service: context.attachments != nil, callRate: context.callRate)
             }
-            return WorkerInstance(connection: self, id: id, context: context, creation: creation)
+            return WorkerInstance(connection: self, id: id, context: context, creation: creation,
+                                  ownsWorker: owningWorker)
         } catch {
             forget(instance: id)
             throw error

@@ -12,6 +12,8 @@ import TidingsRuntime
 /// The worker is not waited for where the host needs no answer: the
 /// instance's creation is answered with its first call, and its
 /// destruction not at all (a worker that fails meanwhile fails the next call).
+/// An instance that owns its worker (an opened interface, by default) ends
+/// it when it is destroyed: its globals go with it.
 final class WorkerInstance: ExtensionInstance {
     private let connection: WorkerConnection
     private let id: UInt64
@@ -19,12 +21,16 @@ final class WorkerInstance: ExtensionInstance {
     private let context: InstanceContext
     /// The creation's call until its answer has been taken.
     private let creation: Mutex<WorkerConnection.PostedCall?>
+    /// The worker serves this instance alone, and ends with it.
+    private let ownsWorker: Bool
 
-    init(connection: WorkerConnection, id: UInt64, context: InstanceContext, creation: WorkerConnection.PostedCall) {
+    init(connection: WorkerConnection, id: UInt64, context: InstanceContext, creation: WorkerConnection.PostedCall,
+         ownsWorker: Bool) {
         self.connection = connection
         self.id = id
         self.context = context
         self.creation = Mutex(creation)
+        self.ownsWorker = ownsWorker
     }
 
     /// The actions of the category of what the instance serves, for the worker's `get_actions`.
@@ -89,6 +95,7 @@ final class WorkerInstance: ExtensionInstance {
     func destroy() {
         _ = try? connection.post("destroy") { .destroy(call: $0, instance: id) }
         connection.forget(instance: id)
+        if ownsWorker { connection.retire() }
     }
 
     /// `notification` with its attachments' paths taken out.

@@ -12,6 +12,11 @@ import TidingsRegistry
 /// It never waits for a restart: while the worker is down (in its backoff,
 /// or quarantined), making an instance fails at once with a diagnostic, and
 /// the runtime shows the notification with its default content.
+///
+/// A content extension's instances (its opened interfaces) each get a
+/// worker of their own, which ends with the instance, so that no two
+/// notifications' interfaces share globals — unless its manifest says
+/// `TidingsSharedWorker`, when they all share one, as a service extension's do.
 final class WorkerProvider: ExtensionProvider {
     private let bundle: ExtensionBundle
     /// The host its workers serve.
@@ -21,6 +26,8 @@ final class WorkerProvider: ExtensionProvider {
     private let ledger: FaultLedger?
     /// The bundle's policy grants it the network.
     private let network: Bool
+    /// Each instance gets a worker of its own (see the type's summary).
+    private let workerPerInstance: Bool
     private let onFault: @Sendable (Diagnostic) -> Void
     private let state = Mutex(State())
 
@@ -34,6 +41,9 @@ final class WorkerProvider: ExtensionProvider {
 
     private struct State {
         var connection: WorkerConnection?
+        /// An instance was made in `connection`: with a worker per instance,
+        /// the next one gets another worker.
+        var connectionTaken = false
         var handlesResponses = false
         var handlesMedia = false
         /// When recent faults happened (monotonic nanoseconds), oldest first.
@@ -55,6 +65,7 @@ final class WorkerProvider: ExtensionProvider {
         self.settings = settings
         self.ledger = ledger
         self.network = network
+        workerPerInstance = bundle.manifest.map { $0.point == .content && !$0.sharedWorker } ?? false
         self.onFault = onFault
         var entry: FaultLedger.Entry?
         switch ledger?.read() {
@@ -98,7 +109,7 @@ final class WorkerProvider: ExtensionProvider {
     var handlesMedia: Bool { state.withLock { $0.handlesMedia } }
 
     func makeInstance(context: InstanceContext) throws(Diagnostic) -> any ExtensionInstance {
-        try connection().makeInstance(context: context)
+        try connection().makeInstance(context: context, owningWorker: workerPerInstance)
     }
 
     func noteFault(_ diagnostic: Diagnostic) {
@@ -138,7 +149,10 @@ final class WorkerProvider: ExtensionProvider {
             case nil:
                 break
             }
-            if let running = state.connection, running.isRunning { return running }
+            if let running = state.connection, running.isRunning, !(workerPerInstance && state.connectionTaken) {
+                state.connectionTaken = workerPerInstance
+                return running
+            }
             let now = MonotonicClock.now()
             if now < state.restartAt {
                 let milliseconds = (state.restartAt - now + 999_999) / 1_000_000
@@ -148,6 +162,7 @@ final class WorkerProvider: ExtensionProvider {
             do throws(Diagnostic) {
                 let started = try start()
                 state.connection = started
+                state.connectionTaken = workerPerInstance
                 (state.handlesResponses, state.handlesMedia) = (started.handlesResponses, started.handlesMedia)
                 return started
             } catch {

@@ -26,6 +26,8 @@ package struct PayloadSubmission: Sendable {
     /// The registration (name, icon, show previews) of the app it is
     /// addressed to, made before it is delivered; nil keeps the app's.
     package var registration: AppRegistration?
+    /// Open its expanded interface at once (`NotificationHost.open(_:)`).
+    package var opening = false
 
     /// A submission of `payload`, whose front end names its app option `appOption`.
     package init(payload: JSON, appOption: String) {
@@ -117,7 +119,7 @@ extension NotificationHost {
         notification.content.attachments = admitted.map(\.attachment)
         var delivery: Delivery
         do throws(Diagnostic) {
-            delivery = try deliver(notification, to: app, width: submission.width) {
+            delivery = try deliver(notification, to: app, width: submission.width, opening: submission.opening) {
                 (made: UserNotification, width: Double) throws(Diagnostic) in
                 try record(made, app, width)
             }

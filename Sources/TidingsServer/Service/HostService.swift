@@ -195,18 +195,34 @@ package final class HostService: Sendable {
                                   scope: RequestScope(reading: [.categories])) {
             service, params, _ throws(RPCError) in try service.listCategories(params)
         },
-        "notifications.deliver": Method(summary: "Deliver a notification (APNs payload or request): attachments, service extension, content extension; returns the presentation.",
+        "notifications.deliver": Method(summary: "Deliver a notification (APNs payload or request): attachments, service extension; returns the presentation, a banner (no content-extension code runs) unless \"open\" is true, which opens its expanded interface at once.",
                                         scope: { params in
-            RequestScope(reading: [.categories, .subscription],
-                         writing: [HostService.deliveredIdentifier(params).map(RequestScope.Part.notification) ?? .newNotification])
+            let delivered: RequestScope.Part = HostService.deliveredIdentifier(params).map(RequestScope.Part.notification)
+                ?? .newNotification
+            return params?["open"]?.boolValue == true
+                ? RequestScope(reading: [.categories, .subscription], writing: [delivered, .interface])
+                : RequestScope(reading: [.categories, .subscription, .interface], writing: [delivered])
         }) {
             service, params, _ throws(RPCError) in try service.deliver(params)
         },
         "notifications.respond": Method(summary: "Answer a presented notification with an action (and text); returns the outcome.",
                                         scope: { params in
-            RequestScope(reading: [.categories, .subscription], writing: HostService.notifications(params?["identifier"]))
+            RequestScope(reading: [.categories, .subscription],
+                         writing: HostService.notifications(params?["identifier"]).union([.interface]))
         }) {
             service, params, _ throws(RPCError) in try service.respond(params)
+        },
+        "notifications.open": Method(summary: "Open a presented notification's expanded interface (the user long-pressed it): its content extension's instance is made and receives it; the interface open closes. Returns {presentation, forwarded, log, diagnostics}.",
+                                     scope: HostService.interfaceScope) {
+            service, params, _ throws(RPCError) in try service.openInterface(params)
+        },
+        "notifications.close": Method(summary: "Close a notification's expanded interface, releasing its extension's instance; the notification stays. Returns the presentation.",
+                                      scope: HostService.interfaceScope) {
+            service, params, _ throws(RPCError) in try service.closeInterface(params)
+        },
+        "notifications.tap-media-button": Method(summary: "Tap the media play/pause button of a notification's open interface: plays when paused, pauses when playing. Returns the presentation.",
+                                                 scope: HostService.interfaceScope) {
+            service, params, _ throws(RPCError) in try service.tapMediaButton(params)
         },
         "notifications.presentation": Method(summary: "The presentation of a delivered notification, as it is now.",
                                              scope: { params in
@@ -242,7 +258,7 @@ package final class HostService: Sendable {
     /// The events the server pushes, as JSON-RPC notifications.
     static let events: [(String, String)] = [
         ("notification.delivered", "A notification was delivered, by any client: {app, notification, presentation}."),
-        ("presentation.changed", "What a notification shows changed other than in the answer to a delivery: its extension changed it on its own, or a response or a thread-mate's delivery did: {app, presentation}."),
+        ("presentation.changed", "What a notification shows changed other than in the answer to a delivery: its expanded interface opened or closed (presentation.expanded), its extension changed it on its own, or a thread-mate delivered while it is open did: {app, presentation}."),
         ("notification.dismissed", "A notification left the screen: {identifier, app, reason: response | extension | removed | replaced | expired}."),
         ("response.forwarded", "The app received a response: {app, notification, actionIdentifier, userText}."),
         ("extension.failed", "An extension failed or misbehaved outside a call, or a call fell back to default content: {app, diagnostic}."),
@@ -336,12 +352,13 @@ package final class HostService: Sendable {
 
     private func deliver(_ params: JSON?) throws(RPCError) -> JSON {
         var reader = try Params(params, of: "notifications.deliver",
-                                allowed: ["payload", "app", "identifier", "width", "attachments"])
+                                allowed: ["payload", "app", "identifier", "width", "attachments", "open"])
         let payload = reader.object("payload", required: true)
         let given = reader.string("app")
         let identifier = reader.string("identifier")
         let width = reader.number("width", in: 1...100_000)
         let transfer = reader.string("attachments")
+        let opening = reader.bool("open") ?? false
         if let transfer, transfer != "copy" && transfer != "move" {
             throw .invalidParams("\"attachments\" must be \"copy\" (the default) or \"move\"; it is \"\(transfer)\".")
         }
@@ -353,6 +370,7 @@ package final class HostService: Sendable {
         submission.app = given
         submission.width = width
         submission.attachments = transfer == "move" ? .move : .copy
+        submission.opening = opening
         let made: PayloadDelivery
         do throws(PayloadRefusal) {
             if let state {
@@ -394,6 +412,50 @@ package final class HostService: Sendable {
         }
         publishFailures(outcome.diagnostics, of: outcome.presentation.app)
         return outcome.json
+    }
+
+    /// What opening, closing or tapping a notification's interface reads and changes.
+    private static func interfaceScope(_ params: JSON?) -> RequestScope {
+        RequestScope(reading: [.categories, .subscription],
+                     writing: HostService.notifications(params?["identifier"]).union([.interface]))
+    }
+
+    /// The identifier `method`'s params name, the only parameter it takes.
+    private static func identifier(_ params: JSON?, of method: String) throws(RPCError) -> String {
+        var reader = try Params(params, of: method, allowed: ["identifier"])
+        let identifier = reader.string("identifier", required: true)
+        try reader.check()
+        guard let identifier else { throw .invalidParams("\"identifier\" is required.") }
+        return identifier
+    }
+
+    /// Runs `body` on the notification `identifier`, a request about its
+    /// interface, turning its refusal into the RPC error.
+    private static func onInterface<Result>(_ identifier: String,
+                                            _ body: () throws(Diagnostic) -> Result) throws(RPCError) -> Result {
+        do throws(Diagnostic) {
+            return try body()
+        } catch {
+            if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
+            throw .invalidInput([error])
+        }
+    }
+
+    private func openInterface(_ params: JSON?) throws(RPCError) -> JSON {
+        let identifier = try Self.identifier(params, of: "notifications.open")
+        let outcome = try Self.onInterface(identifier) { () throws(Diagnostic) in try host.open(identifier) }
+        publishFailures(outcome.diagnostics, of: outcome.presentation.app)
+        return outcome.json
+    }
+
+    private func closeInterface(_ params: JSON?) throws(RPCError) -> JSON {
+        let identifier = try Self.identifier(params, of: "notifications.close")
+        return try Self.onInterface(identifier) { () throws(Diagnostic) in try host.close(identifier) }.json
+    }
+
+    private func tapMediaButton(_ params: JSON?) throws(RPCError) -> JSON {
+        let identifier = try Self.identifier(params, of: "notifications.tap-media-button")
+        return try Self.onInterface(identifier) { () throws(Diagnostic) in try host.tapMediaButton(of: identifier) }.json
     }
 
     private func presentation(_ params: JSON?) throws(RPCError) -> JSON {

@@ -21,6 +21,9 @@ package struct RequestScope: Sendable, Equatable {
         case categories
         /// The connection's event subscription, which the events a call causes go by.
         case subscription
+        /// The expanded interface open (one at a time): what opening,
+        /// closing and a response change, and a thread-mate's delivery reads.
+        case interface
 
         /// True for the parts that are notifications (`allNotifications` aside).
         fileprivate var isNotification: Bool {

@@ -7,8 +7,8 @@ import TidingsRuntime
 enum DeliverCommand: Command {
     static let spec = CommandSpec(
         name: "deliver",
-        summary: "Deliver a notification — its attachments into the store, through its app's service extension, to its content extension — and print the presentation; optionally respond.",
-        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--respond ACTION [--text T]] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
+        summary: "Deliver a notification — its attachments into the store, through its app's service extension — and print the presentation, a banner; optionally open its content extension's expanded interface, tap its media button, respond.",
+        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--open] [--tap-media-button] [--respond ACTION [--text T]] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
         options: [
             .init(name: "app", value: "ID",
                   help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
@@ -22,6 +22,10 @@ enum DeliverCommand: Command {
             .init(name: "app-icon", value: "ICON", help: "The app's icon (a path or an icon name) for the header."),
             .init(name: "previews", value: "always|never",
                   help: "Whether the app's notifications show previews (default always); never shows the category's hidden-previews placeholder."),
+            .init(name: "open", value: nil,
+                  help: "Open the expanded interface (as a long press does): the content extension's view is made and drawn. Without it the notification shows as a banner and no content-extension code runs."),
+            .init(name: "tap-media-button", value: nil,
+                  help: "Then tap the media play/pause button of the open interface (implies --open)."),
             .init(name: "respond", value: "ACTION",
                   help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
             .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
@@ -46,8 +50,9 @@ enum DeliverCommand: Command {
             "Exit status: " + ExitCode.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + ".",
         ],
         examples: [
-            "tidings deliver invite.json --categories categories.json",
+            "tidings deliver invite.json --categories categories.json --open",
             "tidings deliver invite.json --categories categories.json --respond accept",
+            "tidings deliver podcast.json --categories categories.json --tap-media-button",
             "tidings deliver invite.json --categories categories.json --respond comment --text \"Count me in\" --json",
             "tidings deliver invite-with-photo.json --categories categories.json --explain",
         ])
@@ -86,6 +91,7 @@ enum DeliverCommand: Command {
         submission.width = width
         submission.attachments = arguments.flag("move-attachments") ? .move : .copy
         submission.registration = try registration(arguments)
+        submission.opening = arguments.flag("open") || arguments.flag("tap-media-button")
         var made: PayloadDelivery
         do throws(PayloadRefusal) {
             made = try host.deliver(submission)
@@ -108,6 +114,11 @@ enum DeliverCommand: Command {
         made.delivery.diagnostics.insert(contentsOf: notes, at: 0)
         made.delivery.diagnostics += faults.take(besides: made.delivery.diagnostics)
         let delivery = made.delivery
+        var tapped: Result<Presentation, Diagnostic>?
+        if arguments.flag("tap-media-button") {
+            let identifier = delivery.presentation.notification.identifier
+            tapped = Result { () throws(Diagnostic) in try host.tapMediaButton(of: identifier) }
+        }
 
         var outcome: ResponseOutcome?
         var responseFailure: Diagnostic?
@@ -126,6 +137,11 @@ enum DeliverCommand: Command {
         let terminal = Terminal(descriptor: 1, environment: environment)
         if arguments.flag("json") {
             var members = made.json.objectMembers ?? []
+            switch tapped {
+            case .success(let presentation)?: members.append(("mediaTap", presentation.json))
+            case .failure(let problem)?: members.append(("mediaTapError", problem.json))
+            case nil: break
+            }
             if let outcome { members.append(("response", outcome.json)) }
             if let responseFailure { members.append(("responseError", responseFailure.json)) }
             print(JSON.object(members).serialized(pretty: true))
@@ -133,9 +149,11 @@ enum DeliverCommand: Command {
             let text = PresentationText(terminal: terminal)
             if arguments.flag("explain") { print(text.explain(delivery, admitted: made.admitted), terminator: "") }
             print(text.render(delivery), terminator: "")
+            if case .success(let presentation)? = tapped { print(text.renderMediaTap(presentation), terminator: "") }
             if let outcome { print(text.render(outcome, before: delivery.presentation), terminator: "") }
         }
         if let responseFailure { throw CommandFailure(.dataError, [responseFailure]) }
+        if case .failure(let problem)? = tapped { throw CommandFailure(.dataError, [problem]) }
         let failed = delivery.extensionFailed || (outcome?.diagnostics.containsError ?? false)
         return failed ? .extensionFailed : .success
     }

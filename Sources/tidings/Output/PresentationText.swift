@@ -22,7 +22,10 @@ struct PresentationText {
             text += field("Attachment", "\(attachment.identifier)  \(describe(attachment))")
         }
         text += "\n" + terminal.bold("Presentation") + "\n"
-        text += field("Extension", presentation.extensionIdentifier ?? "none: the default content shows")
+        text += field("Extension", presentation.extensionIdentifier.map {
+            presentation.expanded ? $0 : "\($0) (its view draws when the interface opens: --open)"
+        } ?? "none: the default content shows")
+        text += field("Interface", presentation.expanded ? "expanded" : "banner")
         text += field("Header", presentation.header + (presentation.settings.app.icon.map { "  (icon \($0))" } ?? ""))
         if presentation.previewsHidden {
             text += field("Previews", "hidden: the text shows as the category allows, the view and attachments not")
@@ -68,7 +71,9 @@ struct PresentationText {
         for admission in delivery.createdAttachments { text += "    created " + describe(admission) + "\n" }
         let presentation = delivery.presentation
         let content: String
-        if let identifier = presentation.extensionIdentifier {
+        if let identifier = presentation.extensionIdentifier, !presentation.expanded {
+            content = "\(identifier) serves category \"\(presentation.notification.content.categoryIdentifier)\"; a delivery runs none of its code, as on iOS: it draws the view when the expanded interface opens (--open)."
+        } else if let identifier = presentation.extensionIdentifier {
             content = "\(identifier) draws the view of category \"\(presentation.notification.content.categoryIdentifier)\"."
         } else if let reason = delivery.diagnostics.first(where: { $0.code.rawValue.hasPrefix("route.") }) {
             content = reason.message
@@ -79,6 +84,11 @@ struct PresentationText {
         }
         text += field("Content", content)
         return text + "\n"
+    }
+
+    /// The media button after a tap (`--tap-media-button`).
+    func renderMediaTap(_ presentation: Presentation) -> String {
+        "\n" + terminal.bold("Media button") + "  tapped: " + (presentation.mediaPlaying ? "playing" : "paused") + "\n"
     }
 
     func render(_ outcome: ResponseOutcome, before: Presentation) -> String {
