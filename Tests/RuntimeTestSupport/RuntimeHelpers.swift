@@ -35,3 +35,11 @@ extension Array where Element == Diagnostic {
     /// The codes, as strings.
     package var codes: [String] { map(\.code.rawValue) }
 }
+
+extension NotificationHost {
+    /// Delivers `notification` with its expanded interface opened at once,
+    /// as a front end that always shows the extension's view does.
+    package func deliverOpened(_ notification: UserNotification, to app: String, width: Double? = nil) -> Delivery {
+        deliver(notification, to: app, width: width, opening: true)
+    }
+}

@@ -91,7 +91,7 @@ import TidingsRuntime
     /// Delivers to the content extension, responds with each action, taps
     /// the media button, and reads what it reported each time.
     func exerciseContent(_ host: NotificationHost) throws {
-        let first = host.deliver(try exercise("a", thread: "a"), to: Self.app)
+        let first = host.deliverOpened(try exercise("a", thread: "a"), to: Self.app)
         #expect(report(first.presentation) == "receive: ok", "\(first.diagnostics.map(\.description))")
         #expect(first.presentation.header == "Exercised")
         #expect(first.presentation.view?.text(of: "title") == "Exercise a")
@@ -100,7 +100,7 @@ import TidingsRuntime
         #expect(first.presentation.actions.map(\.identifier) == ["keep", "reply", "close", "open"])
         #expect(first.log.map(\.message).contains("exerciser: received"))
         // A second instance, of another thread, for the first to try to complete with.
-        let second = host.deliver(try exercise("b", thread: "b"), to: Self.app)
+        let second = host.deliverOpened(try exercise("b", thread: "b"), to: Self.app)
         #expect(report(second.presentation) == "receive: ok", "\(second.diagnostics.map(\.description))")
 
         let kept = try host.respond(to: "a", with: ResponseRequest(actionIdentifier: "keep"))
@@ -119,7 +119,7 @@ import TidingsRuntime
         let closed = try host.respond(to: "b", with: ResponseRequest(actionIdentifier: "close"))
         #expect(report(closed.presentation) == "close: ok")
         #expect(closed.presentation.dismissed)
-        _ = host.deliver(try exercise("c", thread: "c"), to: Self.app)
+        _ = host.deliverOpened(try exercise("c", thread: "c"), to: Self.app)
         let opened = try host.respond(to: "c", with: ResponseRequest(actionIdentifier: "open"))
         #expect(report(opened.presentation) == "open: ok")
         #expect(opened.presentation.dismissed)
@@ -135,7 +135,7 @@ import TidingsRuntime
     func exerciseService(_ host: NotificationHost) {
         var request = notification("r", category: "", title: "Hello", body: "World", userInfo: [("mode", .string("exercise"))])
         request.content.mutableContent = true
-        let rewritten = host.deliver(request, to: Self.app)
+        let rewritten = host.deliverOpened(request, to: Self.app)
         let content = rewritten.presentation.notification.content
         #expect(content.title == "exercised: ok", "\(rewritten.diagnostics.map(\.description))")
         #expect(content.attachments.map(\.identifier) == ["made"])
@@ -144,7 +144,7 @@ import TidingsRuntime
         #expect(rewritten.log.map(\.message) == ["exerciser: request"])
 
         request.content.userInfo = [("mode", .string("expire"))]
-        let expired = host.deliver(request, to: Self.app)
+        let expired = host.deliverOpened(request, to: Self.app)
         #expect(expired.presentation.notification.content.title == "expired: ok",
                 "\(expired.diagnostics.map(\.description))")
         #expect(expired.log.map(\.message) == ["exerciser: request", "exerciser: time will expire"])

@@ -35,7 +35,7 @@ import TidingsRuntime
             identifier: "com.example.tests.details", executable: "libDetails.so", categories: ["details"]),
             library: library)
         let host = fixture.host(configuration: NotificationHost.Configuration(), launcher: mode.launcher())
-        let delivery = host.deliver(try Self.notification(), to: "com.example.tests")
+        let delivery = host.deliverOpened(try Self.notification(), to: "com.example.tests")
         #expect(delivery.diagnostics.isEmpty, "\(delivery.diagnostics)")
         #expect(delivery.log.map(\.message) == [
             "own=unknown", "critical=1 volume=0.5 launch=Splash summary=Ann count=3 filter=work",
@@ -53,7 +53,7 @@ import TidingsRuntime
         try installInviteService()
         var configuration = NotificationHost.Configuration()
         configuration.abiVersion = 2
-        let delivery = fixture.host(configuration: configuration).deliver(try Self.notification(), to: "com.example.events")
+        let delivery = fixture.host(configuration: configuration).deliverOpened(try Self.notification(), to: "com.example.events")
         #expect(delivery.presentation.notification.content.title == "Invitation: Team offsite")
     }
 
@@ -61,7 +61,7 @@ import TidingsRuntime
     func aSwiftServiceExtensionReadsTheSummaryArgument(_ mode: IsolationMode) throws {
         try installInviteService()
         let host = fixture.host(configuration: NotificationHost.Configuration(), launcher: mode.launcher())
-        let delivery = host.deliver(try Self.notification(), to: "com.example.events")
+        let delivery = host.deliverOpened(try Self.notification(), to: "com.example.events")
         let content = delivery.presentation.notification.content
         #expect(content.title == "Invitation from Ann: Team offsite")
         // What tidings_content does not carry stays as the request had it.

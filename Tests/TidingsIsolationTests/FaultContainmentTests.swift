@@ -50,7 +50,7 @@ import TidingsRuntime
         let bench = try Bench(fault: fault.flag)
         let host = bench.host()
         for round in 0..<Self.rounds {
-            let delivery = host.deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
+            let delivery = host.deliverOpened(notification("n\(round)", category: "faulty"), to: "com.example.tests")
             // Default content, never the extension's view, never hidden.
             #expect(delivery.presentation.view == nil, "round \(round)")
             #expect(delivery.presentation.defaultContent?.title == "Title", "round \(round)")
@@ -80,7 +80,7 @@ import TidingsRuntime
         let bench = try Bench(fault: fault.flag)
         let host = bench.host()
         for round in 0..<Self.rounds {
-            _ = host.deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
+            _ = host.deliverOpened(notification("n\(round)", category: "faulty"), to: "com.example.tests")
             let outcome = try host.respond(to: "n\(round)", with: ResponseRequest(actionIdentifier: "go"))
             // Twice: the first completion (dismiss) counts, so nothing goes to the app but through
             // the quarantine; otherwise the app gets the action.
@@ -93,7 +93,7 @@ import TidingsRuntime
         #expect(bench.reported.filter { $0.code == .workerQuarantined }.count == 1)
         #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == true)
         // Quarantined: later notifications show their default content.
-        let later = host.deliver(notification("later", category: "faulty"), to: "com.example.tests")
+        let later = host.deliverOpened(notification("later", category: "faulty"), to: "com.example.tests")
         #expect(later.presentation.view == nil)
         #expect(later.diagnostics.map(\.code).contains(.workerQuarantined))
         bench.expectHealthyStillServes(host)
@@ -103,7 +103,7 @@ import TidingsRuntime
         let bench = try Bench(fault: "FAULT_STDOUT")
         let host = bench.host()
         for round in 0..<Self.rounds {
-            let delivery = host.deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
+            let delivery = host.deliverOpened(notification("n\(round)", category: "faulty"), to: "com.example.tests")
             #expect(delivery.presentation.view?.text(of: "state") == "ok", "round \(round)")
             #expect(!delivery.diagnostics.containsError, "round \(round)")
         }
@@ -120,16 +120,16 @@ import TidingsRuntime
         let bench = try Bench(fault: "FAULT_SEGV")
         let host = bench.host()
         for round in 0..<3 {
-            _ = host.deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
+            _ = host.deliverOpened(notification("n\(round)", category: "faulty"), to: "com.example.tests")
         }
         #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == true)
         // A host started later keeps the quarantine, without starting a worker.
         let second = bench.host()
-        #expect(second.deliver(notification("m", category: "faulty"), to: "com.example.tests").diagnostics.map(\.code)
+        #expect(second.deliverOpened(notification("m", category: "faulty"), to: "com.example.tests").diagnostics.map(\.code)
             .contains(.workerQuarantined))
         // The fixed library replaces the faulty one: the quarantine lifts and the extension serves.
         try bench.replaceLibrary(withFault: nil)
-        let fixed = host.deliver(notification("fixed", category: "faulty"), to: "com.example.tests")
+        let fixed = host.deliverOpened(notification("fixed", category: "faulty"), to: "com.example.tests")
         #expect(fixed.presentation.view?.text(of: "state") == "ok")
         #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == false)
     }
@@ -138,7 +138,7 @@ import TidingsRuntime
         // One-shot commands are hosts of one delivery each: the ledger carries their count.
         let bench = try Bench(fault: "FAULT_ABORT")
         for round in 0..<3 {
-            _ = bench.host().deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
+            _ = bench.host().deliverOpened(notification("n\(round)", category: "faulty"), to: "com.example.tests")
         }
         #expect(bench.ledger.entries()[bench.faultyBundle]?.faults.count == 3)
         #expect(bench.ledger.entries()[bench.faultyBundle]?.isQuarantined == true)
@@ -151,7 +151,7 @@ import TidingsRuntime
         // deadline, and goes to the app.
         let bench = try Bench(fault: "FAULT_COMPLETION_NEVER")
         let host = bench.host(responseDeadline: 600)
-        _ = host.deliver(notification("n", category: "faulty"), to: "com.example.tests")
+        _ = host.deliverOpened(notification("n", category: "faulty"), to: "com.example.tests")
         let killer = Thread {
             // Once the extension is in its response handler (it says so in its view), its worker is killed.
             let deadline = MonotonicClock.deadline(after: 10)
@@ -171,9 +171,9 @@ import TidingsRuntime
     @Test func aWorkerWaitingForItsRestartShowsDefaultContentAtOnce() throws {
         let bench = try Bench(fault: "FAULT_SEGV")
         let host = bench.host(initialBackoff: 3600)
-        let first = host.deliver(notification("first", category: "faulty"), to: "com.example.tests")
+        let first = host.deliverOpened(notification("first", category: "faulty"), to: "com.example.tests")
         #expect(first.diagnostics.map(\.code.rawValue).contains("worker.crash"))
-        let during = host.deliver(notification("during", category: "faulty"), to: "com.example.tests")
+        let during = host.deliverOpened(notification("during", category: "faulty"), to: "com.example.tests")
         #expect(during.presentation.view == nil)
         #expect(during.diagnostics.map(\.code) == [.workerRestarting], "\(during.diagnostics)")
         #expect(during.diagnostics.first?.message.contains("restarts in") == true)
@@ -186,7 +186,7 @@ import TidingsRuntime
             var configuration = NotificationHost.Configuration()
             configuration.responseDeadline = 0.1
             let host = Bench.registered(NotificationHost(index: bench.index(), configuration: configuration))
-            _ = host.deliver(notification("n", category: "faulty"), to: "com.example.tests")
+            _ = host.deliverOpened(notification("n", category: "faulty"), to: "com.example.tests")
             let outcome = try host.respond(to: "n", with: ResponseRequest(actionIdentifier: "go"))
             #expect(outcome.forwarded.map(\.actionIdentifier) == (fault.flag == "FAULT_COMPLETION_TWICE" ? [] : ["go"]))
             #expect(outcome.presentation.dismissed)
@@ -261,7 +261,7 @@ private final class Bench: @unchecked Sendable {
 
     /// Expects the healthy bundle still served in a worker, by the same host.
     func expectHealthyStillServes(_ host: NotificationHost, sourceLocation: SourceLocation = #_sourceLocation) {
-        let delivery = host.deliver(notification("healthy", category: "healthy"), to: "com.example.tests")
+        let delivery = host.deliverOpened(notification("healthy", category: "healthy"), to: "com.example.tests")
         #expect(delivery.presentation.view?.text(of: "state") == "ok", sourceLocation: sourceLocation)
         #expect(delivery.diagnostics.isEmpty, sourceLocation: sourceLocation)
     }

@@ -56,7 +56,7 @@ import TidingsRuntime
             categories: ["create-fails"], hidden: true), library: library)
         let host = host(mode)
         for round in 0..<3 {
-            let delivery = host.deliver(notification("n\(round)", category: "create-fails", title: "Still here"),
+            let delivery = host.deliverOpened(notification("n\(round)", category: "create-fails", title: "Still here"),
                                         to: "com.example.broken")
             #expect(delivery.diagnostics.codes == ["extension.create-failed"], "round \(round)")
             #expect(delivery.presentation.defaultContent?.title == "Still here", "round \(round)")
@@ -68,8 +68,8 @@ import TidingsRuntime
     func aLateCompletionIsAnsweredAsInvalid(_ mode: IsolationMode) throws {
         let host = host(mode) { configuration, _ in configuration.responseDeadline = 0.1 }
         // Two notifications of one thread share the instance: the second keeps it alive after the first closes.
-        _ = host.deliver(notification("first", category: "misbehave", thread: "t"), to: "com.example.tests")
-        _ = host.deliver(notification("second", category: "misbehave", thread: "t"), to: "com.example.tests")
+        _ = host.deliverOpened(notification("first", category: "misbehave", thread: "t"), to: "com.example.tests")
+        _ = host.deliverOpened(notification("second", category: "misbehave", thread: "t"), to: "com.example.tests")
         let outcome = try host.respond(to: "first", with: ResponseRequest(actionIdentifier: "late-report"))
         #expect(outcome.forwarded.map(\.actionIdentifier) == ["late-report"])
         let answered = waitFor { host.presentation(of: "second")?.view?.text(of: "count")?.hasPrefix("late") == true }
@@ -84,7 +84,7 @@ import TidingsRuntime
             configuration.attachmentDirectory = store
             configuration.serviceDeadline = 0.2
         }
-        let delivery = host.deliver(remote("attach-own-later"), to: "com.example.svc")
+        let delivery = host.deliverOpened(remote("attach-own-later"), to: "com.example.svc")
         #expect(delivery.presentation.notification.content.title == "opened later: readable",
                 "\(delivery.diagnostics.map(\.description))")
     }
@@ -95,7 +95,7 @@ import TidingsRuntime
             configuration.serviceDeadline = 0.2
             configuration.serviceGracePeriod = 2
         }
-        let delivery = host.deliver(remote("block"), to: "com.example.svc")
+        let delivery = host.deliverOpened(remote("block"), to: "com.example.svc")
         #expect(delivery.presentation.notification.content.title == "expired while the request ran",
                 "\(delivery.diagnostics.map(\.description))")
     }
@@ -105,7 +105,7 @@ import TidingsRuntime
             configuration.serviceDeadline = 5
             settings.callTimeout = 0.2
         }
-        let delivery = host.deliver(remote("slow", [("milliseconds", .string("600"))]), to: "com.example.svc")
+        let delivery = host.deliverOpened(remote("slow", [("milliseconds", .string("600"))]), to: "com.example.svc")
         #expect(delivery.presentation.notification.content.title == "slow but done",
                 "\(delivery.diagnostics.map(\.description))")
         #expect(!delivery.diagnostics.map(\.code.rawValue).contains("worker.hang"))
@@ -139,12 +139,12 @@ import TidingsRuntime
             settings.callTimeout = 120
             settings.memoryLimit = 0
         }
-        _ = host.deliver(notification("warm", category: "misbehave"), to: "com.example.tests")
+        _ = host.deliverOpened(notification("warm", category: "misbehave"), to: "com.example.tests")
         let before = residentBytes()
         for (calls, threads) in [(1_000_000, 1), (2_000, 50)] {
             let storm = notification("storm", category: "misbehave",
                                      userInfo: [("storm", .string("\(calls)")), ("threads", .string("\(threads)"))])
-            let delivery = host.deliver(storm, to: "com.example.tests")
+            let delivery = host.deliverOpened(storm, to: "com.example.tests")
             #expect(delivery.presentation.view?.text(of: "instances") == "storm \(calls * threads)/0/0",
                     "\(delivery.diagnostics.prefix(3).map(\.description))")
         }
@@ -156,7 +156,7 @@ import TidingsRuntime
     func aCallStormIsRefusedThenEnded(_ mode: IsolationMode) {
         let host = host(mode) { configuration, _ in configuration.hostCallRate = CallRate(perSecond: 1_000, burst: 2_000) }
         let storm = notification("storm", category: "misbehave", userInfo: [("storm", .string("100000"))])
-        let delivery = host.deliver(storm, to: "com.example.tests")
+        let delivery = host.deliverOpened(storm, to: "com.example.tests")
         let codes = delivery.diagnostics.map(\.code.rawValue)
         switch mode {
         case .inProcess:
@@ -166,7 +166,7 @@ import TidingsRuntime
             #expect(codes.contains("worker.abuse"), "\(codes)")
         }
         // The host goes on serving: another instance of the same extension.
-        let after = host.deliver(notification("after", category: "misbehave"), to: "com.example.tests")
+        let after = host.deliverOpened(notification("after", category: "misbehave"), to: "com.example.tests")
         #expect(after.presentation.view?.text(of: "count") == "1", "\(after.diagnostics.map(\.description))")
     }
 

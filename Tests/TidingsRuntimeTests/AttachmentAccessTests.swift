@@ -41,7 +41,7 @@ import TidingsRuntime
 
     @Test func theExtensionReadsItsAttachmentReadOnlyAndCannotCreateOne() throws {
         let size = try Data(contentsOf: URL(fileURLWithPath: png)).count
-        let delivery = host().deliver(try photo(), to: "com.example.view")
+        let delivery = host().deliverOpened(try photo(), to: "com.example.view")
         #expect(delivery.presentation.view?.text(of: "report")
             == "photo:\(size):89504e47:ro unknown:-1 create:9")
         #expect(delivery.diagnostics.codes == ["extension.attachment-not-supported"])
@@ -55,10 +55,10 @@ import TidingsRuntime
     @Test func anAttachmentThatLeftTheStoreCannotBeOpened() throws {
         let host = host()
         let first = try photo("first", thread: "album")
-        _ = host.deliver(first, to: "com.example.view")
+        _ = host.deliverOpened(first, to: "com.example.view")
         store.remove(first.content.attachments)
         // Delivered again to the thread's instance, whose notification now names a file that is gone.
-        let again = host.deliver(first, to: "com.example.view")
+        let again = host.deliverOpened(first, to: "com.example.view")
         #expect(again.presentation.view?.text(of: "report")?.hasPrefix("first:gone ") == true)
     }
 
@@ -66,8 +66,8 @@ import TidingsRuntime
         let host = host()
         let first = try photo("first", thread: "album")
         let second = notification("second", category: "photo", thread: "album")
-        _ = host.deliver(first, to: "com.example.view")
-        let delivery = host.deliver(second, to: "com.example.view")
+        _ = host.deliverOpened(first, to: "com.example.view")
+        let delivery = host.deliverOpened(second, to: "com.example.view")
         // The thread's instance serves both; it reads only the second's (none).
         #expect(delivery.presentation.view?.text(of: "report") == "unknown:-1 create:9")
     }
@@ -75,7 +75,7 @@ import TidingsRuntime
     @Test func dismissingANotificationTakesItsAttachmentsOutOfTheStore() throws {
         let host = host()
         let photo = try photo()
-        _ = host.deliver(photo, to: "com.example.view")
+        _ = host.deliverOpened(photo, to: "com.example.view")
         #expect(store.fileNames().count == 1)
         _ = try host.respond(to: "photo", with: ResponseRequest(actionIdentifier: ActionIdentifier.default, userText: nil))
         #expect(store.fileNames().isEmpty)
@@ -84,8 +84,8 @@ import TidingsRuntime
     @Test func deliveringTheSameNotificationAgainKeepsItsAttachments() throws {
         let host = host()
         let photo = try photo()
-        _ = host.deliver(photo, to: "com.example.view")
-        let again = host.deliver(photo, to: "com.example.view")
+        _ = host.deliverOpened(photo, to: "com.example.view")
+        let again = host.deliverOpened(photo, to: "com.example.view")
         #expect(store.fileNames().count == 1)
         #expect(again.presentation.view?.text(of: "report")?.hasPrefix("photo:") == true)
     }

@@ -24,7 +24,7 @@ import TidingsRuntime
     }
 
     @Test func passedBuildShowsGreenStatusAndTheCategoryActions() throws {
-        let presentation = try host().deliver(build("passed"), to: "com.example.ci", width: 300).presentation
+        let presentation = try host().deliverOpened(build("passed"), to: "com.example.ci", width: 300).presentation
         #expect(presentation.extensionIdentifier == "com.example.ci.build-status")
         #expect(presentation.header == "CI · tidings")  // the manifest allows overriding the title
         #expect(presentation.defaultContent?.body == "Build finished")  // not hidden
@@ -36,7 +36,7 @@ import TidingsRuntime
     }
 
     @Test func failedBuildReplacesTheActions() throws {
-        let presentation = try host().deliver(build("failed"), to: "com.example.ci").presentation
+        let presentation = try host().deliverOpened(build("failed"), to: "com.example.ci").presentation
         #expect(presentation.view?.color(of: "status") == "#FF3B30")
         #expect(presentation.actions.map(\.identifier) == ["retry", "open-log", "mute"])
         #expect(presentation.actions[0].options == .foreground)
@@ -44,7 +44,7 @@ import TidingsRuntime
 
     @Test func responsesUseTheActionsTheExtensionSet() throws {
         let host = try host()
-        _ = host.deliver(build("failed"), to: "com.example.ci")
+        _ = host.deliverOpened(build("failed"), to: "com.example.ci")
         let muted = try host.respond(to: "build", with: ResponseRequest(actionIdentifier: "mute"))
         #expect(muted.option == .doNotDismiss)
         #expect(!muted.presentation.dismissed)
@@ -57,7 +57,7 @@ import TidingsRuntime
 
     @Test func dismissWithoutCustomDismissActionReachesNobody() throws {
         let host = try host()
-        _ = host.deliver(build("passed"), to: "com.example.ci")
+        _ = host.deliverOpened(build("passed"), to: "com.example.ci")
         let outcome = try host.respond(to: "build", with: ResponseRequest(actionIdentifier: ActionIdentifier.dismiss))
         #expect(outcome.receiver == .nobody)
         #expect(outcome.forwarded.isEmpty)

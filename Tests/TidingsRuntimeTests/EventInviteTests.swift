@@ -35,7 +35,7 @@ import TidingsRuntime
     }
 
     @Test func deliveryHidesDefaultContentAndSizesByRatio() throws {
-        let delivery = try host().deliver(invite(), to: "com.example.events", width: 400)
+        let delivery = try host().deliverOpened(invite(), to: "com.example.events", width: 400)
         let presentation = delivery.presentation
         #expect(delivery.diagnostics.isEmpty)
         #expect(presentation.extensionIdentifier == "com.example.events.invite")
@@ -47,7 +47,7 @@ import TidingsRuntime
     }
 
     @Test func viewIsFilledFromUserInfo() throws {
-        let view = try #require(try host().deliver(invite(), to: "com.example.events").presentation.view)
+        let view = try #require(try host().deliverOpened(invite(), to: "com.example.events").presentation.view)
         #expect(view.text(of: "eventTitle") == "Team offsite")
         #expect(view.text(of: "eventDate") == "Thursday")
         #expect(view.text(of: "eventLocation") == "Pier 3")
@@ -60,7 +60,7 @@ import TidingsRuntime
                                            path: Locations.repositoryFile("Plugins/EventInvite/Payloads/lighthouse.png"))
         var withImage = invite()
         withImage.content.attachments = [image]
-        let presentation = try host().deliver(withImage, to: "com.example.events").presentation
+        let presentation = try host().deliverOpened(withImage, to: "com.example.events").presentation
         let node = try #require(presentation.view?.node("eventImage"))
         #expect(node.content == .image(attachment: "poster"))
         #expect(!node.hidden)
@@ -69,7 +69,7 @@ import TidingsRuntime
 
     @Test func acceptShowsGoingInGreenAndDismisses() throws {
         let host = try host()
-        _ = host.deliver(invite(), to: "com.example.events")
+        _ = host.deliverOpened(invite(), to: "com.example.events")
         let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "accept"))
         #expect(outcome.receiver == .extension)
         #expect(outcome.option == .dismiss)
@@ -82,7 +82,7 @@ import TidingsRuntime
 
     @Test func declineShowsNotGoingInRed() throws {
         let host = try host()
-        _ = host.deliver(invite(), to: "com.example.events")
+        _ = host.deliverOpened(invite(), to: "com.example.events")
         let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "decline"))
         #expect(outcome.presentation.view?.text(of: "eventResponse") == "Not Going.")
         #expect(outcome.presentation.view?.color(of: "eventResponse") == "#FF3B30")
@@ -90,7 +90,7 @@ import TidingsRuntime
 
     @Test func commentTextReachesTheExtensionAndIsForwarded() throws {
         let host = try host()
-        _ = host.deliver(invite(), to: "com.example.events")
+        _ = host.deliverOpened(invite(), to: "com.example.events")
         let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "comment", userText: "Count me in"))
         #expect(outcome.option == .dismissAndForwardAction)
         #expect(outcome.presentation.view?.text(of: "eventResponse") == "Comment sent: Count me in")
@@ -103,7 +103,7 @@ import TidingsRuntime
     @Test func closedCommentsTakeTheCommentActionAway() throws {
         var closed = invite()
         closed.content.userInfo.append(("comments", .string("closed")))
-        let delivery = try host().deliver(closed, to: "com.example.events")
+        let delivery = try host().deliverOpened(closed, to: "com.example.events")
         #expect(delivery.diagnostics.isEmpty, "\(delivery.diagnostics)")
         #expect(delivery.presentation.actions.map(\.identifier) == ["accept", "decline"])
     }
@@ -114,7 +114,7 @@ import TidingsRuntime
         let host = try host(version: 2)
         var closed = invite()
         closed.content.userInfo.append(("comments", .string("closed")))
-        let delivery = host.deliver(closed, to: "com.example.events")
+        let delivery = host.deliverOpened(closed, to: "com.example.events")
         #expect(delivery.diagnostics.isEmpty, "\(delivery.diagnostics)")
         #expect(delivery.presentation.actions.map(\.identifier) == ["accept", "decline", "comment"])
         let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "accept"))
@@ -125,7 +125,7 @@ import TidingsRuntime
     /// The sample cuts what it shows to the limit the host's limits interface gives.
     @Test func aLongCommentIsShownCutToTheHostsLimit() throws {
         let host = try host()
-        _ = host.deliver(invite(), to: "com.example.events")
+        _ = host.deliverOpened(invite(), to: "com.example.events")
         let text = String(repeating: "é", count: 10_000)
         let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "comment", userText: text))
         let shown = try #require(outcome.presentation.view?.text(of: "eventResponse"))
@@ -135,24 +135,26 @@ import TidingsRuntime
 
     @Test func defaultActionIsForwardedToTheApp() throws {
         let host = try host()
-        _ = host.deliver(invite(), to: "com.example.events")
+        _ = host.deliverOpened(invite(), to: "com.example.events")
         let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: ActionIdentifier.default))
-        #expect(outcome.option == .dismissAndForwardAction)
+        #expect(outcome.receiver == .app && outcome.option == nil)
         #expect(outcome.forwarded.map(\.actionIdentifier) == [ActionIdentifier.default])
     }
 
-    @Test func dismissReachesTheExtensionWithCustomDismissAction() throws {
+    /// With customDismissAction the dismissal goes to the app, never to the
+    /// extension (which would answer it with dismiss, swallowing it).
+    @Test func dismissReachesTheAppWithCustomDismissAction() throws {
         let host = try host()
-        _ = host.deliver(invite(), to: "com.example.events")
+        _ = host.deliverOpened(invite(), to: "com.example.events")
         let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: ActionIdentifier.dismiss))
-        #expect(outcome.receiver == .extension)
-        #expect(outcome.option == .dismiss)
+        #expect(outcome.receiver == .app && outcome.option == nil)
+        #expect(outcome.forwarded.map(\.actionIdentifier) == [ActionIdentifier.dismiss])
         #expect(outcome.presentation.dismissed)
     }
 
     @Test func textInputActionNeedsText() throws {
         let host = try host()
-        _ = host.deliver(invite(), to: "com.example.events")
+        _ = host.deliverOpened(invite(), to: "com.example.events")
         #expect(throws: Diagnostic.self) { try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "comment")) }
         #expect(throws: Diagnostic.self) {
             try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "accept", userText: "no"))
@@ -163,7 +165,7 @@ import TidingsRuntime
 
     @Test func unknownActionIsRefusedWithASuggestion() throws {
         let host = try host()
-        _ = host.deliver(invite(), to: "com.example.events")
+        _ = host.deliverOpened(invite(), to: "com.example.events")
         let error = #expect(throws: Diagnostic.self) {
             try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "acept"))
         }
@@ -179,7 +181,7 @@ import TidingsRuntime
     }
 
     @Test func anotherAppNeverSeesTheExtension() throws {
-        let delivery = try host().deliver(invite(), to: "com.example.other")
+        let delivery = try host().deliverOpened(invite(), to: "com.example.other")
         #expect(delivery.presentation.extensionIdentifier == nil)
         #expect(!delivery.presentation.defaultContentHidden)
         #expect(delivery.diagnostics.codes == ["route.no-extension"])
@@ -189,7 +191,7 @@ import TidingsRuntime
     @Test func misspeltCategoryIsExplained() throws {
         var misspelt = invite()
         misspelt.content.categoryIdentifier = "event-invites"
-        let delivery = try host().deliver(misspelt, to: "com.example.events")
+        let delivery = try host().deliverOpened(misspelt, to: "com.example.events")
         #expect(delivery.presentation.extensionIdentifier == nil)
         #expect(delivery.diagnostics.first?.message.contains("did you mean \"event-invite\"") == true)
     }

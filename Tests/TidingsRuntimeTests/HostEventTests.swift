@@ -26,7 +26,7 @@ import TidingsRuntime
 
     @Test func aViewChangedAfterTheAnswerIsPushedAsANewPresentation() throws {
         let host = fixture.host()
-        let delivery = host.deliver(story(), to: "com.example.news")
+        let delivery = host.deliverOpened(story(), to: "com.example.news")
         #expect(delivery.presentation.view?.text(of: "status") == "loading")
         // The extension makes two host calls, which may be pushed one by one:
         // the last presentation pushed carries both once the height is there.
@@ -39,20 +39,22 @@ import TidingsRuntime
         #expect(host.presentation(of: "story")?.view?.text(of: "status") == "updated")
     }
 
-    @Test func anExtensionClosingItsNotificationLaterDismissesIt() throws {
+    /// dismissNotificationContentExtension closes the expanded interface, not the notification.
+    @Test func anExtensionClosingItsInterfaceLaterKeepsTheNotification() throws {
         let host = fixture.host()
-        _ = host.deliver(story(then: "dismiss"), to: "com.example.news")
-        #expect(fixture.events.wait { !$0.dismissals.isEmpty })
-        #expect(fixture.events.dismissals.map(\.0) == ["story"])
-        #expect(fixture.events.dismissals.map(\.1) == [.extension])
-        #expect(fixture.events.presentations.last?.dismissed == true)
-        #expect(host.presentedIdentifiers.isEmpty)
+        _ = host.deliverOpened(story(then: "dismiss"), to: "com.example.news")
+        #expect(fixture.events.wait { $0.presentations.contains { !$0.expanded } })
+        #expect(fixture.events.presentations.last?.expanded == false)
+        #expect(fixture.events.presentations.last?.dismissed == false)
+        #expect(fixture.events.dismissals.isEmpty)
+        #expect(host.presentedIdentifiers == ["story"])
+        #expect(host.presentation(of: "story")?.expanded == false)
         #expect(fixture.events.forwarded.isEmpty)
     }
 
     @Test func anExtensionOpeningTheAppLaterForwardsTheDefaultAction() throws {
         let host = fixture.host()
-        _ = host.deliver(story(then: "open"), to: "com.example.news")
+        _ = host.deliverOpened(story(then: "open"), to: "com.example.news")
         #expect(fixture.events.wait { !$0.forwarded.isEmpty && !$0.dismissals.isEmpty })
         let forwarded = try #require(fixture.events.forwarded.first)
         #expect(forwarded.app == "com.example.news")
@@ -62,7 +64,7 @@ import TidingsRuntime
 
     @Test func aForwardedResponseAndItsDismissalAreTold() throws {
         let host = fixture.host()
-        _ = host.deliver(story(), to: "com.example.news")
+        _ = host.deliverOpened(story(), to: "com.example.news")
         let outcome = try host.respond(to: "story", with: ResponseRequest(actionIdentifier: ActionIdentifier.default))
         #expect(outcome.forwarded.count == 1)
         #expect(fixture.events.forwarded.map(\.actionIdentifier) == [ActionIdentifier.default])
@@ -71,8 +73,8 @@ import TidingsRuntime
 
     @Test func removingNotificationsDismissesThemWithoutAResponse() throws {
         let host = fixture.host()
-        _ = host.deliver(story("a"), to: "com.example.news")
-        _ = host.deliver(story("b"), to: "com.example.news")
+        _ = host.deliverOpened(story("a"), to: "com.example.news")
+        _ = host.deliverOpened(story("b"), to: "com.example.news")
         #expect(host.delivered(ofApp: "com.example.news").map(\.notification.identifier) == ["a", "b"])
         #expect(host.remove(["a", "missing"]) == ["a"])
         #expect(host.presentedIdentifiers == ["b"])

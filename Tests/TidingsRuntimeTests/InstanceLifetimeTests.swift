@@ -4,81 +4,78 @@ import TestSupport
 import TidingsBase
 import TidingsRuntime
 
-/// When the host makes, reuses and destroys extension instances: one per
-/// thread while any notification of the thread shows, one per notification
-/// without a thread, a new one when a notification replaces another.
+/// When the host makes, reuses and destroys extension instances: none at
+/// delivery; one for the expanded interface open, made when it opens, given
+/// the thread-mates delivered while it is open, destroyed when it closes.
 @Suite struct InstanceLifetimeTests {
     let fixture = Fixture()
     static let app = "com.example.tests"
 
-    /// A host serving the Echo fixture, which logs "created=N" for each instance it makes.
-    func host() throws -> NotificationHost {
+    /// A host serving the Echo fixture, which logs "created=N" for each
+    /// instance it makes and the identifier of each notification it receives,
+    /// counting the calls into it with `counter`.
+    func host(counting counter: CountingLauncher = CountingLauncher(InProcessLauncher())) throws -> NotificationHost {
         let library = try CCompiler.fixture("Echo", into: fixture.directory.path)
         let manifest = BundleMaker.contentManifest(identifier: "com.example.tests.echo", executable: "libEcho.so",
                                                    categories: ["echo"])
         try BundleMaker.make("Echo", in: fixture.directory.path, manifest: manifest, library: library)
-        return fixture.host()
+        return fixture.host(configuration: NotificationHost.Configuration(), launcher: counter)
     }
 
-    /// Delivers `identifier` and tells whether a new instance was made for it.
-    func deliver(_ identifier: String, thread: String, to host: NotificationHost) -> Bool {
+    /// Delivers `identifier` and returns what the extension logged meanwhile.
+    func deliver(_ identifier: String, thread: String, to host: NotificationHost) -> [String] {
         let delivery = host.deliver(notification(identifier, category: "echo", thread: thread), to: Self.app)
         #expect(delivery.diagnostics.isEmpty)
-        return delivery.log.contains { $0.message.hasPrefix("created=") }
+        return delivery.log.map(\.message)
     }
 
-    /// Dismisses `identifier` (the category has no customDismissAction, so the presentation just closes).
-    func dismiss(_ identifier: String, in host: NotificationHost) throws {
-        let outcome = try host.respond(to: identifier, with: ResponseRequest(actionIdentifier: ActionIdentifier.dismiss))
-        #expect(outcome.presentation.dismissed)
+    /// Opens `identifier` and tells whether a new instance was made for it.
+    func open(_ identifier: String, in host: NotificationHost) throws -> Bool {
+        let opened = try host.open(identifier)
+        #expect(opened.diagnostics.isEmpty && opened.presentation.expanded)
+        return opened.log.contains { $0.message.hasPrefix("created=") }
     }
 
-    @Test func aThreadSharesOneInstanceWhileAnyOfItShows() throws {
+    @Test func theOpenInterfaceGetsItsThreadMates() throws {
         let host = try host()
-        #expect(deliver("a", thread: "t", to: host))
-        #expect(!deliver("b", thread: "t", to: host))
-        // Replacing "a" retires it, but "b" still shows the instance.
-        #expect(!deliver("a", thread: "t", to: host))
-        try dismiss("a", in: host)
-        #expect(!deliver("c", thread: "t", to: host))
-        try dismiss("b", in: host)
-        try dismiss("c", in: host)
-        // Nothing of the thread shows: the instance is gone, the next one is new.
-        #expect(deliver("d", thread: "t", to: host))
-        #expect(host.presentedIdentifiers == ["d"])
+        #expect(deliver("a", thread: "t", to: host).isEmpty)
+        #expect(try open("a", in: host))
+        #expect(deliver("b", thread: "t", to: host).contains("identifier=b"))
+        // Another thread, or no thread, reaches no instance.
+        #expect(deliver("c", thread: "u", to: host).isEmpty)
+        #expect(deliver("d", thread: "", to: host).isEmpty)
+        _ = try host.close("a")
+        #expect(deliver("e", thread: "t", to: host).isEmpty)
+        // Opening again makes a new instance.
+        #expect(try open("a", in: host))
+        #expect(try !open("a", in: host))
     }
 
-    @Test func notificationsWithoutAThreadGetAnInstanceEach() throws {
+    @Test func replacingTheOpenNotificationClosesItsInterface() throws {
         let host = try host()
-        #expect(deliver("a", thread: "", to: host))
-        #expect(deliver("b", thread: "", to: host))
-        // The same request identifier replaces the presentation, and its instance.
-        #expect(deliver("a", thread: "", to: host))
-        #expect(host.presentedIdentifiers == ["a", "b"])
+        _ = deliver("a", thread: "t", to: host)
+        #expect(try open("a", in: host))
+        // The same request identifier replaces the notification, and closes its interface.
+        #expect(deliver("a", thread: "t", to: host).isEmpty)
+        #expect(host.presentation(of: "a")?.expanded == false)
+        #expect(try open("a", in: host))
+        #expect(host.presentedIdentifiers == ["a"])
     }
 
-    @Test func threadsAreSeparate() throws {
-        let host = try host()
-        #expect(deliver("a", thread: "t", to: host))
-        #expect(deliver("b", thread: "u", to: host))
-        // A notification moving to another thread leaves its old thread's instance behind.
-        #expect(deliver("a", thread: "u", to: host) == false)
-        #expect(deliver("c", thread: "t", to: host))
-    }
-
-    /// Deliveries and dismissals from several threads at once, sharing
-    /// notification threads (each worker its own request identifiers):
-    /// whatever interleaving, once everything is dismissed no instance is
-    /// left behind, and the host still serves.
-    @Test func concurrentDeliveriesLeaveNoInstanceBehind() async throws {
-        let host = try host()
+    /// Deliveries, openings and dismissals from several threads at once,
+    /// sharing notification threads: whatever interleaving, at most one
+    /// instance lives, none once everything is dismissed, and the host still serves.
+    @Test func concurrentOpeningsLeaveNoInstanceBehind() async throws {
+        let counter = CountingLauncher(InProcessLauncher())
+        let host = try host(counting: counter)
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<4 {
                 group.addTask {
                     for round in 0..<150 {
                         let identifier = "w\(worker)-\(round % 5)"
                         let thread = ["", "t", "u"][(worker + round) % 3]
-                        let delivery = host.deliver(notification(identifier, category: "echo", thread: thread), to: Self.app)
+                        let delivery = host.deliver(notification(identifier, category: "echo", thread: thread),
+                                                    to: Self.app, opening: round % 2 == 0)
                         #expect(delivery.presentation.notification.identifier == identifier)
                         if round % 4 == 3 {
                             _ = try? host.respond(to: identifier, with: ResponseRequest(actionIdentifier: ActionIdentifier.dismiss))
@@ -87,10 +84,12 @@ import TidingsRuntime
                 }
             }
         }
-        for identifier in host.presentedIdentifiers { try dismiss(identifier, in: host) }
+        #expect(counter.counts.live <= 1)
+        _ = host.remove(host.presentedIdentifiers)
         #expect(host.presentedIdentifiers.isEmpty)
-        #expect(deliver("t-again", thread: "t", to: host))
-        #expect(deliver("u-again", thread: "u", to: host))
-        #expect(!deliver("t-more", thread: "t", to: host))
+        #expect(counter.counts.live == 0)
+        _ = deliver("t-again", thread: "t", to: host)
+        #expect(try open("t-again", in: host))
+        #expect(counter.counts.live == 1)
     }
 }

@@ -42,7 +42,7 @@ import TidingsRuntime
     }
 
     @Test func theServiceAttachesThePhotoAndTheContentExtensionShowsIt() throws {
-        let delivery = try host().deliver(try samplePayload(attachment: "file://" + png), to: "com.example.events")
+        let delivery = try host().deliverOpened(try samplePayload(attachment: "file://" + png), to: "com.example.events")
         #expect(delivery.diagnostics.isEmpty, "\(delivery.diagnostics)")
         guard case .rewrote("com.example.events.service", let changes, false, _) = delivery.service else {
             Issue.record("unexpected stage: \(delivery.service)")
@@ -71,7 +71,7 @@ import TidingsRuntime
 
     /// A name in its own bundle, found where the host said the bundle is.
     @Test func aNameInItsBundleIsAttached() throws {
-        let delivery = try host().deliver(try samplePayload(attachment: "lighthouse.png"), to: "com.example.events")
+        let delivery = try host().deliverOpened(try samplePayload(attachment: "lighthouse.png"), to: "com.example.events")
         #expect(delivery.diagnostics.isEmpty, "\(delivery.diagnostics)")
         #expect(delivery.presentation.notification.content.attachments.map(\.identifier) == ["event-image"])
     }
@@ -79,14 +79,14 @@ import TidingsRuntime
     /// A host of version 2 does not say where the bundle is: the name is not
     /// found, and the title is still rewritten (completed without naming the instance).
     @Test func onAVersion2HostANameInItsBundleIsNotFoundAndTheTitleStillChanges() throws {
-        let delivery = try host(version: 2).deliver(try samplePayload(attachment: "lighthouse.png"), to: "com.example.events")
+        let delivery = try host(version: 2).deliverOpened(try samplePayload(attachment: "lighthouse.png"), to: "com.example.events")
         #expect(delivery.presentation.notification.content.title == "Invitation: Team offsite")
         #expect(delivery.presentation.notification.content.attachments.isEmpty)
         #expect(delivery.log.contains { $0.level == .warning && $0.message.contains("could not attach lighthouse.png") })
     }
 
     @Test func withoutAPhotoTheServiceStillRewritesTheTitle() throws {
-        let delivery = try host().deliver(try samplePayload(attachment: "/nonexistent/photo.png"), to: "com.example.events")
+        let delivery = try host().deliverOpened(try samplePayload(attachment: "/nonexistent/photo.png"), to: "com.example.events")
         #expect(delivery.presentation.notification.content.title == "Invitation: Team offsite")
         #expect(delivery.presentation.notification.content.attachments.isEmpty)
         #expect(delivery.log.contains { $0.level == .warning && $0.message.contains("could not attach /nonexistent/photo.png") })
@@ -96,7 +96,7 @@ import TidingsRuntime
     @Test func theServiceDoesNotRunWithoutMutableContent() throws {
         var notification = try samplePayload(attachment: "file://" + png)
         notification.content.mutableContent = false
-        let delivery = try host().deliver(notification, to: "com.example.events")
+        let delivery = try host().deliverOpened(notification, to: "com.example.events")
         #expect(delivery.service == .skipped(.notMutable))
         #expect(delivery.presentation.notification.content.title == "Team offsite")
     }

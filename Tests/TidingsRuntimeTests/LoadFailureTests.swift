@@ -28,7 +28,7 @@ import TidingsRuntime
     @Test(arguments: BrokenLibrary.allCases)
     func brokenExtensionFallsBackToDefaultContent(_ broken: BrokenLibrary) throws {
         try installBroken()
-        let delivery = fixture.host().deliver(
+        let delivery = fixture.host().deliverOpened(
             notification("n", category: broken.rawValue, title: "Still here", body: "Default content"),
             to: "com.example.broken")
         #expect(delivery.diagnostics.codes == [broken.expectedCode])
@@ -43,7 +43,7 @@ import TidingsRuntime
 
     @Test func failedCreationFallsBackToDefaultContent() throws {
         try installBroken()
-        let delivery = fixture.host().deliver(notification("n", category: "create-fails"), to: "com.example.broken")
+        let delivery = fixture.host().deliverOpened(notification("n", category: "create-fails"), to: "com.example.broken")
         #expect(delivery.diagnostics.codes == ["extension.create-failed"])
         #expect(delivery.presentation.defaultContent != nil)
     }
@@ -53,9 +53,9 @@ import TidingsRuntime
         try fixture.installEventInvite()
         let host = fixture.host()
         for broken in BrokenLibrary.allCases {
-            _ = host.deliver(notification("broken-\(broken.rawValue)", category: broken.rawValue), to: "com.example.broken")
+            _ = host.deliverOpened(notification("broken-\(broken.rawValue)", category: broken.rawValue), to: "com.example.broken")
         }
-        let delivery = host.deliver(notification("good", category: "event-invite"), to: "com.example.events")
+        let delivery = host.deliverOpened(notification("good", category: "event-invite"), to: "com.example.events")
         #expect(delivery.diagnostics.isEmpty)
         #expect(delivery.presentation.extensionIdentifier == "com.example.events.invite")
         #expect(delivery.presentation.defaultContentHidden)
@@ -64,7 +64,7 @@ import TidingsRuntime
     @Test func aResponseToAFailedExtensionGoesToTheApp() throws {
         try installBroken()
         let host = fixture.host()
-        _ = host.deliver(notification("n", category: "null-descriptor"), to: "com.example.broken")
+        _ = host.deliverOpened(notification("n", category: "null-descriptor"), to: "com.example.broken")
         let outcome = try host.respond(to: "n", with: ResponseRequest(actionIdentifier: ActionIdentifier.default))
         #expect(outcome.receiver == .app)
         #expect(outcome.forwarded.map(\.actionIdentifier) == [ActionIdentifier.default])
@@ -74,8 +74,8 @@ import TidingsRuntime
     @Test func theFailureIsRememberedNotRetriedPerNotification() throws {
         try installBroken()
         let host = fixture.host()
-        let first = host.deliver(notification("a", category: "future-abi"), to: "com.example.broken")
-        let second = host.deliver(notification("b", category: "future-abi"), to: "com.example.broken")
+        let first = host.deliverOpened(notification("a", category: "future-abi"), to: "com.example.broken")
+        let second = host.deliverOpened(notification("b", category: "future-abi"), to: "com.example.broken")
         #expect(first.diagnostics == second.diagnostics)
     }
 }

@@ -23,7 +23,7 @@ import TidingsRuntime
     }
 
     func deliverAndRespond(_ action: String, host: NotificationHost) throws -> ResponseOutcome {
-        _ = host.deliver(notification("n", category: "misbehave"), to: "com.example.tests")
+        _ = host.deliverOpened(notification("n", category: "misbehave"), to: "com.example.tests")
         return try host.respond(to: "n", with: ResponseRequest(actionIdentifier: action))
     }
 
@@ -96,7 +96,9 @@ import TidingsRuntime
         let host = try host()
         let outcome = try deliverAndRespond("dismiss-me", host: host)
         #expect(outcome.option == .doNotDismiss)
-        #expect(host.presentation(of: "n") == nil)
+        // dismissNotificationContentExtension closes the interface; the notification stays.
+        #expect(!outcome.presentation.expanded && !outcome.presentation.dismissed)
+        #expect(host.presentation(of: "n")?.expanded == false)
     }
 
     @Test func extensionMayPerformTheDefaultAction() throws {
@@ -107,7 +109,7 @@ import TidingsRuntime
     }
 
     @Test func misuseOfHostCallsIsReportedNotFatal() throws {
-        let delivery = try host().deliver(notification("n", category: "misbehave"), to: "com.example.tests")
+        let delivery = try host().deliverOpened(notification("n", category: "misbehave"), to: "com.example.tests")
         #expect(delivery.diagnostics.codes == ["view.no-such-element", "extension.title-not-permitted"])
         #expect(delivery.diagnostics.allSatisfy { $0.severity == .warning })
         #expect(delivery.presentation.header == "com.example.tests")  // the title was not allowed
@@ -116,32 +118,31 @@ import TidingsRuntime
     }
 
     @Test func titleOverrideIsHonouredWhenTheManifestAllowsIt() throws {
-        let delivery = try host(overridesTitle: true).deliver(notification("n", category: "misbehave"), to: "com.example.tests")
+        let delivery = try host(overridesTitle: true).deliverOpened(notification("n", category: "misbehave"), to: "com.example.tests")
         #expect(delivery.presentation.header == "A title nobody allowed")
         #expect(delivery.diagnostics.codes == ["view.no-such-element"])
     }
 
-    @Test func notificationsOfOneThreadShareAnInstance() throws {
+    @Test func threadMatesDeliveredWhileOpenReachItsInstance() throws {
         let host = try host()
-        let first = host.deliver(notification("a", category: "misbehave", thread: "t"), to: "com.example.tests")
-        let second = host.deliver(notification("b", category: "misbehave", thread: "t"), to: "com.example.tests")
-        let other = host.deliver(notification("c", category: "misbehave", thread: "u"), to: "com.example.tests")
+        let first = host.deliverOpened(notification("a", category: "misbehave", thread: "t"), to: "com.example.tests")
+        _ = host.deliver(notification("b", category: "misbehave", thread: "t"), to: "com.example.tests")
         #expect(first.presentation.view?.text(of: "count") == "1")
-        #expect(second.presentation.view?.text(of: "count") == "2")  // the same instance, called again
-        #expect(other.presentation.view?.text(of: "count") == "1")  // another thread, another instance
+        #expect(host.presentation(of: "a")?.view?.text(of: "count") == "2")  // the same instance, called again
+        #expect(host.presentation(of: "b")?.view == nil)  // a banner
+        let other = host.deliverOpened(notification("c", category: "misbehave", thread: "u"), to: "com.example.tests")
+        #expect(other.presentation.view?.text(of: "count") == "1")  // another interface, another instance
     }
 
-    @Test func instanceIsDestroyedWhenItsLastNotificationGoes() throws {
+    @Test func theInstanceIsDestroyedWhenItsInterfaceCloses() throws {
         let host = try host()
-        _ = host.deliver(notification("a", category: "misbehave", thread: "t"), to: "com.example.tests")
+        _ = host.deliverOpened(notification("a", category: "misbehave", thread: "t"), to: "com.example.tests")
         _ = host.deliver(notification("b", category: "misbehave", thread: "t"), to: "com.example.tests")
+        _ = host.deliver(notification("c", category: "misbehave", thread: "t"), to: "com.example.tests")
+        #expect(host.presentation(of: "a")?.view?.text(of: "count") == "3")
         _ = try host.respond(to: "a", with: ResponseRequest(actionIdentifier: "dismiss-now"))
-        // "b" still shows, so the thread's instance lives on and counts a third notification.
-        let third = host.deliver(notification("c", category: "misbehave", thread: "t"), to: "com.example.tests")
-        #expect(third.presentation.view?.text(of: "count") == "3")
-        _ = try host.respond(to: "b", with: ResponseRequest(actionIdentifier: "dismiss-now"))
-        _ = try host.respond(to: "c", with: ResponseRequest(actionIdentifier: "dismiss-now"))
-        let fresh = host.deliver(notification("d", category: "misbehave", thread: "t"), to: "com.example.tests")
+        // Its interface closed with it: "b" opens a new instance, though "b" and "c" still show.
+        let fresh = try host.open("b")
         #expect(fresh.presentation.view?.text(of: "count") == "1")
     }
 
@@ -150,15 +151,15 @@ import TidingsRuntime
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
                 group.addTask {
-                    for _ in 0..<50 { _ = host.deliver(notification("same", category: "misbehave"), to: "com.example.tests") }
+                    for _ in 0..<50 { _ = host.deliverOpened(notification("same", category: "misbehave"), to: "com.example.tests") }
                 }
             }
         }
-        // "same" shows once, with one instance; a probe adds the second. Every replaced one was destroyed.
-        let probe = host.deliver(notification("probe", category: "misbehave"), to: "com.example.tests")
+        // "same" shows once; opening the probe closed its interface. Every other instance was destroyed.
+        let probe = host.deliverOpened(notification("probe", category: "misbehave"), to: "com.example.tests")
         let counts = try #require(probe.presentation.view?.text(of: "instances"))
         let numbers = counts.split(separator: " ").compactMap { Int($0) }
-        #expect(numbers.count == 2 && numbers[0] == 201 && numbers[0] - numbers[1] == 2, "\(counts)")
+        #expect(numbers.count == 2 && numbers[0] == 201 && numbers[0] - numbers[1] == 1, "\(counts)")
     }
 
     @Test func staleContextIsRefusedNotFatal() throws {
@@ -166,7 +167,7 @@ import TidingsRuntime
         let host = fixture.host()
         host.register([NotificationCategory(identifier: "misbehave", actions: [NotificationAction(identifier: "dismiss-now", title: "x")])],
                       for: "com.example.tests")
-        _ = host.deliver(notification("n", category: "misbehave"), to: "com.example.tests")
+        _ = host.deliverOpened(notification("n", category: "misbehave"), to: "com.example.tests")
         _ = try host.respond(to: "n", with: ResponseRequest(actionIdentifier: "dismiss-now"))
         // The library the host loaded from the bundle, looked up again by its path.
         let bundled = fixture.directory.path + "/Misbehaving.appex/" + (library as NSString).lastPathComponent
@@ -177,7 +178,7 @@ import TidingsRuntime
 
     @Test func mediaButtonTapsPlayThenPause() throws {
         let host = try host()
-        let delivery = host.deliver(notification("n", category: "misbehave"), to: "com.example.tests")
+        let delivery = host.deliverOpened(notification("n", category: "misbehave"), to: "com.example.tests")
         let button = try #require(delivery.presentation.mediaButton)
         #expect(button.type == 2)
         #expect(button.tint?.description == "#FFFFFF")
@@ -193,7 +194,7 @@ import TidingsRuntime
     @Test func tappingWithoutAMediaButtonIsRefused() throws {
         try fixture.installEventInvite()
         let host = fixture.host()
-        _ = host.deliver(notification("n", category: "event-invite"), to: "com.example.events")
+        _ = host.deliverOpened(notification("n", category: "event-invite"), to: "com.example.events")
         let error = #expect(throws: Diagnostic.self) { try host.tapMediaButton(of: "n") }
         #expect(error?.code == .mediaNoButton)
     }
