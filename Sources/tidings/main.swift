@@ -61,6 +61,11 @@ enum Tidings {
             return try command.run(parsed, environment: environment)
         } catch {
             for diagnostic in error.diagnostics { printError("tidings \(name): " + terminal.line(for: diagnostic)) }
+            // A program that asked for JSON reads its standard output, not the messages on standard error.
+            if arguments.contains("--json") {
+                print(JSON.object([("ok", .bool(false)), ("exitCode", .integer(Int64(error.exitCode.rawValue))),
+                                   ("diagnostics", .array(error.diagnostics.map(\.json)))]).serialized(pretty: true))
+            }
             return error.exitCode
         }
     }
