@@ -131,3 +131,17 @@ import Testing
         #expect(result.standardError.contains("does not exist"))
     }
 }
+
+extension VerdictTests {
+    @Test func uninstallRemovesWhatInstallMade() throws {
+        let extensions = scratch.file("uninstall")
+        try tidings.installSamples(into: extensions)
+        let removed = try tidings.run("uninstall", "EventInvite", "com.example.ci.build-status", "--extensions", extensions)
+        #expect(removed.status == 0)
+        let left = try FileManager.default.contentsOfDirectory(atPath: extensions)
+        #expect(left == ["NoOp.appex"])
+        let unknown = try tidings.run("uninstall", "NoOps", "--extensions", extensions)
+        #expect(unknown.status == 66 && unknown.standardError.contains("Did you mean NoOp?"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: extensions) == ["NoOp.appex"])
+    }
+}
