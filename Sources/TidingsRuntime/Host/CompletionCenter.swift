@@ -161,8 +161,12 @@ package final class PendingCompletion: Sendable {
         var closed = false
         /// A call came too late: it was the extension's completion, and another call is a second one.
         var calledLate = false
-        /// The token was misused and counted as a fault: it is never counted again.
+        /// The token was misused: it counts as a fault once, never again.
         var misused = false
+        /// The misuse to count when the waiter is done: a fault counted
+        /// while the response is under way could end the extension's worker
+        /// (the quarantine) in the middle of it.
+        var uncounted: Diagnostic?
         /// The gate a waiter waits at: made by the first wait that finds no
         /// answer yet, so that an extension that completes during the call
         /// costs no gate at all.
@@ -238,16 +242,22 @@ package final class PendingCompletion: Sendable {
         state.withLock { $0.graceUntil = instant }
     }
 
-    /// The waiter is done: what comes from now on is reported as it comes.
+    /// The waiter is done: a misuse seen meanwhile counts now, and what
+    /// comes from now on is reported and counted as it comes.
     fileprivate func close() {
-        state.withLock { $0.closed = true }
+        let uncounted: Diagnostic? = state.withLock { state in
+            state.closed = true
+            defer { state.uncounted = nil }
+            return state.uncounted
+        }
+        if let uncounted { fault(uncounted) }
     }
 
     /// Judges one completion call made at `now` (see `CompletionCenter`),
     /// naming the instance `context` when it is a `_for` call; returns what
     /// the extension is answered. Every problem is reported once, with the
-    /// response while it is under way and on its own after; a misuse is
-    /// counted as a fault the first time only, outside the lock.
+    /// response while it is under way and on its own after; a token's first
+    /// misuse is counted as a fault (when the waiter is done), outside the lock.
     fileprivate func take(_ given: CompletionGiven, by context: UInt64?, at now: UInt64) -> tidings_status {
         typealias Taken = (answered: Bool, latch: Latch?, problem: Diagnostic?, reportNow: Bool, counts: Bool)
         let taken: Taken = state.withLock { state in
@@ -262,10 +272,14 @@ package final class PendingCompletion: Sendable {
                 if !state.closed { state.extra.append(problem) }
                 return (answered, latch, problem, state.closed, false)
             case .misuse(let problem):
-                let counts = !state.misused
+                let first = !state.misused
                 state.misused = true
-                if !state.closed { state.extra.append(problem) }
-                return (answered, latch, problem, state.closed, counts)
+                guard state.closed else {
+                    state.extra.append(problem)
+                    if first { state.uncounted = problem }
+                    return (answered, latch, problem, false, false)
+                }
+                return (answered, latch, problem, true, first)
             }
         }
         taken.latch?.open()
