@@ -27,7 +27,9 @@ package final class NotificationHost: Sendable {
         /// completing after a server round trip on a slow network.
         package static let defaultResponseDeadline = 120.0
         /// The clock completion deadlines are set and judged by: the
-        /// system's monotonic clock, or a test's.
+        /// system's monotonic clock, or a test's. (A worker process answers
+        /// its extension's completion call by its own monotonic clock against
+        /// the same instant; the host's judgement is what counts.)
         package var clock = DeadlineClock.monotonic
         /// How long a service extension has to call its content handler, in
         /// seconds: about 30 on iOS.

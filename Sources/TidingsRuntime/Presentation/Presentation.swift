@@ -142,8 +142,9 @@ package enum HostEvent: Sendable {
     /// The app received a response: from the user directly, or forwarded by the extension.
     case forwarded(ForwardedResponse)
     /// An extension completed a response after its deadline, when the host
-    /// had applied dismissAndForwardAction: reported (the diagnostic says
-    /// so), never a fault.
+    /// had applied dismissAndForwardAction (or a service request after its
+    /// grace period, when the original content was shown): reported (the
+    /// diagnostic says so), never a fault.
     case lateCompletion(LateCompletion, Diagnostic)
 }
 
