@@ -48,7 +48,8 @@ struct IsolationBenchmark {
         return results
     }
 
-    /// `coldStarts` new hosts' first delivery each, with workers in `sandbox`.
+    /// `coldStarts` new hosts' first delivery each, opened at once (a
+    /// delivery alone runs no extension code), with workers in `sandbox`.
     private func coldStart(key: String, title: String, index: ExtensionIndex, notification: UserNotification,
                            sandbox: SandboxRequirements) throws(BenchmarkFailure) -> IsolationResult {
         var starts: [Double] = []
@@ -57,7 +58,7 @@ struct IsolationBenchmark {
             var first = notification
             first.identifier = "cold-\(round)"
             let start = MonotonicClock.now()
-            let delivery = host.deliver(first, to: BundleFarm.app)
+            let delivery = host.deliver(first, to: BundleFarm.app, opening: true)
             starts.append(Double(MonotonicClock.now() - start) / 1e3)
             guard delivery.presentation.extensionIdentifier != nil else {
                 throw BenchmarkFailure("The worker did not serve NoOp: \(delivery.diagnostics.map(\.description))")
@@ -73,11 +74,15 @@ struct IsolationBenchmark {
         return WorkerLauncher(settings: settings)
     }
 
-    /// Round trips of `host.deliver` for `seconds`, the same thread each time.
+    /// Round trips of `host.deliver` for `seconds`, the same thread each
+    /// time: an "anchor" of the thread is open, so each delivery, a
+    /// thread-mate, reaches its instance.
     private func sample(key: String, title: String, host: NotificationHost,
                         notification: UserNotification) throws(BenchmarkFailure) -> IsolationResult {
         host.register([], for: BundleFarm.app)
-        let first = host.deliver(notification, to: BundleFarm.app)
+        var anchor = notification
+        anchor.identifier = "anchor"
+        let first = host.deliver(anchor, to: BundleFarm.app, opening: true)
         guard first.presentation.extensionIdentifier != nil else {
             throw BenchmarkFailure("NoOp did not serve \(title): \(first.diagnostics.map(\.description))")
         }

@@ -16,12 +16,13 @@ struct RuntimeBenchmarks {
     /// Notifications each host keeps presented besides the measured ones.
     let presented: Int
 
-    /// Delivery to a thread that is already presented: "anchor" of thread
-    /// "bench" stays shown, so every delivery of "reuse" (same thread, same
-    /// request identifier, replacing the previous one) reuses its instance.
+    /// Delivery to a thread whose interface is open: "anchor" of thread
+    /// "bench" stays open, so every delivery of "reuse" (same thread, same
+    /// request identifier, replacing the previous one) reaches its instance.
     func deliverToPresentedThread() throws(BenchmarkFailure) -> LoopBenchmark {
         let host = try makeHost()
-        try check(host.deliver(try SamplePayload.notification(identifier: "anchor", thread: "bench"), to: BundleFarm.app))
+        try check(host.deliver(try SamplePayload.notification(identifier: "anchor", thread: "bench"), to: BundleFarm.app,
+                               opening: true))
         let notification = try SamplePayload.notification(identifier: "reuse", thread: "bench")
         try expectInstances(0, perDeliveryOf: notification, to: host)
         return LoopBenchmark(key: "deliver-reuse", title: "deliver → presentation, thread presented (reuse)") {
@@ -31,13 +32,14 @@ struct RuntimeBenchmarks {
 
     /// Delivery of a notification value made anew for each operation, as a
     /// front end makes one for each notification that arrives: otherwise
-    /// deliver-reuse (thread "bench" presented, the same request identifier
+    /// deliver-reuse (thread "bench" open, the same request identifier
     /// "fresh" each time), but nothing marshalled for an earlier delivery can
     /// be reused, so every operation pays the first delivery's cost,
     /// making the value included.
     func deliverFresh() throws(BenchmarkFailure) -> LoopBenchmark {
         let host = try makeHost()
-        try check(host.deliver(try SamplePayload.notification(identifier: "anchor", thread: "bench"), to: BundleFarm.app))
+        try check(host.deliver(try SamplePayload.notification(identifier: "anchor", thread: "bench"), to: BundleFarm.app,
+                               opening: true))
         let template = try SamplePayload.notification(identifier: "fresh", thread: "bench")
         try expectInstances(0, perDeliveryOf: template, to: host)
         let (identifier, date, content) = (template.identifier, template.date, template.content)
@@ -48,25 +50,26 @@ struct RuntimeBenchmarks {
     }
 
     /// Delivery that makes a new instance: a notification without a thread,
-    /// always under request identifier "new", so each replaces the last —
-    /// whose instance is destroyed — and gets an instance of its own.
+    /// always under request identifier "new", opened at once, so each
+    /// replaces the last — whose interface closes and instance is destroyed —
+    /// and gets an instance of its own.
     func deliverReplacing() throws(BenchmarkFailure) -> LoopBenchmark {
         let host = try makeHost()
         let notification = try SamplePayload.notification(identifier: "new", thread: "")
-        try check(host.deliver(notification, to: BundleFarm.app))
-        try expectInstances(1, perDeliveryOf: notification, to: host)
-        return LoopBenchmark(key: "deliver-new", title: "deliver → presentation, replaced (create+destroy)") {
-            Self.digest(host.deliver(notification, to: BundleFarm.app))
+        try check(host.deliver(notification, to: BundleFarm.app, opening: true))
+        try expectInstances(1, perDeliveryOf: notification, to: host, opening: true)
+        return LoopBenchmark(key: "deliver-new", title: "deliver → presentation, opened, replaced (create+destroy)") {
+            Self.digest(host.deliver(notification, to: BundleFarm.app, opening: true))
         }
     }
 
-    /// A response with the registered action "ack" to one presentation; NoOp
-    /// completes at once with doNotDismiss, so the presentation stays and the
-    /// next response goes to it again.
+    /// A response with the registered action "ack" to one open interface;
+    /// NoOp completes at once with doNotDismiss, so the interface stays open
+    /// and the next response goes to it again.
     func respond() throws(BenchmarkFailure) -> LoopBenchmark {
         let host = try makeHost()
         let notification = try SamplePayload.notification(identifier: "respond", thread: "")
-        try check(host.deliver(notification, to: BundleFarm.app))
+        try check(host.deliver(notification, to: BundleFarm.app, opening: true))
         let response = ResponseRequest(actionIdentifier: Self.action)
         let outcome: ResponseOutcome
         do {
@@ -113,14 +116,14 @@ struct RuntimeBenchmarks {
         }
     }
 
-    /// Checks that each delivery of `notification` makes `expected` new
-    /// instances, by counting the context handles issued meanwhile (each
-    /// instance gets one, and handles are never reused).
+    /// Checks that each delivery of `notification` (`opening` its interface
+    /// or not) makes `expected` new instances, by counting the context
+    /// handles issued meanwhile (each instance gets one, and handles are never reused).
     private func expectInstances(_ expected: UInt64, perDeliveryOf notification: UserNotification,
-                                 to host: NotificationHost) throws(BenchmarkFailure) {
+                                 to host: NotificationHost, opening: Bool = false) throws(BenchmarkFailure) {
         let deliveries: UInt64 = 3
         let before = host.endpoint.contexts.handlesMade
-        for _ in 0..<deliveries { try check(host.deliver(notification, to: BundleFarm.app)) }
+        for _ in 0..<deliveries { try check(host.deliver(notification, to: BundleFarm.app, opening: opening)) }
         let made = host.endpoint.contexts.handlesMade - before
         guard made == expected * deliveries else {
             throw BenchmarkFailure("\(deliveries) deliveries of \(notification.identifier) made \(made) instances, not \(expected * deliveries).")

@@ -9,7 +9,8 @@ import TidingsRuntime
 enum IsolationOption {
     static let option = CommandSpec.Option(
         name: "isolation", value: "MODE",
-        help: "Where extensions run: \"process\" (each bundle in a worker process of its own; the default) or \"in-process\" (in this process: faster, but a crash takes the host down). Per-bundle entries of the configuration file win.")
+        help: "Where extensions run: \"process\" (each bundle in a worker process of its own; the default) or \"in-process\" (in this process: faster, but a crash takes the host down). Per-bundle entries of the configuration file win.",
+        choices: IsolationPolicy.Mode.allCases.map(\.rawValue))
 
     static let discussion = """
         Isolation: $XDG_CONFIG_HOME/tidings/config.json (~/.config/…) may set {"isolation": MODE, \
@@ -57,12 +58,14 @@ enum IsolationOption {
         IsolatingLauncher(policy: policy, workers: workers(policy, environment: environment, onFault: onFault))
     }
 
-    /// The worker launcher `policy` asks for, recording faults in the user's ledger.
-    static func workers(_ policy: IsolationPolicy, environment: [String: String],
+    /// The worker launcher `policy` asks for, recording faults in the user's
+    /// ledger unless `recordingFaults` is false (a bundle on trial: `tidings validate`).
+    static func workers(_ policy: IsolationPolicy, environment: [String: String], recordingFaults: Bool = true,
                         onFault: @escaping @Sendable (Diagnostic) -> Void) -> WorkerLauncher {
         var settings = WorkerSettings(executable: SandboxedProcess.currentExecutable ?? CommandLine.arguments[0])
         settings = policy.applied(to: settings)
-        var workers = WorkerLauncher(settings: settings, ledger: FaultLedger.standard(in: environment), onFault: onFault)
+        let ledger = recordingFaults ? FaultLedger.standard(in: environment) : nil
+        var workers = WorkerLauncher(settings: settings, ledger: ledger, onFault: onFault)
         workers.networkGranted = policy.networkGranted
         return workers
     }
