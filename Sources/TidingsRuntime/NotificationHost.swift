@@ -759,13 +759,24 @@ package final class NotificationHost: Sendable {
         var closed: Presentation?
         /// False when the interface was open already.
         var changed = true
+        /// The instance made, held for the caller when it asked to hold it
+        /// (who then lets go of it), even if another interface opened since.
+        var held: InstanceRecord?
     }
 
     /// Opens the interface of `shown`, whose registered category has
-    /// `categoryActions`, without telling front ends.
-    private func openInterface(of shown: Shown, categoryActions: [NotificationAction]?) -> Opening {
-        if state.withLock({ $0.interface(of: shown) != nil }) {
-            return Opening(outcome: InterfaceOutcome(presentation: currentPresentation(of: shown)), changed: false)
+    /// `categoryActions`, without telling front ends; when `holding`, its
+    /// instance stays held for the caller (`Opening.held`).
+    private func openInterface(of shown: Shown, categoryActions: [NotificationAction]?,
+                               holding: Bool = false) -> Opening {
+        let alreadyOpen = state.withLock { state -> OpenInterface? in
+            let open = state.interface(of: shown)
+            if holding { open?.instance?.holds.add(1, ordering: .relaxed) }
+            return open
+        }
+        if let alreadyOpen {
+            return Opening(outcome: InterfaceOutcome(presentation: currentPresentation(of: shown)), changed: false,
+                           held: holding ? alreadyOpen.instance : nil)
         }
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
@@ -792,7 +803,8 @@ package final class NotificationHost: Sendable {
             return Opening(outcome: InterfaceOutcome(presentation: currentPresentation(of: shown),
                                                      diagnostics: diagnostics), closed: closed)
         }
-        defer { letGo(of: instance) }
+        var keepsHold = holding
+        defer { if !keepsHold { letGo(of: instance) } }
         watch(instance)
         instance.context.update { state in
             state.attachments = shown.notification.attachments
@@ -804,6 +816,7 @@ package final class NotificationHost: Sendable {
             }
         } catch {
             diagnostics.append(error)
+            keepsHold = false
             _ = interfaceFailed(instance)
             return Opening(outcome: InterfaceOutcome(presentation: currentPresentation(of: shown),
                                                      diagnostics: diagnostics), closed: closed)
@@ -814,7 +827,7 @@ package final class NotificationHost: Sendable {
         var presentation = drawn
         _ = carryOut(requested, for: shown, servedBy: instance, drawnAs: &presentation, diagnostics: &diagnostics)
         return Opening(outcome: InterfaceOutcome(presentation: presentation, diagnostics: diagnostics, log: log,
-                                                 forwarded: forwarded), closed: closed)
+                                                 forwarded: forwarded), closed: closed, held: holding ? instance : nil)
     }
 
     /// The call into `instance`, the open interface's, failed (its worker
@@ -851,7 +864,8 @@ package final class NotificationHost: Sendable {
         guard requested.closeInterface else { return false }
         let (closed, ended) = state.withLock { $0.closeInterface(of: shown, servedBy: instance) }
         ended?.destroy()
-        if closed { presentation = currentPresentation(of: shown) }
+        // The view shows as it was when the interface closed, as when a response closes the notification.
+        if closed { presentation.expanded = false }
         return closed
     }
 
@@ -904,13 +918,14 @@ package final class NotificationHost: Sendable {
         // controller that received the notification, as on iOS, where
         // actions are chosen from the expanded interface.
         if instance == nil, let target = shown.target, handlesResponses(target, diagnostics: &diagnostics) {
-            var opened = openInterface(of: shown, categoryActions: categoryActions)
+            // Held for this response even if another interface opens meanwhile.
+            var opened = openInterface(of: shown, categoryActions: categoryActions, holding: true)
             diagnostics += opened.outcome.diagnostics
             log += opened.outcome.log
             forwarded += opened.outcome.forwarded
             if let closed = opened.closed.take() { onEvent?(.presentationChanged(closed)) }
             onEvent?(.presentationChanged(opened.outcome.presentation))
-            instance = state.withLock { $0.claim(identifier)?.2 }
+            instance = opened.held
         }
         guard let instance, instance.started.provider.handlesResponses else {
             if shown.target != nil && !diagnostics.containsError {

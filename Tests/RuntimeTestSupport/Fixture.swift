@@ -43,9 +43,11 @@ package final class Fixture: @unchecked Sendable {
                              resources: [Locations.repositoryFile("Plugins/BuildStatus/MainInterface.json")])
     }
 
-    /// Builds the misbehaving fixture and installs it for category "misbehave" of com.example.tests.
+    /// Builds the misbehaving fixture and installs it for category "misbehave"
+    /// of com.example.tests; with `sharedWorker`, its opened interfaces share
+    /// one worker (and its globals) in isolated mode.
     @discardableResult
-    package func installMisbehaving(overridesTitle: Bool = false) throws -> String {
+    package func installMisbehaving(overridesTitle: Bool = false, sharedWorker: Bool = false) throws -> String {
         let library = try CCompiler.fixture("Misbehaving", into: directory.path, extraFlags: ["-pthread"])
         let interface = try directory.write("""
             {"version": 1, "root": {"type": "stack", "children": [
@@ -53,7 +55,8 @@ package final class Fixture: @unchecked Sendable {
             """, to: "MainInterface.json")
         let manifest = BundleMaker.contentManifest(identifier: "com.example.tests.misbehaving",
                                                    executable: "libMisbehaving.so", categories: ["misbehave"],
-                                                   overridesTitle: overridesTitle, interface: "MainInterface")
+                                                   overridesTitle: overridesTitle, interface: "MainInterface",
+                                                   sharedWorker: sharedWorker)
         try BundleMaker.make("Misbehaving", in: directory.path, manifest: manifest, library: library,
                              resources: [interface])
         return library

@@ -103,7 +103,7 @@ import TidingsRuntime
         #expect(first.presentation.mediaButton?.type == 2)
         #expect(first.presentation.actions.map(\.identifier) == ["keep", "reply", "close", "open"])
         #expect(first.log.map(\.message).contains("exerciser: received"))
-        // A second instance, of another thread, for the first to try to complete with.
+        // A second interface opened closes the first; responding to "a" opens it again.
         let second = host.deliverOpened(try exercise("b", thread: "b"), to: Self.app)
         #expect(report(second.presentation) == "receive: ok", "\(second.diagnostics.map(\.description))")
 
@@ -120,9 +120,11 @@ import TidingsRuntime
         #expect(report(replied.presentation) == "reply: ok")
         #expect(replied.option == .dismiss)
         #expect(replied.presentation.dismissed)
+        // dismissNotificationContentExtension closes the interface; the notification stays.
         let closed = try host.respond(to: "b", with: ResponseRequest(actionIdentifier: "close"))
         #expect(report(closed.presentation) == "close: ok")
-        #expect(closed.presentation.dismissed)
+        #expect(!closed.presentation.dismissed && !closed.presentation.expanded)
+        #expect(host.presentation(of: "b")?.expanded == false)
         _ = host.deliverOpened(try exercise("c", thread: "c"), to: Self.app)
         let opened = try host.respond(to: "c", with: ResponseRequest(actionIdentifier: "open"))
         #expect(report(opened.presentation) == "open: ok")

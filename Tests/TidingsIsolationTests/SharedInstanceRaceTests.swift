@@ -5,14 +5,16 @@ import TestSupport
 import TidingsBase
 import TidingsRuntime
 
-/// Notifications of one thread share their extension's instance, which ends
-/// when the last of them closes; a delivery and a response racing on one
-/// thread (a new chat message arriving while the user answers the last) must
-/// neither reach a destroyed instance nor another one. Before the fix, a
-/// delivery could find the thread's instance while a response released it:
-/// the delivery then fell back to default content, or showed the destroyed
-/// instance and its response failed (`extension.create-failed: The
-/// instance … was already destroyed`).
+/// A response to a notification whose interface is closed opens it first;
+/// a thread-mate delivered while it is open reaches its instance, which ends
+/// when the interface closes. Deliveries and responses racing on one thread
+/// (a new chat message arriving while the user answers the last), each
+/// response opening its own notification's interface and so closing
+/// another's, must neither reach a destroyed instance nor another one.
+/// Before the fix, a delivery could find the thread's instance while a
+/// response released it (`extension.create-failed: The instance … was
+/// already destroyed`), and a response whose interface another response
+/// closed as it opened went to the app unanswered.
 @Suite(.serialized) struct SharedInstanceRaceTests {
     let fixture = Fixture()
 
@@ -34,11 +36,11 @@ import TidingsRuntime
     }
 
     /// Four clients, 600 deliver/respond pairs each, all on thread "chat":
-    /// the thread's instance is made, shared and destroyed over and over
-    /// while the others deliver and respond. Every delivery reaches the
-    /// extension, every response the instance that received its
-    /// notification (the Ledger fixture forwards a response it never saw
-    /// the notification of, which the outcome's option tells).
+    /// interfaces are opened, given thread-mates and closed over and over
+    /// while the others deliver and respond. Every delivery is shown, every
+    /// response reaches the instance that received its notification (the
+    /// Ledger fixture forwards a response it never saw the notification of,
+    /// which the outcome's option tells).
     @Test(arguments: IsolationMode.allCases)
     func deliveriesAndResponsesOnOneThreadReachTheirInstance(_ mode: IsolationMode) {
         let host = fixture.host(configuration: NotificationHost.Configuration(), launcher: mode.launcher())

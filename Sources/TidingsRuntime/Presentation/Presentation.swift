@@ -21,7 +21,9 @@ package struct Presentation: Sendable {
     package var initialContentHeight: Double?
     /// The height now: the extension's preferred height, else the initial one.
     package var contentHeight: Double?
-    /// The extension's view; nil without an extension.
+    /// The extension's view; nil without an extension, or for a banner (in
+    /// the answer to a call that closed the interface or the notification,
+    /// and in the event telling of it, the view as it was last drawn).
     package var view: ViewState?
     /// The action buttons: the category's, or those the extension set.
     package var actions: [NotificationAction]

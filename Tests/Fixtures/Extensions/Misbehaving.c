@@ -14,7 +14,9 @@
  *   async        complete from another thread after 20 ms
  *   late         complete from another thread after 400 ms
  *   late-report  complete from another thread after 400 ms, and write
- *                "late completion answered STATUS" to label "count"
+ *                "late completion answered STATUS" to label "count" (its
+ *                instance may be gone by then: the next instance made in the
+ *                process writes it to "count" instead of its received count)
  *   invalid      complete with option 7
  *   again-later  complete at once, and once more from another thread after 100 ms
  *   dismiss-me   call host->dismiss, then complete with DO_NOT_DISMISS
@@ -62,6 +64,9 @@ typedef struct misbehaving {
     int received;
 } misbehaving;
 
+/* The status of the last late-report completion not yet shown, or -1. */
+static int late_status = -1;
+
 typedef struct delayed {
     tidings_completion completion;
     tidings_response_option option;
@@ -80,6 +85,7 @@ static void *complete_later(void *argument) {
     nanosleep(&pause, NULL);
     status = host->complete_response(work->completion, work->option);
     if (work->report_to != NULL) {
+        __atomic_store_n(&late_status, (int)status, __ATOMIC_SEQ_CST);
         snprintf(text, sizeof text, "late completion answered %d", (int)status);
         host->set_text(work->report_to, "count", text);
     }
@@ -188,6 +194,10 @@ static void did_receive_notification(void *instance, const tidings_notification 
     }
     self->received++;
     snprintf(text, sizeof text, "%d", self->received);
+    {
+        int late = __atomic_exchange_n(&late_status, -1, __ATOMIC_SEQ_CST);
+        if (late >= 0) snprintf(text, sizeof text, "late completion answered %d", late);
+    }
     host->set_text(self->context, "count", text);
     snprintf(text, sizeof text, "%d created, %d destroyed", __atomic_load_n(&created, __ATOMIC_SEQ_CST),
              __atomic_load_n(&destroyed, __ATOMIC_SEQ_CST));
