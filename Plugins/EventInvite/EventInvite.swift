@@ -4,8 +4,9 @@
 // It shows the event's title, date, location and message from the
 // notification's userInfo and the first attachment as the event's image.
 // Accepting shows "Going!" in green, declining "Not Going." in red; both then
-// close the notification. A comment (a text-input action) and opening the
-// notification are forwarded to the app. When the invitation says comments
+// close the notification. A comment (a text-input action) is forwarded to
+// the app; opening the notification (the default action) and dismissing it
+// go to the app without passing here, as on iOS. When the invitation says comments
 // are closed (userInfo "comments": "closed"), the Comment action is taken
 // away (reading and setting notificationActions, which a host of ABI version
 // 3 and later supports; an older host keeps it).
@@ -51,11 +52,9 @@ final class EventInviteViewController: NotificationContentExtension, Notificatio
             show(fitting("Comment sent: \(text)"), in: .systemBlue)
             context.log("forwarding a comment of \(text.count) characters to the app")
             completion(.dismissAndForwardAction)
-        case NotificationResponse.dismissActionIdentifier:
-            completion(.dismiss)
         default:
-            // The default action (the user opened the notification) and any
-            // action this extension does not know belong to the app.
+            // An action this extension does not know belongs to the app. (The
+            // default and dismiss actions never come here: they go to the app.)
             completion(.dismissAndForwardAction)
         }
     }

@@ -9,8 +9,9 @@ public protocol NotificationExtension: AnyObject {
 /// A content extension: draws the custom view of notifications of the
 /// categories its manifest declares (UNNotificationContentExtension).
 ///
-/// The host makes one instance per presented notification, or per thread of
-/// notifications shown together, and calls it from one thread at a time.
+/// The host makes an instance when a notification's expanded interface
+/// opens, releases it when the interface closes, and calls it from one
+/// thread at a time.
 public protocol NotificationContentExtension: NotificationExtension {
     /// Fills the view for `notification` (`didReceive(_:)`). Called again when
     /// a new notification of the same thread arrives while the view shows.

@@ -94,7 +94,7 @@ def main():
 
     payload = {"aps": {"alert": {"title": "Breaking", "body": "Something happened"}, "category": "story"},
                "article": 42}
-    delivery = client.call("notifications.deliver", {"payload": payload, "identifier": "story-42"})
+    delivery = client.call("notifications.deliver", {"payload": payload, "identifier": "story-42", "open": True})
     presentation = delivery["presentation"]
     expect(presentation["extension"] == "com.example.news.later", "the content extension serves the story")
     expect(presentation["view"]["children"][0]["text"] == "loading", "the first presentation says loading")

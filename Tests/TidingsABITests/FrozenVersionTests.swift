@@ -19,7 +19,8 @@ import TidingsRuntime
         var content = NotificationContent()
         content.categoryIdentifier = "build-status"
         content.userInfo = [("project", .string("legacy")), ("status", .string("passed"))]
-        let delivery = host.deliver(UserNotification(identifier: "n", date: 0, content: content), to: "com.example.ci")
+        let delivery = host.deliver(UserNotification(identifier: "n", date: 0, content: content), to: "com.example.ci",
+                                    opening: true)
         #expect(delivery.diagnostics.isEmpty)
         #expect(delivery.presentation.header == "CI · legacy")
         host.register([NotificationCategory(identifier: "build-status", actions: [.init(identifier: "retry", title: "Retry")])],

@@ -119,7 +119,7 @@ import Testing
                                 Locations.repositoryFile("Plugins/BuildStatus/MainInterface.json"),
                                 "--into", extensions.path).status == 0)
         let delivered = try tidings.run("deliver", Locations.repositoryFile("Plugins/BuildStatus/Payloads/build-failed.json"),
-                                        "--extensions", extensions.path, "--respond", "retry")
+                                        "--extensions", extensions.path, "--open", "--respond", "retry")
         #expect(delivered.status == 0, "\(delivered.standardError)")
         #expect(delivered.standardOutput.contains("Header        CI · tidings"))
         #expect(delivered.standardOutput.contains("label status \"Build failed\" #FF3B30"))

@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func inviteShowsHiddenDefaultContentAndInitialHeightFromTheRatio() throws {
-        let result = try tidings.run("deliver", invite, "--categories", categories, "--extensions", extensions.path)
+        let result = try tidings.run("deliver", invite, "--categories", categories, "--extensions", extensions.path, "--open")
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("hidden (UNNotificationExtensionDefaultContentHidden)"))
         #expect(result.standardOutput.contains("360 × 270 while loading"))  // 360 × 0.75
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func jsonPresentationCarriesSizeAndView() throws {
-        let (status, value) = try tidings.json("deliver", invite, "--categories", categories, "--extensions", extensions.path,
+        let (status, value) = try tidings.json("deliver", invite, "--categories", categories, "--extensions", extensions.path, "--open",
                                                 "--width", "400", "--json")
         let output = try #require(value as? [String: Any])
         #expect(status == 0)
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func acceptShowsGoingAndDismisses() throws {
-        let result = try tidings.run("deliver", invite, "--categories", categories, "--extensions", extensions.path,
+        let result = try tidings.run("deliver", invite, "--categories", categories, "--extensions", extensions.path, "--open",
                                      "--respond", "accept")
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("label eventResponse \"Going!\" #34C759"))
@@ -98,7 +98,7 @@ import Testing
         let directory = TemporaryDirectory("payloads")
         let payload = try directory.write("{\"aps\": {\"alert\": {\"title\": \"T\", \"body\": \"Shown anyway\"}, \"category\": \"broken\"}}",
                                           to: "broken.json")
-        let result = try tidings.run("deliver", payload, "--extensions", extensions.path)
+        let result = try tidings.run("deliver", payload, "--extensions", extensions.path, "--open")
         #expect(result.status == 69)
         #expect(result.standardOutput.contains("Body          Shown anyway"))
         #expect(result.standardOutput.contains("[load.not-elf]"))

@@ -68,7 +68,7 @@ import TestSupport
         try BundleMaker.make("Chatty", in: extensions, manifest: BundleMaker.contentManifest(
             identifier: "com.example.chat.chatty", executable: "libChatty.so", categories: ["chat"]), library: library)
         let input = try directory.write("""
-            {"jsonrpc": "2.0", "id": 1, "method": "notifications.deliver", "params": {"app": "com.example.chat", "payload": {"identifier": "c1", "content": {"title": "Hi", "categoryIdentifier": "chat"}}}}
+            {"jsonrpc": "2.0", "id": 1, "method": "notifications.deliver", "params": {"app": "com.example.chat", "open": true, "payload": {"identifier": "c1", "content": {"title": "Hi", "categoryIdentifier": "chat"}}}}
             {"jsonrpc": "2.0", "id": 2, "method": "notifications.list"}
 
             """, to: "requests.jsonl")

@@ -594,7 +594,7 @@ final class Arena: @unchecked Sendable {
     /// and nothing went wrong.
     func deliverHealthy(_ round: Int) throws -> Bool {
         let answer = try #require(client).call("notifications.deliver", .object([
-            ("app", .string("com.example.healthy")), ("identifier", .string("healthy-\(round)")),
+            ("app", .string("com.example.healthy")), ("identifier", .string("healthy-\(round)")), ("open", .bool(true)),
             ("payload", .object([("aps", .object([("alert", .object([("title", .string("Hello \(round)"))])),
                                                   ("category", .string("healthy"))]))])),
         ]), timeout: 20)
@@ -626,6 +626,7 @@ final class Arena: @unchecked Sendable {
             attempt += 1
             let answer = try #require(client).call("notifications.deliver", .object([
                 ("app", .string("com.example.hostile")), ("identifier", .string("attack-\(round)-\(attempt)")),
+                ("open", .bool(true)),
                 ("payload", .object(payload)),
             ]), timeout: 30)
             let codes = (answer["diagnostics"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }

@@ -25,7 +25,7 @@ import TidingsBase
 
     /// Delivers `identifier`, in a thread of its own, through `client`.
     func deliver(_ identifier: String, _ client: RPCClient) throws {
-        _ = try client.call("notifications.deliver", json(#"{"app": "com.example.tests", "payload": {"identifier": "\#(identifier)", "content": {"title": "T", "categoryIdentifier": "misbehave", "threadIdentifier": "\#(identifier)"}}}"#))
+        _ = try client.call("notifications.deliver", json(#"{"app": "com.example.tests", "open": true, "payload": {"identifier": "\#(identifier)", "content": {"title": "T", "categoryIdentifier": "misbehave", "threadIdentifier": "\#(identifier)"}}}"#))
     }
 
     /// The fixture's label "count" in `presentation`.

@@ -36,7 +36,7 @@ import TidingsServer
     }
 
     func deliver(_ client: RPCClient, _ payload: JSON, app: String = Self.app) throws -> JSON {
-        try client.call("notifications.deliver", .object([("payload", payload), ("app", .string(app))]))
+        try client.call("notifications.deliver", .object([("payload", payload), ("app", .string(app)), ("open", .bool(true))]))
     }
 
     /// A client subscribed to `apps` (nil: with no parameter, every app).
@@ -87,41 +87,52 @@ import TidingsServer
         #expect(try first.listAll().map { $0["notification"]?["title"] } == [.string("2 – 0")])
     }
 
-    @Test func aThreadMatesDeliveryChangesThePresentationOfTheNotificationsSharingItsInstance() throws {
+    /// Delivers `payload` as a banner: its interface stays closed.
+    func deliverBanner(_ client: RPCClient, _ payload: JSON) throws -> JSON {
+        try client.call("notifications.deliver", .object([("payload", payload), ("app", .string(Self.app))]))
+    }
+
+    @Test func aThreadMatesDeliveryChangesTheOpenInterface() throws {
         let second = try subscriber(.array([.string(Self.app)]))
         let first = try fixture.client()
         _ = try deliver(first, payload("m1", thread: "chat"))
-        _ = try deliver(first, payload("m2", thread: "chat"))
-        _ = try deliver(first, payload("m3", thread: "chat"))
-        _ = try deliver(first, payload("alone", thread: "other"))
+        let banner = try deliverBanner(first, payload("m2", thread: "chat"))
+        _ = try deliverBanner(first, payload("m3", thread: "chat"))
+        _ = try deliverBanner(first, payload("alone", thread: "other"))
+        #expect(banner["presentation"]?["expanded"] == .bool(false) && banner["presentation"]?["view"] == .null)
 
-        // m1 changed with m2 and with m3, m2 with m3; "alone" has its own instance and changed nobody.
+        // m1's interface is open: m2 and m3 reach its instance; "alone" reaches nobody.
         let changes = try heard(by: second).filter { $0["method"] == .string("presentation.changed") }
             .map { ($0["params"]?["presentation"]?["notification"]?.stringValue ?? "", count($0["params"]?["presentation"]) ?? "") }
-        #expect(changes.map(\.0) == ["m1", "m1", "m2"])
-        #expect(changes.map(\.1) == ["2", "3", "3"])
+        #expect(changes.map(\.0) == ["m1", "m1"])
+        #expect(changes.map(\.1) == ["2", "3"])
         #expect(count(try first.call("notifications.presentation", .object([("identifier", .string("m1"))]))) == "3")
     }
 
-    @Test func aResponseThatChangesTheSharedViewIsHeardForTheThreadMatesLeft() throws {
+    /// notifications.open and notifications.close, and the media button of
+    /// the open interface; each change is heard as presentation.changed.
+    @Test func openingAndClosingAnInterfaceIsHeard() throws {
         let first = try fixture.client()
-        _ = try first.call("categories.register", .object([("app", .string(Self.app)), ("categories", .array([
-            .object([("identifier", .string("misbehave")), ("actions", .array([
-                .object([("identifier", .string("twice")), ("title", .string("Twice"))]),
-            ]))]),
-        ]))]))
-        _ = try deliver(first, payload("m1", thread: "chat"))
-        _ = try deliver(first, payload("m2", thread: "chat"))
+        _ = try deliverBanner(first, payload("m1", thread: "a"))
+        _ = try deliverBanner(first, payload("m2", thread: "b"))
         let second = try subscriber(.array([.string(Self.app)]))
-        // "twice" writes the statuses of two completions into "count" and closes m1.
-        let outcome = try first.call("notifications.respond", .object([("identifier", .string("m1")), ("action", .string("twice"))]))
-        #expect(outcome["dismissed"] == .bool(true))
-
-        let heard = try heard(by: second)
-        let changed = heard.filter { $0["method"] == .string("presentation.changed") }.map { $0["params"]?["presentation"] }
-        #expect(changed.map { $0?["notification"] } == [.string("m2")])
-        #expect(count(changed.first ?? nil) == count(outcome["presentation"]))
-        #expect(heard.contains { $0["params"]?["identifier"] == .string("m1") && $0["params"]?["reason"] == .string("response") })
+        let opened = try first.call("notifications.open", .object([("identifier", .string("m1"))]))
+        #expect(opened["presentation"]?["expanded"] == .bool(true))
+        #expect(count(opened["presentation"]) == "1")
+        _ = try first.call("notifications.open", .object([("identifier", .string("m2"))]))
+        let closed = try first.call("notifications.close", .object([("identifier", .string("m2"))]))
+        #expect(closed["expanded"] == .bool(false) && closed["dismissed"] == .bool(false))
+        let changes = try heard(by: second).filter { $0["method"] == .string("presentation.changed") }
+            .map { ($0["params"]?["presentation"]?["notification"]?.stringValue ?? "",
+                    $0["params"]?["presentation"]?["expanded"]?.boolValue ?? false) }
+        #expect(changes.map(\.0) == ["m1", "m1", "m2", "m2"])
+        #expect(changes.map(\.1) == [true, false, true, false])
+        // The media button is the open interface's.
+        #expect((try? first.call("notifications.tap-media-button", .object([("identifier", .string("m2"))]))) == nil)
+        _ = try first.call("notifications.open", .object([("identifier", .string("m2"))]))
+        let tapped = try first.call("notifications.tap-media-button", .object([("identifier", .string("m2"))]))
+        #expect(tapped["mediaButton"]?["playing"] == .bool(true))
+        #expect((try? first.call("notifications.open", .object([("identifier", .string("gone"))]))) == nil)
     }
 
     @Test func aFailureIsHeardByItsAppsSubscribersOnly() throws {

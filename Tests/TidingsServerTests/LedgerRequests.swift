@@ -26,7 +26,7 @@ enum LedgerRequests {
     /// A delivery of notification `identifier` of `thread` to the Ledger, with `userInfo`.
     static func deliver(_ identifier: String, userInfo: [(String, JSON)] = [], thread: String = "") -> String {
         line("deliver \(identifier)", "notifications.deliver", .object([
-            ("app", .string(LedgerFixture.app)),
+            ("app", .string(LedgerFixture.app)), ("open", .bool(true)),
             ("payload", .object([("identifier", .string(identifier)), ("content", .object([
                 ("title", .string("T")), ("categoryIdentifier", .string(LedgerFixture.category)),
                 ("threadIdentifier", .string(thread)), ("userInfo", .object(userInfo)),

@@ -25,7 +25,7 @@ import TidingsServer
     }
 
     func deliver(_ client: RPCClient, _ payload: JSON, app: String) throws -> JSON {
-        try client.call("notifications.deliver", .object([("payload", payload), ("app", .string(app))]))
+        try client.call("notifications.deliver", .object([("payload", payload), ("app", .string(app)), ("open", .bool(true))]))
     }
 
     func errorCode(_ body: () throws -> JSON) -> Int64? {

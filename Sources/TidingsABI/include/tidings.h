@@ -587,7 +587,8 @@ struct tidings_host {
 
     /**
      * Closes the notification's custom view
-     * (dismissNotificationContentExtension, iOS 12).
+     * (dismissNotificationContentExtension, iOS 12): its expanded interface
+     * closes and the instance is destroyed; the notification stays.
      * Thread: any. Ownership: none.
      */
     tidings_status (*dismiss)(tidings_context context);
@@ -743,9 +744,10 @@ struct tidings_host {
  * Declare the lowest version whose functions the extension uses.
  *
  * An instance corresponds to one view controller on iOS: the host creates one
- * per presented notification (or per thread of notifications presented
- * together) and destroys it when the notification is dismissed. Every
- * function that takes an instance is called from one thread at a time.
+ * when a notification's expanded interface opens (a delivery alone creates
+ * none), passes it the thread-mates delivered while it is open, and destroys
+ * it when that interface closes. Every function that takes an instance is
+ * called from one thread at a time.
  */
 typedef struct tidings_extension {
     uint32_t struct_size;
