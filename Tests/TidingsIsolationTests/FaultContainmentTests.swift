@@ -114,7 +114,7 @@ import TidingsRuntime
         }
         #expect(bench.reported.isEmpty, "\(bench.reported.map(\.description))")
         #expect(bench.ledger.entries()[bench.faultyBundle] == nil)
-        let later = host.deliver(notification("later", category: "faulty"), to: "com.example.tests")
+        let later = host.deliver(notification("later", category: "faulty"), to: "com.example.tests", opening: true)
         #expect(later.presentation.view?.text(of: "state") == "ok")
     }
 

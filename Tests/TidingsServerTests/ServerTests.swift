@@ -113,7 +113,7 @@ import TidingsServer
             {"identifier": "invite", "content": {"title": "Offsite", "categoryIdentifier": "event-invite",
              "userInfo": {"title": "Team offsite"}, "attachments": [{"identifier": "event-image", "path": "\#(photo)"}]}}
             """#)
-        let delivery = try client.call("notifications.deliver", .object([("payload", invite)]))
+        let delivery = try client.call("notifications.deliver", .object([("payload", invite), ("open", .bool(true))]))
         #expect(delivery["presentation"]?["extension"] == .string("com.example.events.invite"))
         #expect(delivery["attachments"]?.arrayValue?.first?["transfer"] == .string("copied"))
         #expect(FileManager.default.fileExists(atPath: photo))

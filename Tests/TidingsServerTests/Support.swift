@@ -16,13 +16,18 @@ final class ServerFixture: @unchecked Sendable {
     var socketPath: String { directory.file("tidings.sock") }
 
     /// Builds a C fixture and installs it as a content extension of `identifier` for `categories`.
-    func installC(_ name: String, identifier: String, categories: [String], interface: String? = nil) throws {
+    /// Builds C fixture `name` and installs it as `identifier` for
+    /// `categories`, with `interface`; with `sharedWorker`, its opened
+    /// interfaces share one worker.
+    func installC(_ name: String, identifier: String, categories: [String], interface: String? = nil,
+                  sharedWorker: Bool = false) throws {
         let library = try CCompiler.fixture(name, into: directory.path, extraFlags: ["-pthread"])
         var resources: [String] = []
         if let interface { resources.append(try directory.write(interface, to: "\(name)-interface/MainInterface.json")) }
         try BundleMaker.make(name, in: directory.file("extensions"), manifest: BundleMaker.contentManifest(
             identifier: identifier, executable: "lib\(name).so", categories: categories,
-            interface: interface == nil ? nil : "MainInterface"), library: library, resources: resources)
+            interface: interface == nil ? nil : "MainInterface", sharedWorker: sharedWorker), library: library,
+            resources: resources)
     }
 
     /// Installs a content extension of `identifier` for `categories` whose library is broken as `broken` says.

@@ -207,8 +207,8 @@ package final class HostService: Sendable {
         },
         "notifications.respond": Method(summary: "Answer a presented notification with an action (and text); returns the outcome.",
                                         scope: { params in
-            RequestScope(reading: [.categories, .subscription],
-                         writing: HostService.notifications(params?["identifier"]).union([.interface]))
+            // Not the interface: a response waiting for its completion holds back no other.
+            RequestScope(reading: [.categories, .subscription], writing: HostService.notifications(params?["identifier"]))
         }) {
             service, params, _ throws(RPCError) in try service.respond(params)
         },

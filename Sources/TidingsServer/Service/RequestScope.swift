@@ -21,8 +21,9 @@ package struct RequestScope: Sendable, Equatable {
         case categories
         /// The connection's event subscription, which the events a call causes go by.
         case subscription
-        /// The expanded interface open (one at a time): what opening,
-        /// closing and a response change, and a thread-mate's delivery reads.
+        /// The expanded interface open (one at a time): what opening and
+        /// closing change, and a delivery that does not open reads (it may
+        /// be a thread-mate of the one open).
         case interface
 
         /// True for the parts that are notifications (`allNotifications` aside).
