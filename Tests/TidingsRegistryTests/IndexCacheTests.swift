@@ -239,7 +239,7 @@ import TidingsRegistry
             switch self {
             case .truncated: bytes.removeLast(7)
             case .flippedByte: bytes[bytes.count / 2] ^= 0x10
-            case .wrongVersion: bytes[4] = 2
+            case .wrongVersion: bytes[4] = UInt8(truncatingIfNeeded: IndexCache.formatVersion + 1)
             case .garbage: bytes = Array("not an index cache at all, and longer than a header".utf8)
             case .empty: bytes = []
             case .otherProducer: break
