@@ -73,7 +73,7 @@ import TidingsRuntime
 
         host.register([NotificationCategory(identifier: "unknown", actions: [])], for: "com.example.registered")
         let made = try host.deliver(submission)
-        #expect(made.delivery.presentation.app == "com.example.registered")
+        #expect(made.delivery?.presentation.app == "com.example.registered")
     }
 
     @Test func attachmentsWithoutAStoreAreRefusedAsTheStoresFault() throws {
@@ -107,7 +107,7 @@ import TidingsRuntime
         let made = try host().deliver(try Self.submission(#"{"aps": {"alert": "Hi", "category": "echo"}}"#, app: Self.app))
         #expect(made.json["attachments"]?.arrayValue?.isEmpty == true)
         #expect(made.json.objectMembers?.dropFirst().first?.0 == "attachments")
-        #expect(made.delivery.presentation.extensionIdentifier == "com.example.tests.echo")
+        #expect(made.delivery?.presentation.extensionIdentifier == "com.example.tests.echo")
     }
 
     @Test func frontEndsNameAppleActionsShortlyUnlessTheCategoryUsesTheName() {
