@@ -37,6 +37,7 @@ enum DeliverCommand: Command {
             SearchPathOption.noCacheOption,
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
         ],
+        arguments: .file,
         discussion: [
             "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"sound\", \"launchImageName\", \"summaryArgument\", \"summaryArgumentCount\", \"filterCriteria\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}). Its size is counted as sent: its compact JSON.",
             "Previews: with --previews never the body shows as the category's hiddenPreviewsBodyPlaceholder (\"Notification\" when it has none), the title and subtitle only with its hiddenPreviewsShowTitle / hiddenPreviewsShowSubtitle options, and no view or attachment.",
