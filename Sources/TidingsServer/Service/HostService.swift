@@ -216,7 +216,7 @@ package final class HostService: Sendable {
                                   scope: RequestScope(reading: [.categories])) {
             service, params, _ throws(RPCError) in try service.listCategories(params)
         },
-        "notifications.deliver": Method(summary: "Deliver a notification (APNs payload or request): attachments, service extension, content extension; returns the presentation.",
+        "notifications.deliver": Method(summary: "Deliver a notification (APNs payload or request): attachments, service extension, content extension; returns the presentation. One iOS does not show (background, badge only) goes to the app's inbox or sets its badge.",
                                         scope: { params in
             RequestScope(reading: [.categories, .subscription],
                          writing: [HostService.deliveredIdentifier(params).map(RequestScope.Part.notification) ?? .newNotification,
