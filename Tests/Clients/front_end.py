@@ -113,6 +113,8 @@ def main():
     forwarded = client.event("response.forwarded")
     expect(forwarded["actionIdentifier"] == "read" and forwarded["notification"]["identifier"] == "story-42",
            "the app received the forwarded response")
+    taken = client.call("inbox.take", {"app": forwarded["app"], "ids": [forwarded["id"]]})
+    expect(taken["taken"] == [forwarded["id"]], "the front end took the response out of the app's inbox")
     dismissed = client.event("notification.dismissed")
     expect(dismissed["reason"] == "response", "the notification was dismissed by the response")
 
