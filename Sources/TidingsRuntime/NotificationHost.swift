@@ -895,7 +895,7 @@ package final class NotificationHost: Sendable {
         var diagnostics: [Diagnostic] = []
         var log: [LogLine] = []
         var forwarded: [ForwardedResponse] = []
-        let toApp = ForwardedResponse(app: shown.app, notificationIdentifier: identifier,
+        let toApp = ForwardedResponse(app: shown.app, notification: shown.notification,
                                       actionIdentifier: response.actionIdentifier, userText: response.userText)
         let isDismissal = response.actionIdentifier == ActionIdentifier.dismiss
         try validate(response, against: instance?.context.read(\.actions) ?? categoryActions ?? [],
@@ -1279,7 +1279,7 @@ package final class NotificationHost: Sendable {
             if !reports.diagnostics.isEmpty { diagnostics += reports.diagnostics }
             if !reports.log.isEmpty { log += reports.log }
             if reports.defaultAction {
-                forwarded.append(ForwardedResponse(app: shown.app, notificationIdentifier: shown.notification.identifier,
+                forwarded.append(ForwardedResponse(app: shown.app, notification: shown.notification,
                                                    actionIdentifier: ActionIdentifier.default, userText: nil))
             }
             let requested = Requested(takeOff: closing || reports.defaultAction,

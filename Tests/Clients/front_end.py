@@ -111,8 +111,10 @@ def main():
     outcome = client.call("notifications.respond", {"identifier": "story-42", "action": "read"})
     expect(outcome["option"] == "dismissAndForwardAction", "the extension forwarded the action")
     forwarded = client.event("response.forwarded")
-    expect(forwarded["actionIdentifier"] == "read" and forwarded["notification"] == "story-42",
+    expect(forwarded["actionIdentifier"] == "read" and forwarded["notification"]["identifier"] == "story-42",
            "the app received the forwarded response")
+    taken = client.call("inbox.take", {"app": forwarded["app"], "ids": [forwarded["id"]]})
+    expect(taken["taken"] == [forwarded["id"]], "the front end took the response out of the app's inbox")
     dismissed = client.event("notification.dismissed")
     expect(dismissed["reason"] == "response", "the notification was dismissed by the response")
 

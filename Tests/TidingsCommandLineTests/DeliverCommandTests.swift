@@ -43,18 +43,66 @@ import Testing
         #expect(result.standardOutput.contains("Notification  dismissed"))
     }
 
-    @Test func commentTextReachesTheExtension() throws {
+    @Test(arguments: IsolationMode.allCases)
+    func commentTextReachesTheExtensionAndTheAppGetsTheWholeResponse(_ isolation: IsolationMode) throws {
         let (status, value) = try tidings.json("deliver", invite, "--categories", categories, "--extensions", extensions.path,
-                                                "--respond", "comment", "--text", "Count me in", "--json")
+                                                "--respond", "comment", "--text", "Count me in", "--isolation",
+                                                isolation.option, "--json")
         let response = try #require((value as? [String: Any])?["response"] as? [String: Any])
         #expect(status == 0)
         #expect(response["option"] as? String == "dismissAndForwardAction")
-        #expect(response[path: "forwarded"] as? [[String: String]] == [[
-            "app": "com.example.events", "notification": "invite-offsite-2026", "actionIdentifier": "comment",
-            "userText": "Count me in",
-        ]])
+        let forwarded = try #require((response["forwarded"] as? [[String: Any]])?.first)
+        #expect(forwarded["app"] as? String == "com.example.events" && forwarded["actionIdentifier"] as? String == "comment")
+        #expect(forwarded["userText"] as? String == "Count me in")
+        // The whole notification, as UNNotificationResponse carries it.
+        #expect(forwarded[path: "notification", "identifier"] as? String == "invite-offsite-2026")
+        #expect(forwarded[path: "notification", "date"] as? String == "2026-11-21T09:30:00Z")
+        #expect(forwarded[path: "notification", "categoryIdentifier"] as? String == "event-invite")
+        #expect(forwarded[path: "notification", "threadIdentifier"] as? String == "offsite")
+        #expect(forwarded[path: "notification", "userInfo", "location"] as? String == "Lighthouse, Pier 3")
         let log = try #require(response["log"] as? [[String: String]])
         #expect(log.first?["message"] == "forwarding a comment of 11 characters to the app")
+    }
+
+    @Test(arguments: IsolationMode.allCases)
+    func aBackgroundNotificationIsHandedToTheAppNotShown(_ isolation: IsolationMode) throws {
+        let payload = try extensions.write(#"{"aps": {"content-available": 1, "category": "event-invite"}, "sync": "calendar"}"#,
+                                           to: "background.json")
+        let arguments = ["deliver", payload, "--categories", categories, "--extensions", extensions.path,
+                         "--isolation", isolation.option]
+        let text = try tidings.run(arguments)
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains("Shown         no: a background notification"))
+        #expect(text.standardOutput.contains(#""sync":"calendar"}"#), "\(text.standardOutput)")
+        #expect(!text.standardOutput.contains("Presentation"))
+        let json = try tidings.run(arguments + ["--json"])
+        let output = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(output["display"] as? String == "background" && output["presentation"] == nil)
+        #expect(output[path: "notification", "userInfo", "sync"] as? String == "calendar")
+        let responding = try tidings.run(arguments + ["--respond", "default"])
+        #expect(responding.status != 0 && responding.standardError.contains("not shown"))
+    }
+
+    @Test(arguments: IsolationMode.allCases)
+    func aBadgeOnlyNotificationSetsTheBadgeAndAnAlertWithABadgeShowsToo(_ isolation: IsolationMode) throws {
+        let badgeOnly = try extensions.write(#"{"aps": {"badge": 3, "category": "event-invite"}}"#, to: "badge.json")
+        let (status, value) = try tidings.json("deliver", badgeOnly, "--categories", categories, "--extensions", extensions.path,
+                                                "--isolation", isolation.option, "--json")
+        let output = try #require(value as? [String: Any])
+        #expect(status == 0)
+        #expect(output["display"] as? String == "badge" && output["badge"] as? Int == 3 && output["presentation"] == nil)
+        let text = try tidings.run("deliver", badgeOnly, "--categories", categories, "--extensions", extensions.path,
+                                   "--isolation", isolation.option)
+        #expect(text.standardOutput.contains("Badge         set to 3") && text.standardOutput.contains("badge-only"))
+
+        let both = try extensions.write(#"{"aps": {"alert": {"title": "Offsite", "body": "Come"}, "badge": 4, "category": "event-invite"}, "title": "Offsite"}"#,
+                                        to: "alert-badge.json")
+        let (shownStatus, shownValue) = try tidings.json("deliver", both, "--categories", categories, "--extensions",
+                                                          extensions.path, "--isolation", isolation.option, "--json")
+        let shown = try #require(shownValue as? [String: Any])
+        #expect(shownStatus == 0)
+        #expect(shown["display"] as? String == "presented" && shown["badge"] as? Int == 4)
+        #expect(shown[path: "presentation", "extension"] as? String == "com.example.events.invite")
     }
 
     @Test func apnsPayloadIsAccepted() throws {

@@ -94,7 +94,7 @@ import TidingsRuntime
         let outcome = try host.respond(to: "invite", with: ResponseRequest(actionIdentifier: "comment", userText: "Count me in"))
         #expect(outcome.option == .dismissAndForwardAction)
         #expect(outcome.presentation.view?.text(of: "eventResponse") == "Comment sent: Count me in")
-        #expect(outcome.forwarded == [ForwardedResponse(app: "com.example.events", notificationIdentifier: "invite",
+        #expect(outcome.forwarded == [ForwardedResponse(app: "com.example.events", notification: invite(),
                                                        actionIdentifier: "comment", userText: "Count me in")])
         #expect(outcome.log.map(\.message) == ["forwarding a comment of 11 characters to the app"])
     }

@@ -73,7 +73,30 @@ import TidingsRuntime
 
         host.register([NotificationCategory(identifier: "unknown", actions: [])], for: "com.example.registered")
         let made = try host.deliver(submission)
-        #expect(made.delivery.presentation.app == "com.example.registered")
+        #expect(made.delivery?.presentation.app == "com.example.registered")
+    }
+
+    @Test func whatIOSDoesNotShowIsNeitherShownNorRecordedNorSeenByTheExtension() throws {
+        let host = try host()
+        var recorded = 0
+        func deliver(_ json: String) throws -> PayloadDelivery {
+            try host.deliver(try Self.submission(json, app: Self.app)) { (_: UserNotification, _: String, _: Double) throws(Diagnostic) in
+                recorded += 1
+            }
+        }
+        // Content-available with no alert, sound or badge: a background notification; its attachment is not even taken in.
+        let background = try deliver(#"{"aps": {"content-available": 1, "category": "echo"}, "sync": 1, "attachments": [{"identifier": "a", "path": "/nonexistent.png"}]}"#)
+        #expect(background.display == .background && background.delivery == nil && background.admitted.isEmpty)
+        #expect(background.notification.content.userInfo.contains { $0.0 == "sync" })
+        let badge = try deliver(#"{"aps": {"badge": 2, "category": "echo"}}"#)
+        #expect(badge.display == .badge && badge.badge == 2 && badge.delivery == nil)
+        #expect(recorded == 0 && host.presentedIdentifiers.isEmpty)
+        // An alert, or a sound, is shown, whatever else the payload holds; a badge with it is set too.
+        let alerted = try deliver(#"{"aps": {"alert": "Hi", "badge": 4, "content-available": 1, "category": "echo"}}"#)
+        #expect(alerted.display == .presented && alerted.badge == 4)
+        #expect(alerted.delivery?.presentation.extensionIdentifier == "com.example.tests.echo")
+        #expect(try deliver(#"{"aps": {"sound": "ping.caf", "badge": 1, "category": "echo"}}"#).display == .presented)
+        #expect(recorded == 2)
     }
 
     @Test func attachmentsWithoutAStoreAreRefusedAsTheStoresFault() throws {
@@ -106,8 +129,8 @@ import TidingsRuntime
     @Test func theDeliveryJSONNamesTheAttachmentsTakenIn() throws {
         let made = try host().deliver(try Self.submission(#"{"aps": {"alert": "Hi", "category": "echo"}}"#, app: Self.app))
         #expect(made.json["attachments"]?.arrayValue?.isEmpty == true)
-        #expect(made.json.objectMembers?.dropFirst().first?.0 == "attachments")
-        #expect(made.delivery.presentation.extensionIdentifier == "com.example.tests.echo")
+        #expect(made.json.objectMembers?.prefix(4).map(\.0) == ["display", "app", "notification", "attachments"])
+        #expect(made.delivery?.presentation.extensionIdentifier == "com.example.tests.echo")
     }
 
     @Test func frontEndsNameAppleActionsShortlyUnlessTheCategoryUsesTheName() {

@@ -93,7 +93,7 @@ import TidingsBase
         #expect(notification?["filterCriteria"] == .string("work") && notification?["soundVolume"] == .double(0.5))
         #expect(try again.call("apps.list")["apps"] == .array([.object([
             ("app", .string("com.example.events")), ("name", .string("Events")),
-            ("icon", .string("/usr/share/icons/events.png")), ("showPreviews", .string("never")),
+            ("icon", .string("/usr/share/icons/events.png")), ("showPreviews", .string("never")), ("badge", .integer(0)),
         ])]))
     }
 

@@ -74,6 +74,37 @@ import TidingsRuntime
             == (100..<200).filter { !($0 + 1 < 200 && ($0 + 1) % 3 == 0) }.map { "n\($0)" })
     }
 
+    /// Inbox entries (a whole response, a background notification) and
+    /// badges come back whole, through folds, without what was taken.
+    @Test func inboxEntriesAndBadgesSurviveFolds() throws {
+        let response = InboxEntry(identifier: 10, received: 1_800_000_001, message: .response(ForwardedResponse(
+            app: "com.example.news", notification: delivered("r", attachment: true), actionIdentifier: "comment",
+            userText: "Count me in")))
+        let background = InboxEntry(identifier: 11, received: 1_800_000_002,
+                                    message: .background(app: "com.example.news", notification: delivered("bg")))
+        do {
+            let state = try open(threshold: 2_000)
+            try state.recordBadge(4, of: "com.example.news")
+            try state.recordBadge(9, of: "com.example.other")
+            try state.recordInboxed(response)
+            for number in 0..<40 {
+                try state.recordInboxed(InboxEntry(identifier: UInt64(100 + number), received: 1_800_000_003,
+                                                   message: .background(app: "com.example.other", notification: delivered("o\(number)"))))
+            }
+            try state.recordTaken((100..<140).map(UInt64.init), of: "com.example.other")
+            try state.recordInboxed(background)
+            try state.recordBadge(0, of: "com.example.other")
+            let deadline = MonotonicClock.deadline(after: 20)
+            while state.folds.count == 0 && MonotonicClock.now() < deadline { usleep(1_000) }
+            #expect(state.folds.count > 0)
+        }
+        let kept = try open().kept
+        #expect(kept.diagnostics.isEmpty)
+        #expect(kept.inbox == [response, background])
+        #expect(kept.badges.map(\.app) == ["com.example.news", "com.example.other"])
+        #expect(kept.badges.map(\.count) == [4, 0])
+    }
+
     /// Removals that leave less than half of the state fold it without
     /// waiting for the journal to reach the threshold, so that the state the
     /// keeper holds for folding lets go of the notifications removed too.

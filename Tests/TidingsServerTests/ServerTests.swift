@@ -52,9 +52,11 @@ import TidingsServer
         #expect(methods.contains("events.subscribe"))
         #expect(described["abiVersion"] == .integer(3))
         #expect(described["events"]?.arrayValue?.compactMap { $0["method"]?.stringValue } == [
-            "notification.delivered", "presentation.changed", "notification.dismissed", "response.forwarded", "extension.failed",
+            "notification.delivered", "presentation.changed", "notification.dismissed", "response.forwarded",
+            "notification.background", "inbox.taken", "inbox.dropped", "app.badge-changed", "extension.failed",
             "extension.late-completion", "state.degraded", "state.recovered", "state.repaired",
         ])
+        #expect(methods.contains("inbox.list") && methods.contains("inbox.take"))
         // A server that keeps nothing says so.
         #expect(described["state"] == .object([("status", .string("ok")), ("kept", .bool(false))]))
         let given = try #require(described["limits"])

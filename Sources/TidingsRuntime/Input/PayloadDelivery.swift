@@ -58,18 +58,41 @@ package enum PayloadRefusal: Error {
     case notRecorded(Diagnostic)
 }
 
-/// What a payload became: the delivery and the attachments taken into the store.
+/// What a payload became: shown (the delivery and the attachments taken into
+/// the store), or, when iOS would not show it, what the app receives instead.
 package struct PayloadDelivery: Sendable {
-    /// The delivery, the payload's notes first among its diagnostics.
-    package var delivery: Delivery
+    /// What was done with it: presented, handed to the app in the background, or only its badge set.
+    package var display: DisplayKind
+    /// The app it was addressed to.
+    package var app: String
+    /// The notification as delivered (after the service stage, when it ran).
+    package var notification: UserNotification
+    /// The delivery, the payload's notes first among its diagnostics; nil
+    /// when it was not presented (`display` is not `.presented`).
+    package var delivery: Delivery?
+    /// The payload's notes, when it was not presented (a delivery holds its own).
+    package var notes: [Diagnostic] = []
     /// The attachment files taken into the store, in the payload's order.
-    package var admitted: [AttachmentStore.Admission]
+    package var admitted: [AttachmentStore.Admission] = []
 
-    /// The delivery as JSON, with the attachments taken in as its second member.
+    /// The badge the notification sets for its app, if it sets one (0 removes it).
+    package var badge: Int64? { notification.content.badge }
+
+    /// What it produced that a front end reads: the delivery's diagnostics, else the notes.
+    package var diagnostics: [Diagnostic] { delivery?.diagnostics ?? notes }
+
+    /// The delivery as JSON: `display` and `app` first, the badge it sets
+    /// when it sets one; then, presented, the delivery with the attachments
+    /// taken in; else the notification and the diagnostics.
     package var json: JSON {
-        var members = delivery.json.objectMembers ?? []
-        members.insert(("attachments", .array(admitted.map(\.json))), at: min(1, members.count))
-        return .object(members)
+        var members: [(String, JSON)] = [("display", .string(display.rawValue)), ("app", .string(app))]
+        if let badge { members.append(("badge", .integer(badge))) }
+        guard let delivery else {
+            return .object(members + [("notification", notification.json), ("diagnostics", .array(notes.map(\.json)))])
+        }
+        var delivered = delivery.json.objectMembers ?? []
+        delivered.insert(("attachments", .array(admitted.map(\.json))), at: min(1, delivered.count))
+        return .object(members + delivered)
     }
 }
 
@@ -80,6 +103,9 @@ extension NotificationHost {
     /// attachment files into the store (all or none, as iOS), then delivers
     /// it — the service stage, `record` before anything is shown, the content
     /// extension. `record` is told the notification, its app and its width.
+    /// A notification iOS does not show (`DisplayKind`: background, badge
+    /// only) stops before its attachments: nothing is shown or recorded, no
+    /// extension runs; the front end hands it to the app or sets its badge.
     /// Throws the step that refused it.
     package func deliver(
         _ submission: PayloadSubmission,
@@ -115,6 +141,11 @@ extension NotificationHost {
                                      identifier: notification.identifier, strings: strings)
             notification = reading.notification ?? notification
         }
+        // What iOS does not show runs no extension and takes no attachment into the store.
+        let display = DisplayKind.of(notification.content)
+        guard display == .presented else {
+            return PayloadDelivery(display: display, app: app, notification: notification, notes: notes)
+        }
         let admitted = try admit(reading.attachments, as: submission.attachments)
         notification.content.attachments = admitted.map(\.attachment)
         var delivery: Delivery
@@ -127,7 +158,8 @@ extension NotificationHost {
             throw .notRecorded(error)
         }
         delivery.diagnostics.insert(contentsOf: notes, at: 0)
-        return PayloadDelivery(delivery: delivery, admitted: admitted)
+        return PayloadDelivery(display: display, app: app, notification: delivery.presentation.notification,
+                               delivery: delivery, admitted: admitted)
     }
 
     /// Takes `requests` into the attachment store, all or none.

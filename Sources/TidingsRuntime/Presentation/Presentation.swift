@@ -70,19 +70,29 @@ package struct Presentation: Sendable {
     }
 }
 
-/// A response the app receives: from the user directly, or forwarded by the extension.
+/// A response the app receives: from the user directly, or forwarded by the
+/// extension. The whole response, as UNNotificationResponse: the
+/// notification (its request and full content), the action, the user's text.
 package struct ForwardedResponse: Sendable, Equatable {
+    /// The app that receives it.
     package var app: String
-    package var notificationIdentifier: String
+    /// The notification responded to, as it was delivered.
+    package var notification: UserNotification
+    /// The action: an identifier, or the default or dismiss action's.
     package var actionIdentifier: String
+    /// The user's text, for a text-input action.
     package var userText: String?
 
-    package init(app: String, notificationIdentifier: String, actionIdentifier: String, userText: String?) {
+    /// `app`'s response to `notification` with `actionIdentifier` (and `userText`).
+    package init(app: String, notification: UserNotification, actionIdentifier: String, userText: String?) {
         self.app = app
-        self.notificationIdentifier = notificationIdentifier
+        self.notification = notification
         self.actionIdentifier = actionIdentifier
         self.userText = userText
     }
+
+    /// The identifier of the notification responded to.
+    package var notificationIdentifier: String { notification.identifier }
 }
 
 /// The result of delivering a notification.

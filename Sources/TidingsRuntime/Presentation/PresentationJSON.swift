@@ -200,9 +200,9 @@ extension ViewState {
 }
 
 extension ForwardedResponse {
-    /// What the app received.
+    /// What the app received: `{app, notification: {identifier, date, …content, userInfo}, actionIdentifier, userText}`.
     package var json: JSON {
-        .object([("app", .string(app)), ("notification", .string(notificationIdentifier)),
+        .object([("app", .string(app)), ("notification", notification.json),
                  ("actionIdentifier", .string(actionIdentifier)), ("userText", userText.map(JSON.string) ?? .null)])
     }
 }

@@ -27,6 +27,12 @@ package final class HostService: Sendable {
         /// some 40 MB and 6 MB) and how long folding its journal takes.
         package static let defaultKept = 10_000
 
+        /// The most entries each app's inbox keeps (`AppInbox`); one more drops the oldest.
+        package var inboxLimit = AppInbox.defaultLimit
+        /// Told of what the server itself has to report outside any call
+        /// (an inbox entry dropped or not recorded), for its log.
+        package var log: @Sendable (Diagnostic) -> Void = { _ in }
+
         /// The defaults.
         package init() {
             host.deliveredLimit = Self.defaultKept
@@ -37,6 +43,10 @@ package final class HostService: Sendable {
     package let host: NotificationHost
     /// Who hears events.
     package let subscribers: Subscribers
+    /// What each app received and its front end has not taken.
+    package let inbox: AppInbox
+    /// Each app's badge.
+    package let badges: AppBadges
     private let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     private let state: ServerState?
@@ -61,6 +71,10 @@ package final class HostService: Sendable {
         self.subscribers = subscribers
         self.configuration = configuration
         self.state = state
+        let inbox = AppInbox(limit: configuration.inboxLimit, entries: state?.kept.inbox ?? [], state: state,
+                             subscribers: subscribers, log: configuration.log)
+        self.inbox = inbox
+        badges = AppBadges(kept: state?.kept.badges ?? [], state: state, subscribers: subscribers)
         let shows = HostReference()
         let memory = self.memory
         let reported = launcher { diagnostic in
@@ -71,6 +85,12 @@ package final class HostService: Sendable {
             // expired made room for a delivery that takes as much, and trimming then only gets in the way.
             if case .dismissed(_, _, let reason) = event, reason != .replaced, reason != .expired {
                 memory.noteRemoval()
+            }
+            // What the app received is kept in its inbox until taken, and pushed from there; it already
+            // happened, so an entry that cannot be recorded is kept all the same (and logged).
+            if case .forwarded(let response) = event {
+                _ = try? inbox.keep(.response(response), refusingUnrecorded: false)
+                return
             }
             subscribers.publish(event)
         }, onDismissal: { identifier in
@@ -120,6 +140,7 @@ package final class HostService: Sendable {
             ("responseDeadline", .double(configuration.host.responseDeadline)),
             ("serviceDeadline", .double(configuration.host.serviceDeadline)),
             ("keptNotifications", configuration.host.deliveredLimit.map { .integer(Int64($0)) } ?? .null),
+            ("inboxEntries", .integer(Int64(inbox.limit))),
             ("listPage", .object([("default", .integer(Int64(ListCursor.defaultLimit))),
                                   ("maximum", .integer(Int64(ListCursor.maximumLimit)))])),
         ] + transportLimits.withLock { $0 }
@@ -187,28 +208,29 @@ package final class HostService: Sendable {
                                 scope: RequestScope(writing: [.categories])) {
             service, params, _ throws(RPCError) in try service.registerApp(params)
         },
-        "apps.list": Method(summary: "The registered apps' names, icons and show-previews settings, of one app or of all.",
-                            scope: RequestScope(reading: [.categories])) {
+        "apps.list": Method(summary: "The apps' names, icons and show-previews settings (as registered) and badges (as notifications set them), of one app or of all.",
+                            scope: RequestScope(reading: [.categories, .inbox])) {
             service, params, _ throws(RPCError) in try service.listApps(params)
         },
         "categories.list": Method(summary: "The registered categories, of one app or of all.",
                                   scope: RequestScope(reading: [.categories])) {
             service, params, _ throws(RPCError) in try service.listCategories(params)
         },
-        "notifications.deliver": Method(summary: "Deliver a notification (APNs payload or request): attachments, service extension; returns the presentation, a banner (no content-extension code runs) unless \"open\" is true, which opens its expanded interface at once.",
+        "notifications.deliver": Method(summary: "Deliver a notification (APNs payload or request): attachments, service extension; returns the presentation, a banner (no content-extension code runs) unless \"open\" is true, which opens its expanded interface at once. One iOS does not show (background, badge only) goes to the app's inbox or sets its badge.",
                                         scope: { params in
             let delivered: RequestScope.Part = HostService.deliveredIdentifier(params).map(RequestScope.Part.notification)
                 ?? .newNotification
             return params?["open"]?.boolValue == true
-                ? RequestScope(reading: [.categories, .subscription], writing: [delivered, .interface])
-                : RequestScope(reading: [.categories, .subscription, .interface], writing: [delivered])
+                ? RequestScope(reading: [.categories, .subscription], writing: [delivered, .interface, .inboxEntry])
+                : RequestScope(reading: [.categories, .subscription, .interface], writing: [delivered, .inboxEntry])
         }) {
             service, params, _ throws(RPCError) in try service.deliver(params)
         },
         "notifications.respond": Method(summary: "Answer a presented notification with an action (and text); returns the outcome.",
                                         scope: { params in
             // Not the interface: a response waiting for its completion holds back no other.
-            RequestScope(reading: [.categories, .subscription], writing: HostService.notifications(params?["identifier"]))
+            RequestScope(reading: [.categories, .subscription],
+                         writing: HostService.notifications(params?["identifier"]).union([.inboxEntry]))
         }) {
             service, params, _ throws(RPCError) in try service.respond(params)
         },
@@ -246,8 +268,16 @@ package final class HostService: Sendable {
                                   scope: .nothing) {
             service, params, _ throws(RPCError) in try service.listExtensions(params)
         },
-        "events.subscribe": Method(summary: "Hear the events of some apps, or of all: notifications delivered, presentations changed, notifications dismissed, responses forwarded, extension failures; and the state's health and repairs.",
-                                   scope: RequestScope(writing: [.subscription])) {
+        "inbox.list": Method(summary: "What apps received and their front ends have not taken (responses, background notifications), of one app or of all, in the order received, a page at a time: give back the answer's next as after.",
+                             scope: RequestScope(reading: [.inbox])) {
+            service, params, _ throws(RPCError) in try service.listInbox(params)
+        },
+        "inbox.take": Method(summary: "Take entries out of an app's inbox (the front end has them): by ids, or every one up to an id.",
+                             scope: RequestScope(writing: [.inbox])) {
+            service, params, _ throws(RPCError) in try service.takeInbox(params)
+        },
+        "events.subscribe": Method(summary: "Hear the events of some apps, or of all: notifications delivered, presentations changed, notifications dismissed, responses forwarded and background notifications (what the inbox keeps is replayed first), badges, extension failures; and the state's health and repairs.",
+                                   scope: RequestScope(reading: [.inbox], writing: [.subscription])) {
             service, params, client throws(RPCError) in try service.subscribe(params, client: client)
         },
         "events.unsubscribe": Method(summary: "Stop hearing events.", scope: RequestScope(writing: [.subscription])) {
@@ -260,7 +290,11 @@ package final class HostService: Sendable {
         ("notification.delivered", "A notification was delivered, by any client: {app, notification, presentation}."),
         ("presentation.changed", "What a notification shows changed other than in the answer to a delivery: its expanded interface opened or closed (presentation.expanded), its extension changed it on its own, or a thread-mate delivered while it is open did: {app, presentation}."),
         ("notification.dismissed", "A notification left the screen: {identifier, app, reason: response | extension | removed | replaced | expired}."),
-        ("response.forwarded", "The app received a response: {app, notification, actionIdentifier, userText}."),
+        ("response.forwarded", "The app received a response, kept in its inbox until taken: {id, app, kind: response, received, notification, actionIdentifier, userText, replayed?}."),
+        ("notification.background", "The app received a background notification (content-available only; never shown), kept in its inbox until taken: {id, app, kind: background, received, notification, replayed?}."),
+        ("inbox.taken", "Entries left an app's inbox, taken by a front end: {app, ids}."),
+        ("inbox.dropped", "An app's inbox was full: its oldest entries were dropped before a front end took them: {app, ids, diagnostic}."),
+        ("app.badge-changed", "A notification changed an app's badge: {app, badge} (0: none)."),
         ("extension.failed", "An extension failed or misbehaved outside a call, or a call fell back to default content: {app, diagnostic}."),
         ("extension.late-completion", "An extension completed a response after its deadline (the host had applied dismissAndForwardAction); reported, and no fault: {app, notification, extension, diagnostic}."),
         ("state.degraded", "Changes can no longer be written to the state (a full or failing disk) and are refused: {status, cause, since}."),
@@ -314,9 +348,14 @@ package final class HostService: Sendable {
         return .object([("app", .string(app))] + (registration.json.objectMembers ?? []))
     }
 
-    /// `apps.list`: the registered apps, or the one named.
+    /// `apps.list`: the apps registered or with a badge, or the one named;
+    /// each with its registration and its badge (0: none).
     private func listApps(_ params: JSON?) throws(RPCError) -> JSON {
-        try Self.perApp(params, of: "apps.list", host.registeredApps()) { $0.json.objectMembers ?? [] }
+        var apps: [String: (AppRegistration, Int64)] = host.registeredApps().mapValues { ($0, 0) }
+        for (app, count) in badges.all { apps[app, default: (AppRegistration(), 0)].1 = count }
+        return try Self.perApp(params, of: "apps.list", apps) { registration, badge in
+            (registration.json.objectMembers ?? []) + [("badge", .integer(badge))]
+        }
     }
 
     private func listCategories(_ params: JSON?) throws(RPCError) -> JSON {
@@ -391,8 +430,35 @@ package final class HostService: Sendable {
             case .notRecorded(let problem): throw .stateNotWritten(problem)
             }
         }
-        publishFailures(made.delivery.diagnostics, of: made.delivery.presentation.app)
-        return made.json
+        publishFailures(made.diagnostics, of: made.app)
+        return try keepForApp(made)
+    }
+
+    /// What a delivery `made` gives the app besides (or instead of) a
+    /// presentation, recorded before the call is answered: a background
+    /// notification goes to its inbox, a badge is set. Returns the answer.
+    /// - Throws: when what was not presented cannot be recorded (nothing
+    ///   happened then); a presented notification's badge that cannot be
+    ///   recorded is logged instead, as the notification shows already.
+    private func keepForApp(_ made: PayloadDelivery) throws(RPCError) -> JSON {
+        var answer = made.json.objectMembers ?? []
+        do throws(Diagnostic) {
+            if made.display == .background {
+                let entry = try inbox.keep(.background(app: made.app, notification: made.notification),
+                                           refusingUnrecorded: true)
+                answer.insert(("inbox", entry.json), at: min(3, answer.count))
+            }
+            if let badge = made.badge {
+                do throws(Diagnostic) {
+                    try badges.set(badge, of: made.app)
+                } catch where made.display == .presented {
+                    configuration.log(.warning(error.code, "The badge of \(made.app) could not be recorded: \(error.message)"))
+                }
+            }
+        } catch {
+            throw .stateNotWritten(error)
+        }
+        return .object(answer)
     }
 
     private func respond(_ params: JSON?) throws(RPCError) -> JSON {
@@ -418,7 +484,7 @@ package final class HostService: Sendable {
     /// What opening, closing or tapping a notification's interface reads and changes.
     private static func interfaceScope(_ params: JSON?) -> RequestScope {
         RequestScope(reading: [.categories, .subscription],
-                     writing: HostService.notifications(params?["identifier"]).union([.interface]))
+                     writing: HostService.notifications(params?["identifier"]).union([.interface, .inboxEntry]))
     }
 
     /// The identifier `method`'s params name, the only parameter it takes.
@@ -511,18 +577,52 @@ package final class HostService: Sendable {
     }
 
     private func subscribe(_ params: JSON?, client: any EventReceiver) throws(RPCError) -> JSON {
-        var reader = try Params(params, of: "events.subscribe", allowed: ["apps"])
+        var reader = try Params(params, of: "events.subscribe", allowed: ["apps", "replay"])
         // "all", as the answer says it, or no apps at all: every app.
         let apps = params?["apps"] == .string("all") ? nil : reader.strings("apps")
+        let replay = reader.bool("replay") ?? true
         try reader.check()
-        subscribers.subscribe(client, apps: apps.map(Set.init))
+        let replayed = inbox.subscribe(client, apps: apps.map(Set.init), replaying: replay)
         // What happened before the client could hear it: damage repaired at start, a disk that fails now.
         if let repairs = state?.repairs { _ = client.push(RPCReply.notification("state.repaired", params: repairs)) }
         if let health = state?.health, health.isDegraded {
             _ = client.push(RPCReply.notification("state.degraded", params: health.json))
         }
         return .object([("apps", apps.map { .array($0.map(JSON.string)) } ?? .string("all")),
-                        ("events", .array(Self.events.map { .string($0.0) }))])
+                        ("events", .array(Self.events.map { .string($0.0) })), ("replayed", .integer(Int64(replayed)))])
+    }
+
+    /// `inbox.list`: a page of what apps received and their front ends have not taken.
+    private func listInbox(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "inbox.list", allowed: ["app", "after", "limit"])
+        let app = reader.string("app")
+        let after = reader.integer("after", in: 0...Int.max)
+        let limit = reader.integer("limit", in: 1...ListCursor.maximumLimit)
+        try reader.check()
+        let page = inbox.list(app: app, after: UInt64(after ?? 0), limit: limit ?? ListCursor.defaultLimit)
+        return .object([("entries", .array(page.entries.map(\.json))),
+                        ("next", page.next.map { .integer(Int64(clamping: $0)) } ?? .null)])
+    }
+
+    /// `inbox.take`: removes entries of an app's inbox, by ids or up to an id.
+    private func takeInbox(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "inbox.take", allowed: ["app", "ids", "upTo"])
+        let app = reader.string("app", required: true)
+        let ids = reader.integers("ids", in: 1...Int.max)
+        let upTo = reader.integer("upTo", in: 1...Int.max)
+        try reader.check()
+        guard let app, (ids == nil) != (upTo == nil) else {
+            throw .invalidParams("inbox.take takes \"ids\" (those entries) or \"upTo\" (every entry up to that id), one of the two.")
+        }
+        let chosen = Set((ids ?? []).map(UInt64.init))
+        do throws(Diagnostic) {
+            let taken = try inbox.take(of: app) { identifier in
+                upTo.map { identifier <= UInt64($0) } ?? chosen.contains(identifier)
+            }
+            return .object([("app", .string(app)), ("taken", .array(taken.map { .integer(Int64(clamping: $0)) }))])
+        } catch {
+            throw .stateNotWritten(error)
+        }
     }
 
     private func unsubscribe(_ params: JSON?, client: any EventReceiver) throws(RPCError) -> JSON {

@@ -37,13 +37,25 @@ struct Params {
 
     /// The whole number `name`, within `range`.
     mutating func integer(_ name: String, in range: ClosedRange<Int>) -> Int? {
-        guard let value = present(name, required: false).flatMap({ fields.integer($0, at: [name]) }) else { return nil }
-        guard let number = Int(exactly: value), range.contains(number) else {
+        present(name, required: false).flatMap { whole($0, in: range, at: [name]) }
+    }
+
+    /// The array of whole numbers `name`, each within `range`.
+    mutating func integers(_ name: String, in range: ClosedRange<Int>) -> [Int]? {
+        guard let elements = present(name, required: false).flatMap({ fields.array($0, at: [name]) }) else { return nil }
+        return elements.enumerated().compactMap { position, element in whole(element, in: range, at: [name, "\(position)"]) }
+    }
+
+    /// `value` as a whole number within `range`, reported at `path` when it is not one.
+    private mutating func whole(_ value: JSON, in range: ClosedRange<Int>, at path: [String]) -> Int? {
+        guard let number = fields.integer(value, at: path) else { return nil }
+        guard let whole = Int(exactly: number), range.contains(whole) else {
             fields.report(.error, .rpcInvalidParams,
-                          "\"\(name)\" must be between \(range.lowerBound) and \(range.upperBound); it is \(value).", at: [name])
+                          "\"\(path.joined(separator: "."))\" must be between \(range.lowerBound) and \(range.upperBound); it is \(number).",
+                          at: path)
             return nil
         }
-        return number
+        return whole
     }
 
     /// The Boolean `name`.

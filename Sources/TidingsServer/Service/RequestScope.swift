@@ -25,6 +25,11 @@ package struct RequestScope: Sendable, Equatable {
         /// closing change, and a delivery that does not open reads (it may
         /// be a thread-mate of the one open).
         case interface
+        /// An entry a call may add to an app's inbox or a badge it may set
+        /// (a delivery, a response); such calls are not ordered among themselves.
+        case inboxEntry
+        /// The apps' inboxes and badges as a whole: what a list shows, what a take removes.
+        case inbox
 
         /// True for the parts that are notifications (`allNotifications` aside).
         fileprivate var isNotification: Bool {
@@ -40,6 +45,8 @@ package struct RequestScope: Sendable, Equatable {
             case .notification: parts.contains(.allNotifications) || parts.contains(self)
             case .newNotification: parts.contains(.allNotifications)
             case .allNotifications: parts.contains { $0.isNotification || $0 == .allNotifications }
+            case .inboxEntry: parts.contains(.inbox)
+            case .inbox: parts.contains(.inbox) || parts.contains(.inboxEntry)
             default: parts.contains(self)
             }
         }

@@ -50,10 +50,20 @@ package final class Subscribers: Sendable {
     /// only when someone does.
     package func publish(_ event: HostEvent) {
         if case .diagnostic(let diagnostic, _) = event, diagnostic.severity == .note { return }
-        let app = Self.app(of: event)
+        publish(about: Self.app(of: event)) { Self.notification(for: event) }
+    }
+
+    /// Pushes the event `method` about `app` to those who follow it.
+    package func publish(_ method: String, _ params: JSON, app: String) {
+        publish(about: app) { (method, params) }
+    }
+
+    /// Pushes the event `make` makes, about `app`, to those who follow it;
+    /// it is made only when someone does.
+    private func publish(about app: String?, _ make: () -> (String, JSON)) {
         let receivers = receivers(where: { $0.follows(app) })
         guard !receivers.isEmpty else { return }
-        let (method, params) = Self.notification(for: event)
+        let (method, params) = make()
         let line = RPCReply.notification(method, params: params)
         for receiver in receivers { _ = receiver.push(line) }
     }

@@ -1,8 +1,9 @@
 import TidingsBase
 
 /// The server's state as its records leave it: the latest record of each
-/// app's categories and of each notification kept, with the order the
-/// notifications were delivered in. What a snapshot holds.
+/// app's categories, registration and badge, of each inbox entry kept and of
+/// each notification kept, with the order the notifications were delivered
+/// in. What a snapshot holds.
 ///
 /// `Value` is what is kept of each record: its bytes for the snapshot, or
 /// its JSON while the state is read back.
@@ -11,6 +12,10 @@ struct FoldedState<Value> {
     private(set) var categories: [String: Value] = [:]
     /// Each app's registration record.
     private(set) var registrations: [String: Value] = [:]
+    /// Each app's badge record.
+    private(set) var badges: [String: Value] = [:]
+    /// Each app's inbox entries' records, by entry identifier.
+    private(set) var inbox: [String: [UInt64: Value]] = [:]
     /// Each kept notification's record, by identifier, with its place in the delivery order.
     private(set) var delivered: [String: (order: Int, value: Value)] = [:]
     /// The place the next delivery takes.
@@ -33,17 +38,30 @@ struct FoldedState<Value> {
             for identifier in identifiers { delivered[identifier] = nil }
             // What 100,000 notifications removed leave goes back, rather than staying with the keeper.
             delivered.releaseUnusedCapacity()
+        case .badge(let app):
+            badges[app] = value
+        case .inboxed(let app, let identifier):
+            inbox[app, default: [:]][identifier] = value
+        case .taken(let app, let identifiers):
+            for identifier in identifiers { inbox[app]?[identifier] = nil }
+            if inbox[app]?.isEmpty == true { inbox[app] = nil }
         }
     }
 
     /// How many notifications are kept.
     var deliveredCount: Int { delivered.count }
 
-    /// The records that rebuild the state: each app's categories and
-    /// registration, by app, then each notification kept, in delivery order.
+    /// The records that rebuild the state: each app's categories,
+    /// registration and badge, by app, then each app's inbox entries, by
+    /// app and in the order kept, then each notification kept, in delivery order.
     var records: [Value] {
         categories.keys.sorted().map { categories[$0]! } + registrations.keys.sorted().map { registrations[$0]! }
-            + orderedDeliveries
+            + badges.keys.sorted().map { badges[$0]! } + inboxEntries + orderedDeliveries
+    }
+
+    /// The inbox entries' records, by app, in the order they were kept.
+    var inboxEntries: [Value] {
+        inbox.keys.sorted().flatMap { app in inbox[app]!.sorted { $0.key < $1.key }.map(\.value) }
     }
 
     /// The notifications' records, in delivery order.
@@ -56,6 +74,8 @@ struct FoldedState<Value> {
         var mapped = FoldedState<Other>()
         mapped.categories = categories.mapValues(transform)
         mapped.registrations = registrations.mapValues(transform)
+        mapped.badges = badges.mapValues(transform)
+        mapped.inbox = inbox.mapValues { $0.mapValues(transform) }
         mapped.delivered = delivered.mapValues { ($0.order, transform($0.value)) }
         mapped.nextOrder = nextOrder
         return mapped

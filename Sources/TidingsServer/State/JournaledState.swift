@@ -112,6 +112,20 @@ package final class JournaledState: ServerState {
                 kept.diagnostics.append(.warning(.stateUnreadable, "The kept registration of \(app) could not be read; it was left out."))
             }
         }
+        for (app, record) in state.badges.sorted(by: { $0.key < $1.key }) {
+            if let count = record["count"]?.integerValue {
+                kept.badges.append((app, count))
+            } else {
+                kept.diagnostics.append(.warning(.stateUnreadable, "The kept badge of \(app) could not be read; it was left out."))
+            }
+        }
+        for record in state.inboxEntries {
+            guard let entry = InboxEntry(record: record) else {
+                kept.diagnostics.append(.warning(.stateUnreadable, "A kept inbox entry could not be read; it was left out."))
+                continue
+            }
+            kept.inbox.append(entry)
+        }
         for record in state.orderedDeliveries {
             guard let app = record["delivered"]?.stringValue, let width = record["width"]?.doubleValue,
                   let notification = record["notification"].flatMap(NotificationRecord.notification)
@@ -144,6 +158,21 @@ package final class JournaledState: ServerState {
     /// Writes the record of `identifiers` leaving the screen; throws when it cannot be written.
     package func recordRemoval(of identifiers: [String]) throws(Diagnostic) {
         try writer.write(StateRecord(removal: identifiers))
+    }
+
+    /// Writes the record of `entry` kept in its app's inbox; throws when it cannot be written.
+    package func recordInboxed(_ entry: InboxEntry) throws(Diagnostic) {
+        try writer.write(StateRecord(inboxed: entry))
+    }
+
+    /// Writes the record of `identifiers` leaving the inbox of `app`; throws when it cannot be written.
+    package func recordTaken(_ identifiers: [UInt64], of app: String) throws(Diagnostic) {
+        try writer.write(StateRecord(taken: identifiers, of: app))
+    }
+
+    /// Writes the record of the badge of `app` becoming `count`; throws when it cannot be written.
+    package func recordBadge(_ count: Int64, of app: String) throws(Diagnostic) {
+        try writer.write(StateRecord(badge: count, of: app))
     }
 
     // MARK: Health

@@ -2,7 +2,8 @@ import TidingsBase
 import TidingsRuntime
 
 /// Where a server keeps what must survive a restart: each app's registered
-/// categories and registration, and the notifications delivered and not yet dismissed.
+/// categories, registration, badge and inbox, and the notifications
+/// delivered and not yet dismissed.
 ///
 /// A change is recorded before it is made and answered: each `record…`
 /// method returns once the change is safe from the server's own death
@@ -21,6 +22,12 @@ package protocol ServerState: Sendable {
     /// The notifications `identifiers` left the screen: a front end removed
     /// them, or a response or their extension closed them.
     func recordRemoval(of identifiers: [String]) throws(Diagnostic)
+    /// `entry` was kept in its app's inbox.
+    func recordInboxed(_ entry: InboxEntry) throws(Diagnostic)
+    /// The entries `identifiers` left the inbox of `app`: taken by its front end, or dropped.
+    func recordTaken(_ identifiers: [UInt64], of app: String) throws(Diagnostic)
+    /// The badge of `app` became `count` (0: none).
+    func recordBadge(_ count: Int64, of app: String) throws(Diagnostic)
     /// Whether changes are being written.
     var health: StateHealth { get }
     /// Has `observer` told of each change of health from now on.
@@ -39,6 +46,10 @@ package struct KeptState: Sendable {
     package var categories: [(app: String, categories: [NotificationCategory])] = []
     /// Each app's registration.
     package var registrations: [(app: String, registration: AppRegistration)] = []
+    /// Each app's badge (none with 0).
+    package var badges: [(app: String, count: Int64)] = []
+    /// The inbox entries not taken, by app, in the order they were kept.
+    package var inbox: [InboxEntry] = []
     /// The notifications delivered and not dismissed, in the order they were delivered.
     package var delivered: [(app: String, notification: UserNotification, width: Double)] = []
     /// What was repaired or could not be read back.

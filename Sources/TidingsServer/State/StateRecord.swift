@@ -9,7 +9,10 @@ import TidingsRuntime
 /// "registration": {...}}` (an app's name, icon and show-previews setting,
 /// replacing those it had), `{"delivered": APP, "width": W,
 /// "notification": {...}}` (a notification shown, replacing one of its
-/// identifier) and `{"removed": [IDS]}` (notifications that left the screen).
+/// identifier), `{"removed": [IDS]}` (notifications that left the screen),
+/// `{"inboxed": APP, "id": N, ...}` (an entry kept in an app's inbox, see
+/// `InboxEntry.record`), `{"taken": APP, "ids": [N]}` (entries that left it)
+/// and `{"badge": APP, "count": N}` (an app's badge; 0: none).
 /// A snapshot is the records that rebuild the state: each app's categories
 /// and registration, then each notification kept, in the order they were delivered.
 struct StateRecord: Sendable {
@@ -23,6 +26,12 @@ struct StateRecord: Sendable {
         case delivered(identifier: String)
         /// Notifications that left the screen, by identifier.
         case removed(identifiers: [String])
+        /// An entry kept in an app's inbox.
+        case inboxed(app: String, identifier: UInt64)
+        /// Entries that left an app's inbox.
+        case taken(app: String, identifiers: [UInt64])
+        /// An app's badge.
+        case badge(app: String)
     }
 
     /// What the record changes.
@@ -53,6 +62,22 @@ struct StateRecord: Sendable {
         self.init(.removed(identifiers: identifiers), .object([("removed", .array(identifiers.map(JSON.string)))]))
     }
 
+    /// The record of `entry` kept in its app's inbox.
+    init(inboxed entry: InboxEntry) {
+        self.init(.inboxed(app: entry.app, identifier: entry.identifier), entry.record)
+    }
+
+    /// The record of the entries `identifiers` leaving the inbox of `app`.
+    init(taken identifiers: [UInt64], of app: String) {
+        self.init(.taken(app: app, identifiers: identifiers),
+                  .object([("taken", .string(app)), ("ids", .array(identifiers.map { .integer(Int64(clamping: $0)) }))]))
+    }
+
+    /// The record of `app`'s badge becoming `count` (0: none).
+    init(badge count: Int64, of app: String) {
+        self.init(.badge(app: app), .object([("badge", .string(app)), ("count", .integer(count))]))
+    }
+
     /// The record `json`, serialized, about `subject`.
     private init(_ subject: Subject, _ json: JSON) {
         self.subject = subject
@@ -72,6 +97,12 @@ struct StateRecord: Sendable {
             subject = .delivered(identifier: identifier)
         } else if let removed = json["removed"]?.arrayValue {
             subject = .removed(identifiers: removed.compactMap(\.stringValue))
+        } else if let app = json["inboxed"]?.stringValue, let identifier = json["id"]?.integerValue.flatMap(UInt64.init(exactly:)) {
+            subject = .inboxed(app: app, identifier: identifier)
+        } else if let app = json["taken"]?.stringValue, let taken = json["ids"]?.arrayValue {
+            subject = .taken(app: app, identifiers: taken.compactMap { $0.integerValue.flatMap(UInt64.init(exactly:)) })
+        } else if let app = json["badge"]?.stringValue, json["count"]?.integerValue != nil {
+            subject = .badge(app: app)
         } else {
             return nil
         }

@@ -97,7 +97,7 @@ final class StateWriter: Sendable {
             switch record.subject {
             case .delivered: progress.unfoldedDeliveries += 1
             case .removed(let identifiers): progress.unfoldedRemovals += identifiers.count
-            case .categories, .registration: break
+            case .categories, .registration, .inboxed, .taken, .badge: break
             }
             progress.unflushed = true
             progress.writeFailure = nil

@@ -110,9 +110,14 @@ enum DeliverCommand: Command {
             case .notRecorded(let problem): throw CommandFailure(.cannotCreate, [problem])
             }
         }
-        made.delivery.diagnostics.insert(contentsOf: notes, at: 0)
-        made.delivery.diagnostics += faults.take(besides: made.delivery.diagnostics)
-        let delivery = made.delivery
+        let terminal = Terminal(descriptor: 1, environment: environment)
+        guard var delivery = made.delivery else {
+            return try reportUnpresented(made, notes: notes, json: arguments.flag("json"), respond: arguments.value("respond"),
+                                         terminal: terminal)
+        }
+        delivery.diagnostics.insert(contentsOf: notes, at: 0)
+        delivery.diagnostics += faults.take(besides: delivery.diagnostics)
+        made.delivery = delivery
         var tapped: Result<Presentation, Diagnostic>?
         if arguments.flag("tap-media-button") {
             let identifier = delivery.presentation.notification.identifier
@@ -133,7 +138,6 @@ enum DeliverCommand: Command {
             }
         }
 
-        let terminal = Terminal(descriptor: 1, environment: environment)
         if arguments.flag("json") {
             var members = made.json.objectMembers ?? []
             switch tapped {
@@ -160,6 +164,25 @@ enum DeliverCommand: Command {
         if case .failure(let problem)? = tapped { throw CommandFailure(.dataError, [problem]) }
         let failed = delivery.extensionFailed || (outcome?.diagnostics.containsError ?? false)
         return failed ? .extensionFailed : .success
+    }
+
+    /// Prints what a notification iOS does not show did instead (`made`:
+    /// handed to the app, or its badge set), with `notes` first among its
+    /// diagnostics; a `--respond` is refused, as there is nothing shown to answer.
+    private static func reportUnpresented(_ made: PayloadDelivery, notes: [Diagnostic], json: Bool, respond: String?,
+                                          terminal: Terminal) throws(CommandFailure) -> ExitCode {
+        var made = made
+        made.notes.insert(contentsOf: notes, at: 0)
+        if json {
+            print(made.json.serialized(pretty: true))
+        } else {
+            print(PresentationText(terminal: terminal).render(unpresented: made), terminator: "")
+        }
+        if respond != nil {
+            throw CommandFailure(.dataError, [.error(.responseUnknownNotification,
+                                                     "The notification was not shown (\(made.display.rawValue)), so --respond has nothing to answer.")])
+        }
+        return .success
     }
 
     /// The app's registration `--app-name`, `--app-icon` and `--previews` give; nil when none is given.

@@ -10,7 +10,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--deadline SECONDS] [--service-deadline SECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--deadline SECONDS] [--service-deadline SECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
@@ -19,6 +19,8 @@ enum ServeCommand: Command {
                   help: "Keep registered categories and delivered notifications here across restarts (default $XDG_STATE_HOME/tidings)."),
             .init(name: "keep", value: "COUNT",
                   help: "Keep at most this many delivered notifications (default \(HostService.Configuration.defaultKept)); a delivery beyond it expires the oldest (notification.dismissed, reason expired)."),
+            .init(name: "inbox-limit", value: "COUNT",
+                  help: "Keep at most this many entries in each app's inbox (default \(AppInbox.defaultLimit)); one more drops the oldest, with a warning logged and an inbox.dropped event."),
             IsolationOption.option,
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
@@ -28,7 +30,7 @@ enum ServeCommand: Command {
                   help: "The longest JSON-RPC message accepted (default 1048576); a longer one gets an error."),
         ],
         discussion: [
-            "Methods: server.describe, categories.register, categories.list, notifications.deliver, notifications.respond, notifications.presentation, notifications.list, notifications.remove, extensions.list, events.subscribe, events.unsubscribe. Events (JSON-RPC notifications to subscribers of the app, or of all apps): notification.delivered, presentation.changed, notification.dismissed, response.forwarded, extension.failed, extension.late-completion; and to every subscriber: state.degraded, state.recovered, state.repaired. The README documents each with an example; server.describe lists them.",
+            "Methods: server.describe, categories.register, categories.list, notifications.deliver, notifications.respond, notifications.presentation, notifications.list, notifications.remove, apps.register, apps.list, inbox.list, inbox.take, extensions.list, events.subscribe, events.unsubscribe. Events (JSON-RPC notifications to subscribers of the app, or of all apps): notification.delivered, presentation.changed, notification.dismissed, response.forwarded, notification.background, inbox.taken, inbox.dropped, app.badge-changed, extension.failed, extension.late-completion; and to every subscriber: state.degraded, state.recovered, state.repaired. The README documents each with an example; server.describe lists them.",
             "State: each change is written to the journal before it is made and answered (it survives kill -9), a notification expiring to make room (--keep) included; the journal is flushed to disk every second and folded into a snapshot on a thread of its own. A change whose record cannot be written (a full disk) is refused with error -32010 and the state reported degraded until writing works again.",
             "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
             "Files: the state, cache, fault ledger, attachment store, configuration and socket, and their directories, must be the user's own and writable by no one else; a link, a FIFO or another kind in their place is refused, never followed or waited on (exit status 77). Directories it makes are 0700.",
@@ -58,6 +60,7 @@ enum ServeCommand: Command {
         configuration.host.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         configuration.payloadSizeLimit = try arguments.wholeNumber("max-payload-size") ?? configuration.payloadSizeLimit
         configuration.host.deliveredLimit = try arguments.wholeNumber("keep") ?? configuration.host.deliveredLimit
+        configuration.inboxLimit = try arguments.wholeNumber("inbox-limit") ?? configuration.inboxLimit
         var limits = Server.Limits()
         limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
@@ -83,6 +86,7 @@ enum ServeCommand: Command {
         // event for subscribers and a line of the server's log.
         let sandboxSettings = IsolationOption.workers(policy, environment: environment, onFault: { _ in })
         configuration.sandbox = { sandboxSettings.sandboxLayers.map(\.json) }
+        configuration.log = { diagnostic in printError("tidings serve: " + terminal.line(for: diagnostic)) }
         let service = HostService(index: index, configuration: configuration, state: state) { publish in
             IsolationOption.launcher(policy, environment: environment) { diagnostic in
                 publish(diagnostic)

@@ -60,6 +60,27 @@ struct PresentationText {
         return text
     }
 
+    /// A notification iOS does not show (`made` was not presented), and
+    /// what it did instead: handed to the app, or set the app's badge.
+    func render(unpresented made: PayloadDelivery) -> String {
+        let notification = made.notification
+        var text = terminal.bold("Notification") + "  \(notification.identifier)\n"
+        text += field("App", made.app)
+        text += field("Date", ISO8601.format(notification.date))
+        text += details(of: notification.content)
+        switch made.display {
+        case .background:
+            text += field("Shown", "no: a background notification (content-available, no alert, sound or badge); no extension ran")
+            text += field("App", "receives it with its userInfo (tidings serve keeps it in the app's inbox)")
+            if !notification.content.userInfo.isEmpty {
+                text += field("userInfo", JSON.object(notification.content.userInfo).serialized())
+            }
+        case .badge, .presented:
+            text += field("Shown", "no: a badge-only notification sets the app's badge; no extension ran")
+        }
+        return text + diagnostics(made.notes)
+    }
+
     /// The stages a delivery went through, and why: `--explain`. `admitted`
     /// are the payload's attachments as the store took them in.
     func explain(_ delivery: Delivery, admitted: [AttachmentStore.Admission]) -> String {
@@ -126,9 +147,11 @@ struct PresentationText {
             text += field("App", "not told")
         } else {
             for forwarded in outcome.forwarded {
-                var line = "received \(shortName(forwarded.actionIdentifier))"
+                var line = "received \(shortName(forwarded.actionIdentifier)) on \(forwarded.notificationIdentifier)"
                 if let userText = forwarded.userText { line += " with text \"\(userText)\"" }
                 text += field("App", line)
+                let userInfo = forwarded.notification.content.userInfo
+                if !userInfo.isEmpty { text += field("userInfo", JSON.object(userInfo).serialized()) }
             }
         }
         if let after = outcome.presentation.view, let earlier = before.view {
@@ -255,6 +278,7 @@ struct PresentationText {
             text += field("Summary", "\"\(content.summaryArgument)\", counts \(max(1, content.summaryArgumentCount))")
         }
         if let criteria = content.filterCriteria { text += field("Filter", criteria) }
+        if let badge = content.badge { text += field("Badge", badge == 0 ? "removed (0)" : "set to \(badge)") }
         if content.contentAvailable { text += field("Background", "content-available: the app is woken to fetch content") }
         return text
     }

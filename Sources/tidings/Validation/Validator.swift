@@ -286,7 +286,7 @@ private struct Run {
         let (result, notes) = timed(host) { () throws(PayloadRefusal) -> PayloadDelivery in try host.deliver(submission) }
         switch result {
         case .success(let made):
-            return Delivered(delivery: made.delivery, problems: made.delivery.diagnostics + notes)
+            return Delivered(delivery: made.delivery, problems: made.diagnostics + notes)
         case .failure(let refusal):
             let problems: [Diagnostic] = switch refusal {
             case .payload(let problems): problems
@@ -308,7 +308,7 @@ private struct Run {
         // What the worker reported that the call's own answer does not already say (with or without the bundle's path).
         var known: [Diagnostic] = []
         if case .success(let value) = result {
-            known = (value as? PayloadDelivery)?.delivery.diagnostics ?? (value as? ResponseOutcome)?.diagnostics ?? []
+            known = (value as? PayloadDelivery)?.diagnostics ?? (value as? ResponseOutcome)?.diagnostics ?? []
         }
         let notes = faults.take(besides: []).filter { note in
             !known.contains { $0.code == note.code && $0.message == note.message }

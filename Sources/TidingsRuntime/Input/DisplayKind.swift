@@ -1,0 +1,21 @@
+/// What iOS does with a notification, as its content asks: show it, hand it
+/// to the app in the background, or only set the app's badge.
+package enum DisplayKind: String, Sendable {
+    /// Shown: a banner, its content extension, its actions (and the badge set, when it has one).
+    case presented
+    /// A background notification (`content-available` 1 with no alert,
+    /// sound or badge): handed to the app with its `userInfo`, never shown,
+    /// no extension code run.
+    case background
+    /// A badge-only notification (a badge with no alert and no sound): sets
+    /// the app's badge, never shown.
+    case badge
+
+    /// What `content` asks for. An alert is a title, subtitle or body (after localization).
+    package static func of(_ content: NotificationContent) -> DisplayKind {
+        let alert = !content.title.isEmpty || !content.subtitle.isEmpty || !content.body.isEmpty
+        guard !alert, content.sound == nil else { return .presented }
+        if content.badge != nil { return .badge }
+        return content.contentAvailable ? .background : .presented
+    }
+}

@@ -1,0 +1,157 @@
+import Synchronization
+import TidingsBase
+import TidingsRuntime
+
+/// Each app's inbox: what the app received — responses (the whole
+/// UNNotificationResponse) and background notifications — kept until its
+/// front end takes it, as iOS launches an app to hand it what it received.
+///
+/// An entry is recorded in the server's state before it is kept (and so
+/// before the call that made it is answered), pushed to the subscribers of
+/// its app, and replayed to each new subscription of its app until taken.
+/// Each app keeps at most `limit` entries: one more drops the oldest, with
+/// a warning logged and pushed (`inbox.dropped`).
+package final class AppInbox: Sendable {
+    /// The entries each app keeps unless told otherwise: far more than a user
+    /// answers while an app is away, and a bound on what the state holds.
+    package static let defaultLimit = 1_000
+
+    /// What the lock guards.
+    private struct Kept {
+        /// Each app's entries, in the order kept (by identifier).
+        var entries: [String: [InboxEntry]] = [:]
+        /// The largest identifier given.
+        var last: UInt64 = 0
+    }
+
+    /// The most entries an app keeps.
+    package let limit: Int
+    private let kept: Mutex<Kept>
+    private let state: (any ServerState)?
+    private let subscribers: Subscribers
+    /// Told of what the inbox had to drop or could not record.
+    private let log: @Sendable (Diagnostic) -> Void
+
+    /// An inbox holding `entries` (kept across a restart), recording in
+    /// `state`, pushing to `subscribers`, keeping at most `limit` entries an
+    /// app (at least 1), telling `log` what it drops.
+    package init(limit: Int, entries: [InboxEntry], state: (any ServerState)?, subscribers: Subscribers,
+                 log: @escaping @Sendable (Diagnostic) -> Void) {
+        self.limit = max(1, limit)
+        var kept = Kept()
+        for entry in entries {
+            kept.entries[entry.app, default: []].append(entry)
+            kept.last = max(kept.last, entry.identifier)
+        }
+        self.kept = Mutex(kept)
+        self.state = state
+        self.subscribers = subscribers
+        self.log = log
+    }
+
+    /// Keeps `message` in its app's inbox: records it, pushes it to the
+    /// app's subscribers, and drops the oldest entries past the limit.
+    /// - Parameter refusingUnrecorded: when its record cannot be written,
+    ///   throw and keep nothing (the call that brings it is refused); else
+    ///   keep it in memory all the same (what the app received already
+    ///   happened) and log why it will not survive a restart.
+    @discardableResult
+    package func keep(_ message: InboxEntry.Message, refusingUnrecorded: Bool) throws(Diagnostic) -> InboxEntry {
+        try kept.withLock { (kept: inout Kept) throws(Diagnostic) -> InboxEntry in
+            let now = Payload.currentTime()
+            // Microseconds since 1970, past the last: identifiers grow across restarts without a counter kept.
+            let identifier = max(kept.last + 1, UInt64(max(0, now * 1e6)))
+            let entry = InboxEntry(identifier: identifier, received: now, message: message)
+            do throws(Diagnostic) {
+                try state?.recordInboxed(entry)
+            } catch {
+                if refusingUnrecorded { throw error }
+                log(.warning(.inboxNotRecorded,
+                             "An entry for the inbox of \(entry.app) could not be recorded; it is kept until the server stops: \(error.message)"))
+            }
+            kept.last = identifier
+            kept.entries[entry.app, default: []].append(entry)
+            subscribers.publish(entry.event, entry.json, app: entry.app)
+            dropExcess(of: entry.app, in: &kept)
+            return entry
+        }
+    }
+
+    /// Drops the oldest entries of `app` past the limit, with a warning.
+    private func dropExcess(of app: String, in kept: inout Kept) {
+        guard let entries = kept.entries[app], entries.count > limit else { return }
+        let dropped = entries.prefix(entries.count - limit).map(\.identifier)
+        var message = "The inbox of \(app) keeps at most \(limit) entries (--inbox-limit); the oldest, \(dropped.map(String.init).joined(separator: ", ")), was dropped before its front end took it."
+        do throws(Diagnostic) {
+            try state?.recordTaken(dropped, of: app)
+        } catch {
+            message += " Its removal could not be recorded (\(error.message)); it comes back after a restart."
+        }
+        kept.entries[app]?.removeFirst(dropped.count)
+        let warning = Diagnostic.warning(.inboxDropped, message)
+        log(warning)
+        subscribers.publish("inbox.dropped", .object([
+            ("app", .string(app)), ("ids", Self.json(dropped)), ("diagnostic", warning.json),
+        ]), app: app)
+    }
+
+    /// Up to `limit` entries (only `app`'s when given), in the order kept,
+    /// from the one after identifier `after`; and the identifier to give as
+    /// `after` for the next page, nil when there is none.
+    package func list(app: String?, after: UInt64, limit: Int) -> (entries: [InboxEntry], next: UInt64?) {
+        kept.withLock { kept in
+            let all = (app.map { [kept.entries[$0] ?? []] } ?? Array(kept.entries.values)).joined()
+            let sorted = all.filter { $0.identifier > after }.sorted { $0.identifier < $1.identifier }
+            let page = Array(sorted.prefix(limit))
+            return (page, sorted.count > limit ? page.last?.identifier : nil)
+        }
+    }
+
+    /// Takes the entries of `app` that `chosen` accepts out of its inbox:
+    /// records that they left, removes them, tells the app's subscribers
+    /// (`inbox.taken`). Returns the identifiers taken, in order.
+    /// - Throws: when their removal cannot be recorded; nothing is taken.
+    package func take(of app: String, where chosen: (UInt64) -> Bool) throws(Diagnostic) -> [UInt64] {
+        try kept.withLock { (kept: inout Kept) throws(Diagnostic) -> [UInt64] in
+            let taken = (kept.entries[app] ?? []).map(\.identifier).filter(chosen)
+            guard !taken.isEmpty else { return [] }
+            try state?.recordTaken(taken, of: app)
+            let set = Set(taken)
+            kept.entries[app]?.removeAll { set.contains($0.identifier) }
+            if kept.entries[app]?.isEmpty == true { kept.entries[app] = nil }
+            subscribers.publish("inbox.taken", .object([("app", .string(app)), ("ids", Self.json(taken))]), app: app)
+            return taken
+        }
+    }
+
+    /// Makes `receiver` hear the events of `apps` (nil: every app), and,
+    /// when `replaying`, first pushes it every entry kept for them, in the
+    /// order kept, each as its event marked `"replayed": true` — under the
+    /// inbox's lock, so that no entry kept meanwhile is missed or pushed twice.
+    /// Returns how many entries were replayed.
+    package func subscribe(_ receiver: any EventReceiver, apps: Set<String>?, replaying: Bool) -> Int {
+        kept.withLock { kept in
+            subscribers.subscribe(receiver, apps: apps)
+            guard replaying else { return 0 }
+            let entries = kept.entries.filter { apps?.contains($0.key) ?? true }.values.joined()
+                .sorted { $0.identifier < $1.identifier }
+            for entry in entries {
+                let params = JSON.object((entry.json.objectMembers ?? []) + [("replayed", .bool(true))])
+                _ = receiver.push(RPCReply.notification(entry.event, params: params))
+            }
+            return entries.count
+        }
+    }
+
+    /// `identifiers` as a JSON array of numbers.
+    private static func json(_ identifiers: [UInt64]) -> JSON {
+        .array(identifiers.map { .integer(Int64(clamping: $0)) })
+    }
+}
+
+extension Diagnostic.Code {
+    /// An app's inbox was full: its oldest entry was dropped before it was taken.
+    package static let inboxDropped = Self("inbox.dropped")
+    /// An inbox entry could not be recorded: it does not survive a restart.
+    package static let inboxNotRecorded = Self("inbox.not-recorded")
+}
