@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TidingsABI
 import TidingsBase
 import TidingsManifest
 import TidingsRegistry
@@ -857,6 +858,59 @@ package final class NotificationHost: Sendable {
                               diagnostics: &ignored.0, log: &ignored.1, forwarded: &ignored.2)
     }
 
+    // MARK: Elements
+
+    /// A front end's event on `identifier`'s view: a tap on a button, a text
+    /// field's submission, or the answer to the extension's text-input
+    /// request. It reaches the extension only when its manifest sets
+    /// UNNotificationExtensionUserInteractionEnabled and it offers
+    /// `tidings.element-events/1`; the view must take it (`InstanceContext.admit`).
+    /// - Throws: for a notification not presented, an event refused (with a
+    ///   code saying why); nothing then reaches the extension.
+    package func interact(with identifier: String, _ event: ElementEvent) throws(Diagnostic) -> InteractionOutcome {
+        if let violation = event.violation { throw .error(.elementInvalid, violation) }
+        guard let (shown, registered) = state.withLock({ $0.claim(identifier) }) else {
+            throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
+        }
+        defer { letGo(of: shown) }
+        let instance = try interfaceInstance(of: shown)
+        let name = instance.manifest.bundleIdentifier
+        guard instance.manifest.userInteractionEnabled else {
+            throw .error(.elementInteractionDisabled,
+                         "\(name)'s manifest does not set UNNotificationExtensionUserInteractionEnabled to true, so touches and text never reach its view.")
+        }
+        guard instance.started.provider.handlesElementEvents else {
+            throw .error(.elementEventsNotHandled,
+                         "\(name) offers no \(TIDINGS_ELEMENT_EVENTS_INTERFACE) interface, so its view's events cannot reach it.")
+        }
+        let revision = instance.context.read(\.revision)
+        try instance.context.admit(event)
+        var diagnostics: [Diagnostic] = []
+        var log: [LogLine] = []
+        var forwarded: [ForwardedResponse] = []
+        do throws(Diagnostic) {
+            try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in try extensionInstance.handle(event) }
+        } catch {
+            diagnostics.append(error)
+        }
+        let presentation = collectReports(of: instance, for: shown, categoryActions: registered?.category.actions,
+                                          closing: false, diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        announceChanges(by: instance, since: revision, except: shown)
+        for response in forwarded { onEvent?(.forwarded(response)) }
+        return InteractionOutcome(event: event, presentation: presentation, forwarded: forwarded, diagnostics: diagnostics,
+                                  log: log)
+    }
+
+    /// The instance whose interface shows `shown` now, where its element events go.
+    /// - Throws: when no extension serves it, or its extension failed.
+    private func interfaceInstance(of shown: Shown) throws(Diagnostic) -> InstanceRecord {
+        guard let instance = shown.instance else {
+            throw .error(.elementNoExtension,
+                         "No content extension shows the notification \"\(shown.notification.identifier)\"'s interface, so it has no elements.")
+        }
+        return instance
+    }
+
     // MARK: Presentations
 
     /// The presentation of `identifier` now, if it is shown.
@@ -977,7 +1031,7 @@ package final class NotificationHost: Sendable {
             initialContentHeight: initial, contentHeight: state.preferredContentHeight ?? initial, view: state.view,
             actions: state.actions ?? categoryActions ?? [], mediaButton: state.mediaButton,
             mediaPlaying: state.mediaPlaying, userInteractionEnabled: manifest.userInteractionEnabled,
-            dismissed: dismissed, settings: settings)
+            dismissed: dismissed, settings: settings, textInput: state.textInput)
     }
 
     // MARK: Closing

@@ -49,6 +49,9 @@ struct PresentationText {
             text += tree(view, at: 0, depth: 1, attachments: notification.content.attachments)
         }
         text += actions(presentation.actions)
+        if let input = presentation.textInput {
+            text += field("Text input", "asked for: \"\(input.placeholder)\" [\(input.buttonTitle)]")
+        }
         if let button = presentation.mediaButton {
             text += field("Media button", ["none", "default", "overlay"][Int(button.type)] + (presentation.mediaPlaying ? ", playing" : ""))
         }
@@ -177,6 +180,11 @@ struct PresentationText {
             }
         case let .stack(axis, spacing, _):
             text += terminal.dim(" \(axis.rawValue), spacing \(NumberText.short(spacing))")
+        case let .button(title, enabled):
+            text += " [\(title)]" + (enabled ? "" : terminal.dim(" (disabled)"))
+        case let .textField(value, placeholder, enabled):
+            text += value.isEmpty ? terminal.dim(" \"\(placeholder)\"") : " \"\(value)\""
+            if !enabled { text += terminal.dim(" (disabled)") }
         }
         if node.hidden { text += terminal.dim(" (hidden)") }
         return text
