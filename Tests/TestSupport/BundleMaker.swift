@@ -5,7 +5,8 @@ public enum BundleMaker {
     /// A content-extension Info.plist (XML) with the usual keys.
     public static func contentManifest(identifier: String, executable: String, categories: [String],
                                        ratio: String = "<real>0.5</real>", hidden: Bool = false,
-                                       overridesTitle: Bool = false, interface: String? = nil) -> String {
+                                       overridesTitle: Bool = false, interface: String? = nil,
+                                       userInteraction: Bool = false) -> String {
         let categoryXML = categories.count == 1
             ? "<string>\(categories[0])</string>"
             : "<array>" + categories.map { "<string>\($0)</string>" }.joined() + "</array>"
@@ -26,6 +27,7 @@ public enum BundleMaker {
                   <key>UNNotificationExtensionInitialContentSizeRatio</key>\(ratio)
                   <key>UNNotificationExtensionDefaultContentHidden</key><\(hidden)/>
                   <key>UNNotificationExtensionOverridesDefaultTitle</key><\(overridesTitle)/>
+                  <key>UNNotificationExtensionUserInteractionEnabled</key><\(userInteraction)/>
                 </dict>
               </dict>
             </dict>
