@@ -8,7 +8,7 @@ enum DeliverCommand: Command {
     static let spec = CommandSpec(
         name: "deliver",
         summary: "Deliver a notification — its attachments into the store, through its app's service extension, to its content extension — and print the presentation; optionally respond.",
-        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--respond ACTION [--text T]] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
+        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--tap-element ID]... [--submit-element ID=TEXT]... [--input TEXT]... [--respond ACTION [--text T]] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
         options: [
             .init(name: "app", value: "ID",
                   help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
@@ -22,6 +22,15 @@ enum DeliverCommand: Command {
             .init(name: "app-icon", value: "ICON", help: "The app's icon (a path or an icon name) for the header."),
             .init(name: "previews", value: "always|never",
                   help: "Whether the app's notifications show previews (default always); never shows the category's hidden-previews placeholder."),
+            .init(name: "tap-element", value: "ID",
+                  help: "Then tap the button ID of the extension's view (needs UNNotificationExtensionUserInteractionEnabled).",
+                  repeatable: true),
+            .init(name: "submit-element", value: "ID=TEXT",
+                  help: "Then submit TEXT in the text field ID of the extension's view (needs UNNotificationExtensionUserInteractionEnabled).",
+                  repeatable: true),
+            .init(name: "input", value: "TEXT",
+                  help: "Then answer the extension's request for text input (its own button title and placeholder) with TEXT.",
+                  repeatable: true),
             .init(name: "respond", value: "ACTION",
                   help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
             .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
@@ -39,6 +48,7 @@ enum DeliverCommand: Command {
         ],
         discussion: [
             "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"sound\", \"launchImageName\", \"summaryArgument\", \"summaryArgumentCount\", \"filterCriteria\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}). Its size is counted as sent: its compact JSON.",
+            "Elements: --tap-element, --submit-element and --input reach the extension in the order given, after the delivery and before --respond, only when its manifest sets UNNotificationExtensionUserInteractionEnabled; the first one refused (no such element, a disabled one, no text input asked for, interaction not enabled) stops there with its error.",
             "Previews: with --previews never the body shows as the category's hiddenPreviewsBodyPlaceholder (\"Notification\" when it has none), the title and subtitle only with its hiddenPreviewsShowTitle / hiddenPreviewsShowSubtitle options, and no view or attachment.",
             "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, an absolute \"path\", or a file:// \"url\") must be a regular file whose name has an extension (or whose entry has a \"typeHint\"), as iOS requires, of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
             SearchPathOption.discussion,
@@ -49,6 +59,7 @@ enum DeliverCommand: Command {
             "tidings deliver invite.json --categories categories.json",
             "tidings deliver invite.json --categories categories.json --respond accept",
             "tidings deliver invite.json --categories categories.json --respond comment --text \"Count me in\" --json",
+            "tidings deliver invite.json --categories categories.json --tap-element addComment --input \"Count me in\"",
             "tidings deliver invite-with-photo.json --categories categories.json --explain",
         ])
 
@@ -109,9 +120,20 @@ enum DeliverCommand: Command {
         made.delivery.diagnostics += faults.take(besides: made.delivery.diagnostics)
         let delivery = made.delivery
 
+        var interactions: [InteractionOutcome] = []
+        var interactionFailure: Diagnostic?
+        for event in try elementEvents(arguments) {
+            do throws(Diagnostic) {
+                interactions.append(try host.interact(with: delivery.presentation.notification.identifier, event))
+            } catch {
+                interactionFailure = error
+                break
+            }
+        }
+
         var outcome: ResponseOutcome?
         var responseFailure: Diagnostic?
-        if let action = arguments.value("respond") {
+        if let action = arguments.value("respond"), interactionFailure == nil {
             let offered = delivery.presentation.actions.map(\.identifier)
             let response = ResponseRequest(actionIdentifier: ActionIdentifier.named(action, offered: offered),
                                            userText: arguments.value("text"))
@@ -126,6 +148,8 @@ enum DeliverCommand: Command {
         let terminal = Terminal(descriptor: 1, environment: environment)
         if arguments.flag("json") {
             var members = made.json.objectMembers ?? []
+            if !interactions.isEmpty { members.append(("interactions", .array(interactions.map(\.json)))) }
+            if let interactionFailure { members.append(("interactionError", interactionFailure.json)) }
             if let outcome { members.append(("response", outcome.json)) }
             if let responseFailure { members.append(("responseError", responseFailure.json)) }
             print(JSON.object(members).serialized(pretty: true))
@@ -133,11 +157,36 @@ enum DeliverCommand: Command {
             let text = PresentationText(terminal: terminal)
             if arguments.flag("explain") { print(text.explain(delivery, admitted: made.admitted), terminator: "") }
             print(text.render(delivery), terminator: "")
-            if let outcome { print(text.render(outcome, before: delivery.presentation), terminator: "") }
+            var before = delivery.presentation
+            for interaction in interactions {
+                print(text.render(interaction, before: before), terminator: "")
+                before = interaction.presentation
+            }
+            if let outcome { print(text.render(outcome, before: before), terminator: "") }
         }
-        if let responseFailure { throw CommandFailure(.dataError, [responseFailure]) }
+        if let failure = interactionFailure ?? responseFailure { throw CommandFailure(.dataError, [failure]) }
         let failed = delivery.extensionFailed || (outcome?.diagnostics.containsError ?? false)
+            || interactions.contains { $0.diagnostics.containsError }
         return failed ? .extensionFailed : .success
+    }
+
+    /// The element events `--tap-element`, `--submit-element` and `--input` give, in the order given.
+    private static func elementEvents(_ arguments: ParsedArguments) throws(CommandFailure) -> [ElementEvent] {
+        var events: [ElementEvent] = []
+        for (name, value) in arguments.inOrder(["tap-element", "submit-element", "input"]) {
+            switch name {
+            case "tap-element":
+                events.append(.tap(element: value))
+            case "submit-element":
+                guard let equals = value.firstIndex(of: "=") else {
+                    throw .usage("--submit-element takes ID=TEXT (the text field's identifier, then its text); it is \"\(value)\".")
+                }
+                events.append(.submit(element: String(value[..<equals]), text: String(value[value.index(after: equals)...])))
+            default:
+                events.append(.textInput(text: value))
+            }
+        }
+        return events
     }
 
     /// The app's registration `--app-name`, `--app-icon` and `--previews` give; nil when none is given.

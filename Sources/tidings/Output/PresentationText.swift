@@ -108,16 +108,39 @@ struct PresentationText {
                 text += field("App", line)
             }
         }
-        if let after = outcome.presentation.view, let earlier = before.view {
-            let changed = after.nodes.indices.filter { $0 < earlier.nodes.count && after.nodes[$0] != earlier.nodes[$0] }
-            if !changed.isEmpty {
-                text += field("View changes", "")
-                for position in changed {
-                    text += "    " + describe(after.nodes[position], attachments: outcome.presentation.notification.content.attachments) + "\n"
-                }
-            }
-        }
+        text += viewChanges(outcome.presentation, since: before)
         return text + log(outcome.log) + diagnostics(outcome.diagnostics)
+    }
+
+    /// An element event and what it changed since `before`.
+    func render(_ outcome: InteractionOutcome, before: Presentation) -> String {
+        let event = outcome.event
+        var text = "\n" + terminal.bold("Element") + "  \(event.name)"
+        if let element = event.element { text += " " + terminal.bold(element) }
+        if let entered = event.text { text += " with text \"\(entered)\"" }
+        text += "\n" + field("Received by", "the extension")
+        text += field("Notification", outcome.presentation.dismissed ? "dismissed" : "still shown")
+        for forwarded in outcome.forwarded { text += field("App", "received \(shortName(forwarded.actionIdentifier))") }
+        switch (before.textInput, outcome.presentation.textInput) {
+        case (_, let input?) where input != before.textInput:
+            text += field("Text input", "asked for: \"\(input.placeholder)\" [\(input.buttonTitle)]")
+        case (.some, nil):
+            text += field("Text input", "no longer asked for")
+        default:
+            break
+        }
+        text += viewChanges(outcome.presentation, since: before)
+        return text + log(outcome.log) + diagnostics(outcome.diagnostics)
+    }
+
+    /// The elements of `after`'s view that differ from `before`'s.
+    private func viewChanges(_ after: Presentation, since before: Presentation) -> String {
+        guard let view = after.view, let earlier = before.view else { return "" }
+        let changed = view.nodes.indices.filter { $0 < earlier.nodes.count && view.nodes[$0] != earlier.nodes[$0] }
+        guard !changed.isEmpty else { return "" }
+        return field("View changes", "") + changed.map { position in
+            "    " + describe(view.nodes[position], attachments: after.notification.content.attachments) + "\n"
+        }.joined()
     }
 
     // MARK: Pieces
