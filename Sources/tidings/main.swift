@@ -7,7 +7,14 @@ import TidingsRuntime
 /// The `tidings` command: finds the subcommand and maps failures to exit codes.
 enum Tidings {
     /// The commands, in the order `--help` lists them.
-    static var commands: [any Command.Type] { [ListCommand.self, DeliverCommand.self, ServeCommand.self, InstallCommand.self, ManifestCommand.self] }
+    static var commands: [any Command.Type] { [ListCommand.self, DeliverCommand.self, ServeCommand.self, InstallCommand.self, ManifestCommand.self,
+                                            ManualCommand.self, CompletionsCommand.self] }
+
+    /// One line per command: its name, padded to the longest, and its summary.
+    static var commandTable: String {
+        let width = commands.map { $0.spec.name.count }.max()! + 2
+        return commands.map { "  \($0.spec.name.rightPadded(to: width))\($0.spec.summary)" }.joined(separator: "\n")
+    }
 
     static var overview: String {
         """
@@ -16,7 +23,7 @@ enum Tidings {
         Usage: tidings COMMAND [OPTIONS]
 
         Commands:
-        \(commands.map { "  \($0.spec.name.rightPadded(to: 10))\($0.spec.summary)" }.joined(separator: "\n"))
+        \(commandTable)
 
         Run tidings COMMAND --help for a command's options; tidings --version prints the version.
         """

@@ -7,6 +7,38 @@ struct CommandSpec {
         var value: String?
         var help: String
         var repeatable = false
+        /// The values the option takes, when they are a fixed set; shells complete them.
+        var choices: [String] = []
+
+        /// The values a shell offers for the option: its choices, or the words of an `a|b` placeholder.
+        var completions: [String] {
+            if !choices.isEmpty { return choices }
+            guard let value, value.contains("|") else { return [] }
+            return value.split(separator: "|").map(String.init)
+        }
+
+        /// What a shell completes the option's value with.
+        var valueKind: ValueKind {
+            guard let value else { return .none }
+            if !completions.isEmpty { return .choice }
+            switch value {
+            case "DIR": return .directory
+            case "FILE", "PATH", "ICON": return .file
+            default: return .text
+            }
+        }
+    }
+
+    /// What an option's value is, for shell completion.
+    enum ValueKind {
+        /// A flag: no value.
+        case none
+        /// One of `Option.completions`.
+        case choice
+        case directory
+        case file
+        /// Free text.
+        case text
     }
 
     var name: String
@@ -14,14 +46,21 @@ struct CommandSpec {
     /// The usage line after `tidings NAME`.
     var usage: String
     var options: [Option]
+    /// What the arguments that are not options are, for shell completion.
+    var arguments: ValueKind = .none
+    /// The words the first argument is one of (an action), when it is; shells complete them.
+    var firstArguments: [String] = []
     /// Paragraphs after the options.
     var discussion: [String] = []
     var examples: [String] = []
 
+    /// The options `--help` and the manual list: the command's own and `--help`.
+    var allOptions: [Option] { options + [Option(name: "help", value: nil, help: "Show this help.")] }
+
     /// `--help` text.
     var help: String {
         var text = "\(summary)\n\nUsage: tidings \(name) \(usage)\n"
-        let all = options + [Option(name: "help", value: nil, help: "Show this help.")]
+        let all = allOptions
         let labels = all.map { option in "--\(option.name)" + (option.value.map { " \($0)" } ?? "") }
         let width = labels.map(\.count).max() ?? 0
         text += "\nOptions:\n"

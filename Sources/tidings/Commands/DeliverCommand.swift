@@ -46,6 +46,7 @@ enum DeliverCommand: Command {
             SearchPathOption.noCacheOption,
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
         ],
+        arguments: .file,
         discussion: [
             "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"sound\", \"launchImageName\", \"summaryArgument\", \"summaryArgumentCount\", \"filterCriteria\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}). Its size is counted as sent: its compact JSON.",
             "Elements: --tap-element, --submit-element and --input reach the extension in the order given, after the delivery and before --respond, only when its manifest sets UNNotificationExtensionUserInteractionEnabled; the first one refused (no such element, a disabled one, no text input asked for, interaction not enabled) stops there with its error.",

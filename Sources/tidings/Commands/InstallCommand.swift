@@ -17,6 +17,7 @@ enum InstallCommand: Command {
             .init(name: "force", value: nil, help: "Install even when the manifest or library has errors."),
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
         ],
+        arguments: .file,
         discussion: [
             "The manifest is copied as Info.plist, the library under the name its CFBundleExecutable gives, and each resource (such as the interface file) beside them. The bundle is assembled next to its destination and renamed into place, so a running host never sees half of it; an existing bundle of that name is replaced.",
             "Nothing from the library runs: it is checked to be an ELF shared library for this machine.",

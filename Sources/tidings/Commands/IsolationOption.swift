@@ -9,7 +9,8 @@ import TidingsRuntime
 enum IsolationOption {
     static let option = CommandSpec.Option(
         name: "isolation", value: "MODE",
-        help: "Where extensions run: \"process\" (each bundle in a worker process of its own; the default) or \"in-process\" (in this process: faster, but a crash takes the host down). Per-bundle entries of the configuration file win.")
+        help: "Where extensions run: \"process\" (each bundle in a worker process of its own; the default) or \"in-process\" (in this process: faster, but a crash takes the host down). Per-bundle entries of the configuration file win.",
+        choices: IsolationPolicy.Mode.allCases.map(\.rawValue))
 
     static let discussion = """
         Isolation: $XDG_CONFIG_HOME/tidings/config.json (~/.config/…) may set {"isolation": MODE, \

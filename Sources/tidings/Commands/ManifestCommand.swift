@@ -14,11 +14,14 @@ enum ManifestCommand: Command {
         usage: "ACTION TARGET [ARGUMENTS] [--force] [--output FILE] [--json]",
         options: [
             .init(name: "force", value: nil, help: "Write an edit even when the manifest would then have errors."),
-            .init(name: "to", value: "FORMAT", help: "For convert: xml, binary or json."),
+            .init(name: "to", value: "FORMAT", help: "For convert: xml, binary or json.", choices: ["xml", "binary", "json"]),
             .init(name: "output", value: "FILE", help: "For convert: write here instead of replacing the manifest."),
             SearchPathOption.option,
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
         ],
+        arguments: .file,
+        firstArguments: ["print", "get", "set", "insert", "remove", "lint", "convert", "add-category", "remove-category",
+                         "set-ratio", "hide-default-content", "show-default-content"],
         discussion: [
             """
             Actions:

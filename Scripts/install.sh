@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Installs tidings under a prefix: the binary, the C header and its
+# pkg-config file, the manual pages, the bash/zsh/fish completions and the
+# systemd user unit for tidings serve.
+set -euo pipefail
+
+usage() {
+    cat <<'TEXT'
+Usage: Scripts/install.sh [--prefix PREFIX] [--destdir DIR] [--binary PATH]
+
+Installs tidings under PREFIX (default /usr/local):
+  PREFIX/bin/tidings
+  PREFIX/include/tidings/tidings.h            the C ABI
+  PREFIX/lib/pkgconfig/tidings.pc             pkg-config --cflags tidings
+  PREFIX/share/man/man1/tidings*.1            man tidings, man tidings-deliver, ...
+  PREFIX/share/bash-completion/completions/tidings
+  PREFIX/share/zsh/site-functions/_tidings
+  PREFIX/share/fish/vendor_completions.d/tidings.fish
+  PREFIX/lib/systemd/user/tidings.service     (PREFIX/share/systemd/user for ~/.local)
+
+Options:
+  --prefix PREFIX   where to install (default /usr/local; ~/.local for one user)
+  --destdir DIR     stage the files under DIR (for packagers); paths inside still name PREFIX
+  --binary PATH     install this tidings binary instead of building a release one
+  --help            show this help
+TEXT
+}
+
+prefix=/usr/local
+destdir=
+binary=
+while [ $# -gt 0 ]; do
+    case $1 in
+        --prefix) prefix=${2:?--prefix needs a directory}; shift 2 ;;
+        --destdir) destdir=${2:?--destdir needs a directory}; shift 2 ;;
+        --binary) binary=${2:?--binary needs a path}; shift 2 ;;
+        --help|-h) usage; exit 0 ;;
+        *) echo "install.sh: unknown argument $1 (see --help)" >&2; exit 64 ;;
+    esac
+done
+case $prefix in
+    /*) ;;
+    *) echo "install.sh: --prefix must be an absolute path, not $prefix" >&2; exit 64 ;;
+esac
+
+cd "$(dirname "$0")/.."
+if [ -z "$binary" ]; then
+    swift build -c release --product tidings
+    binary=$(swift build -c release --show-bin-path)/tidings
+fi
+[ -x "$binary" ] || { echo "install.sh: $binary is not an executable" >&2; exit 66; }
+
+root=$destdir$prefix
+version=$("$binary" --version | sed 's/^tidings //')
+if [ "$prefix" = "$HOME/.local" ]; then units=share/systemd/user; else units=lib/systemd/user; fi
+
+install -d "$root/bin" "$root/include/tidings" "$root/lib/pkgconfig" "$root/share/man/man1" "$root/$units"
+install -m 0755 "$binary" "$root/bin/tidings"
+install -m 0644 Sources/TidingsABI/include/tidings.h "$root/include/tidings/tidings.h"
+sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" Packaging/tidings.pc.in > "$root/lib/pkgconfig/tidings.pc"
+sed -e "s|@BINDIR@|$prefix/bin|g" Packaging/tidings.service.in > "$root/$units/tidings.service"
+"$binary" manual --directory "$root/share/man/man1"
+for shell in bash zsh fish; do
+    case $shell in
+        bash) file=share/bash-completion/completions/tidings ;;
+        zsh) file=share/zsh/site-functions/_tidings ;;
+        fish) file=share/fish/vendor_completions.d/tidings.fish ;;
+    esac
+    install -d "$(dirname "$root/$file")"
+    "$binary" completions $shell > "$root/$file"
+done
+echo "tidings $version installed under $root"
