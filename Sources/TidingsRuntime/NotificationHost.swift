@@ -682,6 +682,11 @@ package final class NotificationHost: Sendable {
             message += "; its extensions declare \(declared.map { "\"\($0)\"" }.joined(separator: ", "))."
         } else {
             message += "; the app has no content extension on the search path."
+            // A bundle rejected for its errors may be the one meant: name each with its first error.
+            let rejected = index.bundles.filter { !$0.isUsable }.map { bundle in
+                bundle.name + (bundle.diagnostics.first { $0.severity == .error }.map { " (\($0.message))" } ?? "")
+            }
+            if !rejected.isEmpty { message += " Rejected there for their errors: " + rejected.joined(separator: "; ") + "." }
         }
         diagnostics.append(.note(.routeNoExtension, message))
         return nil
@@ -733,7 +738,7 @@ package final class NotificationHost: Sendable {
                                       actionIdentifier: response.actionIdentifier, userText: response.userText)
         let isDismissal = response.actionIdentifier == ActionIdentifier.dismiss
         try validate(response, against: actions(of: shown, categoryActions: categoryActions),
-                     categoryName: registered?.category.identifier)
+                     category: shown.notification.content.categoryIdentifier, registered: registered != nil)
 
         if isDismissal && !(registered?.category.options.contains(.customDismissAction) ?? false) {
             diagnostics.append(.note(.responseDismissNotDelivered,
@@ -803,7 +808,7 @@ package final class NotificationHost: Sendable {
     }
 
     private func validate(_ response: ResponseRequest, against actions: [NotificationAction],
-                          categoryName: String?) throws(Diagnostic) {
+                          category: String, registered: Bool) throws(Diagnostic) {
         let identifier = response.actionIdentifier
         if identifier == ActionIdentifier.default || identifier == ActionIdentifier.dismiss {
             if response.userText != nil {
@@ -817,8 +822,13 @@ package final class NotificationHost: Sendable {
             if let near = Suggestion.closest(to: identifier, among: actions.map(\.identifier)) {
                 message += "; did you mean \"\(near)\"?"
             } else if actions.isEmpty {
-                message += categoryName.map { "; its category \"\($0)\" is not registered or has no actions." }
-                    ?? "; it has no category, so it has no actions."
+                if category.isEmpty {
+                    message += "; it has no category, so it has no actions."
+                } else if registered {
+                    message += "; its category \"\(category)\" has no actions."
+                } else {
+                    message += "; its category \"\(category)\" is not registered, so it offers no actions (register the app's categories: --categories FILE on the command line, categories.register on the server)."
+                }
             } else {
                 message += "; it offers \(offered)."
             }

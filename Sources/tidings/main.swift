@@ -7,7 +7,7 @@ import TidingsRuntime
 /// The `tidings` command: finds the subcommand and maps failures to exit codes.
 enum Tidings {
     /// The commands, in the order `--help` lists them.
-    static var commands: [any Command.Type] { [ListCommand.self, DeliverCommand.self, ServeCommand.self, InstallCommand.self, ManifestCommand.self,
+    static var commands: [any Command.Type] { [ListCommand.self, DeliverCommand.self, ServeCommand.self, NewCommand.self, InstallCommand.self, UninstallCommand.self, ManifestCommand.self,
                                             ManualCommand.self, CompletionsCommand.self] }
 
     /// One line per command: its name, padded to the longest, and its summary.
@@ -61,6 +61,11 @@ enum Tidings {
             return try command.run(parsed, environment: environment)
         } catch {
             for diagnostic in error.diagnostics { printError("tidings \(name): " + terminal.line(for: diagnostic)) }
+            // A program that asked for JSON reads its standard output, not the messages on standard error.
+            if arguments.contains("--json") {
+                print(JSON.object([("ok", .bool(false)), ("exitCode", .integer(Int64(error.exitCode.rawValue))),
+                                   ("diagnostics", .array(error.diagnostics.map(\.json)))]).serialized(pretty: true))
+            }
             return error.exitCode
         }
     }

@@ -119,3 +119,16 @@ import Testing
         #expect(unit.contains("ExecStart=\(prefix)/bin/tidings serve"))
     }
 }
+
+extension ConventionsTests {
+    @Test func everyUsageLineNamesEveryOption() throws {
+        for command in try commands() {
+            let help = try tidings.run(command, "--help").standardOutput
+            let usage = try #require(help.split(separator: "\n").first { $0.hasPrefix("Usage: ") })
+            for option in try options(of: command) where option != "help" {
+                let named = usage.split(whereSeparator: { " []|.".contains($0) }).contains("--\(option)")
+                #expect(named, "tidings \(command)'s usage line lacks --\(option)")
+            }
+        }
+    }
+}

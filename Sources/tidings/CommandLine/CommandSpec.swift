@@ -57,9 +57,29 @@ struct CommandSpec {
     /// The options `--help` and the manual list: the command's own and `--help`.
     var allOptions: [Option] { options + [Option(name: "help", value: nil, help: "Show this help.")] }
 
+    /// The usage line after `tidings NAME`: `usage`, then each option it does not mention, so that none is left out.
+    var synopsis: String {
+        var line = usage
+        for option in options where !mentions(option.name) {
+            line += " [--\(option.name)" + (option.value.map { " \($0)" } ?? "") + "]" + (option.repeatable ? "..." : "")
+        }
+        return line
+    }
+
+    /// True when `usage` names `--option` (not merely a longer option that begins alike).
+    private func mentions(_ option: String) -> Bool {
+        var rest = usage[...]
+        while let found = rest.firstRange(of: "--\(option)") {
+            let next = rest[found.upperBound...].first
+            if next == nil || !(next!.isLetter || next!.isNumber || next! == "-") { return true }
+            rest = rest[found.upperBound...]
+        }
+        return false
+    }
+
     /// `--help` text.
     var help: String {
-        var text = "\(summary)\n\nUsage: tidings \(name) \(usage)\n"
+        var text = "\(summary)\n\nUsage: tidings \(name) \(synopsis)\n"
         let all = allOptions
         let labels = all.map { option in "--\(option.name)" + (option.value.map { " \($0)" } ?? "") }
         let width = labels.map(\.count).max() ?? 0

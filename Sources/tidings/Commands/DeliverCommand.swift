@@ -156,7 +156,12 @@ enum DeliverCommand: Command {
             print(JSON.object(members).serialized(pretty: true))
         } else {
             let text = PresentationText(terminal: terminal)
-            if arguments.flag("explain") { print(text.explain(delivery, admitted: made.admitted), terminator: "") }
+            if arguments.flag("explain") {
+                print(text.explain(delivery, admitted: made.admitted), terminator: "")
+                var bundles = index.bundles.filter { !$0.isUsable || $0.manifest?.appIdentifier == delivery.presentation.app }
+                for position in bundles.indices { bundles[position].addLibraryProblems() }
+                print(text.verdicts(bundles), terminator: "")
+            }
             print(text.render(delivery), terminator: "")
             var before = delivery.presentation
             for interaction in interactions {

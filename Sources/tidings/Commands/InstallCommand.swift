@@ -36,34 +36,42 @@ enum InstallCommand: Command {
         let resources = Array(arguments.positionals.dropFirst(2))
         let force = arguments.flag("force")
 
+        guard FileSystem.status(of: libraryPath)?.kind == .regular else {
+            throw CommandFailure(.noInput, [.error(.fileNotFound, "The library \(libraryPath) does not exist or is not a file.",
+                                                   at: .init(file: libraryPath))])
+        }
         let manifestBytes: [UInt8]
         do {
             manifestBytes = try FileSystem.readFile(manifestPath, limit: 1 << 20)
         } catch {
             throw .input(error)
         }
-        let validation = Manifest.read(manifestBytes, file: manifestPath)
-        var problems = validation.diagnostics
-        do {
-            try ExtensionLoader.inspect(libraryPath)
-        } catch {
-            problems.append(error)
-        }
+        let manifest = Manifest.read(manifestBytes, file: manifestPath).manifest
         for resource in resources where FileSystem.status(of: resource)?.kind != .regular {
             throw .input(.error(.fileNotFound, "The resource \(resource) is not a file.", at: .init(file: resource)))
         }
-        if problems.containsError && !force {
-            throw CommandFailure(.dataError, problems + [.note(.usage, "Nothing was installed; --force installs anyway.")])
+        let name = arguments.value("name") ?? defaultName(manifestPath: manifestPath, manifest: manifest)
+        guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
+            throw .usage("--name must be a plain name, without '/' and not starting with '.'.")
         }
-
-        let name = arguments.value("name") ?? Path.deletingExtension(of: Path.lastComponent(of: manifestPath))
-        guard !name.isEmpty, !name.contains("/") else { throw .usage("--name must be a plain name, without '/'.") }
         let directory = arguments.value("into")
             ?? SearchPath.resolve(environment: environment).directories.first ?? "."
-        let executable = validation.manifest?.executable ?? Path.lastComponent(of: libraryPath)
+        let executable = manifest?.executable ?? Path.lastComponent(of: libraryPath)
         let bundle = Path.join(directory, "\(name).\(BundleReader.bundleExtension)")
+        let staging: String
         do {
-            try assemble(bundle, manifest: manifestBytes, library: libraryPath, executable: executable, resources: resources)
+            staging = try stage(bundle, manifest: manifestBytes, library: libraryPath, executable: executable, resources: resources)
+        } catch {
+            throw CommandFailure(.cannotCreate, [error])
+        }
+        // The verdict list gives, on the bundle as it will be; its problems named at their installed paths.
+        let problems = ExtensionBundle.judged(staging).diagnostics.map { $0.moved(from: staging, to: bundle) }
+        if problems.containsError && !force {
+            try? FileSystem.removeTree(staging)
+            throw CommandFailure(.dataError, problems + [.note(.usage, "Nothing was installed; --force installs anyway.")])
+        }
+        do {
+            try swap(staging, into: bundle)
         } catch {
             throw CommandFailure(.cannotCreate, [error])
         }
@@ -85,13 +93,23 @@ enum InstallCommand: Command {
         return .success
     }
 
-    /// Builds the bundle beside `bundle`, then swaps it into place.
-    private static func assemble(_ bundle: String, manifest: [UInt8], library: String, executable: String,
-                                 resources: [String]) throws(Diagnostic) {
+    /// The bundle's name without `--name`: the manifest file's (EventInvite for
+    /// EventInvite.plist), except for a file called Info.plist, as every iOS
+    /// manifest is; then the manifest's CFBundleName or display name, else its identifier.
+    private static func defaultName(manifestPath: String, manifest: Manifest?) -> String {
+        let fileName = Path.deletingExtension(of: Path.lastComponent(of: manifestPath))
+        if fileName.lowercased() != "info" { return fileName }
+        let display = manifest?.displayName?.filter { $0.isLetter || $0.isNumber || "._-".contains($0) } ?? ""
+        if !display.isEmpty, !display.hasPrefix(".") { return display }
+        return manifest?.bundleIdentifier ?? fileName
+    }
+
+    /// Builds the bundle beside `bundle`, under a hidden name, and returns where.
+    private static func stage(_ bundle: String, manifest: [UInt8], library: String, executable: String,
+                              resources: [String]) throws(Diagnostic) -> String {
         let directory = Path.directory(of: bundle)
         try FileSystem.createDirectory(directory)
         let staging = Path.join(directory, ".\(Path.lastComponent(of: bundle)).new")
-        let previous = Path.join(directory, ".\(Path.lastComponent(of: bundle)).old")
         try FileSystem.removeTree(staging)
         try FileSystem.createDirectory(staging)
         do {
@@ -100,6 +118,17 @@ enum InstallCommand: Command {
             for resource in resources {
                 try FileSystem.copyFile(resource, to: Path.join(staging, Path.lastComponent(of: resource)))
             }
+        } catch {
+            try? FileSystem.removeTree(staging)
+            throw error
+        }
+        return staging
+    }
+
+    /// Renames the staged bundle into place, so a running host never sees half of it; an existing bundle of that name is replaced.
+    private static func swap(_ staging: String, into bundle: String) throws(Diagnostic) {
+        let previous = Path.join(Path.directory(of: bundle), ".\(Path.lastComponent(of: bundle)).old")
+        do {
             try FileSystem.removeTree(previous)
             if FileSystem.status(of: bundle) != nil { try FileSystem.move(bundle, to: previous) }
             try FileSystem.move(staging, to: bundle)

@@ -57,20 +57,6 @@ enum ListCommand: Command {
     }
 }
 
-extension ExtensionIndex {
-    /// Adds to each bundle what can be known about its library without loading it.
-    mutating func checkLibraries() {
-        updateBundles { bundle in
-            guard let library = bundle.libraryPath else { return }
-            do throws(Diagnostic) {
-                try ExtensionLoader.inspect(library)
-            } catch {
-                bundle.diagnostics.append(error)
-            }
-        }
-    }
-}
-
 /// Where a bundle runs, and what the fault ledger says of it.
 struct BundleIsolation {
     var mode: IsolationPolicy.Mode

@@ -38,7 +38,7 @@ enum ManifestCommand: Command {
               hide-default-content TARGET       set UNNotificationExtensionDefaultContentHidden to true
               show-default-content TARGET       set it to false
             """,
-            "TARGET is an Info.plist file, a NAME.appex bundle directory, or the name (or identifier) of a bundle on the search path.",
+            "TARGET is an Info.plist file, a NAME.appex bundle directory, or the name (or identifier) of a bundle on the search path. lint of a bundle also checks its interface file and its library (the entry symbol, the libraries and symbols it needs, without running it): the verdict tidings list and tidings install give.",
             "KEYPATH is dotted (NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory.0; a dot in a key is \\.) or, as PlistBuddy writes it, with colons (:NSExtension:NSExtensionAttributes). TYPE is string, bool, integer, real, date (ISO 8601), array or dict; an array or dict takes JSON for its content, or nothing for an empty one.",
             SearchPathOption.discussion,
         ],
@@ -92,8 +92,15 @@ enum ManifestCommand: Command {
                   terminator: json ? "\n" : "")
             return .success
         case "lint":
-            let validation = Manifest.validate(original.document.value, file: path)
-            let diagnostics = original.document.warnings + validation.diagnostics
+            var diagnostics = original.document.warnings + Manifest.validate(original.document.value, file: path).diagnostics
+            // A bundle's manifest gets the verdict list and install give: its interface file and its library too.
+            let directory = Path.directory(of: path)
+            if Path.lastComponent(of: path) == BundleReader.manifestName,
+               Path.pathExtension(of: directory) == BundleReader.bundleExtension {
+                for diagnostic in ExtensionBundle.judged(directory).diagnostics where !diagnostics.contains(diagnostic) {
+                    diagnostics.append(diagnostic)
+                }
+            }
             if json {
                 print(JSON.object([("file", .string(path)), ("valid", .bool(!diagnostics.containsError)),
                                    ("diagnostics", .array(diagnostics.map { $0.json }))]).serialized(pretty: true))

@@ -39,7 +39,7 @@ struct ManualPage {
         name = "tidings-" + command.name
         var page = Self.header(name: name, version: version)
         page += ".SH NAME\n\(Self.escaped(name)) \\- \(Self.escaped(command.summary))\n"
-        page += ".SH SYNOPSIS\n.B tidings \(Self.escaped(command.name))\n\(Self.escaped(command.usage))\n"
+        page += ".SH SYNOPSIS\n.B tidings \(Self.escaped(command.name))\n\(Self.escaped(command.synopsis))\n"
         page += ".SH OPTIONS\n"
         for option in command.allOptions {
             let label = "\\fB\\-\\-\(Self.escaped(option.name))\\fR" + (option.value.map { " \\fI\(Self.escaped($0))\\fR" } ?? "")

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsRegistry
 import TidingsManifest
 import TidingsRuntime
 
@@ -84,6 +85,21 @@ struct PresentationText {
         return text + "\n"
     }
 
+    /// `--explain`'s last stage: the verdict on each bundle of the app, and
+    /// on each bundle rejected for its errors (which may be the one meant),
+    /// as `tidings list`, `install` and `manifest lint` give it.
+    func verdicts(_ bundles: [ExtensionBundle]) -> String {
+        guard !bundles.isEmpty else { return field("Bundles", "none of the app's on the search path") + "\n" }
+        var text = field("Bundles", "")
+        for bundle in bundles {
+            let errors = bundle.diagnostics.filter { $0.severity == .error }
+            let state = !bundle.isUsable ? "rejected" : errors.isEmpty ? "ok" : "\(errors.count) error\(errors.count == 1 ? "" : "s")"
+            text += "    \(bundle.name) \(terminal.dim(state))\n"
+            for error in errors { text += "      " + terminal.line(for: error) + "\n" }
+        }
+        return text + "\n"
+    }
+
     func render(_ outcome: ResponseOutcome, before: Presentation) -> String {
         let response = outcome.response
         var text = "\n" + terminal.bold("Response") + "  \(shortName(response.actionIdentifier))"
@@ -109,6 +125,9 @@ struct PresentationText {
             }
         }
         text += viewChanges(outcome.presentation, since: before)
+        if !outcome.presentation.dismissed && outcome.presentation.actions != before.actions {
+            text += actions(outcome.presentation.actions, label: "Actions now")
+        }
         return text + log(outcome.log) + diagnostics(outcome.diagnostics)
     }
 
@@ -220,9 +239,9 @@ struct PresentationText {
         return "\u{1B}[38;2;\(red);\(green);\(blue)m\(color.description)\u{1B}[0m"
     }
 
-    private func actions(_ actions: [NotificationAction]) -> String {
-        guard !actions.isEmpty else { return field("Actions", "none") }
-        var text = field("Actions", "")
+    private func actions(_ actions: [NotificationAction], label: String = "Actions") -> String {
+        guard !actions.isEmpty else { return field(label, "none") }
+        var text = field(label, "")
         let width = actions.map(\.identifier.count).max() ?? 0
         let titleWidth = actions.map(\.title.count).max() ?? 0
         for action in actions {

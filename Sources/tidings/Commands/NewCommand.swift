@@ -1,0 +1,117 @@
+import TidingsBase
+
+/// `tidings new`: a new extension project, ready to build and install.
+enum NewCommand: Command {
+    static let spec = CommandSpec(
+        name: "new",
+        summary: "Make a new content or service extension project in Swift or C: manifest, code, interface file, sample payload and categories, build files.",
+        usage: "NAME [--kind content|service] [--language swift|c] [--app ID] [--categories LIST] [--into DIR] [--tidings PATH|URL] [--json]",
+        options: [
+            .init(name: "kind", value: "content|service", help: "The extension point (default content)."),
+            .init(name: "language", value: "swift|c", help: "The language (default swift)."),
+            .init(name: "app", value: "ID", help: "The app's bundle identifier (default com.example.NAME in lower case); the extension's is the app's then .NAME."),
+            .init(name: "categories", value: "LIST",
+                  help: "For a content extension: the categories it draws, separated by commas (default NAME in lower case)."),
+            .init(name: "into", value: "DIR", help: "Make the project in DIR/NAME (default ./NAME)."),
+            .init(name: "tidings", value: "PATH|URL",
+                  help: "Where a Swift project gets the Tidings package: a checkout's path, or a URL (default: the checkout this tidings was built in)."),
+            .init(name: "json", value: nil, help: "Print JSON instead of text."),
+        ],
+        arguments: .text,
+        discussion: [
+            "NAME is the Swift module, the C file and the library (libNAME.so): a letter, then letters, digits or _. The project builds with one command (swift build, or make for C) and installs with one more (tidings install …, or make install); its README.md says which, and how to deliver its sample payload.",
+            "A Swift project depends on the Tidings package by path (a checkout) or by URL (a release), naming it by its identity, the last part of that path or URL in lower case. A C project needs only tidings.h: its Makefile points at the header of the checkout or prefix this tidings comes from (or pkg-config --cflags tidings once installed).",
+        ],
+        examples: [
+            "tidings new Reminders --app com.example.reminders --categories reminder,overdue",
+            "tidings new Digest --kind service --language c --app com.example.news",
+        ])
+
+    static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.count == 1 else { throw .usage("tidings new needs one NAME (see tidings new --help).") }
+        let name = arguments.positionals[0]
+        guard Scaffold.isValidName(name) else {
+            throw .usage("\"\(name)\" cannot name an extension: use a letter, then letters, digits or _ (it names the module, the file and the library).")
+        }
+        let kind = try choice(arguments, "kind", default: Scaffold.Kind.content)
+        let language = try choice(arguments, "language", default: Scaffold.Language.swift)
+        let app = arguments.value("app") ?? "com.example.\(name.lowercased())"
+        guard !app.isEmpty, app.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }) else {
+            throw .usage("--app takes a bundle identifier such as com.example.app, not \"\(app)\".")
+        }
+        if kind == .service && arguments.value("categories") != nil {
+            throw .usage("--categories goes with a content extension: a service extension serves all of its app's notifications.")
+        }
+        let categories = (arguments.value("categories") ?? name.lowercased()).split(separator: ",").map {
+            String($0.trimmingPrefix(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        }
+        guard !categories.isEmpty, categories.allSatisfy({ !$0.isEmpty && !$0.contains("\"") && !$0.contains("<") }) else {
+            throw .usage("--categories takes names separated by commas, such as reminder,overdue.")
+        }
+        let source: Scaffold.Source
+        if let given = arguments.value("tidings") {
+            if given.contains("://") {
+                source = .installed(include: Scaffold.locateSource(packageURL: given).map(includeDirectory) ?? "", packageURL: given)
+            } else {
+                guard FileSystem.status(of: Path.join(given, "Package.swift"))?.kind == .regular else {
+                    throw CommandFailure(.noInput, [.error(.fileNotFound, "\(given) is not a checkout of Tidings: it has no Package.swift.")])
+                }
+                source = .checkout(FileSystem.absolutePath(given))
+            }
+        } else if let found = Scaffold.locateSource(packageURL: "") {
+            if case .installed = found, language == .swift {
+                throw .usage("This tidings is installed, not built in a checkout: give the Tidings package's URL or a checkout's path with --tidings.")
+            }
+            source = found
+        } else {
+            throw CommandFailure(.noInput, [.error(.fileNotFound,
+                "Cannot find Tidings' header or package beside this tidings; give a checkout's path with --tidings.")])
+        }
+        let project = Scaffold(name: name, kind: kind, language: language, app: app, categories: categories, source: source)
+        let directory = Path.join(arguments.value("into") ?? ".", name)
+        if let existing = FileSystem.status(of: directory) {
+            let empty = existing.kind == .directory && ((try? FileSystem.contentsOfDirectory(directory))?.isEmpty ?? false)
+            guard empty else { throw CommandFailure(.cannotCreate, [.error(.usage, "\(directory) exists already; nothing was made.")]) }
+        }
+        do throws(Diagnostic) {
+            for file in project.files {
+                let path = Path.join(directory, file.path)
+                try FileSystem.createDirectory(Path.directory(of: path))
+                try FileSystem.writeFileAtomically(path, Array(file.text.utf8))
+            }
+        } catch {
+            throw CommandFailure(.cannotCreate, [error])
+        }
+        if arguments.flag("json") {
+            print(JSON.object([
+                ("directory", .string(FileSystem.absolutePath(directory))),
+                ("files", .array(project.files.map { .string($0.path) })),
+                ("build", .string(project.buildCommand)), ("install", .string(project.installCommand)),
+                ("deliver", .string(project.deliverCommand)),
+            ]).serialized(pretty: true))
+        } else {
+            print("Made \(directory): a \(kind.rawValue) extension of \(app) in \(language == .swift ? "Swift" : "C").")
+            print("  cd \(directory)\n  \(project.buildCommand)\n  \(project.installCommand)\n  \(project.deliverCommand)")
+        }
+        return .success
+    }
+
+    /// The include directory of a located source, for a C project when the package itself comes by URL.
+    private static func includeDirectory(_ source: Scaffold.Source) -> String {
+        switch source {
+        case .checkout(let path): Path.join(path, "Sources/TidingsABI/include")
+        case .installed(let include, _): include
+        }
+    }
+
+    /// The value of `--name` among `Choice`'s cases, or `fallback`.
+    private static func choice<Choice: RawRepresentable & CaseIterable>(
+        _ arguments: ParsedArguments, _ name: String, default fallback: Choice
+    ) throws(CommandFailure) -> Choice where Choice.RawValue == String {
+        guard let given = arguments.value(name) else { return fallback }
+        guard let value = Choice(rawValue: given) else {
+            throw .usage("--\(name) takes \(Choice.allCases.map(\.rawValue).joined(separator: " or ")), not \"\(given)\".")
+        }
+        return value
+    }
+}

@@ -1,0 +1,106 @@
+import Glibc
+import TidingsBase
+
+/// What `tidings new` makes: the files of a new extension project, from its
+/// name, kind, language and app.
+struct Scaffold {
+    /// The extension points a project can be made for.
+    enum Kind: String, CaseIterable {
+        case content
+        case service
+    }
+
+    /// The languages a project can be written in.
+    enum Language: String, CaseIterable {
+        case swift
+        case c
+    }
+
+    /// Where the Tidings package (for a Swift project) and header (for a C one) come from.
+    enum Source {
+        /// A checkout of the Tidings repository: depended on by path.
+        case checkout(String)
+        /// An installed header (`PREFIX/include/tidings`), and the package by URL.
+        case installed(include: String, packageURL: String)
+    }
+
+    var name: String
+    var kind: Kind
+    var language: Language
+    var app: String
+    var categories: [String]
+    var source: Source
+
+    /// The extension's bundle identifier: the app's, then the name in lower case.
+    var bundleIdentifier: String { "\(app).\(name.lowercased())" }
+
+    /// The library the build makes.
+    var library: String { "lib\(name).so" }
+
+    /// The library's path after the build, relative to the project.
+    var builtLibrary: String { language == .swift ? ".build/debug/\(library)" : library }
+
+    /// The files, by path relative to the project directory.
+    var files: [(path: String, text: String)] {
+        var files: [(String, String)] = [("Info.plist", ScaffoldTemplates.manifest(self)),
+                                          ("payload.json", ScaffoldTemplates.payload(self)),
+                                          ("README.md", ScaffoldTemplates.readme(self)),
+                                          (".gitignore", language == .swift ? ".build/\nPackage.resolved\n" : "*.so\n")]
+        if kind == .content {
+            files.append(("MainInterface.json", ScaffoldTemplates.interface))
+            files.append(("categories.json", ScaffoldTemplates.categories(self)))
+        }
+        switch language {
+        case .swift:
+            files.append(("Package.swift", ScaffoldTemplates.package(self)))
+            files.append(("Sources/\(name)/\(name).swift", kind == .content ? ScaffoldTemplates.swiftContent(self)
+                                                                             : ScaffoldTemplates.swiftService(self)))
+        case .c:
+            files.append(("Makefile", ScaffoldTemplates.makefile(self)))
+            files.append(("\(name).c", kind == .content ? ScaffoldTemplates.cContent(self) : ScaffoldTemplates.cService(self)))
+        }
+        return files
+    }
+
+    /// The command that builds the project, run in its directory.
+    var buildCommand: String { language == .swift ? "swift build" : "make" }
+
+    /// The command that installs the built bundle, run in its directory.
+    var installCommand: String {
+        "tidings install Info.plist \(builtLibrary)\(kind == .content ? " MainInterface.json" : "") --name \(name)"
+    }
+
+    /// The command that delivers the sample payload to the installed extension.
+    var deliverCommand: String {
+        "tidings deliver payload.json --app \(app)" + (kind == .content ? " --categories categories.json --open" : "")
+    }
+
+    /// A name usable as a Swift module, a C identifier and a file name: a letter, then letters, digits or `_`.
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+    }
+
+    /// Where Tidings is, seen from the running `tidings`: the checkout it was
+    /// built in (an ancestor with `Sources/TidingsABI/include/tidings.h`), else
+    /// the prefix it was installed under (`PREFIX/include/tidings/tidings.h`).
+    static func locateSource(packageURL: String) -> Source? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        var directory = Path.directory(of: String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let binDirectory = directory
+        for _ in 0..<5 {
+            directory = Path.directory(of: directory)
+            if FileSystem.status(of: Path.join(directory, "Sources/TidingsABI/include/tidings.h"))?.kind == .regular,
+               FileSystem.status(of: Path.join(directory, "Package.swift"))?.kind == .regular {
+                return .checkout(directory)
+            }
+        }
+        let include = Path.join(Path.directory(of: binDirectory), "include/tidings")
+        if FileSystem.status(of: Path.join(include, "tidings.h"))?.kind == .regular {
+            return .installed(include: include, packageURL: packageURL)
+        }
+        return nil
+    }
+}
