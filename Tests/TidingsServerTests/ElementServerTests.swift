@@ -78,7 +78,7 @@ import TidingsBase
         try deliver(client, "m", category: "interactive", app: "com.example.tests")
         let tap: [(String, JSON)] = [("identifier", .string("m")), ("element", .string("go")), ("event", .string("tap"))]
         let disabled = refusal(client, "notifications.interact", tap)
-        #expect(disabled?.code == -32006)
+        #expect(disabled?.code == -32007)
         #expect(disabled?.data?["cause"] == .string("element.interaction-disabled"))
         #expect(disabled?.message.contains("UNNotificationExtensionUserInteractionEnabled") == true)
 

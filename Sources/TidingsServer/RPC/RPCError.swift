@@ -70,7 +70,7 @@ package struct RPCError: Error, Sendable, Equatable {
     /// `element.wrong-kind`, `element.disabled`, `element.input-not-requested`,
     /// `element.events-not-handled`, `element.no-extension`, `element.invalid`).
     package static func elementRefused(_ refusal: Diagnostic) -> RPCError {
-        RPCError(-32006, refusal.message,
+        RPCError(-32007, refusal.message,
                  data: .object([("cause", .string(refusal.code.rawValue)), ("diagnostics", .array([refusal.json]))]))
     }
     /// The server cannot take more work from this connection now.
