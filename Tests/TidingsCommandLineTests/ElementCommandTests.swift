@@ -2,18 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `tidings deliver --tap-element / --submit-element / --input` on the
-/// EventInvite sample, in this process and in a worker.
-@Suite struct ElementCommandTests {
-    let tidings = Tidings()
-    let extensions = TemporaryDirectory("cli-extensions")
-    let invite = Locations.repositoryFile("Plugins/EventInvite/Payloads/invite.json")
-    let categories = Locations.repositoryFile("Plugins/EventInvite/Payloads/categories.json")
-
-    init() throws {
-        try tidings.installSamples(into: extensions.path)
-    }
-
+// `tidings deliver --tap-element / --submit-element / --input` on the
+// EventInvite sample, in this process and in a worker.
+extension DeliverCommandTests {
     /// `tidings deliver` of the invite with `options`, its extensions run as `mode` says.
     func deliver(_ mode: IsolationMode, _ options: String...) throws -> ProcessResult {
         try tidings.run(["deliver", invite, "--categories", categories, "--extensions", extensions.path,
