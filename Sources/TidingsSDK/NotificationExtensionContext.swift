@@ -187,6 +187,7 @@ public final class NotificationExtensionContext: @unchecked Sendable {
     ///   - identifier: the attachment's identifier; "" for a generated one.
     ///   - url: an absolute path or a file:// URL.
     ///   - typeHint: a uniform type identifier the content must match ("public.png", "public.image").
+    ///   - thumbnail: how the attachment's thumbnail shows: hidden, clipped, or taken at a time of a movie (UNNotificationAttachmentOptions).
     /// - Returns: the attachment, with the identifier, the type recognised and
     ///   the size; its `url` is empty, since the file is the host's now (open
     ///   it with `openAttachment(_:)`).
