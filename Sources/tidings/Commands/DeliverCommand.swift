@@ -8,7 +8,7 @@ enum DeliverCommand: Command {
     static let spec = CommandSpec(
         name: "deliver",
         summary: "Deliver a notification — its attachments into the store, through its app's service extension, to its content extension — and print the presentation; optionally respond.",
-        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--tap-element ID]... [--submit-element ID=TEXT]... [--input TEXT]... [--respond ACTION [--text T]] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
+        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--tap-element ID]... [--submit-element ID=TEXT]... [--input TEXT]... [--respond ACTION [--text T]] [--deadline SECONDS] [--service-deadline SECONDS] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
         options: [
             .init(name: "app", value: "ID",
                   help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
@@ -34,14 +34,12 @@ enum DeliverCommand: Command {
             .init(name: "respond", value: "ACTION",
                   help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
             .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
-            .init(name: "deadline", value: "SECONDS", help: "How long the extension has to complete a response (default 5)."),
-            .init(name: "service-deadline", value: "SECONDS",
-                  help: "How long a service extension has to hand back content (default 30)."),
             .init(name: "move-attachments", value: nil,
                   help: "Move attachment files into the store, as iOS does (default: copy them, leaving your files in place)."),
             .init(name: "explain", value: nil,
                   help: "Say what each stage did and why: the attachments, the service extension (or why none ran), then the content extension."),
             IsolationOption.option,
+        ] + DeadlineOption.options + [
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
@@ -54,6 +52,7 @@ enum DeliverCommand: Command {
             "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, an absolute \"path\", or a file:// \"url\") must be a regular file whose name has an extension (or whose entry has a \"typeHint\"), as iOS requires, of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
             SearchPathOption.discussion,
             IsolationOption.discussion,
+            DeadlineOption.discussion,
             "Exit status: " + ExitCode.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + ".",
         ],
         examples: [
@@ -73,8 +72,7 @@ enum DeliverCommand: Command {
         }
         let width = try arguments.positiveNumber("width")
         var configuration = NotificationHost.Configuration()
-        configuration.responseDeadline = try arguments.positiveNumber("deadline") ?? configuration.responseDeadline
-        configuration.serviceDeadline = try arguments.positiveNumber("service-deadline") ?? configuration.serviceDeadline
+        try DeadlineOption.apply(arguments, to: &configuration)
         configuration.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         var notes: [Diagnostic] = []
