@@ -26,7 +26,9 @@ import Testing
         let (status, verdicts) = try validate(bundle, categories)
         #expect(status == 0)
         #expect(!verdicts.values.contains("fail"), "\(verdicts)")
-        #expect(verdicts["load"] == "pass" && verdicts["output"] == "pass" && verdicts["cost"] == "pass")
+        #expect(verdicts["load"] == "pass" && verdicts["output"] == "pass")
+        // Cost only ever warns, and how long a call takes depends on the machine's load: its figures are no test.
+        #expect(verdicts["cost"] == "pass" || verdicts["cost"] == "warn")
         #expect(verdicts[sample == "InviteService" ? "service" : "responses"] == "pass")
     }
 
