@@ -10,9 +10,17 @@
 // are closed (userInfo "comments": "closed"), the Comment action is taken
 // away (reading and setting notificationActions, which a host of ABI version
 // 3 and later supports; an older host keeps it).
+//
+// Its view is interactive (UNNotificationExtensionUserInteractionEnabled):
+// the "Add a comment" button asks the front end for text with the
+// extension's own input view (a "Post" button and a placeholder, as the
+// guide's custom text field becomes first responder), and the answer shows
+// as the comment; the note field shows what the user submits in it.
 import TidingsSDK
 
-final class EventInviteViewController: NotificationContentExtension, NotificationResponseHandling {
+final class EventInviteViewController: NotificationContentExtension, NotificationResponseHandling,
+    NotificationElementHandling
+{
     private let context: NotificationExtensionContext
 
     init(context: NotificationExtensionContext) {
@@ -57,6 +65,22 @@ final class EventInviteViewController: NotificationContentExtension, Notificatio
             // default and dismiss actions never come here: they go to the app.)
             completion(.dismissAndForwardAction)
         }
+    }
+
+    func didTapButton(_ element: String) {
+        guard element == "addComment" else { return }
+        if !context.requestTextInput(buttonTitle: "Post", placeholder: "Say something to the host") {
+            context.log("the host did not show the comment entry")
+        }
+    }
+
+    func didSubmitText(_ text: String, in element: String) {
+        show(fitting("Note: \(text)"), in: .systemBlue)
+    }
+
+    func didReceiveTextInput(_ text: String) {
+        show(fitting("Comment: \(text)"), in: .systemBlue)
+        context.setText("Edit the comment", of: "addComment")
     }
 
     /// `text`, cut (at a character's end) to the length the host takes for a label.

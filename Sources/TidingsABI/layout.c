@@ -31,4 +31,8 @@ _Static_assert(sizeof(tidings_entry_info) == 24, "tidings_entry_info v3 size");
 _Static_assert(sizeof(tidings_limits_interface) == 56, "tidings.limits/1 size");
 _Static_assert(sizeof(tidings_content_details) == 48, "tidings_content_details size");
 _Static_assert(sizeof(tidings_content_interface) == 16, "tidings.content/1 size");
+_Static_assert(sizeof(tidings_elements_interface) == 16, "tidings.elements/1 size");
+_Static_assert(sizeof(tidings_text_input_interface) == 24, "tidings.text-input/1 size");
+_Static_assert(sizeof(tidings_element_event) == 24, "tidings_element_event size");
+_Static_assert(sizeof(tidings_element_events_interface) == 16, "tidings.element-events/1 size");
 #endif

@@ -29,6 +29,12 @@ package final class LoadedExtension: @unchecked Sendable {
     package let didReceiveRequest: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<tidings_notification>?, tidings_completion) -> Void)?
     /// v2: `serviceExtensionTimeWillExpire()`.
     package let timeWillExpire: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+    /// Its `tidings.element-events/1`, copied within its size; nil when it
+    /// offers none (or one without handle_event).
+    package var elementEvents: tidings_element_events_interface? {
+        interface(TIDINGS_ELEMENT_EVENTS_INTERFACE, as: tidings_element_events_interface.self)
+            .flatMap { $0.handle_event == nil ? nil : $0 }
+    }
     /// v3: the extension's `get_interface`; nil when it offers none.
     private let getInterface: (@convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer?)?
     /// What `get_interface` answered for each id asked, nil included. Its

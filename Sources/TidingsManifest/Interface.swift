@@ -1,8 +1,8 @@
 import TidingsBase
 
 /// A content extension's view, as its interface file declares it: a small
-/// tree of labels, images and stacks, each addressable by identifier like an
-/// outlet in a storyboard.
+/// tree of labels, images, stacks, buttons and text fields, each addressable
+/// by identifier like an outlet in a storyboard.
 ///
 /// The file is named by `NSExtensionMainStoryboard` (`MainInterface` →
 /// `MainInterface.json` in the bundle). Its format is documented in the
@@ -13,6 +13,18 @@ package struct Interface: Sendable, Equatable {
 
     /// The outermost element.
     package var root: InterfaceElement
+
+    /// The identifiers of the buttons and text fields, in tree order: the
+    /// elements whose events reach the extension.
+    package var inputIdentifiers: [String] {
+        var found: [String] = []
+        func visit(_ element: InterfaceElement) {
+            if element.takesInput, let identifier = element.identifier { found.append(identifier) }
+            if case .stack(_, _, let children) = element.kind { children.forEach(visit) }
+        }
+        visit(root)
+        return found
+    }
 }
 
 /// One element of an interface tree.
@@ -25,6 +37,12 @@ package struct InterfaceElement: Sendable, Equatable {
         case image(attachment: String?)
         /// Children laid out in a row or a column.
         case stack(axis: Axis, spacing: Double, children: [InterfaceElement])
+        /// A button the user taps; its taps reach the extension when the
+        /// manifest enables user interaction.
+        case button(title: String, enabled: Bool)
+        /// A one-line text field the user types into and submits; its
+        /// submissions reach the extension when the manifest enables user interaction.
+        case textField(text: String, placeholder: String, enabled: Bool)
     }
 
     /// A stack's direction.
@@ -54,12 +72,22 @@ package struct InterfaceElement: Sendable, Equatable {
         self.hidden = hidden
     }
 
-    /// The kind's name as the file spells it: `label`, `image` or `stack`.
+    /// The kind's name as the file spells it: `label`, `image`, `stack`, `button` or `textField`.
     package var kindName: String {
         switch kind {
         case .label: "label"
         case .image: "image"
         case .stack: "stack"
+        case .button: "button"
+        case .textField: "textField"
+        }
+    }
+
+    /// True for the kinds whose events reach the extension: buttons and text fields.
+    package var takesInput: Bool {
+        switch kind {
+        case .button, .textField: true
+        case .label, .image, .stack: false
         }
     }
 }

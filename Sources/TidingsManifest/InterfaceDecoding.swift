@@ -28,7 +28,7 @@ extension Interface {
 extension Diagnostic.Code {
     /// The interface file's structure is wrong: a missing or mistyped member.
     package static let interfaceInvalid = Self("interface.invalid")
-    /// An element's `type` is not label, image or stack.
+    /// An element's `type` is not label, image, stack, button or textField.
     package static let interfaceUnknownType = Self("interface.unknown-type")
     /// Two elements share an identifier.
     package static let interfaceDuplicateIdentifier = Self("interface.duplicate-identifier")
@@ -110,11 +110,39 @@ private struct InterfaceReader {
             }
             return InterfaceElement(identifier: identifier, kind: .stack(axis: axis, spacing: spacing, children: children),
                                     hidden: hidden)
+        case "button":
+            fields.checkMembers(members, allowed: common + ["title", "enabled"], at: path)
+            requireIdentifier(identifier, of: "A button", at: path)
+            let title = fields.string(json["title"], at: path + ["title"])
+            if json["title"] == nil || title == "" {
+                fields.report(.error, .interfaceInvalid,
+                              title == nil ? "A button needs a \"title\"." : "A button's \"title\" is empty.", at: path + ["title"])
+            }
+            let enabled = fields.bool(json["enabled"], at: path + ["enabled"]) ?? true
+            return InterfaceElement(identifier: identifier, kind: .button(title: title ?? "", enabled: enabled), hidden: hidden)
+        case "textField":
+            fields.checkMembers(members, allowed: common + ["text", "placeholder", "enabled"], at: path)
+            requireIdentifier(identifier, of: "A text field", at: path)
+            let text = fields.string(json["text"], at: path + ["text"]) ?? ""
+            let placeholder = fields.string(json["placeholder"], at: path + ["placeholder"]) ?? ""
+            let enabled = fields.bool(json["enabled"], at: path + ["enabled"]) ?? true
+            return InterfaceElement(identifier: identifier,
+                                    kind: .textField(text: text, placeholder: placeholder, enabled: enabled), hidden: hidden)
         case let other:
             let found = other.map { "\"\($0)\"" } ?? json["type"]?.typeDescription ?? "missing"
             fields.report(.error, .interfaceUnknownType,
-                          "An element's \"type\" must be \"label\", \"image\" or \"stack\"; it is \(found).", at: path + ["type"])
+                          "An element's \"type\" must be \"label\", \"image\", \"stack\", \"button\" or \"textField\"; it is \(found).",
+                          at: path + ["type"])
             return nil
+        }
+    }
+
+    /// Reports an element that takes input without an identifier, by which
+    /// alone its events reach the extension and front ends address it.
+    mutating func requireIdentifier(_ identifier: String?, of what: String, at path: [String]) {
+        if identifier == nil {
+            fields.report(.error, .interfaceInvalid,
+                          "\(what) needs an \"id\": its events reach the extension by it.", at: path + ["id"])
         }
     }
 }

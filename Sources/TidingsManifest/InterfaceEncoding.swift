@@ -13,7 +13,7 @@ extension Interface {
 }
 
 extension InterfaceElement {
-    /// Writes the element and, for a stack, its children. Kinds are 0 label, 1 image, 2 stack.
+    /// Writes the element and, for a stack, its children. Kinds are 0 label, 1 image, 2 stack, 3 button, 4 text field.
     fileprivate func encode(into writer: inout ByteWriter) {
         writer.write(optional: identifier) { $0.write(string: $1) }
         writer.write(bool: hidden)
@@ -31,6 +31,15 @@ extension InterfaceElement {
             writer.write(string: axis.rawValue)
             writer.write(double: spacing)
             writer.write(array: children) { $1.encode(into: &$0) }
+        case .button(let title, let enabled):
+            writer.write(byte: 3)
+            writer.write(string: title)
+            writer.write(bool: enabled)
+        case .textField(let text, let placeholder, let enabled):
+            writer.write(byte: 4)
+            writer.write(string: text)
+            writer.write(string: placeholder)
+            writer.write(bool: enabled)
         }
     }
 
@@ -53,6 +62,10 @@ extension InterfaceElement {
             var children: [InterfaceElement] = []
             for _ in 0..<(try reader.readCount()) { children.append(try InterfaceElement(from: &reader, depth: depth + 1)) }
             kind = .stack(axis: axis, spacing: spacing, children: children)
+        case 3:
+            kind = .button(title: try reader.readString(), enabled: try reader.readBool())
+        case 4:
+            kind = .textField(text: try reader.readString(), placeholder: try reader.readString(), enabled: try reader.readBool())
         case let other:
             throw ByteReader.Malformed(description: "\(other) is not an element kind")
         }

@@ -79,6 +79,13 @@ package enum BundleReader {
             // A broken interface file leaves the view empty; the bundle still serves.
             bundle.interface = reading.interface
             bundle.diagnostics += reading.diagnostics
+            if let inputs = reading.interface?.inputIdentifiers, let first = inputs.first,
+               bundle.manifest?.userInteractionEnabled == false {
+                bundle.diagnostics.append(.warning(
+                    .bundleInteractionDisabled,
+                    "The interface has \(inputs.count) button(s) or text field(s) (\"\(first)\" first), but the manifest does not set UNNotificationExtensionUserInteractionEnabled to true: their events never reach the extension.",
+                    at: .init(file: file)))
+            }
         } catch {
             bundle.diagnostics.append(error)
         }
@@ -90,4 +97,6 @@ extension Diagnostic.Code {
     package static let bundleManifestMissing = Self("bundle.manifest-missing")
     /// The interface file the manifest names is not in the bundle.
     package static let bundleInterfaceMissing = Self("bundle.interface-missing")
+    /// The interface has buttons or text fields, but the manifest does not enable user interaction.
+    package static let bundleInteractionDisabled = Self("bundle.interaction-disabled")
 }

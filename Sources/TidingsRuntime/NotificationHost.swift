@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TidingsABI
 import TidingsBase
 import TidingsManifest
 import TidingsRegistry
@@ -1057,6 +1058,50 @@ package final class NotificationHost: Sendable {
                               diagnostics: &ignored.0, log: &ignored.1, forwarded: &ignored.2)
     }
 
+    // MARK: Elements
+
+    /// A front end's event on `identifier`'s view: a tap on a button, a text
+    /// field's submission, or the answer to the extension's text-input
+    /// request. It reaches the extension only when its manifest sets
+    /// UNNotificationExtensionUserInteractionEnabled and it offers
+    /// `tidings.element-events/1`; the view must take it (`InstanceContext.admit`).
+    /// - Throws: for a notification not presented, an event refused (with a
+    ///   code saying why); nothing then reaches the extension.
+    package func interact(with identifier: String, _ event: ElementEvent) throws(Diagnostic) -> InteractionOutcome {
+        if let violation = event.violation { throw .error(.elementInvalid, violation) }
+        guard let (shown, registered, held) = state.withLock({ $0.claim(identifier) }) else {
+            throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
+        }
+        defer { letGo(of: held) }
+        guard let instance = held else {
+            throw .error(.elementInterfaceClosed,
+                         "The notification \"\(identifier)\"'s interface is not open, so its elements cannot be touched; open it first.")
+        }
+        let name = instance.manifest.bundleIdentifier
+        guard instance.manifest.userInteractionEnabled else {
+            throw .error(.elementInteractionDisabled,
+                         "\(name)'s manifest does not set UNNotificationExtensionUserInteractionEnabled to true, so touches and text never reach its view.")
+        }
+        guard instance.started.provider.handlesElementEvents else {
+            throw .error(.elementEventsNotHandled,
+                         "\(name) offers no \(TIDINGS_ELEMENT_EVENTS_INTERFACE) interface, so its view's events cannot reach it.")
+        }
+        try instance.context.admit(event)
+        var diagnostics: [Diagnostic] = []
+        var log: [LogLine] = []
+        var forwarded: [ForwardedResponse] = []
+        do throws(Diagnostic) {
+            try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in try extensionInstance.handle(event) }
+        } catch {
+            diagnostics.append(error)
+        }
+        let presentation = collectReports(of: instance, for: shown, categoryActions: registered?.category.actions,
+                                          closing: false, diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
+        for response in forwarded { onEvent?(.forwarded(response)) }
+        return InteractionOutcome(event: event, presentation: presentation, forwarded: forwarded, diagnostics: diagnostics,
+                                  log: log)
+    }
+
     // MARK: Presentations
 
     /// The presentation of `identifier` now, if it is shown.
@@ -1182,7 +1227,7 @@ package final class NotificationHost: Sendable {
             initialContentHeight: initial, contentHeight: state.preferredContentHeight ?? initial, view: state.view,
             actions: state.actions ?? categoryActions ?? [], mediaButton: state.mediaButton,
             mediaPlaying: state.mediaPlaying, userInteractionEnabled: manifest.userInteractionEnabled,
-            expanded: !dismissed, dismissed: dismissed, settings: settings)
+            expanded: !dismissed, dismissed: dismissed, settings: settings, textInput: state.textInput)
     }
 
     // MARK: Closing

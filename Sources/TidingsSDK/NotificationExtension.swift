@@ -37,6 +37,31 @@ public protocol NotificationMediaHandling: NotificationContentExtension {
     func mediaPause()
 }
 
+/// A content extension whose view's buttons and text fields take the
+/// user's input (iOS 12's interactive notifications: controls that work
+/// when the manifest sets UNNotificationExtensionUserInteractionEnabled), and
+/// which may ask for text with its own input view
+/// (`NotificationExtensionContext.requestTextInput`). Its events arrive
+/// through the `tidings.element-events/1` interface, from a host that
+/// offers interactive elements, and only with that manifest key.
+public protocol NotificationElementHandling: NotificationContentExtension {
+    /// The user tapped the button `element`.
+    func didTapButton(_ element: String)
+    /// The user submitted `text` in the text field `element`, which now holds it.
+    func didSubmitText(_ text: String, in element: String)
+    /// The user answered the text-input request with `text`; the request is gone.
+    func didReceiveTextInput(_ text: String)
+}
+
+extension NotificationElementHandling {
+    /// By default a tap changes nothing.
+    public func didTapButton(_ element: String) {}
+    /// By default a submission changes nothing.
+    public func didSubmitText(_ text: String, in element: String) {}
+    /// By default the answer changes nothing.
+    public func didReceiveTextInput(_ text: String) {}
+}
+
 /// A service extension: rewrites an incoming remote notification (with
 /// `mutable-content` and alert text) before it is shown
 /// (UNNotificationServiceExtension).

@@ -94,6 +94,47 @@ public final class NotificationExtensionContext: @unchecked Sendable {
         element.withCString { functions.set_hidden?(handle, $0, hidden) } == 0
     }
 
+    /// Lets the button or text field `element` take input, or not (from a
+    /// host offering `tidings.elements/1`; false from others).
+    @discardableResult
+    public func setEnabled(_ enabled: Bool, of element: String) -> Bool {
+        guard let setEnabled = elements?.set_enabled else { return false }
+        return element.withCString { setEnabled(handle, $0, enabled) } == 0
+    }
+
+    /// Asks the front end for text with the extension's own send button
+    /// title and placeholder, as becoming first responder with a custom
+    /// input view does on iOS; the answer arrives in
+    /// `NotificationElementHandling.didReceiveTextInput(_:)`. False when the
+    /// host refused (without UNNotificationExtensionUserInteractionEnabled,
+    /// or a host without `tidings.text-input/1`).
+    @discardableResult
+    public func requestTextInput(buttonTitle: String, placeholder: String? = nil) -> Bool {
+        guard let request = textInput?.request_text_input else { return false }
+        return buttonTitle.withCString { title in
+            guard let placeholder else { return request(handle, title, nil) }
+            return placeholder.withCString { request(handle, title, $0) }
+        } == 0
+    }
+
+    /// Withdraws the text-input request (resignFirstResponder).
+    @discardableResult
+    public func endTextInput() -> Bool {
+        textInput?.end_text_input?(handle) == 0
+    }
+
+    /// The host's `tidings.elements/1`; nil from a host without it.
+    private var elements: tidings_elements_interface? {
+        hostInterface(TIDINGS_ELEMENTS_INTERFACE, introducedSize: tidings_elements_interface.introducedSize,
+                      defaults: tidings_elements_interface.defaults)
+    }
+
+    /// The host's `tidings.text-input/1`; nil from a host without it.
+    private var textInput: tidings_text_input_interface? {
+        hostInterface(TIDINGS_TEXT_INPUT_INTERFACE, introducedSize: tidings_text_input_interface.introducedSize,
+                      defaults: tidings_text_input_interface.defaults)
+    }
+
     /// Sets the height the view prefers, in points (preferredContentSize.height).
     @discardableResult
     public func setPreferredContentHeight(_ height: Double) -> Bool {

@@ -28,7 +28,8 @@ public enum NotificationExtensionEntry {
     /// `NotificationResponseHandling`, media calls only with
     /// `NotificationMediaHandling`), the service calls for a
     /// `NotificationServiceExtension`, interfaces for a
-    /// `NotificationInterfaceProviding`. It is of the host's version, at
+    /// `NotificationInterfaceProviding`, and `tidings.element-events/1` for a
+    /// `NotificationElementHandling`. It is of the host's version, at
     /// most 3: a version 1 host gets a version 1 descriptor and cannot run
     /// service extensions; a version 2 host completes without naming the instance.
     /// Thread: the host's loading thread. Ownership: the descriptor lives as
@@ -148,7 +149,7 @@ private final class Registration: Sendable {
         let responses = type is any NotificationResponseHandling.Type
         let media = type is any NotificationMediaHandling.Type
         let service = type is any NotificationServiceExtension.Type
-        let interfaces = type is any NotificationInterfaceProviding.Type
+        let interfaces = type is any NotificationInterfaceProviding.Type || type is any NotificationElementHandling.Type
         var fields = tidings_extension(
             struct_size: UInt32(MemoryLayout<tidings_extension>.size), abi_version: version,
             create: Trampolines.create, destroy: Trampolines.destroy,
@@ -252,9 +253,36 @@ private enum Trampolines {
     }
 
     static let getInterface: @convention(c) (UnsafePointer<CChar>?) -> UnsafeRawPointer? = { id in
-        guard let id, let type = Registration.shared.current?.type as? any NotificationInterfaceProviding.Type
-        else { return nil }
-        return type.interface(String(cString: id))
+        guard let id, let type = Registration.shared.current?.type else { return nil }
+        let name = String(cString: id)
+        if name == TIDINGS_ELEMENT_EVENTS_INTERFACE && type is any NotificationElementHandling.Type {
+            return UnsafeRawPointer(elementEvents)
+        }
+        return (type as? any NotificationInterfaceProviding.Type)?.interface(name)
+    }
+
+    /// The `tidings.element-events/1` a `NotificationElementHandling` offers,
+    /// made once and never freed, as the ABI requires.
+    nonisolated(unsafe) static let elementEvents: UnsafePointer<tidings_element_events_interface> = {
+        let made = UnsafeMutablePointer<tidings_element_events_interface>.allocate(capacity: 1)
+        made.initialize(to: tidings_element_events_interface(
+            struct_size: UInt32(MemoryLayout<tidings_element_events_interface>.size), handle_event: handleEvent))
+        return UnsafePointer(made)
+    }()
+
+    static let handleEvent: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<tidings_element_event>?) -> Void = {
+        pointer, given in
+        guard let event = tidings_element_event.read(from: given),
+              let handler = box(pointer).instance as? any NotificationElementHandling
+        else { return }
+        let element = event.element.map { String(cString: $0) }
+        let text = event.text.map { String(cString: $0) }
+        switch (event.kind, element, text) {
+        case (TIDINGS_ELEMENT_EVENT_TAP, let element?, _): handler.didTapButton(element)
+        case (TIDINGS_ELEMENT_EVENT_SUBMIT, let element?, let text?): handler.didSubmitText(text, in: element)
+        case (TIDINGS_ELEMENT_EVENT_TEXT_INPUT, _, let text?): handler.didReceiveTextInput(text)
+        default: break  // a kind a later host added
+        }
     }
 
     /// A context handle, a number that may cross threads.

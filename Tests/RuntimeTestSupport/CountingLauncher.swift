@@ -61,6 +61,7 @@ package final class CountingLauncher: ExtensionLauncher {
 
         var handlesResponses: Bool { inner.handlesResponses }
         var handlesMedia: Bool { inner.handlesMedia }
+        var handlesElementEvents: Bool { inner.handlesElementEvents }
 
         func makeInstance(context: InstanceContext) throws(Diagnostic) -> any ExtensionInstance {
             launcher.count { $0.instances += 1 }
@@ -93,6 +94,7 @@ package final class CountingLauncher: ExtensionLauncher {
         func serviceExtensionTimeWillExpire() throws(Diagnostic) { try inner.serviceExtensionTimeWillExpire() }
         func mediaPlay() throws(Diagnostic) { try inner.mediaPlay() }
         func mediaPause() throws(Diagnostic) { try inner.mediaPause() }
+        func handle(_ event: ElementEvent) throws(Diagnostic) { try inner.handle(event) }
 
         func destroy() {
             launcher.count { $0.destroyed += 1 }

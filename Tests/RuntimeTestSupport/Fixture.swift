@@ -29,9 +29,42 @@ package final class Fixture: @unchecked Sendable {
                                 configuration: configuration, launcher: launcher, onEvent: { events.append($0) })
     }
 
-    /// Installs the EventInvite sample and registers nothing.
-    package func installEventInvite() throws {
-        try BundleMaker.installSample("EventInvite", in: directory.path)
+    /// Installs the EventInvite sample and registers nothing; with
+    /// `userInteraction` false, its manifest does not enable user interaction.
+    package func installEventInvite(userInteraction: Bool = true) throws {
+        let path = try BundleMaker.installSample("EventInvite", in: directory.path)
+        guard !userInteraction else { return }
+        let manifest = path + "/Info.plist"
+        let enabled = "<key>UNNotificationExtensionUserInteractionEnabled</key>\n\t\t\t<true/>"
+        let text = try String(contentsOfFile: manifest, encoding: .utf8)
+        guard text.contains(enabled) else { throw FixtureProblem("the EventInvite manifest no longer enables user interaction as expected") }
+        try text.replacingOccurrences(of: enabled, with: "<key>UNNotificationExtensionUserInteractionEnabled</key><false/>")
+            .write(toFile: manifest, atomically: true, encoding: .utf8)
+    }
+
+    /// The interface of the Interactive fixture: a label "status", buttons
+    /// "go", "ask", "stop" and a disabled "off", and a text field "note".
+    package static let interactiveInterface = """
+        {"version": 1, "root": {"type": "stack", "children": [
+          {"type": "label", "id": "status"},
+          {"type": "button", "id": "go", "title": "Go"},
+          {"type": "button", "id": "ask", "title": "Ask"},
+          {"type": "button", "id": "stop", "title": "Stop"},
+          {"type": "button", "id": "off", "title": "Off", "enabled": false},
+          {"type": "textField", "id": "note", "placeholder": "A note", "text": "draft"}]}}
+        """
+
+    /// Builds the Interactive fixture and installs it for category
+    /// "interactive" of com.example.tests, its manifest enabling user
+    /// interaction as `userInteraction` says.
+    package func installInteractive(userInteraction: Bool = true) throws {
+        let library = try CCompiler.fixture("Interactive", into: directory.path)
+        let interface = try directory.write(Self.interactiveInterface, to: "interactive/MainInterface.json")
+        let manifest = BundleMaker.contentManifest(identifier: "com.example.tests.interactive",
+                                                   executable: "libInteractive.so", categories: ["interactive"],
+                                                   interface: "MainInterface", userInteraction: userInteraction)
+        try BundleMaker.make("Interactive", in: directory.path, manifest: manifest, library: library,
+                             resources: [interface])
     }
 
     /// Builds the C sample from source against the header alone and installs it.
@@ -125,5 +158,14 @@ extension NSLock {
         lock()
         defer { unlock() }
         return body()
+    }
+}
+
+/// A fixture that cannot be set up as a test expects (a sample changed under it).
+package struct FixtureProblem: Error, CustomStringConvertible {
+    package let description: String
+
+    package init(_ description: String) {
+        self.description = description
     }
 }

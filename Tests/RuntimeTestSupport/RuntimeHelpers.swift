@@ -18,10 +18,12 @@ package func notification(_ identifier: String, category: String, thread: String
 }
 
 extension ViewState {
-    /// The text of label `identifier`, if it is one.
+    /// The text of label `identifier`, the title of a button, the text of a text field.
     package func text(of identifier: String) -> String? {
-        guard case .label(let text, _, _) = node(identifier)?.content else { return nil }
-        return text
+        switch node(identifier)?.content {
+        case .label(let text, _, _)?, .button(let text, _)?, .textField(let text, _, _)?: text
+        default: nil
+        }
     }
 
     /// The colour of label `identifier`, if set.

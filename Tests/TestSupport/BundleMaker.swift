@@ -6,7 +6,7 @@ public enum BundleMaker {
     public static func contentManifest(identifier: String, executable: String, categories: [String],
                                        ratio: String = "<real>0.5</real>", hidden: Bool = false,
                                        overridesTitle: Bool = false, interface: String? = nil,
-                                       sharedWorker: Bool = false) -> String {
+                                       sharedWorker: Bool = false, userInteraction: Bool = false) -> String {
         let categoryXML = categories.count == 1
             ? "<string>\(categories[0])</string>"
             : "<array>" + categories.map { "<string>\($0)</string>" }.joined() + "</array>"
@@ -28,6 +28,7 @@ public enum BundleMaker {
                   <key>UNNotificationExtensionDefaultContentHidden</key><\(hidden)/>
                   <key>UNNotificationExtensionOverridesDefaultTitle</key><\(overridesTitle)/>
                   \(sharedWorker ? "<key>TidingsSharedWorker</key><true/>" : "")
+                  <key>UNNotificationExtensionUserInteractionEnabled</key><\(userInteraction)/>
                 </dict>
               </dict>
             </dict>

@@ -30,7 +30,7 @@ import Testing
         #expect(result.status == 0)
         let rows = result.standardOutput.split(separator: "\n").map(String.init)
         let invite = try #require(rows.first { $0.contains("EventInvite.appex") })
-        #expect(invite.contains("com.example.events") && invite.contains("event-invite") && invite.contains("hidden,view")
+        #expect(invite.contains("com.example.events") && invite.contains("event-invite") && invite.contains("hidden,touch,view")
                     && invite.contains("0.75") && invite.hasSuffix("ok"))
         let status = try #require(rows.first { $0.contains("BuildStatus.appex") })
         #expect(status.contains("title,view") && status.contains(" 1 "))

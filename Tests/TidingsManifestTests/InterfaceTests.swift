@@ -57,6 +57,32 @@ private func nestedStacks(_ depth: Int) -> String {
         #expect(interface.root.kindName == "stack")
     }
 
+    @Test func buttonsAndTextFieldsReadEveryMemberWithTheirDefaults() throws {
+        let result = readInterface(document(root: #"""
+            {"type": "stack", "children": [
+              {"type": "button", "id": "go", "title": "Go"},
+              {"type": "button", "id": "off", "title": "Off", "enabled": false, "hidden": true},
+              {"type": "textField", "id": "note"},
+              {"type": "textField", "id": "answer", "placeholder": "Your answer", "text": "draft", "enabled": false}]}
+            """#))
+        #expect(result.diagnostics.isEmpty)
+        let interface = try #require(result.interface)
+        guard case .stack(_, _, let children) = interface.root.kind else { Issue.record("not a stack"); return }
+        #expect(children == [
+            InterfaceElement(identifier: "go", kind: .button(title: "Go", enabled: true)),
+            InterfaceElement(identifier: "off", kind: .button(title: "Off", enabled: false), hidden: true),
+            InterfaceElement(identifier: "note", kind: .textField(text: "", placeholder: "", enabled: true)),
+            InterfaceElement(identifier: "answer", kind: .textField(text: "draft", placeholder: "Your answer", enabled: false)),
+        ])
+        #expect(children.map(\.kindName) == ["button", "button", "textField", "textField"])
+        #expect(interface.inputIdentifiers == ["go", "off", "note", "answer"])
+        // As the index cache keeps it.
+        var writer = ByteWriter()
+        interface.encode(into: &writer)
+        var reader = ByteReader(writer.bytes)
+        #expect(try Interface(from: &reader) == interface)
+    }
+
     @Test func labelDefaults() throws {
         let result = readInterface(document(root: #"{"type": "label"}"#))
         let root = try #require(result.interface).root
@@ -107,7 +133,8 @@ private func nestedStacks(_ depth: Int) -> String {
         (#"{"version": "1", "root": {"type": "label"}}"#, .error("interface.unsupported-version", at: "/version"),
          "the file says \"1\""),
         // Type.
-        (document(root: #"{"type": "button"}"#), .error("interface.unknown-type", at: "/root/type"), "it is \"button\""),
+        (document(root: #"{"type": "slider"}"#), .error("interface.unknown-type", at: "/root/type"),
+         "must be \"label\", \"image\", \"stack\", \"button\" or \"textField\"; it is \"slider\""),
         (document(root: #"{"id": "x"}"#), .error("interface.unknown-type", at: "/root/type"), "it is missing"),
         (document(root: #"{"type": 5}"#), .error("interface.unknown-type", at: "/root/type"), "it is a number"),
         (document(root: #"{"type": "stack", "children": [{"type": "Label"}]}"#),
@@ -136,6 +163,25 @@ private func nestedStacks(_ depth: Int) -> String {
          "between 0.0 and 10000.0"),
         (document(root: #"{"type": "stack", "children": {"type": "label"}}"#),
          .error("interface.invalid", at: "/root/children"), "must be an array"),
+        // Buttons and text fields: an identifier, by which their events reach the extension, and a button's title.
+        (document(root: #"{"type": "button", "title": "Go"}"#), .error("interface.invalid", at: "/root/id"),
+         "A button needs an \"id\": its events reach the extension by it."),
+        (document(root: #"{"type": "textField"}"#), .error("interface.invalid", at: "/root/id"),
+         "A text field needs an \"id\""),
+        (document(root: #"{"type": "button", "id": "go"}"#), .error("interface.invalid", at: "/root/title"),
+         "A button needs a \"title\"."),
+        (document(root: #"{"type": "button", "id": "go", "title": ""}"#), .error("interface.invalid", at: "/root/title"),
+         "A button's \"title\" is empty."),
+        (document(root: #"{"type": "button", "id": "go", "title": 3}"#), .error("interface.invalid", at: "/root/title"),
+         "must be a string; it is a number"),
+        (document(root: #"{"type": "button", "id": "go", "title": "Go", "enabled": "no"}"#),
+         .error("interface.invalid", at: "/root/enabled"), "must be true or false"),
+        (document(root: #"{"type": "textField", "id": "note", "placeholder": ["a"]}"#),
+         .error("interface.invalid", at: "/root/placeholder"), "must be a string; it is an array"),
+        (document(root: #"{"type": "textField", "id": "note", "text": null}"#),
+         .error("interface.invalid", at: "/root/text"), "must be a string"),
+        (document(root: #"{"type": "stack", "children": [{"type": "button", "id": "a", "title": "A"}, {"type": "textField", "id": "a"}]}"#),
+         .error("interface.duplicate-identifier", at: "/root/children/1/id"), "\"a\" is used by more than one element"),
     ])
     func problemIsAnErrorAtItsPointer(text: String, expected: Finding, messagePart: String) throws {
         let result = readInterface(text)

@@ -139,12 +139,25 @@ import TidingsRegistry
         #expect(index.contentExtension(forApp: "com.example.events", category: "INVITE") != nil)
     }
 
+    @Test func buttonsWithoutUserInteractionAreAWarning() throws {
+        let tree = ExtensionTree()
+        let directory = try tree.directory()
+        let bundle = try tree.content("Invite", in: directory, identifier: "com.example.events.invite",
+                                      categories: ["INVITE"], interface: "MainInterface")
+        try tree.write(#"{"version": 1, "root": {"type": "button", "id": "go", "title": "Go"}}"#,
+                       to: bundle + "/MainInterface.json")
+        let found = try #require(tree.scan([directory]).bundles.first)
+        #expect(findings(found.diagnostics) == [.warning("bundle.interaction-disabled", at: nil)])
+        #expect(found.diagnostics.first?.message.contains("UNNotificationExtensionUserInteractionEnabled") == true)
+        #expect(found.isUsable && found.interface != nil)
+    }
+
     @Test func brokenInterfaceFileIsAnErrorButTheBundleStillServes() throws {
         let tree = ExtensionTree()
         let directory = try tree.directory()
         let bundle = try tree.content("Invite", in: directory, identifier: "com.example.events.invite",
                                       categories: ["INVITE"], interface: "MainInterface")
-        try tree.write(#"{"version": 1, "root": {"type": "button"}}"#, to: bundle + "/MainInterface.json")
+        try tree.write(#"{"version": 1, "root": {"type": "slider"}}"#, to: bundle + "/MainInterface.json")
         let index = tree.scan([directory])
         let found = try #require(index.bundles.first)
         #expect(findings(found.diagnostics) == [.error("interface.unknown-type", at: "/root/type")])

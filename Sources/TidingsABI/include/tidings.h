@@ -502,7 +502,8 @@ struct tidings_host {
                 const char *message);
 
     /**
-     * Sets the text of the label element `element`.
+     * Sets the text of the label element `element` (and, on hosts offering
+     * "tidings.elements/1", a button's title or a text field's text).
      * Thread: any. Ownership: both strings are copied.
      */
     tidings_status (*set_text)(tidings_context context, const char *element,
@@ -1006,6 +1007,114 @@ typedef struct tidings_content_interface {
     const tidings_content_details *(*get_details)(const tidings_content *content);
 } tidings_content_interface;
 
+/*
+ * Interactive elements. An interface file may declare buttons and text
+ * fields beside labels, images and stacks. The user's taps and submitted
+ * text reach the extension only when its manifest sets
+ * UNNotificationExtensionUserInteractionEnabled to true and it offers
+ * "tidings.element-events/1"; otherwise the host refuses them and tells the
+ * front end why (nothing reaches the extension), as iOS blocks touches.
+ * set_text sets a button's title and a text field's text as well as a
+ * label's text on hosts offering "tidings.elements/1" (older hosts read no
+ * interface file with buttons or text fields); set_hidden hides any element.
+ */
+
+/** The id of the host's elements interface, tidings_elements_interface. */
+#define TIDINGS_ELEMENTS_INTERFACE "tidings.elements/1"
+
+/** What an extension changes of its buttons and text fields beyond set_text and set_hidden. */
+typedef struct tidings_elements_interface {
+    uint32_t struct_size;
+    /**
+     * Lets the button or text field `element` take taps or text (true, as
+     * the interface file's "enabled" defaults to), or not (false: front ends
+     * draw it disabled and the host refuses its events). Answers
+     * TIDINGS_STATUS_NO_SUCH_ELEMENT or TIDINGS_STATUS_WRONG_ELEMENT_KIND
+     * (for a label, an image or a stack) as the view functions do.
+     * Thread: any. Ownership: `element` is copied.
+     */
+    tidings_status (*set_enabled)(tidings_context context, const char *element, bool enabled);
+} tidings_elements_interface;
+
+/** The id of the host's text-input interface, tidings_text_input_interface. */
+#define TIDINGS_TEXT_INPUT_INTERFACE "tidings.text-input/1"
+
+/**
+ * The guide's custom input view: on iOS the extension becomes first
+ * responder and shows an inputView / inputAccessoryView of its own (a text
+ * entry with its own send button). Here it asks the front end for text,
+ * naming the button's title and the placeholder; the request shows in the
+ * presentation ("textInput": {"buttonTitle", "placeholder"}) until the user
+ * answers, the extension ends it, or the instance goes. The answer reaches
+ * the extension through its "tidings.element-events/1" as an event of kind
+ * TIDINGS_ELEMENT_EVENT_TEXT_INPUT, and the request is then cleared (ask
+ * again for more).
+ */
+typedef struct tidings_text_input_interface {
+    uint32_t struct_size;
+    /**
+     * Asks the front end for text (becomeFirstResponder), replacing a
+     * request already shown. `button_title` must not be NULL; `placeholder`
+     * may be NULL for none; each at most TIDINGS_MAX_TITLE_BYTES
+     * (TIDINGS_STATUS_INVALID_ARGUMENT otherwise). Honoured only when the
+     * manifest sets UNNotificationExtensionUserInteractionEnabled to true;
+     * otherwise TIDINGS_STATUS_NOT_PERMITTED and nothing shows.
+     * Thread: any. Ownership: both strings are copied.
+     */
+    tidings_status (*request_text_input)(tidings_context context, const char *button_title,
+                                         const char *placeholder);
+    /**
+     * Withdraws the request (resignFirstResponder); TIDINGS_STATUS_OK also
+     * when none is shown.
+     * Thread: any. Ownership: none.
+     */
+    tidings_status (*end_text_input)(tidings_context context);
+} tidings_text_input_interface;
+
+/** The id of the extension's element-events interface, tidings_element_events_interface. */
+#define TIDINGS_ELEMENT_EVENTS_INTERFACE "tidings.element-events/1"
+
+/** What the user did, in a tidings_element_event. */
+typedef int32_t tidings_element_event_kind;
+/** The user tapped the button `element`; `text` is NULL. */
+#define TIDINGS_ELEMENT_EVENT_TAP 1
+/** The user submitted the text field `element` holding `text` (the field holds it from now on). */
+#define TIDINGS_ELEMENT_EVENT_SUBMIT 2
+/** The user answered the extension's request_text_input with `text`; `element` is NULL. */
+#define TIDINGS_ELEMENT_EVENT_TEXT_INPUT 3
+
+/** One event of the extension's view, filled by the host. */
+typedef struct tidings_element_event {
+    uint32_t struct_size;
+    /** TIDINGS_ELEMENT_EVENT_…; ignore a kind you do not know (later hosts may add some). */
+    tidings_element_event_kind kind;
+    /** The element's identifier; NULL for a text-input answer. */
+    const char *element;
+    /** The user's text, at most TIDINGS_MAX_TEXT_BYTES; NULL for a tap. */
+    const char *text;
+} tidings_element_event;
+
+/**
+ * Offered by an extension (through tidings_extension.get_interface) to
+ * receive its view's events. The host checks an event before it calls:
+ * the element exists, is of the kind the event needs, is shown and
+ * enabled; a text-input answer needs a request. It calls only when the
+ * manifest sets UNNotificationExtensionUserInteractionEnabled to true.
+ */
+typedef struct tidings_element_events_interface {
+    uint32_t struct_size;
+    /**
+     * The user tapped a button, submitted a text field or answered the
+     * text-input request; the host's view already shows it (the field
+     * holds the text, the request is gone). Change the view with the host
+     * functions, during the call or later. Required in the interface.
+     * Thread: the instance's, never at the same time as its other
+     * functions. Ownership: `event` and its strings are borrowed for the
+     * call; copy what you keep.
+     */
+    void (*handle_event)(void *instance, const tidings_element_event *event);
+} tidings_element_events_interface;
+
 /* ------------------------------------------------------------------------ */
 /* Sizes per version                                                         */
 /* ------------------------------------------------------------------------ */
@@ -1036,6 +1145,10 @@ typedef struct tidings_content_interface {
 #define TIDINGS_LIMITS_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_limits_interface, call_burst)
 #define TIDINGS_CONTENT_DETAILS_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_content_details, filter_criteria)
 #define TIDINGS_CONTENT_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_content_interface, get_details)
+#define TIDINGS_ELEMENTS_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_elements_interface, set_enabled)
+#define TIDINGS_TEXT_INPUT_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_text_input_interface, end_text_input)
+#define TIDINGS_ELEMENT_EVENT_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_element_event, text)
+#define TIDINGS_ELEMENT_EVENTS_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_element_events_interface, handle_event)
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -86,3 +86,19 @@ extension tidings_content_details: SizedStruct {
     package static var defaults: Self { Self(struct_size: 0, critical_sound: false, sound_volume: -1, launch_image_name: nil,
                                              summary_argument: nil, summary_argument_count: 0, filter_criteria: nil) }
 }
+
+extension tidings_elements_interface: SizedStruct {
+    package static let introducedSize = size(through: \.set_enabled)
+}
+
+extension tidings_text_input_interface: SizedStruct {
+    package static let introducedSize = size(through: \.end_text_input)
+}
+
+extension tidings_element_event: SizedStruct {
+    package static let introducedSize = size(through: \.text)
+}
+
+extension tidings_element_events_interface: SizedStruct {
+    package static let introducedSize = size(through: \.handle_event)
+}

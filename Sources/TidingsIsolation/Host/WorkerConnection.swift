@@ -28,6 +28,8 @@ final class WorkerConnection: Sendable {
     let handlesResponses: Bool
     /// True when the extension handles media play and pause.
     let handlesMedia: Bool
+    /// True when the extension offers `tidings.element-events/1`.
+    let handlesElementEvents: Bool
     /// The sandbox's layers: the host's and the worker's own.
     let layers: [SandboxLayer]
     private let channel: WorkerChannel
@@ -74,7 +76,7 @@ final class WorkerConnection: Sendable {
     }
 
     private init(sandbox: SandboxBuilder.Started, channel: WorkerChannel, output: consuming FileDescriptor, extensionName: String,
-                 settings: WorkerSettings, host: HostEndpoint, ready: (Bool, Bool, [SandboxLayer]),
+                 settings: WorkerSettings, host: HostEndpoint, ready: (Bool, Bool, Bool, [SandboxLayer]),
                  onEnd: @escaping @Sendable (WorkerFault?) -> Void, onReport: @escaping @Sendable (Diagnostic) -> Void) {
         self.sandbox = sandbox
         self.channel = channel
@@ -82,8 +84,8 @@ final class WorkerConnection: Sendable {
         self.extensionName = extensionName
         self.settings = settings
         self.host = host
-        (handlesResponses, handlesMedia) = (ready.0, ready.1)
-        layers = sandbox.layers + ready.2
+        (handlesResponses, handlesMedia, handlesElementEvents) = (ready.0, ready.1, ready.2)
+        layers = sandbox.layers + ready.3
         self.onEnd = onEnd
         self.onReport = onReport
     }
@@ -192,10 +194,11 @@ final class WorkerConnection: Sendable {
                 throw failed("ended while it loaded the library")
             case .message(let message):
                 switch try? WorkerMessage(decoding: message.bytes) {
-                case let .ready(handlesResponses, handlesMedia, layers)?:
+                case let .ready(handlesResponses, handlesMedia, handlesElementEvents, layers)?:
                     let connection = WorkerConnection(
                         sandbox: sandbox, channel: channel, output: output, extensionName: name, settings: settings,
-                        host: host, ready: (handlesResponses, handlesMedia, layers), onEnd: onEnd, onReport: onReport)
+                        host: host, ready: (handlesResponses, handlesMedia, handlesElementEvents, layers), onEnd: onEnd,
+                        onReport: onReport)
                     guard Threads.start({ connection.read() }) else { throw failed("got no reader thread in the host") }
                     return connection
                 case .launchFailed(var diagnostic)?:

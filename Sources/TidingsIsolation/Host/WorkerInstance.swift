@@ -92,6 +92,10 @@ final class WorkerInstance: ExtensionInstance {
         try call("media_pause") { .mediaPause(call: $0, instance: id) }
     }
 
+    func handle(_ event: ElementEvent) throws(Diagnostic) {
+        try call("handle_event") { .elementEvent(call: $0, instance: id, event: event) }
+    }
+
     func destroy() {
         _ = try? connection.post("destroy") { .destroy(call: $0, instance: id) }
         connection.forget(instance: id)

@@ -46,12 +46,19 @@ final class WorkerProvider: ExtensionProvider {
         var connectionTaken = false
         var handlesResponses = false
         var handlesMedia = false
+        var handlesElementEvents = false
         /// When recent faults happened (monotonic nanoseconds), oldest first.
         var recentFaults: [UInt64] = []
         /// No start before this instant (monotonic nanoseconds).
         var restartAt: UInt64 = 0
         /// Set while the bundle is quarantined.
         var quarantine: Quarantine?
+
+        /// Takes what the extension handles from what `connection`'s worker said.
+        mutating func handles(as connection: WorkerConnection) {
+            (handlesResponses, handlesMedia, handlesElementEvents) =
+                (connection.handlesResponses, connection.handlesMedia, connection.handlesElementEvents)
+        }
     }
 
     /// Serves `bundle` to `host` from worker processes; starts the first one now,
@@ -94,7 +101,7 @@ final class WorkerProvider: ExtensionProvider {
         let connection = try start()
         state.withLock { state in
             state.connection = connection
-            (state.handlesResponses, state.handlesMedia) = (connection.handlesResponses, connection.handlesMedia)
+            state.handles(as: connection)
         }
     }
 
@@ -107,6 +114,8 @@ final class WorkerProvider: ExtensionProvider {
     var handlesResponses: Bool { state.withLock { $0.handlesResponses } }
 
     var handlesMedia: Bool { state.withLock { $0.handlesMedia } }
+
+    var handlesElementEvents: Bool { state.withLock { $0.handlesElementEvents } }
 
     func makeInstance(context: InstanceContext) throws(Diagnostic) -> any ExtensionInstance {
         try connection().makeInstance(context: context, owningWorker: workerPerInstance)
@@ -163,7 +172,7 @@ final class WorkerProvider: ExtensionProvider {
                 let started = try start()
                 state.connection = started
                 state.connectionTaken = workerPerInstance
-                (state.handlesResponses, state.handlesMedia) = (started.handlesResponses, started.handlesMedia)
+                state.handles(as: started)
                 return started
             } catch {
                 reports += note(WorkerFault(.launch, error), in: &state)

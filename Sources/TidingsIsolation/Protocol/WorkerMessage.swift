@@ -35,6 +35,9 @@ package enum WorkerMessage: Sendable, Equatable {
     case mediaPlay(call: UInt64, instance: UInt64)
     case mediaPause(call: UInt64, instance: UInt64)
     case destroy(call: UInt64, instance: UInt64)
+    /// An event of the instance's view (`tidings.element-events/1`), already
+    /// admitted by the host's copy of the view.
+    case elementEvent(call: UInt64, instance: UInt64, event: ElementEvent)
     /// The answer to `createAttachment`, sent on the reply socket that came with it.
     case attachmentMade(AttachmentResult)
     /// The answer to `openAttachment`, on its reply socket; the file comes beside it when `found`.
@@ -44,7 +47,7 @@ package enum WorkerMessage: Sendable, Equatable {
 
     /// The answer to `hello`: the library loaded, what it handles, and the
     /// sandbox layers the worker put itself under.
-    case ready(handlesResponses: Bool, handlesMedia: Bool, sandbox: [SandboxLayer])
+    case ready(handlesResponses: Bool, handlesMedia: Bool, handlesElementEvents: Bool, sandbox: [SandboxLayer])
     /// The answer to `hello` when the library could not be loaded.
     case launchFailed(Diagnostic)
     /// A call returned; `failure` when it could not be made (no instance, say).
@@ -72,8 +75,9 @@ package enum WorkerMessage: Sendable, Equatable {
 
     /// The version of this protocol; a worker refuses another. 3: the host
     /// table's version and call rate in `hello`, category actions with a
-    /// notification or response, the instance a completion names.
-    package static let version: UInt32 = 3
+    /// notification or response, the instance a completion names. 4: element
+    /// events, and whether the extension handles them in `ready`.
+    package static let version: UInt32 = 4
     /// The most category actions a notification or response carries.
     package static let categoryActionLimit = 1024
 }

@@ -1,3 +1,4 @@
+import TidingsABI
 import TidingsBase
 import TidingsRuntime
 import TidingsManifest
@@ -72,10 +73,16 @@ extension WorkerMessage {
         case .attachmentOpened(let found):
             writer.write(byte: 10)
             writer.write(bool: found)
-        case let .ready(handlesResponses, handlesMedia, sandbox):
+        case let .elementEvent(call, instance, event):
+            Self.write(11, call, instance, into: &writer)
+            writer.write(byte: UInt8(truncatingIfNeeded: event.kind))
+            writer.write(optional: event.element) { $0.write(string: $1) }
+            writer.write(optional: event.text) { $0.write(string: $1) }
+        case let .ready(handlesResponses, handlesMedia, handlesElementEvents, sandbox):
             writer.write(byte: 20)
             writer.write(bool: handlesResponses)
             writer.write(bool: handlesMedia)
+            writer.write(bool: handlesElementEvents)
             writer.write(array: sandbox) { writer, layer in
                 writer.write(string: layer.name)
                 writer.write(string: layer.status.rawValue)
@@ -166,9 +173,13 @@ extension WorkerMessage {
         case 8: self = .destroy(call: try reader.readVarint(), instance: try reader.readVarint())
         case 9: self = .attachmentMade(try AttachmentResult(from: &reader))
         case 10: self = .attachmentOpened(found: try reader.readBool())
+        case 11:
+            let (call, instance) = (try reader.readVarint(), try reader.readVarint())
+            self = .elementEvent(call: call, instance: instance, event: try ElementEvent(from: &reader))
         case 20:
             let handlesResponses = try reader.readBool()
             let handlesMedia = try reader.readBool()
+            let handlesElementEvents = try reader.readBool()
             var layers: [SandboxLayer] = []
             for _ in 0..<(try reader.readCount(atMost: 64)) {
                 let name = try reader.readString()
@@ -177,7 +188,8 @@ extension WorkerMessage {
                 }
                 layers.append(SandboxLayer(name, status, try reader.readString()))
             }
-            self = .ready(handlesResponses: handlesResponses, handlesMedia: handlesMedia, sandbox: layers)
+            self = .ready(handlesResponses: handlesResponses, handlesMedia: handlesMedia,
+                          handlesElementEvents: handlesElementEvents, sandbox: layers)
         case 21: self = .launchFailed(try Diagnostic(from: &reader))
         case 22:
             self = .done(call: try reader.readVarint(), failure: try reader.readBool() ? try Diagnostic(from: &reader) : nil)
@@ -523,6 +535,15 @@ extension HostCall {
         case .invalid(let sentence):
             writer.write(byte: 13)
             writer.write(string: sentence)
+        case let .setEnabled(element, enabled):
+            writer.write(byte: 14)
+            writer.write(string: element)
+            writer.write(bool: enabled)
+        case .requestTextInput(let request):
+            writer.write(byte: 15)
+            writer.write(string: request.buttonTitle)
+            writer.write(string: request.placeholder)
+        case .endTextInput: writer.write(byte: 16)
         }
     }
 
@@ -551,6 +572,9 @@ extension HostCall {
         case 11: self = .performDefaultAction
         case 12: self = .dismiss
         case 13: self = .invalid(try reader.readString())
+        case 14: self = .setEnabled(element: try reader.readString(), enabled: try reader.readBool())
+        case 15: self = .requestTextInput(TextInputRequest(buttonTitle: try reader.readString(), placeholder: try reader.readString()))
+        case 16: self = .endTextInput
         default: throw ByteReader.Malformed(description: "an unknown host call")
         }
     }
@@ -584,5 +608,23 @@ extension AttachmentRequest {
     fileprivate init(from reader: inout ByteReader) throws(ByteReader.Malformed) {
         self.init(identifier: try reader.readString(), url: try reader.readString(), typeHint: try reader.readOptionalString(),
                   thumbnail: try ThumbnailOptions(from: &reader))
+    }
+}
+
+extension ElementEvent {
+    /// Reads an event `WorkerMessage.encoded` wrote: its kind, element and
+    /// text, each as its kind needs, and within the limits the host admits
+    /// (an event that breaks them is malformed).
+    fileprivate init(from reader: inout ByteReader) throws(ByteReader.Malformed) {
+        let kind = Int32(try reader.readByte())
+        let element = try reader.readOptionalString()
+        let text = try reader.readOptionalString()
+        switch (kind, element, text) {
+        case (TIDINGS_ELEMENT_EVENT_TAP, let element?, nil): self = .tap(element: element)
+        case (TIDINGS_ELEMENT_EVENT_SUBMIT, let element?, let text?): self = .submit(element: element, text: text)
+        case (TIDINGS_ELEMENT_EVENT_TEXT_INPUT, nil, let text?): self = .textInput(text: text)
+        default: throw ByteReader.Malformed(description: "an element event of kind \(kind) with the wrong fields")
+        }
+        if let violation { throw ByteReader.Malformed(description: violation) }
     }
 }

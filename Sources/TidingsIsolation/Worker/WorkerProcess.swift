@@ -48,7 +48,8 @@ package enum WorkerProcess {
         }
         if bundlePath.isEmpty {
             // A probe of the sandbox: its layers, and nothing loaded.
-            channel.sendQuietly(.ready(handlesResponses: false, handlesMedia: false, sandbox: entered.layers))
+            channel.sendQuietly(.ready(handlesResponses: false, handlesMedia: false, handlesElementEvents: false,
+                                       sandbox: entered.layers))
             while (try? channel.receive()) != nil {}
             return 0
         }
@@ -61,7 +62,8 @@ package enum WorkerProcess {
             return 1
         }
         channel.sendQuietly(.ready(handlesResponses: server.provider.handlesResponses,
-                                   handlesMedia: server.provider.handlesMedia, sandbox: entered.layers))
+                                   handlesMedia: server.provider.handlesMedia,
+                                   handlesElementEvents: server.provider.handlesElementEvents, sandbox: entered.layers))
         var spin = AdaptiveSpin()
         while true {
             let received: WorkerChannel.Message?

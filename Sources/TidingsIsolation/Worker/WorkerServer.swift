@@ -88,6 +88,8 @@ final class WorkerServer: Sendable {
             run(call) { with(instance) { (served: Served) throws(Diagnostic) in try served.instance.mediaPlay() } }
         case let .mediaPause(call, instance):
             run(call) { with(instance) { (served: Served) throws(Diagnostic) in try served.instance.mediaPause() } }
+        case let .elementEvent(call, instance, event):
+            run(call) { with(instance) { (served: Served) throws(Diagnostic) in try served.instance.handle(event) } }
         case let .destroy(call, instance):
             run(call) {
                 if let served = instances.withLock({ $0.removeValue(forKey: instance) }) {
@@ -143,6 +145,7 @@ final class WorkerServer: Sendable {
         // Its calls are limited as the host's copy limits them, so that the statuses agree.
         let context = InstanceContext(
             extensionIdentifier: bundle.manifest?.bundleIdentifier ?? bundle.name, mayOverrideTitle: mayOverrideTitle,
+            mayInteract: bundle.manifest?.userInteractionEnabled ?? false,
             interface: bundle.interface, attachments: service ? ServiceAttachments(store: nil) : nil, callRate: callRate,
             in: endpoint.contexts)
         let sink = RelayingSink(id: id, context: context, server: self)

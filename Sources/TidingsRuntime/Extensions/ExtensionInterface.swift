@@ -19,6 +19,8 @@ package protocol ExtensionProvider: Sendable {
     var handlesResponses: Bool { get }
     /// True when the extension handles media play and pause.
     var handlesMedia: Bool { get }
+    /// True when the extension offers `tidings.element-events/1`: its view's events can reach it.
+    var handlesElementEvents: Bool { get }
     /// Creates an instance that reports through `context`.
     func makeInstance(context: InstanceContext) throws(Diagnostic) -> any ExtensionInstance
     /// Tells the provider that its extension misused a completion token (the
@@ -61,6 +63,9 @@ package protocol ExtensionInstance: Sendable {
     func mediaPlay() throws(Diagnostic)
     /// The user tapped pause.
     func mediaPause() throws(Diagnostic)
+    /// The user tapped a button, submitted a text field or answered a
+    /// text-input request (`tidings.element-events/1`'s handle_event).
+    func handle(_ event: ElementEvent) throws(Diagnostic)
     /// Frees the instance; it never fails, as a failed worker took its instances with it.
     func destroy()
 }

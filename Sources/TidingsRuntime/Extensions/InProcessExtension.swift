@@ -44,6 +44,7 @@ struct InProcessProvider: ExtensionProvider {
 
     var handlesResponses: Bool { library.didReceiveResponse != nil }
     var handlesMedia: Bool { library.mediaPlay != nil || library.mediaPause != nil }
+    var handlesElementEvents: Bool { library.elementEvents != nil }
 
     func makeInstance(context: InstanceContext) throws(Diagnostic) -> any ExtensionInstance {
         guard let instance = library.create(context.cHandle) else {
@@ -90,6 +91,23 @@ final class InProcessInstance: ExtensionInstance, @unchecked Sendable {
     func mediaPlay() { library.mediaPlay?(instance) }
 
     func mediaPause() { library.mediaPause?(instance) }
+
+    func handle(_ event: ElementEvent) {
+        guard let handler = library.elementEvents?.handle_event else { return }
+        Self.withCString(event.element) { element in
+            Self.withCString(event.text) { text in
+                var given = tidings_element_event(struct_size: UInt32(MemoryLayout<tidings_element_event>.size),
+                                                  kind: event.kind, element: element, text: text)
+                handler(instance, &given)
+            }
+        }
+    }
+
+    /// Calls `body` with `string` as a C string borrowed for the call, NULL for nil.
+    private static func withCString(_ string: String?, _ body: (UnsafePointer<CChar>?) -> Void) {
+        guard let string else { return body(nil) }
+        string.withCString(body)
+    }
 
     func destroy() { library.destroy(instance) }
 }

@@ -59,6 +59,7 @@ final class InstanceRecord: Sendable {
         started = provider
         context = InstanceContext(extensionIdentifier: target.manifest.bundleIdentifier,
                                   mayOverrideTitle: target.manifest.overridesDefaultTitle,
+                                  mayInteract: target.manifest.userInteractionEnabled,
                                   interface: target.bundle.interface, callRate: callRate, in: contexts)
     }
 

@@ -23,6 +23,12 @@ package enum HostCall: Sendable, Equatable {
     case mediaPlayingPaused
     case performDefaultAction
     case dismiss
+    /// `tidings.elements/1`'s set_enabled.
+    case setEnabled(element: String, enabled: Bool)
+    /// `tidings.text-input/1`'s request_text_input.
+    case requestTextInput(TextInputRequest)
+    /// `tidings.text-input/1`'s end_text_input.
+    case endTextInput
     /// A call whose arguments could not be read (NULL, not UTF-8, out of
     /// range): refused with TIDINGS_STATUS_INVALID_ARGUMENT and this sentence.
     case invalid(String)
@@ -36,18 +42,21 @@ package enum HostCall: Sendable, Equatable {
         }
         switch self {
         case .log, .setPreferredContentHeight, .mediaPlayingStarted, .mediaPlayingPaused, .performDefaultAction, .dismiss,
-             .setMediaButton:
+             .setMediaButton, .endTextInput:
             return nil
         case let .setText(element, text):
             return tooLong(element, HostLimits.identifierBytes, "An element identifier")
                 ?? tooLong(text, HostLimits.textBytes, "set_text's text")
-        case let .setTextColor(element, _), let .setHidden(element, _):
+        case let .setTextColor(element, _), let .setHidden(element, _), let .setEnabled(element, _):
             return tooLong(element, HostLimits.identifierBytes, "An element identifier")
         case let .setImage(element, attachment):
             return tooLong(element, HostLimits.identifierBytes, "An element identifier")
                 ?? attachment.flatMap { tooLong($0, HostLimits.identifierBytes, "An attachment identifier") }
         case .setTitle(let title):
             return title.flatMap { tooLong($0, HostLimits.titleBytes, "set_title's title") }
+        case .requestTextInput(let request):
+            return tooLong(request.buttonTitle, HostLimits.titleBytes, "A text-input button title")
+                ?? tooLong(request.placeholder, HostLimits.titleBytes, "A text-input placeholder")
         case .setActions(let actions):
             if actions.count > HostLimits.actions { return "set_actions takes at most \(HostLimits.actions) actions." }
             for action in actions {
@@ -167,6 +176,17 @@ extension InstanceContext {
             state.defaultActionRequested = true
         case .dismiss:
             state.dismissRequested = true
+        case let .setEnabled(element, enabled):
+            return view(&state) { (view: inout ViewState) throws(ViewState.UpdateError) in try view.setEnabled(enabled, of: element) }
+        case .requestTextInput(let request):
+            guard mayInteract else {
+                return refuse(TIDINGS_STATUS_NOT_PERMITTED, .textInputNotPermitted,
+                              "asked for text input, but its manifest does not set UNNotificationExtensionUserInteractionEnabled, so the user cannot type.",
+                              in: &state)
+            }
+            state.textInput = request
+        case .endTextInput:
+            state.textInput = nil
         case .invalid(let sentence):
             return refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument, sentence, in: &state)
         }

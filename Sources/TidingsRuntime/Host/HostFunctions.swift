@@ -104,14 +104,14 @@ package enum HostFunctions {
 
     /// Performs the call `make` reads from the C arguments on the sink
     /// `handle` names; TIDINGS_STATUS_INVALID_CONTEXT when there is none.
-    private static func perform(_ handle: tidings_context?, _ make: () -> HostCall) -> tidings_status {
+    static func perform(_ handle: tidings_context?, _ make: () -> HostCall) -> tidings_status {
         guard let sink = sink(handle) else { return TIDINGS_STATUS_INVALID_CONTEXT }
         return sink.perform(make())
     }
 
     /// The UTF-8 text at `pointer`, at most `limit` bytes; nil for NULL,
     /// invalid UTF-8 or a longer string (never read past its cap).
-    private static func text(_ pointer: UnsafePointer<CChar>?, limit: Int = HostLimits.identifierBytes) -> String? {
+    static func text(_ pointer: UnsafePointer<CChar>?, limit: Int = HostLimits.identifierBytes) -> String? {
         HostLimits.text(pointer, limit: limit).value
     }
 
@@ -376,6 +376,8 @@ extension Diagnostic.Code {
     package static let viewNoSuchAttachment = Self("view.no-such-attachment")
     /// The extension set a title without UNNotificationExtensionOverridesDefaultTitle.
     package static let titleNotPermitted = Self("extension.title-not-permitted")
+    /// The extension asked for text input without UNNotificationExtensionUserInteractionEnabled.
+    package static let textInputNotPermitted = Self("extension.text-input-not-permitted")
     /// create_attachment was called outside a service request.
     package static let attachmentNotSupported = Self("extension.attachment-not-supported")
     /// get_actions was called by a service extension, which shows no actions.
@@ -405,6 +407,8 @@ package struct HostTable: @unchecked Sendable {
         switch id {
         case TIDINGS_LIMITS_INTERFACE: UnsafeRawPointer(limits)
         case TIDINGS_CONTENT_INTERFACE: UnsafeRawPointer(ContentInterface.interface)
+        case TIDINGS_ELEMENTS_INTERFACE: UnsafeRawPointer(ElementInterfaces.elements)
+        case TIDINGS_TEXT_INPUT_INTERFACE: UnsafeRawPointer(ElementInterfaces.textInput)
         default: nil
         }
     }

@@ -46,6 +46,8 @@ package final class InstanceContext: HostCallSink {
         package var categoryActions: [NotificationAction] = []
         package var mediaButton: MediaButton?
         package var mediaPlaying = false
+        /// The text input the extension asks the front end for; nil when it asks for none.
+        package var textInput: TextInputRequest?
         /// The attachments of the notification last delivered (or the request
         /// being served), which the extension may show and open.
         package var attachments: [NotificationAttachment] = []
@@ -79,6 +81,8 @@ package final class InstanceContext: HostCallSink {
     package let extensionIdentifier: String
     /// `UNNotificationExtensionOverridesDefaultTitle`.
     package let mayOverrideTitle: Bool
+    /// `UNNotificationExtensionUserInteractionEnabled`: the extension may ask for text input.
+    package let mayInteract: Bool
     /// How a service extension makes attachments; nil for a content
     /// extension, which may not make any.
     package let attachments: ServiceAttachments?
@@ -104,10 +108,11 @@ package final class InstanceContext: HostCallSink {
 
     /// A context named by a handle of `contexts`, for an instance of the
     /// extension `extensionIdentifier` whose view is `interface`.
-    package init(extensionIdentifier: String, mayOverrideTitle: Bool, interface: Interface?,
+    package init(extensionIdentifier: String, mayOverrideTitle: Bool, mayInteract: Bool = false, interface: Interface?,
                  attachments: ServiceAttachments? = nil, callRate: CallRate? = .standard, in contexts: ContextRegistry) {
         self.extensionIdentifier = extensionIdentifier
         self.mayOverrideTitle = mayOverrideTitle
+        self.mayInteract = mayInteract
         self.attachments = attachments
         self.callRate = callRate
         var initial = State(view: ViewState(interface: interface))

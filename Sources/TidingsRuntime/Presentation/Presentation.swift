@@ -39,6 +39,8 @@ package struct Presentation: Sendable {
     package var dismissed: Bool
     /// What the app and its category say about showing it, and its group.
     package var settings: PresentationSettings
+    /// The text input the extension asks for (its own button title and placeholder); nil when none.
+    package var textInput: TextInputRequest? = nil
 
     /// The body shown when previews are hidden and the category gives no
     /// placeholder (Apple's is the localized word "Notification").

@@ -131,6 +131,8 @@ extension Presentation {
             members.append(("mediaButton", .object(button)))
         }
         members.append(("userInteractionEnabled", .bool(userInteractionEnabled)))
+        members.append(("textInput", textInput.map { .object([("buttonTitle", .string($0.buttonTitle)),
+                                                                ("placeholder", .string($0.placeholder))]) } ?? .null))
         members.append(("attributes", attributes))
         members.append(("category", settings.category?.json ?? .null))
         members.append(("group", .object([
@@ -194,6 +196,13 @@ extension ViewState {
             members.append(("axis", .string(axis.rawValue)))
             members.append(("spacing", .double(spacing)))
             members.append(("children", .array(children.map { json(at: $0, attachments: attachments) })))
+        case let .button(title, enabled):
+            members.append(("title", .string(title)))
+            members.append(("enabled", .bool(enabled)))
+        case let .textField(text, placeholder, enabled):
+            members.append(("text", .string(text)))
+            members.append(("placeholder", .string(placeholder)))
+            members.append(("enabled", .bool(enabled)))
         }
         return .object(members)
     }

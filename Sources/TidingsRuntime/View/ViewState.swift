@@ -15,18 +15,32 @@ package struct ViewState: Sendable, Equatable {
             case image(attachment: String?)
             /// Children as positions in `nodes`.
             case stack(axis: InterfaceElement.Axis, spacing: Double, children: [Int])
+            /// A button: its title, and whether it takes taps.
+            case button(title: String, enabled: Bool)
+            /// A text field: what it holds, what it shows when empty, and whether it takes text.
+            case textField(text: String, placeholder: String, enabled: Bool)
         }
 
         package var identifier: String?
         package var hidden: Bool
         package var content: Content
 
-        /// `label`, `image` or `stack`, as interface files spell them.
+        /// `label`, `image`, `stack`, `button` or `textField`, as interface files spell them.
         package var kindName: String {
             switch content {
             case .label: "label"
             case .image: "image"
             case .stack: "stack"
+            case .button: "button"
+            case .textField: "textField"
+            }
+        }
+
+        /// Whether a button or text field takes input; nil for the other kinds.
+        package var enabled: Bool? {
+            switch content {
+            case .button(_, let enabled), .textField(_, _, let enabled): enabled
+            case .label, .image, .stack: nil
             }
         }
     }
@@ -56,14 +70,38 @@ package struct ViewState: Sendable, Equatable {
         positions[identifier].map { nodes[$0] }
     }
 
-    /// Sets a label's text.
+    /// Sets a label's text, a button's title or a text field's text.
     package mutating func setText(_ text: String, of identifier: String) throws(UpdateError) {
-        try updateLabel(identifier) { $0 = text; _ = $1 }
+        let position = try find(identifier)
+        switch nodes[position].content {
+        case .label(_, let color, let style): nodes[position].content = .label(text: text, textColor: color, style: style)
+        case .button(_, let enabled): nodes[position].content = .button(title: text, enabled: enabled)
+        case .textField(_, let placeholder, let enabled):
+            nodes[position].content = .textField(text: text, placeholder: placeholder, enabled: enabled)
+        case .image, .stack:
+            throw .wrongKind(element: identifier, is: nodes[position].kindName, needed: "label, button or textField")
+        }
+    }
+
+    /// Lets a button or text field take input, or not.
+    package mutating func setEnabled(_ enabled: Bool, of identifier: String) throws(UpdateError) {
+        let position = try find(identifier)
+        switch nodes[position].content {
+        case .button(let title, _): nodes[position].content = .button(title: title, enabled: enabled)
+        case .textField(let text, let placeholder, _):
+            nodes[position].content = .textField(text: text, placeholder: placeholder, enabled: enabled)
+        case .label, .image, .stack:
+            throw .wrongKind(element: identifier, is: nodes[position].kindName, needed: "button or textField")
+        }
     }
 
     /// Sets a label's text colour.
     package mutating func setTextColor(_ color: Color, of identifier: String) throws(UpdateError) {
-        try updateLabel(identifier) { _ = $0; $1 = color }
+        let position = try find(identifier)
+        guard case .label(let text, _, let style) = nodes[position].content else {
+            throw .wrongKind(element: identifier, is: nodes[position].kindName, needed: "label")
+        }
+        nodes[position].content = .label(text: text, textColor: color, style: style)
     }
 
     /// Shows an attachment in an image element (nil clears it).
@@ -80,15 +118,6 @@ package struct ViewState: Sendable, Equatable {
         nodes[try find(identifier)].hidden = hidden
     }
 
-    private mutating func updateLabel(_ identifier: String, _ change: (inout String, inout Color?) -> Void) throws(UpdateError) {
-        let position = try find(identifier)
-        guard case .label(var text, var color, let style) = nodes[position].content else {
-            throw .wrongKind(element: identifier, is: nodes[position].kindName, needed: "label")
-        }
-        change(&text, &color)
-        nodes[position].content = .label(text: text, textColor: color, style: style)
-    }
-
     private func find(_ identifier: String) throws(UpdateError) -> Int {
         guard let position = positions[identifier] else { throw .noSuchElement(identifier) }
         return position
@@ -102,6 +131,8 @@ package struct ViewState: Sendable, Equatable {
             case let .label(text, color, style): .label(text: text, textColor: color, style: style)
             case let .image(attachment): .image(attachment: attachment)
             case let .stack(axis, spacing, _): .stack(axis: axis, spacing: spacing, children: [])
+            case let .button(title, enabled): .button(title: title, enabled: enabled)
+            case let .textField(text, placeholder, enabled): .textField(text: text, placeholder: placeholder, enabled: enabled)
             }
         nodes.append(Node(identifier: element.identifier, hidden: element.hidden, content: content))
         if let identifier = element.identifier { positions[identifier] = position }

@@ -63,6 +63,16 @@ package struct RPCError: Error, Sendable, Equatable {
             ("appleCode", .integer(Int64(failure.appleCode))), ("diagnostics", .array([failure.diagnostic.json])),
         ]))
     }
+    /// An element event (a tap, a submission, a text-input answer) was
+    /// refused and reached no extension: `data.cause` is the diagnostic's
+    /// code (`element.interaction-disabled` without
+    /// UNNotificationExtensionUserInteractionEnabled, `element.no-such-element`,
+    /// `element.wrong-kind`, `element.disabled`, `element.input-not-requested`,
+    /// `element.events-not-handled`, `element.interface-closed` (its expanded interface is not open: `notifications.open` first), `element.invalid`).
+    package static func elementRefused(_ refusal: Diagnostic) -> RPCError {
+        RPCError(-32007, refusal.message,
+                 data: .object([("cause", .string(refusal.code.rawValue)), ("diagnostics", .array([refusal.json]))]))
+    }
     /// The server cannot take more work from this connection now.
     package static func overloaded(_ message: String) -> RPCError { RPCError(-32005, message) }
     /// The change was not made: its record could not be written to the

@@ -246,6 +246,14 @@ package final class HostService: Sendable {
                                                  scope: HostService.interfaceScope) {
             service, params, _ throws(RPCError) in try service.tapMediaButton(params)
         },
+        "notifications.interact": Method(summary: "Tap a button (event \"tap\") or submit a text field's text (event \"submit\", text) of a notification's extension view; reaches the extension only with UNNotificationExtensionUserInteractionEnabled; returns the outcome.",
+                                         scope: HostService.interfaceScope) {
+            service, params, _ throws(RPCError) in try service.interact(params)
+        },
+        "notifications.input": Method(summary: "Answer the text input a notification's extension asked for (its textInput: buttonTitle, placeholder) with text; returns the outcome.",
+                                      scope: HostService.interfaceScope) {
+            service, params, _ throws(RPCError) in try service.input(params)
+        },
         "notifications.presentation": Method(summary: "The presentation of a delivered notification, as it is now.",
                                              scope: { params in
             RequestScope(reading: HostService.notifications(params?["identifier"]).union([.categories]))
@@ -511,6 +519,49 @@ package final class HostService: Sendable {
     private func openInterface(_ params: JSON?) throws(RPCError) -> JSON {
         let identifier = try Self.identifier(params, of: "notifications.open")
         let outcome = try Self.onInterface(identifier) { () throws(Diagnostic) in try host.open(identifier) }
+        publishFailures(outcome.diagnostics, of: outcome.presentation.app)
+        return outcome.json
+    }
+
+    /// `notifications.interact`: a tap on a button or a text field's submission.
+    private func interact(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "notifications.interact", allowed: ["identifier", "element", "event", "text"])
+        let identifier = reader.string("identifier", required: true)
+        let element = reader.string("element", required: true)
+        let kind = reader.string("event", required: true)
+        let text = reader.string("text")
+        try reader.check()
+        guard let identifier, let element, let kind else {
+            throw .invalidParams("\"identifier\", \"element\" and \"event\" are required.")
+        }
+        switch (kind, text) {
+        case ("tap", nil): return try interact(with: identifier, .tap(element: element))
+        case ("submit", let text?): return try interact(with: identifier, .submit(element: element, text: text))
+        case ("tap", _): throw .invalidParams("A tap carries no \"text\".")
+        case ("submit", nil): throw .invalidParams("A submission needs the field's \"text\".")
+        default: throw .invalidParams("\"event\" must be \"tap\" or \"submit\"; it is \"\(kind)\".")
+        }
+    }
+
+    /// `notifications.input`: the answer to the extension's text-input request.
+    private func input(_ params: JSON?) throws(RPCError) -> JSON {
+        var reader = try Params(params, of: "notifications.input", allowed: ["identifier", "text"])
+        let identifier = reader.string("identifier", required: true)
+        let text = reader.string("text", required: true)
+        try reader.check()
+        guard let identifier, let text else { throw .invalidParams("\"identifier\" and \"text\" are required.") }
+        return try interact(with: identifier, .textInput(text: text))
+    }
+
+    /// Hands `event` to `identifier`'s extension; its outcome as JSON.
+    private func interact(with identifier: String, _ event: ElementEvent) throws(RPCError) -> JSON {
+        let outcome: InteractionOutcome
+        do throws(Diagnostic) {
+            outcome = try host.interact(with: identifier, event)
+        } catch {
+            if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
+            throw .elementRefused(error)
+        }
         publishFailures(outcome.diagnostics, of: outcome.presentation.app)
         return outcome.json
     }

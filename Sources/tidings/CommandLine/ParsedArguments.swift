@@ -4,6 +4,8 @@ import TidingsBase
 struct ParsedArguments {
     var positionals: [String] = []
     private var values: [String: [String]] = [:]
+    /// Every option with a value, in the order given.
+    private var given: [(name: String, value: String)] = []
 
     /// Parses `arguments` (after the command name). `--name=value` and
     /// `--name value` both work; `--` ends the options.
@@ -48,7 +50,13 @@ struct ParsedArguments {
                 throw .usage("--\(name) is given twice.")
             }
             values[name, default: []].append(value)
+            given.append((name, value))
         }
+    }
+
+    /// The values of the options `names`, in the order they were given.
+    func inOrder(_ names: Set<String>) -> [(name: String, value: String)] {
+        given.filter { names.contains($0.name) }
     }
 
     /// True when the flag was given.

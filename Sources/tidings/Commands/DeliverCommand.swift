@@ -7,8 +7,8 @@ import TidingsRuntime
 enum DeliverCommand: Command {
     static let spec = CommandSpec(
         name: "deliver",
-        summary: "Deliver a notification — its attachments into the store, through its app's service extension — and print the presentation, a banner; optionally open its content extension's expanded interface, tap its media button, respond.",
-        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--open] [--tap-media-button] [--respond ACTION [--text T]] [--deadline SECONDS] [--service-deadline SECONDS] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
+        summary: "Deliver a notification — its attachments into the store, through its app's service extension — and print the presentation, a banner; optionally open its content extension's expanded interface, tap its media button or its elements, respond.",
+        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--open] [--tap-media-button] [--tap-element ID]... [--submit-element ID=TEXT]... [--input TEXT]... [--respond ACTION [--text T]] [--deadline SECONDS] [--service-deadline SECONDS] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
         options: [
             .init(name: "app", value: "ID",
                   help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
@@ -26,6 +26,15 @@ enum DeliverCommand: Command {
                   help: "Open the expanded interface (as a long press does): the content extension's view is made and drawn. Without it the notification shows as a banner and no content-extension code runs."),
             .init(name: "tap-media-button", value: nil,
                   help: "Then tap the media play/pause button of the open interface (implies --open)."),
+            .init(name: "tap-element", value: "ID",
+                  help: "Then tap the button ID of the extension's view (implies --open; needs UNNotificationExtensionUserInteractionEnabled).",
+                  repeatable: true),
+            .init(name: "submit-element", value: "ID=TEXT",
+                  help: "Then submit TEXT in the text field ID of the extension's view (implies --open; needs UNNotificationExtensionUserInteractionEnabled).",
+                  repeatable: true),
+            .init(name: "input", value: "TEXT",
+                  help: "Then answer the extension's request for text input (its own button title and placeholder) with TEXT (implies --open).",
+                  repeatable: true),
             .init(name: "respond", value: "ACTION",
                   help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
             .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
@@ -42,6 +51,7 @@ enum DeliverCommand: Command {
         arguments: .file,
         discussion: [
             "PAYLOAD is an APNs payload ({\"aps\": {...}, custom keys}) or a request ({\"identifier\", \"date\", \"content\": {\"title\", \"body\", \"categoryIdentifier\", \"threadIdentifier\", \"sound\", \"launchImageName\", \"summaryArgument\", \"summaryArgumentCount\", \"filterCriteria\", \"userInfo\", \"attachments\": [{\"identifier\", \"path\"}]}}). Its size is counted as sent: its compact JSON.",
+            "Elements: --tap-element, --submit-element and --input reach the extension in the order given, after the delivery and before --respond, only when its manifest sets UNNotificationExtensionUserInteractionEnabled; the first one refused (no such element, a disabled one, no text input asked for, interaction not enabled) stops there with its error.",
             "Previews: with --previews never the body shows as the category's hiddenPreviewsBodyPlaceholder (\"Notification\" when it has none), the title and subtitle only with its hiddenPreviewsShowTitle / hiddenPreviewsShowSubtitle options, and no view or attachment.",
             "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, an absolute \"path\", or a file:// \"url\") must be a regular file whose name has an extension (or whose entry has a \"typeHint\"), as iOS requires, of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
             SearchPathOption.discussion,
@@ -54,6 +64,7 @@ enum DeliverCommand: Command {
             "tidings deliver invite.json --categories categories.json --respond accept",
             "tidings deliver podcast.json --categories categories.json --tap-media-button",
             "tidings deliver invite.json --categories categories.json --respond comment --text \"Count me in\" --json",
+            "tidings deliver invite.json --categories categories.json --tap-element addComment --input \"Count me in\"",
             "tidings deliver invite-with-photo.json --categories categories.json --explain",
         ])
 
@@ -91,6 +102,7 @@ enum DeliverCommand: Command {
         submission.attachments = arguments.flag("move-attachments") ? .move : .copy
         submission.registration = try registration(arguments)
         submission.opening = arguments.flag("open") || arguments.flag("tap-media-button")
+            || ["tap-element", "submit-element", "input"].contains { !arguments.values($0).isEmpty }
         var made: PayloadDelivery
         do throws(PayloadRefusal) {
             made = try host.deliver(submission)
@@ -124,9 +136,20 @@ enum DeliverCommand: Command {
             tapped = Result { () throws(Diagnostic) in try host.tapMediaButton(of: identifier) }
         }
 
+        var interactions: [InteractionOutcome] = []
+        var interactionFailure: Diagnostic?
+        for event in try elementEvents(arguments) {
+            do throws(Diagnostic) {
+                interactions.append(try host.interact(with: delivery.presentation.notification.identifier, event))
+            } catch {
+                interactionFailure = error
+                break
+            }
+        }
+
         var outcome: ResponseOutcome?
         var responseFailure: Diagnostic?
-        if let action = arguments.value("respond") {
+        if let action = arguments.value("respond"), interactionFailure == nil {
             let offered = delivery.presentation.actions.map(\.identifier)
             let response = ResponseRequest(actionIdentifier: ActionIdentifier.named(action, offered: offered),
                                            userText: arguments.value("text"))
@@ -145,6 +168,8 @@ enum DeliverCommand: Command {
             case .failure(let problem)?: members.append(("mediaTapError", problem.json))
             case nil: break
             }
+            if !interactions.isEmpty { members.append(("interactions", .array(interactions.map(\.json)))) }
+            if let interactionFailure { members.append(("interactionError", interactionFailure.json)) }
             if let outcome { members.append(("response", outcome.json)) }
             if let responseFailure { members.append(("responseError", responseFailure.json)) }
             print(JSON.object(members).serialized(pretty: true))
@@ -158,11 +183,17 @@ enum DeliverCommand: Command {
             }
             print(text.render(delivery), terminator: "")
             if case .success(let presentation)? = tapped { print(text.renderMediaTap(presentation), terminator: "") }
-            if let outcome { print(text.render(outcome, before: delivery.presentation), terminator: "") }
+            var before = delivery.presentation
+            for interaction in interactions {
+                print(text.render(interaction, before: before), terminator: "")
+                before = interaction.presentation
+            }
+            if let outcome { print(text.render(outcome, before: before), terminator: "") }
         }
-        if let responseFailure { throw CommandFailure(.dataError, [responseFailure]) }
+        if let failure = interactionFailure ?? responseFailure { throw CommandFailure(.dataError, [failure]) }
         if case .failure(let problem)? = tapped { throw CommandFailure(.dataError, [problem]) }
         let failed = delivery.extensionFailed || (outcome?.diagnostics.containsError ?? false)
+            || interactions.contains { $0.diagnostics.containsError }
         return failed ? .extensionFailed : .success
     }
 
@@ -183,6 +214,25 @@ enum DeliverCommand: Command {
                                                      "The notification was not shown (\(made.display.rawValue)), so --respond has nothing to answer.")])
         }
         return .success
+    }
+
+    /// The element events `--tap-element`, `--submit-element` and `--input` give, in the order given.
+    private static func elementEvents(_ arguments: ParsedArguments) throws(CommandFailure) -> [ElementEvent] {
+        var events: [ElementEvent] = []
+        for (name, value) in arguments.inOrder(["tap-element", "submit-element", "input"]) {
+            switch name {
+            case "tap-element":
+                events.append(.tap(element: value))
+            case "submit-element":
+                guard let equals = value.firstIndex(of: "=") else {
+                    throw .usage("--submit-element takes ID=TEXT (the text field's identifier, then its text); it is \"\(value)\".")
+                }
+                events.append(.submit(element: String(value[..<equals]), text: String(value[value.index(after: equals)...])))
+            default:
+                events.append(.textInput(text: value))
+            }
+        }
+        return events
     }
 
     /// The app's registration `--app-name`, `--app-icon` and `--previews` give; nil when none is given.

@@ -53,6 +53,9 @@ struct PresentationText {
             text += tree(view, at: 0, depth: 1, attachments: notification.content.attachments)
         }
         text += actions(presentation.actions)
+        if let input = presentation.textInput {
+            text += field("Text input", "asked for: \"\(input.placeholder)\" [\(input.buttonTitle)]")
+        }
         if let button = presentation.mediaButton {
             text += field("Media button", ["none", "default", "overlay"][Int(button.type)] + (presentation.mediaPlaying ? ", playing" : ""))
         }
@@ -154,19 +157,42 @@ struct PresentationText {
                 if !userInfo.isEmpty { text += field("userInfo", JSON.object(userInfo).serialized()) }
             }
         }
-        if let after = outcome.presentation.view, let earlier = before.view {
-            let changed = after.nodes.indices.filter { $0 < earlier.nodes.count && after.nodes[$0] != earlier.nodes[$0] }
-            if !changed.isEmpty {
-                text += field("View changes", "")
-                for position in changed {
-                    text += "    " + describe(after.nodes[position], attachments: outcome.presentation.notification.content.attachments) + "\n"
-                }
-            }
-        }
+        text += viewChanges(outcome.presentation, since: before)
         if !outcome.presentation.dismissed && outcome.presentation.actions != before.actions {
             text += actions(outcome.presentation.actions, label: "Actions now")
         }
         return text + log(outcome.log) + diagnostics(outcome.diagnostics)
+    }
+
+    /// An element event and what it changed since `before`.
+    func render(_ outcome: InteractionOutcome, before: Presentation) -> String {
+        let event = outcome.event
+        var text = "\n" + terminal.bold("Element") + "  \(event.name)"
+        if let element = event.element { text += " " + terminal.bold(element) }
+        if let entered = event.text { text += " with text \"\(entered)\"" }
+        text += "\n" + field("Received by", "the extension")
+        text += field("Notification", outcome.presentation.dismissed ? "dismissed" : "still shown")
+        for forwarded in outcome.forwarded { text += field("App", "received \(shortName(forwarded.actionIdentifier))") }
+        switch (before.textInput, outcome.presentation.textInput) {
+        case (_, let input?) where input != before.textInput:
+            text += field("Text input", "asked for: \"\(input.placeholder)\" [\(input.buttonTitle)]")
+        case (.some, nil):
+            text += field("Text input", "no longer asked for")
+        default:
+            break
+        }
+        text += viewChanges(outcome.presentation, since: before)
+        return text + log(outcome.log) + diagnostics(outcome.diagnostics)
+    }
+
+    /// The elements of `after`'s view that differ from `before`'s.
+    private func viewChanges(_ after: Presentation, since before: Presentation) -> String {
+        guard let view = after.view, let earlier = before.view else { return "" }
+        let changed = view.nodes.indices.filter { $0 < earlier.nodes.count && view.nodes[$0] != earlier.nodes[$0] }
+        guard !changed.isEmpty else { return "" }
+        return field("View changes", "") + changed.map { position in
+            "    " + describe(view.nodes[position], attachments: after.notification.content.attachments) + "\n"
+        }.joined()
     }
 
     // MARK: Pieces
@@ -229,6 +255,11 @@ struct PresentationText {
             }
         case let .stack(axis, spacing, _):
             text += terminal.dim(" \(axis.rawValue), spacing \(NumberText.short(spacing))")
+        case let .button(title, enabled):
+            text += " [\(title)]" + (enabled ? "" : terminal.dim(" (disabled)"))
+        case let .textField(value, placeholder, enabled):
+            text += value.isEmpty ? terminal.dim(" \"\(placeholder)\"") : " \"\(value)\""
+            if !enabled { text += terminal.dim(" (disabled)") }
         }
         if node.hidden { text += terminal.dim(" (hidden)") }
         return text
