@@ -9,32 +9,11 @@ enum DeliverCommand: Command {
         name: "deliver",
         summary: "Deliver a notification — its attachments into the store, through its app's service extension, to its content extension — and print the presentation; optionally respond.",
         usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--respond ACTION [--text T]] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
-        options: [
-            .init(name: "app", value: "ID",
-                  help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
-            .init(name: "categories", value: "FILE", help: "Register an app's categories and actions from a JSON file.",
-                  repeatable: true),
-            .init(name: "width", value: "N", help: "The content width in points (default 360)."),
-            .init(name: "id", value: "ID", help: "The request identifier (APNs payloads carry none; default: generated)."),
-            .init(name: "max-payload-size", value: "BYTES",
-                  help: "The largest APNs payload accepted, counted as sent: its compact JSON, without the file's whitespace (default 4096, as APNs; VoIP allows 5120)."),
-            .init(name: "app-name", value: "NAME", help: "The app's display name, shown in the header instead of its bundle identifier."),
-            .init(name: "app-icon", value: "ICON", help: "The app's icon (a path or an icon name) for the header."),
-            .init(name: "previews", value: "always|never",
-                  help: "Whether the app's notifications show previews (default always); never shows the category's hidden-previews placeholder."),
-            .init(name: "respond", value: "ACTION",
-                  help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
-            .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
-            .init(name: "deadline", value: "SECONDS", help: "How long the extension has to complete a response (default 5)."),
-            .init(name: "service-deadline", value: "SECONDS",
-                  help: "How long a service extension has to hand back content (default 30)."),
+        options: deliveryOptions + [
             .init(name: "move-attachments", value: nil,
                   help: "Move attachment files into the store, as iOS does (default: copy them, leaving your files in place)."),
             .init(name: "explain", value: nil,
                   help: "Say what each stage did and why: the attachments, the service extension (or why none ran), then the content extension."),
-            IsolationOption.option,
-            SearchPathOption.option,
-            SearchPathOption.noCacheOption,
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
         ],
         arguments: .file,
@@ -53,9 +32,90 @@ enum DeliverCommand: Command {
             "tidings deliver invite-with-photo.json --categories categories.json --explain",
         ])
 
+    /// The options of a delivery and its response, which `tidings preview` shares.
+    static let deliveryOptions: [CommandSpec.Option] = [
+        .init(name: "app", value: "ID",
+              help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
+        .init(name: "categories", value: "FILE", help: "Register an app's categories and actions from a JSON file.",
+              repeatable: true),
+        .init(name: "width", value: "N", help: "The content width in points (default 360)."),
+        .init(name: "id", value: "ID", help: "The request identifier (APNs payloads carry none; default: generated)."),
+        .init(name: "max-payload-size", value: "BYTES",
+              help: "The largest APNs payload accepted, counted as sent: its compact JSON, without the file's whitespace (default 4096, as APNs; VoIP allows 5120)."),
+        .init(name: "app-name", value: "NAME", help: "The app's display name, shown in the header instead of its bundle identifier."),
+        .init(name: "app-icon", value: "ICON", help: "The app's icon (a path or an icon name) for the header."),
+        .init(name: "previews", value: "always|never",
+              help: "Whether the app's notifications show previews (default always); never shows the category's hidden-previews placeholder."),
+        .init(name: "respond", value: "ACTION",
+              help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
+        .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
+        .init(name: "deadline", value: "SECONDS", help: "How long the extension has to complete a response (default 5)."),
+        .init(name: "service-deadline", value: "SECONDS",
+              help: "How long a service extension has to hand back content (default 30)."),
+        IsolationOption.option,
+        SearchPathOption.option,
+        SearchPathOption.noCacheOption,
+    ]
+
     static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
+        let session = try deliver(arguments, command: "deliver", environment: environment)
+        let made = session.made, delivery = made.delivery, index = session.index
+        let (outcome, responseFailure) = session.respond(arguments)
+
+        let terminal = Terminal(descriptor: 1, environment: environment)
+        if arguments.flag("json") {
+            var members = made.json.objectMembers ?? []
+            if let outcome { members.append(("response", outcome.json)) }
+            if let responseFailure { members.append(("responseError", responseFailure.json)) }
+            print(JSON.object(members).serialized(pretty: true))
+        } else {
+            let text = PresentationText(terminal: terminal)
+            if arguments.flag("explain") {
+                print(text.explain(delivery, admitted: made.admitted), terminator: "")
+                var bundles = index.bundles.filter { !$0.isUsable || $0.manifest?.appIdentifier == delivery.presentation.app }
+                for position in bundles.indices { bundles[position].addLibraryProblems() }
+                print(text.verdicts(bundles), terminator: "")
+            }
+            print(text.render(delivery), terminator: "")
+            if let outcome { print(text.render(outcome, before: delivery.presentation), terminator: "") }
+        }
+        if let responseFailure { throw CommandFailure(.dataError, [responseFailure]) }
+        let failed = delivery.extensionFailed || (outcome?.diagnostics.containsError ?? false)
+        return failed ? .extensionFailed : .success
+    }
+
+    /// A notification delivered, with the host that holds it, so that a response can follow.
+    struct Session {
+        let host: NotificationHost
+        /// The extensions the host was given.
+        let index: ExtensionIndex
+        /// The delivery and the payload's attachments as the store took them in.
+        let made: PayloadDelivery
+        let faults: FaultNotes
+
+        /// The response `--respond` and `--text` ask for, if any, and its outcome or why it was refused.
+        func respond(_ arguments: ParsedArguments) -> (ResponseOutcome?, Diagnostic?) {
+            guard let action = arguments.value("respond") else { return (nil, nil) }
+            let presentation = made.delivery.presentation
+            let response = ResponseRequest(actionIdentifier: ActionIdentifier.named(action, offered: presentation.actions.map(\.identifier)),
+                                           userText: arguments.value("text"))
+            do {
+                var outcome = try host.respond(to: presentation.notification.identifier, with: response)
+                outcome.diagnostics += faults.take(besides: outcome.diagnostics)
+                return (outcome, nil)
+            } catch {
+                return (nil, error)
+            }
+        }
+    }
+
+    /// Delivers the payload file `arguments` name with the options of
+    /// `deliveryOptions`, as `tidings deliver` does; `command` names the
+    /// command in messages.
+    static func deliver(_ arguments: ParsedArguments, command: String,
+                        environment: [String: String]) throws(CommandFailure) -> Session {
         guard arguments.positionals.count == 1, let payloadPath = arguments.positionals.first else {
-            throw .usage("tidings deliver takes one payload file (see tidings deliver --help).")
+            throw .usage("tidings \(command) takes one payload file (see tidings \(command) --help).")
         }
         if arguments.value("text") != nil && arguments.value("respond") == nil {
             throw .usage("--text goes with --respond.")
@@ -108,42 +168,7 @@ enum DeliverCommand: Command {
         }
         made.delivery.diagnostics.insert(contentsOf: notes, at: 0)
         made.delivery.diagnostics += faults.take(besides: made.delivery.diagnostics)
-        let delivery = made.delivery
-
-        var outcome: ResponseOutcome?
-        var responseFailure: Diagnostic?
-        if let action = arguments.value("respond") {
-            let offered = delivery.presentation.actions.map(\.identifier)
-            let response = ResponseRequest(actionIdentifier: ActionIdentifier.named(action, offered: offered),
-                                           userText: arguments.value("text"))
-            do {
-                outcome = try host.respond(to: delivery.presentation.notification.identifier, with: response)
-                if let known = outcome?.diagnostics { outcome?.diagnostics += faults.take(besides: known) }
-            } catch {
-                responseFailure = error
-            }
-        }
-
-        let terminal = Terminal(descriptor: 1, environment: environment)
-        if arguments.flag("json") {
-            var members = made.json.objectMembers ?? []
-            if let outcome { members.append(("response", outcome.json)) }
-            if let responseFailure { members.append(("responseError", responseFailure.json)) }
-            print(JSON.object(members).serialized(pretty: true))
-        } else {
-            let text = PresentationText(terminal: terminal)
-            if arguments.flag("explain") {
-                print(text.explain(delivery, admitted: made.admitted), terminator: "")
-                var bundles = index.bundles.filter { !$0.isUsable || $0.manifest?.appIdentifier == delivery.presentation.app }
-                for position in bundles.indices { bundles[position].addLibraryProblems() }
-                print(text.verdicts(bundles), terminator: "")
-            }
-            print(text.render(delivery), terminator: "")
-            if let outcome { print(text.render(outcome, before: delivery.presentation), terminator: "") }
-        }
-        if let responseFailure { throw CommandFailure(.dataError, [responseFailure]) }
-        let failed = delivery.extensionFailed || (outcome?.diagnostics.containsError ?? false)
-        return failed ? .extensionFailed : .success
+        return Session(host: host, index: index, made: made, faults: faults)
     }
 
     /// The app's registration `--app-name`, `--app-icon` and `--previews` give; nil when none is given.

@@ -99,7 +99,7 @@ struct PresentationText {
 
     func render(_ outcome: ResponseOutcome, before: Presentation) -> String {
         let response = outcome.response
-        var text = "\n" + terminal.bold("Response") + "  \(shortName(response.actionIdentifier))"
+        var text = "\n" + terminal.bold("Response") + "  \(Self.shortName(response.actionIdentifier))"
         if let userText = response.userText { text += " with text \"\(userText)\"" }
         text += "\n"
         switch outcome.receiver {
@@ -116,7 +116,7 @@ struct PresentationText {
             text += field("App", "not told")
         } else {
             for forwarded in outcome.forwarded {
-                var line = "received \(shortName(forwarded.actionIdentifier))"
+                var line = "received \(Self.shortName(forwarded.actionIdentifier))"
                 if let userText = forwarded.userText { line += " with text \"\(userText)\"" }
                 text += field("App", line)
             }
@@ -257,7 +257,8 @@ struct PresentationText {
         diagnostics.map { "  " + terminal.line(for: $0) + "\n" }.joined()
     }
 
-    private func shortName(_ action: String) -> String {
+    /// The action as people read it: "default (opened)", "dismiss", or its identifier.
+    static func shortName(_ action: String) -> String {
         switch action {
         case ActionIdentifier.default: "default (opened)"
         case ActionIdentifier.dismiss: "dismiss"
