@@ -9,13 +9,11 @@ struct Workspace {
 
     /// Makes a new, empty, private directory.
     init() throws(BenchmarkFailure) {
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array(Path.join(base, "tidings-benchmark.XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!) != nil }
-        guard made else {
-            throw BenchmarkFailure("Cannot make a temporary directory in \(base): \(FileSystem.systemReason()).")
+        do throws(Diagnostic) {
+            path = try FileSystem.makeTemporaryDirectory(prefix: "tidings-benchmark")
+        } catch {
+            throw BenchmarkFailure(error.message)
         }
-        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The path of `name` inside the workspace.

@@ -18,8 +18,19 @@ package final class NotificationHost: Sendable {
         /// The content width when the front end gives none: 360 points, about
         /// an iPhone notification's width.
         package var defaultContentWidth = 360.0
-        /// How long an extension has to complete a response, in seconds.
-        package var responseDeadline = 5.0
+        /// How long an extension has to complete a response, in seconds
+        /// (`tidings deliver/serve --deadline`). Apple sets none; past it the
+        /// host applies dismissAndForwardAction, and a completion that comes
+        /// later is reported (`HostEvent.lateCompletion`), never a fault.
+        package var responseDeadline = Self.defaultResponseDeadline
+        /// Two minutes: generous enough for the guide's pattern of
+        /// completing after a server round trip on a slow network.
+        package static let defaultResponseDeadline = 120.0
+        /// The clock completion deadlines are set and judged by: the
+        /// system's monotonic clock, or a test's. (A worker process answers
+        /// its extension's completion call by its own monotonic clock against
+        /// the same instant; the host's judgement is what counts.)
+        package var clock = DeadlineClock.monotonic
         /// How long a service extension has to call its content handler, in
         /// seconds: about 30 on iOS.
         package var serviceDeadline = 30.0
@@ -465,7 +476,8 @@ package final class NotificationHost: Sendable {
         let attachments = configuration.attachmentDirectory.map(AttachmentStore.init(directory:))
         self.attachments = attachments
         endpoint = HostEndpoint(table: HostFunctions.table(callRate: configuration.hostCallRate,
-                                                           version: configuration.abiVersion))
+                                                           version: configuration.abiVersion),
+                                clock: configuration.clock)
         providers = ProviderCache(for: endpoint)
         service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher, endpoint: endpoint,
                                deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
@@ -758,10 +770,13 @@ package final class NotificationHost: Sendable {
 
         let onEvent = self.onEvent
         instance.context.update { $0.categoryActions = categoryActions ?? [] }
+        let late = LateCompletion(app: shown.app, notificationIdentifier: identifier,
+                                  extensionIdentifier: instance.manifest.bundleIdentifier)
         let pending = endpoint.completions.begin(
-            for: instance.context.handle, deadline: MonotonicClock.deadline(after: configuration.responseDeadline),
+            for: instance.context.handle, deadline: configuration.clock.deadline(after: configuration.responseDeadline),
             extensionIdentifier: instance.manifest.bundleIdentifier,
-            report: { [app = shown.app] in onEvent?(.diagnostic($0, app: app)) })
+            report: { onEvent?(late.event(reporting: $0)) },
+            fault: { [provider = instance.started.provider] in provider.noteFault($0) })
         var answer: PendingCompletion.Answer?
         let revision = instance.context.read(\.revision)
         do throws(Diagnostic) {
@@ -783,25 +798,19 @@ package final class NotificationHost: Sendable {
                                           closing: effective != .doNotDismiss || isDismissal,
                                           diagnostics: &diagnostics, log: &log, forwarded: &forwarded)
         switch answer {
-        case .option, .content:  // a response's token takes no content: the center refuses complete_request on it
+        case .option, .content, .invalid:  // an undefined option is reported by the completion center
             break
-        case .invalid(let raw):
-            diagnostics.append(.error(.completionInvalidOption,
-                                      "\(instance.manifest.bundleIdentifier) completed with option \(raw), which is not 0, 1 or 2; the notification is closed and the action forwarded to the app."))
         case nil where pending.isAbandoned:
             diagnostics.append(.error(.completionAbandoned,
                                       "\(instance.manifest.bundleIdentifier)'s worker ended before it completed the response; the notification is closed and the action forwarded to the app."))
         case nil:
             if !diagnostics.containsError {
                 diagnostics.append(.error(.completionTimeout,
-                                          "\(instance.manifest.bundleIdentifier) did not complete the response within \(configuration.responseDeadline) s; the notification is closed and the action forwarded to the app."))
+                                          "\(instance.manifest.bundleIdentifier) did not complete the response within \(NumberText.short(configuration.responseDeadline)) s (--deadline); the host applied dismissAndForwardAction: the notification is closed and the action forwarded to the app. A completion after this is reported, and is no fault."))
             }
         }
         announceChanges(by: instance, since: revision)
         if effective == .dismissAndForwardAction { forwarded.append(toApp) }
-        if let misuse = diagnostics.first(where: \.code.isCompletionMisuse) {
-            instance.started.provider.noteFault(misuse)
-        }
         return ResponseOutcome(response: response, receiver: .extension, option: option, presentation: presentation,
                                forwarded: forwarded, diagnostics: diagnostics, log: log)
     }

@@ -100,6 +100,11 @@ package final class EventLog: @unchecked Sendable {
         all.compactMap { if case .forwarded(let response) = $0 { response } else { nil } }
     }
 
+    /// The completions reported late: whose, and the diagnostic.
+    package var lateCompletions: [(LateCompletion, Diagnostic)] {
+        all.compactMap { if case let .lateCompletion(late, diagnostic) = $0 { (late, diagnostic) } else { nil } }
+    }
+
     /// Waits up to `seconds` for `condition` to hold; false when it did not.
     package func wait(seconds: Double = 3, until condition: (EventLog) -> Bool) -> Bool {
         let deadline = MonotonicClock.deadline(after: seconds)

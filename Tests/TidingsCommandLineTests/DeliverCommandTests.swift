@@ -112,4 +112,22 @@ import Testing
         #expect(misspelt.status == 64)
         #expect(misspelt.standardError.contains("did you mean --respond?"))
     }
+
+    /// `--deadline` of deliver and serve: seconds greater than 0, at most a
+    /// day, 120 by default; anything else is a usage error saying so.
+    @Test func theResponseDeadlineIsValidated() throws {
+        for command in [["deliver", invite], ["serve", "--stdio"]] {
+            for (given, said) in [("0", "greater than 0"), ("-1", "greater than 0"), ("soon", "greater than 0"),
+                                  ("inf", "greater than 0"), ("86401", "at most 86400 seconds")] {
+                let result = try tidings.run(command + ["--deadline", given])
+                #expect(result.status == 64, "\(command[0]) --deadline \(given)")
+                #expect(result.standardError.contains("--deadline must be") && result.standardError.contains(said),
+                        "\(command[0]) --deadline \(given): \(result.standardError)")
+            }
+            let help = try tidings.run([command[0], "--help"])
+            #expect(help.standardOutput.contains("--deadline SECONDS"))
+            #expect(help.standardOutput.contains("default 120"), "\(help.standardOutput)")
+            #expect(help.standardOutput.contains("no fault"))
+        }
+    }
 }

@@ -61,7 +61,11 @@ import TidingsRuntime
         configuration.abiVersion = version
         configuration.attachmentDirectory = fixture.directory.file("store")
         configuration.serviceDeadline = 0.3
-        let host = fixture.host(configuration: configuration, launcher: mode.launcher())
+        // The exerciser misuses each completion token on purpose (complete_request with a response's
+        // token, completing twice), to check the statuses: a fault per token, which must not quarantine it here.
+        var settings = IsolationMode.workerSettings
+        settings.restarts.quarantineAfter = 100
+        let host = fixture.host(configuration: configuration, launcher: mode.launcher(settings))
         host.register([NotificationCategory(identifier: "exercise", actions: [
             NotificationAction(identifier: "keep", title: "Keep"),
             NotificationAction(identifier: "reply", title: "Reply", textInput: .init(buttonTitle: "Send", placeholder: "")),

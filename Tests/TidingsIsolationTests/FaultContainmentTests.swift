@@ -11,7 +11,9 @@ import TidingsRuntime
 /// extension in a worker process: the host keeps serving, shows every
 /// notification with its default content (a response goes to the app),
 /// reports each fault with its class, and quarantines the bundle after the
-/// third. In this process, the completion faults are contained as well.
+/// third. In this process, the completion faults are contained as well. A
+/// completion that never comes is no fault (the deadline only closes the
+/// response).
 ///
 /// Serialized: a CPU-time budget is measured in CPU time, which parallel
 /// tests on two cores would stretch past the call timeout. Workers restart
@@ -36,9 +38,8 @@ import TidingsRuntime
         Case(flag: "FAULT_HANG", kind: "hang"),
     ]
 
-    /// Faults of did_receive_response, with the diagnostic each response carries.
+    /// Faults of did_receive_response (misuse of its completion), with the diagnostic each response carries.
     static let completionFaults = [
-        Case(flag: "FAULT_COMPLETION_NEVER", kind: "response.completion-timeout"),
         Case(flag: "FAULT_COMPLETION_TWICE", kind: "response.completion-repeated"),
         Case(flag: "FAULT_COMPLETION_INVALID", kind: "response.invalid-option"),
     ]
@@ -97,6 +98,24 @@ import TidingsRuntime
         #expect(later.presentation.view == nil)
         #expect(later.diagnostics.map(\.code).contains(.workerQuarantined))
         bench.expectHealthyStillServes(host)
+    }
+
+    /// A response never completed ends at its deadline and goes to the app,
+    /// every time, and is no fault: the bundle is never quarantined.
+    @Test func aCompletionThatNeverComesIsNoFault() throws {
+        let bench = try Bench(fault: "FAULT_COMPLETION_NEVER")
+        let host = bench.host(responseDeadline: 0.05)
+        for round in 0..<10 {
+            _ = host.deliver(notification("n\(round)", category: "faulty"), to: "com.example.tests")
+            let outcome = try host.respond(to: "n\(round)", with: ResponseRequest(actionIdentifier: "go"))
+            #expect(outcome.diagnostics.map(\.code) == [.completionTimeout], "round \(round)")
+            #expect(outcome.forwarded.map(\.actionIdentifier) == ["go"], "round \(round)")
+            #expect(outcome.presentation.dismissed, "round \(round)")
+        }
+        #expect(bench.reported.isEmpty, "\(bench.reported.map(\.description))")
+        #expect(bench.ledger.entries()[bench.faultyBundle] == nil)
+        let later = host.deliver(notification("later", category: "faulty"), to: "com.example.tests")
+        #expect(later.presentation.view?.text(of: "state") == "ok")
     }
 
     @Test func outputIsContainedAndReportedWithoutFault() throws {
@@ -181,7 +200,7 @@ import TidingsRuntime
     }
 
     @Test func inProcessHostContainsCompletionFaults() throws {
-        for fault in Self.completionFaults {
+        for fault in Self.completionFaults + [Case(flag: "FAULT_COMPLETION_NEVER", kind: "response.completion-timeout")] {
             let bench = try Bench(fault: fault.flag)
             var configuration = NotificationHost.Configuration()
             configuration.responseDeadline = 0.1

@@ -95,7 +95,8 @@ import TidingsRuntime
         #expect(delivery.presentation.notification.content.title == "Hello")
         #expect(serviceCodes(delivery) == ["service.timeout"])
         let deadline = MonotonicClock.deadline(after: 3)
-        while !fixture.events.diagnostics.codes.contains("response.completion-late") {
+        // Its own event (extension.late-completion on a server), naming the request.
+        while !fixture.events.lateCompletions.contains(where: { $0.0.notificationIdentifier == "n" && $0.1.code == .completionLate }) {
             try #require(MonotonicClock.now() < deadline, "no late-completion event")
             usleep(20_000)
         }
@@ -120,7 +121,9 @@ import TidingsRuntime
     @Test func theResponseFunctionCannotCompleteARequest() throws {
         let delivery = host().deliver(remote("wrong-function"), to: "com.example.svc")
         #expect(delivery.presentation.notification.content.title == "complete_response said 7")
-        #expect(fixture.events.diagnostics.codes == ["response.completion-wrong-function"])
+        // Reported with the delivery it misused the token of, while that was under way.
+        #expect(delivery.diagnostics.codes.contains("response.completion-wrong-function"))
+        #expect(fixture.events.diagnostics.isEmpty)
     }
 
     @Test func anAnswerFromAnotherThreadCounts() {

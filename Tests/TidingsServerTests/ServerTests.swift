@@ -53,7 +53,7 @@ import TidingsServer
         #expect(described["abiVersion"] == .integer(3))
         #expect(described["events"]?.arrayValue?.compactMap { $0["method"]?.stringValue } == [
             "notification.delivered", "presentation.changed", "notification.dismissed", "response.forwarded", "extension.failed",
-            "state.degraded", "state.recovered", "state.repaired",
+            "extension.late-completion", "state.degraded", "state.recovered", "state.repaired",
         ])
         // A server that keeps nothing says so.
         #expect(described["state"] == .object([("status", .string("ok")), ("kept", .bool(false))]))

@@ -30,8 +30,25 @@
  *    (not always the same thread). Host functions may be called from any
  *    thread, at any time, with any context, including a stale one.
  *  - Completion. A response's completion is called exactly once, from any
- *    thread, before its deadline. The host logs and ignores a late or
- *    repeated completion; it never crashes on one.
+ *    thread, before its deadline: `--deadline SECONDS` of `tidings deliver`
+ *    and `tidings serve`, 120 s by default (Apple sets none). Past it the
+ *    host applies TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION. The host
+ *    never crashes on a completion call, and what counts as a fault of the
+ *    extension (toward the quarantine of an isolated bundle: 3 faults within
+ *    60 s) is exactly this:
+ *      no fault   a completion after the deadline (refused, reported as
+ *                 response.completion-late and the server's
+ *                 extension.late-completion event), or none at all;
+ *      a fault    misuse of a token: calling it a second time (a late call
+ *                 included), an option outside the three defined values,
+ *                 the wrong function (complete_request with a response's
+ *                 token, complete_response with a request's), or naming
+ *                 another instance (complete_response_for,
+ *                 complete_request_for); each misused token counts once,
+ *                 however many calls misuse it. An unknown token is refused
+ *                 and counts for nothing.
+ *    A service extension's content handler (complete_request) follows the
+ *    same rules, with its own deadline (`--service-deadline`, 30 s).
  *
  * Values that mirror Apple's UserNotifications framework (response options,
  * action options, media button types, interruption levels, action
@@ -577,12 +594,15 @@ struct tidings_host {
 
     /**
      * Completes a response passed to tidings_extension.did_receive_response.
-     * Call it exactly once per response, before the deadline, from any thread,
-     * during or after did_receive_response. A repeated, late or unknown call
-     * returns TIDINGS_STATUS_INVALID_COMPLETION and changes nothing; an
-     * option outside the three defined values is treated as
+     * Call it exactly once per response, before the deadline (120 s by
+     * default, `--deadline`), from any thread, during or after
+     * did_receive_response. A repeated, late or unknown call returns
+     * TIDINGS_STATUS_INVALID_COMPLETION and changes nothing; an option
+     * outside the three defined values is treated as
      * TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION, so the app still learns of
-     * the action, and is reported.
+     * the action, and is reported. Faults (see "Completion" above): a late
+     * call is none; a repeated call, an undefined option or a call with a
+     * request's token is one, once per token.
      * Thread: any. Ownership: none.
      */
     tidings_status (*complete_response)(tidings_completion completion,
@@ -598,7 +618,9 @@ struct tidings_host {
      * text (title, subtitle and body all empty) is ignored, as on iOS, and
      * the original is shown. Call it exactly once, before the deadline or
      * during service_extension_time_will_expire; late and repeated calls are
-     * refused (TIDINGS_STATUS_INVALID_COMPLETION) and reported.
+     * refused (TIDINGS_STATUS_INVALID_COMPLETION) and reported. Faults (see
+     * "Completion" above): a late call is none; a repeated call or one with
+     * a response's token is one, once per token.
      * Thread: any. Ownership: `content` and all it points to are copied.
      */
     tidings_status (*complete_request)(tidings_completion completion,
@@ -667,9 +689,10 @@ struct tidings_host {
     /**
      * v3. complete_response, naming the instance the response was passed to:
      * the host accepts `completion` only from the instance it was given to
-     * (TIDINGS_STATUS_INVALID_COMPLETION otherwise), so one extension cannot
-     * complete another's responses. Use it instead of complete_response
-     * when the host's abi_version is at least 3.
+     * (TIDINGS_STATUS_INVALID_COMPLETION otherwise, and a fault of the
+     * extension, once per token), so one extension cannot complete
+     * another's responses. Use it instead of complete_response when the
+     * host's abi_version is at least 3.
      * Thread: any. Ownership: none.
      */
     tidings_status (*complete_response_for)(tidings_context context,
@@ -761,7 +784,8 @@ typedef struct tidings_extension {
      * When present it must handle every action of every category the
      * extension serves and call host->complete_response(completion, option)
      * exactly once, during this call or later from any thread, before the
-     * deadline.
+     * deadline (120 s by default; a later completion is no fault, see
+     * "Completion" above).
      * Thread: the instance's. Ownership: `response` is borrowed for the call;
      * `completion` is a number and may be kept.
      */

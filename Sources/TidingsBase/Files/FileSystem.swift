@@ -195,6 +195,17 @@ package enum FileSystem {
         }
     }
 
+    /// Makes a new, empty directory only the user can enter, `PREFIX.XXXXXX`
+    /// under `$TMPDIR` (or /tmp), and returns its path.
+    /// The corresponding C function is `mkdtemp`.
+    package static func makeTemporaryDirectory(prefix: String) throws(Diagnostic) -> String {
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array(Path.join(base, "\(prefix).XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!) != nil }
+        guard made else { throw failure(.fileUnwritable, "cannot make a temporary directory in", base) }
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Copies the regular file at `source` to `destination` atomically, keeping its permission bits.
     package static func copyFile(_ source: String, to destination: String) throws(Diagnostic) {
         let bytes = try readFile(source, limit: Int.max)

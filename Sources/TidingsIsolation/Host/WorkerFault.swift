@@ -26,7 +26,9 @@ package struct WorkerFault: Sendable, Equatable {
         case memory
         /// The worker sent what the protocol does not allow.
         case `protocol`
-        /// A completion never called, called twice, or with an invalid option.
+        /// A completion misused: called twice, with an undefined option,
+        /// through the wrong function or naming another instance (never a
+        /// late or missing one).
         case completion
         /// The worker did not start, or did not load the library again.
         case launch

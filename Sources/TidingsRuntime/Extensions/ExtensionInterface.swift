@@ -21,9 +21,11 @@ package protocol ExtensionProvider: Sendable {
     var handlesMedia: Bool { get }
     /// Creates an instance that reports through `context`.
     func makeInstance(context: InstanceContext) throws(Diagnostic) -> any ExtensionInstance
-    /// Tells the provider that its extension misbehaved in a way only the
-    /// runtime sees (a completion never called, called twice or with an
-    /// invalid option), so that it counts as a fault where faults are counted.
+    /// Tells the provider that its extension misused a completion token (the
+    /// `CompletionCenter` decides: called twice, with an undefined option,
+    /// through the wrong function, naming another instance; once per token),
+    /// so that it counts as a fault where faults are counted. A completion
+    /// that is late, or never comes, is no fault and never comes here.
     func noteFault(_ diagnostic: Diagnostic)
 }
 

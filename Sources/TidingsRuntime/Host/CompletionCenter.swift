@@ -7,33 +7,31 @@ import TidingsBase
 /// service request's content handler (`complete_request`), and their `_for`
 /// forms, which name the instance the token was given to.
 ///
-/// Tokens are numbers of the host's directory slot, never reused. A
-/// completion that comes twice, late, through the wrong function, naming
-/// another instance, or with a token nobody issued changes nothing and is
-/// reported, never a crash.
+/// Tokens are numbers of the host's directory slot, never reused. Whatever
+/// a completion call does, it changes nothing beyond its own token and is
+/// never a crash. The center alone decides what a call is (`PendingCompletion`):
+/// - on time, of the right function, from the right instance: the answer;
+/// - late (after the deadline, or after the host gave up waiting): reported
+///   (`response.completion-late`), ignored, and no fault;
+/// - misuse — a second call, an option outside Apple's three, the wrong
+///   function (`complete_request` with a response's token or the reverse),
+///   or naming another instance: reported, ignored (an undefined option is
+///   taken as dismissAndForwardAction), and counted as one fault of the
+///   extension however often the token is misused.
+/// A token nobody issued gets TIDINGS_STATUS_INVALID_COMPLETION and nothing
+/// else: there is nobody to report it on.
 package final class CompletionCenter: Sendable {
     /// The directory slot its tokens carry.
     private let slot: HandleSlot
+    /// The clock deadlines are set and judged by.
+    package let clock: DeadlineClock
     /// How many finished tokens are remembered, to tell a late or repeated
     /// completion from a forged one.
     private let rememberedFinishedTokens: Int
 
-    /// How a finished token ended.
-    private enum Ending {
-        case completed
-        case expired
-    }
-
-    /// What is remembered of a finished token.
-    private struct Finished {
-        var ending: Ending
-        var kind: PendingCompletion.Kind
-        var report: @Sendable (Diagnostic) -> Void
-    }
-
     private struct Table {
         var pending: [UInt64: PendingCompletion] = [:]
-        var finished: [UInt64: Finished] = [:]
+        var finished: [UInt64: PendingCompletion] = [:]
         /// The finished tokens in the order they finished, as a ring once full.
         var finishedOrder: [UInt64] = []
         /// In a full ring, the slot of the oldest token: the next one to forget and overwrite.
@@ -42,67 +40,36 @@ package final class CompletionCenter: Sendable {
 
     private let table = Mutex(Table())
 
-    /// A center whose tokens carry `slot`, remembering the last `count`
-    /// finished tokens (at least one).
-    package init(slot: HandleSlot, remembering count: Int = 4096) {
+    /// A center whose tokens carry `slot`, judging deadlines by `clock`,
+    /// remembering the last `count` finished tokens (at least one).
+    package init(slot: HandleSlot, clock: DeadlineClock = .monotonic, remembering count: Int = 4096) {
         self.slot = slot
+        self.clock = clock
         rememberedFinishedTokens = max(1, count)
     }
 
     /// Opens a pending completion of `kind`, given to the instance whose
     /// context handle is `context`, that must arrive before `deadline`
-    /// (monotonic nanoseconds). `report` receives what goes wrong after it
-    /// is finished (a late or repeated call).
+    /// (nanoseconds of the center's clock). `report` receives what goes
+    /// wrong after the waiter is done (a late call, a misuse); `fault` counts
+    /// a misuse of the token as a fault of the extension, once per token.
     package func begin(_ kind: PendingCompletion.Kind = .response, for context: UInt64, deadline: UInt64,
-                       extensionIdentifier: String, report: @escaping @Sendable (Diagnostic) -> Void)
-        -> PendingCompletion
+                       extensionIdentifier: String, report: @escaping @Sendable (Diagnostic) -> Void,
+                       fault: @escaping @Sendable (Diagnostic) -> Void = { _ in }) -> PendingCompletion
     {
         let pending = PendingCompletion(kind: kind, token: slot.makeHandle(), context: context, deadline: deadline,
-                                        extensionIdentifier: extensionIdentifier, report: report)
+                                        clock: clock, extensionIdentifier: extensionIdentifier, report: report,
+                                        fault: fault)
         table.withLock { $0.pending[pending.token] = pending }
         return pending
     }
 
-    /// The ABI's completion functions: hands `given` to the pending
-    /// completion of `token` when it is of the kind `given` completes and,
-    /// for a call naming a context (`context`), was given to that context's
-    /// instance; otherwise reports the misuse on the token's owner. A token
-    /// nobody issued only gets TIDINGS_STATUS_INVALID_COMPLETION back, as
-    /// there is nothing to report it on.
+    /// The ABI's completion functions: hands `given` to the pending or
+    /// finished completion of `token`, which judges it (see the type's
+    /// summary); `context` is the instance a `_for` call named.
     package func complete(_ token: UInt64, with given: CompletionGiven, by context: UInt64?) -> tidings_status {
-        let kind = given.kind
-        enum Found {
-            case pending(PendingCompletion)
-            case finished(Finished)
-            case unknown
-        }
-        let found: Found = table.withLock { table in
-            if let pending = table.pending[token] { return .pending(pending) }
-            if let finished = table.finished[token] { return .finished(finished) }
-            return .unknown
-        }
-        switch found {
-        case .pending(let pending) where context != nil && context != pending.context:
-            pending.report(.warning(.completionWrongInstance,
-                                    "\(kind.function)_for named an instance that \(pending.kind.noun) was not given to; the call was ignored."))
-        case .pending(let pending) where pending.kind == kind:
-            return pending.complete(given)
-        case .pending(let pending):
-            pending.report(.warning(.completionWrongKind,
-                                    "\(kind.function) was called with the token of \(pending.kind.noun); the call was ignored."))
-        case .finished(let finished):
-            switch finished.ending {
-            case .completed:
-                finished.report(.warning(.completionRepeated,
-                                         "\(finished.kind.noun.capitalizedFirst) was completed again after it had completed; the call was ignored."))
-            case .expired:
-                finished.report(.warning(.completionLate,
-                                         "\(finished.kind.noun.capitalizedFirst) was completed after its deadline; the call was ignored."))
-            }
-        case .unknown:
-            break
-        }
-        return TIDINGS_STATUS_INVALID_COMPLETION
+        let found = table.withLock { $0.pending[token] ?? $0.finished[token] }
+        return found?.take(given, by: context, at: clock.now()) ?? TIDINGS_STATUS_INVALID_COMPLETION
     }
 
     /// Gives up on `token`'s completion, if it is pending: whoever owed it is
@@ -111,12 +78,13 @@ package final class CompletionCenter: Sendable {
         table.withLock { $0.pending[token] }?.abandon()
     }
 
-    /// Closes a pending completion: later calls with its token are reported.
+    /// Closes a pending completion: the waiter is done, and later calls with
+    /// its token are reported as they come.
     package func finish(_ pending: PendingCompletion) {
-        let ending: Ending = pending.result == nil ? .expired : .completed
+        pending.close()
         table.withLock { table in
             table.pending[pending.token] = nil
-            table.finished[pending.token] = Finished(ending: ending, kind: pending.kind, report: pending.report)
+            table.finished[pending.token] = pending
             // A ring, not removeFirst(), which moved all 4,096 tokens on every response.
             if table.finishedOrder.count < rememberedFinishedTokens {
                 table.finishedOrder.append(pending.token)
@@ -172,9 +140,11 @@ package final class PendingCompletion: Sendable {
     package let token: UInt64
     /// The context handle of the instance it was given to.
     package let context: UInt64
-    /// Monotonic nanoseconds by which the completion must arrive.
+    /// The instant (of `clock`) by which the completion must arrive.
     package let deadline: UInt64
-    fileprivate let report: @Sendable (Diagnostic) -> Void
+    private let clock: DeadlineClock
+    private let report: @Sendable (Diagnostic) -> Void
+    private let fault: @Sendable (Diagnostic) -> Void
     private let extensionIdentifier: String
 
     /// What the lock guards.
@@ -187,28 +157,51 @@ package final class PendingCompletion: Sendable {
         var graceUntil: UInt64 = 0
         /// Nothing will answer any more (the extension's worker process is gone): waits end at once.
         var abandoned = false
+        /// The waiter is done (`CompletionCenter.finish`): problems are reported as they come.
+        var closed = false
+        /// A call came too late: it was the extension's completion, and another call is a second one.
+        var calledLate = false
+        /// The token was misused: it counts as a fault once, never again.
+        var misused = false
+        /// The misuse to count when the waiter is done: a fault counted
+        /// while the response is under way could end the extension's worker
+        /// (the quarantine) in the middle of it.
+        var uncounted: Diagnostic?
         /// The gate a waiter waits at: made by the first wait that finds no
         /// answer yet, so that an extension that completes during the call
         /// costs no gate at all.
         var latch: Latch?
     }
 
+    /// How a call was judged.
+    private enum Verdict {
+        /// The answer (an undefined option is a misuse, though taken).
+        case accepted
+        /// Reported, and no fault.
+        case late(Diagnostic)
+        /// Reported, and a fault the first time.
+        case misuse(Diagnostic)
+    }
+
     private let state = Mutex(State())
 
-    fileprivate init(kind: Kind, token: UInt64, context: UInt64, deadline: UInt64, extensionIdentifier: String,
-                     report: @escaping @Sendable (Diagnostic) -> Void) {
+    fileprivate init(kind: Kind, token: UInt64, context: UInt64, deadline: UInt64, clock: DeadlineClock,
+                     extensionIdentifier: String, report: @escaping @Sendable (Diagnostic) -> Void,
+                     fault: @escaping @Sendable (Diagnostic) -> Void) {
         self.kind = kind
         self.token = token
         self.context = context
         self.deadline = deadline
+        self.clock = clock
         self.extensionIdentifier = extensionIdentifier
         self.report = report
+        self.fault = fault
     }
 
     /// The answer, once it has come in time.
     package var result: Answer? { state.withLock { $0.answer } }
 
-    /// Problems seen while waiting: a repeated call, a late one.
+    /// Problems seen while waiting: a late call, a misuse.
     package var problems: [Diagnostic] { state.withLock { $0.extra } }
 
     /// True when the wait was given up because nothing could answer any more
@@ -220,16 +213,16 @@ package final class PendingCompletion: Sendable {
         wait(until: deadline)
     }
 
-    /// Waits for the completion until `instant` (monotonic nanoseconds), which
-    /// may lie past the deadline: a service extension's grace period after
-    /// time-will-expire. Nil when it did not come.
+    /// Waits for the completion until `instant` (of the center's clock),
+    /// which may lie past the deadline: a service extension's grace period
+    /// after time-will-expire. Nil when it did not come.
     package func wait(until instant: UInt64) -> Answer? {
         let latch: Latch? = state.withLock { state in
             guard state.answer == nil && !state.abandoned else { return nil }
             if state.latch == nil { state.latch = Latch() }
             return state.latch
         }
-        if let latch { _ = latch.wait(until: instant) }
+        if let latch { _ = latch.wait(until: clock.systemInstant(at: instant)) }
         return result
     }
 
@@ -249,32 +242,88 @@ package final class PendingCompletion: Sendable {
         state.withLock { $0.graceUntil = instant }
     }
 
-    fileprivate func complete(_ given: CompletionGiven) -> tidings_status {
-        let now = MonotonicClock.now()
-        let (accepted, latch): (Bool, Latch?) = state.withLock { state in
-            if state.answer != nil {
-                state.extra.append(.warning(.completionRepeated,
-                                            "\(extensionIdentifier) called \(kind.noun) twice; the second call was ignored."))
-                return (false, nil)
-            }
-            if now > max(deadline, state.graceUntil) {
-                state.extra.append(.warning(.completionLate,
-                                            "\(extensionIdentifier) called \(kind.noun) after its deadline; the call was ignored."))
-                return (false, nil)
-            }
-            switch given {
-            case .option(let option): state.answer = ResponseOption(rawValue: option).map(Answer.option) ?? .invalid(option)
-            case .content(let content): state.answer = .content(content)
-            }
-            return (true, state.latch)
+    /// The waiter is done: a misuse seen meanwhile counts now, and what
+    /// comes from now on is reported and counted as it comes.
+    fileprivate func close() {
+        let uncounted: Diagnostic? = state.withLock { state in
+            state.closed = true
+            defer { state.uncounted = nil }
+            return state.uncounted
         }
-        latch?.open()
-        return accepted ? TIDINGS_STATUS_OK : TIDINGS_STATUS_INVALID_COMPLETION
+        if let uncounted { fault(uncounted) }
     }
-}
 
-private extension String {
-    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+    /// Judges one completion call made at `now` (see `CompletionCenter`),
+    /// naming the instance `context` when it is a `_for` call; returns what
+    /// the extension is answered. Every problem is reported once, with the
+    /// response while it is under way and on its own after; a token's first
+    /// misuse is counted as a fault (when the waiter is done), outside the lock.
+    fileprivate func take(_ given: CompletionGiven, by context: UInt64?, at now: UInt64) -> tidings_status {
+        typealias Taken = (answered: Bool, latch: Latch?, problem: Diagnostic?, reportNow: Bool, counts: Bool)
+        let taken: Taken = state.withLock { state in
+            let unanswered = state.answer == nil
+            let verdict = judge(given, by: context, at: now, in: &state)
+            let answered = unanswered && state.answer != nil
+            let latch = answered ? state.latch : nil
+            switch verdict {
+            case .accepted:
+                return (answered, latch, nil, false, false)
+            case .late(let problem):
+                if !state.closed { state.extra.append(problem) }
+                return (answered, latch, problem, state.closed, false)
+            case .misuse(let problem):
+                let first = !state.misused
+                state.misused = true
+                guard state.closed else {
+                    state.extra.append(problem)
+                    if first { state.uncounted = problem }
+                    return (answered, latch, problem, false, false)
+                }
+                return (answered, latch, problem, true, first)
+            }
+        }
+        taken.latch?.open()
+        if let problem = taken.problem {
+            if taken.reportNow { report(problem) }
+            if taken.counts { fault(problem) }
+        }
+        // An undefined option is still the answer (taken as dismissAndForwardAction): OK, and reported.
+        return taken.answered ? TIDINGS_STATUS_OK : TIDINGS_STATUS_INVALID_COMPLETION
+    }
+
+    /// What a call made at `now` is, the state changed as it says.
+    private func judge(_ given: CompletionGiven, by caller: UInt64?, at now: UInt64, in state: inout State) -> Verdict {
+        let name = extensionIdentifier
+        if let caller, caller != context {
+            return .misuse(.warning(.completionWrongInstance,
+                                    "\(name) called \(given.kind.function)_for naming an instance that \(kind.noun) was not given to; the call was ignored."))
+        }
+        if given.kind != kind {
+            return .misuse(.warning(.completionWrongKind,
+                                    "\(name) called \(given.kind.function) with the token of \(kind.noun); the call was ignored."))
+        }
+        if state.answer != nil || state.calledLate {
+            return .misuse(.warning(.completionRepeated,
+                                    "\(name) called \(kind.noun) a second time; the call was ignored."))
+        }
+        if now > max(deadline, state.graceUntil) || state.closed {
+            state.calledLate = true
+            return .late(.warning(.completionLate,
+                                  "\(name) called \(kind.noun) after its deadline; the call was ignored. A late completion is no fault."))
+        }
+        switch given {
+        case .option(let option):
+            guard let known = ResponseOption(rawValue: option) else {
+                state.answer = .invalid(option)
+                return .misuse(.error(.completionInvalidOption,
+                                      "\(name) completed with option \(option), which is not 0, 1 or 2 (doNotDismiss, dismiss, dismissAndForwardAction); the notification is closed and the action forwarded to the app."))
+            }
+            state.answer = .option(known)
+        case .content(let content):
+            state.answer = .content(content)
+        }
+        return .accepted
+    }
 }
 
 extension Diagnostic.Code {
@@ -282,7 +331,7 @@ extension Diagnostic.Code {
     package static let completionTimeout = Self("response.completion-timeout")
     /// The extension's worker ended before it completed a response.
     package static let completionAbandoned = Self("response.completion-abandoned")
-    /// A completion came after its deadline.
+    /// A completion came after its deadline: reported, never a fault.
     package static let completionLate = Self("response.completion-late")
     /// A completion came twice.
     package static let completionRepeated = Self("response.completion-repeated")
@@ -292,14 +341,4 @@ extension Diagnostic.Code {
     package static let completionWrongKind = Self("response.completion-wrong-function")
     /// complete_response_for or complete_request_for named an instance the token was not given to.
     package static let completionWrongInstance = Self("response.completion-wrong-instance")
-}
-
-extension Diagnostic.Code {
-    /// True for a completion never called, called twice, through the wrong
-    /// function or with an invalid option: misuse that counts as a fault of
-    /// the extension where faults are counted.
-    package var isCompletionMisuse: Bool {
-        self == .completionTimeout || self == .completionRepeated || self == .completionInvalidOption
-            || self == .completionWrongKind
-    }
 }

@@ -13,11 +13,12 @@ package final class HostEndpoint: HandleOwner {
     /// The table its extensions are given.
     package let table: HostTable
 
-    /// An endpoint whose extensions are given `table`, in a slot of its own.
-    package init(table: HostTable) {
+    /// An endpoint whose extensions are given `table`, in a slot of its
+    /// own, whose completion deadlines are judged by `clock`.
+    package init(table: HostTable, clock: DeadlineClock = .monotonic) {
         let slot = HandleSlot()
         contexts = ContextRegistry(slot: slot)
-        completions = CompletionCenter(slot: slot)
+        completions = CompletionCenter(slot: slot, clock: clock)
         self.table = table
         HandleDirectory.shared.bind(slot, to: self)
     }

@@ -141,6 +141,11 @@ package enum HostEvent: Sendable {
     case dismissed(identifier: String, app: String, reason: DismissReason)
     /// The app received a response: from the user directly, or forwarded by the extension.
     case forwarded(ForwardedResponse)
+    /// An extension completed a response after its deadline, when the host
+    /// had applied dismissAndForwardAction (or a service request after its
+    /// grace period, when the original content was shown): reported (the
+    /// diagnostic says so), never a fault.
+    case lateCompletion(LateCompletion, Diagnostic)
 }
 
 /// Why a notification left the screen.

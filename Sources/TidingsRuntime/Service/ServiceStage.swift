@@ -83,13 +83,16 @@ struct ServiceStage: Sendable {
         }
 
         let onEvent = self.onEvent
+        let clock = endpoint.completions.clock
+        let late = LateCompletion(app: app, notificationIdentifier: notification.identifier, extensionIdentifier: identifier)
         let pending = endpoint.completions.begin(.request, for: context.handle,
-                                                 deadline: MonotonicClock.deadline(after: deadline),
-                                                 extensionIdentifier: identifier, report: { onEvent(.diagnostic($0, app: app)) })
+                                                 deadline: clock.deadline(after: deadline),
+                                                 extensionIdentifier: identifier, report: { onEvent(late.event(reporting: $0)) },
+                                                 fault: { provider.noteFault($0) })
         // did_receive_request runs on a thread of its own, so that the deadline runs while it does: its
         // content handler counts until the deadline and the grace period after time-will-expire.
         let call = RequestCall()
-        let last = MonotonicClock.deadline(after: deadline + gracePeriod)
+        let last = clock.deadline(after: deadline + gracePeriod)
         let request = notification
         let token = pending.token
         if !Threads.start({
@@ -107,7 +110,7 @@ struct ServiceStage: Sendable {
         var failure = call.failure
         if answer == nil && failure == nil {
             expired = true
-            let grace = MonotonicClock.deadline(after: gracePeriod)
+            let grace = clock.deadline(after: gracePeriod)
             pending.extend(until: grace)
             do throws(Diagnostic) {
                 try instance.serviceExtensionTimeWillExpire()
@@ -134,8 +137,6 @@ struct ServiceStage: Sendable {
                 store?.remove(created.map(\.attachment))
                 return result
             }
-        } else if answer == nil {
-            provider.noteFault(.error(.serviceTimeout, "\(identifier) did not call its content handler."))
         }
         let elapsed = Double(MonotonicClock.now() - started) / 1e6
         let outcome = answer.map { answer in

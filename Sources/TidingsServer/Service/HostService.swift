@@ -246,6 +246,7 @@ package final class HostService: Sendable {
         ("notification.dismissed", "A notification left the screen: {identifier, app, reason: response | extension | removed | replaced | expired}."),
         ("response.forwarded", "The app received a response: {app, notification, actionIdentifier, userText}."),
         ("extension.failed", "An extension failed or misbehaved outside a call, or a call fell back to default content: {app, diagnostic}."),
+        ("extension.late-completion", "An extension completed a response after its deadline (the host had applied dismissAndForwardAction); reported, and no fault: {app, notification, extension, diagnostic}."),
         ("state.degraded", "Changes can no longer be written to the state (a full or failing disk) and are refused: {status, cause, since}."),
         ("state.recovered", "Changes are written to the state again: {status}."),
         ("state.repaired", "Loading the state at start repaired damage; sent when subscribing: {repaired, losses}."),

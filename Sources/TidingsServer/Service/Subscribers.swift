@@ -89,6 +89,7 @@ package final class Subscribers: Sendable {
         case .delivered(let presentation), .presentationChanged(let presentation): presentation.app
         case .dismissed(_, let app, _): app
         case .forwarded(let response): response.app
+        case .lateCompletion(let late, _): late.app
         }
     }
 
@@ -108,6 +109,11 @@ package final class Subscribers: Sendable {
             ]))
         case .forwarded(let response):
             ("response.forwarded", response.json)
+        case let .lateCompletion(late, diagnostic):
+            ("extension.late-completion", .object([
+                ("app", .string(late.app)), ("notification", .string(late.notificationIdentifier)),
+                ("extension", .string(late.extensionIdentifier)), ("diagnostic", diagnostic.json),
+            ]))
         case let .diagnostic(diagnostic, app):
             ("extension.failed", .object([("app", app.map(JSON.string) ?? .null), ("diagnostic", diagnostic.json)]))
         }

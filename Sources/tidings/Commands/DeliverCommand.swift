@@ -8,7 +8,7 @@ enum DeliverCommand: Command {
     static let spec = CommandSpec(
         name: "deliver",
         summary: "Deliver a notification — its attachments into the store, through its app's service extension, to its content extension — and print the presentation; optionally respond.",
-        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--respond ACTION [--text T]] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
+        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--respond ACTION [--text T]] [--deadline SECONDS] [--service-deadline SECONDS] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
         options: deliveryOptions + [
             .init(name: "move-attachments", value: nil,
                   help: "Move attachment files into the store, as iOS does (default: copy them, leaving your files in place)."),
@@ -23,6 +23,7 @@ enum DeliverCommand: Command {
             "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, an absolute \"path\", or a file:// \"url\") must be a regular file whose name has an extension (or whose entry has a \"typeHint\"), as iOS requires, of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
             SearchPathOption.discussion,
             IsolationOption.discussion,
+            DeadlineOption.discussion,
             "Exit status: " + ExitCode.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + ".",
         ],
         examples: [
@@ -49,10 +50,8 @@ enum DeliverCommand: Command {
         .init(name: "respond", value: "ACTION",
               help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
         .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
-        .init(name: "deadline", value: "SECONDS", help: "How long the extension has to complete a response (default 5)."),
-        .init(name: "service-deadline", value: "SECONDS",
-              help: "How long a service extension has to hand back content (default 30)."),
         IsolationOption.option,
+    ] + DeadlineOption.options + [
         SearchPathOption.option,
         SearchPathOption.noCacheOption,
     ]
@@ -122,8 +121,7 @@ enum DeliverCommand: Command {
         }
         let width = try arguments.positiveNumber("width")
         var configuration = NotificationHost.Configuration()
-        configuration.responseDeadline = try arguments.positiveNumber("deadline") ?? configuration.responseDeadline
-        configuration.serviceDeadline = try arguments.positiveNumber("service-deadline") ?? configuration.serviceDeadline
+        try DeadlineOption.apply(arguments, to: &configuration)
         configuration.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         var notes: [Diagnostic] = []

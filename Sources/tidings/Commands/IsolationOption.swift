@@ -58,12 +58,14 @@ enum IsolationOption {
         IsolatingLauncher(policy: policy, workers: workers(policy, environment: environment, onFault: onFault))
     }
 
-    /// The worker launcher `policy` asks for, recording faults in the user's ledger.
-    static func workers(_ policy: IsolationPolicy, environment: [String: String],
+    /// The worker launcher `policy` asks for, recording faults in the user's
+    /// ledger unless `recordingFaults` is false (a bundle on trial: `tidings validate`).
+    static func workers(_ policy: IsolationPolicy, environment: [String: String], recordingFaults: Bool = true,
                         onFault: @escaping @Sendable (Diagnostic) -> Void) -> WorkerLauncher {
         var settings = WorkerSettings(executable: SandboxedProcess.currentExecutable ?? CommandLine.arguments[0])
         settings = policy.applied(to: settings)
-        var workers = WorkerLauncher(settings: settings, ledger: FaultLedger.standard(in: environment), onFault: onFault)
+        let ledger = recordingFaults ? FaultLedger.standard(in: environment) : nil
+        var workers = WorkerLauncher(settings: settings, ledger: ledger, onFault: onFault)
         workers.networkGranted = policy.networkGranted
         return workers
     }

@@ -23,6 +23,7 @@ enum PreviewCommand: Command {
             "The PNG: the browser lays the page out at its width (a column of the content width and 16-point margins per appearance), reports its height (at most \(HeadlessBrowser.maximumHeight)), and takes a screenshot at one pixel per point, with a temporary profile, within \(NumberText.short(HeadlessBrowser.defaultDeadline)) s; --no-sandbox is added when run as root.",
             SearchPathOption.discussion,
             IsolationOption.discussion,
+            DeadlineOption.discussion,
             "Exit status: " + ExitCode.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + ".",
         ],
         examples: [

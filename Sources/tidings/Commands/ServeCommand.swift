@@ -22,15 +22,13 @@ enum ServeCommand: Command {
             IsolationOption.option,
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
-            .init(name: "deadline", value: "SECONDS", help: "How long an extension has to complete a response (default 5)."),
-            .init(name: "service-deadline", value: "SECONDS",
-                  help: "How long a service extension has to hand back content (default 30)."),
+        ] + DeadlineOption.options + [
             .init(name: "max-payload-size", value: "BYTES", help: "The largest APNs payload accepted (default 4096)."),
             .init(name: "max-message-size", value: "BYTES",
                   help: "The longest JSON-RPC message accepted (default 1048576); a longer one gets an error."),
         ],
         discussion: [
-            "Methods: server.describe, categories.register, categories.list, notifications.deliver, notifications.respond, notifications.presentation, notifications.list, notifications.remove, extensions.list, events.subscribe, events.unsubscribe. Events (JSON-RPC notifications to subscribers of the app, or of all apps): notification.delivered, presentation.changed, notification.dismissed, response.forwarded, extension.failed; and to every subscriber: state.degraded, state.recovered, state.repaired. The README documents each with an example; server.describe lists them.",
+            "Methods: server.describe, categories.register, categories.list, notifications.deliver, notifications.respond, notifications.presentation, notifications.list, notifications.remove, extensions.list, events.subscribe, events.unsubscribe. Events (JSON-RPC notifications to subscribers of the app, or of all apps): notification.delivered, presentation.changed, notification.dismissed, response.forwarded, extension.failed, extension.late-completion; and to every subscriber: state.degraded, state.recovered, state.repaired. The README documents each with an example; server.describe lists them.",
             "State: each change is written to the journal before it is made and answered (it survives kill -9), a notification expiring to make room (--keep) included; the journal is flushed to disk every second and folded into a snapshot on a thread of its own. A change whose record cannot be written (a full disk) is refused with error -32010 and the state reported degraded until writing works again.",
             "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
             "Files: the state, cache, fault ledger, attachment store, configuration and socket, and their directories, must be the user's own and writable by no one else; a link, a FIFO or another kind in their place is refused, never followed or waited on (exit status 77). Directories it makes are 0700.",
@@ -38,6 +36,7 @@ enum ServeCommand: Command {
             "Live reload: the extension directories are watched (inotify); a bundle added, removed, renamed or replaced, or a manifest edited, is served within tens of milliseconds, without a restart and without disturbing notifications shown. A manifest that stops validating keeps its last good version serving (an extension.failed event says so). A library already loaded keeps its code until the server restarts: code cannot be unloaded from a process.",
             SearchPathOption.discussion,
             IsolationOption.discussion,
+            DeadlineOption.discussion,
         ],
         examples: [
             "tidings serve",
@@ -55,9 +54,7 @@ enum ServeCommand: Command {
         // Before the state is read: memory that removed notifications free goes back to the system.
         MemoryReturn.configureAllocator()
         var configuration = HostService.Configuration()
-        configuration.host.responseDeadline = try arguments.positiveNumber("deadline") ?? configuration.host.responseDeadline
-        configuration.host.serviceDeadline =
-            try arguments.positiveNumber("service-deadline") ?? configuration.host.serviceDeadline
+        try DeadlineOption.apply(arguments, to: &configuration.host)
         configuration.host.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         configuration.payloadSizeLimit = try arguments.wholeNumber("max-payload-size") ?? configuration.payloadSizeLimit
         configuration.host.deliveredLimit = try arguments.wholeNumber("keep") ?? configuration.host.deliveredLimit

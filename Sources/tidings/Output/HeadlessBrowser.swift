@@ -45,7 +45,7 @@ struct HeadlessBrowser {
     /// `width` CSS pixels wide, and writes a screenshot of all of it (up to
     /// `maximumHeight`) to `output`, a PNG. Returns the screenshot's height.
     func screenshot(of page: String, width: Int, to output: String) throws(Diagnostic) -> Int {
-        let scratch = try Self.temporaryDirectory()
+        let scratch = try FileSystem.makeTemporaryDirectory(prefix: "tidings-preview")
         defer { try? FileSystem.removeTree(scratch) }
         let file = Path.join(scratch, "page.html")
         try FileSystem.writeFileAtomically(file, Array(page.utf8))
@@ -74,7 +74,7 @@ struct HeadlessBrowser {
 
     /// Runs the browser on `page` with `extra` arguments; its standard output.
     private func run(_ page: String, width: Int, height: Int, extra: [String]) throws(Diagnostic) -> String {
-        let scratch = try Self.temporaryDirectory()
+        let scratch = try FileSystem.makeTemporaryDirectory(prefix: "tidings-preview")
         defer { try? FileSystem.removeTree(scratch) }
         let outputFile = Path.join(scratch, "output"), errorFile = Path.join(scratch, "errors")
         var arguments = [path, "--headless", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
@@ -132,16 +132,6 @@ struct HeadlessBrowser {
         }
         let signal = status & 0x7F
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
-    }
-
-    /// A new private directory under `$TMPDIR` (else /tmp).
-    private static func temporaryDirectory() throws(Diagnostic) -> String {
-        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array(Path.join(base.isEmpty ? "/tmp" : base, "tidings-preview-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw FileSystem.failure(SystemError(code: errno), .fileUnwritable, "cannot create a directory in", base)
-        }
-        return String(cString: made)
     }
 }
 

@@ -19,6 +19,14 @@
  *   again-later  complete at once, and once more from another thread after 100 ms
  *   dismiss-me   call host->dismiss, then complete with DO_NOT_DISMISS
  *   open-app     call host->perform_default_action, then complete with DO_NOT_DISMISS
+ *   hold         keep the completion, uncompleted, until a "release" (one is held
+ *                at a time), and write "holding" to label "count"
+ *   release      complete the held completion with DISMISS, write "released STATUS"
+ *                (or "nothing held") to label "count", then complete with DO_NOT_DISMISS
+ *   abuse-token  misuse the completion every way, then complete it properly: through
+ *                complete_request, naming another live instance (complete_response_for),
+ *                with option 7 (taken as DISMISS_AND_FORWARD_ACTION), then again with
+ *                DISMISS; writes the four statuses to label "count"
  *
  * It asks for a media button; media_play and media_pause write "play" and
  * "pause" to label "count".
@@ -41,6 +49,11 @@
 
 static const tidings_host *host;
 static tidings_context last_destroyed;
+/* The contexts of the two instances created last, for abuse-token to name another. */
+static tidings_context created_last[2];
+/* The completion "hold" keeps until "release"; 0 when none. */
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+static tidings_completion held;
 static int created;
 static int destroyed;
 
@@ -150,6 +163,10 @@ static void *create(tidings_context context) {
     misbehaving *self = calloc(1, sizeof *self);
     self->context = context;
     __atomic_fetch_add(&created, 1, __ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&held_lock);
+    created_last[1] = created_last[0];
+    created_last[0] = context;
+    pthread_mutex_unlock(&held_lock);
     return self;
 }
 
@@ -227,6 +244,36 @@ static void did_receive_response(void *instance, const tidings_response *respons
     } else if (strcmp(action, "open-app") == 0) {
         host->perform_default_action(self->context);
         host->complete_response(completion, TIDINGS_RESPONSE_DO_NOT_DISMISS);
+    } else if (strcmp(action, "hold") == 0) {
+        pthread_mutex_lock(&held_lock);
+        held = completion;
+        pthread_mutex_unlock(&held_lock);
+        host->set_text(self->context, "count", "holding");
+    } else if (strcmp(action, "release") == 0) {
+        tidings_completion kept;
+        pthread_mutex_lock(&held_lock);
+        kept = held;
+        held = 0;
+        pthread_mutex_unlock(&held_lock);
+        if (kept != 0) {
+            snprintf(text, sizeof text, "released %d", (int)host->complete_response(kept, TIDINGS_RESPONSE_DISMISS));
+        } else {
+            snprintf(text, sizeof text, "nothing held");
+        }
+        host->set_text(self->context, "count", text);
+        host->complete_response(completion, TIDINGS_RESPONSE_DO_NOT_DISMISS);
+    } else if (strcmp(action, "abuse-token") == 0) {
+        tidings_context other;
+        int statuses[4];
+        pthread_mutex_lock(&held_lock);
+        other = created_last[0] != self->context ? created_last[0] : created_last[1];
+        pthread_mutex_unlock(&held_lock);
+        statuses[0] = host->complete_request(completion, NULL);
+        statuses[1] = host->complete_response_for(other, completion, TIDINGS_RESPONSE_DISMISS);
+        statuses[2] = host->complete_response(completion, 7);
+        statuses[3] = host->complete_response(completion, TIDINGS_RESPONSE_DISMISS);
+        snprintf(text, sizeof text, "%d %d %d %d", statuses[0], statuses[1], statuses[2], statuses[3]);
+        host->set_text(self->context, "count", text);
     } else {
         host->complete_response(completion, TIDINGS_RESPONSE_DISMISS);
     }

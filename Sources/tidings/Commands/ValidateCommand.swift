@@ -1,0 +1,86 @@
+import Glibc
+import TidingsBase
+import TidingsRegistry
+import TidingsRuntime
+
+/// `tidings validate`: loads each extension in a worker and exercises it,
+/// as clap-validator and pluginval do for audio plug-ins.
+enum ValidateCommand: Command {
+    static let spec = CommandSpec(
+        name: "validate",
+        summary: "Load each extension bundle in a worker, with limits, and run named checks on it: a pass/warn/fail table.",
+        usage: "BUNDLE... [--categories FILE]... [--seed N] [--deadline SECONDS] [--service-deadline SECONDS] [--call-timeout SECONDS] [--json]",
+        options: [
+            .init(name: "categories", value: "FILE",
+                  help: "Register an app's categories and actions from a JSON file, to respond with those actions (default: made up from each category the manifest declares: a plain, a destructive and a text-input action).",
+                  repeatable: true),
+            .init(name: "seed", value: "N", help: "The seed of the random notifications (default 1): the same seed delivers the same notifications."),
+            .init(name: "deadline", value: "SECONDS", help: "How long a response's completion may take (default 5)."),
+            .init(name: "service-deadline", value: "SECONDS", help: "How long a service extension may take (default 5)."),
+            .init(name: "call-timeout", value: "SECONDS", help: "How long one call may take before its worker is stopped (default 5)."),
+            SearchPathOption.option,
+            .init(name: "json", value: nil, help: "Print JSON instead of text."),
+        ],
+        arguments: .directory,
+        discussion: [
+            "BUNDLE is a NAME.appex directory, or the name or identifier of a bundle on the search path.",
+            "Checks, in order: manifest, interface (the interface file), library (ELF, the entry symbol, the libraries and symbols it needs, read without loading), load (the entry negotiates a descriptor of a known size, create makes an instance), notifications (didReceive of every payload shape, Unicode, empty and long fields, ten attachments, then random ones from --seed), thread (thread-mates reach it again), responses (each action of its categories, text input, the default and dismiss actions: the completion called exactly once, in time), service (a service extension's content handler within the deadline, after time-will-expire at the latest), output (nothing written to standard output or error), cost (time per call and the worker's peak memory). A check that cannot run is skipped and says why.",
+            "The extension runs in a worker of its own, sandboxed as tidings serve would run it, with the configuration file's limits; its faults are reported here and never recorded in the fault ledger, so validating quarantines nothing. Exit status 0 when no check failed, 65 when one did.",
+        ],
+        examples: [
+            "tidings validate ./Greeter.appex",
+            "tidings validate EventInvite --categories Plugins/EventInvite/Payloads/categories.json --seed 7 --json",
+        ])
+
+    static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
+        guard !arguments.positionals.isEmpty else { throw .usage("tidings validate needs a bundle (see tidings validate --help).") }
+        var settings = Validator.Settings()
+        settings.environment = environment
+        if let seed = arguments.value("seed") {
+            guard let value = UInt64(seed) else { throw .usage("--seed takes a whole number from 0, not \"\(seed)\".") }
+            settings.seed = value
+        }
+        settings.responseDeadline = try arguments.positiveNumber("deadline") ?? settings.responseDeadline
+        settings.serviceDeadline = try arguments.positiveNumber("service-deadline") ?? settings.serviceDeadline
+        settings.callTimeout = try arguments.positiveNumber("call-timeout") ?? settings.callTimeout
+        settings.categories = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
+            let json: JSON
+            do throws(Diagnostic) {
+                json = try JSON.parse(try FileSystem.readFile(path, limit: 1 << 20), file: path)
+            } catch {
+                throw .input(error)
+            }
+            let reading = CategoryFile.read(json, file: path)
+            guard let file = reading.file else { throw CommandFailure(.dataError, reading.diagnostics) }
+            return file
+        }
+        settings.policy = try IsolationOption.policy(arguments, environment: environment)
+
+        let paths = try arguments.positionals.map { (target: String) throws(CommandFailure) -> String in
+            if FileSystem.status(of: target)?.kind == .directory { return target }
+            guard let bundle = try SearchPathOption.index(arguments, environment: environment).bundle(named: target) else {
+                throw CommandFailure(.noInput, [.error(.fileNotFound,
+                    "\(target) is neither a bundle directory nor the name of a bundle on the search path.")])
+            }
+            return bundle.path
+        }
+        var report = ValidationReport(bundles: [], seed: settings.seed)
+        for path in paths {
+            let scratch: String
+            do {
+                scratch = try FileSystem.makeTemporaryDirectory(prefix: "tidings-validate")
+            } catch {
+                throw CommandFailure(.cannotCreate, [error])
+            }
+            defer { try? FileSystem.removeTree(scratch) }
+            let validator = Validator(bundle: .judged(FileSystem.absolutePath(path)), settings: settings, scratch: scratch)
+            report.bundles.append((path, validator.run()))
+        }
+        if arguments.flag("json") {
+            print(report.json.serialized(pretty: true))
+        } else {
+            print(report.text(terminal: Terminal(descriptor: 1, environment: environment)), terminator: "")
+        }
+        return report.failed ? .dataError : .success
+    }
+}

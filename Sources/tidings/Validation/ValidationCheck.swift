@@ -1,0 +1,80 @@
+import TidingsBase
+
+/// One named check of `tidings validate` and how it went.
+struct ValidationCheck {
+    /// The checks, in the order they run and are listed.
+    enum Name: String, CaseIterable {
+        /// The manifest validates.
+        case manifest
+        /// The interface file (a content extension's) validates.
+        case interface
+        /// The library would link: ELF for this machine, the entry symbol, the libraries and symbols it needs.
+        case library
+        /// The entry function and its descriptor: negotiation, sizes per version, create.
+        case load
+        /// `didReceive` of varied notifications: every payload shape, Unicode, empty and long fields, many attachments.
+        case notifications
+        /// A thread-mate delivered again to the same extension.
+        case thread
+        /// Every action of its categories, text input included, and the default and dismiss actions: the completion called once, in time.
+        case responses
+        /// A service extension's content handler within the deadline, and its time-will-expire.
+        case service
+        /// Nothing written to standard output or error.
+        case output
+        /// Time per call and the worker's memory.
+        case cost
+
+        /// What the check looks at, for the report.
+        var summary: String {
+            switch self {
+            case .manifest: "the manifest validates"
+            case .interface: "the interface file validates"
+            case .library: "the library would link (entry symbol, needed libraries and symbols)"
+            case .load: "the entry negotiates a descriptor and create makes an instance"
+            case .notifications: "didReceive of varied notifications"
+            case .thread: "a thread-mate reaches the extension again"
+            case .responses: "each action answered once, in time"
+            case .service: "the content handler within the deadline"
+            case .output: "nothing written to standard output or error"
+            case .cost: "time per call and the worker's memory"
+            }
+        }
+    }
+
+    /// How a check went.
+    enum Verdict: String, Comparable, CaseIterable {
+        case pass
+        case skip
+        case warn
+        case fail
+
+        private var rank: Int { [.pass: 0, .skip: 1, .warn: 2, .fail: 3][self]! }
+        static func < (lhs: Verdict, rhs: Verdict) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    var name: Name
+    var verdict: Verdict
+    /// One line on what was found (the numbers, or why it was skipped).
+    var detail: String
+    /// The problems found, each with its code.
+    var problems: [Diagnostic] = []
+
+    /// The check from `problems`: failed by an error, warned by a warning, else passed with `detail`.
+    static func judging(_ name: Name, _ problems: [Diagnostic], passing detail: String) -> ValidationCheck {
+        let errors = problems.filter { $0.severity == .error }
+        if let first = errors.first {
+            return ValidationCheck(name: name, verdict: .fail, detail: first.message, problems: problems)
+        }
+        if let first = problems.first(where: { $0.severity == .warning }) {
+            return ValidationCheck(name: name, verdict: .warn, detail: first.message, problems: problems)
+        }
+        return ValidationCheck(name: name, verdict: .pass, detail: detail, problems: problems)
+    }
+
+    /// The check's JSON for `--json`.
+    var json: JSON {
+        .object([("check", .string(name.rawValue)), ("verdict", .string(verdict.rawValue)), ("detail", .string(detail)),
+                 ("problems", .array(problems.map(\.json)))])
+    }
+}

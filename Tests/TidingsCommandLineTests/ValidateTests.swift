@@ -1,0 +1,90 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `tidings validate`: every sample passes; every fault fixture fails, naming the check that caught it.
+@Suite struct ValidateTests {
+    let tidings = Tidings()
+    let scratch = TemporaryDirectory("validate")
+
+    /// The checks' verdicts by name, from `--json`, and the exit status.
+    func validate(_ bundle: String, _ options: [String] = []) throws -> (status: Int32, verdicts: [String: String]) {
+        let result = try tidings.run(["validate", bundle, "--json", "--deadline", "1", "--call-timeout", "2",
+                                      "--service-deadline", "2"] + options)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
+                                "\(result.standardError)")
+        let checks = try #require(((json["bundles"] as? [[String: Any]])?.first?["checks"]) as? [[String: Any]])
+        var verdicts: [String: String] = [:]
+        for check in checks { verdicts[check["check"] as! String] = check["verdict"] as? String }
+        return (result.status, verdicts)
+    }
+
+    @Test(arguments: ["EventInvite", "BuildStatus", "NoOp", "InviteService"])
+    func everySamplePasses(_ sample: String) throws {
+        let bundle = try BundleMaker.installSample(sample, in: scratch.file("samples-\(sample)"))
+        let categories = sample == "EventInvite" ? ["--categories", Locations.repositoryFile("Plugins/EventInvite/Payloads/categories.json")] : []
+        let (status, verdicts) = try validate(bundle, categories)
+        #expect(status == 0)
+        #expect(!verdicts.values.contains("fail"), "\(verdicts)")
+        #expect(verdicts["load"] == "pass" && verdicts["output"] == "pass")
+        // Cost only ever warns, and how long a call takes depends on the machine's load: its figures are no test.
+        #expect(verdicts["cost"] == "pass" || verdicts["cost"] == "warn")
+        #expect(verdicts[sample == "InviteService" ? "service" : "responses"] == "pass")
+    }
+
+    /// A fault fixture and the check that must catch it.
+    struct Fault: CustomTestStringConvertible, Sendable {
+        var fixture: String
+        var flag: String
+        var check: String
+        var testDescription: String { "\(fixture) \(flag) → \(check)" }
+    }
+
+    static let faults: [Fault] = [
+        Fault(fixture: "Broken", flag: "NO_ENTRY", check: "library"),
+        Fault(fixture: "Broken", flag: "UNRESOLVED", check: "library"),
+        Fault(fixture: "Broken", flag: "NULL_DESCRIPTOR", check: "load"),
+        Fault(fixture: "Broken", flag: "UNDERSIZED", check: "load"),
+        Fault(fixture: "Broken", flag: "ABI_VERSION=99", check: "load"),
+        Fault(fixture: "Broken", flag: "INCOMPLETE", check: "load"),
+        Fault(fixture: "Broken", flag: "CREATE_FAILS", check: "load"),
+    ] + ["SEGV", "ABORT", "EXIT", "STACK_OVERFLOW", "LOOP", "MEMORY", "STOP_READING", "HANG"].map {
+        Fault(fixture: "Faulty", flag: "FAULT_\($0)", check: "notifications")
+    } + [Fault(fixture: "Faulty", flag: "FAULT_STDOUT", check: "output")]
+      + ["NEVER", "TWICE", "INVALID"].map { Fault(fixture: "Faulty", flag: "FAULT_COMPLETION_\($0)", check: "responses") }
+
+    @Test(arguments: faults)
+    func everyFaultFixtureFailsItsCheck(_ fault: Fault) throws {
+        let name = fault.flag.filter { $0.isLetter || $0.isNumber }
+        let build = scratch.file("build-\(name)")
+        try FileManager.default.createDirectory(atPath: build, withIntermediateDirectories: true)
+        let library = try CCompiler.fixture(fault.fixture, into: build, output: "libFixture.so", extraFlags: ["-D\(fault.flag)"])
+        let interface = try scratch.write("""
+            {"version": 1, "root": {"type": "stack", "children": [{"type": "label", "id": "state"}, {"type": "label", "id": "count"}]}}
+            """, to: "build-\(name)/MainInterface.json")
+        let manifest = BundleMaker.contentManifest(identifier: "com.example.validate.\(name.lowercased())", executable: "libFixture.so",
+                                                   categories: ["faulty"], interface: "MainInterface")
+        let bundle = try BundleMaker.make(name, in: scratch.file("bundles"), manifest: manifest, library: library,
+                                          resources: [interface])
+        let (status, verdicts) = try validate(bundle)
+        #expect(status == 65)
+        #expect(verdicts[fault.check] == "fail", "\(verdicts)")
+        // Checks before the one that catches it pass: the fault is named where it is.
+        let order = ["manifest", "interface", "library", "load", "notifications"]
+        for earlier in order.prefix { $0 != fault.check } where order.contains(fault.check) {
+            #expect(verdicts[earlier] == "pass", "\(earlier): \(verdicts)")
+        }
+    }
+
+    @Test func theSeedRepeatsTheRandomNotifications() throws {
+        let bundle = try BundleMaker.installSample("NoOp", in: scratch.file("seeded"))
+        let first = try tidings.run("validate", bundle, "--seed", "42", "--json")
+        let second = try tidings.run("validate", bundle, "--seed", "42", "--json")
+        #expect(first.standardOutput.contains("\"seed\": 42"))
+        func details(_ output: String) -> [String] {
+            output.split(separator: "\n").filter { $0.contains("notifications (seed") }.map(String.init)
+        }
+        #expect(details(first.standardOutput) == details(second.standardOutput) && !details(first.standardOutput).isEmpty)
+        #expect(try tidings.run("validate", bundle, "--seed", "-1").status == 64)
+    }
+}
