@@ -13,7 +13,7 @@ struct HeadlessBrowser {
     var deadline = defaultDeadline
 
     /// The deadline of a run unless told otherwise, in seconds.
-    static let defaultDeadline = 60.0
+    static let defaultDeadline = 120.0
 
     /// The names looked for on PATH, in order.
     static let names = ["chromium", "chromium-browser", "google-chrome"]
