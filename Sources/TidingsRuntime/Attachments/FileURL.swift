@@ -1,5 +1,21 @@
 /// `file://` URLs, as attachments carry them.
 package enum FileURL {
+    /// The `file://` URL of the absolute `path`, percent-encoding what a URL path may not hold.
+    package static func url(of path: String) -> String {
+        var encoded = "file://"
+        for byte in path.utf8 {
+            let safe = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || "/-._~!$&'()*+,;=:@".utf8.contains(byte)
+            if safe {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return encoded
+    }
+
     /// The path of a `file://` URL, percent-decoded; `file://localhost/x` and
     /// `file:///x` both give `/x`. Nil when the decoded path is not UTF-8 or
     /// holds a NUL byte, which no file name can.

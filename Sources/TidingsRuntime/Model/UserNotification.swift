@@ -182,20 +182,7 @@ package struct NotificationAttachment: Sendable, Equatable {
     }
 
     /// The `file://` URL of the file, percent-encoding what a URL path may not hold.
-    package var url: String {
-        var encoded = "file://"
-        for byte in path.utf8 {
-            let safe = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || "/-._~!$&'()*+,;=:@".utf8.contains(byte)
-            if safe {
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return encoded
-    }
+    package var url: String { FileURL.url(of: path) }
 }
 
 /// How an attachment's thumbnail is shown (UNNotificationAttachment's options).

@@ -17,6 +17,8 @@ enum ExitCode: Int32, CaseIterable {
     case extensionFailed = 69
     /// Something failed that should not have: a bug in Tidings.
     case software = 70
+    /// No headless browser was found for a screenshot, or it failed.
+    case browserFailed = 72
     /// An output file or directory cannot be created.
     case cannotCreate = 73
     /// A file or directory of Tidings' own (state, cache, fault ledger,
@@ -33,6 +35,7 @@ enum ExitCode: Int32, CaseIterable {
         case .noInput: "an input file is missing or unreadable"
         case .extensionFailed: "an extension failed; the default content was shown or the response went to the app"
         case .software: "an internal error"
+        case .browserFailed: "no headless browser was found for the screenshot, or it failed"
         case .cannotCreate: "an output cannot be written"
         case .unsafePath: "a file or directory of Tidings' own is a link, of the wrong kind, another user's, or writable by others"
         }

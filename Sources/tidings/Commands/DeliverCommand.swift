@@ -9,19 +9,7 @@ enum DeliverCommand: Command {
         name: "deliver",
         summary: "Deliver a notification — its attachments into the store, through its app's service extension — and print the presentation, a banner; optionally open its content extension's expanded interface, tap its media button or its elements, respond.",
         usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--open] [--tap-media-button] [--tap-element ID]... [--submit-element ID=TEXT]... [--input TEXT]... [--respond ACTION [--text T]] [--deadline SECONDS] [--service-deadline SECONDS] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
-        options: [
-            .init(name: "app", value: "ID",
-                  help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
-            .init(name: "categories", value: "FILE", help: "Register an app's categories and actions from a JSON file.",
-                  repeatable: true),
-            .init(name: "width", value: "N", help: "The content width in points (default 360)."),
-            .init(name: "id", value: "ID", help: "The request identifier (APNs payloads carry none; default: generated)."),
-            .init(name: "max-payload-size", value: "BYTES",
-                  help: "The largest APNs payload accepted, counted as sent: its compact JSON, without the file's whitespace (default 4096, as APNs; VoIP allows 5120)."),
-            .init(name: "app-name", value: "NAME", help: "The app's display name, shown in the header instead of its bundle identifier."),
-            .init(name: "app-icon", value: "ICON", help: "The app's icon (a path or an icon name) for the header."),
-            .init(name: "previews", value: "always|never",
-                  help: "Whether the app's notifications show previews (default always); never shows the category's hidden-previews placeholder."),
+        options: deliveryOptions + [
             .init(name: "open", value: nil,
                   help: "Open the expanded interface (as a long press does): the content extension's view is made and drawn. Without it the notification shows as a banner and no content-extension code runs."),
             .init(name: "tap-media-button", value: nil,
@@ -35,17 +23,10 @@ enum DeliverCommand: Command {
             .init(name: "input", value: "TEXT",
                   help: "Then answer the extension's request for text input (its own button title and placeholder) with TEXT (implies --open).",
                   repeatable: true),
-            .init(name: "respond", value: "ACTION",
-                  help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
-            .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
             .init(name: "move-attachments", value: nil,
                   help: "Move attachment files into the store, as iOS does (default: copy them, leaving your files in place)."),
             .init(name: "explain", value: nil,
                   help: "Say what each stage did and why: the attachments, the service extension (or why none ran), then the content extension."),
-            IsolationOption.option,
-        ] + DeadlineOption.options + [
-            SearchPathOption.option,
-            SearchPathOption.noCacheOption,
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
         ],
         arguments: .file,
@@ -68,60 +49,35 @@ enum DeliverCommand: Command {
             "tidings deliver invite-with-photo.json --categories categories.json --explain",
         ])
 
-    static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
-        guard arguments.positionals.count == 1, let payloadPath = arguments.positionals.first else {
-            throw .usage("tidings deliver takes one payload file (see tidings deliver --help).")
-        }
-        if arguments.value("text") != nil && arguments.value("respond") == nil {
-            throw .usage("--text goes with --respond.")
-        }
-        let width = try arguments.positiveNumber("width")
-        var configuration = NotificationHost.Configuration()
-        try DeadlineOption.apply(arguments, to: &configuration)
-        configuration.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
-        let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
-        var notes: [Diagnostic] = []
-        let payload = try readPayload(payloadPath)
-        let categoryFiles = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
-            try readCategories(path, notes: &notes)
-        }
-        let faults = FaultNotes()
-        let policy = try IsolationOption.policy(arguments, environment: environment)
-        try IsolationOption.checkLedger(environment: environment)
-        let launcher = IsolationOption.launcher(policy, environment: environment, onFault: faults.append)
-        let host = NotificationHost(index: index, configuration: configuration, launcher: launcher)
-        for file in categoryFiles { host.register(file.categories, for: file.app) }
+    /// The options of a delivery that `tidings preview` shares.
+    static let deliveryOptions: [CommandSpec.Option] = [
+        .init(name: "app", value: "ID",
+              help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
+        .init(name: "categories", value: "FILE", help: "Register an app's categories and actions from a JSON file.",
+              repeatable: true),
+        .init(name: "width", value: "N", help: "The content width in points (default 360)."),
+        .init(name: "id", value: "ID", help: "The request identifier (APNs payloads carry none; default: generated)."),
+        .init(name: "max-payload-size", value: "BYTES",
+              help: "The largest APNs payload accepted, counted as sent: its compact JSON, without the file's whitespace (default 4096, as APNs; VoIP allows 5120)."),
+        .init(name: "app-name", value: "NAME", help: "The app's display name, shown in the header instead of its bundle identifier."),
+        .init(name: "app-icon", value: "ICON", help: "The app's icon (a path or an icon name) for the header."),
+        .init(name: "previews", value: "always|never",
+              help: "Whether the app's notifications show previews (default always); never shows the category's hidden-previews placeholder."),
+        .init(name: "respond", value: "ACTION",
+              help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
+        .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
+        IsolationOption.option,
+    ] + DeadlineOption.options + [
+        SearchPathOption.option,
+        SearchPathOption.noCacheOption,
+    ]
 
-        var submission = PayloadSubmission(payload: payload, appOption: "--app")
-        submission.sizeLimit = try payloadSizeLimit(arguments)
-        submission.file = payloadPath
-        submission.baseDirectory = Path.directory(of: payloadPath)
-        submission.identifier = arguments.value("id")
-        submission.app = arguments.value("app")
-        submission.width = width
-        submission.attachments = arguments.flag("move-attachments") ? .move : .copy
-        submission.registration = try registration(arguments)
-        submission.opening = arguments.flag("open") || arguments.flag("tap-media-button")
+    static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
+        let opening = arguments.flag("open") || arguments.flag("tap-media-button")
             || ["tap-element", "submit-element", "input"].contains { !arguments.values($0).isEmpty }
-        var made: PayloadDelivery
-        do throws(PayloadRefusal) {
-            made = try host.deliver(submission)
-        } catch {
-            switch error {
-            case .payload(let diagnostics):
-                throw CommandFailure(.dataError, diagnostics.map { problem in
-                    guard problem.code == .payloadTooLarge else { return problem }
-                    return .error(problem.code, problem.message + " (--max-payload-size changes the limit)", at: problem.location)
-                })
-            case .addressing(let problem): throw CommandFailure(.usage, [.error(.usage, problem.message)])
-            case .attachmentStore(let problem): throw .ownFile(problem, otherwise: .cannotCreate)
-            case .attachment(let failure):
-                // The store failing is an output that cannot be written; anything else is a bad input.
-                throw CommandFailure(failure.code == .moveIntoDataStoreFailed ? .cannotCreate : .dataError,
-                                     [failure.diagnostic])
-            case .notRecorded(let problem): throw CommandFailure(.cannotCreate, [problem])
-            }
-        }
+        let session = try deliver(arguments, command: "deliver", opening: opening, environment: environment)
+        var made = session.made
+        let (host, index, notes, faults) = (session.host, session.index, session.notes, session.faults)
         let terminal = Terminal(descriptor: 1, environment: environment)
         guard var delivery = made.delivery else {
             return try reportUnpresented(made, notes: notes, json: arguments.flag("json"), respond: arguments.value("respond"),
@@ -147,19 +103,8 @@ enum DeliverCommand: Command {
             }
         }
 
-        var outcome: ResponseOutcome?
-        var responseFailure: Diagnostic?
-        if let action = arguments.value("respond"), interactionFailure == nil {
-            let offered = delivery.presentation.actions.map(\.identifier)
-            let response = ResponseRequest(actionIdentifier: ActionIdentifier.named(action, offered: offered),
-                                           userText: arguments.value("text"))
-            do {
-                outcome = try host.respond(to: delivery.presentation.notification.identifier, with: response)
-                if let known = outcome?.diagnostics { outcome?.diagnostics += faults.take(besides: known) }
-            } catch {
-                responseFailure = error
-            }
-        }
+        let (outcome, responseFailure) = interactionFailure == nil
+            ? session.respond(arguments, to: delivery.presentation) : (nil, nil)
 
         if arguments.flag("json") {
             var members = made.json.objectMembers ?? []
@@ -195,6 +140,92 @@ enum DeliverCommand: Command {
         let failed = delivery.extensionFailed || (outcome?.diagnostics.containsError ?? false)
             || interactions.contains { $0.diagnostics.containsError }
         return failed ? .extensionFailed : .success
+    }
+
+    /// A notification delivered, with the host that holds it, so that what the user does next can follow.
+    struct Session {
+        let host: NotificationHost
+        /// The extensions the host was given.
+        let index: ExtensionIndex
+        /// The delivery (nil for one iOS does not show) and the payload's attachments as the store took them in.
+        let made: PayloadDelivery
+        /// What reading the category files noted.
+        let notes: [Diagnostic]
+        let faults: FaultNotes
+
+        /// The response `--respond` and `--text` ask for on `presentation`, if any, and its outcome or why it was refused.
+        func respond(_ arguments: ParsedArguments, to presentation: Presentation) -> (ResponseOutcome?, Diagnostic?) {
+            guard let action = arguments.value("respond") else { return (nil, nil) }
+            let response = ResponseRequest(actionIdentifier: ActionIdentifier.named(action, offered: presentation.actions.map(\.identifier)),
+                                           userText: arguments.value("text"))
+            do {
+                var outcome = try host.respond(to: presentation.notification.identifier, with: response)
+                outcome.diagnostics += faults.take(besides: outcome.diagnostics)
+                return (outcome, nil)
+            } catch {
+                return (nil, error)
+            }
+        }
+    }
+
+    /// Delivers the payload file `arguments` name with the options of
+    /// `deliveryOptions`, as `tidings deliver` does, opening its expanded
+    /// interface when `opening`; `command` names the command in messages.
+    static func deliver(_ arguments: ParsedArguments, command: String, opening: Bool,
+                        environment: [String: String]) throws(CommandFailure) -> Session {
+        guard arguments.positionals.count == 1, let payloadPath = arguments.positionals.first else {
+            throw .usage("tidings \(command) takes one payload file (see tidings \(command) --help).")
+        }
+        if arguments.value("text") != nil && arguments.value("respond") == nil {
+            throw .usage("--text goes with --respond.")
+        }
+        let width = try arguments.positiveNumber("width")
+        var configuration = NotificationHost.Configuration()
+        try DeadlineOption.apply(arguments, to: &configuration)
+        configuration.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
+        let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
+        var notes: [Diagnostic] = []
+        let payload = try readPayload(payloadPath)
+        let categoryFiles = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
+            try readCategories(path, notes: &notes)
+        }
+        let faults = FaultNotes()
+        let policy = try IsolationOption.policy(arguments, environment: environment)
+        try IsolationOption.checkLedger(environment: environment)
+        let launcher = IsolationOption.launcher(policy, environment: environment, onFault: faults.append)
+        let host = NotificationHost(index: index, configuration: configuration, launcher: launcher)
+        for file in categoryFiles { host.register(file.categories, for: file.app) }
+
+        var submission = PayloadSubmission(payload: payload, appOption: "--app")
+        submission.sizeLimit = try payloadSizeLimit(arguments)
+        submission.file = payloadPath
+        submission.baseDirectory = Path.directory(of: payloadPath)
+        submission.identifier = arguments.value("id")
+        submission.app = arguments.value("app")
+        submission.width = width
+        submission.attachments = arguments.flag("move-attachments") ? .move : .copy
+        submission.registration = try registration(arguments)
+        submission.opening = opening
+        let made: PayloadDelivery
+        do throws(PayloadRefusal) {
+            made = try host.deliver(submission)
+        } catch {
+            switch error {
+            case .payload(let diagnostics):
+                throw CommandFailure(.dataError, diagnostics.map { problem in
+                    guard problem.code == .payloadTooLarge else { return problem }
+                    return .error(problem.code, problem.message + " (--max-payload-size changes the limit)", at: problem.location)
+                })
+            case .addressing(let problem): throw CommandFailure(.usage, [.error(.usage, problem.message)])
+            case .attachmentStore(let problem): throw .ownFile(problem, otherwise: .cannotCreate)
+            case .attachment(let failure):
+                // The store failing is an output that cannot be written; anything else is a bad input.
+                throw CommandFailure(failure.code == .moveIntoDataStoreFailed ? .cannotCreate : .dataError,
+                                     [failure.diagnostic])
+            case .notRecorded(let problem): throw CommandFailure(.cannotCreate, [problem])
+            }
+        }
+        return Session(host: host, index: index, made: made, notes: notes, faults: faults)
     }
 
     /// Prints what a notification iOS does not show did instead (`made`:

@@ -12,7 +12,7 @@ enum ManualCommand: Command {
                   help: "Write every page here as NAME.1 (tidings.1, tidings-deliver.1, …) instead of printing one."),
         ],
         // The other commands' names (a test keeps them in step: the list cannot name itself while it is made).
-        firstArguments: ["list", "deliver", "serve", "new", "validate", "install", "uninstall", "manifest", "completions"],
+        firstArguments: ["list", "deliver", "preview", "serve", "new", "validate", "install", "uninstall", "manifest", "completions"],
         discussion: [
             "The pages are made from the same text as each command's --help, so they say the same. The install step (Scripts/install.sh) writes them into PREFIX/share/man/man1, after which man tidings and man tidings-deliver work.",
         ],

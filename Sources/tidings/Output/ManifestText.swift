@@ -79,7 +79,7 @@ enum ManifestText {
         case .real(let number): number.isFinite ? .double(number) : .string(String(number))
         case .bool(let flag): .bool(flag)
         case .date(let seconds): .string(date(seconds))
-        case .data(let bytes): .string(base64(bytes))
+        case .data(let bytes): .string(Base64.encode(bytes))
         case .array(let elements): .array(elements.map(json))
         case .dictionary(let entries): .object(entries.map { ($0.0, json($0.1)) })
         }
@@ -89,20 +89,5 @@ enum ManifestText {
     static func json(_ document: PropertyListDocument) -> JSON {
         .object([("format", .string(document.format.rawValue)), ("value", json(document.value)),
                  ("warnings", .array(document.warnings.map(\.json)))])
-    }
-
-    private static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var text: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            let chunk = bytes[index..<min(index + 3, bytes.count)]
-            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * $1.offset) }
-            for position in 0..<4 {
-                text.append(position <= chunk.count ? alphabet[Int((value >> (18 - 6 * position)) & 0x3F)] : UInt8(ascii: "="))
-            }
-            index += 3
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

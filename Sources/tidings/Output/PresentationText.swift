@@ -133,7 +133,7 @@ struct PresentationText {
 
     func render(_ outcome: ResponseOutcome, before: Presentation) -> String {
         let response = outcome.response
-        var text = "\n" + terminal.bold("Response") + "  \(shortName(response.actionIdentifier))"
+        var text = "\n" + terminal.bold("Response") + "  \(Self.shortName(response.actionIdentifier))"
         if let userText = response.userText { text += " with text \"\(userText)\"" }
         text += "\n"
         switch outcome.receiver {
@@ -150,7 +150,7 @@ struct PresentationText {
             text += field("App", "not told")
         } else {
             for forwarded in outcome.forwarded {
-                var line = "received \(shortName(forwarded.actionIdentifier)) on \(forwarded.notificationIdentifier)"
+                var line = "received \(Self.shortName(forwarded.actionIdentifier)) on \(forwarded.notificationIdentifier)"
                 if let userText = forwarded.userText { line += " with text \"\(userText)\"" }
                 text += field("App", line)
                 let userInfo = forwarded.notification.content.userInfo
@@ -172,7 +172,7 @@ struct PresentationText {
         if let entered = event.text { text += " with text \"\(entered)\"" }
         text += "\n" + field("Received by", "the extension")
         text += field("Notification", outcome.presentation.dismissed ? "dismissed" : "still shown")
-        for forwarded in outcome.forwarded { text += field("App", "received \(shortName(forwarded.actionIdentifier))") }
+        for forwarded in outcome.forwarded { text += field("App", "received \(Self.shortName(forwarded.actionIdentifier))") }
         switch (before.textInput, outcome.presentation.textInput) {
         case (_, let input?) where input != before.textInput:
             text += field("Text input", "asked for: \"\(input.placeholder)\" [\(input.buttonTitle)]")
@@ -322,7 +322,8 @@ struct PresentationText {
         diagnostics.map { "  " + terminal.line(for: $0) + "\n" }.joined()
     }
 
-    private func shortName(_ action: String) -> String {
+    /// The action as people read it: "default (opened)", "dismiss", or its identifier.
+    static func shortName(_ action: String) -> String {
         switch action {
         case ActionIdentifier.default: "default (opened)"
         case ActionIdentifier.dismiss: "dismiss"
