@@ -162,7 +162,9 @@ import TidingsRuntime
         let probe = host.deliverOpened(notification("probe", category: "misbehave"), to: "com.example.tests")
         let counts = try #require(probe.presentation.view?.text(of: "instances"))
         let numbers = counts.split(separator: " ").compactMap { Int($0) }
-        #expect(numbers.count == 2 && numbers[0] == 201 && numbers[0] - numbers[1] == 1, "\(counts)")
+        // How many instances were made depends on how the deliveries interleave (one delivered while
+        // "same" is open goes to its open instance); that all but the probe's were destroyed does not.
+        #expect(numbers.count == 2 && (2...201).contains(numbers[0]) && numbers[0] - numbers[1] == 1, "\(counts)")
     }
 
     @Test func staleContextIsRefusedNotFatal() throws {
