@@ -61,8 +61,9 @@ import TidingsRuntime
         configuration.abiVersion = version
         configuration.attachmentDirectory = fixture.directory.file("store")
         // Long enough that the request completed at once is never taken for a late one while a worker
-        // starts on a loaded machine; the "expire" request waits this long for time-will-expire.
-        configuration.serviceDeadline = 3
+        // starts on a loaded machine, short enough that the "expire" request's wait for time-will-expire
+        // plus the grace period ends within the exerciser's own 5 s wait for the first request's checks.
+        configuration.serviceDeadline = 1
         // The exerciser misuses each completion token on purpose (complete_request with a response's
         // token, completing twice), to check the statuses: a fault per token, which must not quarantine it here.
         var settings = IsolationMode.workerSettings
