@@ -298,7 +298,8 @@ enum DeliverCommand: Command {
         }
     }
 
-    private static func readCategories(_ path: String, notes: inout [Diagnostic]) throws(CommandFailure) -> CategoryFile {
+    /// The category file at `path`; its warnings go to `notes`, its errors fail the command.
+    static func readCategories(_ path: String, notes: inout [Diagnostic]) throws(CommandFailure) -> CategoryFile {
         let reading = CategoryFile.read(try readJSON(path), file: path)
         guard let file = reading.file else { throw CommandFailure(.dataError, reading.diagnostics) }
         notes += reading.diagnostics

@@ -43,16 +43,9 @@ enum ValidateCommand: Command {
         settings.responseDeadline = try arguments.positiveNumber("deadline") ?? settings.responseDeadline
         settings.serviceDeadline = try arguments.positiveNumber("service-deadline") ?? settings.serviceDeadline
         settings.callTimeout = try arguments.positiveNumber("call-timeout") ?? settings.callTimeout
+        var notes: [Diagnostic] = []
         settings.categories = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
-            let json: JSON
-            do throws(Diagnostic) {
-                json = try JSON.parse(try FileSystem.readFile(path, limit: 1 << 20), file: path)
-            } catch {
-                throw .input(error)
-            }
-            let reading = CategoryFile.read(json, file: path)
-            guard let file = reading.file else { throw CommandFailure(.dataError, reading.diagnostics) }
-            return file
+            try DeliverCommand.readCategories(path, notes: &notes)
         }
         settings.policy = try IsolationOption.policy(arguments, environment: environment)
 
