@@ -83,9 +83,10 @@ import TidingsIsolation
     /// beside the extension, as `attackIsContained`. Not under a sanitizer,
     /// whose runtime in the worker changes that: its memory counts against
     /// the worker's limit (a call storm then ends as a memory fault, not as
-    /// abuse; the service extension's attachment runs out of memory), and a
-    /// thread left spinning after its call is not caught by the CPU
-    /// watchdog there (see the README's "Sanitizers and fuzzing").
+    /// abuse; the service extension's attachment runs out of memory; the
+    /// thread `cpu-spin-thread` would leave spinning is never started, its
+    /// 8 MiB stack beyond what the runtime left of the data limit — see the
+    /// README's "Sanitizers and fuzzing").
     @Test(.disabled(if: Sanitizer.current != nil,
                     "a sanitizer's runtime in the worker uses the memory and CPU time these attacks are judged by"),
           arguments: Attack.all.filter(\.dependsOnTheWorkersOwnUse), SandboxMode.allCases)

@@ -1048,6 +1048,19 @@ static void *spin(void *argument) {
     return NULL;
 }
 
+/* This process's VmData in KiB (of /proc/self/status), or -1. */
+static long data_kib(void) {
+    char line[256];
+    long kib = -1;
+    FILE *status = fopen("/proc/self/status", "r");
+    if (status == NULL) return -1;
+    while (fgets(line, sizeof line, status) != NULL) {
+        if (sscanf(line, "VmData: %ld kB", &kib) == 1) break;
+    }
+    fclose(status);
+    return kib;
+}
+
 static void cpu_spin_thread(report *r) {
     sigset_t signals;
     struct rlimit unlimited = {RLIM_INFINITY, RLIM_INFINITY};
@@ -1065,11 +1078,16 @@ static void cpu_spin_thread(report *r) {
         if (deleted == 0) escaped(r, "timer_delete(%d)", timer);
     }
     note(r, "timers kept; ");
-    if (pthread_create(&thread, NULL, spin, NULL) == 0) {
+    int made = pthread_create(&thread, NULL, spin, NULL);
+    if (made == 0) {
         pthread_detach(thread);
         note(r, "a thread spins; ");
     } else {
-        note(r, "no thread; ");
+        /* Why not, with what the data limit left: a sanitizer's runtime may have used it up. */
+        struct rlimit data;
+        getrlimit(RLIMIT_DATA, &data);
+        note(r, "no thread: %s (VmData %ld KiB of RLIMIT_DATA %ld KiB); ", strerror(made), data_kib(),
+             (long)(data.rlim_cur / 1024));
     }
 }
 
