@@ -43,7 +43,14 @@ enum InstallCommand: Command {
         do throws(Diagnostic) {
             manifestBytes = try readManifest(FileDescriptor(openingUnlinked: manifestPath, as: .regularFile), path: manifestPath)
             // Checked now, so that nothing is staged for a bad one; opened again (and checked again) to be copied.
-            for file in [libraryPath] + resources { _ = try FileDescriptor(openingUnlinked: file, as: .regularFile) }
+            for file in [libraryPath] + resources {
+                do throws(Diagnostic) {
+                    _ = try FileDescriptor(openingUnlinked: file, as: .regularFile)
+                } catch where error.code == .fileNotFound {
+                    throw .error(.fileNotFound, "The \(file == libraryPath ? "library" : "resource") \(file) does not exist.",
+                                 at: .init(file: file))
+                }
+            }
         } catch {
             throw error.code == .fileNotFound ? CommandFailure(.noInput, [error]) : .input(error)
         }
