@@ -43,6 +43,8 @@ package final class NotificationHost: Sendable {
         /// for a host that keeps no store, whose service extensions cannot
         /// create attachments.
         package var attachmentDirectory: String?
+        /// What the store keeps per notification, bundle and app (`AttachmentQuota`'s defaults unless configured).
+        package var attachmentQuota = AttachmentQuota()
         /// How fast each instance may call host functions; nil for no limit.
         package var hostCallRate: CallRate? = .standard
         /// The most notifications kept delivered (at least 1): a delivery
@@ -481,7 +483,9 @@ package final class NotificationHost: Sendable {
         self.launcher = launcher
         self.onEvent = onEvent
         self.onDismissal = onDismissal
-        let attachments = configuration.attachmentDirectory.map(AttachmentStore.init(directory:))
+        let attachments = configuration.attachmentDirectory.map {
+            AttachmentStore(directory: $0, quota: configuration.attachmentQuota)
+        }
         self.attachments = attachments
         endpoint = HostEndpoint(table: HostFunctions.table(callRate: configuration.hostCallRate,
                                                            version: configuration.abiVersion),

@@ -22,6 +22,14 @@ extension FileDescriptor {
         self = try Self.open(path, as: kind, flags, mode: mode, own: false)
     }
 
+    /// Opens `path`, a file someone handed Tidings (a bundle to install), as
+    /// a `kind`: never through a symbolic link at `path` (refused as
+    /// `file.link`), never waiting on it, and refused unless `fstat` says it
+    /// is a `kind`. Unlike `init(openingOwn:as:)`, it may be anyone's.
+    package init(openingUnlinked path: String, as kind: FileKind, _ flags: Int32 = O_RDONLY) throws(Diagnostic) {
+        self = try Self.open(path, as: kind, flags | O_NOFOLLOW, mode: 0, own: false, linksRefused: true)
+    }
+
     /// Opens `path` as a `kind` of the user's own: never through a symbolic
     /// link at `path`, never waiting on it, and refused unless `fstat` says it
     /// is a `kind` that belongs to the user and that no one else may write.
@@ -55,7 +63,7 @@ extension FileDescriptor {
     /// Opens `path` and checks its kind on the descriptor; a file of the
     /// user's `own` without following a link.
     private static func open(_ path: String, as kind: FileKind, _ flags: Int32, mode: mode_t,
-                             own: Bool) throws(Diagnostic) -> FileDescriptor {
+                             own: Bool, linksRefused: Bool = false) throws(Diagnostic) -> FileDescriptor {
         let all = flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (own ? O_NOFOLLOW : 0)
         let descriptor = SystemCall.retrying { Glibc.open(path, all, mode) }
         guard descriptor >= 0 else {
@@ -63,8 +71,12 @@ extension FileDescriptor {
             // What is there, when it is the reason: a link, a FIFO with no
             // writer (ENXIO), a directory opened for writing (EISDIR), ….
             var info = stat()
-            let examined = own ? lstat(path, &info) : stat(path, &info)
+            let examined = own || linksRefused ? lstat(path, &info) : stat(path, &info)
             if error.code != ENOENT, examined == 0, FileKind(mode: info.st_mode) != kind {
+                if linksRefused && info.st_mode & S_IFMT == S_IFLNK {
+                    throw .error(.fileLink, "\(path) is a symbolic link, which Tidings does not follow to a file it is handed; name the file itself.",
+                                 at: .init(file: path))
+                }
                 throw wrongKind(info, of: path, kind, own: own)
             }
             // Nothing there, or a path through something that is not a directory: no such file.

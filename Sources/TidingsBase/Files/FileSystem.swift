@@ -206,12 +206,29 @@ package enum FileSystem {
         return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Copies the regular file at `source` to `destination` atomically, keeping its permission bits.
+    /// Copies the regular file at `source` to `destination` atomically,
+    /// keeping its permission bits (but set-user and set-group ID), streaming
+    /// it through a fixed buffer (`FileDescriptor.copyContents(to:)`): never
+    /// read whole, however large.
     package static func copyFile(_ source: String, to destination: String) throws(Diagnostic) {
-        let bytes = try readFile(source, limit: Int.max)
-        var info = stat()
-        let mode: mode_t = stat(source, &info) == 0 ? info.st_mode & 0o7777 : 0o644
-        try writeFileAtomically(destination, bytes, mode: mode)
+        let file = try FileDescriptor(opening: source, as: .regularFile)
+        let mode: mode_t = ((try? file.status().st_mode) ?? 0o644) & 0o1777
+        let temporary = "\(Path.directory(of: destination))/.\(Path.lastComponent(of: destination)).\(getpid()).tmp"
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw failure(.fileUnwritable, "cannot create", temporary) }
+        let copy = FileDescriptor(adopting: descriptor)
+        do throws(SystemError) {
+            _ = try file.copyContents(to: copy)
+            try copy.synchronize()
+        } catch {
+            unlink(temporary)
+            throw Self.failure(error, .fileUnwritable, "cannot copy \(source) to", destination)
+        }
+        guard rename(temporary, destination) == 0 else {
+            unlink(temporary)
+            throw failure(.fileUnwritable, "cannot move \(temporary) to", destination)
+        }
     }
 
     /// Renames `source` to `destination`, replacing a file there (not a non-empty directory).

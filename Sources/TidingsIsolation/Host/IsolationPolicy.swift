@@ -9,7 +9,8 @@ import TidingsRegistry
 /// ```json
 /// {
 ///   "isolation": "process",
-///   "limits": {"memory-mib": 64, "cpu-seconds-per-call": 2, "call-timeout": 10},
+///   "limits": {"memory-mib": 64, "cpu-seconds-per-call": 2, "call-timeout": 10,
+///              "attachments-per-notification-mib": 64, "attachments-per-notification": 32},
 ///   "sandbox": {"namespaces": true, "filesystem-view": true, "cgroup": true, "landlock": true, "seccomp": true},
 ///   "bundles": {"com.example.trusted.content": {"isolation": "in-process"},
 ///               "com.example.weather.content": {"network": true}}
@@ -40,6 +41,9 @@ package struct IsolationPolicy: Sendable, Equatable {
     package var cpuTimePerCall: Double?
     /// Seconds per call before a worker counts as hung; nil keeps the default.
     package var callTimeout: Double?
+    /// What the attachment store keeps per notification, bundle and app
+    /// (`limits`' `attachments-*` members; the defaults otherwise).
+    package var attachmentQuota = AttachmentQuota()
     /// Which sandbox layers workers may use (all, by default; each still only where the machine allows it).
     package var sandbox = SandboxRequirements()
 
@@ -88,7 +92,9 @@ package struct IsolationPolicy: Sendable, Equatable {
         }
         if let mode: Mode = reader.choice(json["isolation"], at: ["isolation"]) { policy.defaultMode = mode }
         if let limits = json["limits"], let members = reader.object(limits, at: ["limits"]) {
-            reader.checkMembers(members, allowed: ["memory-mib", "cpu-seconds-per-call", "call-timeout"], at: ["limits"])
+            reader.checkMembers(members, allowed: ["memory-mib", "cpu-seconds-per-call", "call-timeout"]
+                                    + AttachmentQuotaKeys.names, at: ["limits"])
+            AttachmentQuotaKeys.read(limits, with: &reader, into: &policy.attachmentQuota)
             if let mebibytes = reader.number(limits["memory-mib"], at: ["limits", "memory-mib"], in: 0...1_048_576) {
                 policy.memoryLimit = UInt64(mebibytes * 1_048_576)
             }

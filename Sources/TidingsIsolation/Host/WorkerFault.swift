@@ -39,6 +39,9 @@ package struct WorkerFault: Sendable, Equatable {
         case killed
         /// Wrote more to its scratch space than it may (`SIGXFSZ`, or the host found it over).
         case disk
+        /// Kept creating attachments through the store quota's refusals
+        /// (`attachment.store-abuse`); the worker keeps running, its files are refused.
+        case store
 
         /// The diagnostic code: `worker.crash`, `worker.cpu-time`, ….
         package var code: Diagnostic.Code {
@@ -47,7 +50,7 @@ package struct WorkerFault: Sendable, Equatable {
 
         /// True when the worker survives the fault (it only misused a completion).
         package var leavesWorkerRunning: Bool {
-            self == .completion
+            self == .completion || self == .store
         }
     }
 
@@ -60,6 +63,13 @@ package struct WorkerFault: Sendable, Equatable {
     package init(_ kind: Kind, _ diagnostic: Diagnostic) {
         self.kind = kind
         self.diagnostic = diagnostic
+    }
+
+    /// A fault the runtime noted (`ExtensionProvider.noteFault`): a bundle
+    /// that kept passing the attachment store's quota (`store`), else a
+    /// misused completion.
+    package init(noted diagnostic: Diagnostic) {
+        self.init(diagnostic.code == .attachmentStoreAbuse ? .store : .completion, diagnostic)
     }
 
     /// What a worker (or its cgroup) said as it died.
@@ -124,6 +134,7 @@ package struct WorkerFault: Sendable, Equatable {
         case .abuse: "called host functions faster than it may, for too long"
         case .killed: "was killed from outside"
         case .disk: "wrote more to its private /tmp than it may"
+        case .store: "kept creating attachments past the attachment store's quota"
         }
     }
 }

@@ -122,7 +122,7 @@ final class WorkerProvider: ExtensionProvider {
     }
 
     func noteFault(_ diagnostic: Diagnostic) {
-        let reports = state.withLock { note(WorkerFault(.completion, diagnostic), in: &$0) }
+        let reports = state.withLock { note(WorkerFault(noted: diagnostic), in: &$0) }
         for report in reports { onFault(report) }
     }
 

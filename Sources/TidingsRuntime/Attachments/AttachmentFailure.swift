@@ -47,14 +47,18 @@ package struct AttachmentFailure: Error, Sendable, Equatable {
     package var code: Code
     /// The error, whose message names the file and the reason.
     package var diagnostic: Diagnostic
+    /// Set when the file was refused for the store's quota once too often
+    /// by its bundle (`attachment.store-abuse`): a fault of the extension's.
+    package var abuse: Diagnostic?
 
-    /// A failure of `code` saying `sentence` (no final period) about the file `request` asked for.
-    package init(_ code: Code, _ sentence: String, request: AttachmentRequest) {
+    /// A failure of `code` saying `sentence` (no final period) about the file
+    /// `request` asked for, reported with `diagnosticCode` (the code's own by default).
+    package init(_ code: Code, _ sentence: String, request: AttachmentRequest, code diagnosticCode: Diagnostic.Code? = nil) {
         self.code = code
         var location = request.location ?? Diagnostic.Location()
         if location.file == nil { location.file = request.url }
-        diagnostic = .error(code.diagnosticCode, "\(sentence) (Apple's error \(code.rawValue), \(code.appleName)).",
-                            at: location)
+        diagnostic = .error(diagnosticCode ?? code.diagnosticCode,
+                            "\(sentence) (Apple's error \(code.rawValue), \(code.appleName)).", at: location)
     }
 
     /// Apple's raw code, 100–105.
@@ -74,4 +78,8 @@ extension Diagnostic.Code {
     package static let attachmentMoveIntoDataStoreFailed = Self("attachment.move-failed")
     /// The attachment's content is damaged (Apple's 105).
     package static let attachmentCorrupt = Self("attachment.corrupt")
+    /// The attachment would pass the store's quota for its notification, bundle or app (Apple's 104).
+    package static let attachmentStoreQuota = Self("attachment.store-quota")
+    /// A bundle went on creating attachments through the store quota's refusals: a fault.
+    package static let attachmentStoreAbuse = Self("attachment.store-abuse")
 }

@@ -17,7 +17,16 @@ import TidingsBase
 /// change an attachment after it was checked. A "move" (`Disposition.move`,
 /// as iOS does) copies the same way and then removes the source from its
 /// place. A refused file stays where it was and leaves nothing in the store.
+///
+/// What the store keeps is counted against its `AttachmentQuota` per
+/// notification, bundle and app (`StoreLedger`): a file that would pass one
+/// is refused with Apple's 104 (`attachment.store-quota`) before it is
+/// copied, and a bundle refused again and again is told so
+/// (`AttachmentFailure.abuse`), for its fault count.
 package final class AttachmentStore: Sendable {
+    /// Whose a file is, for the quota.
+    package typealias Owner = StoreLedger.Owner
+
     /// Whether a file leaves its place when it enters the store.
     package enum Disposition: Sendable {
         /// Moved, as iOS does: the file is gone from its place afterwards.
@@ -67,19 +76,25 @@ package final class AttachmentStore: Sendable {
 
     /// Who walks a relative path beneath its base: the kernel where it can.
     let resolution: DirectoryBeneath.Method
+    /// What the store holds for whom, against its quota.
+    let ledger: StoreLedger
 
-    /// The store at `directory`, which is made (0700) on first use.
-    package convenience init(directory: String) {
-        self.init(directory: directory, resolving: .kernel)
+    /// The quota the store keeps to.
+    package var quota: AttachmentQuota { ledger.quota }
+
+    /// The store at `directory`, which is made (0700) on first use, keeping to `quota`.
+    package convenience init(directory: String, quota: AttachmentQuota = AttachmentQuota()) {
+        self.init(directory: directory, resolving: .kernel, quota: quota)
     }
 
     /// The store at `directory`, walking relative paths by `resolution` (a
     /// test's choice: the component walk is otherwise only the fallback).
-    init(directory: String, resolving resolution: DirectoryBeneath.Method) {
+    init(directory: String, resolving resolution: DirectoryBeneath.Method, quota: AttachmentQuota = AttachmentQuota()) {
         var normalized = Substring(directory)
         while normalized.count > 1 && normalized.hasSuffix("/") { normalized.removeLast() }
         self.directory = String(normalized)
         self.resolution = resolution
+        ledger = StoreLedger(quota: quota)
     }
 
     /// `tidings/attachments` below the user's state directory in
@@ -98,22 +113,26 @@ package final class AttachmentStore: Sendable {
     // MARK: Admitting
 
     /// Checks the file `request` names and, when it may be attached, puts it
-    /// into the store as `disposition` says.
-    package func admit(_ request: AttachmentRequest, as disposition: Disposition) -> Result<Admission, AttachmentFailure> {
-        admit(all: [request], as: disposition).map { $0[0] }
+    /// into the store as `disposition` says, counted for `owner` (nil: for
+    /// no one, a tool's or a test's file that belongs to no notification).
+    package func admit(_ request: AttachmentRequest, as disposition: Disposition, for owner: Owner? = nil)
+        -> Result<Admission, AttachmentFailure>
+    {
+        admit(all: [request], as: disposition, for: owner).map { $0[0] }
     }
 
     /// Admits every request, or none: when one fails, the copies made for
     /// those before it are removed, as iOS refuses a whole request whose
     /// attachment is invalid. Files to be moved leave their places only
-    /// when all were admitted.
-    package func admit(all requests: [AttachmentRequest], as disposition: Disposition)
+    /// when all were admitted. Counted for `owner`, as in `admit(_:as:for:)`.
+    package func admit(all requests: [AttachmentRequest], as disposition: Disposition, for owner: Owner? = nil)
         -> Result<[Admission], AttachmentFailure>
     {
         var placed: [Placement] = []
         for request in requests {
             do throws(AttachmentFailure) {
-                placed.append(try place(AttachmentSource(request, resolving: resolution), for: request, as: disposition))
+                placed.append(try place(AttachmentSource(request, resolving: resolution), for: request, as: disposition,
+                                        owner: owner))
             } catch {
                 for placement in placed.reversed() { rollBack(placement) }
                 return .failure(error)
@@ -126,12 +145,13 @@ package final class AttachmentStore: Sendable {
     /// copying it into the store and checking the copy; the worker removes
     /// it from its place once admitted, so the admission says it was moved
     /// by copying. The path the request names is never opened here: a
-    /// worker's extension chooses it.
-    package func admit(_ request: AttachmentRequest, from file: borrowing FileDescriptor)
+    /// worker's extension chooses it. Counted for `owner`, as in `admit(_:as:for:)`.
+    package func admit(_ request: AttachmentRequest, from file: borrowing FileDescriptor, for owner: Owner? = nil)
         -> Result<Admission, AttachmentFailure>
     {
         do throws(AttachmentFailure) {
-            var placement = try place(AttachmentSource(openedFor: request, file: file), for: request, as: .copy)
+            var placement = try place(AttachmentSource(openedFor: request, file: file), for: request, as: .copy,
+                                      owner: owner)
             placement.admission.transfer = .movedByCopy(reason: "it came open from the extension's worker process, which removes it from its place")
             return .success(commit(placement))
         } catch {
@@ -146,15 +166,17 @@ package final class AttachmentStore: Sendable {
     package func takeBack(_ admission: Admission) {
         let name = Path.lastComponent(of: admission.attachment.path)
         guard contains(admission.attachment.path), let store = try? StoreDirectory(opening: directory) else { return }
+        ledger.release(Path.deletingExtension(of: name))
         if admission.transfer == .moved && store.restore(name, to: admission.source) { return }
         store.remove(name)
     }
 
-    /// Removes the files of `attachments` that lie in the store; others are
-    /// left alone.
+    /// Removes the files of `attachments` that lie in the store, and their
+    /// bytes from the quota's count; others are left alone.
     package func remove(_ attachments: some Sequence<NotificationAttachment>) {
         for attachment in attachments where contains(attachment.path) {
             unlink(attachment.path)
+            ledger.release(Path.deletingExtension(of: Path.lastComponent(of: attachment.path)))
         }
     }
 
@@ -185,7 +207,7 @@ package final class AttachmentStore: Sendable {
     /// family's size limit bounds the copy. What is admitted is decided on
     /// the copy alone.
     private func place(_ source: consuming AttachmentSource, for request: AttachmentRequest,
-                       as disposition: Disposition) throws(AttachmentFailure) -> Placement {
+                       as disposition: Disposition, owner: Owner?) throws(AttachmentFailure) -> Placement {
         let path = source.path
         if Path.pathExtension(of: path).isEmpty && (request.typeHint ?? "").isEmpty {
             throw AttachmentFailure(
@@ -205,14 +227,28 @@ package final class AttachmentStore: Sendable {
         }
         let name = Self.randomName()
         let limit = announced.family.sizeLimit
+        // Counted before the copy is made, at the size the source reports: what the quota refuses is never copied.
+        if let owner {
+            do throws(StoreLedger.Refusal) {
+                try ledger.reserve(source.size, as: name, for: owner)
+            } catch {
+                throw quotaFailure(error, path: path, for: request)
+            }
+        }
         let incoming: IncomingFile
         do {
             incoming = try store.copyIn(source.file, limit: limit, as: name)
         } catch {
+            ledger.release(name)
             throw storeFailure(error, copying: path, for: request)
         }
         let type: MediaType
         do throws(AttachmentFailure) {
+            do throws(StoreLedger.Refusal) {
+                try ledger.settle(name, at: incoming.size)
+            } catch {
+                throw quotaFailure(error, path: path, for: request)
+            }
             guard incoming.size <= limit else {
                 throw AttachmentFailure(
                     .invalidFileSize,
@@ -236,6 +272,7 @@ package final class AttachmentStore: Sendable {
             }
         } catch {
             store.discard(incoming)
+            ledger.release(name)
             throw error
         }
         store.synchronize()
@@ -265,6 +302,20 @@ package final class AttachmentStore: Sendable {
                           "\(path) cannot be copied into the attachment store \(directory): \(error)", request: request)
     }
 
+    /// Apple's 104 for the file of `path`, which would pass a quota, as
+    /// `refusal` says; abusive when its bundle keeps trying.
+    private func quotaFailure(_ refusal: StoreLedger.Refusal, path: String,
+                              for request: AttachmentRequest) -> AttachmentFailure {
+        var failure = AttachmentFailure(.moveIntoDataStoreFailed, "\(path) is not kept: \(refusal.sentence)",
+                                        request: request, code: .attachmentStoreQuota)
+        if refusal.abusive {
+            failure.abuse = .error(.attachmentStoreAbuse,
+                                   "It was refused \(quota.abuseRefusals) times within \(Int(quota.abuseWindow)) s for passing the attachment store's quota, and keeps trying: a fault.",
+                                   at: failure.diagnostic.location)
+        }
+        return failure
+    }
+
     /// Finishes a placement: a move's source leaves its place, if its name
     /// there is still the file that was copied (when it cannot be removed,
     /// the admission says it was copied and left).
@@ -278,8 +329,10 @@ package final class AttachmentStore: Sendable {
 
     /// Takes a placed copy out of the store; its source never left its place.
     private func rollBack(_ placement: Placement) {
+        let name = Path.lastComponent(of: placement.admission.attachment.path)
+        ledger.release(Path.deletingExtension(of: name))
         guard let store = try? StoreDirectory(opening: directory) else { return }
-        store.remove(Path.lastComponent(of: placement.admission.attachment.path))
+        store.remove(name)
         store.synchronize()
     }
 

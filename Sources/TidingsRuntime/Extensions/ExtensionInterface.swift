@@ -27,7 +27,9 @@ package protocol ExtensionProvider: Sendable {
     /// `CompletionCenter` decides: called twice, with an undefined option,
     /// through the wrong function, naming another instance; once per token),
     /// so that it counts as a fault where faults are counted. A completion
-    /// that is late, or never comes, is no fault and never comes here.
+    /// that is late, or never comes, is no fault and never comes here. Also
+    /// told of a bundle that keeps passing the attachment store's quota
+    /// (`attachment.store-abuse`).
     func noteFault(_ diagnostic: Diagnostic)
 }
 

@@ -81,11 +81,16 @@ extension InstanceContext {
                 state.created.append(admission)
                 return .made(admission)
             case .failure(let failure):
-                if !state.closed { state.diagnostics.append(failure.diagnostic) }
+                if !state.closed {
+                    state.diagnostics.append(failure.diagnostic)
+                    if let abuse = failure.abuse { state.diagnostics.append(abuse) }
+                }
                 return .failed(failure)
             }
         }
         if let late { attachments.takeBack(late) }
+        // A bundle that keeps passing the store's quota: a fault, where faults are counted.
+        if case .failed(let failure) = creation, let abuse = failure.abuse { attachments.onAbuse(abuse) }
         return creation
     }
 

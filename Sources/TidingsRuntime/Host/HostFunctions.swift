@@ -252,7 +252,8 @@ package enum HostFunctions {
 
     private static let completeRequest: @convention(c) (tidings_completion, UnsafePointer<tidings_content>?) -> tidings_status = {
         token, content in
-        complete(token, with: .content(content.map(ServiceAnswer.init)))
+        guard let answer = answer(content) else { return TIDINGS_STATUS_INVALID_ARGUMENT }
+        return complete(token, with: .content(answer))
     }
 
     private static let completeResponseFor: @convention(c) (tidings_context?, tidings_completion, tidings_response_option)
@@ -262,7 +263,19 @@ package enum HostFunctions {
 
     private static let completeRequestFor: @convention(c) (tidings_context?, tidings_completion, UnsafePointer<tidings_content>?)
         -> tidings_status = { handle, token, content in
-        complete(token, with: .content(content.map(ServiceAnswer.init)), naming: handle)
+        guard let answer = answer(content) else { return TIDINGS_STATUS_INVALID_ARGUMENT }
+        return complete(token, with: .content(answer), naming: handle)
+    }
+
+    /// The content `complete_request` was given, copied: `.some(nil)` for
+    /// NULL (show the original), nil when it is refused — smaller than
+    /// version 1's `tidings_content`, or holding such an entry or attachment,
+    /// as every undersized struct an extension passes is refused, before the
+    /// token is looked at. The call then completes nothing: the token stays
+    /// the extension's to use.
+    private static func answer(_ content: UnsafePointer<tidings_content>?) -> ServiceAnswer?? {
+        guard let content else { return .some(nil) }
+        return ServiceAnswer(content).map { .some($0) }
     }
 
     private static let getInterface: @convention(c) (UnsafePointer<tidings_host>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = {

@@ -146,7 +146,8 @@ extension NotificationHost {
         guard display == .presented else {
             return PayloadDelivery(display: display, app: app, notification: notification, notes: notes)
         }
-        let admitted = try admit(reading.attachments, as: submission.attachments)
+        let admitted = try admit(reading.attachments, as: submission.attachments,
+                                 for: AttachmentStore.Owner(app: app, notification: notification.identifier, bundle: nil))
         notification.content.attachments = admitted.map(\.attachment)
         var delivery: Delivery
         do throws(Diagnostic) {
@@ -162,9 +163,9 @@ extension NotificationHost {
                                delivery: delivery, admitted: admitted)
     }
 
-    /// Takes `requests` into the attachment store, all or none.
-    private func admit(_ requests: [AttachmentRequest], as disposition: AttachmentStore.Disposition)
-        throws(PayloadRefusal) -> [AttachmentStore.Admission]
+    /// Takes `requests` into the attachment store, all or none, counted for `owner`.
+    private func admit(_ requests: [AttachmentRequest], as disposition: AttachmentStore.Disposition,
+                       for owner: AttachmentStore.Owner) throws(PayloadRefusal) -> [AttachmentStore.Admission]
     {
         guard !requests.isEmpty else { return [] }
         guard let store = attachments else {
@@ -176,7 +177,7 @@ extension NotificationHost {
         } catch {
             throw .attachmentStore(error)
         }
-        switch store.admit(all: requests, as: disposition) {
+        switch store.admit(all: requests, as: disposition, for: owner) {
         case .success(let admitted): return admitted
         case .failure(let failure): throw .attachment(failure)
         }

@@ -22,8 +22,11 @@ package struct ServiceAnswer: Sendable, Equatable {
 
     /// Copies a `tidings_content` an extension passed to `complete_request`,
     /// reading it, its userInfo entries and its attachments each within its
-    /// `struct_size`.
-    package init(_ pointer: UnsafePointer<tidings_content>) {
+    /// `struct_size`; nil when the content, or an entry or attachment it
+    /// points to (within the entries read; a NULL one is skipped), is
+    /// smaller than version 1's: the
+    /// call is refused, as every undersized struct an extension passes is.
+    package init?(_ pointer: UnsafePointer<tidings_content>) {
         var content = NotificationContent()
         var problems: [Diagnostic] = []
         // Read at most the field's cap (invalid UTF-8 repaired, as Foundation's
@@ -39,11 +42,7 @@ package struct ServiceAnswer: Sendable, Equatable {
             }
             return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
         }
-        guard let given = tidings_content.read(from: pointer) else {
-            self.init(content: content, attachmentIdentifiers: [], problems: [.warning(
-                .serviceAnswerInvalid, "The content handed back is smaller than version 1's tidings_content; it was ignored.")])
-            return
-        }
+        guard let given = tidings_content.read(from: pointer) else { return nil }
         content.title = text(given.title, limit: HostLimits.titleBytes, "The title") ?? ""
         content.subtitle = text(given.subtitle, limit: HostLimits.titleBytes, "The subtitle") ?? ""
         content.body = text(given.body, limit: HostLimits.textBytes, "The body") ?? ""
@@ -60,9 +59,9 @@ package struct ServiceAnswer: Sendable, Equatable {
                                      "The userInfo handed back has \(entries) entries; those after the first \(HostLimits.entries) were dropped."))
         }
         for position in 0..<min(entries, HostLimits.entries) {
-            guard let entry = tidings_user_info_entry.read(from: given.user_info![position]),
-                  let key = text(entry.key, "A userInfo key")
-            else { continue }
+            guard let pointer = given.user_info![position] else { continue }
+            guard let entry = tidings_user_info_entry.read(from: pointer) else { return nil }
+            guard let key = text(entry.key, "A userInfo key") else { continue }
             do {
                 let json = text(entry.json, limit: HostLimits.userInfoValueBytes, "The userInfo value of \"\(key)\"") ?? ""
                 content.userInfo.append((key, try JSON.parse(Array(json.utf8))))
@@ -72,10 +71,11 @@ package struct ServiceAnswer: Sendable, Equatable {
             }
         }
         let attachments = given.attachments == nil ? 0 : given.attachment_count
-        let identifiers = (0..<min(attachments, HostLimits.entries)).compactMap { position in
-            tidings_attachment.read(from: given.attachments![position]).flatMap {
-                text($0.identifier, "An attachment identifier")
-            }
+        var identifiers: [String] = []
+        for position in 0..<min(attachments, HostLimits.entries) {
+            guard let pointer = given.attachments![position] else { continue }
+            guard let attachment = tidings_attachment.read(from: pointer) else { return nil }
+            if let identifier = text(attachment.identifier, "An attachment identifier") { identifiers.append(identifier) }
         }
         self.init(content: content, attachmentIdentifiers: identifiers, problems: problems)
     }

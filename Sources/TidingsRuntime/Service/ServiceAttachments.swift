@@ -7,16 +7,27 @@ import TidingsBase
 package struct ServiceAttachments: Sendable {
     /// The host's store, if it keeps one.
     let store: AttachmentStore?
+    /// Whose the files are, for the store's quota: the notification, its app
+    /// and the bundle; nil counts them for no one (a worker's own context,
+    /// which never reaches a store).
+    let owner: AttachmentStore.Owner?
+    /// Told when the bundle keeps passing the store's quota
+    /// (`AttachmentFailure.abuse`), to count it as a fault.
+    let onAbuse: @Sendable (Diagnostic) -> Void
 
-    /// Attachments kept in `store`.
-    package init(store: AttachmentStore?) {
+    /// Attachments kept in `store`, counted for `owner`; `onAbuse` hears of a
+    /// bundle that keeps passing the quota.
+    package init(store: AttachmentStore?, owner: AttachmentStore.Owner? = nil,
+                 onAbuse: @escaping @Sendable (Diagnostic) -> Void = { _ in }) {
         self.store = store
+        self.owner = owner
+        self.onAbuse = onAbuse
     }
 
     /// Checks the file `request` names and moves it into the store.
     func create(_ request: AttachmentRequest) -> Result<AttachmentStore.Admission, AttachmentFailure> {
         guard let store else { return .failure(Self.noStore(for: request)) }
-        return store.admit(request, as: .move)
+        return store.admit(request, as: .move, for: owner)
     }
 
     /// Checks the file opened elsewhere (by a worker process) for `request`
@@ -25,7 +36,7 @@ package struct ServiceAttachments: Sendable {
         -> Result<AttachmentStore.Admission, AttachmentFailure>
     {
         guard let store else { return .failure(Self.noStore(for: request)) }
-        return store.admit(request, from: file)
+        return store.admit(request, from: file, for: owner)
     }
 
     /// Takes back an attachment made for a request that ended meanwhile.

@@ -65,13 +65,19 @@ struct ServiceStage: Sendable {
         let identifier = manifest.bundleIdentifier
         var result = Outcome(notification: notification, report: .failed(extension: identifier))
         let provider: any ExtensionProvider
-        let instance: any ExtensionInstance
-        let context = InstanceContext(extensionIdentifier: identifier, mayOverrideTitle: false, interface: nil,
-                                      attachments: ServiceAttachments(store: store), callRate: callRate,
-                                      in: endpoint.contexts)
-        context.update { $0.attachments = content.attachments }
         do throws(Diagnostic) {
             provider = try providers.provider(for: bundle, launcher: launcher)
+        } catch {
+            result.diagnostics.append(error)
+            return result
+        }
+        let instance: any ExtensionInstance
+        let owner = AttachmentStore.Owner(app: app, notification: notification.identifier, bundle: identifier)
+        let attachments = ServiceAttachments(store: store, owner: owner, onAbuse: { provider.noteFault($0) })
+        let context = InstanceContext(extensionIdentifier: identifier, mayOverrideTitle: false, interface: nil,
+                                      attachments: attachments, callRate: callRate, in: endpoint.contexts)
+        context.update { $0.attachments = content.attachments }
+        do throws(Diagnostic) {
             instance = try provider.makeInstance(context: context)
         } catch {
             context.close()

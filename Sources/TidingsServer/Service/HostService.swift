@@ -141,9 +141,25 @@ package final class HostService: Sendable {
             ("serviceDeadline", .double(configuration.host.serviceDeadline)),
             ("keptNotifications", configuration.host.deliveredLimit.map { .integer(Int64($0)) } ?? .null),
             ("inboxEntries", .integer(Int64(inbox.limit))),
+            ("attachmentStore", Self.described(configuration.host.attachmentQuota)),
             ("listPage", .object([("default", .integer(Int64(ListCursor.defaultLimit))),
                                   ("maximum", .integer(Int64(ListCursor.maximumLimit)))])),
         ] + transportLimits.withLock { $0 }
+    }
+
+    /// The attachment store's quota as `server.describe` lists it: bytes and
+    /// files per notification, bundle and app, and the refusals that make a fault.
+    private static func described(_ quota: AttachmentQuota) -> JSON {
+        func pair(_ bytes: UInt64, _ files: Int) -> JSON {
+            .object([("bytes", .integer(Int64(clamping: bytes))), ("files", .integer(Int64(files)))])
+        }
+        return .object([
+            ("perNotification", pair(quota.notificationBytes, quota.notificationFiles)),
+            ("perBundle", pair(quota.bundleBytes, quota.bundleFiles)),
+            ("perApp", pair(quota.appBytes, quota.appFiles)),
+            ("faultAfterRefusals", .object([("refusals", .integer(Int64(quota.abuseRefusals))),
+                                            ("withinSeconds", .double(quota.abuseWindow))])),
+        ])
     }
 
     // MARK: Calls

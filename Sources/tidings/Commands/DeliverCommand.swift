@@ -191,6 +191,7 @@ enum DeliverCommand: Command {
         }
         let faults = FaultNotes()
         let policy = try IsolationOption.policy(arguments, environment: environment)
+        configuration.attachmentQuota = policy.attachmentQuota
         try IsolationOption.checkLedger(environment: environment)
         let launcher = IsolationOption.launcher(policy, environment: environment, onFault: faults.append)
         let host = NotificationHost(index: index, configuration: configuration, launcher: launcher)

@@ -20,7 +20,8 @@ enum InstallCommand: Command {
         arguments: .file,
         discussion: [
             "The manifest is copied as Info.plist, the library under the name its CFBundleExecutable gives, and each resource (such as the interface file) beside them. The bundle is assembled next to its destination and renamed into place, so a running host never sees half of it; an existing bundle of that name is replaced.",
-            "Nothing from the library runs: it is checked to be an ELF shared library for this machine.",
+            "Nothing from the library runs: it is checked to be an ELF shared library for this machine, by reading its headers and tables (never the whole file), and copied through a fixed buffer. Every file given — manifest, library, resources — must be a regular file named directly: a symbolic link, FIFO, device or directory is refused, with --force too (--force skips the verdict, never these checks).",
+            "The bundle is assembled in .NAME.appex.new beside it, locked while this install runs; an install that was killed leaves it, and the next install into that directory removes it (and any other abandoned one) without following a link in it.",
         ],
         examples: [
             "tidings install Manifests/EventInvite.plist .build/debug/libEventInvite.so Plugins/EventInvite/MainInterface.json",
@@ -36,20 +37,24 @@ enum InstallCommand: Command {
         let resources = Array(arguments.positionals.dropFirst(2))
         let force = arguments.flag("force")
 
-        guard FileSystem.status(of: libraryPath)?.kind == .regular else {
-            throw CommandFailure(.noInput, [.error(.fileNotFound, "The library \(libraryPath) does not exist or is not a file.",
-                                                   at: .init(file: libraryPath))])
-        }
+        // Every file is opened once, without following a link, and checked on its descriptor; --force skips
+        // the verdict on the bundle, never these checks.
         let manifestBytes: [UInt8]
-        do {
-            manifestBytes = try FileSystem.readFile(manifestPath, limit: 1 << 20)
+        do throws(Diagnostic) {
+            manifestBytes = try readManifest(FileDescriptor(openingUnlinked: manifestPath, as: .regularFile), path: manifestPath)
+            // Checked now, so that nothing is staged for a bad one; opened again (and checked again) to be copied.
+            for file in [libraryPath] + resources {
+                do throws(Diagnostic) {
+                    _ = try FileDescriptor(openingUnlinked: file, as: .regularFile)
+                } catch where error.code == .fileNotFound {
+                    throw .error(.fileNotFound, "The \(file == libraryPath ? "library" : "resource") \(file) does not exist.",
+                                 at: .init(file: file))
+                }
+            }
         } catch {
-            throw .input(error)
+            throw error.code == .fileNotFound ? CommandFailure(.noInput, [error]) : .input(error)
         }
         let manifest = Manifest.read(manifestBytes, file: manifestPath).manifest
-        for resource in resources where FileSystem.status(of: resource)?.kind != .regular {
-            throw .input(.error(.fileNotFound, "The resource \(resource) is not a file.", at: .init(file: resource)))
-        }
         let name = arguments.value("name") ?? defaultName(manifestPath: manifestPath, manifest: manifest)
         guard !name.isEmpty, !name.contains("/"), !name.hasPrefix(".") else {
             throw .usage("--name must be a plain name, without '/' and not starting with '.'.")
@@ -57,21 +62,33 @@ enum InstallCommand: Command {
         let directory = arguments.value("into")
             ?? SearchPath.resolve(environment: environment).directories.first ?? "."
         let executable = manifest?.executable ?? Path.lastComponent(of: libraryPath)
+        guard !executable.isEmpty, !executable.contains("/"), executable != ".", executable != ".." else {
+            throw .input(.error(.fileNotFound, "The manifest's CFBundleExecutable \"\(executable)\" is not a plain file name.",
+                                at: .init(file: manifestPath)))
+        }
         let bundle = Path.join(directory, "\(name).\(BundleReader.bundleExtension)")
-        let staging: String
-        do {
-            staging = try stage(bundle, manifest: manifestBytes, library: libraryPath, executable: executable, resources: resources)
+        let staged: InstallStaging
+        do throws(Diagnostic) {
+            staged = try InstallStaging(for: bundle)
+            try staged.write(BundleReader.manifestName, bytes: manifestBytes)
+            try staged.copy(try FileDescriptor(openingUnlinked: libraryPath, as: .regularFile), as: executable,
+                            from: libraryPath, executable: true)
+            for resource in resources {
+                try staged.copy(try FileDescriptor(openingUnlinked: resource, as: .regularFile),
+                                as: Path.lastComponent(of: resource), from: resource, executable: false)
+            }
         } catch {
-            throw CommandFailure(.cannotCreate, [error])
+            let input: Set<Diagnostic.Code> = [.fileLink, .fileUnreadable, .fileNotFound]
+            throw input.contains(error.code) ? .input(error) : CommandFailure(.cannotCreate, [error])
         }
         // The verdict list gives, on the bundle as it will be; its problems named at their installed paths.
-        let problems = ExtensionBundle.judged(staging).diagnostics.map { $0.moved(from: staging, to: bundle) }
+        let problems = ExtensionBundle.judged(staged.path).diagnostics.map { $0.moved(from: staged.path, to: bundle) }
         if problems.containsError && !force {
-            try? FileSystem.removeTree(staging)
+            staged.abandon()
             throw CommandFailure(.dataError, problems + [.note(.usage, "Nothing was installed; --force installs anyway.")])
         }
         do {
-            try swap(staging, into: bundle)
+            try staged.commit()
         } catch {
             throw CommandFailure(.cannotCreate, [error])
         }
@@ -104,38 +121,18 @@ enum InstallCommand: Command {
         return manifest?.bundleIdentifier ?? fileName
     }
 
-    /// Builds the bundle beside `bundle`, under a hidden name, and returns where.
-    private static func stage(_ bundle: String, manifest: [UInt8], library: String, executable: String,
-                              resources: [String]) throws(Diagnostic) -> String {
-        let directory = Path.directory(of: bundle)
-        try FileSystem.createDirectory(directory)
-        let staging = Path.join(directory, ".\(Path.lastComponent(of: bundle)).new")
-        try FileSystem.removeTree(staging)
-        try FileSystem.createDirectory(staging)
-        do {
-            try FileSystem.writeFileAtomically(Path.join(staging, BundleReader.manifestName), manifest)
-            try FileSystem.copyFile(library, to: Path.join(staging, executable))
-            for resource in resources {
-                try FileSystem.copyFile(resource, to: Path.join(staging, Path.lastComponent(of: resource)))
-            }
+    /// The manifest's bytes, read from `file` (opened at `path`): at most 1 MiB.
+    private static func readManifest(_ file: borrowing FileDescriptor, path: String) throws(Diagnostic) -> [UInt8] {
+        let limit = 1 << 20
+        let bytes: [UInt8]
+        do throws(SystemError) {
+            bytes = try file.read(at: 0, count: limit + 1)
         } catch {
-            try? FileSystem.removeTree(staging)
-            throw error
+            throw FileSystem.failure(error, .fileUnreadable, "cannot read", path)
         }
-        return staging
-    }
-
-    /// Renames the staged bundle into place, so a running host never sees half of it; an existing bundle of that name is replaced.
-    private static func swap(_ staging: String, into bundle: String) throws(Diagnostic) {
-        let previous = Path.join(Path.directory(of: bundle), ".\(Path.lastComponent(of: bundle)).old")
-        do {
-            try FileSystem.removeTree(previous)
-            if FileSystem.status(of: bundle) != nil { try FileSystem.move(bundle, to: previous) }
-            try FileSystem.move(staging, to: bundle)
-            try FileSystem.removeTree(previous)
-        } catch {
-            try? FileSystem.removeTree(staging)
-            throw error
+        guard bytes.count <= limit else {
+            throw .error(.fileTooLarge, "\(path) is more than the \(limit) bytes a manifest may have.", at: .init(file: path))
         }
+        return bytes
     }
 }

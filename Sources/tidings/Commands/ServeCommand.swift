@@ -67,6 +67,7 @@ enum ServeCommand: Command {
         let cache = arguments.flag(SearchPathOption.noCacheOption.name)
             ? nil : IndexCache.standard(in: environment, version: HostFunctions.version)
         let policy = try IsolationOption.policy(arguments, environment: environment)
+        configuration.host.attachmentQuota = policy.attachmentQuota
         try IsolationOption.checkLedger(environment: environment)
         try checkAttachments(configuration.host.attachmentDirectory)
         // The socket before the state: "a server already listens here" says more than "its state is taken".
@@ -136,7 +137,7 @@ enum ServeCommand: Command {
     /// so that one the server cannot use stops it before it listens.
     private static func checkAttachments(_ directory: String?) throws(CommandFailure) {
         do throws(Diagnostic) {
-            try directory.map(AttachmentStore.init(directory:))?.check()
+            try directory.map { AttachmentStore(directory: $0) }?.check()
         } catch {
             throw .ownFile(error, otherwise: .cannotCreate)
         }

@@ -601,8 +601,33 @@ static void complete_with(tidings_context context, tidings_completion completion
         content.attachments = attachments;
     }
     placed = place(&p, &content, sizeof content);
+    /* Undersized: the content itself, or an entry or attachment it points to. Each is refused as an invalid
+     * argument, read no further than its size, and completes nothing: the token stays usable. */
+    EXPECT(&after, host->complete_request(completion, place(&p, &small, sizeof small)), TIDINGS_STATUS_INVALID_ARGUMENT,
+           "complete_request(undersized content)");
+    {
+        const void *small_entries[1];
+        tidings_content *with_small;
+        small_entries[0] = place(&p, &small, sizeof small);
+        with_small = place(&p, &content, sizeof content);
+        if (with_small != NULL) {
+            with_small->user_info = (const tidings_user_info_entry *const *)small_entries;
+            with_small->user_info_count = 1;
+        }
+        EXPECT(&after, host->complete_request(completion, with_small), TIDINGS_STATUS_INVALID_ARGUMENT,
+               "complete_request(undersized userInfo entry)");
+        with_small = place(&p, &content, sizeof content);
+        if (with_small != NULL) {
+            with_small->attachments = (const tidings_attachment *const *)small_entries;
+            with_small->attachment_count = 1;
+        }
+        EXPECT(&after, host->complete_request(completion, with_small), TIDINGS_STATUS_INVALID_ARGUMENT,
+               "complete_request(undersized attachment)");
+    }
 #if TIDINGS_ABI_VERSION >= 3
     if (host_has_version_3()) {
+        EXPECT(&after, host->complete_request_for(context, completion, place(&p, &small, sizeof small)),
+               TIDINGS_STATUS_INVALID_ARGUMENT, "complete_request_for(undersized content)");
         EXPECT(&after, host->complete_request_for(NULL, completion, placed), TIDINGS_STATUS_INVALID_COMPLETION,
                "complete_request_for(NULL)");
         EXPECT(&after, host->complete_request_for(STALE_CONTEXT, completion, placed), TIDINGS_STATUS_INVALID_COMPLETION,
@@ -663,9 +688,12 @@ static void did_receive_request(void *pointer, const tidings_notification *reque
     EXPECT(&r, host->set_text(context, "title", "x"), TIDINGS_STATUS_NO_SUCH_ELEMENT, "set_text in a service extension");
     EXPECT(&r, host->complete_response(completion, TIDINGS_RESPONSE_DISMISS), TIDINGS_STATUS_INVALID_COMPLETION,
            "complete_response(a request's token)");
-    /* An undersized content, read no further than its size, with a token nobody gave. */
+    /* An undersized content, read no further than its size, with a token nobody gave: the struct is refused
+     * before the token is looked at. A forged token with no content is refused as a completion. */
     EXPECT(&r, host->complete_request(completion ^ 0x5A5A5A5AULL, place(&p, &small, sizeof small)),
-           TIDINGS_STATUS_INVALID_COMPLETION, "complete_request(forged, undersized)");
+           TIDINGS_STATUS_INVALID_ARGUMENT, "complete_request(forged, undersized)");
+    EXPECT(&r, host->complete_request(completion ^ 0x5A5A5A5AULL, NULL), TIDINGS_STATUS_INVALID_COMPLETION,
+           "complete_request(forged)");
     /* Undersized requests and results: refused, and nothing written beyond their size. */
     EXPECT(&r, host->create_attachment(context, place(&p, &small, sizeof small), NULL), TIDINGS_STATUS_INVALID_ARGUMENT,
            "create_attachment(undersized request)");
