@@ -622,7 +622,10 @@ struct tidings_host {
      * during service_extension_time_will_expire; late and repeated calls are
      * refused (TIDINGS_STATUS_INVALID_COMPLETION) and reported. Faults (see
      * "Completion" above): a late call is none; a repeated call or one with
-     * a response's token is one, once per token.
+     * a response's token is one, once per token. A `content`, or a userInfo
+     * entry or attachment it points to, whose struct_size is below its
+     * version 1 size is refused (TIDINGS_STATUS_INVALID_ARGUMENT) and
+     * completes nothing: the call may be made again, rightly.
      * Thread: any. Ownership: `content` and all it points to are copied.
      */
     tidings_status (*complete_request)(tidings_completion completion,
