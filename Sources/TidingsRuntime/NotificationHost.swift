@@ -633,6 +633,8 @@ package final class NotificationHost: Sendable {
     /// already, as a banner: its interface is closed, as every interface
     /// is when a phone restarts.
     package func restore(_ notification: UserNotification, to app: String, width: Double) {
+        attachments?.adopt(notification.attachments,
+                           for: AttachmentStore.Owner(app: app, notification: notification.identifier, bundle: nil))
         let route = ExtensionIndex.Route(app: app, category: notification.content.categoryIdentifier)
         var ignored: [Diagnostic] = []
         let target = self.target(for: route, known: state.withLock { $0.routes[route] }, diagnostics: &ignored)

@@ -48,6 +48,19 @@ import TidingsRuntime
         _ = try store.admit(try picture("3.png"), as: .copy, for: owner("m")).get()
     }
 
+    /// A later host (a restarted server) counts the files its restored
+    /// notifications carry: the app's quota is not new again after a restart.
+    @Test func filesOfRestoredNotificationsCountForTheirApp() throws {
+        let first = store { $0.appFiles = 2 }
+        let kept = try first.admit(all: [try picture("0.png"), try picture("1.png")], as: .copy, for: owner("n")).get()
+        let later = store { $0.appFiles = 2 }
+        later.adopt(kept.map(\.attachment), for: owner("n", bundle: nil))
+        later.adopt(kept.map(\.attachment), for: owner("n", bundle: nil))  // counted once
+        #expect(throws: AttachmentFailure.self) { try later.admit(try picture("2.png"), as: .copy, for: owner("m")).get() }
+        later.remove([kept[0].attachment])
+        _ = try later.admit(try picture("3.png"), as: .copy, for: owner("m")).get()
+    }
+
     @Test func bytesPerNotificationAreCountedAndFreedWhenFilesLeave() throws {
         let store = store { $0.notificationBytes = Self.pngSize * 2 }
         let first = try store.admit(try picture("0.png"), as: .copy, for: owner("n")).get()

@@ -171,6 +171,15 @@ package final class AttachmentStore: Sendable {
         store.remove(name)
     }
 
+    /// Counts the files of `attachments` that lie in the store — a kept
+    /// notification's, put back after a restart — for `owner`.
+    package func adopt(_ attachments: some Sequence<NotificationAttachment>, for owner: Owner) {
+        for attachment in attachments where contains(attachment.path) {
+            ledger.adopt(Path.deletingExtension(of: Path.lastComponent(of: attachment.path)), size: attachment.size,
+                         for: owner)
+        }
+    }
+
     /// Removes the files of `attachments` that lie in the store, and their
     /// bytes from the quota's count; others are left alone.
     package func remove(_ attachments: some Sequence<NotificationAttachment>) {

@@ -9,7 +9,8 @@ import TidingsBase
 /// reports) and settled once the copy is made (the size copied), so that
 /// files admitted at once cannot together pass a quota; a file leaves the
 /// count when it leaves the store. It counts in memory what this host put
-/// into the store.
+/// into the store, and what the notifications it restored carry (counted
+/// for their app and notification: which bundle made a file is not kept).
 package final class StoreLedger: Sendable {
     /// Whose a file is.
     package struct Owner: Sendable, Hashable {
@@ -88,6 +89,17 @@ package final class StoreLedger: Sendable {
             return nil
         }
         if let refusal { throw refusal }
+    }
+
+    /// Counts the file `name` of `size` bytes, already in the store (a kept
+    /// notification's, put back after a restart), for `owner`, whatever the
+    /// quota says: it is there. Nothing when it is counted already.
+    func adopt(_ name: String, size: UInt64, for owner: Owner) {
+        state.withLock { state in
+            guard state.files[name] == nil else { return }
+            state.files[name] = (owner, size)
+            change(owner, bytes: Int64(clamping: size), files: 1, in: &state)
+        }
     }
 
     /// Takes the file `name` out of the count; nothing when it is not counted.
