@@ -25,6 +25,45 @@ import TidingsBase
     func channelAttackIsContained(_ attack: Attack, _ mode: SandboxMode) throws {
         try AttackTests.contain(attack, mode)
     }
+
+    /// A quarantine ends every worker of the bundle that still runs, not only
+    /// the last one started: three interfaces left open (a worker each), then
+    /// three crashes; the open interfaces' workers end with the quarantine.
+    @Test(arguments: SandboxMode.allCases)
+    func aQuarantineEndsEveryRunningWorker(_ mode: SandboxMode) throws {
+        let arena = try Arena(mode: mode, service: false)
+        defer { arena.cleanUp() }
+        try arena.start()
+        _ = try arena.sandboxLayers()
+        let server = try #require(arena.server)
+        let before = Set(Processes.descendants(of: server.identifier).map(\.pid))
+        let idle = Attack("idle", issue: nil) { _ in .contained }
+        for round in 0..<3 {
+            let outcome = try arena.deliverAttack(idle, round: round, parameters: [:])
+            #expect(outcome.label?.hasPrefix("idle") == true, "\(outcome.label ?? "no view") \(outcome.codes)")
+        }
+        let open = Processes.descendants(of: server.identifier).filter { !before.contains($0.pid) }
+        try #require(!open.isEmpty, "the open interfaces have no worker")
+        let crash = Attack("touch-and-crash", issue: nil) { _ in .fault("crash") }
+        var faults = 0
+        while faults < 3 {
+            let outcome = try arena.deliverAttack(crash, round: 10 + faults, parameters: [:])
+            try #require(outcome.reachedWorker, "the worker was not reached: \(outcome.codes)")
+            faults += 1
+            try #require(arena.waitForFaults(faults), "no fault came")
+        }
+        #expect(arena.ledgerEntry()?.quarantined == true)
+        // The quarantine's retirement is the host's: wait for its end of the processes.
+        let deadline = MonotonicClock.deadline(after: 10)
+        var alive = open.filter(\.isAlive)
+        while !alive.isEmpty && MonotonicClock.now() < deadline {
+            usleep(10_000)
+            alive = alive.filter(\.isAlive)
+        }
+        #expect(alive.isEmpty, "workers of the quarantined bundle still run: \(alive.map(\.description))")
+        try arena.stopServer()
+        arena.expectNothingLeft()
+    }
 }
 
 /// The attacks of HostileChannel.c.

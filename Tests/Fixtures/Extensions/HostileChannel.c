@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "tidings.h"
+#include "HostileShared.h"
 
 #define CHANNEL 3
 
@@ -155,13 +156,6 @@ static int send_report(const char *text) {
 }
 
 
-static const char *user_info(const tidings_content *content, const char *key) {
-    size_t i;
-    for (i = 0; i < content->user_info_count; i++) {
-        if (strcmp(content->user_info[i]->key, key) == 0) return content->user_info[i]->string_value;
-    }
-    return NULL;
-}
 
 static void report_flood(char *label, size_t capacity, long count) {
     long sent = 0;
@@ -243,14 +237,6 @@ static const tidings_extension descriptor = {
 
 #else /* HOSTILE_SERVICE */
 
-/* A 1×1 PNG, valid to the last CRC. */
-static const unsigned char png[] = {
-    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
-    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
-    0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8, 0xCF, 0xC0, 0xF0,
-    0x1F, 0x00, 0x05, 0x00, 0x01, 0xFF, 0x89, 0x99, 0x3D, 0x1D, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
-    0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
-};
 
 /* A PNG written to $TMPDIR, opened read-only; -1 on failure. */
 static int make_png(char *path, size_t capacity) {
@@ -298,7 +284,6 @@ static void attachment_flood(char *title, size_t capacity) {
 static void readlink_attachment(hostile *self, char *title, size_t capacity) {
     char path[4096], link[4096], made[64] = "", head[8];
     struct stat status;
-    tidings_attachment_request request;
     tidings_attachment_result result;
     ssize_t length;
     int file = make_png(path, sizeof path), opened;
@@ -307,17 +292,7 @@ static void readlink_attachment(hostile *self, char *title, size_t capacity) {
         return;
     }
     close(file);
-    memset(&request, 0, sizeof request);
-    request.struct_size = sizeof request;
-    request.identifier = "linked";
-    request.url = path;
-    request.type_hint = "public.png";
-    request.thumbnail_time = -1;
-    memset(&result, 0, sizeof result);
-    result.struct_size = sizeof result;
-    result.identifier = made;
-    result.identifier_capacity = sizeof made;
-    if (host->create_attachment(self->context, &request, &result) != TIDINGS_STATUS_OK) {
+    if (attach_png(host, self->context, "linked", path, made, sizeof made, &result) != TIDINGS_STATUS_OK) {
         snprintf(title, capacity, "BROKEN: create_attachment failed (%d)", (int)result.error);
         return;
     }
@@ -344,12 +319,8 @@ static void readlink_attachment(hostile *self, char *title, size_t capacity) {
 static void did_receive_request(void *instance, const tidings_notification *request, tidings_completion completion) {
     hostile *self = instance;
     static char title[TIDINGS_MAX_TITLE_BYTES];
-    const char *attack = NULL;
+    const char *attack = user_info(request->content, "attack");
     tidings_content changed = *request->content;
-    size_t i;
-    for (i = 0; i < request->content->user_info_count; i++) {
-        if (strcmp(request->content->user_info[i]->key, "attack") == 0) attack = request->content->user_info[i]->string_value;
-    }
     if (attack != NULL && strcmp(attack, "attachment-flood") == 0) {
         attachment_flood(title, sizeof title);
     } else if (attack != NULL && strcmp(attack, "readlink-attachment") == 0) {
