@@ -7,8 +7,11 @@
 #include <time.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -155,4 +158,70 @@ size_t tidings_rights_collect(const void *buffer, size_t length, int *files, siz
         }
     }
     return found;
+}
+
+int tidings_sealed_copy(int source, const char *name, unsigned long long limit) {
+    struct stat status;
+    char path[64];
+    int copy, readable;
+    off_t done = 0;
+    if (fstat(source, &status) != 0) return -errno;
+    if (!S_ISREG(status.st_mode)) return -EINVAL;
+    if ((unsigned long long)status.st_size > limit) return -EFBIG;
+    copy = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (copy < 0) return -errno;
+    while (done < status.st_size) {
+        ssize_t moved;
+        off_t from = done;
+        do {
+            moved = copy_file_range(source, &from, copy, NULL, (size_t)(status.st_size - done), 0);
+        } while (moved < 0 && errno == EINTR);
+        if (moved < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP)) {
+            char buffer[65536];
+            ssize_t got;
+            do {
+                got = pread(source, buffer, sizeof buffer, done);
+            } while (got < 0 && errno == EINTR);
+            moved = got;
+            if (got > 0) {
+                ssize_t written = 0;
+                while (written < got) {
+                    ssize_t put = write(copy, buffer + written, (size_t)(got - written));
+                    if (put < 0 && errno == EINTR) continue;
+                    if (put <= 0) { moved = -1; break; }
+                    written += put;
+                }
+            }
+        }
+        if (moved < 0) {
+            int code = errno;
+            close(copy);
+            return -code;
+        }
+        if (moved == 0) break; /* the file shrank meanwhile: what there was */
+        done += moved;
+    }
+    if (fchmod(copy, 0400) != 0
+        || fcntl(copy, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
+        int code = errno;
+        close(copy);
+        return -code;
+    }
+    snprintf(path, sizeof path, "/proc/self/fd/%d", copy);
+    do {
+        readable = open(path, O_RDONLY | O_CLOEXEC);
+    } while (readable < 0 && errno == EINTR);
+    if (readable < 0) readable = -errno;
+    close(copy);
+    return readable;
+}
+
+int tidings_reopen_read_only(int file) {
+    char path[64];
+    int opened;
+    snprintf(path, sizeof path, "/proc/self/fd/%d", file);
+    do {
+        opened = open(path, O_RDONLY | O_CLOEXEC);
+    } while (opened < 0 && errno == EINTR);
+    return opened < 0 ? -errno : opened;
 }

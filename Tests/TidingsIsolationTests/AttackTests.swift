@@ -22,6 +22,7 @@
 import Foundation
 import Glibc
 import ServerTestSupport
+import Synchronization
 import Testing
 import TestSupport
 import TidingsBase
@@ -40,9 +41,18 @@ import TidingsIsolation
 @Suite(.serialized) struct AttackTests {
     @Test(arguments: Attack.all.filter { !$0.dependsOnTheWorkersOwnUse }, SandboxMode.allCases)
     func attackIsContained(_ attack: Attack, _ mode: SandboxMode) throws {
-        let arena = try Arena(mode: mode, service: attack.service)
+        try Self.contain(attack, mode)
+    }
+
+    /// Delivers `attack` among a hundred healthy deliveries in `mode` and
+    /// checks what every attack must come to (see the suite's summary), and
+    /// the attack's own checks. Shared with the suites of other fixtures
+    /// (`ChannelAttackTests`).
+    static func contain(_ attack: Attack, _ mode: SandboxMode) throws {
+        let arena = try Arena(mode: mode, service: attack.service, fixture: attack.fixture)
         defer { arena.cleanUp() }
         try arena.start()
+        attack.beforeRounds(arena)
         let layers = try arena.sandboxLayers()
         let expected = attack.expected(layers)
         let parameters = arena.parameters(for: attack)
@@ -58,7 +68,7 @@ import TidingsIsolation
             // A fault after the call (a thread left spinning) is awaited before the next attack.
             if case .fault = expected, outcome.reachedWorker {
                 faultsSeen += 1
-                #expect(arena.waitForFaults(faultsSeen), "\(attack.name): no fault came after attack \(outcomes.count)")
+                #expect(arena.waitForFaults(faultsSeen, identifier: attack.bundleIdentifier), "\(attack.name): no fault came after attack \(outcomes.count)")
             }
         }
         try attack.whileServing(arena, outcomes)
@@ -91,7 +101,7 @@ import TidingsIsolation
                     "a sanitizer's runtime in the worker uses the memory and CPU time these attacks are judged by"),
           arguments: Attack.all.filter(\.dependsOnTheWorkersOwnUse), SandboxMode.allCases)
     func attackOnTheWorkersLimitsIsContained(_ attack: Attack, _ mode: SandboxMode) throws {
-        try attackIsContained(attack, mode)
+        try Self.contain(attack, mode)
     }
 
     /// A fault quarantine is kept by content: an attacker who touches its
@@ -217,23 +227,31 @@ struct Attack: Sendable, CustomTestStringConvertible {
     let issue: String?
     /// Served by the service extension (built with -DHOSTILE_SERVICE) instead of the content extension.
     var service = false
+    /// The fixture (Tests/Fixtures/Extensions/NAME.c) the hostile bundles are built from.
+    var fixture = "Hostile"
     /// Its outcome depends on how much memory and CPU time the worker itself
     /// uses beside the extension, which a sanitizer's runtime changes.
     var dependsOnTheWorkersOwnUse = false
     /// What it must come to, given the layers the sandbox has here.
     let expected: @Sendable (Layers) -> Expectation
+    /// Called once the server runs, before the rounds.
+    var beforeRounds: @Sendable (Arena) -> Void = { _ in }
     /// Checks while the server still runs, after the rounds.
     var whileServing: @Sendable (Arena, [AttackOutcome]) throws -> Void = { _, _ in }
     /// Checks once the server stopped.
     var afterServing: @Sendable (Arena, [AttackOutcome]) throws -> Void = { _, _ in }
 
-    init(_ name: String, issue: String?, service: Bool = false, dependsOnTheWorkersOwnUse: Bool = false,
+    init(_ name: String, issue: String?, service: Bool = false, fixture: String = "Hostile",
+         dependsOnTheWorkersOwnUse: Bool = false,
          expected: @escaping @Sendable (Layers) -> Expectation,
+         beforeRounds: @escaping @Sendable (Arena) -> Void = { _ in },
          whileServing: @escaping @Sendable (Arena, [AttackOutcome]) throws -> Void = { _, _ in },
          afterServing: @escaping @Sendable (Arena, [AttackOutcome]) throws -> Void = { _, _ in }) {
         self.name = name
         self.issue = issue
         self.service = service
+        self.fixture = fixture
+        self.beforeRounds = beforeRounds
         self.dependsOnTheWorkersOwnUse = dependsOnTheWorkersOwnUse
         self.expected = expected
         self.whileServing = whileServing
@@ -241,6 +259,9 @@ struct Attack: Sendable, CustomTestStringConvertible {
     }
 
     var testDescription: String { name }
+
+    /// The identifier of the hostile bundle that serves it.
+    var bundleIdentifier: String { service ? "com.example.hostile.service" : "com.example.hostile.content" }
 
     /// Memory: refused (seccomp), bounded, or killed at the cgroup's limit when there is one.
     static let memory: @Sendable (Layers) -> Expectation = { $0.cgroup ? .containedOrFault("memory") : .contained }
@@ -374,7 +395,7 @@ final class Arena: @unchecked Sendable {
     private(set) var client: RPCClient?
     private var startedAt: UInt64 = 0
     private var starts = 0
-    private var servedFor: Double = 0
+    private(set) var servedFor: Double = 0
     /// Files outside the sandbox that must not change at all, as they were.
     private var untouchable: [String: FileState] = [:]
     /// The private directories (under /tmp) of the fallback workers that ran when the server stopped.
@@ -383,8 +404,12 @@ final class Arena: @unchecked Sendable {
     /// after each attack and when it stopped, by pid and start time.
     private var descendants: [String: Processes.Entry] = [:]
 
-    init(mode: SandboxMode, service: Bool) throws {
+    /// The fixture the hostile bundles are built from (their names and identifiers are the same whichever).
+    let fixture: String
+
+    init(mode: SandboxMode, service: Bool, fixture: String = "Hostile") throws {
         self.mode = mode
+        self.fixture = fixture
         root = TemporaryDirectory("attack")
         home = root.path + "/home"
         extensions = root.path + "/extensions"
@@ -443,12 +468,12 @@ final class Arena: @unchecked Sendable {
                 .write(toFile: path, atomically: false, encoding: .utf8)
             return path
         }
-        let hostile = try CCompiler.fixture("Hostile", into: build, output: "libHostile.so", extraFlags: ["-pthread"])
+        let hostile = try CCompiler.fixture(fixture, into: build, output: "libHostile.so", extraFlags: ["-pthread"])
         try BundleMaker.make("Hostile", in: extensions, manifest: BundleMaker.contentManifest(
             identifier: "com.example.hostile.content", executable: "libHostile.so", categories: ["attack"],
             interface: "MainInterface"), library: hostile, resources: [try interface("result")])
         if serviceBundle != nil {
-            let service = try CCompiler.fixture("Hostile", into: build, output: "libHostileService.so",
+            let service = try CCompiler.fixture(fixture, into: build, output: "libHostileService.so",
                                                 extraFlags: ["-pthread", "-DHOSTILE_SERVICE"])
             try BundleMaker.make("HostileService", in: extensions, manifest: BundleMaker.serviceManifest(
                 identifier: "com.example.hostile.service", executable: "libHostileService.so"), library: service)
@@ -674,9 +699,9 @@ final class Arena: @unchecked Sendable {
 
     /// Waits up to 10 s for the ledger to hold `count` faults of the hostile extension (a fault
     /// after a call comes when the worker's CPU budget runs out).
-    func waitForFaults(_ count: Int) -> Bool {
+    func waitForFaults(_ count: Int, identifier: String = "com.example.hostile.content") -> Bool {
         let deadline = MonotonicClock.deadline(after: 10)
-        while (ledgerEntry()?.classes.count ?? 0) < count {
+        while (ledgerEntry(identifier: identifier)?.classes.count ?? 0) < count {
             if MonotonicClock.now() > deadline { return false }
             usleep(10_000)
         }
@@ -693,7 +718,7 @@ final class Arena: @unchecked Sendable {
                         "\(name), attack \(index + 1) got through: \(label)", sourceLocation: sourceLocation)
             }
         }
-        let entry = ledgerEntry(identifier: attack.service ? "com.example.hostile.service" : "com.example.hostile.content")
+        let entry = ledgerEntry(identifier: attack.bundleIdentifier)
         let classes = entry?.classes ?? []
         let events = (client?.events ?? []).compactMap { $0["params"]?["diagnostic"]?["code"]?.stringValue }
         switch expected {
@@ -734,7 +759,7 @@ final class Arena: @unchecked Sendable {
                 ?? outcome.codes.first { $0.hasPrefix("worker.") }.map { "no view (\($0))" } ?? "no view"
             verdicts[verdict, default: 0] += 1
         }
-        let entry = ledgerEntry(identifier: attack.service ? "com.example.hostile.service" : "com.example.hostile.content")
+        let entry = ledgerEntry(identifier: attack.bundleIdentifier)
         let faults = entry.map { "faults \($0.classes)\($0.quarantined ? ", quarantined" : "")" } ?? "no faults"
         var standardError = StandardError()
         print("ATTACK \(attack.name) (\(mode.rawValue), uid \(geteuid())), expected \(expected): "
@@ -863,6 +888,38 @@ final class Arena: @unchecked Sendable {
     func expectNoSystemVObjects() {
         let left = SystemV.objects(key: ipcKey)
         #expect(left.isEmpty, "System V objects outlived the worker: \(left)")
+    }
+
+    // MARK: The server's threads
+
+    /// The most threads the server had at once since `watchThreads()`.
+    var mostThreads: Int { threadPeak.load(ordering: .relaxed) }
+    private let threadPeak = Atomic<Int>(0)
+
+    /// Samples the server's thread count (`Threads:` of /proc/PID/status) about
+    /// every millisecond, on a thread of the test's, until the server is gone.
+    func watchThreads() {
+        guard let server else { return }
+        let pid = server.identifier
+        Thread.detachNewThread { [self] in
+            while server.isRunning, let count = Self.threads(of: pid) {
+                var seen = threadPeak.load(ordering: .relaxed)
+                while count > seen {
+                    let (exchanged, original) = threadPeak.compareExchange(expected: seen, desired: count, ordering: .relaxed)
+                    if exchanged { break }
+                    seen = original
+                }
+                usleep(1_000)
+            }
+        }
+    }
+
+    /// The number of threads of process `pid`; nil when it cannot be read.
+    static func threads(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Threads:") })
+        else { return nil }
+        return Int(line.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces))
     }
 
     // MARK: Helpers

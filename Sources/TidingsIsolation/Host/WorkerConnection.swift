@@ -21,6 +21,19 @@ import TidingsSystemShims
 /// reader classes how (`WorkerFault`), fails every call under way with that
 /// fault, abandons the completions the worker still owed, and tells its
 /// owner once. Nothing of the worker's reaches the host but through this class.
+///
+/// The channel is hostile input: every message is checked against what the
+/// host gave this worker (its instances, the calls in flight, the tokens
+/// handed to it, attachment requests only of instances that may make them)
+/// and costs what the host function it stands for costs, never more: host
+/// calls and attachment requests are charged to their instance's budget,
+/// messages naming nothing of the worker's to the connection's
+/// (`ChannelBudget`); a flood ends the worker with fault `abuse`. Attachment
+/// work goes to one bounded queue (`AttachmentQueue`), answers are sent
+/// without waiting (a worker that does not read its answer loses it), what
+/// a worker reports is one quoted line of its bundle's, at its bundle's
+/// rate (`BundleReports`), and an attachment reaches the worker as a sealed
+/// copy that names no path (`SealedCopies`).
 final class WorkerConnection: Sendable {
     /// The sandbox the worker runs in.
     let sandbox: SandboxBuilder.Started
@@ -41,7 +54,13 @@ final class WorkerConnection: Sendable {
     private let host: HostEndpoint
     private let onEnd: @Sendable (WorkerFault?) -> Void
     private let onReport: @Sendable (Diagnostic) -> Void
-    private let state = Mutex(State())
+    /// The bundle's lines in the host's log, shared with its other workers.
+    private let reports: BundleReports
+    /// The worker's attachment requests, one at a time.
+    private let attachmentQueue = AttachmentQueue()
+    /// The sealed copies of the attachments the worker opened.
+    private let copies = SealedCopies()
+    private let state: Mutex<State>
     /// Held while a message is received and handled: one at a time, in order.
     private let receiving = Mutex(())
     /// Who reads the channel: callers spinning for their answer read it
@@ -73,12 +92,17 @@ final class WorkerConnection: Sendable {
         /// The worker has ended; `fault` says how, when it was one.
         var ended = false
         var fault: WorkerFault?
+        /// What the messages that name nothing of the worker's may cost.
+        var budget: ChannelBudget
     }
 
     private init(sandbox: SandboxBuilder.Started, channel: WorkerChannel, output: consuming FileDescriptor, extensionName: String,
                  settings: WorkerSettings, host: HostEndpoint, ready: (Bool, Bool, Bool, [SandboxLayer]),
-                 onEnd: @escaping @Sendable (WorkerFault?) -> Void, onReport: @escaping @Sendable (Diagnostic) -> Void) {
+                 reports: BundleReports, onEnd: @escaping @Sendable (WorkerFault?) -> Void,
+                 onReport: @escaping @Sendable (Diagnostic) -> Void) {
         self.sandbox = sandbox
+        self.reports = reports
+        state = Mutex(State(budget: ChannelBudget(rate: host.table.callRate, now: MonotonicClock.now())))
         self.channel = channel
         self.output = output
         self.extensionName = extensionName
@@ -96,16 +120,17 @@ final class WorkerConnection: Sendable {
     ///   - network: the bundle's policy grants it the network.
     ///   - onEnd: told once when the worker ends, on the reader thread: its
     ///     fault, or nil when the host retired it.
+    ///   - reports: the bundle's lines in the host's log, shared by its workers.
     ///   - onReport: what the worker reports outside any call (its output).
     /// - Throws: why it did not start: the library's own load failure, as in
     ///   this process, or the worker's end while loading.
     static func start(_ bundle: ExtensionBundle, for host: HostEndpoint, settings: WorkerSettings, network: Bool,
-                      onEnd: @escaping @Sendable (WorkerFault?) -> Void,
+                      reports: BundleReports, onEnd: @escaping @Sendable (WorkerFault?) -> Void,
                       onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
         // The worker's working directory is its view's root: it knows the bundle by its absolute path.
         try start(bundlePath: FileSystem.absolutePath(bundle.path), name: bundle.manifest?.bundleIdentifier ?? bundle.name,
                   location: Diagnostic.Location(file: bundle.path), host: host, settings: settings, network: network,
-                  onEnd: onEnd, onReport: onReport)
+                  reports: reports, onEnd: onEnd, onReport: onReport)
     }
 
     /// The layers of the sandbox a worker with `settings` gets on this
@@ -115,7 +140,8 @@ final class WorkerConnection: Sendable {
         do throws(Diagnostic) {
             let connection = try start(bundlePath: "", name: "the sandbox probe", location: Diagnostic.Location(),
                                        host: HostEndpoint(table: HostFunctions.table(callRate: nil)), settings: settings,
-                                       network: false, onEnd: { _ in }, onReport: { _ in })
+                                       network: false, reports: BundleReports(bundle: "the sandbox probe"),
+                                       onEnd: { _ in }, onReport: { _ in })
             connection.retire()
             return connection.layers
         } catch {
@@ -125,7 +151,8 @@ final class WorkerConnection: Sendable {
 
     /// Starts a worker serving the bundle at `bundlePath` ("" for a probe).
     private static func start(bundlePath: String, name: String, location: Diagnostic.Location, host: HostEndpoint,
-                              settings: WorkerSettings, network: Bool, onEnd: @escaping @Sendable (WorkerFault?) -> Void,
+                              settings: WorkerSettings, network: Bool, reports: BundleReports,
+                              onEnd: @escaping @Sendable (WorkerFault?) -> Void,
                               onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
         HostHardening.apply()
         func unmade(_ error: SystemError) -> Diagnostic {
@@ -197,8 +224,8 @@ final class WorkerConnection: Sendable {
                 case let .ready(handlesResponses, handlesMedia, handlesElementEvents, layers)?:
                     let connection = WorkerConnection(
                         sandbox: sandbox, channel: channel, output: output, extensionName: name, settings: settings,
-                        host: host, ready: (handlesResponses, handlesMedia, handlesElementEvents, layers), onEnd: onEnd,
-                        onReport: onReport)
+                        host: host, ready: (handlesResponses, handlesMedia, handlesElementEvents, layers),
+                        reports: reports, onEnd: onEnd, onReport: onReport)
                     guard Threads.start({ connection.read() }) else { throw failed("got no reader thread in the host") }
                     return connection
                 case .launchFailed(var diagnostic)?:
@@ -208,7 +235,7 @@ final class WorkerConnection: Sendable {
                     if diagnostic.location.file == nil { diagnostic.location = location }
                     throw diagnostic
                 case .report(let diagnostic)?:
-                    onReport(diagnostic)
+                    if let line = reports.relay(diagnostic, now: MonotonicClock.now()) { onReport(line) }
                 default:
                     throw failed("answered the host's first message out of turn")
                 }
@@ -413,7 +440,7 @@ final class WorkerConnection: Sendable {
     /// Watches the channel, the worker's output and its sandbox's end until
     /// the sandbox has ended, then ends the connection.
     private func read() {
-        var output = WorkerOutput(bundle: extensionName)
+        var output = WorkerOutput(reports: reports)
         var outputOpen = true
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         /// When the reader first found the channel closed (monotonic nanoseconds); 0 while open.
@@ -462,19 +489,22 @@ final class WorkerConnection: Sendable {
         end()
     }
 
-    /// Applies one message of the worker's.
+    /// Applies one message of the worker's, checked against what the host
+    /// gave the worker and charged to a budget (see the type's summary).
     private func handle(_ message: WorkerMessage, files: WorkerChannel.Message, inBatch: Bool = false) {
         switch message {
         case let .done(call, failure):
             let (slot, killedFor, name) = state.withLock { ($0.waiting.removeValue(forKey: call), $0.killedFor, $0.current) }
+            // A call not in flight is answered by nothing: the message names nothing of the worker's.
+            guard let slot else { return _ = chargeStray() }
             // A call during which the host ended the worker (for a storm, say) failed, whatever the worker said.
             if let killedFor {
-                slot?.fulfil(.failure(WorkerFault.killed(for: killedFor, extensionName: extensionName, call: name).diagnostic))
+                slot.fulfil(.failure(WorkerFault.killed(for: killedFor, extensionName: extensionName, call: name).diagnostic))
             } else {
-                slot?.fulfil(failure.map { .failure($0) } ?? .success(()))
+                slot.fulfil(failure.map { .failure($0) } ?? .success(()))
             }
         case let .hostCall(instance, call):
-            guard let context = state.withLock({ $0.contexts[instance] }) else { return }
+            guard let context = state.withLock({ $0.contexts[instance] }) else { return _ = chargeStray() }
             if context.perform(call) == TIDINGS_STATUS_RATE_LIMITED && context.isAbusive { terminate(for: .abuse) }
         case let .completeResponse(token, instance, option):
             complete(token, with: .option(option), by: instance)
@@ -493,7 +523,8 @@ final class WorkerConnection: Sendable {
         case .report(let diagnostic) where diagnostic.code == WorkerFault.Kind.abuse.code:
             terminate(for: .abuse)
         case .report(let diagnostic):
-            onReport(diagnostic)
+            guard chargeStray(), let line = reports.relay(diagnostic, now: MonotonicClock.now()) else { return }
+            onReport(line)
         case .batch(let messages) where !inBatch:
             for message in messages { handle(message, files: files, inBatch: true) }
         default:
@@ -501,33 +532,78 @@ final class WorkerConnection: Sendable {
         }
     }
 
+    /// Charges a message that names nothing of the worker's (or a report)
+    /// to the connection's budget: true when it may be taken; a flood ends
+    /// the worker (`abuse`).
+    private func chargeStray() -> Bool {
+        let verdict = state.withLock { $0.budget.charge(now: MonotonicClock.now()) }
+        if verdict == .flood { terminate(for: .abuse) }
+        return verdict == .allowed
+    }
+
     /// A completion of the worker's extension, of a token the host gave this
-    /// worker (others change nothing), naming `instance` or none: to the
-    /// host's center, naming that instance's context.
+    /// worker (others change nothing, and are charged as naming nothing of
+    /// the worker's), naming `instance` or none: to the host's center,
+    /// naming that instance's context.
     private func complete(_ token: UInt64, with given: CompletionGiven, by instance: UInt64?) {
         let (allowed, context) = state.withLock { state in
             // An instance the worker does not have names no context: 0, which no token was given to.
             (state.tokens.contains(token), instance.map { state.contexts[$0]?.handle ?? 0 })
         }
-        if allowed { _ = host.completions.complete(token, with: given, by: context) }
+        guard allowed else { return _ = chargeStray() }
+        _ = host.completions.complete(token, with: given, by: context)
     }
 
-    /// A service extension's `create_attachment`, made on a thread of its own
-    /// (checking and copying a file takes a while; other messages need not
-    /// wait): the file the worker opened is checked and copied into the
-    /// store; the answer goes back on the socket that came with it.
-    private func createAttachment(_ request: AttachmentRequest, for instance: UInt64, files: WorkerChannel.Message) {
-        let context = state.withLock { $0.contexts[instance] }
-        guard files.fileCount == 2, let file = files.takeFile(at: 0), let reply = files.takeFile(at: 1) else {
-            terminate(for: .protocol)
-            return
+    /// Whether an attachment request of `instance` may go to the queue: the
+    /// instance is the worker's and its budget allows the call (charged as
+    /// the host function is); nil when it may, else the status to answer.
+    /// A request for no instance of the worker's is charged to the connection.
+    private func admitAttachmentRequest(of context: InstanceContext?) -> tidings_status? {
+        guard let context else {
+            _ = chargeStray()
+            return TIDINGS_STATUS_INVALID_CONTEXT
         }
-        let (source, answerSocket) = (file.take(), reply.take())
-        let started = Threads.start {
-            let file = FileDescriptor(adopting: source)
-            let answer = WorkerChannel(adopting: answerSocket)
+        guard let refusal = context.admitRelayedCall() else { return nil }
+        if context.isAbusive { terminate(for: .abuse) }
+        return refusal
+    }
+
+    /// Queues `job` on the attachment queue; a request beyond its capacity
+    /// is refused (answered with `refusal`) and counted: a flood of them
+    /// ends the worker (`abuse`).
+    private func enqueue(_ job: @escaping @Sendable () -> Void, refusal: WorkerMessage, files: WorkerChannel.Message) {
+        guard !attachmentQueue.submit(job) else { return }
+        let verdict = state.withLock { $0.budget.refuseQueued(now: MonotonicClock.now()) }
+        if verdict == .flood { terminate(for: .abuse) }
+        Self.answer(refusal, on: files)
+    }
+
+    /// Sends `answer` (with `with` beside it) on the reply socket that came
+    /// last with the worker's request, without waiting: a worker that does
+    /// not read its reply socket only loses its answer.
+    private static func answer(_ answer: WorkerMessage, on files: WorkerChannel.Message, with attached: [Int32] = []) {
+        guard let reply = files.takeFile(at: files.fileCount - 1) else { return }
+        let channel = WorkerChannel(adopting: reply.take())
+        try? channel.send(answer.encoded, files: attached, timeout: 0)
+    }
+
+    /// A service extension's `create_attachment`: the file the worker opened
+    /// is checked and copied into the store on the attachment queue (it
+    /// takes a while; other messages need not wait); the answer goes back on
+    /// the socket that came with it.
+    private func createAttachment(_ request: AttachmentRequest, for instance: UInt64, files: WorkerChannel.Message) {
+        guard files.fileCount == 2 else { return terminate(for: .protocol) }
+        let context = state.withLock { $0.contexts[instance] }
+        if let refusal = admitAttachmentRequest(of: context) {
+            return Self.answer(.attachmentMade(.failed(status: refusal)), on: files)
+        }
+        guard let context, context.attachments != nil else {
+            // Only a service extension may make attachments: refused as the host function refuses it.
+            return Self.answer(.attachmentMade(.failed(status: TIDINGS_STATUS_NOT_SUPPORTED)), on: files)
+        }
+        enqueue({
             let result: AttachmentResult
-            if let context {
+            if let file = files.takeFile(at: 0) {
                 switch context.createAttachment(.success(request), using: { $0.create($1, from: file) }) {
                 case .made(let admission):
                     result = .made(identifier: admission.attachment.identifier, type: admission.attachment.type,
@@ -538,30 +614,30 @@ final class WorkerConnection: Sendable {
                     result = .failed(status: status)
                 }
             } else {
-                result = .failed(status: TIDINGS_STATUS_INVALID_CONTEXT)
+                result = .failed(status: TIDINGS_STATUS_INVALID_ARGUMENT)
             }
-            try? answer.send(WorkerMessage.attachmentMade(result).encoded, timeout: 1)
-        }
-        if !started {
-            close(source)
-            close(answerSocket)
-        }
+            Self.answer(.attachmentMade(result), on: files)
+        }, refusal: .attachmentMade(.failed(status: TIDINGS_STATUS_RATE_LIMITED)), files: files)
     }
 
-    /// An extension's `open_attachment`: the host opens the store's file of
-    /// the instance's attachment and sends a descriptor back on the socket
-    /// that came with the request. The worker never learns where the store is.
+    /// An extension's `open_attachment`, on the attachment queue: the host
+    /// opens the store's file of the instance's attachment and sends back a
+    /// read-only descriptor of its sealed copy (`SealedCopies`), which names
+    /// nothing: the worker never learns where the store is.
     private func openAttachment(_ identifier: String, for instance: UInt64, files: WorkerChannel.Message) {
-        guard files.fileCount == 1, let reply = files.takeFile(at: 0) else {
-            terminate(for: .protocol)
-            return
+        guard files.fileCount == 1 else { return terminate(for: .protocol) }
+        let context = state.withLock { $0.contexts[instance] }
+        guard admitAttachmentRequest(of: context) == nil, let context else {
+            return Self.answer(.attachmentOpened(found: false), on: files)
         }
-        let answer = WorkerChannel(adopting: reply.take())
-        if let opened = state.withLock({ $0.contexts[instance] })?.openAttachment(identifier) {
-            try? answer.send(WorkerMessage.attachmentOpened(found: true).encoded, files: [opened.rawValue], timeout: 1)
-        } else {
-            try? answer.send(WorkerMessage.attachmentOpened(found: false).encoded, timeout: 1)
-        }
+        let copies = self.copies
+        enqueue({
+            if let stored = context.openAttachment(identifier), let copy = copies.open(stored) {
+                Self.answer(.attachmentOpened(found: true), on: files, with: [copy.rawValue])
+            } else {
+                Self.answer(.attachmentOpened(found: false), on: files)
+            }
+        }, refusal: .attachmentOpened(found: false), files: files)
     }
 
     /// The sandbox has ended: reaps it, classes the worker's end, cleans up,
@@ -573,6 +649,7 @@ final class WorkerConnection: Sendable {
         let oomKilled = sandbox.cgroup?.oomKilledSinceStart == true
             && (sandbox.cgroup?.version == .v2 || termination.status == .signaled(SIGKILL))
         sandbox.cleanUp()
+        copies.release()
         let (fault, slots, tokens): (WorkerFault?, [CallSlot], Set<UInt64>) = state.withLock { state in
             state.ended = true
             if !(state.retired && state.killedFor == nil) {

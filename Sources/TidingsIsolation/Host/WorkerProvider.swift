@@ -17,6 +17,8 @@ import TidingsRegistry
 /// worker of their own, which ends with the instance, so that no two
 /// notifications' interfaces share globals — unless its manifest says
 /// `TidingsSharedWorker`, when they all share one, as a service extension's do.
+/// When the bundle is quarantined, every worker of its that still runs ends.
+/// Its workers' lines in the host's log share one rate (`BundleReports`).
 final class WorkerProvider: ExtensionProvider {
     private let bundle: ExtensionBundle
     /// The host its workers serve.
@@ -29,6 +31,8 @@ final class WorkerProvider: ExtensionProvider {
     /// Each instance gets a worker of its own (see the type's summary).
     private let workerPerInstance: Bool
     private let onFault: @Sendable (Diagnostic) -> Void
+    /// The bundle's lines in the host's log: its workers' output and reports, at one rate.
+    private let reports: BundleReports
     private let state = Mutex(State())
 
     /// Why the bundle is quarantined.
@@ -41,6 +45,11 @@ final class WorkerProvider: ExtensionProvider {
 
     private struct State {
         var connection: WorkerConnection?
+        /// Every worker of the bundle's that may still run (with a worker per
+        /// instance, there are several), by start: a quarantine ends them all.
+        var running: [Int: WorkerConnection] = [:]
+        /// The number of the next start.
+        var nextStart = 0
         /// An instance was made in `connection`: with a worker per instance,
         /// the next one gets another worker.
         var connectionTaken = false
@@ -74,6 +83,7 @@ final class WorkerProvider: ExtensionProvider {
         self.network = network
         workerPerInstance = bundle.manifest.map { $0.point == .content && !$0.sharedWorker } ?? false
         self.onFault = onFault
+        reports = BundleReports(bundle: extensionName)
         var entry: FaultLedger.Entry?
         switch ledger?.read() {
         case .damaged(let reason)?:
@@ -98,8 +108,8 @@ final class WorkerProvider: ExtensionProvider {
             }
             state.withLock { $0.recentFaults = recent }
         }
-        let connection = try start()
-        state.withLock { state in
+        try state.withLock { (state: inout State) throws(Diagnostic) in
+            let connection = try start(in: &state)
             state.connection = connection
             state.handles(as: connection)
         }
@@ -108,7 +118,9 @@ final class WorkerProvider: ExtensionProvider {
     /// The host let go of the extension (it was replaced, or the host is
     /// gone): its worker goes too, with everything it started.
     deinit {
-        state.withLock { $0.connection }?.retire()
+        for connection in state.withLock({ Array($0.running.values) + [$0.connection].compactMap { $0 } }) {
+            connection.retire()
+        }
     }
 
     var handlesResponses: Bool { state.withLock { $0.handlesResponses } }
@@ -169,7 +181,7 @@ final class WorkerProvider: ExtensionProvider {
                              "\(extensionName) restarts in \(milliseconds) ms after a fault; the notification shows its default content.")
             }
             do throws(Diagnostic) {
-                let started = try start()
+                let started = try start(in: &state)
                 state.connection = started
                 state.connectionTaken = workerPerInstance
                 state.handles(as: started)
@@ -181,11 +193,18 @@ final class WorkerProvider: ExtensionProvider {
         }
     }
 
-    /// Starts a worker whose end comes back to `ended(with:)`.
-    private func start() throws(Diagnostic) -> WorkerConnection {
-        try WorkerConnection.start(bundle, for: host, settings: settings, network: network, onEnd: { [weak self] fault in
-            if let fault { self?.ended(with: fault) }
-        }, onReport: onFault)
+    /// Starts a worker whose end comes back to `ended(with:)`, and keeps it
+    /// among those running until then.
+    private func start(in state: inout State) throws(Diagnostic) -> WorkerConnection {
+        let number = state.nextStart
+        state.nextStart += 1
+        let connection = try WorkerConnection.start(
+            bundle, for: host, settings: settings, network: network, reports: reports,
+            onEnd: { [weak self] fault in self?.ended(number, with: fault) }, onReport: onFault)
+        // One that ended already (its end told before it was kept) is not kept; nor those ended before.
+        state.running = state.running.filter { $0.value.isRunning }
+        if connection.isRunning { state.running[number] = connection }
+        return connection
     }
 
     /// The sandbox layers of the worker running now; empty when none runs.
@@ -199,9 +218,12 @@ final class WorkerProvider: ExtensionProvider {
                "\(extensionName) stays quarantined while the fault ledger cannot be read (\(reason)); repair or remove the file to lift it. The notification shows its default content.")
     }
 
-    /// A worker ended with `fault`.
-    private func ended(with fault: WorkerFault) {
-        let reports = state.withLock { note(fault, in: &$0) }
+    /// Worker `number` ended, with `fault` when it was one.
+    private func ended(_ number: Int, with fault: WorkerFault?) {
+        let reports = state.withLock { state in
+            state.running[number] = nil
+            return fault.map { note($0, in: &state) } ?? []
+        }
         for report in reports { onFault(report) }
     }
 
@@ -220,7 +242,10 @@ final class WorkerProvider: ExtensionProvider {
             let digests = FaultLedger.digests(of: FaultLedger.files(of: bundle))
             quarantined = digests
             state.quarantine = .faults(digests)
+            // Every worker of the bundle's ends now, not only the last started: with a worker per
+            // opened interface, several may run.
             state.connection?.retire()
+            for connection in state.running.values { connection.retire() }
             reports.append(.error(.workerQuarantined,
                                   "\(extensionName) is quarantined after \(count) faults within \(Int(policy.window)) s (the last: \(fault.kind.rawValue)); its notifications show their default content until its library or manifest changes."))
         } else if !fault.kind.leavesWorkerRunning {

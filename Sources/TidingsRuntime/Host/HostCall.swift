@@ -116,6 +116,14 @@ extension InstanceContext {
         return nil
     }
 
+    /// Charges one host call that comes as a message from elsewhere (an
+    /// attachment request a worker relays) to this context's budget, as a
+    /// call made here would be: nil when it may go on, else the status to
+    /// answer (a closed or abusive context, a call over the rate).
+    package func admitRelayedCall() -> tidings_status? {
+        update { admit(in: &$0) }
+    }
+
     /// A call refused for coming too fast, the `refused`th within a second:
     /// the first is reported; once they reach the burst, the extension is
     /// abusive and reported so.

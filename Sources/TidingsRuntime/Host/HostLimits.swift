@@ -93,7 +93,7 @@ package struct CallAllowance: Sendable {
     /// When the second whose refusals are counted began (monotonic nanoseconds).
     private var windowStart: UInt64
     /// Calls refused within that second.
-    private(set) var refusedRecently = 0
+    package private(set) var refusedRecently = 0
 
     package init(_ rate: CallRate, now: UInt64) {
         tokens = rate.burst

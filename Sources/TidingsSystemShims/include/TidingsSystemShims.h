@@ -41,6 +41,22 @@ int tidings_eventfd(void);
 /** pipe2(fds, flags). */
 int tidings_pipe2(int fds[2], int flags);
 
+/**
+ * A sealed, read-only copy of the regular file `source` that names nothing:
+ * a memfd called `name`, filled from `source` (copy_file_range, else
+ * read/write; EINTR retried here), its mode 0400, sealed against writing,
+ * shrinking, growing and further seals, and opened again read-only
+ * through /proc/self/fd. Returns that read-only descriptor (O_CLOEXEC),
+ * or a negative errno; -EFBIG when `source` is larger than `limit` bytes.
+ */
+int tidings_sealed_copy(int source, const char *name, unsigned long long limit);
+
+/**
+ * `file` opened again, read-only (O_CLOEXEC), through /proc/self/fd: a
+ * description of its own (its own offset); a negative errno on failure.
+ */
+int tidings_reopen_read_only(int file);
+
 /** pidfd_open(pid, 0): a descriptor; -ENOSYS before Linux 5.3. */
 int tidings_pidfd_open(pid_t pid);
 

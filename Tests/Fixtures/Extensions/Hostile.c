@@ -115,6 +115,7 @@
 #include <unistd.h>
 
 #include "tidings.h"
+#include "HostileShared.h"
 
 #ifndef MAP_SHARED_VALIDATE
 #define MAP_SHARED_VALIDATE 0x03
@@ -182,13 +183,6 @@ static void expect_refused(report *r, const char *what, long result) {
 
 /* ---- userInfo ------------------------------------------------------------- */
 
-static const char *user_info(const tidings_content *content, const char *key) {
-    size_t i;
-    for (i = 0; i < content->user_info_count; i++) {
-        if (strcmp(content->user_info[i]->key, key) == 0) return content->user_info[i]->string_value;
-    }
-    return NULL;
-}
 
 /* A date long past, for the timestamps an attacker would like to set. */
 static const struct timespec year_2001[2] = {{978307200, 0}, {978307200, 0}};
@@ -1198,14 +1192,6 @@ static const tidings_extension descriptor = {
 
 /* ---- The service extension ------------------------------------------------ */
 
-/* A 1×1 PNG, valid to the last CRC. */
-static const unsigned char png[] = {
-    0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
-    0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4,
-    0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0xF8, 0xCF, 0xC0, 0xF0,
-    0x1F, 0x00, 0x05, 0x00, 0x01, 0xFF, 0x89, 0x99, 0x3D, 0x1D, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
-    0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82,
-};
 
 /* Attacks the store's copy through the read-only descriptor open_attachment hands out. */
 static void attack_stored(report *r, hostile *self, const char *identifier) {
@@ -1237,7 +1223,6 @@ static void rewrite_attachment(report *r, hostile *self, const tidings_content *
     char path[4096], made[64] = "";
     int file;
     off_t at;
-    tidings_attachment_request request;
     tidings_attachment_result result;
     tidings_attachment with;
     const tidings_attachment *list[1];
@@ -1248,17 +1233,7 @@ static void rewrite_attachment(report *r, hostile *self, const tidings_content *
     if (file < 0 || write(file, png, sizeof png) != (ssize_t)sizeof png) {
         note(r, "no PNG could be made in %s: %s; ", directory, strerror(errno));
     } else {
-        memset(&request, 0, sizeof request);
-        request.struct_size = sizeof request;
-        request.identifier = "evil";
-        request.url = path;
-        request.type_hint = "public.png";
-        request.thumbnail_time = -1;
-        memset(&result, 0, sizeof result);
-        result.struct_size = sizeof result;
-        result.identifier = made;
-        result.identifier_capacity = sizeof made;
-        if (host->create_attachment(self->context, &request, &result) == TIDINGS_STATUS_OK) {
+        if (attach_png(host, self->context, "evil", path, made, sizeof made, &result) == TIDINGS_STATUS_OK) {
             note(r, "attached %s (%s, %llu bytes); ", made, result.type, (unsigned long long)result.size);
             /* Rewritten after the check: another type, 4 MB (under the worker's file size
              * limit, which fill-tmp attacks on its own). */
