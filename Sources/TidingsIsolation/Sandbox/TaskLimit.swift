@@ -51,14 +51,15 @@ package enum TaskLimit {
     /// who had `counted` tasks when it started (no user namespace).
     static func layer(userNamespace: Bool, cgroup: WorkerCgroup?, user: uid_t, counted: Int?) -> SandboxLayer {
         let cgroupTasks = cgroup?.taskLimit
+        let ownCgroup = cgroup?.version == .v2 ? cgroupTasks : nil
+        let shared = cgroup?.version == .v1 ? cgroupTasks.map { "; with this host's other workers at most \($0) (cgroup v1 pids.max)" } ?? "" : ""
         if userNamespace {
             return SandboxLayer("tasks", .active,
-                                "at most \(perWorker) tasks, its init included: RLIMIT_NPROC, counted in a user namespace of its own")
+                                "at most \(perWorker) tasks, its init included: RLIMIT_NPROC, counted in a user namespace of its own\(ownCgroup.map { "; its cgroup v2's pids.max of \($0) too" } ?? "")\(shared)")
         }
-        if let cgroup, cgroup.version == .v2, let cgroupTasks {
-            return SandboxLayer("tasks", .active, "at most \(cgroupTasks) tasks: its cgroup v2's pids.max")
+        if let ownCgroup {
+            return SandboxLayer("tasks", .active, "at most \(ownCgroup) tasks: its cgroup v2's pids.max")
         }
-        let shared = cgroupTasks.map { "; with this host's other workers at most \($0) (cgroup v1 pids.max)" } ?? ""
         guard let counted else {
             return SandboxLayer("tasks", .missing,
                                 "no user namespace and no cgroup of its own, and /proc could not be read to set RLIMIT_NPROC\(shared)")
