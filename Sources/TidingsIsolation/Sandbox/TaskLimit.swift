@@ -46,9 +46,9 @@ package enum TaskLimit {
         return count
     }
 
-    /// The `tasks` layer of a worker started with `namespaces` (a user
-    /// namespace among them, or none), in `cgroup`, whose user is `user`,
-    /// who had `counted` tasks when it started (no user namespace).
+    /// The `tasks` layer of a worker started in a user namespace of its own
+    /// (`userNamespace`) or not, in `cgroup`, whose user is `user`, who had
+    /// `counted` tasks when it started (without a user namespace).
     static func layer(userNamespace: Bool, cgroup: WorkerCgroup?, user: uid_t, counted: Int?) -> SandboxLayer {
         let cgroupTasks = cgroup?.taskLimit
         let ownCgroup = cgroup?.version == .v2 ? cgroupTasks : nil

@@ -5,7 +5,7 @@ import TidingsSystemShims
 /// What a worker process does to itself before it loads an extension: the
 /// layers of the sandbox only a process can put on itself. The host has
 /// already put it in its namespaces, its view of the file system and its
-/// cgroup, and its init set no_new_privs.
+/// cgroup, and its init set no_new_privs and the task limit (`TaskLimit`).
 ///
 /// `enter` changes the whole process; the worker calls it once, early,
 /// while it is still its only thread (Landlock restricts the calling
