@@ -15,6 +15,11 @@
  *   rt_sigqueueinfo, rt_tgsigqueueinfo; tkill, which names no process):
  *   pid 0 or -pgid reaches the host's process group, -1 every process of the user.
  * - prlimit64 on another process: it would change that process's limits.
+ * - Every other system call that names a process, a process group or a user
+ *   as its target (see "Calls that name a process" below) is refused unless
+ *   it names the worker itself: 0 or its own pid. Without a PID namespace
+ *   any pid the worker can guess is a door to the host (setpriority on the
+ *   host's pid succeeded); with one, the rule still holds, at no cost.
  * - Namespaces (unshare, setns, clone with a CLONE_NEW* flag): a user
  *   namespace hands out capabilities and opens kernel code otherwise out of reach.
  * - Processes (fork, vfork, clone without CLONE_THREAD): an extension is a
@@ -72,6 +77,46 @@
  *   guard: the watchdog thread alone waits for it, blocked, and a blocked
  *   signal is never ignored).
  * Landlock's system calls stay allowed: an extension may only add restrictions.
+ *
+ * Calls that name a process (read once from the kernel's table,
+ * asm/unistd_64.h and asm-generic/unistd.h, through Linux 6.18). "Itself"
+ * is 0 or `own_pid`, the worker's pid as it sees it; a thread id of one of
+ * its other threads is not its pid and is refused too: glibc and the Swift
+ * runtime name the process (0) in sched_getaffinity (sysconf, nproc),
+ * getpriority and the like, and only pthread_setaffinity_np /
+ * pthread_getaffinity_np / pthread_setschedparam of another thread of its
+ * own are lost (EPERM), which neither the runtime nor the worker calls.
+ * - Itself only: setpriority and getpriority with PRIO_PROCESS (PRIO_PGRP
+ *   and PRIO_USER refused outright: a group or every process of the user);
+ *   ioprio_set and ioprio_get with IOPRIO_WHO_PROCESS (IOPRIO_WHO_PGRP and
+ *   IOPRIO_WHO_USER refused outright); sched_setaffinity,
+ *   sched_getaffinity, sched_setscheduler, sched_getscheduler,
+ *   sched_setparam, sched_getparam, sched_setattr, sched_getattr,
+ *   sched_rr_get_interval; prlimit64; migrate_pages, move_pages (another
+ *   process's memory placement); get_robust_list (another's futex list
+ *   address, which defeats its ASLR); getpgid, getsid; setpgid (both the
+ *   process and the group it joins: joining another group puts the worker
+ *   under that group's signals and job control); kill, tgkill,
+ *   rt_sigqueueinfo, rt_tgsigqueueinfo (above); fcntl F_SETOWN (the
+ *   process that gets a descriptor's SIGIO, or with F_SETSIG any signal:
+ *   a kill by another name) and F_SETOWN_EX, whose target lies behind a
+ *   pointer, refused outright, as are ioctl FIOSETOWN, SIOCSPGRP and
+ *   TIOCSPGRP (the same through ioctl).
+ * - Refused outright, whoever they name: ptrace, process_vm_readv/writev,
+ *   kcmp (it compares two processes' resources; nothing of use on itself
+ *   alone), pidfd_open, pidfd_getfd, pidfd_send_signal, process_madvise,
+ *   process_mrelease (a pidfd is the only way to name a process to them,
+ *   and pidfd_open is refused), tkill (a thread id alone); capget (the pid
+ *   lies in a structure behind a pointer, which a filter cannot read; the
+ *   worker has no capabilities to ask about).
+ * - Allowed, since they reach no other process: capset (the kernel lets a
+ *   process change only its own sets since Linux 2.6.24); wait4 and waitid
+ *   (children only, and the worker can make none); set_robust_list,
+ *   set_tid_address, getpid, getppid, gettid (they name nothing, or only
+ *   tell a number); timer_create with SIGEV_THREAD_ID (the kernel takes
+ *   only a thread of the caller's own); clock_gettime of another process's
+ *   CPU clock (it reads a number, as /proc/PID/stat would; with a PID
+ *   namespace only the worker's own processes can be named).
  */
 #define _GNU_SOURCE
 #include "TidingsSystemShims.h"
@@ -83,8 +128,11 @@
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -165,6 +213,14 @@
 #ifndef __NR_removexattrat
 #define __NR_removexattrat 466
 #endif
+#ifndef __NR_process_mrelease
+#define __NR_process_mrelease 448
+#endif
+
+/* <linux/ioprio.h>'s, which older headers lack. */
+#ifndef IOPRIO_WHO_PROCESS
+#define IOPRIO_WHO_PROCESS 1
+#endif
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
@@ -191,7 +247,9 @@
 static const int refused[] = {
     /* Other processes. */
     __NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev, __NR_kcmp, __NR_pidfd_open, __NR_pidfd_getfd,
-    __NR_pidfd_send_signal, __NR_process_madvise,
+    __NR_pidfd_send_signal, __NR_process_madvise, __NR_process_mrelease,
+    /* Another process's capabilities, named behind a pointer. */
+    __NR_capget,
     /* Signals by thread id alone. */
     __NR_tkill,
     /* Namespaces. */
@@ -270,8 +328,8 @@ static const int refused[] = {
 #define ARCH_OFFSET offsetof(struct seccomp_data, arch)
 #define ARG_OFFSET(index) (offsetof(struct seccomp_data, args) + (index) * sizeof(uint64_t))
 
-/* Far more than the filter needs (about 200 instructions); build() checks. */
-#define CAPACITY 512
+/* Far more than the filter needs (about 440 instructions); build() checks. */
+#define CAPACITY 1024
 
 /* A filter being written. */
 struct program {
@@ -356,6 +414,36 @@ static void only_when(struct program *program, int nr, unsigned index, const uin
 }
 
 /*
+ * System call `nr` allowed only when argument `which_index` is `which` and
+ * argument `who_index` one of `who`: setpriority's PRIO_PROCESS of itself,
+ * not a group or a user.
+ */
+static void only_when_both(struct program *program, int nr, unsigned which_index, uint32_t which, unsigned who_index,
+                           const uint32_t *who, size_t count) {
+    size_t block = begin_block(program, nr);
+    load_argument(program, which_index);
+    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, which); /* on to `who` */
+    give(program, REFUSE(EPERM));
+    when_argument_in(program, who_index, who, count, ALLOW, REFUSE(EPERM));
+    end_block(program, block);
+}
+
+/*
+ * fcntl F_SETOWN but of itself (argument 2), and never F_SETOWN_EX: the
+ * process a descriptor's SIGIO (or F_SETSIG's signal) goes to.
+ */
+static void guard_signal_owner(struct program *program, const uint32_t *self, size_t count) {
+    size_t block = begin_block(program, __NR_fcntl);
+    load_argument(program, 1);
+    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, F_SETOWN_EX); /* else on */
+    give(program, REFUSE(EPERM));
+    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, F_SETOWN); /* to the owner's check */
+    give(program, ALLOW);
+    when_argument_in(program, 2, self, count, ALLOW, REFUSE(EPERM));
+    end_block(program, block);
+}
+
+/*
  * clone but for a thread (argument 0 on x86_64 and aarch64): a new process
  * (no CLONE_THREAD) or a namespace flag is refused.
  */
@@ -429,6 +517,36 @@ static void build(struct program *program, const struct tidings_seccomp_options 
     only_when(program, __NR_rt_tgsigqueueinfo, 0, &own, 1);
     const uint32_t self_or_own[] = {0, own};
     only_when(program, __NR_prlimit64, 0, self_or_own, 2);
+    /* The calls that name a process as their first argument: itself only. */
+    static const int naming_a_process[] = {
+        __NR_sched_setaffinity, __NR_sched_getaffinity, __NR_sched_setscheduler, __NR_sched_getscheduler,
+        __NR_sched_setparam, __NR_sched_getparam, __NR_sched_setattr, __NR_sched_getattr,
+        __NR_sched_rr_get_interval, __NR_migrate_pages, __NR_move_pages, __NR_get_robust_list, __NR_getpgid,
+        __NR_getsid,
+    };
+    for (size_t index = 0; index < sizeof naming_a_process / sizeof naming_a_process[0]; index++) {
+        only_when(program, naming_a_process[index], 0, self_or_own, 2);
+    }
+    /* setpgid: the process and the group it joins, both itself. */
+    size_t group = begin_block(program, __NR_setpgid);
+    load_argument(program, 0);
+    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 2, 0, 0);   /* on to the group */
+    emit(program, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, own); /* on to the group */
+    give(program, REFUSE(EPERM));
+    when_argument_in(program, 1, self_or_own, 2, ALLOW, REFUSE(EPERM));
+    end_block(program, group);
+    /* A process only, not a group or a user. */
+    only_when_both(program, __NR_setpriority, 0, PRIO_PROCESS, 1, self_or_own, 2);
+    only_when_both(program, __NR_getpriority, 0, PRIO_PROCESS, 1, self_or_own, 2);
+    only_when_both(program, __NR_ioprio_set, 0, IOPRIO_WHO_PROCESS, 1, self_or_own, 2);
+    only_when_both(program, __NR_ioprio_get, 0, IOPRIO_WHO_PROCESS, 1, self_or_own, 2);
+    /* Who gets a descriptor's SIGIO. */
+    guard_signal_owner(program, self_or_own, 2);
+    const uint32_t owner_requests[] = {FIOSETOWN, SIOCSPGRP, TIOCSPGRP};
+    size_t requests = begin_block(program, __NR_ioctl);
+    when_argument_in(program, 1, owner_requests, sizeof owner_requests / sizeof owner_requests[0], REFUSE(EPERM),
+                     ALLOW);
+    end_block(program, requests);
 
     if (options->allow_network) {
         const uint32_t internet[] = {AF_INET, AF_INET6};

@@ -562,6 +562,20 @@ static __attribute__((noreturn)) void run_init(const struct tidings_spawn_reques
             fail(control, TIDINGS_SPAWN_STEP_IDENTITY, -1);
         }
     }
+    if (request->task_limit > 0) {
+        /*
+         * After the identity: the count is of the worker's user (in its user
+         * namespace when it has one), and setresuid above a limit would mark
+         * init as over it. Soft and hard alike, so nothing raises it again.
+         */
+        struct rlimit limit;
+        if (getrlimit(RLIMIT_NPROC, &limit) < 0) fail(control, TIDINGS_SPAWN_STEP_PRIVILEGES, -1);
+        rlim_t tasks = request->task_limit;
+        if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < tasks) tasks = limit.rlim_max;
+        limit.rlim_cur = tasks;
+        limit.rlim_max = tasks;
+        if (setrlimit(RLIMIT_NPROC, &limit) < 0) fail(control, TIDINGS_SPAWN_STEP_PRIVILEGES, -1);
+    }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) fail(control, TIDINGS_SPAWN_STEP_PRIVILEGES, -1);
 
     /* SIGCHLD stays blocked and arrives through a signalfd; every other signal is unblocked. */

@@ -576,7 +576,7 @@ final class Arena: @unchecked Sendable {
                       to: &standardError)
             }
         }
-        for name in ["namespaces", "processes", "filesystem", "network", "memory", "landlock", "cpu", "seccomp"] {
+        for name in ["namespaces", "processes", "filesystem", "network", "memory", "tasks", "landlock", "cpu", "seccomp"] {
             #expect(layers.entries[name] != nil, "server.describe reports no \(name) layer: \(described)")
         }
         // Landlock and seccomp are what every mode relies on: without them nothing below holds.

@@ -113,6 +113,8 @@ package final class SandboxBuilder: Sendable {
                                        environment: Self.environment(scratch: "/tmp"), channel: channel, user: user,
                                        group: group)
             request.output = output
+            let tasks = TaskLimit.resourceLimit(userNamespace: useNamespaces, user: user)
+            request.taskLimit = tasks.limit
             if useNamespaces {
                 request.namespaces = [.user, .pid, .ipc, .uts]
                 if !plan.network { request.namespaces.insert(.network) }
@@ -159,10 +161,12 @@ package final class SandboxBuilder: Sendable {
             let started = cgroup.map { $0.start(spawn) } ?? spawn(-1)
             switch started {
             case .success(let process):
-                let layers = Self.layers(namespaces: request.namespaces, view: useView, network: plan.network,
+                var layers = Self.layers(namespaces: request.namespaces, view: useView, network: plan.network,
                                          cgroup: cgroup, known: self.known.withLock { $0 },
                                          cgroupMissing: cgroupMissing, settings: plan.settings,
                                          scratch: sandbox.scratch)
+                layers.append(TaskLimit.layer(userNamespace: request.namespaces.contains(.user), cgroup: cgroup,
+                                              user: user, counted: tasks.counted))
                 return Started(process: process, cgroup: cgroup, scratchDirectory: scratchDirectory, layers: layers,
                                settings: sandbox, bundlePath: bundlePath)
             case .failure(let failure):
@@ -276,7 +280,7 @@ package final class SandboxBuilder: Sendable {
             layers.append(SandboxLayer("memory", .active, cgroup.summary + sanitizer))
         } else if settings.memoryLimit > 0 {
             layers.append(SandboxLayer("memory", .weakened,
-                                       "no cgroup (\(cgroupMissing ?? "unknown")): RLIMIT_DATA of \(settings.memoryLimit >> 20) MiB, no process but its own, 256 descriptors, no larger socket buffers; memfd, shared anonymous memory and System V IPC refused; its scratch space \(settings.scratchSize >> 20) MiB\(sanitizer)"))
+                                       "no cgroup (\(cgroupMissing ?? "unknown")): RLIMIT_DATA of \(settings.memoryLimit >> 20) MiB, no process but its own, \(WorkerSandbox.descriptorLimit) descriptors, no larger socket buffers; memfd, shared anonymous memory and System V IPC refused; its scratch space \(settings.scratchSize >> 20) MiB\(sanitizer)"))
         } else {
             layers.append(SandboxLayer("memory", .missing, "no memory limit: turned off by the host's settings"))
         }

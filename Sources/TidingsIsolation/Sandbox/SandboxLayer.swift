@@ -13,7 +13,7 @@ package struct SandboxLayer: Sendable, Equatable {
         case missing
     }
 
-    /// The layer's name: "namespaces", "filesystem", "landlock", "seccomp", "memory", "cpu", "processes", "network".
+    /// The layer's name: "namespaces", "filesystem", "landlock", "seccomp", "memory", "tasks", "cpu", "processes", "network".
     package var name: String
     package var status: Status
     /// One sentence: what it does, or why it is weakened or missing.

@@ -31,10 +31,13 @@ package final class WorkerCgroup: Sendable {
     private let thread: CgroupThread?
     /// The `oom_kill` count when the worker started.
     private let oomKillsAtStart: Int
+    /// The cgroup's `pids.max`: the worker's own (v2), or all of this host's workers' (v1); nil when it has none.
+    package let taskLimit: Int?
 
     fileprivate init(version: Version, directory: String?, eventsFile: String, memoryLimit: UInt64,
-                     thread: CgroupThread?) {
+                     thread: CgroupThread?, taskLimit: Int?) {
         self.version = version
+        self.taskLimit = taskLimit
         self.directory = directory
         self.eventsFile = eventsFile
         self.memoryLimit = memoryLimit
@@ -75,14 +78,11 @@ package final class WorkerCgroup: Sendable {
     package var summary: String {
         switch version {
         case .v2:
-            "cgroup v2 memory limit \(memoryLimit >> 20) MiB, shared memory and tmpfs included; at most \(Self.taskLimit) tasks"
+            "cgroup v2 memory limit \(memoryLimit >> 20) MiB, shared memory and tmpfs included"
         case .v1:
-            "cgroup v1 memory limit \(memoryLimit >> 20) MiB for all of this host's workers together (shared memory and tmpfs included), at most \(Self.taskLimit * Int(Self.sharedWorkers)) tasks; each worker on its own by RLIMIT_DATA"
+            "cgroup v1 memory limit \(memoryLimit >> 20) MiB for all of this host's workers together (shared memory and tmpfs included); each worker on its own by RLIMIT_DATA"
         }
     }
-
-    /// Tasks (processes and threads) a worker may have.
-    package static let taskLimit = 256
     /// How many workers' worth a shared (v1) cgroup holds.
     package static let sharedWorkers: UInt64 = 8
 
@@ -120,8 +120,8 @@ package struct CgroupUnavailable: Error, Sendable, Equatable {
 private enum Hierarchy: Sendable {
     /// A cgroup v2 directory, delegated to this process, whose children get memory and pids limits.
     case v2(base: String)
-    /// This host's shared cgroup v1, with its memory-limit file and its thread.
-    case v1(memory: String, limit: UInt64, thread: CgroupThread)
+    /// This host's shared cgroup v1, with its memory-limit file, its thread and its `pids.max` (nil without one).
+    case v1(memory: String, limit: UInt64, thread: CgroupThread, tasks: Int?)
 
     /// The cgroup of a new worker named `name`, limited to `memoryLimit` bytes.
     func make(name: String, memoryLimit: UInt64) -> Result<WorkerCgroup, CgroupUnavailable> {
@@ -134,17 +134,17 @@ private enum Hierarchy: Sendable {
             let written = Self.write("\(memoryLimit)", to: Path.join(directory, "memory.max"))
             _ = Self.write("0", to: Path.join(directory, "memory.swap.max"))
             _ = Self.write("1", to: Path.join(directory, "memory.oom.group"))
-            _ = Self.write("\(WorkerCgroup.taskLimit)", to: Path.join(directory, "pids.max"))
+            let tasks = Self.write("\(TaskLimit.perWorker)", to: Path.join(directory, "pids.max"))
             guard written else {
                 rmdir(directory)
                 return .failure(CgroupUnavailable(reason: "the memory limit of \(directory) could not be set"))
             }
             return .success(WorkerCgroup(version: .v2, directory: directory,
                                          eventsFile: Path.join(directory, "memory.events"), memoryLimit: memoryLimit,
-                                         thread: nil))
-        case let .v1(memory, limit, thread):
+                                         thread: nil, taskLimit: tasks ? TaskLimit.perWorker : nil))
+        case let .v1(memory, limit, thread, tasks):
             return .success(WorkerCgroup(version: .v1, directory: nil, eventsFile: Path.join(memory, "memory.oom_control"),
-                                         memoryLimit: limit, thread: thread))
+                                         memoryLimit: limit, thread: thread, taskLimit: tasks))
         }
     }
 
@@ -253,17 +253,19 @@ private enum Hierarchy: Sendable {
         // Memory plus swap, where swap is accounted: swapping out is no way around the limit.
         _ = write("\(limit)", to: Path.join(memory, "memory.memsw.limit_in_bytes"))
         var tasks = [Path.join(memory, "tasks")]
+        var taskLimit: Int?
         if let pidsMount = mounts.legacy["pids"], let ownPids = mounts.ownPath(controller: "pids") {
             let pidsBase = pidsMount.directory(for: ownPids)
             removeStale(in: pidsBase)
             let pids = Path.join(pidsBase, name)
             if access(pidsBase, W_OK) == 0, mkdir(pids, 0o755) == 0 || errno == EEXIST,
-               write("\(WorkerCgroup.taskLimit * Int(WorkerCgroup.sharedWorkers))", to: Path.join(pids, "pids.max")) {
+               write("\(TaskLimit.perWorker * Int(WorkerCgroup.sharedWorkers))", to: Path.join(pids, "pids.max")) {
                 tasks.append(Path.join(pids, "tasks"))
+                taskLimit = TaskLimit.perWorker * Int(WorkerCgroup.sharedWorkers)
             }
         }
         do throws(SystemError) {
-            return .success(.v1(memory: memory, limit: limit, thread: try CgroupThread(joining: tasks)))
+            return .success(.v1(memory: memory, limit: limit, thread: try CgroupThread(joining: tasks), tasks: taskLimit))
         } catch {
             rmdir(memory)
             return .failure(CgroupUnavailable(reason: "no thread could enter the cgroup v1 \(memory): \(error)"))

@@ -86,6 +86,8 @@ package struct SpawnRequest: Sendable {
     package var hostName = "tidings-worker"
     /// A directory the sandbox's init removes once everything in the sandbox ended.
     package var removeWhenDone: String?
+    /// The worker's `RLIMIT_NPROC`, set by its init once it has the worker's identity; 0 for none.
+    package var taskLimit: UInt32 = 0
 
     package init(executable: String, arguments: [String], environment: [String], channel: Int32, user: uid_t,
                  group: gid_t) {
@@ -143,6 +145,7 @@ package struct SpawnRequest: Sendable {
                             request.group = group
                             request.host_name = UnsafePointer(base + hostNameOffset)
                             request.remove_when_done = removeOffset.map { UnsafePointer(base + $0) }
+                            request.task_limit = taskLimit
                             return withUnsafePointer(to: &request) { body($0) }
                         }
                     }

@@ -5,7 +5,7 @@ import TidingsSystemShims
 /// What a worker process does to itself before it loads an extension: the
 /// layers of the sandbox only a process can put on itself. The host has
 /// already put it in its namespaces, its view of the file system and its
-/// cgroup, and its init set no_new_privs.
+/// cgroup, and its init set no_new_privs and the task limit (`TaskLimit`).
 ///
 /// `enter` changes the whole process; the worker calls it once, early,
 /// while it is still its only thread (Landlock restricts the calling
@@ -125,7 +125,7 @@ package enum WorkerSandbox {
         switch -code {
         case 0:
             return SandboxLayer("seccomp", .active,
-                                "no ptrace, no signals to other processes, no exec, no new namespaces or mounts, no shared memory, no sockets but socket pairs\(settings.allowNetwork ? " and the network's" : "")")
+                                "no ptrace, no signals or other calls on other processes (priority, affinity, scheduling, I/O priority, memory placement, SIGIO owner), no exec, no new namespaces or mounts, no shared memory, no sockets but socket pairs\(settings.allowNetwork ? " and the network's" : "")")
         case ENOSYS, EINVAL:
             return SandboxLayer("seccomp", .missing, "the kernel has no seccomp filters")
         default:
@@ -154,24 +154,17 @@ package enum WorkerSandbox {
 
     /// How many threads this process has (`Threads` of `/proc/self/status`); 0 when unknown.
     static func threadCount() -> Int {
-        guard let bytes = try? FileSystem.readFile("/proc/self/status", limit: 1 << 16) else { return 0 }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("Threads:") {
-            return Int(line.dropFirst("Threads:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
-        }
-        return 0
+        Int(ProcessStatus(path: "/proc/self/status")?.numbers("Threads").first ?? 0)
     }
 
     /// `VmData` of a `/proc/PID/status` text, in bytes: the process's private
     /// writable memory, as `RLIMIT_DATA` counts it. Nil when the text has no
     /// such line or it is not a number of kB.
     static func dataSize(inStatus text: String) -> UInt64? {
-        for line in text.split(separator: "\n") where line.hasPrefix("VmData:") {
-            let fields = line.dropFirst("VmData:".count).split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard fields.count == 2, fields[1] == "kB", let kilobytes = UInt64(fields[0]) else { return nil }
-            let (bytes, overflow) = kilobytes.multipliedReportingOverflow(by: 1024)
-            return overflow ? nil : bytes
-        }
-        return nil
+        let fields = ProcessStatus(text: text).fields("VmData")
+        guard fields.count == 2, fields[1] == "kB", let kilobytes = UInt64(fields[0]) else { return nil }
+        let (bytes, overflow) = kilobytes.multipliedReportingOverflow(by: 1024)
+        return overflow ? nil : bytes
     }
 
     /// The data limit that leaves `allowance` bytes beyond `currentSize`:

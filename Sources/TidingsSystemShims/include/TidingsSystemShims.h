@@ -309,6 +309,15 @@ struct tidings_spawn_request {
      * a view of its own), or NULL.
      */
     const char *remove_when_done;
+    /**
+     * RLIMIT_NPROC of the worker (soft and hard, capped at the caller's hard
+     * limit), set by init once it has the worker's identity; 0 for none. The
+     * kernel counts it per user namespace and user (Linux 5.14 and later):
+     * in a user namespace of its own, every task of the sandbox, init and
+     * the worker's threads included; without one, every task of the
+     * worker's user on the machine.
+     */
+    uint32_t task_limit;
 };
 
 /** Where a spawn failed (tidings_spawn_result.step). */

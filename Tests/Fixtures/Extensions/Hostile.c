@@ -1109,6 +1109,225 @@ static void stderr_forge(report *r) {
     note(r, "10000 forged lines written; ");
 }
 
+/* ---- Attacks on the kernel's per-process doors (issue 20, round two) ------ */
+/*
+ * Self-contained: its own includes, helpers and dispatch (kernel_attack),
+ * so that other sections may grow beside it.
+ *
+ *   pid-calls     every system call that names a process, a group or a
+ *                 user, aimed at the host: userInfo "host-pid" (the test
+ *                 passes it), getppid(), getsid(0) and getpgid(0) (an
+ *                 ancestor's pid an attacker learns for free), and whatever
+ *                 a /proc scan finds: setpriority, getpriority,
+ *                 sched_setaffinity, sched_getaffinity, sched_setscheduler,
+ *                 sched_setparam, sched_setattr, ioprio_set, prlimit64,
+ *                 migrate_pages, move_pages, get_robust_list, getpgid,
+ *                 getsid, setpgid, kcmp, F_SETOWN (then F_SETSIG SIGKILL and
+ *                 O_ASYNC, a kill by another name); PRIO_USER, PRIO_PGRP,
+ *                 IOPRIO_WHO_USER, IOPRIO_WHO_PGRP, F_SETOWN_EX, FIOSETOWN.
+ *                 Each must be refused by seccomp (EPERM); another failure
+ *                 is noted "NOT-REFUSED", a success is an escape.
+ *   thread-bomb   threads of 16 KiB stacks until pthread_create refuses one
+ *                 (or "threads" of them, an escape); reports "made N, then
+ *                 ERROR; peak P threads; RLIMIT_NPROC L" and ends them all.
+ */
+#include <sched.h>
+#include <sys/ioctl.h>
+
+#ifndef SYS_kcmp
+#define SYS_kcmp 312
+#endif
+
+/* A step that seccomp must refuse: EPERM. */
+static void expect_eperm(report *r, const char *what, long result) {
+    if (result >= 0) {
+        escaped(r, "%s (returned %ld)", what, result);
+    } else if (errno == EPERM) {
+        note(r, "%s: refused: %s; ", what, strerror(errno));
+    } else {
+        note(r, "%s: NOT-REFUSED: %s; ", what, strerror(errno));
+    }
+}
+
+/* Every pid-taking call on `target`. */
+static void pid_calls_on(report *r, pid_t target, const char *whose) {
+    char what[128];
+    cpu_set_t cpus;
+    struct sched_param parameter;
+    uint32_t attributes[14];
+    struct rlimit none = {1, 1};
+    unsigned long nodes = 1;
+    void *head;
+    size_t length;
+    int pair[2];
+#define STEP(call, ...)                                           \
+    do {                                                          \
+        snprintf(what, sizeof what, __VA_ARGS__);                 \
+        errno = 0;                                                \
+        expect_eperm(r, what, (long)(call));                      \
+    } while (0)
+    CPU_ZERO(&cpus);
+    CPU_SET(0, &cpus);
+    memset(&parameter, 0, sizeof parameter);
+    memset(attributes, 0, sizeof attributes);
+    attributes[0] = sizeof attributes; /* struct sched_attr: size, policy SCHED_OTHER, flags, nice 19 */
+    attributes[3] = 19;
+    STEP(setpriority(PRIO_PROCESS, (id_t)target, 19), "setpriority(%s %d, 19)", whose, (int)target);
+    STEP(syscall(SYS_getpriority, PRIO_PROCESS, target), "getpriority(%s)", whose);
+    STEP(sched_setaffinity(target, sizeof cpus, &cpus), "sched_setaffinity(%s, cpu 0)", whose);
+    STEP(sched_getaffinity(target, sizeof cpus, &cpus), "sched_getaffinity(%s)", whose);
+    STEP(sched_setscheduler(target, SCHED_IDLE, &parameter), "sched_setscheduler(%s, SCHED_IDLE)", whose);
+    STEP(sched_setparam(target, &parameter), "sched_setparam(%s)", whose);
+    STEP(syscall(SYS_sched_setattr, target, attributes, 0), "sched_setattr(%s, nice 19)", whose);
+    STEP(syscall(SYS_ioprio_set, 1, target, 3 << 13), "ioprio_set(IOPRIO_WHO_PROCESS %s, idle)", whose);
+    STEP(prlimit(target, RLIMIT_NOFILE, &none, NULL), "prlimit(%s, RLIMIT_NOFILE 1)", whose);
+    STEP(syscall(SYS_migrate_pages, target, 8 * sizeof nodes, &nodes, &nodes), "migrate_pages(%s)", whose);
+    STEP(syscall(SYS_move_pages, target, 0, NULL, NULL, NULL, 0), "move_pages(%s)", whose);
+    STEP(syscall(SYS_get_robust_list, target, &head, &length), "get_robust_list(%s)", whose);
+    STEP(getpgid(target), "getpgid(%s)", whose);
+    STEP(getsid(target), "getsid(%s)", whose);
+    STEP(setpgid(0, target), "setpgid(0, %s)", whose);
+    STEP(syscall(SYS_kcmp, getpid(), target, 0, 0, 0), "kcmp(self, %s)", whose);
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0) {
+        long owned;
+        snprintf(what, sizeof what, "fcntl(F_SETOWN %s)", whose);
+        errno = 0;
+        owned = fcntl(pair[0], F_SETOWN, target);
+        expect_eperm(r, what, owned);
+        if (owned >= 0) {
+            /* Through: SIGKILL to the target when the socket becomes readable. */
+            fcntl(pair[0], F_SETSIG, SIGKILL);
+            fcntl(pair[0], F_SETFL, O_ASYNC | O_NONBLOCK);
+            if (write(pair[1], "x", 1) != 1) note(r, "write: %s; ", strerror(errno));
+        }
+        close(pair[0]);
+        close(pair[1]);
+    }
+#undef STEP
+}
+
+static void pid_calls(report *r, const tidings_content *content) {
+    pid_t targets[32];
+    const char *names[32];
+    size_t count = 0, index;
+    pid_t host_pid = (pid_t)number(content, "host-pid", 0);
+    DIR *proc;
+    int pair[2];
+    struct f_owner_ex owner;
+    int target;
+    if (host_pid > 0) {
+        targets[count] = host_pid;
+        names[count++] = "host";
+    }
+    targets[count] = getppid();
+    names[count++] = "parent";
+    targets[count] = getsid(0);
+    names[count++] = "session";
+    targets[count] = getpgid(0);
+    names[count++] = "group";
+    proc = opendir("/proc");
+    if (proc == NULL) {
+        note(r, "opendir(/proc): %s; ", strerror(errno));
+    } else {
+        struct dirent *entry;
+        while ((entry = readdir(proc)) != NULL && count < sizeof targets / sizeof targets[0]) {
+            pid_t pid = (pid_t)strtol(entry->d_name, NULL, 10);
+            if (pid > 0 && pid != getpid()) {
+                targets[count] = pid;
+                names[count++] = "found in /proc";
+            }
+        }
+        closedir(proc);
+    }
+    for (index = 0; index < count; index++) {
+        if (targets[index] > 0 && targets[index] != getpid()) pid_calls_on(r, targets[index], names[index]);
+    }
+    /* A group or a user: the host's with it. */
+    errno = 0;
+    expect_eperm(r, "setpriority(PRIO_USER, own uid, 19)", setpriority(PRIO_USER, getuid(), 19));
+    errno = 0;
+    expect_eperm(r, "setpriority(PRIO_PGRP, 0, 19)", setpriority(PRIO_PGRP, 0, 19));
+    errno = 0;
+    expect_eperm(r, "ioprio_set(IOPRIO_WHO_USER, own uid, idle)", syscall(SYS_ioprio_set, 3, getuid(), 3 << 13));
+    errno = 0;
+    expect_eperm(r, "ioprio_set(IOPRIO_WHO_PGRP, 0, idle)", syscall(SYS_ioprio_set, 2, 0, 3 << 13));
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0) {
+        owner.type = F_OWNER_PID;
+        owner.pid = host_pid > 0 ? host_pid : getppid();
+        errno = 0;
+        expect_eperm(r, "fcntl(F_SETOWN_EX host)", fcntl(pair[0], F_SETOWN_EX, &owner));
+        target = owner.pid;
+        errno = 0;
+        expect_eperm(r, "ioctl(FIOSETOWN host)", ioctl(pair[0], FIOSETOWN, &target));
+        close(pair[0]);
+        close(pair[1]);
+    }
+    note(r, "targets %zu; ", count);
+}
+
+/* The bomb's threads wait here until it ends them. */
+static int bomb_gate[2] = {-1, -1};
+
+static void *bomb_thread(void *argument) {
+    char ignored;
+    (void)argument;
+    while (read(bomb_gate[0], &ignored, 1) < 0 && errno == EINTR) {
+    }
+    return NULL;
+}
+
+/* Threads of this process now (Threads: of /proc/self/status); -1 when unknown. */
+static long own_threads(void) {
+    char text[4096], *line;
+    ssize_t size = read_file("/proc/self/status", text, sizeof text - 1);
+    if (size <= 0) return -1;
+    text[size] = 0;
+    line = strstr(text, "\nThreads:");
+    return line != NULL ? strtol(line + 9, NULL, 10) : -1;
+}
+
+static void thread_bomb(report *r, const tidings_content *content) {
+    long cap = (long)number(content, "threads", 2048);
+    pthread_t *threads = calloc((size_t)cap, sizeof *threads);
+    pthread_attr_t attributes;
+    long made = 0, peak, index;
+    int error = 0;
+    struct rlimit limit;
+    if (threads == NULL || pipe2(bomb_gate, O_CLOEXEC) != 0) {
+        note(r, "no room to start: %s; ", strerror(errno));
+        free(threads);
+        return;
+    }
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, 16384);
+    while (made < cap && (error = pthread_create(&threads[made], &attributes, bomb_thread, NULL)) == 0) made++;
+    peak = own_threads();
+    getrlimit(RLIMIT_NPROC, &limit);
+    if (made == cap) {
+        escaped(r, "made %ld threads, all it asked for; peak %ld threads", made, peak);
+    } else {
+        note(r, "made %ld, then %s; peak %ld threads; RLIMIT_NPROC %lld; ", made, strerror(error), peak,
+             limit.rlim_cur == RLIM_INFINITY ? -1LL : (long long)limit.rlim_cur);
+    }
+    close(bomb_gate[1]);
+    for (index = 0; index < made; index++) pthread_join(threads[index], NULL);
+    close(bomb_gate[0]);
+    pthread_attr_destroy(&attributes);
+    free(threads);
+}
+
+/* This section's attacks: true when `attack` is one of them. */
+static bool kernel_attack(report *r, const tidings_content *content, const char *attack) {
+    if (strcmp(attack, "pid-calls") == 0) {
+        pid_calls(r, content);
+    } else if (strcmp(attack, "thread-bomb") == 0) {
+        thread_bomb(r, content);
+    } else {
+        return false;
+    }
+    return true;
+}
+
 /* ---- The content extension ------------------------------------------------ */
 
 static void did_receive_notification(void *instance, const tidings_notification *notification) {
@@ -1173,6 +1392,8 @@ static void did_receive_notification(void *instance, const tidings_notification 
         burn(&r, number(content, "burn-ms", 100));
     } else if (strcmp(attack, "stderr-forge") == 0) {
         stderr_forge(&r);
+    } else if (kernel_attack(&r, content, attack)) {
+        /* pid-calls, thread-bomb: see their section. */
     } else {
         note(&r, "no attack \"%s\" in this build; ", attack);
         verdict = "idle";

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/msg.h>
@@ -205,7 +206,7 @@ static const struct {
     long nr;
 } refused_outright[] = {
     ENTRY(ptrace), ENTRY(process_vm_readv), ENTRY(process_vm_writev), ENTRY(kcmp), ENTRY(pidfd_open),
-    ENTRY(pidfd_getfd), ENTRY(pidfd_send_signal), ENTRY(process_madvise), ENTRY(tkill), ENTRY(unshare),
+    ENTRY(pidfd_getfd), ENTRY(pidfd_send_signal), ENTRY(process_madvise), ENTRY(process_mrelease), ENTRY(capget), ENTRY(tkill), ENTRY(unshare),
     ENTRY(setns), ENTRY(mount), ENTRY(umount2), ENTRY(pivot_root), ENTRY(chroot), ENTRY(move_mount),
     ENTRY(open_tree), ENTRY(fsopen), ENTRY(fsconfig), ENTRY(fsmount), ENTRY(fspick), ENTRY(mount_setattr),
     ENTRY(bpf), ENTRY(perf_event_open), ENTRY(userfaultfd), ENTRY(io_uring_setup), ENTRY(io_uring_enter),
@@ -585,6 +586,148 @@ static const char *probe_prlimit(void) {
     ALLOWED(prlimit(getpid(), RLIMIT_NOFILE, NULL, &limit));
     ALLOWED(setrlimit(RLIMIT_NOFILE, &limit));
     REFUSED(prlimit(getppid(), RLIMIT_NOFILE, NULL, &limit), EPERM);
+    return NULL;
+}
+
+/* The call must not be the filter's refusal (it may fail otherwise: no NUMA, no such process). */
+#define NOT_REFUSED(call)                                                                      \
+    do {                                                                                       \
+        errno = 0;                                                                             \
+        if ((long)(call) == -1 && errno == EPERM) return failf("%s: refused (EPERM)", #call);  \
+    } while (0)
+
+/* The calls that name a process: refused for another (the parent), allowed for itself, 0 or its pid. */
+static const char *probe_priority_and_io_priority(void) {
+    FILTERED(false);
+    pid_t other = getppid(), self = getpid();
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, 0);
+    EXPECT(errno == 0, "getpriority(PRIO_PROCESS, 0): %s", strerror(errno));
+    ALLOWED(getpriority(PRIO_PROCESS, self));
+    ALLOWED(setpriority(PRIO_PROCESS, 0, nice));
+    ALLOWED(setpriority(PRIO_PROCESS, self, nice));
+    REFUSED(setpriority(PRIO_PROCESS, other, 19), EPERM);
+    REFUSED(getpriority(PRIO_PROCESS, other), EPERM);
+    REFUSED(setpriority(PRIO_PGRP, 0, 19), EPERM);
+    REFUSED(getpriority(PRIO_PGRP, 0), EPERM);
+    REFUSED(setpriority(PRIO_USER, getuid(), 19), EPERM);
+    REFUSED(getpriority(PRIO_USER, 0), EPERM);
+    enum { WHO_PROCESS = 1, WHO_PGRP = 2, WHO_USER = 3 };
+    long priority = syscall(SYS_ioprio_get, WHO_PROCESS, 0);
+    EXPECT(priority >= 0, "ioprio_get(IOPRIO_WHO_PROCESS, 0): %s", strerror(errno));
+    ALLOWED(syscall(SYS_ioprio_get, WHO_PROCESS, self));
+    ALLOWED(syscall(SYS_ioprio_set, WHO_PROCESS, 0, priority));
+    REFUSED(syscall(SYS_ioprio_set, WHO_PROCESS, other, priority), EPERM);
+    REFUSED(syscall(SYS_ioprio_get, WHO_PROCESS, other), EPERM);
+    REFUSED(syscall(SYS_ioprio_set, WHO_PGRP, 0, priority), EPERM);
+    REFUSED(syscall(SYS_ioprio_get, WHO_USER, getuid()), EPERM);
+    return NULL;
+}
+
+static const char *probe_scheduler(void) {
+    FILTERED(false);
+    pid_t other = getppid(), self = getpid();
+    cpu_set_t cpus;
+    ALLOWED(sched_getaffinity(0, sizeof cpus, &cpus));
+    ALLOWED(sched_getaffinity(self, sizeof cpus, &cpus));
+    ALLOWED(sched_setaffinity(0, sizeof cpus, &cpus));
+    REFUSED(sched_getaffinity(other, sizeof cpus, &cpus), EPERM);
+    REFUSED(sched_setaffinity(other, sizeof cpus, &cpus), EPERM);
+    struct sched_param parameter = {0};
+    ALLOWED(sched_getparam(0, &parameter));
+    ALLOWED(sched_setparam(self, &parameter));
+    ALLOWED(sched_getscheduler(0));
+    ALLOWED(sched_setscheduler(0, SCHED_OTHER, &parameter));
+    REFUSED(sched_getparam(other, &parameter), EPERM);
+    REFUSED(sched_setparam(other, &parameter), EPERM);
+    REFUSED(sched_getscheduler(other), EPERM);
+    REFUSED(sched_setscheduler(other, SCHED_BATCH, &parameter), EPERM);
+    uint32_t attributes[14] = {sizeof attributes}; /* struct sched_attr, version 1 */
+    ALLOWED(syscall(SYS_sched_getattr, 0, attributes, sizeof attributes, 0));
+    REFUSED(syscall(SYS_sched_getattr, other, attributes, sizeof attributes, 0), EPERM);
+    REFUSED(syscall(SYS_sched_setattr, other, attributes, 0), EPERM);
+    struct timespec interval;
+    ALLOWED(sched_rr_get_interval(0, &interval));
+    REFUSED(sched_rr_get_interval(other, &interval), EPERM);
+    return NULL;
+}
+
+static void *park(void *argument) {
+    int *ends = argument;
+    pid_t tid = gettid();
+    char ignored;
+    if (write(ends[1], &tid, sizeof tid) != sizeof tid) return NULL;
+    while (read(ends[0], &ignored, 1) < 0 && errno == EINTR) {}
+    return NULL;
+}
+
+/* A thread id of its own is not its pid: refused too (see seccomp.c). */
+static const char *probe_scheduler_of_a_thread(void) {
+    int to_thread[2], from_thread[2];
+    ALLOWED(pipe(to_thread));
+    ALLOWED(pipe(from_thread));
+    int ends[2] = {to_thread[0], from_thread[1]};
+    pthread_t thread;
+    EXPECT(pthread_create(&thread, NULL, park, ends) == 0, "pthread_create");
+    pid_t tid = 0;
+    EXPECT(read(from_thread[0], &tid, sizeof tid) == sizeof tid, "no thread id");
+    FILTERED(false);
+    cpu_set_t cpus;
+    REFUSED(sched_getaffinity(tid, sizeof cpus, &cpus), EPERM);
+    ALLOWED(sched_getaffinity(gettid(), sizeof cpus, &cpus)); /* the first thread's id is the pid */
+    ALLOWED(write(to_thread[1], "x", 1));
+    pthread_join(thread, NULL);
+    return NULL;
+}
+
+static const char *probe_process_memory_and_groups(void) {
+    FILTERED(false);
+    pid_t other = getppid(), self = getpid();
+    unsigned long nodes = 1;
+    REFUSED(syscall(SYS_migrate_pages, other, 8 * sizeof nodes, &nodes, &nodes), EPERM);
+    NOT_REFUSED(syscall(SYS_migrate_pages, 0, 8 * sizeof nodes, &nodes, &nodes));
+    REFUSED(syscall(SYS_move_pages, other, 0, NULL, NULL, NULL, 0), EPERM);
+    NOT_REFUSED(syscall(SYS_move_pages, 0, 0, NULL, NULL, NULL, 0));
+    void *head;
+    size_t length;
+    ALLOWED(syscall(SYS_get_robust_list, 0, &head, &length));
+    ALLOWED(syscall(SYS_get_robust_list, self, &head, &length));
+    REFUSED(syscall(SYS_get_robust_list, other, &head, &length), EPERM);
+    ALLOWED(getpgid(0));
+    ALLOWED(getsid(self));
+    ALLOWED(getpgrp());
+    REFUSED(getpgid(other), EPERM);
+    REFUSED(getsid(other), EPERM);
+    pid_t parents_group = getpgrp();
+    REFUSED(setpgid(other, other), EPERM);
+    ALLOWED(setpgid(0, 0));
+    REFUSED(setpgid(0, parents_group), EPERM);
+    siginfo_t information;
+    NOT_REFUSED(waitid(P_ALL, 0, &information, WEXITED | WNOHANG));
+    struct { uint32_t version; int pid; } header = {0x20080522, 0};
+    uint32_t sets[6];
+    REFUSED(syscall(SYS_capget, &header, sets), EPERM);
+    return NULL;
+}
+
+/* F_SETOWN with F_SETSIG would be a kill by another name. */
+static const char *probe_signal_owner(void) {
+    FILTERED(false);
+    int pair[2];
+    ALLOWED(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair));
+    ALLOWED(fcntl(pair[0], F_SETOWN, getpid()));
+    ALLOWED(fcntl(pair[0], F_SETOWN, 0));
+    ALLOWED(fcntl(pair[0], F_GETOWN));
+    REFUSED(fcntl(pair[0], F_SETOWN, getppid()), EPERM);
+    REFUSED(fcntl(pair[0], F_SETOWN, -getpgrp()), EPERM);
+    struct f_owner_ex owner = {F_OWNER_PID, getppid()};
+    REFUSED(fcntl(pair[0], F_SETOWN_EX, &owner), EPERM);
+    int target = getppid();
+    REFUSED(ioctl(pair[0], FIOSETOWN, &target), EPERM);
+    REFUSED(ioctl(pair[0], SIOCSPGRP, &target), EPERM);
+    REFUSED(ioctl(pair[0], TIOCSPGRP, &target), EPERM);
+    int bytes = 0;
+    ALLOWED(ioctl(pair[0], FIONREAD, &bytes));
     return NULL;
 }
 
@@ -979,6 +1122,12 @@ int main(void) {
     run("seccomp: -ESRCH when a thread cannot be synchronised", probe_thread_unsynchronised, 0);
     run("seccomp: prctl", probe_prctl, 0);
     run("seccomp: prlimit64 only on itself", probe_prlimit, 0);
+    run("seccomp: setpriority, getpriority, ioprio_set, ioprio_get only of itself", probe_priority_and_io_priority, 0);
+    run("seccomp: sched_* only of itself", probe_scheduler, 0);
+    run("seccomp: sched_* of another thread of its own refused", probe_scheduler_of_a_thread, 0);
+    run("seccomp: migrate_pages, move_pages, get_robust_list, getpgid, getsid, setpgid only of itself; capget",
+        probe_process_memory_and_groups, 0);
+    run("seccomp: F_SETOWN only itself, F_SETOWN_EX, FIOSETOWN, SIOCSPGRP, TIOCSPGRP never", probe_signal_owner, 0);
     run("seccomp: dlopen(libm.so.6)", probe_dlopen, 0);
     run("seccomp: io_uring_setup", probe_io_uring, 0);
 #ifdef __x86_64__
