@@ -47,9 +47,9 @@ import TidingsIsolation
     /// Delivers `attack` among a hundred healthy deliveries in `mode` and
     /// checks what every attack must come to (see the suite's summary), and
     /// the attack's own checks. Shared with the suites of other fixtures
-    /// (`ChannelAttackTests`).
+    /// (`ChannelAttackTests`, `StoreAttackTests`).
     static func contain(_ attack: Attack, _ mode: SandboxMode) throws {
-        let arena = try Arena(mode: mode, service: attack.service, fixture: attack.fixture)
+        let arena = try Arena(mode: mode, service: attack.service, fixture: attack.fixture, limits: attack.limits)
         defer { arena.cleanUp() }
         try arena.start()
         attack.beforeRounds(arena)
@@ -64,6 +64,7 @@ import TidingsIsolation
             guard round % 10 == 5 else { continue }
             let outcome = try arena.deliverAttack(attack, round: round, parameters: parameters)
             outcomes.append(outcome)
+            try attack.afterEachDelivery(arena, outcome)
             arena.noteDescendants()
             // A fault after the call (a thread left spinning) is awaited before the next attack.
             if case .fault = expected, outcome.reachedWorker {
@@ -232,19 +233,26 @@ struct Attack: Sendable, CustomTestStringConvertible {
     /// Its outcome depends on how much memory and CPU time the worker itself
     /// uses beside the extension, which a sanitizer's runtime changes.
     var dependsOnTheWorkersOwnUse = false
+    /// userInfo of its own, beside the arena's (`Arena.parameters(for:)`).
+    var parameters: [String: String] = [:]
+    /// Members of config.json's `limits` of its own, beside the arena's.
+    var limits: [String: Int] = [:]
     /// What it must come to, given the layers the sandbox has here.
     let expected: @Sendable (Layers) -> Expectation
     /// Called once the server runs, before the rounds.
     var beforeRounds: @Sendable (Arena) -> Void = { _ in }
+    /// Checks after each of its deliveries, while the server runs.
+    var afterEachDelivery: @Sendable (Arena, AttackOutcome) throws -> Void = { _, _ in }
     /// Checks while the server still runs, after the rounds.
     var whileServing: @Sendable (Arena, [AttackOutcome]) throws -> Void = { _, _ in }
     /// Checks once the server stopped.
     var afterServing: @Sendable (Arena, [AttackOutcome]) throws -> Void = { _, _ in }
 
     init(_ name: String, issue: String?, service: Bool = false, fixture: String = "Hostile",
-         dependsOnTheWorkersOwnUse: Bool = false,
+         dependsOnTheWorkersOwnUse: Bool = false, parameters: [String: String] = [:], limits: [String: Int] = [:],
          expected: @escaping @Sendable (Layers) -> Expectation,
          beforeRounds: @escaping @Sendable (Arena) -> Void = { _ in },
+         afterEachDelivery: @escaping @Sendable (Arena, AttackOutcome) throws -> Void = { _, _ in },
          whileServing: @escaping @Sendable (Arena, [AttackOutcome]) throws -> Void = { _, _ in },
          afterServing: @escaping @Sendable (Arena, [AttackOutcome]) throws -> Void = { _, _ in }) {
         self.name = name
@@ -252,7 +260,10 @@ struct Attack: Sendable, CustomTestStringConvertible {
         self.service = service
         self.fixture = fixture
         self.beforeRounds = beforeRounds
+        self.afterEachDelivery = afterEachDelivery
         self.dependsOnTheWorkersOwnUse = dependsOnTheWorkersOwnUse
+        self.parameters = parameters
+        self.limits = limits
         self.expected = expected
         self.whileServing = whileServing
         self.afterServing = afterServing
@@ -379,6 +390,8 @@ final class Arena: @unchecked Sendable {
     var cachePath: String { home + "/.cache/tidings/index.v1" }
     var journalPath: String { stateDirectory + "/server.journal.0" }
     var configPath: String { home + "/.config/tidings/config.json" }
+    /// The server's attachment store ($XDG_STATE_HOME/tidings/attachments).
+    var attachmentStore: String { stateDirectory + "/attachments" }
     var secret: String { home + "/.ssh/id_rsa" }
     var notes: String { home + "/Documents/notes.txt" }
     var marker: String { root.path + "/marker-outside" }
@@ -407,7 +420,9 @@ final class Arena: @unchecked Sendable {
     /// The fixture the hostile bundles are built from (their names and identifiers are the same whichever).
     let fixture: String
 
-    init(mode: SandboxMode, service: Bool, fixture: String = "Hostile") throws {
+    /// An arena in `mode`, with the service extension when `service`, its hostile bundles built
+    /// from `fixture`, and `limits` added to config.json's.
+    init(mode: SandboxMode, service: Bool, fixture: String = "Hostile", limits: [String: Int] = [:]) throws {
         self.mode = mode
         self.fixture = fixture
         root = TemporaryDirectory("attack")
@@ -429,8 +444,9 @@ final class Arena: @unchecked Sendable {
         try write("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\n",
                   to: secret, mode: 0o600)
         try write("My bank's PIN is 1234.\n", to: notes, mode: 0o644)
+        let more = limits.sorted { $0.key < $1.key }.map { ", \"\($0.key)\": \($0.value)" }.joined()
         try write("""
-            {"limits": {"memory-mib": 32, "cpu-seconds-per-call": \(Self.cpuSecondsPerCall), "call-timeout": 5},
+            {"limits": {"memory-mib": 32, "cpu-seconds-per-call": \(Self.cpuSecondsPerCall), "call-timeout": 5\(more)},
              "sandbox": \(mode.configuration)}
 
             """, to: configPath, mode: 0o600)
@@ -636,6 +652,7 @@ final class Arena: @unchecked Sendable {
          "config": configPath, "ledger": ledgerPath, "cache": cachePath, "journal": journalPath, "socket": socket,
          "victim": Self.victim, "marker": marker, "port": "\(port)", "limit": "\(Self.memoryLimit)",
          "bytes": "\(UInt64(8) << 30)", "ipc-key": "\(ipcKey)", "children": "16", "child-bytes": "\(24 << 20)"]
+            .merging(attack.parameters) { _, own in own }
     }
 
     /// Delivers the attack; while its worker waits out a restart's backoff, delivers it again
@@ -733,8 +750,9 @@ final class Arena: @unchecked Sendable {
             #expect(classes == [kind, kind, kind], "\(name) must fault with \(kind) three times: \(classes)",
                     sourceLocation: sourceLocation)
             #expect(entry?.quarantined == true, "\(name) is not quarantined", sourceLocation: sourceLocation)
-            #expect(events.contains("worker.\(kind)"), "no extension.failed event of worker.\(kind): \(events)",
-                    sourceLocation: sourceLocation)
+            // A fault the worker survives is reported with its own code.
+            let code = kind == WorkerFault.Kind.store.rawValue ? "attachment.store-abuse" : "worker.\(kind)"
+            #expect(events.contains(code), "no extension.failed event of \(code): \(events)", sourceLocation: sourceLocation)
             #expect(outcomes.last?.codes.contains("worker.quarantined") == true, sourceLocation: sourceLocation)
         case .containedOrFault(let kind):
             for (index, outcome) in outcomes.enumerated() where outcome.reachedWorker {
@@ -799,8 +817,7 @@ final class Arena: @unchecked Sendable {
         let ledger = ledgerText
         let parsed = try? JSON.parse(Array(ledger.utf8))
         #expect(parsed?["bundles"] != nil, "the ledger is no ledger: \(ledger)", sourceLocation: sourceLocation)
-        let known = Set(["crash", "abort", "exit", "stack-overflow", "cpu-time", "hang", "unresponsive", "memory",
-                         "protocol", "completion", "launch", "abuse", "killed", "disk"])
+        let known = Set(WorkerFault.Kind.allCases.map(\.rawValue))
         for (_, entry) in parsed?["bundles"]?.objectMembers ?? [] {
             #expect(["com.example.hostile.content", "com.example.hostile.service", "com.example.healthy.content"]
                 .contains(entry["identifier"]?.stringValue ?? ""), "a record of the ledger is no host's: \(entry)",

@@ -80,6 +80,15 @@
  *                      its descriptor (write, ftruncate, reopen read-write via
  *                      /proc/self/fd, fchmod, futimens); the content handed
  *                      back with the attachment, its title the outcome.
+ *   store-filler       a valid PNG of "attachment-bytes" bytes (the 1×1 image
+ *                      with a tEXt comment of filler, every CRC right) made in
+ *                      $TMPDIR and attached, made again (the host moves it in)
+ *                      and attached again, until create_attachment refused it
+ *                      "refusals" times or "attempts" were made; every
+ *                      attachment made is handed back, so that the store keeps
+ *                      them. The title counts the attachments, their bytes and
+ *                      the refusals with Apple's 104: "contained: …", or
+ *                      "ESCAPED: …" when nothing was refused.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -1490,6 +1499,117 @@ static void rewrite_attachment(report *r, hostile *self, const tidings_content *
     host->complete_request(completion, &changed);
 }
 
+/* CRC-32 (ISO 3309, as PNG's chunks have it) of `count` more bytes after `crc`. */
+static uint32_t crc32_update(uint32_t crc, const unsigned char *bytes, size_t count) {
+    static uint32_t table[256];
+    uint32_t n, k, c;
+    size_t i;
+    if (table[1] == 0) {
+        for (n = 0; n < 256; n++) {
+            c = n;
+            for (k = 0; k < 8; k++) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            table[n] = c;
+        }
+    }
+    for (i = 0; i < count; i++) crc = table[(crc ^ bytes[i]) & 0xFF] ^ (crc >> 8);
+    return crc;
+}
+
+static void put_big_endian(unsigned char *at, uint32_t value) {
+    at[0] = (unsigned char)(value >> 24);
+    at[1] = (unsigned char)(value >> 16);
+    at[2] = (unsigned char)(value >> 8);
+    at[3] = (unsigned char)value;
+}
+
+/* A valid PNG of exactly `size` bytes: the fixture's 1×1 image (signature and
+ * IHDR, then IDAT and IEND) with a tEXt chunk "Comment" of filler between
+ * them, its CRC right. NULL when `size` is too small or too large. */
+static unsigned char *large_png(size_t size) {
+    static const char keyword[] = "Comment"; /* its NUL is the separator */
+    const size_t head = 33, tail = sizeof png - 33; /* signature + IHDR; IDAT + IEND */
+    size_t length;
+    unsigned char *data;
+    if (size < head + 12 + sizeof keyword + tail || size - head - 12 - tail > 0x7FFFFFFFu) return NULL;
+    length = size - head - 12 - tail;
+    data = malloc(size);
+    if (data == NULL) return NULL;
+    memcpy(data, png, head);
+    put_big_endian(data + head, (uint32_t)length);
+    memcpy(data + head + 4, "tEXt", 4);
+    memcpy(data + head + 8, keyword, sizeof keyword);
+    memset(data + head + 8 + sizeof keyword, 'x', length - sizeof keyword);
+    put_big_endian(data + head + 8 + length, crc32_update(0xFFFFFFFFu, data + head + 4, 4 + length) ^ 0xFFFFFFFFu);
+    memcpy(data + head + 12 + length, png + head, tail);
+    return data;
+}
+
+/* userInfo's number for `key`, `fallback` when there is none. */
+static unsigned long long user_number(const tidings_content *content, const char *key, unsigned long long fallback) {
+    const char *text = user_info(content, key);
+    return text != NULL ? strtoull(text, NULL, 10) : fallback;
+}
+
+#define FILLER_MOST_ATTEMPTS 64
+
+static void store_filler(report *r, hostile *self, const tidings_content *content, tidings_completion completion) {
+    static char title[TIDINGS_MAX_TITLE_BYTES];
+    static char made[FILLER_MOST_ATTEMPTS][64];
+    static tidings_attachment with[FILLER_MOST_ATTEMPTS];
+    static const tidings_attachment *list[FILLER_MOST_ATTEMPTS];
+    const char *directory = getenv("TMPDIR");
+    size_t size = (size_t)user_number(content, "attachment-bytes", 1 << 20);
+    unsigned long long refusals = user_number(content, "refusals", 16);
+    unsigned long long attempts = user_number(content, "attempts", FILLER_MOST_ATTEMPTS);
+    unsigned long long stored = 0;
+    unsigned char *data = large_png(size);
+    char path[4096], identifier[32];
+    int attempt, attached = 0, refused = 0, refused_104 = 0, first_refusal = 0, file, i;
+    tidings_status status;
+    tidings_attachment_result result;
+    tidings_content changed = *content;
+    if (attempts > FILLER_MOST_ATTEMPTS) attempts = FILLER_MOST_ATTEMPTS;
+    if (directory == NULL) directory = "/tmp";
+    snprintf(path, sizeof path, "%s/filler.png", directory);
+    if (data == NULL) note(r, "no PNG of %zu bytes could be made; ", size);
+    for (attempt = 1; data != NULL && attempt <= (int)attempts && (unsigned long long)refused < refusals; attempt++) {
+        /* Made again each time: an admitted file leaves its place. */
+        file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (file < 0 || write(file, data, size) != (ssize_t)size) {
+            note(r, "attempt %d: no PNG could be made in %s: %s; ", attempt, directory, strerror(errno));
+            if (file >= 0) close(file);
+            break;
+        }
+        close(file);
+        snprintf(identifier, sizeof identifier, "filler-%d", attempt);
+        status = attach_png(host, self->context, identifier, path, made[attached], sizeof made[attached], &result);
+        if (status == TIDINGS_STATUS_OK) {
+            stored += result.size;
+            attached++;
+        } else {
+            refused++;
+            if (result.error == TIDINGS_ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED) refused_104++;
+            if (first_refusal == 0) first_refusal = attempt;
+        }
+    }
+    free(data);
+    unlink(path);
+    for (i = 0; i < attached; i++) {
+        memset(&with[i], 0, sizeof with[i]);
+        with[i].struct_size = sizeof with[i];
+        with[i].identifier = made[i];
+        with[i].type = "";
+        with[i].url = "";
+        list[i] = &with[i];
+    }
+    changed.attachment_count = (size_t)attached;
+    changed.attachments = attached > 0 ? list : NULL;
+    snprintf(title, sizeof title, "%s: attached %d (%llu bytes), refused %d (Apple's 104: %d), the first at attempt %d; %.200s",
+             refused == 0 ? "ESCAPED" : "contained", attached, stored, refused, refused_104, first_refusal, r->text);
+    changed.title = title;
+    host->complete_request(completion, &changed);
+}
+
 static void did_receive_request(void *instance, const tidings_notification *request, tidings_completion completion) {
     hostile *self = instance;
     static report r;
@@ -1497,6 +1617,8 @@ static void did_receive_request(void *instance, const tidings_notification *requ
     memset(&r, 0, sizeof r);
     if (attack != NULL && strcmp(attack, "rewrite-attachment") == 0) {
         rewrite_attachment(&r, self, request->content, completion);
+    } else if (attack != NULL && strcmp(attack, "store-filler") == 0) {
+        store_filler(&r, self, request->content, completion);
     } else {
         host->complete_request(completion, NULL);
     }
