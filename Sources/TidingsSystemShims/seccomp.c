@@ -82,17 +82,24 @@
  * asm/unistd_64.h and asm-generic/unistd.h, through Linux 6.18). "Itself"
  * is 0 or `own_pid`, the worker's pid as it sees it; a thread id of one of
  * its other threads is not its pid and is refused too: glibc and the Swift
- * runtime name the process (0) in sched_getaffinity (sysconf, nproc),
- * getpriority and the like, and only pthread_setaffinity_np /
- * pthread_getaffinity_np / pthread_setschedparam of another thread of its
+ * runtime name the process (0) in getpriority and the like, and only
+ * pthread_setaffinity_np / pthread_setschedparam of another thread of its
  * own are lost (EPERM), which neither the runtime nor the worker calls.
+ * - Read of any process: the scheduler's getters, sched_getaffinity,
+ *   sched_getparam, sched_getscheduler, sched_getattr and
+ *   sched_rr_get_interval. glibc's pthread_getattr_np reads the calling
+ *   thread's affinity by its thread id, and pthread_getschedparam its policy
+ *   — every thread's stack bounds under ThreadSanitizer and AddressSanitizer,
+ *   in Rust's and a JVM's threads —, and a filter cannot tell a thread id of
+ *   its own from another process's pid (refused, ThreadSanitizer's CHECK
+ *   failed and the worker died of SIGILL). They tell which CPUs and which
+ *   policy a process has and change nothing; with a PID namespace no process
+ *   but its own can be named at all.
  * - Itself only: setpriority and getpriority with PRIO_PROCESS (PRIO_PGRP
  *   and PRIO_USER refused outright: a group or every process of the user);
  *   ioprio_set and ioprio_get with IOPRIO_WHO_PROCESS (IOPRIO_WHO_PGRP and
  *   IOPRIO_WHO_USER refused outright); sched_setaffinity,
- *   sched_getaffinity, sched_setscheduler, sched_getscheduler,
- *   sched_setparam, sched_getparam, sched_setattr, sched_getattr,
- *   sched_rr_get_interval; prlimit64; migrate_pages, move_pages (another
+ *   sched_setscheduler, sched_setparam, sched_setattr; prlimit64; migrate_pages, move_pages (another
  *   process's memory placement); get_robust_list (another's futex list
  *   address, which defeats its ASLR); getpgid, getsid; setpgid (both the
  *   process and the group it joins: joining another group puts the worker
@@ -519,10 +526,8 @@ static void build(struct program *program, const struct tidings_seccomp_options 
     only_when(program, __NR_prlimit64, 0, self_or_own, 2);
     /* The calls that name a process as their first argument: itself only. */
     static const int naming_a_process[] = {
-        __NR_sched_setaffinity, __NR_sched_getaffinity, __NR_sched_setscheduler, __NR_sched_getscheduler,
-        __NR_sched_setparam, __NR_sched_getparam, __NR_sched_setattr, __NR_sched_getattr,
-        __NR_sched_rr_get_interval, __NR_migrate_pages, __NR_move_pages, __NR_get_robust_list, __NR_getpgid,
-        __NR_getsid,
+        __NR_sched_setaffinity, __NR_sched_setscheduler, __NR_sched_setparam, __NR_sched_setattr,
+        __NR_migrate_pages, __NR_move_pages, __NR_get_robust_list, __NR_getpgid, __NR_getsid,
     };
     for (size_t index = 0; index < sizeof naming_a_process / sizeof naming_a_process[0]; index++) {
         only_when(program, naming_a_process[index], 0, self_or_own, 2);

@@ -349,6 +349,8 @@ struct AttackOutcome: Sendable {
     var codes: [String]
     /// The delivery's whole answer.
     var answer: JSON
+    /// The codes of the answers before it, each `worker.restarting` (tried again after the restart's backoff).
+    var earlierCodes: [[String]] = []
     /// The call reached a worker (it was not held back by a restart's backoff or the quarantine).
     var reachedWorker: Bool {
         !codes.contains("worker.restarting") && !codes.contains("worker.quarantined")
@@ -665,6 +667,7 @@ final class Arena: @unchecked Sendable {
         payload += parameters.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }
         let deadline = MonotonicClock.deadline(after: 20)
         var attempt = 0
+        var earlier: [[String]] = []
         while true {
             attempt += 1
             let answer = try #require(client).call("notifications.deliver", .object([
@@ -674,9 +677,10 @@ final class Arena: @unchecked Sendable {
             ]), timeout: 30)
             let codes = (answer["diagnostics"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
             let label = attack.service ? Self.serviceTitle(in: answer) : Self.text(of: "result", in: answer["presentation"]?["view"])
-            let outcome = AttackOutcome(label: label, codes: codes, answer: answer)
+            let outcome = AttackOutcome(label: label, codes: codes, answer: answer, earlierCodes: earlier)
             // The backoff after a fault is the host's timer: wait for it by trying again.
             if codes.contains("worker.restarting") && MonotonicClock.now() < deadline {
+                earlier.append(codes)
                 usleep(20_000)
                 continue
             }

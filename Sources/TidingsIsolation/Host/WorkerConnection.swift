@@ -84,6 +84,8 @@ final class WorkerConnection: Sendable {
         var killedFor: WorkerFault.Kind?
         /// The host closed the channel on purpose: its end is no fault.
         var retired = false
+        /// Why, when a call under way should say so (the bundle was quarantined meanwhile).
+        var retiredFor: Diagnostic?
         /// What the worker said as it died: its stack overflowed, its memory or its CPU time ran out.
         var overflowedStack = false
         var ranOutOfMemory = false
@@ -405,9 +407,14 @@ final class WorkerConnection: Sendable {
     }
 
     /// Ends the worker on purpose (its bundle changed or is quarantined, the
-    /// host is closing): its sandbox is torn down; its end is no fault.
-    func retire() {
-        state.withLock { $0.retired = true }
+    /// host is closing): its sandbox is torn down; its end is no fault. A
+    /// call still under way fails with `reason` when one is given (the
+    /// quarantine's), else as stopped by the host.
+    func retire(because reason: Diagnostic? = nil) {
+        state.withLock { state in
+            state.retired = true
+            if state.retiredFor == nil { state.retiredFor = reason }
+        }
         channel.shutdown()
         sandbox.process.kill()
     }
@@ -422,7 +429,7 @@ final class WorkerConnection: Sendable {
 
     /// What a call on an ended worker fails with.
     private var goneDiagnostic: Diagnostic {
-        state.withLock { $0.fault?.diagnostic }
+        state.withLock { $0.fault?.diagnostic ?? $0.retiredFor }
             ?? .error(.workerRestarting, "\(extensionName)'s worker has ended; the next notification starts another.")
     }
 
@@ -650,7 +657,7 @@ final class WorkerConnection: Sendable {
             && (sandbox.cgroup?.version == .v2 || termination.status == .signaled(SIGKILL))
         sandbox.cleanUp()
         copies.release()
-        let (fault, slots, tokens): (WorkerFault?, [CallSlot], Set<UInt64>) = state.withLock { state in
+        let (fault, slots, tokens, retiredFor): (WorkerFault?, [CallSlot], Set<UInt64>, Diagnostic?) = state.withLock { state in
             state.ended = true
             if !(state.retired && state.killedFor == nil) {
                 state.fault = WorkerFault.classify(
@@ -665,11 +672,11 @@ final class WorkerConnection: Sendable {
                 state.tokens = []
                 state.contexts = [:]
             }
-            return (state.fault, Array(state.waiting.values), state.tokens)
+            return (state.fault, Array(state.waiting.values), state.tokens, state.retiredFor)
         }
         // The owner first, so that a caller who learns of the end finds the restart already planned.
         onEnd(fault)
-        let failure = fault?.diagnostic
+        let failure = fault?.diagnostic ?? retiredFor
             ?? .error(.workerRestarting, "\(extensionName)'s worker was stopped by the host before the call ended.")
         for slot in slots { slot.fulfil(.failure(failure)) }
         for token in tokens { host.completions.abandon(token) }

@@ -244,10 +244,12 @@ final class WorkerProvider: ExtensionProvider {
             state.quarantine = .faults(digests)
             // Every worker of the bundle's ends now, not only the last started: with a worker per
             // opened interface, several may run.
-            state.connection?.retire()
-            for connection in state.running.values { connection.retire() }
-            reports.append(.error(.workerQuarantined,
-                                  "\(extensionName) is quarantined after \(count) faults within \(Int(policy.window)) s (the last: \(fault.kind.rawValue)); its notifications show their default content until its library or manifest changes."))
+            let quarantine = Diagnostic.error(
+                .workerQuarantined,
+                "\(extensionName) is quarantined after \(count) faults within \(Int(policy.window)) s (the last: \(fault.kind.rawValue)); its notifications show their default content until its library or manifest changes.")
+            state.connection?.retire(because: quarantine)
+            for connection in state.running.values { connection.retire(because: quarantine) }
+            reports.append(quarantine)
         } else if !fault.kind.leavesWorkerRunning {
             let wait = policy.backoff(afterFaults: count)
             state.restartAt = now + UInt64(wait * 1e9)

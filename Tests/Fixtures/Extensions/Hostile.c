@@ -1128,7 +1128,7 @@ static void stderr_forge(report *r) {
  *                 passes it), getppid(), getsid(0) and getpgid(0) (an
  *                 ancestor's pid an attacker learns for free), and whatever
  *                 a /proc scan finds: setpriority, getpriority,
- *                 sched_setaffinity, sched_getaffinity, sched_setscheduler,
+ *                 sched_setaffinity, sched_setscheduler,
  *                 sched_setparam, sched_setattr, ioprio_set, prlimit64,
  *                 migrate_pages, move_pages, get_robust_list, getpgid,
  *                 getsid, setpgid, kcmp, F_SETOWN (then F_SETSIG SIGKILL and
@@ -1184,7 +1184,6 @@ static void pid_calls_on(report *r, pid_t target, const char *whose) {
     STEP(setpriority(PRIO_PROCESS, (id_t)target, 19), "setpriority(%s %d, 19)", whose, (int)target);
     STEP(syscall(SYS_getpriority, PRIO_PROCESS, target), "getpriority(%s)", whose);
     STEP(sched_setaffinity(target, sizeof cpus, &cpus), "sched_setaffinity(%s, cpu 0)", whose);
-    STEP(sched_getaffinity(target, sizeof cpus, &cpus), "sched_getaffinity(%s)", whose);
     STEP(sched_setscheduler(target, SCHED_IDLE, &parameter), "sched_setscheduler(%s, SCHED_IDLE)", whose);
     STEP(sched_setparam(target, &parameter), "sched_setparam(%s)", whose);
     STEP(syscall(SYS_sched_setattr, target, attributes, 0), "sched_setattr(%s, nice 19)", whose);
