@@ -54,6 +54,21 @@ import TidingsRuntime
         #expect(set.members(of: group).isEmpty)
     }
 
+    @Test func anAppsNotificationsComeInTheOrderDelivered() {
+        var set = DeliveredSet()
+        for (identifier, app) in [("a", "one"), ("b", "two"), ("c", "one"), ("d", "two")] {
+            show(delivery(identifier, app: app, in: &set), in: &set)
+        }
+        show(delivery("a", app: "one", in: &set), in: &set)
+        #expect(set.inOrder(ofApp: "one", after: 0).map(\.element.identifier) == ["c", "a"])
+        let afterFirst = Array(set.inOrder(ofApp: "two", after: 0)).first?.number ?? 0
+        #expect(set.inOrder(ofApp: "two", after: afterFirst).map(\.element.identifier) == ["d"])
+        set.hide(identifier: "b")
+        set.hide(identifier: "d")
+        #expect(set.inOrder(ofApp: "two", after: 0).map(\.element.identifier).isEmpty)
+        #expect(set.inOrder(after: 0).map(\.element.identifier) == ["c", "a"])
+    }
+
     @Test func theOldestExpireBeyondTheLimitEachOnceRecorded() {
         var set = DeliveredSet()
         for identifier in ["a", "b", "c"] { show(delivery(identifier, in: &set), in: &set) }

@@ -331,8 +331,7 @@ package final class NotificationHost: Sendable {
     /// delivered (getDeliveredNotifications); only `app`'s when given.
     package func delivered(ofApp app: String? = nil) -> [(app: String, notification: UserNotification)] {
         screen.state.withLock { state in
-            state.delivered.inOrder(after: 0).filter { app == nil || $0.element.app == app }
-                .map { ($0.element.app, $0.element.notification) }
+            state.delivered.inOrder(ofApp: app, after: 0).map { ($0.element.app, $0.element.notification) }
         }
     }
 
@@ -347,7 +346,7 @@ package final class NotificationHost: Sendable {
     package func delivered(ofApp app: String? = nil, after position: UInt64, limit: Int) -> DeliveredPage {
         screen.state.withLock { state in
             var page = DeliveredPage()
-            for (number, entry) in state.delivered.inOrder(after: position) where app == nil || entry.app == app {
+            for (number, entry) in state.delivered.inOrder(ofApp: app, after: position) {
                 guard page.notifications.count < limit else {
                     page.next = page.last
                     break

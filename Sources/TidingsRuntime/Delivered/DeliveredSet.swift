@@ -6,8 +6,9 @@ import TidingsBase
 /// the notifications shown carry.
 ///
 /// Finding a notification, a group, or whether an attachment is in use
-/// costs constant time; showing or hiding one costs constant time (amortised)
-/// in the number shown and in its group's size, plus its attachments.
+/// costs constant time, and an app's notifications in order are found
+/// without passing the others'; showing or hiding one costs constant time
+/// (amortised) in the number shown and in its group's size, plus its attachments.
 package struct DeliveredSet {
     /// A group of notifications a summary counts: those of one app and thread.
     package struct Group: Hashable, Sendable {
@@ -41,6 +42,8 @@ package struct DeliveredSet {
     private var byIdentifier: [String: DeliveredNotification] = [:]
     /// What is shown, in the order it was delivered, the oldest first.
     private var order = SequencedList<DeliveredNotification>()
+    /// What is shown of each app, in the order it was delivered.
+    private var byApp: [String: SequencedList<DeliveredNotification>] = [:]
     /// The number the next delivery takes in `order`.
     private var nextNumber: UInt64 = 1
     /// What is shown of each group, by request identifier.
@@ -71,10 +74,13 @@ package struct DeliveredSet {
     /// True when a notification shown carries the attachment at `path`.
     package func isInUse(attachmentAt path: String) -> Bool { attachmentUses[path] != nil }
 
-    /// The notifications shown, in the order they were delivered, from the
-    /// one delivered after `position` (0: from the first), with their numbers.
-    package func inOrder(after position: UInt64) -> some Sequence<(number: UInt64, element: DeliveredNotification)> {
-        order.elements(after: position)
+    /// The notifications shown (only `app`'s when given), in the order they
+    /// were delivered, from the one delivered after `position` (0: from the
+    /// first), with their numbers.
+    package func inOrder(ofApp app: String? = nil, after position: UInt64)
+        -> some Sequence<(number: UInt64, element: DeliveredNotification)> {
+        let list = app.map { byApp[$0] ?? SequencedList() } ?? order
+        return list.elements(after: position)
     }
 
     /// A number for a new delivery shown, after every other.
@@ -108,6 +114,7 @@ package struct DeliveredSet {
             insertion.replaced = hide(identifier: identifier)
             byIdentifier[identifier] = entry
             order.insert(entry, as: entry.number)
+            byApp[entry.app, default: SequencedList()].insert(entry, as: entry.number)
             groups[Group(of: entry), default: [:]][identifier] = entry.notification
             for attachment in entry.notification.attachments { attachmentUses[attachment.path, default: 0] += 1 }
         }
@@ -141,6 +148,8 @@ package struct DeliveredSet {
         let entry = byIdentifier.remove(at: index).value
         byIdentifier.releaseUnusedCapacity()
         order.remove(entry.number)
+        byApp[entry.app]?.remove(entry.number)
+        if byApp[entry.app]?.count == 0 { byApp[entry.app] = nil }
         let group = Group(of: entry)
         groups[group]?[identifier] = nil
         if groups[group]?.isEmpty == true { groups[group] = nil }
