@@ -8,7 +8,7 @@ import TidingsRegistry
 /// per route it delivered to, so that a delivery neither copies the bundle
 /// out of the index nor finds its provider again by path. The index never
 /// changes under a host, so what is kept stays true.
-final class RouteTarget: Sendable {
+package final class RouteTarget: Sendable {
     /// The bundle the index routes to.
     let bundle: ExtensionBundle
     /// Its manifest.

@@ -1,0 +1,391 @@
+import TidingsBase
+import TidingsRegistry
+
+/// The runtime: turns notifications into presentations through the content
+/// extension their (app, category) routes to, and responses into outcomes.
+///
+/// A notification is never lost: when no extension serves it, or its
+/// extension fails to load, to make an instance or to answer in time, it is
+/// shown with its default content (and a response goes to the app), and the
+/// failure is reported. Safe to use from any thread; calls to one extension
+/// instance are serialised, calls to different ones are not.
+///
+/// The host is the public surface; the work is done by its pieces: the
+/// `Screen` (the delivered set, routes and open interface under one lock,
+/// and taking notifications off), `RouteFinder`, `InterfaceLifecycle`,
+/// `ResponseFlow`, `ViewEvents` and `OutOfCallChanges`.
+package final class NotificationHost: Sendable {
+    /// The index it serves now (`replaceIndex(with:)` changes it).
+    package var index: ExtensionIndex { currentIndex.value }
+    private let currentIndex: CurrentIndex
+    /// The settings it was made with.
+    package let configuration: Configuration
+    /// Where attachments are kept; nil when the configuration names no directory.
+    package var attachments: AttachmentStore? { screen.attachments }
+    /// What its extensions reach through the ABI: its own contexts, completions and table.
+    package let endpoint: HostEndpoint
+    private let providers: ProviderCache
+    /// The first stage of every delivery.
+    private let service: ServiceStage
+    /// What shows, under the host's lock.
+    private let screen: Screen
+    /// Opening and closing interfaces.
+    private let interfaces: InterfaceLifecycle
+    /// Responses on their way.
+    private let responses: ResponseFlow
+    /// Media taps and element events.
+    private let viewEvents: ViewEvents
+
+    /// A host serving the bundles of `index`.
+    /// - Parameters:
+    ///   - launcher: how extensions are started (in this process by default).
+    ///   - onEvent: hears what front ends may want to hear of (`HostEvent`):
+    ///     deliveries, presentations changed, dismissals, responses sent to
+    ///     the app, what happens outside any call; nil when nobody listens,
+    ///     and then no event is even made.
+    ///   - onDismissal: told, under the host's lock, of each notification
+    ///     about to leave the screen unrecorded (a response or its extension
+    ///     closes it, a front end removes it without `recordingWith`, it
+    ///     expires to make room; see `deliver(_:to:width:recordingWith:)`),
+    ///     for a journal to write down in order; it must be quick and must not
+    ///     call the host. When it returns a diagnostic (the record could not
+    ///     be written) the notification stays shown, and the diagnostic is
+    ///     reported where the dismissal would have been.
+    package init(index: ExtensionIndex, configuration: Configuration = Configuration(),
+                 launcher: any ExtensionLauncher = InProcessLauncher(),
+                 onEvent: (@Sendable (HostEvent) -> Void)? = nil,
+                 onDismissal: @escaping @Sendable (String) -> Diagnostic? = { _ in nil }) {
+        currentIndex = CurrentIndex(index)
+        self.configuration = configuration
+        let attachments = configuration.attachmentDirectory.map {
+            AttachmentStore(directory: $0, quota: configuration.attachmentQuota)
+        }
+        endpoint = HostEndpoint(table: HostFunctions.table(callRate: configuration.hostCallRate,
+                                                           version: configuration.abiVersion),
+                                clock: configuration.clock)
+        providers = ProviderCache(for: endpoint)
+        service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher, endpoint: endpoint,
+                               deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
+                               store: attachments, callRate: configuration.hostCallRate, onEvent: onEvent ?? { _ in })
+        screen = Screen(attachments: attachments, deliveredLimit: configuration.deliveredLimit, onEvent: onEvent,
+                        onDismissal: onDismissal)
+        let reports = CallReports(screen: screen)
+        interfaces = InterfaceLifecycle(screen: screen, reports: reports, changes: OutOfCallChanges(reports: reports),
+                                        providers: providers, launcher: launcher, endpoint: endpoint,
+                                        callRate: configuration.hostCallRate)
+        responses = ResponseFlow(screen: screen, interfaces: interfaces, reports: reports, endpoint: endpoint,
+                                 clock: configuration.clock, deadline: configuration.responseDeadline)
+        viewEvents = ViewEvents(screen: screen, reports: reports)
+    }
+
+    // MARK: The bundles served
+
+    /// Serves the bundles of `new` from now on (bundles added, removed or
+    /// edited on the search path). Notifications shown keep the instances
+    /// serving them; the next delivery of each (app, category) finds its
+    /// extension in `new`. A bundle that failed to load is tried again. A
+    /// library loaded in this process keeps its code: it cannot be unloaded,
+    /// so a replaced library takes effect when the host restarts.
+    package func replaceIndex(with new: ExtensionIndex) {
+        currentIndex.replace(with: new)
+        screen.state.withLock { $0.routes.forgetTargets() }
+        providers.forgetFailures()
+    }
+
+    // MARK: Categories
+
+    /// Sets the categories of `app`, replacing those it had (setNotificationCategories).
+    package func register(_ categories: [NotificationCategory], for app: String) {
+        screen.state.withLock { $0.routes.register(categories, for: app) }
+    }
+
+    /// The category `identifier` of `app`, if registered.
+    package func category(_ identifier: String, of app: String) -> NotificationCategory? {
+        screen.state.withLock { $0.routes.category(identifier, of: app) }
+    }
+
+    /// Every app's registered categories, by app.
+    package func registeredCategories() -> [String: [NotificationCategory]] {
+        screen.state.withLock { $0.routes.registeredCategories() }
+    }
+
+    /// Sets the name, icon and show-previews setting of `app`, replacing those it had.
+    package func register(_ registration: AppRegistration, for app: String) {
+        screen.state.withLock { $0.apps[app] = registration }
+    }
+
+    /// Every app's registration, by app.
+    package func registeredApps() -> [String: AppRegistration] {
+        screen.state.withLock { $0.apps }
+    }
+
+    // MARK: Delivering
+
+    /// Delivers `notification` to `app` and returns what to show: first
+    /// through the app's service extension (when the notification is mutable
+    /// and has alert text), then shown as a banner — its default content,
+    /// title and actions — running no content-extension code, as on iOS. A
+    /// thread-mate of the notification whose expanded interface is open is
+    /// passed to that interface's instance (`didReceive` again).
+    /// - Parameters:
+    ///   - width: the front end's content width in points; the configured default when nil.
+    ///   - opening: open its expanded interface at once (`open(_:)`), for a
+    ///     front end that always shows the extension's view.
+    package func deliver(_ original: UserNotification, to app: String, width: Double? = nil,
+                         opening: Bool = false) -> Delivery {
+        deliver(original, to: app, width: width, opening: opening) { (_: UserNotification, _: Double) throws(Never) in }
+    }
+
+    /// `deliver(_:to:width:opening:)` for a host whose changes are journaled: once
+    /// the service stage has made the notification, and before anything is
+    /// shown or replaced, `record` is called with it and its content width,
+    /// under the lock that orders deliveries and dismissals, so that the
+    /// journal holds them in the order they take effect. The notifications
+    /// that expire to make room for it are recorded through `onDismissal`
+    /// (see `init`), each before it leaves the screen.
+    ///
+    /// When `record` throws, the delivery is not made: nothing is shown or
+    /// replaced, no content extension sees it, its attachments leave the
+    /// store, and the error is thrown.
+    package func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double? = nil,
+                                        opening: Bool = false,
+                                        recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
+        throws(Failure) -> Delivery {
+        let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
+        let serviced = service.run(original, to: app)
+        let notification = serviced.notification
+        var result = CallResult(diagnostics: serviced.diagnostics, log: serviced.log)
+        screen.removeUnreferenced(serviced.dropped, keeping: notification)
+        let route = ExtensionIndex.Route(app: app, category: notification.content.categoryIdentifier)
+
+        // One lock on the common path: record the delivery, take the previous
+        // delivery of the identifier off the screen, find what is known of the
+        // route (its registered category, and where it leads).
+        let begun: (ScreenState.Removal, RouteTable.Known?, UInt64)
+        do throws(Failure) {
+            begun = try screen.state.withLock { (state: inout ScreenState) throws(Failure) in
+                try record(notification, width)
+                let reservation = state.delivered.reserve(notification.identifier)
+                let retired = state.hide(identifier: notification.identifier)
+                return (retired, state.routes[route], reservation)
+            }
+        } catch {
+            screen.removeUnreferenced(notification.attachments)
+            throw error
+        }
+        let (retired, known, reservation) = begun
+        screen.dispose(retired, keeping: notification)
+        screen.announce(retired, because: .replaced)
+        let categoryActions = known?.registered?.category.actions
+        let target = self.target(for: route, known: known, diagnostics: &result.diagnostics)
+        // Shown, and the open interface held when it is a thread-mate's, in one step.
+        let (entry, showing, mate) = screen.state.withLock { state in
+            let entry = DeliveredNotification(notification: notification, app: app, width: width, target: target,
+                                              number: state.delivered.takeNumber())
+            let showing = state.show(entry, reserved: reservation, limit: screen.deliveredLimit,
+                                     recording: screen.onDismissal)
+            return (entry, showing, showing.shown ? state.holdThreadMate(of: entry) : nil)
+        }
+        if let refusal = screen.finishShowing(showing, keeping: notification, announcingReplaced: true) {
+            result.diagnostics.append(refusal)
+        }
+        var mateChanges: [Presentation] = []
+        if let mate {
+            mateChanges = interfaces.passToThreadMate(notification, instance: mate, into: &result)
+        }
+        var presentation = screen.presentation(entry, categoryActions: categoryActions, dismissed: false)
+        var closedByOpening: Presentation?
+        if opening && showing.shown {
+            var opened = interfaces.open(entry, categoryActions: categoryActions)
+            result.diagnostics += opened.outcome.diagnostics
+            result.log += opened.outcome.log
+            result.forwarded += opened.outcome.forwarded
+            presentation = opened.outcome.presentation
+            closedByOpening = opened.closed.take()
+        }
+        // Front ends hear of the delivery that shows (the latest of its identifier).
+        if showing.shown { screen.onEvent?(.delivered(presentation)) }
+        if let closedByOpening { screen.onEvent?(.presentationChanged(closedByOpening)) }
+        for change in mateChanges { screen.onEvent?(.presentationChanged(change)) }
+        screen.announce(forwarded: result.forwarded)
+        return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
+                        diagnostics: result.diagnostics, log: result.log, forwarded: result.forwarded)
+    }
+
+    /// Puts a notification delivered before this host started (kept by a
+    /// server across a restart) back among those shown, after those shown
+    /// already, as a banner: its interface is closed, as every interface
+    /// is when a phone restarts.
+    package func restore(_ notification: UserNotification, to app: String, width: Double) {
+        attachments?.adopt(notification.attachments,
+                           for: AttachmentStore.Owner(app: app, notification: notification.identifier, bundle: nil))
+        let route = ExtensionIndex.Route(app: app, category: notification.content.categoryIdentifier)
+        var ignored: [Diagnostic] = []
+        let target = self.target(for: route, known: screen.state.withLock { $0.routes[route] }, diagnostics: &ignored)
+        let showing = screen.state.withLock { state in
+            let entry = DeliveredNotification(notification: notification, app: app, width: width, target: target,
+                                              number: state.delivered.takeNumber())
+            return state.show(entry, reserved: state.delivered.reserve(notification.identifier),
+                              limit: screen.deliveredLimit, recording: screen.onDismissal)
+        }
+        // When the oldest cannot expire, they stay: the journal reports its failure (its health).
+        _ = screen.finishShowing(showing, keeping: notification, announcingReplaced: false)
+    }
+
+    /// Where `route` leads: what a delivery found before (`known`), else
+    /// the index's content extension, kept for the next; nil, with a note
+    /// saying why, when none serves it.
+    private func target(for route: ExtensionIndex.Route, known: RouteTable.Known?,
+                        diagnostics: inout [Diagnostic]) -> RouteTarget? {
+        if let kept = known?.target { return kept }
+        guard let found = RouteFinder(index: index).target(for: route, diagnostics: &diagnostics) else { return nil }
+        return screen.state.withLock { $0.routes.keep(found, for: route) }
+    }
+
+    // MARK: The expanded interface
+
+    /// Opens the expanded interface of the notification shown as
+    /// `identifier` (the user long-pressed or pulled it down): its content
+    /// extension's instance is made and given the notification
+    /// (`didReceive`). One interface is open at a time: the one open
+    /// closes, and its instance is released. Opening the open one changes nothing.
+    /// - Throws: for a notification not presented.
+    package func open(_ identifier: String) throws(Diagnostic) -> InterfaceOutcome {
+        guard let (entry, registered) = screen.state.withLock({ state in
+            state.delivered[identifier].map { ($0, state.routes.registered(for: $0)) }
+        }) else { throw Screen.notPresented(identifier) }
+        var opened = interfaces.open(entry, categoryActions: registered?.category.actions)
+        if let closed = opened.closed.take() { screen.onEvent?(.presentationChanged(closed)) }
+        if opened.changed { screen.onEvent?(.presentationChanged(opened.outcome.presentation)) }
+        screen.announce(forwarded: opened.outcome.forwarded)
+        return opened.outcome
+    }
+
+    /// Closes the expanded interface of the notification shown as
+    /// `identifier`, releasing its instance; the notification stays shown,
+    /// as a banner. Closing one not open changes nothing.
+    /// - Throws: for a notification not presented.
+    package func close(_ identifier: String) throws(Diagnostic) -> Presentation {
+        guard let entry = screen.state.withLock({ $0.delivered[identifier] }) else {
+            throw Screen.notPresented(identifier)
+        }
+        let (closed, presentation) = interfaces.close(entry)
+        if closed { screen.onEvent?(.presentationChanged(presentation)) }
+        return presentation
+    }
+
+    // MARK: Responding
+
+    /// Sends the user's response to the notification presented as `identifier`.
+    ///
+    /// It goes to the content extension's response handler when there is one
+    /// (whose answer decides whether the notification stays, closes, or closes
+    /// and forwards the action to the app), else straight to the app.
+    /// - Throws: for a notification not presented, an action it does not offer,
+    ///   or text missing from (or given to) an action.
+    package func respond(to identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
+        let outcome = try responses.answer(identifier, with: response)
+        screen.announce(forwarded: outcome.forwarded)
+        return outcome
+    }
+
+    // MARK: The view
+
+    /// The user tapped the media play/pause button of the notification's
+    /// open interface: plays when paused, pauses when playing.
+    /// - Throws: for a notification not presented, or whose interface is
+    ///   not open or shows no media button.
+    package func tapMediaButton(of identifier: String) throws(Diagnostic) -> Presentation {
+        try viewEvents.tapMediaButton(of: identifier)
+    }
+
+    /// A front end's event on `identifier`'s view: a tap on a button, a text
+    /// field's submission, or the answer to the extension's text-input
+    /// request. It reaches the extension only when its manifest sets
+    /// UNNotificationExtensionUserInteractionEnabled and it offers
+    /// `tidings.element-events/1`; the view must take it (`InstanceContext.admit`).
+    /// - Throws: for a notification not presented, an event refused (with a
+    ///   code saying why); nothing then reaches the extension.
+    package func interact(with identifier: String, _ event: ElementEvent) throws(Diagnostic) -> InteractionOutcome {
+        try viewEvents.interact(with: identifier, event)
+    }
+
+    // MARK: Presentations
+
+    /// The presentation of `identifier` now, if it is shown.
+    package func presentation(of identifier: String) -> Presentation? {
+        let found = screen.state.withLock { state in
+            state.delivered[identifier].map { ($0, state.routes.registered(for: $0)?.category.actions) }
+        }
+        return found.map { entry, categoryActions in
+            screen.presentation(entry, categoryActions: categoryActions, dismissed: false)
+        }
+    }
+
+    /// The identifiers of the notifications shown, sorted.
+    package var presentedIdentifiers: [String] {
+        screen.state.withLock { $0.delivered.identifiers.sorted() }
+    }
+
+    /// The notifications shown, with their apps, in the order they were
+    /// delivered (getDeliveredNotifications); only `app`'s when given.
+    package func delivered(ofApp app: String? = nil) -> [(app: String, notification: UserNotification)] {
+        screen.state.withLock { state in
+            state.delivered.inOrder(ofApp: app, after: 0).map { ($0.element.app, $0.element.notification) }
+        }
+    }
+
+    /// Up to `limit` of the notifications shown (only `app`'s when given),
+    /// in the order they were delivered, from the one delivered after
+    /// `position` (0: from the first).
+    ///
+    /// Paging by `DeliveredPage.next` sees each notification shown all
+    /// along exactly once, whatever is delivered or removed meanwhile; a
+    /// notification delivered meanwhile comes after those delivered before,
+    /// and one delivered again (replaced) comes again, where the new delivery stands.
+    package func delivered(ofApp app: String? = nil, after position: UInt64, limit: Int) -> DeliveredPage {
+        screen.state.withLock { state in
+            var page = DeliveredPage()
+            for (number, entry) in state.delivered.inOrder(ofApp: app, after: position) {
+                guard page.notifications.count < limit else {
+                    page.next = page.last
+                    break
+                }
+                page.notifications.append((entry.app, entry.notification))
+                page.last = number
+            }
+            return page
+        }
+    }
+
+    // MARK: Removing
+
+    /// Takes the notifications `identifiers` name off the screen without a
+    /// response (removeDeliveredNotifications): their instances end, their
+    /// attachments leave the store, front ends hear they were dismissed.
+    /// - Returns: the identifiers that were shown.
+    @discardableResult
+    package func remove(_ identifiers: [String]) -> [String] {
+        let entries = screen.state.withLock { state in identifiers.compactMap { state.delivered[$0] } }
+        return entries.filter { screen.retire($0, because: .removed) == nil }.map(\.identifier)
+    }
+
+    /// `remove(_:)` for a host whose changes are journaled: `record` is
+    /// called with the identifiers shown, under the lock that orders
+    /// deliveries and dismissals, before any is taken off the screen. When it
+    /// throws, nothing is removed and the error is thrown.
+    /// - Returns: the identifiers that were shown.
+    @discardableResult
+    package func remove<Failure: Error>(_ identifiers: [String],
+                                        recordingWith record: ([String]) throws(Failure) -> Void) throws(Failure) -> [String] {
+        let taken = try screen.state.withLock {
+            (state: inout ScreenState) throws(Failure) -> [(DeliveredNotification, ScreenState.Removal)] in
+            let entries = identifiers.compactMap { state.delivered[$0] }
+            guard !entries.isEmpty else { return [] }
+            try record(entries.map(\.identifier))
+            return entries.map { ($0, state.hide($0)) }
+        }
+        for (_, removal) in taken { screen.dismissed(removal, because: .removed) }
+        return taken.map(\.0.identifier)
+    }
+}

@@ -1,0 +1,152 @@
+import Synchronization
+import TidingsBase
+
+/// What a host shows, under its one lock (`ScreenState`), and the taking
+/// off of what it shows: a notification leaves once its dismissal is
+/// recorded, its instance ends when nobody holds it, its attachments leave
+/// the store unless another notification shown carries them, and front ends hear.
+final class Screen: Sendable {
+    /// The lock and what it guards.
+    let state = Mutex(ScreenState())
+    /// Where attachments are kept; nil for a host that keeps no store.
+    let attachments: AttachmentStore?
+    /// The most notifications kept delivered; nil keeps every one.
+    let deliveredLimit: Int?
+    /// Told what front ends may want to hear of; nil when nobody listens.
+    let onEvent: (@Sendable (HostEvent) -> Void)?
+    /// Told under the lock of each notification about to leave the screen
+    /// unrecorded (see `NotificationHost.init`); returns why it could not be
+    /// written, and the notification then stays shown.
+    let onDismissal: @Sendable (String) -> Diagnostic?
+
+    /// A screen showing nothing, whose store is `attachments`, keeping at most `deliveredLimit`.
+    init(attachments: AttachmentStore?, deliveredLimit: Int?, onEvent: (@Sendable (HostEvent) -> Void)?,
+         onDismissal: @escaping @Sendable (String) -> Diagnostic?) {
+        self.attachments = attachments
+        self.deliveredLimit = deliveredLimit
+        self.onEvent = onEvent
+        self.onDismissal = onDismissal
+    }
+
+    /// The diagnostic for a request naming a notification not presented.
+    static func notPresented(_ identifier: String) -> Diagnostic {
+        .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
+    }
+
+    /// The actions of the category registered for `entry`, if any.
+    func categoryActions(of entry: DeliveredNotification) -> [NotificationAction]? {
+        state.withLock { $0.routes.registered(for: entry)?.category.actions }
+    }
+
+    /// Tells front ends of each response in `forwarded`.
+    func announce(forwarded: [ForwardedResponse]) {
+        for response in forwarded { onEvent?(.forwarded(response)) }
+    }
+
+    /// Lets go of the hold a call took on `instance` (`ScreenState.claim`),
+    /// destroying the instance when that was the last hold.
+    func letGo(of instance: InstanceRecord?) {
+        guard let instance else { return }
+        state.withLock { $0.letGo(of: instance) }?.destroy()
+    }
+
+    /// Destroys the instances `removal` leaves and takes its delivery's
+    /// attachments out of the store, but for those `kept` still carries (a
+    /// new delivery of the same notification).
+    func dispose(_ removal: ScreenState.Removal, keeping kept: UserNotification? = nil) {
+        for instance in removal.ended { instance.destroy() }
+        removeUnreferenced(removal.attachments, keeping: kept)
+    }
+
+    /// Disposes of what showing a delivery took off the screen (`showing`,
+    /// see `ScreenState.show`) and tells front ends: the delivery it
+    /// replaced, when `announcingReplaced`, and those that expired to make
+    /// room. `kept` is the notification delivered, whose attachments stay
+    /// while it shows. Returns why the oldest did not expire, when its
+    /// dismissal could not be recorded.
+    func finishShowing(_ showing: ScreenState.Showing, keeping kept: UserNotification, announcingReplaced: Bool)
+        -> Diagnostic? {
+        // Replaced at once by a later delivery, it keeps no attachments.
+        dispose(showing.replaced, keeping: showing.shown ? kept : nil)
+        if showing.shown && announcingReplaced { announce(showing.replaced, because: .replaced) }
+        for expired in showing.expired { dismissed(expired, because: .expired) }
+        return showing.refusal
+    }
+
+    /// Tells front ends that the delivery `removal` took off the screen, if any, left it for `reason`.
+    func announce(_ removal: ScreenState.Removal, because reason: DismissReason) {
+        guard let entry = removal.entry else { return }
+        onEvent?(.dismissed(identifier: entry.identifier, app: entry.app, reason: reason))
+    }
+
+    /// Takes `attachments` out of the store, but for those `kept` or a
+    /// notification still shown carries.
+    func removeUnreferenced(_ attachments: [NotificationAttachment], keeping kept: UserNotification? = nil) {
+        guard !attachments.isEmpty, let store = self.attachments else { return }
+        let kept = Set(kept?.attachments.map(\.path) ?? [])
+        let unused = state.withLock { state in
+            attachments.filter { !kept.contains($0.path) && !state.delivered.isInUse(attachmentAt: $0.path) }
+        }
+        store.remove(unused)
+    }
+
+    /// Disposes of what taking a delivery off the screen left, and tells
+    /// front ends it left for `reason`.
+    func dismissed(_ removal: ScreenState.Removal, because reason: DismissReason) {
+        dispose(removal)
+        announce(removal, because: reason)
+    }
+
+    /// Removes `entry` (unless a newer delivery replaced it), destroying
+    /// its instance when no other presentation uses it, and tells front
+    /// ends; returns why it stays shown when its dismissal could not be recorded.
+    func retire(_ entry: DeliveredNotification, because reason: DismissReason) -> Diagnostic? {
+        switch takeOff(entry) {
+        case .success(let removal):
+            dismissed(removal, because: reason)
+            return nil
+        case .failure(let refusal):
+            return refusal
+        }
+    }
+
+    /// Takes `entry` off the screen once its dismissal is recorded (unless
+    /// a newer delivery replaced it): what it leaves to dispose of, or why
+    /// it stays shown.
+    private func takeOff(_ entry: DeliveredNotification) -> Result<ScreenState.Removal, Diagnostic> {
+        state.withLock { state in
+            guard state.delivered.isShowing(entry) else { return .success(ScreenState.Removal()) }
+            if let refusal = onDismissal(entry.identifier) { return .failure(refusal) }
+            return .success(state.hide(entry))
+        }
+    }
+
+    /// `takeOff(_:)` for `entry`, closing as `presentation` (marked
+    /// dismissed) was drawn: what it leaves, for `dismissed(_:because:)`.
+    /// When its dismissal cannot be recorded, it stays shown, `presentation`
+    /// is no longer marked dismissed, and `diagnostics` says why.
+    func takeOff(_ entry: DeliveredNotification, drawnAs presentation: inout Presentation,
+                 diagnostics: inout [Diagnostic]) -> ScreenState.Removal {
+        switch takeOff(entry) {
+        case .success(let removal):
+            // Its interface closed with it; the view shows as it was last.
+            presentation.expanded = false
+            return removal
+        case .failure(let refusal):
+            presentation.dismissed = false
+            diagnostics.append(refusal)
+            return ScreenState.Removal()
+        }
+    }
+
+    /// The presentation of `entry` (whose registered category has
+    /// `categoryActions`) as it is now, marked dismissed and taken off the
+    /// screen (a response closed it) — unless its dismissal could not be
+    /// recorded, which goes to `diagnostics`.
+    func close(_ entry: DeliveredNotification, categoryActions: [NotificationAction]?,
+               diagnostics: inout [Diagnostic]) -> Presentation {
+        var presentation = presentation(entry, categoryActions: categoryActions, dismissed: true)
+        dismissed(takeOff(entry, drawnAs: &presentation, diagnostics: &diagnostics), because: .response)
+        return presentation
+    }
+}

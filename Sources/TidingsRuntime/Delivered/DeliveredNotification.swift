@@ -1,0 +1,36 @@
+/// One delivery, as shown. A delivery is told apart from a later one of the
+/// same request identifier by its identity.
+package final class DeliveredNotification: Sendable {
+    /// The notification delivered.
+    package let notification: UserNotification
+    /// The app it is addressed to.
+    package let app: String
+    /// The content width, in points.
+    package let width: Double
+    /// The content extension whose interface opens for it; nil when none serves it.
+    package let target: RouteTarget?
+    /// Its place in the order of deliveries (`DeliveredSet.takeNumber()`).
+    package let number: UInt64
+
+    /// A delivery of `notification` to `app` at `width`, whose expanded
+    /// interface `target` serves, `number` in the order of deliveries.
+    package init(notification: UserNotification, app: String, width: Double, target: RouteTarget?, number: UInt64) {
+        self.notification = notification
+        self.app = app
+        self.width = width
+        self.target = target
+        self.number = number
+    }
+
+    /// Its request identifier.
+    package var identifier: String { notification.identifier }
+
+    /// True when `other` is of the same app, of the same (non-empty)
+    /// thread, and served by the same extension: a thread-mate, whose open
+    /// interface it is passed to.
+    func isThreadMate(of other: DeliveredNotification) -> Bool {
+        let thread = notification.content.threadIdentifier
+        return !thread.isEmpty && thread == other.notification.content.threadIdentifier && app == other.app
+            && target != nil && target?.manifest.bundleIdentifier == other.target?.manifest.bundleIdentifier
+    }
+}

@@ -1,0 +1,82 @@
+import TidingsABI
+import TidingsBase
+
+/// What the user does to an open interface's view other than respond: taps
+/// the media play/pause button, or touches an element (a button's tap, a
+/// text field's submission, the answer to a text-input request).
+struct ViewEvents: Sendable {
+    /// The screen the interfaces are on.
+    let screen: Screen
+    /// How a call's reports are collected.
+    let reports: CallReports
+
+    /// The user tapped the media play/pause button of `identifier`'s open
+    /// interface: plays when paused, pauses when playing.
+    /// - Throws: for a notification not presented, or whose interface is
+    ///   not open or shows no media button.
+    func tapMediaButton(of identifier: String) throws(Diagnostic) -> Presentation {
+        guard let (entry, registered, held) = screen.state.withLock({ $0.claim(identifier) }) else {
+            throw Screen.notPresented(identifier)
+        }
+        defer { screen.letGo(of: held) }
+        guard let instance = held else {
+            throw .error(.mediaNoButton, "The notification \"\(identifier)\"'s interface is not open, so it shows no media button; open it first.")
+        }
+        guard let button = instance.context.snapshot().mediaButton, button.type != 0 else {
+            throw .error(.mediaNoButton, "The notification \"\(identifier)\" shows no media button.")
+        }
+        let playing = instance.context.update { state in
+            state.mediaPlaying.toggle()
+            return state.mediaPlaying
+        }
+        try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
+            if playing { try extensionInstance.mediaPlay() } else { try extensionInstance.mediaPause() }
+        }
+        var ignored = CallResult()
+        return reports.collect(from: instance, for: entry, categoryActions: registered?.category.actions,
+                               closing: false, into: &ignored)
+    }
+
+    /// A front end's `event` on `identifier`'s view, passed to its
+    /// extension when the manifest lets the user interact, the extension
+    /// takes element events and the view takes the event.
+    /// - Throws: for a notification not presented, an event refused (with a
+    ///   code saying why); nothing then reaches the extension.
+    func interact(with identifier: String, _ event: ElementEvent) throws(Diagnostic) -> InteractionOutcome {
+        if let violation = event.violation { throw .error(.elementInvalid, violation) }
+        guard let (entry, registered, held) = screen.state.withLock({ $0.claim(identifier) }) else {
+            throw Screen.notPresented(identifier)
+        }
+        defer { screen.letGo(of: held) }
+        guard let instance = held else {
+            throw .error(.elementInterfaceClosed,
+                         "The notification \"\(identifier)\"'s interface is not open, so its elements cannot be touched; open it first.")
+        }
+        let name = instance.manifest.bundleIdentifier
+        guard instance.manifest.userInteractionEnabled else {
+            throw .error(.elementInteractionDisabled,
+                         "\(name)'s manifest does not set UNNotificationExtensionUserInteractionEnabled to true, so touches and text never reach its view.")
+        }
+        guard instance.started.provider.handlesElementEvents else {
+            throw .error(.elementEventsNotHandled,
+                         "\(name) offers no \(TIDINGS_ELEMENT_EVENTS_INTERFACE) interface, so its view's events cannot reach it.")
+        }
+        try instance.context.admit(event)
+        var result = CallResult()
+        do throws(Diagnostic) {
+            try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in try extensionInstance.handle(event) }
+        } catch {
+            result.diagnostics.append(error)
+        }
+        let presentation = reports.collect(from: instance, for: entry, categoryActions: registered?.category.actions,
+                                           closing: false, into: &result)
+        screen.announce(forwarded: result.forwarded)
+        return InteractionOutcome(event: event, presentation: presentation, forwarded: result.forwarded,
+                                  diagnostics: result.diagnostics, log: result.log)
+    }
+}
+
+extension Diagnostic.Code {
+    /// The media button was tapped on a notification that shows none.
+    package static let mediaNoButton = Self("media.no-button")
+}

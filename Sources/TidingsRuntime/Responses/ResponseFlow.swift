@@ -1,0 +1,153 @@
+import TidingsBase
+
+/// A user's response on its way: the dismiss and default actions go to the
+/// app; a custom action goes to the content extension's response handler
+/// (opening its interface first when closed), whose completion is waited for
+/// until the deadline and decides whether the notification stays, closes,
+/// or closes and forwards the action to the app; without a handler, or
+/// without a valid answer in time, the app still learns of the action.
+struct ResponseFlow: Sendable {
+    /// The screen the notifications are on.
+    let screen: Screen
+    /// How a closed interface is opened for a response.
+    let interfaces: InterfaceLifecycle
+    /// How a call's reports are collected.
+    let reports: CallReports
+    /// Where completions are awaited and judged.
+    let endpoint: HostEndpoint
+    /// The clock completion deadlines are set by.
+    let clock: DeadlineClock
+    /// How long an extension has to complete a response, in seconds.
+    let deadline: Double
+
+    /// Sends `response` to the notification presented as `identifier`,
+    /// without telling front ends what the app received.
+    /// - Throws: for a notification not presented, an action it does not
+    ///   offer, or text missing from (or given to) an action.
+    func answer(_ identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
+        guard let (entry, registered, held) = screen.state.withLock({ $0.claim(identifier) }) else {
+            throw Screen.notPresented(identifier)
+        }
+        var instance = held
+        defer { screen.letGo(of: instance) }
+        let categoryActions = registered?.category.actions
+        var result = CallResult()
+        let toApp = ForwardedResponse(app: entry.app, notification: entry.notification,
+                                      actionIdentifier: response.actionIdentifier, userText: response.userText)
+        let isDismissal = response.actionIdentifier == ActionIdentifier.dismiss
+        try ResponseValidation.check(response, against: instance?.context.read(\.actions) ?? categoryActions ?? [],
+                                     category: entry.notification.content.categoryIdentifier,
+                                     registered: registered != nil)
+
+        // The dismiss and default actions go to the app, never to the extension, as on iOS.
+        if isDismissal || response.actionIdentifier == ActionIdentifier.default {
+            let reachesApp = !isDismissal || (registered?.category.options.contains(.customDismissAction) ?? false)
+            if !reachesApp {
+                result.diagnostics.append(.note(.responseDismissNotDelivered,
+                                                "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
+            }
+            let presentation = screen.close(entry, categoryActions: categoryActions, diagnostics: &result.diagnostics)
+            return ResponseOutcome(response: response, receiver: reachesApp ? .app : .nobody, option: nil,
+                                   presentation: presentation, forwarded: reachesApp ? [toApp] : [],
+                                   diagnostics: result.diagnostics, log: result.log)
+        }
+        // A custom action on a closed interface opens it first when the
+        // extension has a response handler: its handler expects a view
+        // controller that received the notification, as on iOS, where
+        // actions are chosen from the expanded interface.
+        if instance == nil, let target = entry.target, handlesResponses(target, diagnostics: &result.diagnostics) {
+            // Held for this response even if another interface opens meanwhile.
+            var opened = interfaces.open(entry, categoryActions: categoryActions, holding: true)
+            result.diagnostics += opened.outcome.diagnostics
+            result.log += opened.outcome.log
+            result.forwarded += opened.outcome.forwarded
+            if let closed = opened.closed.take() { screen.onEvent?(.presentationChanged(closed)) }
+            screen.onEvent?(.presentationChanged(opened.outcome.presentation))
+            instance = opened.held
+        }
+        guard let instance, instance.started.provider.handlesResponses else {
+            if entry.target != nil && !result.diagnostics.containsError {
+                result.diagnostics.append(.note(.responseNoHandler,
+                                                "The extension has no response handler, so the response goes straight to the app."))
+            }
+            let presentation = screen.close(entry, categoryActions: categoryActions, diagnostics: &result.diagnostics)
+            return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
+                                   forwarded: result.forwarded + [toApp], diagnostics: result.diagnostics,
+                                   log: result.log)
+        }
+        instance.context.update { $0.categoryActions = categoryActions ?? [] }
+        let (answer, abandoned) = awaitCompletion(of: response, to: entry, by: instance, into: &result)
+        var option: ResponseOption?
+        if case .option(let given) = answer { option = given }
+        // Without a valid answer the app still learns of the action: nothing is lost.
+        let effective = option ?? .dismissAndForwardAction
+        let presentation = reports.collect(from: instance, for: entry, categoryActions: categoryActions,
+                                           closing: effective != .doNotDismiss, into: &result)
+        if answer == nil { noteMissingAnswer(of: instance, abandoned: abandoned, diagnostics: &result.diagnostics) }
+        if effective == .dismissAndForwardAction { result.forwarded.append(toApp) }
+        return ResponseOutcome(response: response, receiver: .extension, option: option, presentation: presentation,
+                               forwarded: result.forwarded, diagnostics: result.diagnostics, log: result.log)
+    }
+
+    /// Gives `response` to `entry`'s extension through `instance` and waits
+    /// for its completion until the deadline; returns its answer (nil when
+    /// none came; what went wrong goes to `result`) and whether the worker
+    /// ended before it answered.
+    private func awaitCompletion(of response: ResponseRequest, to entry: DeliveredNotification,
+                                 by instance: InstanceRecord, into result: inout CallResult)
+        -> (answer: PendingCompletion.Answer?, abandoned: Bool) {
+        let onEvent = screen.onEvent
+        let name = instance.manifest.bundleIdentifier
+        let late = LateCompletion(app: entry.app, notificationIdentifier: entry.identifier, extensionIdentifier: name)
+        let pending = endpoint.completions.begin(
+            for: instance.context.handle, deadline: clock.deadline(after: deadline), extensionIdentifier: name,
+            report: { onEvent?(late.event(reporting: $0)) },
+            fault: { [provider = instance.started.provider] in provider.noteFault($0) })
+        var answer: PendingCompletion.Answer?
+        do throws(Diagnostic) {
+            try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
+                try extensionInstance.didReceive(response, to: entry.notification, token: pending.token,
+                                                 deadline: pending.deadline)
+            }
+            answer = pending.wait()
+        } catch {
+            result.diagnostics.append(error)
+        }
+        endpoint.completions.finish(pending)
+        result.diagnostics += pending.problems
+        return (answer, pending.isAbandoned)
+    }
+
+    /// Says why `instance`'s extension gave no answer (an undefined one is
+    /// reported by the completion center): its worker ended, or, unless an
+    /// error says why already, the deadline passed.
+    private func noteMissingAnswer(of instance: InstanceRecord, abandoned: Bool, diagnostics: inout [Diagnostic]) {
+        let name = instance.manifest.bundleIdentifier
+        if abandoned {
+            diagnostics.append(.error(.completionAbandoned,
+                                      "\(name)'s worker ended before it completed the response; the notification is closed and the action forwarded to the app."))
+        } else if !diagnostics.containsError {
+            diagnostics.append(.error(.completionTimeout,
+                                      "\(name) did not complete the response within \(NumberText.short(deadline)) s (--deadline); the host applied dismissAndForwardAction: the notification is closed and the action forwarded to the app. A completion after this is reported, and is no fault."))
+        }
+    }
+
+    /// True when the extension `target` leads to has a response handler
+    /// (launching it when it is not yet); false, with why, when it cannot start.
+    private func handlesResponses(_ target: RouteTarget, diagnostics: inout [Diagnostic]) -> Bool {
+        do throws(Diagnostic) {
+            return try target.provider(from: interfaces.providers, launcher: interfaces.launcher).provider
+                .handlesResponses
+        } catch {
+            diagnostics.append(error)
+            return false
+        }
+    }
+}
+
+extension Diagnostic.Code {
+    /// A dismissal of a category without customDismissAction reaches nobody.
+    package static let responseDismissNotDelivered = Self("response.dismiss-not-delivered")
+    /// The extension has no response handler; the app gets the response.
+    package static let responseNoHandler = Self("response.no-handler")
+}

@@ -1,0 +1,122 @@
+import RuntimeTestSupport
+import Testing
+import TidingsBase
+import TidingsRuntime
+
+/// The delivered set's rules as a plain value: replacement by identifier,
+/// groups, expiry past a limit, reservations, and the attachments in use.
+@Suite struct DeliveredSetTests {
+    /// A delivery of `identifier` to `app` in `thread`, numbered by `set`.
+    func delivery(_ identifier: String, app: String = "com.example.app", thread: String = "",
+                  attachments: [String] = [], in set: inout DeliveredSet) -> DeliveredNotification {
+        let carried = attachments.map { NotificationAttachment(identifier: $0, type: "public.png", path: "/store/" + $0) }
+        return DeliveredNotification(notification: notification(identifier, category: "c", thread: thread,
+                                                                attachments: carried),
+                                     app: app, width: 360, target: nil, number: set.takeNumber())
+    }
+
+    /// Shows `entry` as the latest delivery of its identifier.
+    @discardableResult
+    func show(_ entry: DeliveredNotification, in set: inout DeliveredSet, limit: Int? = nil) -> DeliveredSet.Insertion {
+        set.show(entry, reserved: set.reserve(entry.identifier), limit: limit) { _ in nil }
+    }
+
+    @Test func aLaterDeliveryOfAnIdentifierReplacesTheEarlierInPlaceOfOrder() {
+        var set = DeliveredSet()
+        let first = delivery("a", in: &set)
+        show(first, in: &set)
+        show(delivery("b", in: &set), in: &set)
+        let again = delivery("a", in: &set)
+        let insertion = show(again, in: &set)
+        #expect(insertion.shown)
+        #expect(insertion.replaced === first)
+        #expect(set.count == 2)
+        #expect(set["a"] === again)
+        #expect(!set.isShowing(first))
+        #expect(set.inOrder(after: 0).map(\.element.identifier) == ["b", "a"])
+        // Hiding the replaced delivery leaves the new one shown.
+        let hidden = set.hide(first)
+        #expect(!hidden)
+        #expect(set["a"] === again)
+    }
+
+    @Test func groupsAreAnAppsThreadAndEmptyOnesGo() {
+        var set = DeliveredSet()
+        let one = delivery("one", thread: "t", in: &set)
+        let two = delivery("two", thread: "t", in: &set)
+        let elsewhere = delivery("three", app: "com.example.other", thread: "t", in: &set)
+        for entry in [one, two, elsewhere] { show(entry, in: &set) }
+        let group = DeliveredSet.Group(of: one)
+        #expect(Set(set.members(of: group).keys) == ["one", "two"])
+        #expect(Set(set.members(of: DeliveredSet.Group(of: elsewhere)).keys) == ["three"])
+        set.hide(identifier: "one")
+        set.hide(identifier: "two")
+        #expect(set.members(of: group).isEmpty)
+    }
+
+    @Test func anAppsNotificationsComeInTheOrderDelivered() {
+        var set = DeliveredSet()
+        for (identifier, app) in [("a", "one"), ("b", "two"), ("c", "one"), ("d", "two")] {
+            show(delivery(identifier, app: app, in: &set), in: &set)
+        }
+        show(delivery("a", app: "one", in: &set), in: &set)
+        #expect(set.inOrder(ofApp: "one", after: 0).map(\.element.identifier) == ["c", "a"])
+        let afterFirst = Array(set.inOrder(ofApp: "two", after: 0)).first?.number ?? 0
+        #expect(set.inOrder(ofApp: "two", after: afterFirst).map(\.element.identifier) == ["d"])
+        set.hide(identifier: "b")
+        set.hide(identifier: "d")
+        #expect(set.inOrder(ofApp: "two", after: 0).map(\.element.identifier).isEmpty)
+        #expect(set.inOrder(after: 0).map(\.element.identifier) == ["c", "a"])
+    }
+
+    @Test func theOldestExpireBeyondTheLimitEachOnceRecorded() {
+        var set = DeliveredSet()
+        for identifier in ["a", "b", "c"] { show(delivery(identifier, in: &set), in: &set) }
+        var recorded: [String] = []
+        let newest = delivery("d", in: &set)
+        let insertion = set.show(newest, reserved: set.reserve("d"), limit: 2) { identifier in
+            recorded.append(identifier)
+            return nil
+        }
+        #expect(recorded == ["a", "b"])
+        #expect(insertion.expired.map(\.identifier) == ["a", "b"])
+        #expect(set.inOrder(after: 0).map(\.element.identifier) == ["c", "d"])
+    }
+
+    @Test func anOldestWhoseDismissalCannotBeRecordedStays() {
+        var set = DeliveredSet()
+        for identifier in ["a", "b"] { show(delivery(identifier, in: &set), in: &set) }
+        let refusal = Diagnostic.error(.init("test.refused"), "The journal is full.")
+        let insertion = set.show(delivery("c", in: &set), reserved: set.reserve("c"), limit: 1) { _ in refusal }
+        #expect(insertion.shown)
+        #expect(insertion.expired.isEmpty)
+        #expect(insertion.refusal?.code == refusal.code)
+        #expect(set.count == 3)
+    }
+
+    @Test func theDeliveryThatReservedLastStaysWhicheverFinishesFirst() {
+        var set = DeliveredSet()
+        let earlier = delivery("a", in: &set)
+        let earlierReservation = set.reserve("a")
+        let later = delivery("a", in: &set)
+        let laterReservation = set.reserve("a")
+        #expect(set.show(later, reserved: laterReservation, limit: nil) { _ in nil }.shown)
+        let late = set.show(earlier, reserved: earlierReservation, limit: nil) { _ in nil }
+        #expect(!late.shown)
+        #expect(late.replaced === earlier)
+        #expect(set["a"] === later)
+        #expect(set.count == 1)
+    }
+
+    @Test func anAttachmentStaysInUseWhileAnyNotificationShownCarriesIt() {
+        var set = DeliveredSet()
+        show(delivery("a", attachments: ["poster.png"], in: &set), in: &set)
+        show(delivery("b", attachments: ["poster.png", "map.png"], in: &set), in: &set)
+        set.hide(identifier: "a")
+        #expect(set.isInUse(attachmentAt: "/store/poster.png"))
+        #expect(set.isInUse(attachmentAt: "/store/map.png"))
+        set.hide(identifier: "b")
+        #expect(!set.isInUse(attachmentAt: "/store/poster.png"))
+        #expect(!set.isInUse(attachmentAt: "/store/map.png"))
+    }
+}
