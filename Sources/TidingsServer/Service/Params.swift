@@ -3,6 +3,10 @@ import TidingsBase
 /// A call's parameters, read by name. Every problem — a missing or
 /// mistyped parameter, one the method does not take, an empty identifier —
 /// is collected, and `check()` throws them together as one invalid-params error.
+///
+/// The names a call may give, and which of them it must, are those of the
+/// method's entry in the protocol reference (`ProtocolMethod`): reading a
+/// name the entry does not list is a mistake of the server's own.
 struct Params {
     /// The parameters that name something — a notification, an app — and so
     /// may not be empty (nor, for the arrays, hold an empty string).
@@ -10,39 +14,43 @@ struct Params {
 
     /// The parameters as an object (empty when the call gave none).
     let json: JSON
+    /// The method's entry, which says the parameters it takes.
+    private let method: ProtocolMethod
     private var fields = JSONFieldReader(file: nil, invalidCode: .rpcInvalidParams, unknownMemberCode: .rpcInvalidParams)
 
-    /// The parameters of a call to `method`, which takes those named `allowed`.
-    init(_ params: JSON?, of method: String, allowed: [String]) throws(RPCError) {
+    /// The parameters of a call to `method`, which takes those its entry lists.
+    init(_ params: JSON?, of method: ProtocolMethod) throws(RPCError) {
         json = params ?? .object([])
+        self.method = method
         guard let members = json.objectMembers else {
-            throw .invalidParams("\(method) takes its parameters by name, in an object.")
+            throw .invalidParams("\(method.name) takes its parameters by name, in an object.")
         }
+        let allowed = method.parameters.map(\.name)
         for (name, _) in members where !allowed.contains(name) {
             let hint = Suggestion.closest(to: name, among: allowed).map { "; did you mean \"\($0)\"?" }
                 ?? (allowed.isEmpty ? "; it takes none." : "; it takes \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")).")
-            fields.report(.error, .rpcInvalidParams, "\(method) takes no parameter \"\(name)\"\(hint)", at: [name])
+            fields.report(.error, .rpcInvalidParams, "\(method.name) takes no parameter \"\(name)\"\(hint)", at: [name])
         }
     }
 
-    /// The string `name`; nil when absent (an error when `required`).
-    mutating func string(_ name: String, required: Bool = false) -> String? {
-        present(name, required: required).flatMap { fields.string($0, at: [name]) }.flatMap { naming($0, at: [name]) }
+    /// The string `name`; nil when absent (an error when the entry requires it).
+    mutating func string(_ name: String) -> String? {
+        present(name).flatMap { fields.string($0, at: [name]) }.flatMap { naming($0, at: [name]) }
     }
 
     /// The number `name`, within `range` when given.
     mutating func number(_ name: String, in range: ClosedRange<Double>? = nil) -> Double? {
-        present(name, required: false).flatMap { fields.number($0, at: [name], in: range) }
+        present(name).flatMap { fields.number($0, at: [name], in: range) }
     }
 
     /// The whole number `name`, within `range`.
     mutating func integer(_ name: String, in range: ClosedRange<Int>) -> Int? {
-        present(name, required: false).flatMap { whole($0, in: range, at: [name]) }
+        present(name).flatMap { whole($0, in: range, at: [name]) }
     }
 
     /// The array of whole numbers `name`, each within `range`.
     mutating func integers(_ name: String, in range: ClosedRange<Int>) -> [Int]? {
-        guard let elements = present(name, required: false).flatMap({ fields.array($0, at: [name]) }) else { return nil }
+        guard let elements = present(name).flatMap({ fields.array($0, at: [name]) }) else { return nil }
         return elements.enumerated().compactMap { position, element in whole(element, in: range, at: [name, "\(position)"]) }
     }
 
@@ -60,17 +68,17 @@ struct Params {
 
     /// The Boolean `name`.
     mutating func bool(_ name: String) -> Bool? {
-        present(name, required: false).flatMap { fields.bool($0, at: [name]) }
+        present(name).flatMap { fields.bool($0, at: [name]) }
     }
 
     /// The object `name` as JSON.
-    mutating func object(_ name: String, required: Bool = false) -> JSON? {
-        present(name, required: required).flatMap { value in fields.object(value, at: [name]).map(JSON.object) }
+    mutating func object(_ name: String) -> JSON? {
+        present(name).flatMap { value in fields.object(value, at: [name]).map(JSON.object) }
     }
 
     /// The array of strings `name`.
-    mutating func strings(_ name: String, required: Bool = false) -> [String]? {
-        guard let elements = present(name, required: required).flatMap({ fields.array($0, at: [name]) }) else { return nil }
+    mutating func strings(_ name: String) -> [String]? {
+        guard let elements = present(name).flatMap({ fields.array($0, at: [name]) }) else { return nil }
         var strings: [String] = []
         for (position, element) in elements.enumerated() {
             if let text = fields.string(element, at: [name, "\(position)"]).flatMap({ naming($0, at: [name, "\(position)"]) }) {
@@ -80,9 +88,9 @@ struct Params {
         return strings
     }
 
-    /// Reports each of `names` that is absent, whatever its type should be.
-    mutating func require(_ names: String...) {
-        for name in names { _ = present(name, required: true) }
+    /// Reports `name` absent when the entry requires it, whatever its type should be.
+    mutating func require(_ name: String) {
+        _ = present(name)
     }
 
     /// Throws what was wrong, if anything.
@@ -102,10 +110,13 @@ struct Params {
         return nil
     }
 
-    /// The value of `name`, reporting its absence when it is required.
-    private mutating func present(_ name: String, required: Bool) -> JSON? {
+    /// The value of `name`, reporting its absence when the entry requires it.
+    private mutating func present(_ name: String) -> JSON? {
+        guard let parameter = method.parameter(name) else {
+            preconditionFailure("\(method.name) reads \"\(name)\", a parameter its entry does not list")
+        }
         let value = json[name]
-        if value == nil && required {
+        if value == nil && parameter.required {
             fields.report(.error, .rpcInvalidParams, "The parameter \"\(name)\" is required.", at: [name])
         }
         if case .null? = value { return nil }

@@ -1,15 +1,18 @@
 import TidingsBase
 import TidingsRuntime
+import TidingsServer
 
 /// `tidings manual`: the manual pages, made from the text of `--help`.
 enum ManualCommand: Command {
     static let spec = CommandSpec(
         name: "manual",
         summary: "Print the manual page of tidings or of one command in roff, or write every page into a directory.",
-        usage: "[COMMAND] [--directory DIR]",
+        usage: "[COMMAND] [--directory DIR] [--protocol markdown|json]",
         options: [
             .init(name: "directory", value: "DIR",
                   help: "Write every page here as NAME.1 (tidings.1, tidings-deliver.1, …) instead of printing one."),
+            .init(name: "protocol", value: "FORMAT",
+                  help: "Print the reference of the server's protocol instead, made from its method table: markdown (Docs/reference/protocol.md) or json (Docs/reference/protocol.json, as server.protocol answers it)."),
         ],
         // The other commands' names (a test keeps them in step: the list cannot name itself while it is made).
         firstArguments: ["list", "deliver", "preview", "serve", "new", "validate", "install", "uninstall", "manifest", "completions"],
@@ -19,9 +22,20 @@ enum ManualCommand: Command {
         examples: [
             "tidings manual deliver | man -l -",
             "tidings manual --directory ~/.local/share/man/man1",
+            "tidings manual --protocol markdown > Docs/reference/protocol.md",
         ])
 
     static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
+        if let format = arguments.value("protocol") {
+            guard arguments.positionals.isEmpty, arguments.value("directory") == nil else {
+                throw .usage("--protocol prints the protocol reference; name no command and no --directory with it.")
+            }
+            guard let text = ProtocolReference.text(format) else {
+                throw .usage("--protocol takes markdown or json; it is \"\(format)\".")
+            }
+            print(text, terminator: "")
+            return .success
+        }
         let specs = Tidings.commands.map { $0.spec }
         let pages = [ManualPage(overviewOf: specs, version: HostFunctions.version)]
             + specs.map { ManualPage(of: $0, version: HostFunctions.version) }

@@ -1,0 +1,46 @@
+import TidingsBase
+
+/// One JSON-RPC error code the server answers, as the protocol reference
+/// lists it (the errors themselves are made by `RPCError`).
+package struct ProtocolErrorCode: Sendable {
+    /// The code.
+    package let code: Int
+    /// What it means, and what its `data` carries.
+    package let meaning: String
+    /// Whether any request can get it, whatever its method (the transport's
+    /// and the request's own errors), rather than only the methods that list it.
+    package let anyRequest: Bool
+
+    /// The entry of `code`.
+    init(_ code: Int, anyRequest: Bool = false, _ meaning: String) {
+        self.code = code
+        self.meaning = meaning
+        self.anyRequest = anyRequest
+    }
+
+    /// The entry as the machine-readable description lists it.
+    package var json: JSON {
+        .object([("code", .integer(Int64(code))), ("meaning", .string(meaning)), ("anyRequest", .bool(anyRequest))])
+    }
+
+    /// Every code the server answers, in the order the reference lists them.
+    package static let all: [ProtocolErrorCode] = [
+        ProtocolErrorCode(-32700, anyRequest: true, "The line is not JSON."),
+        ProtocolErrorCode(-32600, anyRequest: true,
+                          "Not a JSON-RPC 2.0 request: no `\"jsonrpc\": \"2.0\"`, no method, `params` neither an object nor an array, or an unknown member."),
+        ProtocolErrorCode(-32601, anyRequest: true, "No method has that name; the message suggests the closest one (\"did you mean\")."),
+        ProtocolErrorCode(-32602,
+                          "A parameter is missing, of the wrong type or unknown, or an `identifier`, `app`, `identifiers` or `apps` is empty; `data.diagnostics` lists every problem, each with the parameter's path."),
+        ProtocolErrorCode(-32002, anyRequest: true,
+                          "The id is still in flight on this connection: answered with `\"id\": null` and the id reused in `data.id`, so that it cannot be taken for the answer to the first request."),
+        ProtocolErrorCode(-32003, anyRequest: true,
+                          "The message is longer than the server accepts (`data.limit`, in bytes); it was skipped and the connection goes on."),
+        ProtocolErrorCode(-32006, anyRequest: true,
+                          "The peer is another user than the server's; the connection closes after this answer (id null)."),
+        ProtocolErrorCode(-32000, "The input the parameters carry is invalid: a payload, categories, a registration, a response the notification does not offer; `data.diagnostics` says why."),
+        ProtocolErrorCode(-32001, "No delivered notification has that identifier: it was never delivered, or it was dismissed or removed; `data.identifier` is the identifier."),
+        ProtocolErrorCode(-32004, "An attachment was refused: `data.appleCode` is Apple's UNErrorCode (100–105), `data.diagnostics` says why."),
+        ProtocolErrorCode(-32007, "An element event was refused and reached no extension; `data.cause` says why: `element.interaction-disabled` (the manifest does not set `UNNotificationExtensionUserInteractionEnabled` to true), `element.events-not-handled` (the extension offers no `tidings.element-events/1`), `element.no-such-element`, `element.wrong-kind`, `element.disabled` (hidden or disabled), `element.input-not-requested`, `element.interface-closed` (its expanded interface is not open: `notifications.open` first), `element.invalid` (an identifier or text too long — 256 and 16,384 bytes — empty, or holding a NUL)."),
+        ProtocolErrorCode(-32010, "The change was not made: its record could not be written to the state (a full or failing disk); `data.cause` is the diagnostic's code (`file.no-space`, `file.too-large`, `file.io-error`, …), `data.diagnostics` the diagnostic. The server is degraded (`state.degraded`) until writing works again."),
+    ]
+}

@@ -1,0 +1,112 @@
+import TidingsBase
+
+/// The protocol reference, made from the server's own tables — the methods
+/// it dispatches (`HostService.protocolMethods`), the events it pushes
+/// (`HostService.events`) and the error codes it answers
+/// (`ProtocolErrorCode.all`) — so that it cannot say other than the server does.
+///
+/// Two forms: Markdown for the front-end and app developer
+/// (`Docs/reference/protocol.md`) and a machine-readable description
+/// (`Docs/reference/protocol.json`, also the answer of `server.protocol`).
+package enum ProtocolReference {
+    /// The files the reference is committed as, each with the
+    /// `tidings manual --protocol` format that makes it.
+    package static let files: [(path: String, format: String)] = [
+        ("Docs/reference/protocol.md", "markdown"), ("Docs/reference/protocol.json", "json"),
+    ]
+
+    /// The commands that write the committed files again, from the package's directory.
+    package static var regenerate: String {
+        files.map { "swift run tidings manual --protocol \($0.format) > \($0.path)" }.joined(separator: "; ")
+    }
+
+    /// The reference in `format` (`markdown` or `json`), as the file holds it; nil for another format.
+    package static func text(_ format: String) -> String? {
+        switch format {
+        case "markdown": markdown
+        case "json": json.serialized(pretty: true) + "\n"
+        default: nil
+        }
+    }
+
+    /// The machine-readable description: every method, event and error code.
+    package static let json: JSON = .object([
+        ("jsonrpc", .string("2.0")),
+        ("methods", .array(HostService.protocolMethods.map(\.json))),
+        ("events", .array(HostService.events.map(\.json))),
+        ("errors", .array(ProtocolErrorCode.all.map(\.json))),
+    ])
+
+    /// The Markdown reference: the transport, then every method, event and error code.
+    package static var markdown: String {
+        var lines = introduction
+        lines += ["## Methods", ""]
+        lines += HostService.protocolMethods.map { "- [`\($0.name)`](#\(anchor($0.name)))" } + [""]
+        for method in HostService.protocolMethods { lines += section(of: method) }
+        lines += ["## Events", "", eventsIntroduction, ""]
+        for event in HostService.events { lines += section(of: event) }
+        lines += ["## Errors", "", errorsIntroduction, "", "| code | any request | meaning |", "| --- | --- | --- |"]
+        lines += ProtocolErrorCode.all.map { "| \($0.code) | \($0.anyRequest ? "yes" : "") | \(cell($0.meaning)) |" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The entry of `method`: its summary, parameters, result and errors.
+    private static func section(of method: ProtocolMethod) -> [String] {
+        var lines = ["### `\(method.name)`", "", method.summary, ""]
+        if method.parameters.isEmpty {
+            lines += ["Parameters: none.", ""]
+        } else {
+            lines += ["| parameter | type | required | meaning |", "| --- | --- | --- | --- |"]
+            lines += method.parameters.map { "| `\($0.name)` | \(cell($0.type)) | \($0.required ? "yes" : "no") | \(cell($0.meaning)) |" }
+            lines.append("")
+        }
+        lines += ["Result: \(method.result)", ""]
+        lines += ["Errors: " + method.errors.map { "\($0)" }.joined(separator: ", ") + " (and those of any request).", ""]
+        return lines
+    }
+
+    /// The entry of `event`: when it is sent and its params.
+    private static func section(of event: ProtocolEvent) -> [String] {
+        var lines = ["### `\(event.name)`", "", event.summary, ""]
+        lines += ["| param | type | always | meaning |", "| --- | --- | --- | --- |"]
+        lines += event.fields.map { "| `\($0.name)` | \(cell($0.type)) | \($0.required ? "yes" : "no") | \(cell($0.meaning)) |" }
+        return lines + [""]
+    }
+
+    /// `text` for a table cell: a `|` would end the cell.
+    private static func cell(_ text: String) -> String {
+        text.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
+    }
+
+    /// The anchor GitHub gives the heading `` `name` ``.
+    private static func anchor(_ name: String) -> String {
+        String(name.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+    }
+
+    /// What comes before the methods: what the reference is, and the transport.
+    private static let introduction = [
+        "# The Tidings protocol",
+        "",
+        "<!-- Made by `tidings manual --protocol markdown` from the server's method table; do not edit. To change it, change the table (Sources/TidingsServer/Service) and run: \(regenerate) -->",
+        "",
+        "`tidings serve` is driven over **JSON-RPC 2.0, one JSON object per line**. This reference is made from the server's own table of methods and events, so it says what the server does. The same description, machine-readable, is [`protocol.json`](protocol.json), and the server answers it to `server.protocol`.",
+        "",
+        "## Transport",
+        "",
+        "- **Socket.** A Unix socket, by default `$XDG_RUNTIME_DIR/tidings/tidings.sock` (`tidings serve --socket PATH`); its directory is 0700 and the socket 0600, and a peer of another user is refused (-32006, then the connection closes). The socket appears at its path only once the server listens, so a client may connect as soon as it sees the file. Many clients at once. `tidings serve --stdio` serves one client on standard input and output instead.",
+        "- **Framing.** One JSON object per line, UTF-8, each way. The last request may go without its newline: the end of the input ends it. A message longer than the limit (1 MiB by default, `--max-message-size`; `server.describe` says it, `limits.messageSize`) gets -32003 and is skipped; the connection goes on.",
+        "- **Requests.** `{\"jsonrpc\": \"2.0\", \"id\": …, \"method\": …, \"params\": {…}}`. Parameters go by name, in an object. A request without an `id` is a notification: it is run and gets no answer. An id must not be reused while its request is still being answered on the connection (-32002).",
+        "- **Batches.** An array of requests is answered with an array of the answers, in order; the requests touch what each touches.",
+        "- **Order.** On one connection, a request that touches what an earlier request still under way changes, or changes what it touches, waits for it; the others run at once and their answers may come in another order: match them by `id`. Requests of two clients are not ordered against each other.",
+        "- **Errors.** A failed call is answered `{\"jsonrpc\": \"2.0\", \"id\": …, \"error\": {\"code\", \"message\", \"data\"}}`: the code says what kind of failure (see [Errors](#errors)), the message is one plain sentence, and `data` carries details for programs (`diagnostics`, each with a stable `code`, where it was, and a sentence). Each method lists the codes it can answer besides those any request can.",
+        "- **Subscriptions.** `events.subscribe` makes the connection hear events: JSON-RPC notifications (`{\"jsonrpc\": \"2.0\", \"method\": …, \"params\": {…}}`, no `id`) about the apps it follows. The events a call causes are pushed before the call is answered. A client that stops reading is disconnected rather than allowed to grow the server's memory.",
+        "- **Limits.** `server.describe` lists every limit a client meets (`limits`): payload and message sizes, deadlines, how many notifications and inbox entries are kept, the attachment store's quota, list pages, calls in flight and unread output per connection.",
+        "",
+    ]
+
+    /// What comes before the events.
+    private static let eventsIntroduction = "Pushed as JSON-RPC notifications to the subscribers of the event's app and to those of all apps (`events.subscribe` without `apps`, or with `\"all\"`); a subscriber of other apps hears nothing of it. The state's events (`state.…`) are about the server, not an app: every subscriber hears them."
+
+    /// What comes before the error codes.
+    private static let errorsIntroduction = "Codes from -32768 to -32000 are JSON-RPC's; the server's own lie in -32099…-32000. \"Any request\" marks the codes a request can get whatever its method; the others are listed by the methods that answer them."
+}

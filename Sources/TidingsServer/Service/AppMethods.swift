@@ -1,0 +1,122 @@
+import TidingsBase
+import TidingsRuntime
+
+/// `categories.*` and `apps.*`: what an app registers — its categories and
+/// actions, its name, icon and previews setting — and what it has.
+extension HostService {
+    /// The `categories.*` methods.
+    static let categoryMethods: [Method] = [
+        Method(ProtocolMethod(
+            "categories.register",
+            summary: "Set an app's categories and their actions, replacing those it had (setNotificationCategories).",
+            parameters: [
+                ProtocolField("app", "string", required: true, "The app's identifier (reverse DNS, as its bundle identifier)."),
+                ProtocolField("categories", "array of objects", required: true,
+                              "The categories, as in a category file: each an `identifier`, its ordered `actions` (each `identifier`, `title`, `options` (`authenticationRequired`, `destructive`, `foreground`), `icon`, and for a text-input action `textInput` (`buttonTitle`, `placeholder`)), `options` (`customDismissAction`, …), `intentIdentifiers`, `hiddenPreviewsBodyPlaceholder`, `categorySummaryFormat`."),
+            ],
+            result: "`app`, `categories` (the identifiers registered) and `diagnostics` (warnings about the categories). Kept across restarts.",
+            errors: [-32602, -32000, -32010]),
+               scope: RequestScope(writing: [.categories])) { service, params, _ throws(RPCError) in
+            try service.registerCategories(&params)
+        },
+        Method(ProtocolMethod(
+            "categories.list",
+            summary: "The registered categories, of one app or of all.",
+            parameters: [ProtocolField("app", "string", "Only this app's; every app's when absent.")],
+            result: "`apps`: each app (sorted by identifier) with its `categories`, as registered.",
+            errors: [-32602]),
+               scope: RequestScope(reading: [.categories])) { service, params, _ throws(RPCError) in
+            try HostService.perApp(&params, service.host.registeredCategories()) { [("categories", .array($0.map(\.json)))] }
+        },
+    ]
+
+    /// The `apps.*` methods.
+    static let appMethods: [Method] = [
+        Method(ProtocolMethod(
+            "apps.register",
+            summary: "Set an app's display name and icon (shown in the header instead of its bundle identifier) and whether its notifications show previews (always, or never: the category's hidden-previews placeholder).",
+            parameters: [
+                ProtocolField("app", "string", required: true, "The app's identifier."),
+                ProtocolField("name", "string", "The name a front end shows for the app."),
+                ProtocolField("icon", "string", "The path of the app's icon."),
+                ProtocolField("showPreviews", "string", "`\"always\"` (the default) or `\"never\"`: its notifications then show the category's hidden-previews placeholder."),
+            ],
+            result: "The app's registration: `app`, `name` and `icon` when set, `showPreviews`. Replaces what it had; kept across restarts like categories.",
+            errors: [-32602, -32000, -32010]),
+               scope: RequestScope(writing: [.categories])) { service, params, _ throws(RPCError) in
+            try service.registerApp(&params)
+        },
+        Method(ProtocolMethod(
+            "apps.list",
+            summary: "The apps' names, icons and show-previews settings (as registered) and badges (as notifications set them), of one app or of all.",
+            parameters: [ProtocolField("app", "string", "Only this app; every app registered or with a badge when absent.")],
+            result: "`apps`: each app (sorted by identifier) with its `name` and `icon` when registered, `showPreviews`, and `badge` (0: none).",
+            errors: [-32602]),
+               scope: RequestScope(reading: [.categories, .inbox])) { service, params, _ throws(RPCError) in
+            try service.listApps(&params)
+        },
+    ]
+
+    private func registerCategories(_ params: inout Params) throws(RPCError) -> JSON {
+        _ = params.string("app")
+        params.require("categories")
+        try params.check()
+        let reading = CategoryFile.read(params.json)
+        guard let file = reading.file else { throw .invalidInput(reading.diagnostics) }
+        try register(recording: { () throws(Diagnostic) in try state?.recordCategories(file.categories, of: file.app) },
+                     then: { host.register(file.categories, for: file.app) })
+        return .object([
+            ("app", .string(file.app)),
+            ("categories", .array(file.categories.map { .string($0.identifier) })),
+            ("diagnostics", .array(reading.diagnostics.map(\.json))),
+        ])
+    }
+
+    /// `apps.register`: records and sets an app's name, icon and show-previews setting.
+    private func registerApp(_ params: inout Params) throws(RPCError) -> JSON {
+        _ = params.string("app")
+        try params.check()
+        let reading = AppRegistration.read(params.json)
+        guard let (app, registration) = reading.registration else { throw .invalidInput(reading.diagnostics) }
+        try register(recording: { () throws(Diagnostic) in try state?.recordRegistration(registration, of: app) },
+                     then: { host.register(registration, for: app) })
+        return .object([("app", .string(app))] + (registration.json.objectMembers ?? []))
+    }
+
+    /// `apps.list`: the apps registered or with a badge, or the one named;
+    /// each with its registration and its badge (0: none).
+    private func listApps(_ params: inout Params) throws(RPCError) -> JSON {
+        var apps: [String: (AppRegistration, Int64)] = host.registeredApps().mapValues { ($0, 0) }
+        for (app, count) in badges.all { apps[app, default: (AppRegistration(), 0)].1 = count }
+        return try HostService.perApp(&params, apps) { registration, badge in
+            (registration.json.objectMembers ?? []) + [("badge", .integer(badge))]
+        }
+    }
+
+    /// The answer of a `….list` method: `apps`, each app of `registered`
+    /// (only the one the parameter `app` names, when it names one) with the
+    /// `members` of what it registered.
+    private static func perApp<Value>(_ params: inout Params, _ registered: [String: Value],
+                                      members: (Value) -> [(String, JSON)]) throws(RPCError) -> JSON {
+        let app = params.string("app")
+        try params.check()
+        let chosen = registered.filter { app == nil || $0.key == app }
+        return .object([("apps", .array(chosen.keys.sorted().map { name in
+            .object([("app", .string(name))] + members(chosen[name]!))
+        }))])
+    }
+
+    /// Writes a registration's record with `record`, then makes it with
+    /// `apply`, under the lock that keeps registrations in the order they
+    /// were recorded; nothing is made when the record cannot be written.
+    private func register(recording record: () throws(Diagnostic) -> Void, then apply: () -> Void) throws(RPCError) {
+        try registrations.withLock { _ throws(RPCError) in
+            do throws(Diagnostic) {
+                try record()
+            } catch {
+                throw .stateNotWritten(error)
+            }
+            apply()
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import TidingsBase
+import TidingsRuntime
+
+/// `notifications.deliver`: a notification in, through its service
+/// extension and the attachment store, to a presentation, the app's inbox or its badge.
+extension HostService {
+    /// The family's methods.
+    static let deliveryMethods: [Method] = [
+        Method(ProtocolMethod(
+            "notifications.deliver",
+            summary: "Deliver a notification (APNs payload or request): attachments, service extension; returns the presentation, a banner (no content-extension code runs) unless \"open\" is true, which opens its expanded interface at once. One iOS does not show (background, badge only) goes to the app's inbox or sets its badge.",
+            parameters: [
+                ProtocolField("payload", "object", required: true,
+                              "The notification: an APNs payload (an `aps` dictionary, custom keys beside it) or a request (`identifier`, `content`, …)."),
+                ProtocolField("app", "string", "The app it is addressed to, when the payload does not say."),
+                ProtocolField("identifier", "string", "Its request identifier; else the request payload's own, else the server makes one. A delivery under a delivered notification's identifier replaces it."),
+                ProtocolField("width", "number", "The width the front end shows it at, 1 – 100,000 points; the server's default otherwise."),
+                ProtocolField("attachments", "string", "`\"copy\"` (the default) or `\"move\"`: how the attachment files the payload names go into the store."),
+                ProtocolField("open", "boolean", "`true`: open its expanded interface at once (as `notifications.open`); `false` by default: a banner."),
+            ],
+            result: "`display` (`presented`, `background`, `badge`), `app`, `badge` when it sets one. Presented: the `notification`, the admitted `attachments`, the `service` stage, the `presentation` (a banner, `expanded: false`, unless opened), `forwarded`, `log`, `diagnostics`. Background (content-available only, never shown): the `notification` and its `inbox` entry. Badge only: the `notification`.",
+            errors: [-32602, -32000, -32004, -32010]),
+               scope: { params in
+            let delivered: RequestScope.Part = HostService.deliveredIdentifier(params).map(RequestScope.Part.notification)
+                ?? .newNotification
+            return params?["open"]?.boolValue == true
+                ? RequestScope(reading: [.categories, .subscription], writing: [delivered, .interface, .inboxEntry])
+                : RequestScope(reading: [.categories, .subscription, .interface], writing: [delivered, .inboxEntry])
+        }) { service, params, _ throws(RPCError) in try service.deliver(&params) },
+    ]
+
+    private func deliver(_ params: inout Params) throws(RPCError) -> JSON {
+        let payload = params.object("payload")
+        let given = params.string("app")
+        let identifier = params.string("identifier")
+        let width = params.number("width", in: 1...100_000)
+        let transfer = params.string("attachments")
+        let opening = params.bool("open") ?? false
+        if let transfer, transfer != "copy" && transfer != "move" {
+            throw .invalidParams("\"attachments\" must be \"copy\" (the default) or \"move\"; it is \"\(transfer)\".")
+        }
+        try params.check()
+        guard let payload else { throw .invalidParams("The parameter \"payload\" is required.") }
+        var submission = PayloadSubmission(payload: payload, appOption: "the parameter \"app\"")
+        submission.sizeLimit = configuration.payloadSizeLimit
+        submission.identifier = identifier
+        submission.app = given
+        submission.width = width
+        submission.attachments = transfer == "move" ? .move : .copy
+        submission.opening = opening
+        let made: PayloadDelivery
+        do throws(PayloadRefusal) {
+            if let state {
+                made = try host.deliver(submission) {
+                    (notification: UserNotification, app: String, width: Double) throws(Diagnostic) in
+                    try state.recordDelivery(of: notification, to: app, width: width)
+                }
+            } else {
+                made = try host.deliver(submission)
+            }
+        } catch {
+            switch error {
+            case .payload(let diagnostics): throw .invalidInput(diagnostics)
+            case .addressing(let problem): throw .invalidParams(problem.message)
+            case .attachmentStore(let problem): throw .invalidInput([problem])
+            case .attachment(let failure): throw .attachmentRefused(failure)
+            case .notRecorded(let problem): throw .stateNotWritten(problem)
+            }
+        }
+        publishFailures(made.diagnostics, of: made.app)
+        return try keepForApp(made)
+    }
+
+    /// What a delivery `made` gives the app besides (or instead of) a
+    /// presentation, recorded before the call is answered: a background
+    /// notification goes to its inbox, a badge is set. Returns the answer.
+    /// - Throws: when what was not presented cannot be recorded (nothing
+    ///   happened then); a presented notification's badge that cannot be
+    ///   recorded is logged instead, as the notification shows already.
+    private func keepForApp(_ made: PayloadDelivery) throws(RPCError) -> JSON {
+        var answer = made.json.objectMembers ?? []
+        do throws(Diagnostic) {
+            if made.display == .background {
+                let entry = try inbox.keep(.background(app: made.app, notification: made.notification),
+                                           refusingUnrecorded: true)
+                answer.insert(("inbox", entry.json), at: min(3, answer.count))
+            }
+            if let badge = made.badge {
+                do throws(Diagnostic) {
+                    try badges.set(badge, of: made.app)
+                } catch where made.display == .presented {
+                    configuration.log(.warning(error.code, "The badge of \(made.app) could not be recorded: \(error.message)"))
+                }
+            }
+        } catch {
+            throw .stateNotWritten(error)
+        }
+        return .object(answer)
+    }
+
+    /// The identifier a delivery with `params` gives its notification, when
+    /// the call says it: the parameter, else a request payload's own; nil when
+    /// the server makes one up.
+    private static func deliveredIdentifier(_ params: JSON?) -> String? {
+        if let given = params?["identifier"]?.stringValue { return given }
+        guard let payload = params?["payload"], payload["aps"] == nil else { return nil }
+        return payload["identifier"]?.stringValue
+    }
+}

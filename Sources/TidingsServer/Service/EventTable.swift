@@ -1,0 +1,93 @@
+import TidingsBase
+
+extension HostService {
+    /// The events the server pushes, as JSON-RPC notifications: the table
+    /// `events.subscribe` and `server.describe` list and the protocol
+    /// reference is made from.
+    package static let events: [ProtocolEvent] = [
+        ProtocolEvent("notification.delivered",
+                      summary: "A notification was delivered, by any client (its presentation once the content extension answered; `dismissed` when the extension closed it at once).",
+                      fields: [appField, ProtocolField("notification", "object", required: true, "The notification, as in the answer to `notifications.deliver`."),
+                               presentationField]),
+        ProtocolEvent("presentation.changed",
+                      summary: "What a notification shows changed other than in the answer to its delivery: its expanded interface opened or closed (`presentation.expanded`; by `notifications.open`/`close`, by opening another, by a response on a closed interface, by the extension's `dismissNotificationContentExtension`), its extension changed the view, height, title, actions or media on its own, or a thread-mate delivered while it is open changed it.",
+                      fields: [appField, presentationField]),
+        ProtocolEvent("notification.dismissed", summary: "A notification left the screen.", fields: [
+            ProtocolField("identifier", "string", required: true, "The notification's identifier."),
+            appField,
+            ProtocolField("reason", "string", required: true,
+                          "`response`, `extension` (its extension dismissed it), `removed`, `replaced` (a new delivery of its identifier took its place), `expired` (the oldest, beyond the `--keep` limit)."),
+        ]),
+        ProtocolEvent("response.forwarded",
+                      summary: "The app received a response, kept in its inbox until taken: from the user straight (no extension, or one without a response handler) or forwarded by the extension (`dismissAndForwardAction`, or its default action).",
+                      fields: inboxEntry(kind: "response") + [
+                          ProtocolField("actionIdentifier", "string", required: true, "The action: a custom one's identifier, `com.apple.UNNotificationDefaultActionIdentifier` or `com.apple.UNNotificationDismissActionIdentifier`."),
+                          ProtocolField("userText", "string | null", required: true, "The user's text, for a text-input action; `null` otherwise."),
+                          replayedField,
+                      ]),
+        ProtocolEvent("notification.background",
+                      summary: "The app received a background notification (content-available only; never shown), kept in its inbox until taken.",
+                      fields: inboxEntry(kind: "background") + [replayedField]),
+        ProtocolEvent("inbox.taken", summary: "A front end took entries out of the app's inbox (`inbox.take`).", fields: [
+            appField, ProtocolField("ids", "array of integers", required: true, "The ids of the entries taken."),
+        ]),
+        ProtocolEvent("inbox.dropped",
+                      summary: "The app's inbox was full (`--inbox-limit`): its oldest entries were dropped before a front end took them.",
+                      fields: [
+                          appField, ProtocolField("ids", "array of integers", required: true, "The ids of the entries dropped."),
+                          ProtocolField("diagnostic", "object", required: true, "The warning (`inbox.dropped`), also in the server's log."),
+                      ]),
+        ProtocolEvent("app.badge-changed", summary: "A notification changed the app's badge.", fields: [
+            appField, ProtocolField("badge", "integer", required: true, "The badge; 0: none."),
+        ]),
+        ProtocolEvent("extension.failed",
+                      summary: "An extension failed (to load, to answer in time, …) or misbehaved outside a call, or a call fell back to default content.",
+                      fields: [
+                          ProtocolField("app", "string | null", required: true, "The app whose extension it is; `null` when no app is known (a bundle no longer on the search path)."),
+                          ProtocolField("diagnostic", "object", required: true, "What happened: `code`, `severity`, `message`, where."),
+                      ]),
+        ProtocolEvent("extension.late-completion",
+                      summary: "An extension completed a response (or a service request) after its deadline, when the host had already applied `dismissAndForwardAction`: the call was refused and is reported, and is no fault.",
+                      fields: [
+                          appField,
+                          ProtocolField("notification", "string", required: true, "The notification's identifier."),
+                          ProtocolField("extension", "string", required: true, "The extension's bundle identifier."),
+                          ProtocolField("diagnostic", "object", required: true, "The warning, `response.completion-late`."),
+                      ]),
+        ProtocolEvent("state.degraded",
+                      summary: "Changes can no longer be written to the state (a full or failing disk) and are refused; also sent on subscribing while degraded. Every subscriber hears it, whatever apps it follows.",
+                      fields: [
+                          ProtocolField("status", "string", required: true, "`\"degraded\"`."),
+                          ProtocolField("cause", "object", required: true, "The diagnostic of the write that failed."),
+                          ProtocolField("since", "string", required: true, "When writing began to fail (ISO 8601)."),
+                      ]),
+        ProtocolEvent("state.recovered",
+                      summary: "Changes are written to the state again. Every subscriber hears it.",
+                      fields: [ProtocolField("status", "string", required: true, "`\"ok\"`.")]),
+        ProtocolEvent("state.repaired",
+                      summary: "Loading the state at start repaired damage or a crash's leftovers; sent to each client when it subscribes.",
+                      fields: [
+                          ProtocolField("repaired", "array of objects", required: true, "A diagnostic for each repair."),
+                          ProtocolField("losses", "array of objects", required: true, "What could not be kept, each with its cause."),
+                      ]),
+    ]
+
+    /// The `app` of an event about an app.
+    private static let appField = ProtocolField("app", "string", required: true, "The app the event is about.")
+    /// The `presentation` of an event about what a notification shows.
+    private static let presentationField = ProtocolField("presentation", "object", required: true,
+                                                    "The presentation, as `notifications.presentation` answers it.")
+    /// The `replayed` mark of an inbox entry pushed on subscribing.
+    private static let replayedField = ProtocolField("replayed", "boolean", "`true` when the entry was replayed on subscribing; absent when pushed as it happened.")
+
+    /// The members every inbox entry of `kind` carries.
+    private static func inboxEntry(kind: String) -> [ProtocolField] {
+        [
+            ProtocolField("id", "integer", required: true, "The entry's id: larger than every earlier one, across restarts too; give it to `inbox.take`."),
+            appField,
+            ProtocolField("kind", "string", required: true, "`\"\(kind)\"`."),
+            ProtocolField("received", "string", required: true, "When the app received it (ISO 8601)."),
+            ProtocolField("notification", "object", required: true, "The whole notification: identifier, date, full content, `userInfo`, category, thread, target content id, attachments."),
+        ]
+    }
+}

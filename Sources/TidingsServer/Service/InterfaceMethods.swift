@@ -1,0 +1,134 @@
+import TidingsBase
+import TidingsRuntime
+
+/// `notifications.open`, `.close`, `.tap-media-button`, `.interact`,
+/// `.input`: a notification's expanded interface, where its content
+/// extension's instance lives, and what the user does in it.
+extension HostService {
+    /// The family's methods.
+    static let interfaceMethods: [Method] = [
+        Method(ProtocolMethod(
+            "notifications.open",
+            summary: "Open a presented notification's expanded interface (the user long-pressed it): its content extension's instance is made and receives it; the interface open closes. Returns {presentation, forwarded, log, diagnostics}.",
+            parameters: [identifierParameter],
+            result: "`presentation` (`expanded: true`), `forwarded`, `log`, `diagnostics`.",
+            errors: [-32602, -32000, -32001]),
+               scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
+            let identifier = try HostService.identifier(&params)
+            let outcome = try HostService.onInterface(identifier) { () throws(Diagnostic) in try service.host.open(identifier) }
+            service.publishFailures(outcome.diagnostics, of: outcome.presentation.app)
+            return outcome.json
+        },
+        Method(ProtocolMethod(
+            "notifications.close",
+            summary: "Close a notification's expanded interface, releasing its extension's instance; the notification stays. Returns the presentation.",
+            parameters: [identifierParameter],
+            result: "The presentation (a banner, `expanded: false`).",
+            errors: [-32602, -32000, -32001]),
+               scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
+            let identifier = try HostService.identifier(&params)
+            return try HostService.onInterface(identifier) { () throws(Diagnostic) in try service.host.close(identifier) }.json
+        },
+        Method(ProtocolMethod(
+            "notifications.tap-media-button",
+            summary: "Tap the media play/pause button of a notification's open interface: plays when paused, pauses when playing. Returns the presentation.",
+            parameters: [identifierParameter],
+            result: "The presentation (`mediaButton.playing`). Refused with -32000 when its interface is closed or shows no media button.",
+            errors: [-32602, -32000, -32001]),
+               scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
+            let identifier = try HostService.identifier(&params)
+            return try HostService.onInterface(identifier) { () throws(Diagnostic) in
+                try service.host.tapMediaButton(of: identifier)
+            }.json
+        },
+        Method(ProtocolMethod(
+            "notifications.interact",
+            summary: "Tap a button (event \"tap\") or submit a text field's text (event \"submit\", text) of a notification's extension view; reaches the extension only with UNNotificationExtensionUserInteractionEnabled; returns the outcome.",
+            parameters: [
+                identifierParameter,
+                ProtocolField("element", "string", required: true, "The element's identifier in the extension's view."),
+                ProtocolField("event", "string", required: true, "`\"tap\"` (a button) or `\"submit\"` (a text field, with `text`)."),
+                ProtocolField("text", "string", "The text submitted; required with `\"submit\"`, refused with `\"tap\"`."),
+            ],
+            result: "The `event`, `element`, `text`, `dismissed`, `forwarded`, the `presentation` after, `log`, `diagnostics`. Refused with -32007 (nothing reaches the extension) without `UNNotificationExtensionUserInteractionEnabled`, with its interface closed, and for an element that is missing, of the other kind, hidden or disabled.",
+            errors: [-32602, -32001, -32007]),
+               scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in try service.interact(&params) },
+        Method(ProtocolMethod(
+            "notifications.input",
+            summary: "Answer the text input a notification's extension asked for (its textInput: buttonTitle, placeholder) with text; returns the outcome.",
+            parameters: [
+                identifierParameter,
+                ProtocolField("text", "string", required: true, "The user's text."),
+            ],
+            result: "As `notifications.interact`. Refused with -32007 (`element.input-not-requested`) when the presentation's `textInput` asks for none.",
+            errors: [-32602, -32001, -32007]),
+               scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
+            let identifier = params.string("identifier")
+            let text = params.string("text")
+            try params.check()
+            guard let identifier, let text else { throw .invalidParams("\"identifier\" and \"text\" are required.") }
+            return try service.interact(with: identifier, .textInput(text: text))
+        },
+    ]
+
+    /// The parameter of a method about one notification.
+    private static let identifierParameter = ProtocolField("identifier", "string", required: true, "The notification's identifier.")
+
+    /// What opening, closing or tapping a notification's interface reads and changes.
+    private static func interfaceScope(_ params: JSON?) -> RequestScope {
+        RequestScope(reading: [.categories, .subscription],
+                     writing: HostService.notifications(params?["identifier"]).union([.interface, .inboxEntry]))
+    }
+
+    /// The identifier the call names, the only parameter it takes.
+    private static func identifier(_ params: inout Params) throws(RPCError) -> String {
+        let identifier = params.string("identifier")
+        try params.check()
+        guard let identifier else { throw .invalidParams("\"identifier\" is required.") }
+        return identifier
+    }
+
+    /// Runs `body` on the notification `identifier`, a request about its
+    /// interface, turning its refusal into the RPC error.
+    private static func onInterface<Result>(_ identifier: String,
+                                            _ body: () throws(Diagnostic) -> Result) throws(RPCError) -> Result {
+        do throws(Diagnostic) {
+            return try body()
+        } catch {
+            if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
+            throw .invalidInput([error])
+        }
+    }
+
+    /// `notifications.interact`: a tap on a button or a text field's submission.
+    private func interact(_ params: inout Params) throws(RPCError) -> JSON {
+        let identifier = params.string("identifier")
+        let element = params.string("element")
+        let kind = params.string("event")
+        let text = params.string("text")
+        try params.check()
+        guard let identifier, let element, let kind else {
+            throw .invalidParams("\"identifier\", \"element\" and \"event\" are required.")
+        }
+        switch (kind, text) {
+        case ("tap", nil): return try interact(with: identifier, .tap(element: element))
+        case ("submit", let text?): return try interact(with: identifier, .submit(element: element, text: text))
+        case ("tap", _): throw .invalidParams("A tap carries no \"text\".")
+        case ("submit", nil): throw .invalidParams("A submission needs the field's \"text\".")
+        default: throw .invalidParams("\"event\" must be \"tap\" or \"submit\"; it is \"\(kind)\".")
+        }
+    }
+
+    /// Hands `event` to `identifier`'s extension; its outcome as JSON.
+    private func interact(with identifier: String, _ event: ElementEvent) throws(RPCError) -> JSON {
+        let outcome: InteractionOutcome
+        do throws(Diagnostic) {
+            outcome = try host.interact(with: identifier, event)
+        } catch {
+            if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
+            throw .elementRefused(error)
+        }
+        publishFailures(outcome.diagnostics, of: outcome.presentation.app)
+        return outcome.json
+    }
+}

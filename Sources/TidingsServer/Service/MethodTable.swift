@@ -1,0 +1,62 @@
+import TidingsBase
+
+extension HostService {
+    /// One method: its entry in the protocol reference, what it touches, and how it runs.
+    struct Method: Sendable {
+        /// What the reference says of it: name, summary, parameters, result, errors.
+        let documentation: ProtocolMethod
+        /// What a call with these parameters reads and changes, for ordering
+        /// it among the calls of its connection.
+        let scope: @Sendable (JSON?) -> RequestScope
+        /// Runs the method with the call's parameters (read by the entry's names) for `client`.
+        let run: @Sendable (HostService, inout Params, any EventReceiver) throws(RPCError) -> JSON
+
+        /// The method `documentation` describes, touching what `scope` says of its parameters.
+        init(_ documentation: ProtocolMethod, scope: @escaping @Sendable (JSON?) -> RequestScope,
+             run: @escaping @Sendable (HostService, inout Params, any EventReceiver) throws(RPCError) -> JSON) {
+            self.documentation = documentation
+            self.scope = scope
+            self.run = run
+        }
+
+        /// The method `documentation` describes, touching `scope` whatever its parameters.
+        init(_ documentation: ProtocolMethod, scope: RequestScope,
+             run: @escaping @Sendable (HostService, inout Params, any EventReceiver) throws(RPCError) -> JSON) {
+            self.init(documentation, scope: { _ in scope }, run: run)
+        }
+    }
+
+    /// The methods, by name: the one table the server dispatches from and
+    /// the protocol reference is made from, gathered from the families.
+    static let methods: [String: Method] = Dictionary(
+        uniqueKeysWithValues: methodTable.map { ($0.documentation.name, $0) })
+
+    /// Every method, family by family, in the order the reference lists them.
+    static let methodTable: [Method] = serverMethods + categoryMethods + appMethods + deliveryMethods
+        + notificationMethods + interfaceMethods + inboxMethods + eventMethods
+
+    /// Every method's entry in the protocol reference, in the order it lists them.
+    package static var protocolMethods: [ProtocolMethod] { methodTable.map(\.documentation) }
+
+    /// What `request` reads and changes (nothing, when it could not be read
+    /// or names no method), for ordering it among the calls of its connection.
+    package static func scope(of request: Result<RPCRequest, RPCFailure>) -> RequestScope {
+        guard case .success(let request) = request, let method = methods[request.method] else { return .nothing }
+        return method.scope(request.params)
+    }
+
+    /// Answers `request` from `client`.
+    package func answer(_ request: RPCRequest, from client: any EventReceiver) -> Result<JSON, RPCError> {
+        guard let method = Self.methods[request.method] else {
+            let hint = Suggestion.closest(to: request.method, among: Array(Self.methods.keys)).map { "; did you mean \"\($0)\"?" }
+                ?? "; server.describe lists the methods."
+            return .failure(.methodNotFound("There is no method \"\(request.method)\"\(hint)"))
+        }
+        do throws(RPCError) {
+            var params = try Params(request.params, of: method.documentation)
+            return .success(try method.run(self, &params, client))
+        } catch {
+            return .failure(error)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import TidingsBase
+import TidingsRuntime
+
+/// `notifications.respond`, `.presentation`, `.list`, `.remove`: the user's
+/// response, and the delivered notifications as they are.
+extension HostService {
+    /// The family's methods.
+    static let notificationMethods: [Method] = [
+        Method(ProtocolMethod(
+            "notifications.respond",
+            summary: "Answer a presented notification with an action (and text); returns the outcome.",
+            parameters: [
+                ProtocolField("identifier", "string", required: true, "The notification's identifier."),
+                ProtocolField("action", "string", required: true,
+                              "The action's identifier: one its category offers, or `default` (the user opened it), or `dismiss` (the user dismissed it)."),
+                ProtocolField("text", "string", "The user's text, for a text-input action."),
+            ],
+            result: "`actionIdentifier`, `userText`, `receiver` (`extension`: its response handler; `app`: straight away; `nobody`: a dismissal of a category without `customDismissAction`), the extension's `option` (`doNotDismiss`, `dismiss`, `dismissAndForwardAction`; `null` when no extension answered), `dismissed`, `forwarded` (each the whole response the app received, as its inbox keeps it: `app`, `notification` with its full content and `userInfo`, `actionIdentifier`, `userText`), the `presentation` after, `log`, `diagnostics`.",
+            errors: [-32602, -32000, -32001]),
+               scope: { params in
+            // Not the interface: a response waiting for its completion holds back no other.
+            RequestScope(reading: [.categories, .subscription],
+                         writing: HostService.notifications(params?["identifier"]).union([.inboxEntry]))
+        }) { service, params, _ throws(RPCError) in try service.respond(&params) },
+        Method(ProtocolMethod(
+            "notifications.presentation",
+            summary: "The presentation of a delivered notification, as it is now.",
+            parameters: [ProtocolField("identifier", "string", required: true, "The notification's identifier.")],
+            result: "The presentation as it is now: `notification`, `app`, `extension` (the content extension serving it, or `null`), `header`, `defaultContentHidden`, `previewsHidden`, `defaultContent` (`title`, `subtitle`, `body`), `contentSize` (`width`, `initialHeight`, `height`), the extension's `view`, `actions`, `mediaButton`, `userInteractionEnabled`, `textInput` (when the extension asks for text: `buttonTitle`, `placeholder`), `expanded`, `dismissed`, and the presentation `attributes`.",
+            errors: [-32602, -32001]),
+               scope: { params in
+            RequestScope(reading: HostService.notifications(params?["identifier"]).union([.categories]))
+        }) { service, params, _ throws(RPCError) in try service.presentation(&params) },
+        Method(ProtocolMethod(
+            "notifications.list",
+            summary: "The delivered notifications, of one app or of all, in the order delivered, a page at a time: give back the answer's next as cursor (getDeliveredNotifications).",
+            parameters: [
+                ProtocolField("app", "string", "Only this app's; every app's when absent."),
+                ProtocolField("cursor", "string", "The `next` of the previous page; the first page when absent. Valid until the server restarts (then refused with -32602: list again from the start)."),
+                ProtocolField("limit", "integer", "The most notifications on the page, 1 – 1,000; 100 by default."),
+            ],
+            result: "`notifications`: each `{app, notification}`, in the order delivered, oldest first; `next`: the cursor of the next page, or `null` after the last. Paging sees every notification kept all along exactly once; one delivered again under its identifier comes again where the new delivery stands.",
+            errors: [-32602]),
+               scope: RequestScope(reading: [.allNotifications])) { service, params, _ throws(RPCError) in
+            try service.listDelivered(&params)
+        },
+        Method(ProtocolMethod(
+            "notifications.remove",
+            summary: "Remove delivered notifications without a response (removeDeliveredNotifications).",
+            parameters: [
+                ProtocolField("identifiers", "array of strings", "Those notifications. Give this or `app`, one of the two."),
+                ProtocolField("app", "string", "Every notification of this app. Give this or `identifiers`, one of the two."),
+            ],
+            result: "`removed`: the identifiers of the notifications removed (each also dismissed with reason `removed`).",
+            errors: [-32602, -32010]),
+               scope: { params in
+            let named = HostService.notifications(params?["identifiers"])
+            return RequestScope(reading: [.subscription],
+                                writing: params?["app"] == nil ? named : named.union([.allNotifications]))
+        }) { service, params, _ throws(RPCError) in try service.remove(&params) },
+    ]
+
+    private func respond(_ params: inout Params) throws(RPCError) -> JSON {
+        let identifier = params.string("identifier")
+        let action = params.string("action")
+        let text = params.string("text")
+        try params.check()
+        guard let identifier, let action else { throw .invalidParams("\"identifier\" and \"action\" are required.") }
+        let outcome: ResponseOutcome
+        do throws(Diagnostic) {
+            let offered = host.presentation(of: identifier)?.actions.map(\.identifier) ?? []
+            outcome = try host.respond(to: identifier, with: ResponseRequest(
+                actionIdentifier: ActionIdentifier.named(action, offered: offered), userText: text))
+        } catch {
+            if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
+            throw .invalidInput([error])
+        }
+        publishFailures(outcome.diagnostics, of: outcome.presentation.app)
+        return outcome.json
+    }
+
+    private func presentation(_ params: inout Params) throws(RPCError) -> JSON {
+        let identifier = params.string("identifier")
+        try params.check()
+        guard let identifier, let presentation = host.presentation(of: identifier) else {
+            throw .unknownNotification(identifier ?? "")
+        }
+        return presentation.json
+    }
+
+    private func listDelivered(_ params: inout Params) throws(RPCError) -> JSON {
+        let app = params.string("app")
+        let cursor = params.string("cursor")
+        let limit = params.integer("limit", in: 1...ListCursor.maximumLimit)
+        try params.check()
+        let page = host.delivered(ofApp: app, after: try cursor.map(cursors.position(of:)) ?? 0,
+                                  limit: limit ?? ListCursor.defaultLimit)
+        return .object([
+            ("notifications", .array(page.notifications.map { entry in
+                .object([("app", .string(entry.app)), ("notification", entry.notification.json)])
+            })),
+            ("next", page.next.map { .string(cursors.cursor(for: $0)) } ?? .null),
+        ])
+    }
+
+    private func remove(_ params: inout Params) throws(RPCError) -> JSON {
+        let identifiers = params.strings("identifiers")
+        let app = params.string("app")
+        try params.check()
+        guard (identifiers == nil) != (app == nil) else {
+            throw .invalidParams("notifications.remove takes \"identifiers\" (those notifications) or \"app\" (all of its), one of the two.")
+        }
+        let chosen = identifiers ?? host.delivered(ofApp: app).map(\.notification.identifier)
+        // Noted again once the host has freed them (their events come before): a trim must follow the frees.
+        defer { memory.noteRemoval() }
+        guard let state else { return .object([("removed", .array(host.remove(chosen).map(JSON.string)))]) }
+        do throws(Diagnostic) {
+            let removed = try host.remove(chosen) { (shown: [String]) throws(Diagnostic) in try state.recordRemoval(of: shown) }
+            return .object([("removed", .array(removed.map(JSON.string)))])
+        } catch {
+            throw .stateNotWritten(error)
+        }
+    }
+}
