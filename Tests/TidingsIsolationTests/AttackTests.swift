@@ -623,7 +623,7 @@ final class Arena: @unchecked Sendable {
             ("app", .string("com.example.healthy")), ("identifier", .string("healthy-\(round)")), ("open", .bool(true)),
             ("payload", .object([("aps", .object([("alert", .object([("title", .string("Hello \(round)"))])),
                                                   ("category", .string("healthy"))]))])),
-        ]), timeout: 20)
+        ]))
         let state = Self.text(of: "state", in: answer["presentation"]?["view"])
         let diagnostics = answer["diagnostics"]?.arrayValue ?? []
         #expect(state == "ok" && diagnostics.isEmpty, "healthy round \(round): \(state ?? "no view"), \(diagnostics)")
@@ -654,7 +654,7 @@ final class Arena: @unchecked Sendable {
                 ("app", .string("com.example.hostile")), ("identifier", .string("attack-\(round)-\(attempt)")),
                 ("open", .bool(true)),
                 ("payload", .object(payload)),
-            ]), timeout: 30)
+            ]))
             let codes = (answer["diagnostics"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
             let label = attack.service ? Self.serviceTitle(in: answer) : Self.text(of: "result", in: answer["presentation"]?["view"])
             let outcome = AttackOutcome(label: label, codes: codes, answer: answer)

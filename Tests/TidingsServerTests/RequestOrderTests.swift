@@ -52,7 +52,7 @@ import TidingsServer
             let client = try fixture.client()
             for line in lines { client.send(line) }
             for id in ["register"] + identifiers.flatMap({ ["deliver \($0)", "respond \($0)"] }) {
-                answers[id] = try client.answer(to: .string(id), timeout: 60)
+                answers[id] = try client.answer(to: .string(id))
             }
         }
         #expect(answers.count == 101, "\(fixture.serveLog)")
