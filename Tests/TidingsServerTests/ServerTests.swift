@@ -161,10 +161,16 @@ import TidingsServer
         let client = try fixture.client()
 
         let delivery = try deliver(client, payload("story", category: "story"), app: "com.example.news")
-        #expect(delivery["presentation"]?["view"]?["children"]?.arrayValue?.first?["text"] == .string("loading"))
-        let changed = try #require(try follower.event("presentation.changed"))
-        #expect(changed["presentation"]?["view"]?["children"]?.arrayValue?.first?["text"] == .string("updated"))
-        #expect(try everything.event("presentation.changed") != nil)
+        // The extension's thread changes the view whenever it runs: when the answer
+        // already shows the change, no event is owed for it.
+        func status(_ presentation: JSON?) -> JSON? { presentation?["view"]?["children"]?.arrayValue?.first?["text"] }
+        if status(delivery["presentation"]) == .string("loading") {
+            let changed = try #require(try follower.event("presentation.changed"))
+            #expect(status(changed["presentation"]) == .string("updated"))
+            #expect(try everything.event("presentation.changed") != nil)
+        } else {
+            #expect(status(delivery["presentation"]) == .string("updated"))
+        }
 
         _ = try client.call("notifications.respond", .object([("identifier", .string("story")), ("action", .string("default"))]))
         let forwarded = try #require(try follower.event("response.forwarded"))
