@@ -51,11 +51,9 @@ import TidingsBase
         try deliver("other", client)
         let held = try respond("slow", "hold", client)
         // Another client sees the extension holding the completion: the response waits for it.
-        let deadline = MonotonicClock.deadline(after: 20)
-        while count(try watcher.call("notifications.presentation", json(#"{"identifier": "slow"}"#))) != "holding" {
-            try #require(MonotonicClock.now() < deadline, "the extension never held the completion")
-            usleep(2_000)
-        }
+        try #require(try eventually {
+            count(try watcher.call("notifications.presentation", json(#"{"identifier": "slow"}"#))) == "holding"
+        }, "the extension never held the completion")
         // On the same connection, meanwhile: a delivery and a response on other notifications are answered.
         try deliver("third", client)
         #expect(!client.hasAnswer(to: held))

@@ -191,7 +191,7 @@ import TidingsServer
                              interface: Self.laterInterface)
         try fixture.start(limits: limits)
         let client = try fixture.client()
-        let deadline = { MonotonicClock.deadline(after: 3) }
+        let deadline = { MonotonicClock.deadline(after: patience) }
 
         client.send("{this is not json")
         #expect(try client.readLine(until: deadline())?.contains(#""code":-32700"#) == true)
