@@ -135,7 +135,7 @@ import TidingsBase
         // a small record could fit where a large one did not, so the events
         // may have gone back and forth; the last one says it recovered.
         try disk.makeRoom(for: server.identifier)
-        let deadline = MonotonicClock.deadline(after: 20)
+        let deadline = MonotonicClock.deadline(after: patience)
         while try client.call("server.describe")["state"]?["status"] != .string("ok") && MonotonicClock.now() < deadline {
             try watcher.drain(for: 0.2)
         }

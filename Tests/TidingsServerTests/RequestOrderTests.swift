@@ -87,7 +87,7 @@ import TidingsServer
         var answers: [String: JSON] = [:]
         /// Reads answers, in the order they come, until `ids` have all come.
         func read(until ids: Set<String>) throws {
-            let deadline = MonotonicClock.deadline(after: 20)
+            let deadline = MonotonicClock.deadline(after: patience)
             while !ids.isSubset(of: Set(order)), let line = try client.readLine(until: deadline) {
                 let answer = try JSON.parse(Array(line.utf8))
                 let id = answer["id"]?.stringValue ?? "?"

@@ -70,7 +70,7 @@ import TidingsBase
         }
         sender.start()
         var acknowledged: Set<String> = []
-        let deadline = MonotonicClock.deadline(after: 20)
+        let deadline = MonotonicClock.deadline(after: patience)
         while acknowledged.count < 300 && MonotonicClock.now() < deadline {
             let number = acknowledged.count + 1
             let answer = try client.answer(to: .integer(Int64(number)))

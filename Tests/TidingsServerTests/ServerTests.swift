@@ -268,7 +268,7 @@ import TidingsServer
         #expect(server.clientCount == 2)
         // Each delivery makes a presentation.changed event the sleeper never reads.
         var delivered = 0
-        let deadline = MonotonicClock.deadline(after: 20)
+        let deadline = MonotonicClock.deadline(after: patience)
         while server.clientCount == 2 && MonotonicClock.now() < deadline {
             if delivered < 400 {
                 delivered += 1
