@@ -210,6 +210,7 @@ import TidingsRuntime
 
     /// Waits for `condition`, which another thread makes true (see `eventually`).
     private func waitFor(_ condition: () -> Bool) throws {
-        try #require(eventually(condition), "the condition did not hold")
+        let held = eventually(condition)
+        try #require(held, "the condition did not hold")
     }
 }
