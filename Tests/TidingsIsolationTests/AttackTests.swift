@@ -642,9 +642,10 @@ final class Arena: @unchecked Sendable {
         if attack.service { aps.append(("mutable-content", .integer(1))) }
         var payload: [(String, JSON)] = [("aps", .object(aps)), ("attack", .string(attack.name))]
         payload += parameters.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }
-        let deadline = MonotonicClock.deadline(after: patience)
         var attempt = 0
-        while true {
+        var outcome: AttackOutcome?
+        // The backoff after a fault is the host's timer: wait for it by trying again.
+        try eventually {
             attempt += 1
             let answer = try #require(client).call("notifications.deliver", .object([
                 ("app", .string("com.example.hostile")), ("identifier", .string("attack-\(round)-\(attempt)")),
@@ -653,14 +654,10 @@ final class Arena: @unchecked Sendable {
             ]))
             let codes = (answer["diagnostics"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
             let label = attack.service ? Self.serviceTitle(in: answer) : Self.text(of: "result", in: answer["presentation"]?["view"])
-            let outcome = AttackOutcome(label: label, codes: codes, answer: answer)
-            // The backoff after a fault is the host's timer: wait for it by trying again.
-            if codes.contains("worker.restarting") && MonotonicClock.now() < deadline {
-                usleep(20_000)
-                continue
-            }
-            return outcome
+            outcome = AttackOutcome(label: label, codes: codes, answer: answer)
+            return !codes.contains("worker.restarting")
         }
+        return try #require(outcome)
     }
 
     /// The text of label `identifier` in a view.
