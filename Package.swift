@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "RuntimeTestSupport", dependencies: ["TidingsRuntime", "TestSupport"],
                 path: "Tests/RuntimeTestSupport"),
         // A JSON-RPC client of `tidings serve`, for the tests that drive a server.
-        .target(name: "ServerTestSupport", dependencies: ["TidingsBase", "TidingsServer"],
+        .target(name: "ServerTestSupport", dependencies: ["TidingsBase", "TidingsServer", "TestSupport"],
                 path: "Tests/ServerTestSupport"),
         .testTarget(name: "TidingsABITests", dependencies: ["TidingsRegistry", "TidingsRuntime", "TestSupport"]),
         .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase", "TestSupport"]),

@@ -141,14 +141,9 @@ package final class EventLog: @unchecked Sendable {
         all.compactMap { if case let .lateCompletion(late, diagnostic) = $0 { (late, diagnostic) } else { nil } }
     }
 
-    /// Waits up to `seconds` for `condition` to hold; false when it did not.
-    package func wait(seconds: Double = 3, until condition: (EventLog) -> Bool) -> Bool {
-        let deadline = MonotonicClock.deadline(after: seconds)
-        while !condition(self) {
-            if MonotonicClock.now() > deadline { return false }
-            usleep(5_000)
-        }
-        return true
+    /// Waits for `condition` to hold, for at most `seconds`; false when it did not.
+    package func wait(seconds: Double = patience, until condition: (EventLog) -> Bool) -> Bool {
+        eventually(within: seconds) { condition(self) }
     }
 }
 

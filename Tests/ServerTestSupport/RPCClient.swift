@@ -1,6 +1,7 @@
 import Glibc
 import TidingsBase
 import TidingsServer
+import TestSupport
 
 /// An error the server answered with.
 package struct RPCErrorReply: Error, CustomStringConvertible {
@@ -60,13 +61,13 @@ package final class RPCClient {
     }
 
     /// Calls `method` and returns its result, or throws the error the server answered.
-    package func call(_ method: String, _ params: JSON? = nil, timeout: Double = 5) throws -> JSON {
+    package func call(_ method: String, _ params: JSON? = nil, timeout: Double = patience) throws -> JSON {
         let id = request(method, params)
         return try result(of: id, timeout: timeout)
     }
 
     /// The answer to request `id`: its result, or its error thrown.
-    package func result(of id: JSON, timeout: Double = 5) throws -> JSON {
+    package func result(of id: JSON, timeout: Double = patience) throws -> JSON {
         let answer = try self.answer(to: id, timeout: timeout)
         if let error = answer["error"] {
             throw RPCErrorReply(code: error["code"]?.integerValue ?? 0, message: error["message"]?.stringValue ?? "",
@@ -93,7 +94,7 @@ package final class RPCClient {
     }
 
     /// The whole response object for `id`.
-    package func answer(to id: JSON, timeout: Double = 5) throws -> JSON {
+    package func answer(to id: JSON, timeout: Double = patience) throws -> JSON {
         let deadline = MonotonicClock.deadline(after: timeout)
         while true {
             if let answer = answers.removeValue(forKey: id) { return answer }
@@ -108,8 +109,8 @@ package final class RPCClient {
         answers[id] != nil
     }
 
-    /// The next event of `method` (taking it), waiting up to `timeout` seconds.
-    package func event(_ method: String, timeout: Double = 3) throws -> JSON? {
+    /// The next event of `method` (taking it): waits until it comes, for at most `timeout` seconds.
+    package func event(_ method: String, timeout: Double = patience) throws -> JSON? {
         let deadline = MonotonicClock.deadline(after: timeout)
         while true {
             if let position = events.firstIndex(where: { $0["method"]?.stringValue == method }) {

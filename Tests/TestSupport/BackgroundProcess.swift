@@ -4,6 +4,8 @@ import Glibc
 /// A program running beside a test (a server), stopped when the value goes away.
 public final class BackgroundProcess: @unchecked Sendable {
     private let process = Process()
+    /// Opened when the process has ended (and was reaped); not `self`, which the handler must not keep.
+    private let ended = Ended()
     /// Its process id.
     public var identifier: Int32 { process.processIdentifier }
 
@@ -23,6 +25,7 @@ public final class BackgroundProcess: @unchecked Sendable {
         process.standardOutput = handle
         process.standardError = handle
         if let input { process.standardInput = input }
+        process.terminationHandler = { [ended] _ in ended.open() }
         try process.run()
     }
 
@@ -30,18 +33,38 @@ public final class BackgroundProcess: @unchecked Sendable {
     public var isRunning: Bool { process.isRunning }
 
     /// Sends it `signal` and waits up to `seconds` for it to end, then kills it.
-    public func stop(with signal: Int32 = SIGTERM, within seconds: Double = 5) {
+    public func stop(with signal: Int32 = SIGTERM, within seconds: Double = patience) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, signal)
         if !waitUntilExit(within: seconds) { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
-    /// Waits up to `seconds` for it to end by itself; false when it still runs.
-    public func waitUntilExit(within seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        return !process.isRunning
+    /// Waits for it to end by itself: until it has ended, for at most
+    /// `seconds`; false when it still runs then.
+    public func waitUntilExit(within seconds: Double = patience) -> Bool {
+        ended.wait(until: Date().addingTimeInterval(seconds))
+    }
+
+    /// A flag with a condition: set once, when the process ended.
+    private final class Ended: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var isSet = false
+
+        func open() {
+            condition.withLock {
+                isSet = true
+                condition.broadcast()
+            }
+        }
+
+        /// Waits until it is set or `deadline` passes; true when it was set.
+        func wait(until deadline: Date) -> Bool {
+            condition.withLock {
+                while !isSet && condition.wait(until: deadline) {}
+                return isSet
+            }
+        }
     }
 
     /// How it ended, once it has: its exit status, or the number of the
@@ -50,16 +73,11 @@ public final class BackgroundProcess: @unchecked Sendable {
         process.isRunning ? nil : (process.terminationStatus, process.terminationReason == .uncaughtSignal)
     }
 
-    /// Waits up to `seconds` for a server to listen on the Unix socket at
-    /// `path` (its file appears at bind, a moment before it listens): until a
-    /// connection is accepted; false when none was.
-    public static func wait(forListener path: String, seconds: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !accepts(path) {
-            if Date() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
+    /// Waits for a server to listen on the Unix socket at `path` (its file
+    /// appears at bind, a moment before it listens): until a connection is
+    /// accepted, for at most `seconds`; false when none was.
+    public static func wait(forListener path: String, seconds: Double = patience) -> Bool {
+        eventually(within: seconds) { accepts(path) }
     }
 
     /// True when a connection to the Unix socket at `path` is accepted (it is closed at once).
@@ -79,14 +97,9 @@ public final class BackgroundProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits up to `seconds` for the file at `path` to hold `text`; false when it did not.
-    public static func wait(for text: String, inFile path: String, seconds: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while (try? String(contentsOfFile: path, encoding: .utf8))?.contains(text) != true {
-            if Date() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
+    /// Waits for the file at `path` to hold `text`, for at most `seconds`; false when it did not.
+    public static func wait(for text: String, inFile path: String, seconds: Double = patience) -> Bool {
+        eventually(within: seconds) { (try? String(contentsOfFile: path, encoding: .utf8))?.contains(text) == true }
     }
 
     deinit {

@@ -33,12 +33,16 @@ public enum ProcessRunner {
         let killed = KillTimer(process, after: deadline)
         // Read both pipes to the end before waiting, so a full pipe cannot block the child.
         let errorData = LockedData()
-        let reader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }
+        let errorRead = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            errorData.set(error.fileHandleForReading.readDataToEndOfFile())
+            errorRead.signal()
+        }
         reader.start()
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         killed.cancel()
-        while !errorData.isSet { usleep(1000) }
+        errorRead.wait()
         return ProcessResult(status: process.terminationStatus,
                              standardOutput: String(decoding: outputData, as: UTF8.self),
                              standardError: String(decoding: errorData.value, as: UTF8.self),
@@ -83,6 +87,5 @@ private final class LockedData: @unchecked Sendable {
     private var data: Data?
 
     func set(_ value: Data) { lock.withLock { data = value } }
-    var isSet: Bool { lock.withLock { data != nil } }
     var value: Data { lock.withLock { data ?? Data() } }
 }

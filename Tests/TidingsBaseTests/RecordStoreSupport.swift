@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 @testable import TidingsBase
 
 /// A fresh directory under the temporary directory, removed with everything
@@ -116,7 +117,7 @@ struct ChildProcess {
     /// and returns its wait status.
     func kill(collectingInto bytes: inout [UInt8]) -> Int32 {
         Glibc.kill(id, SIGKILL)
-        let deadline = MonotonicClock.deadline(after: 10)
+        let deadline = MonotonicClock.deadline(after: patience)
         while let more = read(until: deadline), MonotonicClock.now() < deadline { bytes += more }
         close(output)
         var status: Int32 = 0

@@ -540,7 +540,7 @@ struct RecordStoreProcessTests {
         let child = try Self.launch("keepsEveryAcknowledgedRecordAfterKillNine", mode: "kill", directory: directory,
                                     log: scratch.file("writer.log"))
         var output: [UInt8] = []
-        let deadline = MonotonicClock.deadline(after: 20)
+        let deadline = MonotonicClock.deadline(after: patience)
         // Killed once it acknowledged a few hundred records (however busy the
         // machine is), and at least 100 ms into the burst.
         var burstStarted: UInt64?
@@ -576,7 +576,7 @@ struct RecordStoreProcessTests {
         let store = RecordStore(directory: directory, name: "deliveries")
         do {
             _ = try store.load()
-            let deadline = MonotonicClock.deadline(after: 20)
+            let deadline = MonotonicClock.deadline(after: patience)
             var number = 0
             while MonotonicClock.now() < deadline {
                 try store.append(record(number))
@@ -603,7 +603,7 @@ struct RecordStoreProcessTests {
         let child = try Self.launch("refusesWhatDoesNotFitAndKeepsTheRest", mode: "full", directory: directory,
                                     log: scratch.file("writer.log"))
         var output: [UInt8] = []
-        let deadline = MonotonicClock.deadline(after: 20)
+        let deadline = MonotonicClock.deadline(after: patience)
         while MonotonicClock.now() < deadline, let more = child.read(until: deadline) { output += more }
         let status = child.kill(collectingInto: &output)
         let log = (try? contents(scratch.file("writer.log"))).map { String(decoding: $0, as: UTF8.self) } ?? ""

@@ -555,16 +555,12 @@ final class Arena: @unchecked Sendable {
         try #require(BackgroundProcess.wait(forListener: socket), "the server did not start: \(log)")
         startedAt = MonotonicClock.now()
         // The socket's file comes with bind, before listen: connect until the server listens.
-        let deadline = MonotonicClock.deadline(after: 10)
         var connected: RPCClient?
-        while connected == nil {
-            do {
-                connected = try RPCClient(path: socket)
-            } catch where MonotonicClock.now() < deadline && server.isRunning {
-                usleep(5_000)
-            }
+        eventually {
+            connected = try? RPCClient(path: socket)
+            return connected != nil || !server.isRunning
         }
-        let client = try #require(connected)
+        let client = try #require(connected, "no connection to the server: \(log)")
         self.client = client
         _ = try client.call("events.subscribe", .object([]))
         for (app, category) in [("com.example.hostile", "attack"), ("com.example.healthy", "healthy")] {
@@ -641,7 +637,7 @@ final class Arena: @unchecked Sendable {
             ("app", .string("com.example.healthy")), ("identifier", .string("healthy-\(round)")), ("open", .bool(true)),
             ("payload", .object([("aps", .object([("alert", .object([("title", .string("Hello \(round)"))])),
                                                   ("category", .string("healthy"))]))])),
-        ]), timeout: 20)
+        ]))
         let state = Self.text(of: "state", in: answer["presentation"]?["view"])
         let diagnostics = answer["diagnostics"]?.arrayValue ?? []
         #expect(state == "ok" && diagnostics.isEmpty, "healthy round \(round): \(state ?? "no view"), \(diagnostics)")
@@ -665,27 +661,24 @@ final class Arena: @unchecked Sendable {
         if attack.service { aps.append(("mutable-content", .integer(1))) }
         var payload: [(String, JSON)] = [("aps", .object(aps)), ("attack", .string(attack.name))]
         payload += parameters.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }
-        let deadline = MonotonicClock.deadline(after: 20)
         var attempt = 0
         var earlier: [[String]] = []
-        while true {
+        var outcome: AttackOutcome?
+        // The backoff after a fault is the host's timer: wait for it by trying again.
+        try eventually {
             attempt += 1
             let answer = try #require(client).call("notifications.deliver", .object([
                 ("app", .string("com.example.hostile")), ("identifier", .string("attack-\(round)-\(attempt)")),
                 ("open", .bool(true)),
                 ("payload", .object(payload)),
-            ]), timeout: 30)
+            ]))
             let codes = (answer["diagnostics"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
             let label = attack.service ? Self.serviceTitle(in: answer) : Self.text(of: "result", in: answer["presentation"]?["view"])
-            let outcome = AttackOutcome(label: label, codes: codes, answer: answer, earlierCodes: earlier)
-            // The backoff after a fault is the host's timer: wait for it by trying again.
-            if codes.contains("worker.restarting") && MonotonicClock.now() < deadline {
-                earlier.append(codes)
-                usleep(20_000)
-                continue
-            }
-            return outcome
+            outcome = AttackOutcome(label: label, codes: codes, answer: answer, earlierCodes: earlier)
+            if codes.contains("worker.restarting") { earlier.append(codes) }
+            return !codes.contains("worker.restarting")
         }
+        return try #require(outcome)
     }
 
     /// The text of label `identifier` in a view.
@@ -718,15 +711,10 @@ final class Arena: @unchecked Sendable {
 
     var ledgerText: String { (try? String(contentsOfFile: ledgerPath, encoding: .utf8)) ?? "" }
 
-    /// Waits up to 10 s for the ledger to hold `count` faults of the hostile extension (a fault
+    /// Waits for the ledger to hold `count` faults of the hostile extension (a fault
     /// after a call comes when the worker's CPU budget runs out).
     func waitForFaults(_ count: Int, identifier: String = "com.example.hostile.content") -> Bool {
-        let deadline = MonotonicClock.deadline(after: 10)
-        while (ledgerEntry(identifier: identifier)?.classes.count ?? 0) < count {
-            if MonotonicClock.now() > deadline { return false }
-            usleep(10_000)
-        }
-        return true
+        eventually { (ledgerEntry(identifier: identifier)?.classes.count ?? 0) >= count }
     }
 
     /// Every delivery was refused or contained, or faulted as `expected` says; nothing leaked.
@@ -734,9 +722,14 @@ final class Arena: @unchecked Sendable {
                          sourceLocation: SourceLocation = #_sourceLocation) {
         let name = "\(attack.name) [\(attack.issue ?? "beyond the issue's list")] (\(mode.rawValue), uid \(geteuid()))"
         for (index, outcome) in outcomes.enumerated() {
+            // Every delivery's verdict is judged: without a view, a worker's code must say why there is none.
             if let label = outcome.label {
                 #expect(!label.contains("ESCAPED") && !label.contains("LEAKED"),
                         "\(name), attack \(index + 1) got through: \(label)", sourceLocation: sourceLocation)
+            } else {
+                #expect(outcome.codes.contains { $0.hasPrefix("worker.") },
+                        "\(name), attack \(index + 1): no view, and no worker's fault or refusal says why: \(outcome.codes)",
+                        sourceLocation: sourceLocation)
             }
         }
         let entry = ledgerEntry(identifier: attack.bundleIdentifier)
@@ -757,7 +750,10 @@ final class Arena: @unchecked Sendable {
             // A fault the worker survives is reported with its own code.
             let code = kind == WorkerFault.Kind.store.rawValue ? "attachment.store-abuse" : "worker.\(kind)"
             #expect(events.contains(code), "no extension.failed event of \(code): \(events)", sourceLocation: sourceLocation)
-            #expect(outcomes.last?.codes.contains("worker.quarantined") == true, sourceLocation: sourceLocation)
+            let last = outcomes.last
+            #expect(last?.codes.contains("worker.quarantined") == true,
+                    "\(name): the last delivery is not refused as quarantined: \(last.map { "\($0.codes)" } ?? "no delivery")",
+                    sourceLocation: sourceLocation)
         case .containedOrFault(let kind):
             for (index, outcome) in outcomes.enumerated() where outcome.reachedWorker {
                 let contained = outcome.label?.hasPrefix("contained:") == true
@@ -795,14 +791,12 @@ final class Arena: @unchecked Sendable {
     /// anywhere, and no scratch directory of a fallback worker.
     func expectNothingLeft(sourceLocation: SourceLocation = #_sourceLocation) {
         // The sandboxes' inits end what is left once they find the server gone: wait for that.
-        let deadline = MonotonicClock.deadline(after: 5)
         var left: [Processes.Entry] = []
-        repeat {
+        eventually {
             left = descendants.values.filter(\.isAlive) + Processes.named("hostile-orphan") + Processes.named("hostile-spinner")
                 + Processes.named("hostile-hog")
-            if left.isEmpty { break }
-            usleep(10_000)
-        } while MonotonicClock.now() < deadline
+            return left.isEmpty
+        }
         // The server has ended: what it did not remove stays.
         let scratch = scratchDirectories.filter { FileManager.default.fileExists(atPath: $0) }
         #expect(left.isEmpty, "processes left after the server stopped: \(left.map(\.description))",
@@ -880,28 +874,25 @@ final class Arena: @unchecked Sendable {
     /// stays within twice the per-call budget until they are gone.
     func expectChildrenWithinCPUBudget() {
         let budget = 2 * Self.cpuSecondsPerCall
-        let deadline = MonotonicClock.deadline(after: 10)
         var used = 0.0
         var spinners: [Processes.Entry] = []
-        repeat {
+        // Watched until they are gone (or over budget), however slowly a loaded machine ends them.
+        eventually {
             spinners = Processes.named("hostile-spinner")
             used = spinners.map(\.cpuSeconds).reduce(0, +)
-            if spinners.isEmpty || used > budget { break }
-            usleep(20_000)
-        } while MonotonicClock.now() < deadline
+            return spinners.isEmpty || used > budget
+        }
         #expect(used <= budget,
                 "\(spinners.count) forked children used \(used) s of CPU time, beyond the worker's budget of \(Self.cpuSecondsPerCall) s per call")
     }
 
     /// The children a worker forked may not hold more memory together than the worker may.
     func expectChildrenWithinMemoryLimit() {
-        let deadline = MonotonicClock.deadline(after: 3)
         var held: UInt64 = 0
-        repeat {
+        eventually {
             held = Processes.named("hostile-hog").map(\.proportionalBytes).reduce(0, +)
-            if held < Self.memoryLimit { break }
-            usleep(20_000)
-        } while MonotonicClock.now() < deadline
+            return held < Self.memoryLimit
+        }
         #expect(held < Self.memoryLimit, "forked children hold \(held >> 20) MiB, beyond \(Self.memoryLimit >> 20) MiB")
     }
 

@@ -11,6 +11,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 import TidingsBase
 
 /// Each attack on the channel, delivered every tenth round of a hundred
@@ -54,11 +55,10 @@ import TidingsBase
         }
         #expect(arena.ledgerEntry()?.quarantined == true)
         // The quarantine's retirement is the host's: wait for its end of the processes.
-        let deadline = MonotonicClock.deadline(after: 10)
         var alive = open.filter(\.isAlive)
-        while !alive.isEmpty && MonotonicClock.now() < deadline {
-            usleep(10_000)
+        eventually {
             alive = alive.filter(\.isAlive)
+            return alive.isEmpty
         }
         #expect(alive.isEmpty, "workers of the quarantined bundle still run: \(alive.map(\.description))")
         try arena.stopServer()

@@ -59,14 +59,9 @@ import TidingsRuntime
         host.presentation(of: identifier)?.view?.text(of: "count")
     }
 
-    /// Waits up to 10 s for `condition`, which another thread makes true.
+    /// Waits for `condition`, which another thread makes true (see `eventually`).
     func waitFor(_ condition: () -> Bool) -> Bool {
-        let deadline = MonotonicClock.deadline(after: 10)
-        while !condition() {
-            if MonotonicClock.now() > deadline { return false }
-            usleep(2_000)
-        }
-        return true
+        eventually(condition)
     }
 
     /// Faults the ledger holds for the fixture's bundle, and whether it is quarantined.
@@ -127,7 +122,7 @@ import TidingsRuntime
         deliver("third", to: host)
         let released = try host.respond(to: "other", with: ResponseRequest(actionIdentifier: "release"))
         #expect(released.presentation.view?.text(of: "count") == "released 0", "\(released.diagnostics.map(\.description))")
-        #expect(answered.wait(until: MonotonicClock.deadline(after: 30)))
+        #expect(answered.wait(until: MonotonicClock.deadline(after: patience)))
         let slow = try #require(outcome.value.withLock { $0 })
         #expect(slow.option == .dismiss)
         // The response opened "slow" again ("other" had closed it): only the

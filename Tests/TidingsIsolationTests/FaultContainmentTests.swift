@@ -173,10 +173,7 @@ import TidingsRuntime
         _ = host.deliverOpened(notification("n", category: "faulty"), to: "com.example.tests")
         let killer = Thread {
             // Once the extension is in its response handler (it says so in its view), its worker is killed.
-            let deadline = MonotonicClock.deadline(after: 10)
-            while host.presentation(of: "n")?.view?.text(of: "state") != "responding" && MonotonicClock.now() < deadline {
-                usleep(1_000)
-            }
+            eventually { host.presentation(of: "n")?.view?.text(of: "state") == "responding" }
             for pid in bench.workerProcesses() { kill(pid, SIGKILL) }
         }
         killer.start()
@@ -235,14 +232,9 @@ private final class Bench: @unchecked Sendable {
     /// What the launcher reported outside the calls.
     var reported: [Diagnostic] { lock.lock(); defer { lock.unlock() }; return diagnostics }
 
-    /// Waits up to 3 s for `condition` on the reports.
+    /// Waits for `condition` on the reports (see `eventually`).
     func wait(_ condition: ([Diagnostic]) -> Bool) -> Bool {
-        let deadline = MonotonicClock.deadline(after: 3)
-        while !condition(reported) {
-            if MonotonicClock.now() > deadline { return false }
-            usleep(5_000)
-        }
-        return true
+        eventually { condition(reported) }
     }
 
     func index() -> ExtensionIndex {

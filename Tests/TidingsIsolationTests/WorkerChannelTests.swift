@@ -121,7 +121,7 @@ import TidingsRuntime
             done.open()
         })
         host.shutdown()
-        #expect(done.wait(until: MonotonicClock.deadline(after: 10)))
+        #expect(done.wait(until: MonotonicClock.deadline(after: patience)))
         #expect(try result.withLock { $0 }?.get() == true)
         #expect(try host.receive() == nil)
         #expect(throws: WorkerChannel.Failure.self) { try host.send([1]) }
@@ -203,7 +203,7 @@ import TidingsRuntime
             counts[thread] += 1
         }
         #expect(counts == [Int](repeating: perThread, count: threads))
-        #expect(done.wait(until: MonotonicClock.deadline(after: 10)))
+        #expect(done.wait(until: MonotonicClock.deadline(after: patience)))
     }
 }
 

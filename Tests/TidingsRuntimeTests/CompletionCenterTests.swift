@@ -69,10 +69,9 @@ import TidingsRuntime
                 Thread.sleep(forTimeInterval: 0.05)
                 status.withLock { $0 = center.complete(token, with: .option(option), by: nil) }
             }
-            let start = MonotonicClock.now()
+            // The completion's answer, not the 60 s deadline's timeout: the completion ended the wait.
             let expected: PendingCompletion.Answer = ResponseOption(rawValue: option).map { .option($0) } ?? .invalid(option)
             #expect(pending.wait() == expected)
-            #expect(MonotonicClock.now() - start < 30_000_000_000)
             #expect(status.withLock { $0 } == TIDINGS_STATUS_OK)
             center.finish(pending)
         }

@@ -27,15 +27,19 @@ import TidingsRuntime
     @Test func aViewChangedAfterTheAnswerIsPushedAsANewPresentation() throws {
         let host = fixture.host()
         let delivery = host.deliverOpened(story(), to: "com.example.news")
-        #expect(delivery.presentation.view?.text(of: "status") == "loading")
-        // The extension makes two host calls, which may be pushed one by one:
-        // the last presentation pushed carries both once the height is there.
-        #expect(fixture.events.wait { $0.presentations.last?.contentHeight == 200 })
-        let pushed = try #require(fixture.events.presentations.last)
-        #expect(pushed.notification.identifier == "story")
-        #expect(pushed.view?.text(of: "status") == "updated")
-        #expect(pushed.contentHeight == 200)
-        #expect(!pushed.dismissed)
+        // The extension's thread changes the view whenever it runs: what the answer
+        // did not show yet is pushed. It makes two host calls, which may be pushed
+        // one by one: the last presentation pushed carries both once the height is there.
+        let answered = delivery.presentation
+        if answered.view?.text(of: "status") != "updated" || answered.contentHeight != 200 {
+            #expect(answered.view?.text(of: "status") == "loading" || answered.view?.text(of: "status") == "updated")
+            #expect(fixture.events.wait { $0.presentations.last?.contentHeight == 200 })
+            let pushed = try #require(fixture.events.presentations.last)
+            #expect(pushed.notification.identifier == "story")
+            #expect(pushed.view?.text(of: "status") == "updated")
+            #expect(pushed.contentHeight == 200)
+            #expect(!pushed.dismissed)
+        }
         #expect(host.presentation(of: "story")?.view?.text(of: "status") == "updated")
     }
 

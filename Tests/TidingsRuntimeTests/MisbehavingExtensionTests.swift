@@ -208,12 +208,9 @@ import TidingsRuntime
         #expect(HostFunctions.table(callRate: .standard).pointer.pointee.complete_response(UInt64.max, 1) == TIDINGS_STATUS_INVALID_COMPLETION)
     }
 
-    /// Polls `condition` for up to two seconds.
+    /// Waits for `condition`, which another thread makes true (see `eventually`).
     private func waitFor(_ condition: () -> Bool) throws {
-        let deadline = MonotonicClock.deadline(after: 2)
-        while !condition() {
-            try #require(MonotonicClock.now() < deadline, "the condition did not hold within 2 s")
-            usleep(10_000)
-        }
+        let held = eventually(condition)
+        try #require(held, "the condition did not hold")
     }
 }

@@ -51,18 +51,16 @@ import TidingsBase
         try deliver("other", client)
         let held = try respond("slow", "hold", client)
         // Another client sees the extension holding the completion: the response waits for it.
-        let deadline = MonotonicClock.deadline(after: 20)
-        while count(try watcher.call("notifications.presentation", json(#"{"identifier": "slow"}"#))) != "holding" {
-            try #require(MonotonicClock.now() < deadline, "the extension never held the completion")
-            usleep(2_000)
-        }
+        try #require(try eventually {
+            count(try watcher.call("notifications.presentation", json(#"{"identifier": "slow"}"#))) == "holding"
+        }, "the extension never held the completion")
         // On the same connection, meanwhile: a delivery and a response on other notifications are answered.
         try deliver("third", client)
         #expect(!client.hasAnswer(to: held))
         let released = try client.call("notifications.respond", json(#"{"identifier": "other", "action": "release"}"#))
         #expect(count(released["presentation"]) == "released 0", "\(released)")
         // The release was the waiting response's completion, in time.
-        let outcome = try client.result(of: held, timeout: 30)
+        let outcome = try client.result(of: held)
         #expect(outcome["option"] == .string("dismiss"), "\(outcome)")
         // Only what reopening its interface reported (the fixture's misuse of its view), nothing of the completion.
         #expect(outcome["diagnostics"]?.arrayValue?.allSatisfy { $0["severity"] == .string("warning") } == true, "\(outcome)")
@@ -80,13 +78,13 @@ import TidingsBase
         _ = try client.call("categories.register", json(Self.categories))
         try deliver("keeper", client)
         try deliver("late", client)
-        let timedOut = try client.result(of: try respond("late", "hold", client), timeout: 30)
+        let timedOut = try client.result(of: try respond("late", "hold", client))
         #expect(timedOut["diagnostics"]?.arrayValue?.map { $0["code"] } == [.string("response.completion-timeout")])
         #expect(timedOut["forwarded"]?.arrayValue?.count == 1, "dismissAndForwardAction applied")
-        let released = try client.result(of: try respond("keeper", "release", client), timeout: 30)
+        let released = try client.result(of: try respond("keeper", "release", client))
         #expect(count(released["presentation"]) == "released 7", "\(released)")
 
-        let event = try #require(try subscriber.event("extension.late-completion", timeout: 10))
+        let event = try #require(try subscriber.event("extension.late-completion"))
         #expect(event["app"] == .string(Self.app))
         #expect(event["notification"] == .string("late"))
         #expect(event["extension"] == .string("com.example.tests.misbehaving"))

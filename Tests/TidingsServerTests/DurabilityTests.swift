@@ -82,7 +82,7 @@ import TidingsBase
                 client.send(Self.deliver(identifier, id: firstID + start + offset))
             }
             for (offset, identifier) in identifiers.enumerated() {
-                let answer = try client.answer(to: .integer(Int64(firstID + start + offset)), timeout: 30)
+                let answer = try client.answer(to: .integer(Int64(firstID + start + offset)))
                 if answer["result"] != nil {
                     acknowledged.insert(identifier)
                 } else {
@@ -123,7 +123,7 @@ import TidingsBase
         // Memory holds what was acknowledged, no more: a refused change was not made.
         #expect(try Self.delivered(client) == acknowledged)
         #expect(try Self.registered(client) == registeredApps)
-        let degraded = try #require(try watcher.event("state.degraded", timeout: 10), "no state.degraded event")
+        let degraded = try #require(try watcher.event("state.degraded"), "no state.degraded event")
         #expect(degraded["cause"]?["code"] == .string(disk.refusal))
         let state = try client.call("server.describe")["state"]
         #expect(state?["status"] == .string("degraded"))
@@ -135,7 +135,7 @@ import TidingsBase
         // a small record could fit where a large one did not, so the events
         // may have gone back and forth; the last one says it recovered.
         try disk.makeRoom(for: server.identifier)
-        let deadline = MonotonicClock.deadline(after: 20)
+        let deadline = MonotonicClock.deadline(after: patience)
         while try client.call("server.describe")["state"]?["status"] != .string("ok") && MonotonicClock.now() < deadline {
             try watcher.drain(for: 0.2)
         }
@@ -169,7 +169,7 @@ import TidingsBase
         _ = try client.call("categories.register", try JSON.parse(Array(Self.categories.utf8)))
         for number in 0..<count { client.send(Self.deliver("n\(number)", id: 10_000_000 + number)) }
         for number in 0..<count {
-            #expect(try client.answer(to: .integer(Int64(10_000_000 + number)), timeout: 30)["result"] != nil)
+            #expect(try client.answer(to: .integer(Int64(10_000_000 + number)))["result"] != nil)
         }
         server.stop(with: SIGKILL)
         // The segment written to; beside it may be the next one, made ahead and empty.
@@ -217,7 +217,7 @@ import TidingsBase
         #expect(repaired == ["state.corrupt-journal", "state.rewritten"])
 
         _ = try client.call("events.subscribe")
-        let event = try #require(try client.event("state.repaired", timeout: 5))
+        let event = try #require(try client.event("state.repaired"))
         #expect(event["losses"] == described["losses"])
         // Reported once: what was kept was written anew, and the next start finds whole files.
         server.stop(with: SIGKILL)

@@ -128,11 +128,18 @@ import TidingsServer
         #expect(changes.map(\.0) == ["m1", "m1", "m2", "m2"])
         #expect(changes.map(\.1) == [true, false, true, false])
         // The media button is the open interface's.
-        #expect((try? first.call("notifications.tap-media-button", .object([("identifier", .string("m2"))]))) == nil)
+        let closedButton = #expect(throws: RPCErrorReply.self) {
+            try first.call("notifications.tap-media-button", .object([("identifier", .string("m2"))]))
+        }
+        #expect(closedButton?.code == -32000, "\(closedButton.map(\.description) ?? "no error")")
+        #expect(closedButton?.data?["diagnostics"]?.arrayValue?.first?["code"] == .string("media.no-button"))
         _ = try first.call("notifications.open", .object([("identifier", .string("m2"))]))
         let tapped = try first.call("notifications.tap-media-button", .object([("identifier", .string("m2"))]))
         #expect(tapped["mediaButton"]?["playing"] == .bool(true))
-        #expect((try? first.call("notifications.open", .object([("identifier", .string("gone"))]))) == nil)
+        let unknown = #expect(throws: RPCErrorReply.self) {
+            try first.call("notifications.open", .object([("identifier", .string("gone"))]))
+        }
+        #expect(unknown?.code == -32001, "\(unknown.map(\.description) ?? "no error")")
     }
 
     @Test func aFailureIsHeardByItsAppsSubscribersOnly() throws {

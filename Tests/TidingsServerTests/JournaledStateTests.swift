@@ -61,8 +61,7 @@ import TidingsRuntime
                 if number % 3 == 0 { try state.recordRemoval(of: ["n\(number - 1)"]) }
             }
             try state.recordRemoval(of: (0..<100).map { "n\($0)" })
-            let deadline = MonotonicClock.deadline(after: 20)
-            while state.folds.count == 0 && MonotonicClock.now() < deadline { usleep(1_000) }
+            eventually { state.folds.count > 0 }
             #expect(state.folds.count > 0)
             #expect(state.folds.failure == nil)
             #expect(!state.health.isDegraded)
@@ -94,8 +93,7 @@ import TidingsRuntime
             try state.recordTaken((100..<140).map(UInt64.init), of: "com.example.other")
             try state.recordInboxed(background)
             try state.recordBadge(0, of: "com.example.other")
-            let deadline = MonotonicClock.deadline(after: 20)
-            while state.folds.count == 0 && MonotonicClock.now() < deadline { usleep(1_000) }
+            eventually { state.folds.count > 0 }
             #expect(state.folds.count > 0)
         }
         let kept = try open().kept
@@ -116,8 +114,7 @@ import TidingsRuntime
         }
         try state.recordRemoval(of: Array(identifiers.dropFirst(10)))
         #expect(state.report["journalBytes"]?.integerValue ?? .max < 4 << 20, "the threshold was reached")
-        let deadline = MonotonicClock.deadline(after: 20)
-        while state.folds.count == 0 && MonotonicClock.now() < deadline { usleep(1_000) }
+        eventually { state.folds.count > 0 }
         #expect(state.folds.count == 1)
         #expect(state.folds.records == 10)
     }

@@ -74,7 +74,7 @@ import TidingsServer
             try deliver(writer, "new-\(between)")
             _ = try writer.call("notifications.remove", .object([("identifiers", .array([.string("new-\(between - 1)")]))]))
         }
-        #expect(done.wait(until: MonotonicClock.deadline(after: 30)))
+        #expect(done.wait(until: MonotonicClock.deadline(after: patience)))
 
         let seen = identifiers(listed)
         #expect(seen.filter { $0.hasPrefix("kept-") } == (0..<120).map { "kept-\($0)" }, "each once, in the order delivered")

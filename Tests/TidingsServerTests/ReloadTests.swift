@@ -37,16 +37,6 @@ import TidingsRegistry
         return delivery["presentation"]?["extension"]?.stringValue
     }
 
-    /// Tries `body` until it is true, for up to 3 s: the reload follows the change within tens of milliseconds.
-    func eventually(_ body: () throws -> Bool) rethrows -> Bool {
-        let deadline = MonotonicClock.deadline(after: 3)
-        while MonotonicClock.now() < deadline {
-            if try body() { return true }
-            usleep(20_000)
-        }
-        return false
-    }
-
     @Test func aCategoryAddedToAManifestIsServedWithoutARestart() throws {
         let (watcher, client) = try start()
         defer { watcher.stop() }

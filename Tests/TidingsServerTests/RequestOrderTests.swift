@@ -52,7 +52,7 @@ import TidingsServer
             let client = try fixture.client()
             for line in lines { client.send(line) }
             for id in ["register"] + identifiers.flatMap({ ["deliver \($0)", "respond \($0)"] }) {
-                answers[id] = try client.answer(to: .string(id), timeout: 60)
+                answers[id] = try client.answer(to: .string(id))
             }
         }
         #expect(answers.count == 101, "\(fixture.serveLog)")
@@ -87,7 +87,7 @@ import TidingsServer
         var answers: [String: JSON] = [:]
         /// Reads answers, in the order they come, until `ids` have all come.
         func read(until ids: Set<String>) throws {
-            let deadline = MonotonicClock.deadline(after: 20)
+            let deadline = MonotonicClock.deadline(after: patience)
             while !ids.isSubset(of: Set(order)), let line = try client.readLine(until: deadline) {
                 let answer = try JSON.parse(Array(line.utf8))
                 let id = answer["id"]?.stringValue ?? "?"

@@ -70,10 +70,10 @@ import TidingsBase
         }
         sender.start()
         var acknowledged: Set<String> = []
-        let deadline = MonotonicClock.deadline(after: 20)
+        let deadline = MonotonicClock.deadline(after: patience)
         while acknowledged.count < 300 && MonotonicClock.now() < deadline {
             let number = acknowledged.count + 1
-            let answer = try client.answer(to: .integer(Int64(number)), timeout: 10)
+            let answer = try client.answer(to: .integer(Int64(number)))
             #expect(answer["result"]?["presentation"]?["extension"] == .string("com.example.events.invite"))
             acknowledged.insert("burst-\(number)")
         }

@@ -161,10 +161,16 @@ import TidingsServer
         let client = try fixture.client()
 
         let delivery = try deliver(client, payload("story", category: "story"), app: "com.example.news")
-        #expect(delivery["presentation"]?["view"]?["children"]?.arrayValue?.first?["text"] == .string("loading"))
-        let changed = try #require(try follower.event("presentation.changed"))
-        #expect(changed["presentation"]?["view"]?["children"]?.arrayValue?.first?["text"] == .string("updated"))
-        #expect(try everything.event("presentation.changed") != nil)
+        // The extension's thread changes the view whenever it runs: when the answer
+        // already shows the change, no event is owed for it.
+        func status(_ presentation: JSON?) -> JSON? { presentation?["view"]?["children"]?.arrayValue?.first?["text"] }
+        if status(delivery["presentation"]) == .string("loading") {
+            let changed = try #require(try follower.event("presentation.changed"))
+            #expect(status(changed["presentation"]) == .string("updated"))
+            #expect(try everything.event("presentation.changed") != nil)
+        } else {
+            #expect(status(delivery["presentation"]) == .string("updated"))
+        }
 
         _ = try client.call("notifications.respond", .object([("identifier", .string("story")), ("action", .string("default"))]))
         let forwarded = try #require(try follower.event("response.forwarded"))
@@ -185,7 +191,7 @@ import TidingsServer
                              interface: Self.laterInterface)
         try fixture.start(limits: limits)
         let client = try fixture.client()
-        let deadline = { MonotonicClock.deadline(after: 3) }
+        let deadline = { MonotonicClock.deadline(after: patience) }
 
         client.send("{this is not json")
         #expect(try client.readLine(until: deadline())?.contains(#""code":-32700"#) == true)
@@ -243,7 +249,7 @@ import TidingsServer
         #expect(refusal["error"]?["data"]?["id"] == .string("slow"))
         // Answers come in the order they are sent: none of the slow call's came before these.
         #expect(!client.hasAnswer(to: stuck), "answered while the slow call still waits")
-        let outcome = try client.result(of: stuck, timeout: 10)
+        let outcome = try client.result(of: stuck)
         #expect(outcome["option"] == .null)
         #expect(outcome["forwarded"]?.arrayValue?.count == 1, "the app still learns of the action")
     }
@@ -262,15 +268,12 @@ import TidingsServer
         #expect(server.clientCount == 2)
         // Each delivery makes a presentation.changed event the sleeper never reads.
         var delivered = 0
-        let deadline = MonotonicClock.deadline(after: 20)
-        while server.clientCount == 2 && MonotonicClock.now() < deadline {
-            if delivered < 400 {
-                delivered += 1
-                _ = try deliver(client, payload("n\(delivered)", category: "story"), app: "com.example.news")
-            } else {
-                usleep(10_000)
-            }
+        while server.clientCount == 2 && delivered < 400 {
+            delivered += 1
+            _ = try deliver(client, payload("n\(delivered)", category: "story"), app: "com.example.news")
         }
+        // The server sends it away when its queue is full, on a thread of its own.
+        eventually { server.clientCount != 2 }
         #expect(server.clientCount == 1, "the sleeper was sent away after \(delivered) deliveries")
         #expect(try client.call("server.describe")["name"] == .string("tidings"))
     }

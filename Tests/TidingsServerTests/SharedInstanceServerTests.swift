@@ -36,12 +36,12 @@ import TidingsBase
                 for pair in 0..<300 {
                     let identifier = "c\(number)-\(pair)"
                     client.send(LedgerRequests.deliver(identifier, thread: "chat"))
-                    let delivered = try client.result(of: .string("deliver \(identifier)"), timeout: 30)
+                    let delivered = try client.result(of: .string("deliver \(identifier)"))
                     if delivered["presentation"]?["extension"] != .string(LedgerFixture.identifier) {
                         problems.withLock { $0.append("\(identifier) fell back: \(delivered["diagnostics"] ?? .null)") }
                     }
                     client.send(LedgerRequests.respond(identifier))
-                    let outcome = try client.result(of: .string("respond \(identifier)"), timeout: 30)
+                    let outcome = try client.result(of: .string("respond \(identifier)"))
                     if outcome["receiver"] != .string("extension") || outcome["option"] != .string("dismiss") {
                         problems.withLock {
                             $0.append("\(identifier) misrouted: \(outcome["option"] ?? .null) \(outcome["diagnostics"] ?? .null)")

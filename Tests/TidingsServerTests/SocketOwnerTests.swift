@@ -50,7 +50,7 @@ struct SocketOwnerTests {
                                               "serve", "--socket", bound, "--isolation", "in-process"],
                                              environment: ["HOME": theirs.path], log: log)
         defer { impostor.stop(with: SIGKILL) }
-        try #require(BackgroundProcess.wait(for: "listening on", inFile: log, seconds: 30),
+        try #require(BackgroundProcess.wait(for: "listening on", inFile: log),
                      "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         #expect(rename(bound, fixture.socketPath) == 0)
         #expect(lchown(fixture.socketPath, geteuid(), getegid()) == 0)

@@ -80,11 +80,8 @@ final class ServerFixture: @unchecked Sendable {
                                            environment: ["HOME": directory.path, "NO_COLOR": "1"],
                                            log: directory.file("serve.log"))
         // The socket's file appears at bind, a moment before the server listens: wait for a connection.
-        let deadline = MonotonicClock.deadline(after: 10)
-        while (try? client()) == nil {
-            try #require(MonotonicClock.now() < deadline && server.isRunning, "the server did not start: \(serveLog)")
-            usleep(10_000)
-        }
+        let listening = eventually { !server.isRunning || BackgroundProcess.wait(forListener: socketPath, seconds: 0) }
+        try #require(listening && server.isRunning, "the server did not start: \(serveLog)")
         return server
     }
 

@@ -38,6 +38,10 @@
  * threads at once (N calls each). It writes "storm OK/LIMITED/OTHER" counts to label
  * "instances" (counting the statuses it got) when the context still takes calls.
  *
+ * A notification whose userInfo has "resident" writes "resident KB of N" to label "count":
+ * the resident memory (VmRSS) of the process it runs in, a worker's own when isolated,
+ * and the number of instances created in that process so far.
+ *
  * misbehaving_stale_call() calls set_text with the context of the last
  * destroyed instance and returns the status.
  */
@@ -165,6 +169,22 @@ static void storm_calls(misbehaving *self, long calls, long threads) {
     host->set_text(self->context, "instances", text);
 }
 
+/* This process's VmRSS in kB, from /proc/self/status; -1 when it cannot be read. */
+static long resident_kilobytes(void) {
+    char line[256];
+    long kilobytes = -1;
+    FILE *status = fopen("/proc/self/status", "r");
+    if (status == NULL) return -1;
+    while (fgets(line, sizeof line, status) != NULL) {
+        if (strncmp(line, "VmRSS:", 6) == 0) {
+            kilobytes = atol(line + 6);
+            break;
+        }
+    }
+    fclose(status);
+    return kilobytes;
+}
+
 static void *create(tidings_context context) {
     misbehaving *self = calloc(1, sizeof *self);
     self->context = context;
@@ -190,6 +210,11 @@ static void did_receive_notification(void *instance, const tidings_notification 
     if (calls != NULL) {
         const char *threads = user_info(notification, "threads");
         storm_calls(self, atol(calls), threads != NULL ? atol(threads) : 1);
+        return;
+    }
+    if (user_info(notification, "resident") != NULL) {
+        snprintf(text, sizeof text, "resident %ld of %d", resident_kilobytes(), __atomic_load_n(&created, __ATOMIC_SEQ_CST));
+        host->set_text(self->context, "count", text);
         return;
     }
     self->received++;
