@@ -28,7 +28,7 @@ package final class NotificationHost: Sendable {
         /// completing after a server round trip on a slow network.
         package static let defaultResponseDeadline = 120.0
         /// The clock completion deadlines are set and judged by: the
-        /// system's monotonic clock, or a test's. (A worker process answers
+        /// system's monotonic clock, or a test's. (A process running an extension elsewhere answers
         /// its extension's completion call by its own monotonic clock against
         /// the same instant; the host's judgement is what counts.)
         package var clock = DeadlineClock.monotonic
@@ -837,7 +837,7 @@ package final class NotificationHost: Sendable {
                                                  forwarded: forwarded), closed: closed, held: holding ? instance : nil)
     }
 
-    /// The call into `instance`, the open interface's, failed (its worker
+    /// The call into `instance`, the open interface's, failed (its extension
     /// ended): the instance is gone, and the interface closes. Returns the
     /// presentation of the notification whose interface closed, if it did.
     private func interfaceFailed(_ instance: InstanceRecord) -> [Presentation] {
@@ -977,7 +977,7 @@ package final class NotificationHost: Sendable {
             break
         case nil where pending.isAbandoned:
             diagnostics.append(.error(.completionAbandoned,
-                                      "\(instance.manifest.bundleIdentifier)'s worker ended before it completed the response; the notification is closed and the action forwarded to the app."))
+                                      "\(instance.manifest.bundleIdentifier)'s extension ended before it completed the response; the notification is closed and the action forwarded to the app."))
         case nil:
             if !diagnostics.containsError {
                 diagnostics.append(.error(.completionTimeout,
