@@ -17,16 +17,8 @@ struct ServeHardeningTests {
 
     @Test func theServerIsNotDumpableFromItsStart() throws {
         let home = TemporaryDirectory("hardened")
-        #expect(chown(home.path, 65534, 65534) == 0)
-        let socket = home.file("run/tidings.sock")
-        let log = fixture.directory.file("hardened.log")
-        let server = try BackgroundProcess(try #require(ProcessRunner.which("setpriv")),
-                                           ["--reuid=65534", "--regid=65534", "--clear-groups", Locations.product("tidings"),
-                                            "serve", "--socket", socket, "--isolation", "in-process"],
-                                           environment: ["HOME": home.path], log: log)
+        let server = try fixture.serveAsAnotherUser(socket: home.file("run/tidings.sock"), home: home, log: "hardened")
         defer { server.stop(with: SIGKILL) }
-        try #require(BackgroundProcess.wait(for: "listening on", inFile: log, seconds: 30),
-                     "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         var environ = stat()
         try #require(stat("/proc/\(server.identifier)/environ", &environ) == 0)
         #expect(environ.st_uid == 0, "its /proc files belong to user \(environ.st_uid): it is dumpable")
