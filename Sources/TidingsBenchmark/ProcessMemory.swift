@@ -1,5 +1,5 @@
 import Glibc
-import TidingsBase
+import TidingsIsolation
 
 /// A process's memory as the kernel counts it (`/proc/PID/status`).
 struct ProcessMemory {
@@ -10,23 +10,12 @@ struct ProcessMemory {
 
     /// Reads the memory of process `pid`.
     init(of pid: Int32) throws(BenchmarkFailure) {
-        let path = "/proc/\(pid)/status"
-        let text: String
-        do {
-            text = String(decoding: try FileSystem.readFile(path, limit: 1 << 16), as: UTF8.self)
-        } catch {
-            throw BenchmarkFailure("Cannot read \(path): \(error.message)")
+        guard let status = ProcessStatus(of: "\(pid)") else { throw BenchmarkFailure("Cannot read /proc/\(pid)/status.") }
+        guard let resident = status.bytes("VmRSS"), let peak = status.bytes("VmHWM") else {
+            throw BenchmarkFailure("/proc/\(pid)/status gives no VmRSS or VmHWM.")
         }
-        /// The kilobytes on the line `name:`.
-        func kilobytes(_ name: String) -> Int? {
-            text.split(separator: "\n").first { $0.hasPrefix(name + ":") }
-                .flatMap { Int($0.dropFirst(name.count + 1).split { $0 == " " || $0 == "\t" }.first ?? "") }
-        }
-        guard let resident = kilobytes("VmRSS"), let peak = kilobytes("VmHWM") else {
-            throw BenchmarkFailure("\(path) gives no VmRSS or VmHWM.")
-        }
-        self.resident = resident
-        self.peak = peak
+        self.resident = Int(resident / 1024)
+        self.peak = Int(peak / 1024)
     }
 
     /// The resident set once it stops falling: read every 100 ms until it

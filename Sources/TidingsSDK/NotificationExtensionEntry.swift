@@ -109,6 +109,11 @@ final class HostConnection: @unchecked Sendable {
 
 /// The one extension type of this library, its host and its descriptor.
 private final class Registration: Sendable {
+    /// The library's registration. Process-wide on purpose: a library
+    /// exports one C entry function, which is process-wide itself, and the
+    /// C callbacks it hands the host (`did_receive`, …) carry no Swift
+    /// context to find anything narrower by; so one extension type and one
+    /// host per loaded library, as on iOS one extension per process.
     static let shared = Registration()
 
     private struct Registered: @unchecked Sendable {

@@ -53,6 +53,10 @@ int tidings_eventfd(void) {
     return (int)result(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
 }
 
+int tidings_accept4(int listener, int flags) {
+    return accept4(listener, NULL, NULL, flags);
+}
+
 int tidings_pipe2(int fds[2], int flags) {
     return (int)result(pipe2(fds, flags));
 }

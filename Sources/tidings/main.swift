@@ -58,6 +58,7 @@ enum Tidings {
                 print(command.spec.help, terminator: "")
                 return .success
             }
+            if command.startsWorkers { try harden() }
             return try command.run(parsed, environment: environment)
         } catch {
             for diagnostic in error.diagnostics { printError("tidings \(name): " + terminal.line(for: diagnostic)) }
@@ -67,6 +68,18 @@ enum Tidings {
                                    ("diagnostics", .array(error.diagnostics.map(\.json)))]).serialized(pretty: true))
             }
             return error.exitCode
+        }
+    }
+
+    /// Makes this process non-dumpable before a command that starts workers
+    /// runs: a change to the whole process, made here, at its start, not by
+    /// the first worker's start.
+    static func harden() throws(CommandFailure) {
+        do throws(SystemError) {
+            try HostHardening.apply()
+        } catch {
+            throw CommandFailure(.software, [.error(.workerLaunchFailed,
+                                                    "This process cannot be made non-dumpable (prctl PR_SET_DUMPABLE): \(error); no worker may start beside it.")])
         }
     }
 

@@ -4,7 +4,9 @@ import TidingsRuntime
 
 extension IsolationMode {
     /// Worker settings for tests: the `tidings` product as the worker, restarted without delay.
+    /// The test process is a host of workers: it hardens itself first, as `tidings` does at its start.
     static var workerSettings: WorkerSettings {
+        try! HostHardening.apply()
         var settings = WorkerSettings(executable: Locations.product("tidings"))
         settings.restarts.initialBackoff = 0
         return settings

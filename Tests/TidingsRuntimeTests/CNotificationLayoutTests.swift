@@ -55,4 +55,30 @@ import TidingsBase
             #expect(Self.read(note).address == seen[0].address)
         }
     }
+
+    /// A layout's structs and strings stay where they are, and readable, as
+    /// long as the layout lives, wherever the references to it go: the value
+    /// that made it gone, other layouts made after it, the array that holds
+    /// it grown (its references moved) and reordered.
+    @Test func pointersLiveAsLongAsTheLayout() {
+        var note: UserNotification? = notification("first", category: "c", title: "First", userInfo: [("k", .string("v"))])
+        var layouts = [note!.cLayout]
+        let address = layouts[0].withNotification { UInt(bitPattern: $0) }
+        note = nil
+        for index in 0..<64 {
+            layouts.append(notification("n\(index)", category: "c", title: "T\(index)", userInfo: [("k", .integer(Int64(index)))]).cLayout)
+        }
+        layouts.swapAt(0, 40)
+        let first = layouts.remove(at: 40)
+        layouts.removeAll()
+        first.withNotification { cNotification in
+            #expect(UInt(bitPattern: cNotification) == address)
+            let content = cNotification.pointee.content!.pointee
+            #expect(String(cString: cNotification.pointee.identifier) == "first")
+            #expect(String(cString: content.title) == "First")
+            #expect(content.user_info_count == 1)
+            #expect(String(cString: content.user_info![0]!.pointee.key) == "k")
+            #expect(String(cString: content.user_info![0]!.pointee.json) == #""v""#)
+        }
+    }
 }

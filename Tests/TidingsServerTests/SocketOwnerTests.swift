@@ -42,16 +42,9 @@ struct SocketOwnerTests {
         // The impostor, `tidings serve` of user 65534, binds in a directory of
         // its own; the socket file is then made ours, in ours.
         let theirs = TemporaryDirectory("impostor")
-        #expect(chown(theirs.path, 65534, 65534) == 0)
         let bound = theirs.file("run/tidings.sock")
-        let log = fixture.directory.file("impostor.log")
-        let impostor = try BackgroundProcess(try #require(ProcessRunner.which("setpriv")),
-                                             ["--reuid=65534", "--regid=65534", "--clear-groups", Locations.product("tidings"),
-                                              "serve", "--socket", bound, "--isolation", "in-process"],
-                                             environment: ["HOME": theirs.path], log: log)
+        let impostor = try fixture.serveAsAnotherUser(socket: bound, home: theirs, log: "impostor")
         defer { impostor.stop(with: SIGKILL) }
-        try #require(BackgroundProcess.wait(for: "listening on", inFile: log),
-                     "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         #expect(rename(bound, fixture.socketPath) == 0)
         #expect(lchown(fixture.socketPath, geteuid(), getegid()) == 0)
         let refused = refusal { _ = try RPCClient(path: fixture.socketPath) }

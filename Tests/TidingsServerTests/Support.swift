@@ -102,3 +102,23 @@ final class ServerFixture: @unchecked Sendable {
         server?.stop()
     }
 }
+
+extension ServerFixture {
+    /// `tidings serve --socket socket --isolation in-process` run as user
+    /// 65534 (through `setpriv`, which only root may use so) with `home` as
+    /// its home, once it says it listens; its log in `name`.log of the fixture.
+    func serveAsAnotherUser(socket: String, home: TemporaryDirectory, log name: String) throws -> BackgroundProcess {
+        #expect(chown(home.path, 65534, 65534) == 0)
+        let log = directory.file("\(name).log")
+        let server = try BackgroundProcess(try #require(ProcessRunner.which("setpriv")),
+                                           ["--reuid=65534", "--regid=65534", "--clear-groups", Locations.product("tidings"),
+                                            "serve", "--socket", socket, "--isolation", "in-process"],
+                                           environment: ["HOME": home.path], log: log)
+        guard BackgroundProcess.wait(for: "listening on", inFile: log) else {
+            server.stop(with: SIGKILL)
+            throw Diagnostic.error(.init("test.not-listening"),
+                                   "\(name) did not listen: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        }
+        return server
+    }
+}

@@ -11,6 +11,14 @@ package struct FileDescriptor: ~Copyable, Sendable {
         self.rawValue = rawValue
     }
 
+    /// Owns the descriptor a shim call returned (`tidings_eventfd()`, …), or
+    /// throws the error its negative result names: the shims return
+    /// `-errno` for a failure, never a descriptor.
+    package init(adoptingResult result: Int32) throws(SystemError) {
+        guard result >= 0 else { throw SystemError(code: -result) }
+        rawValue = result
+    }
+
     /// Opens `path` with `flags` (`O_CLOEXEC` is always added), creating it
     /// with `mode` when `flags` has `O_CREAT`.
     /// The corresponding C function is `open`.

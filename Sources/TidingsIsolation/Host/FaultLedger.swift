@@ -151,9 +151,11 @@ package struct FaultLedger: Sendable {
         }
     }
 
-    /// The digests of the files at `paths` now ("missing" for a file that is not there).
+    /// The digests of the files at `paths` now ("missing" for a file that is
+    /// not there), each read whole: for one look (`tidings list`). A host that
+    /// looks again and again keeps a `ContentDigests` of its own.
     package static func digests(of paths: [String]) -> [FileDigest] {
-        paths.map { FileDigest(path: $0, sha256: ContentDigests.shared.digest(of: $0)) }
+        ContentDigests().digests(of: paths)
     }
 
     /// The files whose change lifts a quarantine of `bundle`: its library and its manifest.
@@ -213,9 +215,10 @@ package struct FaultLedger: Sendable {
 /// change time stay the same: a quarantined bundle is checked at every
 /// delivery, and its library is hashed again only when something changed it
 /// (the change time cannot be set back by anyone but the kernel).
+///
+/// Owned by whoever looks again and again: each bundle's `WorkerProvider`
+/// keeps one for its own files, so what it remembers goes with the provider.
 final class ContentDigests: Sendable {
-    static let shared = ContentDigests()
-
     private struct Identity: Equatable {
         var device: UInt64
         var inode: UInt64
@@ -226,27 +229,29 @@ final class ContentDigests: Sendable {
 
     private let known = Mutex<[String: (Identity, String)]>([:])
 
+    /// The digests of the files at `paths` now ("missing" for a file that is not there).
+    func digests(of paths: [String]) -> [FaultLedger.FileDigest] {
+        paths.map { FaultLedger.FileDigest(path: $0, sha256: digest(of: $0)) }
+    }
+
     /// The digest of the file at `path` now, in hexadecimal; "missing" when
     /// it cannot be read as a regular file.
     func digest(of path: String) -> String {
         let missing = "missing"
-        let file = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
-        guard file >= 0 else { return missing }
-        defer { close(file) }
-        var status = stat()
-        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return missing }
+        // A link at `path` is refused, never followed; `fstat` of what was opened must say a regular file.
+        guard let file = try? FileDescriptor(openingUnlinked: path, as: .regularFile),
+              let status = try? file.status()
+        else { return missing }
         let identity = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
                                 changed: Int64(status.st_ctim.tv_sec), changedNanoseconds: status.st_ctim.tv_nsec)
         if let (seen, digest) = known.withLock({ $0[path] }), seen == identity { return digest }
         var hash = SHA256()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var offset: UInt64 = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { bytes in
-                SystemCall.retrying { Glibc.read(file, bytes.baseAddress, bytes.count) }
-            }
-            if count < 0 { return missing }
-            if count == 0 { break }
-            hash.update(buffer[..<count])
+            guard let chunk = try? file.read(at: offset, count: 1 << 16) else { return missing }
+            if chunk.isEmpty { break }
+            hash.update(chunk)
+            offset += UInt64(chunk.count)
         }
         let digest = SHA256.hexadecimal(hash.finish())
         known.withLock { $0[path] = (identity, digest) }

@@ -67,7 +67,7 @@ final class WorkerConnection: Sendable {
     /// themselves, and the reader thread stands back while they do and for a
     /// moment after (so that it is not woken by every answer of a burst), but
     /// for callers that stopped spinning and wait for it (see `read()`).
-    private let readers = ChannelReaders()
+    private let readers: ChannelReaders
 
     private struct State {
         var nextCall: UInt64 = 1
@@ -98,7 +98,8 @@ final class WorkerConnection: Sendable {
         var budget: ChannelBudget
     }
 
-    private init(sandbox: SandboxBuilder.Started, channel: WorkerChannel, output: consuming FileDescriptor, extensionName: String,
+    private init(sandbox: SandboxBuilder.Started, channel: WorkerChannel, readers: ChannelReaders,
+                 output: consuming FileDescriptor, extensionName: String,
                  settings: WorkerSettings, host: HostEndpoint, ready: (Bool, Bool, Bool, [SandboxLayer]),
                  reports: BundleReports, onEnd: @escaping @Sendable (WorkerFault?) -> Void,
                  onReport: @escaping @Sendable (Diagnostic) -> Void) {
@@ -106,6 +107,7 @@ final class WorkerConnection: Sendable {
         self.reports = reports
         state = Mutex(State(budget: ChannelBudget(rate: host.table.callRate, now: MonotonicClock.now())))
         self.channel = channel
+        self.readers = readers
         self.output = output
         self.extensionName = extensionName
         self.settings = settings
@@ -126,22 +128,25 @@ final class WorkerConnection: Sendable {
     ///   - onReport: what the worker reports outside any call (its output).
     /// - Throws: why it did not start: the library's own load failure, as in
     ///   this process, or the worker's end while loading.
-    static func start(_ bundle: ExtensionBundle, for host: HostEndpoint, settings: WorkerSettings, network: Bool,
+    static func start(_ bundle: ExtensionBundle, for host: HostEndpoint, settings: WorkerSettings,
+                      sandboxes: SandboxBuilder, network: Bool,
                       reports: BundleReports, onEnd: @escaping @Sendable (WorkerFault?) -> Void,
                       onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
         // The worker's working directory is its view's root: it knows the bundle by its absolute path.
         try start(bundlePath: FileSystem.absolutePath(bundle.path), name: bundle.manifest?.bundleIdentifier ?? bundle.name,
-                  location: Diagnostic.Location(file: bundle.path), host: host, settings: settings, network: network,
+                  location: Diagnostic.Location(file: bundle.path), host: host, settings: settings,
+                  sandboxes: sandboxes, network: network,
                   reports: reports, onEnd: onEnd, onReport: onReport)
     }
 
     /// The layers of the sandbox a worker with `settings` gets on this
     /// machine: a worker started with no bundle puts itself in its sandbox,
     /// says what holds, and ends. A sandbox that cannot be made at all is one missing layer.
-    static func probe(settings: WorkerSettings) -> [SandboxLayer] {
+    static func probe(settings: WorkerSettings, sandboxes: SandboxBuilder) -> [SandboxLayer] {
         do throws(Diagnostic) {
             let connection = try start(bundlePath: "", name: "the sandbox probe", location: Diagnostic.Location(),
                                        host: HostEndpoint(table: HostFunctions.table(callRate: nil)), settings: settings,
+                                       sandboxes: sandboxes,
                                        network: false, reports: BundleReports(bundle: "the sandbox probe"),
                                        onEnd: { _ in }, onReport: { _ in })
             connection.retire()
@@ -153,12 +158,17 @@ final class WorkerConnection: Sendable {
 
     /// Starts a worker serving the bundle at `bundlePath` ("" for a probe).
     private static func start(bundlePath: String, name: String, location: Diagnostic.Location, host: HostEndpoint,
-                              settings: WorkerSettings, network: Bool, reports: BundleReports,
+                              settings: WorkerSettings, sandboxes: SandboxBuilder, network: Bool, reports: BundleReports,
                               onEnd: @escaping @Sendable (WorkerFault?) -> Void,
                               onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
-        HostHardening.apply()
         func unmade(_ error: SystemError) -> Diagnostic {
             .error(.workerLaunchFailed, "No channel to a worker for \(name) could be made: \(error).", at: location)
+        }
+        let readers: ChannelReaders
+        do throws(SystemError) {
+            readers = try ChannelReaders()
+        } catch {
+            throw unmade(error)
         }
         var pipeEnds: [Int32] = [-1, -1]
         let made = tidings_pipe2(&pipeEnds, O_CLOEXEC)
@@ -174,7 +184,7 @@ final class WorkerConnection: Sendable {
         let channel = pair.host
         let sandbox: SandboxBuilder.Started
         do throws(SandboxedProcess.SpawnFailure) {
-            sandbox = try SandboxBuilder.shared.start(
+            sandbox = try sandboxes.start(
                 SandboxBuilder.Plan(executable: FileSystem.absolutePath(settings.executable), bundle: bundlePath,
                                     network: network,
                                     settings: settings),
@@ -225,7 +235,7 @@ final class WorkerConnection: Sendable {
                 switch try? WorkerMessage(decoding: message.bytes) {
                 case let .ready(handlesResponses, handlesMedia, handlesElementEvents, layers)?:
                     let connection = WorkerConnection(
-                        sandbox: sandbox, channel: channel, output: output, extensionName: name, settings: settings,
+                        sandbox: sandbox, channel: channel, readers: readers, output: output, extensionName: name, settings: settings,
                         host: host, ready: (handlesResponses, handlesMedia, handlesElementEvents, layers),
                         reports: reports, onEnd: onEnd, onReport: onReport)
                     guard Threads.start({ connection.read() }) else { throw failed("got no reader thread in the host") }
@@ -433,13 +443,10 @@ final class WorkerConnection: Sendable {
             ?? .error(.workerRestarting, "\(extensionName)'s worker has ended; the next notification starts another.")
     }
 
-    /// True when the worker process is stopped (`T` in `/proc/PID/stat`): it cannot read anything.
+    /// True when the worker process is stopped (`State` `T` in `/proc/PID/status`): it cannot read anything.
     private var isStopped: Bool {
-        guard let worker = sandbox.process.workerPid,
-              let bytes = try? FileSystem.readFile("/proc/\(worker)/stat", limit: 4096),
-              let close = bytes.lastIndex(of: UInt8(ascii: ")")), close + 2 < bytes.count
-        else { return false }
-        return bytes[close + 2] == UInt8(ascii: "T") || bytes[close + 2] == UInt8(ascii: "t")
+        guard let worker = sandbox.process.workerPid else { return false }
+        return ProcessStatus(of: "\(worker)")?.isStopped ?? false
     }
 
     // MARK: The reader
@@ -611,7 +618,10 @@ final class WorkerConnection: Sendable {
         enqueue({
             let result: AttachmentResult
             if let file = files.takeFile(at: 0) {
-                switch context.createAttachment(.success(request), using: { $0.create($1, from: file) }) {
+                switch context.createAttachment(.success(request), using: {
+                    $0.create($1, opened: file,
+                              removedBy: "it came open from the extension's worker process, which removes it from its place")
+                }) {
                 case .made(let admission):
                     result = .made(identifier: admission.attachment.identifier, type: admission.attachment.type,
                                    size: admission.attachment.size)
@@ -697,7 +707,12 @@ private final class ChannelReaders: Sendable {
     private let lastSpin = Atomic<UInt64>(0)
     private let closed = Atomic<Bool>(false)
     /// An eventfd that wakes the reader thread.
-    private let wake = FileDescriptor(adopting: tidings_eventfd())
+    private let wake: FileDescriptor
+
+    /// Readers with an eventfd of their own; thrown: why none could be made (`EMFILE`, …).
+    init() throws(SystemError) {
+        wake = try FileDescriptor(adoptingResult: tidings_eventfd())
+    }
 
     /// The eventfd to poll for the reader's wake-ups.
     var wakeDescriptor: Int32 { wake.rawValue }

@@ -15,6 +15,8 @@ package struct WorkerLauncher: ExtensionLauncher {
     package var onFault: @Sendable (Diagnostic) -> Void
     /// Bundles whose workers may reach the network (by identifier or bundle name); none by default.
     package var networkGranted: Set<String> = []
+    /// Starts its workers and remembers what this machine does not allow; shared by copies.
+    private let sandboxes = SandboxBuilder()
 
     /// A launcher with `settings`, recording in `ledger` and reporting to `onFault`.
     package init(settings: WorkerSettings, ledger: FaultLedger? = nil,
@@ -24,9 +26,9 @@ package struct WorkerLauncher: ExtensionLauncher {
         self.onFault = onFault
     }
 
-    /// The layers of the sandbox its workers get on this machine (probed once per process).
+    /// The layers of the sandbox its workers get on this machine (probed once per launcher and its copies).
     package var sandboxLayers: [SandboxLayer] {
-        SandboxBuilder.shared.layers(for: settings)
+        sandboxes.layers(for: settings)
     }
 
     package func launch(_ bundle: ExtensionBundle, for host: HostEndpoint) throws(Diagnostic) -> any ExtensionProvider {
@@ -36,7 +38,8 @@ package struct WorkerLauncher: ExtensionLauncher {
         let network = networkGranted.contains(manifest.bundleIdentifier) || networkGranted.contains(bundle.name)
         // What a report says nowhere else, it says here: which bundle (and so which app) it is about.
         let onFault = self.onFault
-        return try WorkerProvider(bundle: bundle, for: host, settings: settings, ledger: ledger, network: network) { report in
+        return try WorkerProvider(bundle: bundle, for: host, settings: settings, sandboxes: sandboxes, ledger: ledger,
+                                  network: network) { report in
             var located = report
             if located.location.file == nil { located.location.file = bundle.path }
             onFault(located)

@@ -25,7 +25,11 @@ final class WorkerProvider: ExtensionProvider {
     private let host: HostEndpoint
     private let extensionName: String
     private let settings: WorkerSettings
+    /// Starts its workers: its launcher's.
+    private let sandboxes: SandboxBuilder
     private let ledger: FaultLedger?
+    /// The digests of the bundle's files, remembered while they stay the same: its quarantine is checked at every start.
+    private let contentDigests = ContentDigests()
     /// The bundle's policy grants it the network.
     private let network: Bool
     /// Each instance gets a worker of its own (see the type's summary).
@@ -73,12 +77,13 @@ final class WorkerProvider: ExtensionProvider {
     /// Serves `bundle` to `host` from worker processes; starts the first one now,
     /// unless the ledger says the bundle is quarantined and its files have not changed.
     /// - Throws: why the first worker did not start (the library's load failure, say).
-    init(bundle: ExtensionBundle, for host: HostEndpoint, settings: WorkerSettings, ledger: FaultLedger?, network: Bool,
-         onFault: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) {
+    init(bundle: ExtensionBundle, for host: HostEndpoint, settings: WorkerSettings, sandboxes: SandboxBuilder,
+         ledger: FaultLedger?, network: Bool, onFault: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) {
         self.bundle = bundle
         self.host = host
         extensionName = bundle.manifest?.bundleIdentifier ?? bundle.name
         self.settings = settings
+        self.sandboxes = sandboxes
         self.ledger = ledger
         self.network = network
         workerPerInstance = bundle.manifest.map { $0.point == .content && !$0.sharedWorker } ?? false
@@ -147,7 +152,7 @@ final class WorkerProvider: ExtensionProvider {
         return try state.withLock { (state: inout State) throws(Diagnostic) -> WorkerConnection in
             switch state.quarantine {
             case .faults(let files)?:
-                guard FaultLedger.digests(of: files.map(\.path)) != files else {
+                guard contentDigests.digests(of: files.map(\.path)) != files else {
                     throw .error(.workerQuarantined,
                                  "\(extensionName) is quarantined after repeated faults until the content of its library or manifest changes; the notification shows its default content.")
                 }
@@ -199,7 +204,7 @@ final class WorkerProvider: ExtensionProvider {
         let number = state.nextStart
         state.nextStart += 1
         let connection = try WorkerConnection.start(
-            bundle, for: host, settings: settings, network: network, reports: reports,
+            bundle, for: host, settings: settings, sandboxes: sandboxes, network: network, reports: reports,
             onEnd: { [weak self] fault in self?.ended(number, with: fault) }, onReport: onFault)
         // One that ended already (its end told before it was kept) is not kept; nor those ended before.
         state.running = state.running.filter { $0.value.isRunning }
@@ -239,7 +244,7 @@ final class WorkerProvider: ExtensionProvider {
         var reports = [fault.diagnostic]
         var quarantined: [FaultLedger.FileDigest]?
         if state.quarantine == nil && count >= policy.quarantineAfter {
-            let digests = FaultLedger.digests(of: FaultLedger.files(of: bundle))
+            let digests = contentDigests.digests(of: FaultLedger.files(of: bundle))
             quarantined = digests
             state.quarantine = .faults(digests)
             // Every worker of the bundle's ends now, not only the last started: with a worker per

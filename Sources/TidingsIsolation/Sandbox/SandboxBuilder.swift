@@ -8,9 +8,13 @@ import TidingsSystemShims
 /// namespaces, a cgroup that is not delegated), so that later workers go
 /// straight to the fallback, and every fallback is reported as a weakened
 /// or missing layer.
+///
+/// Owned by a `WorkerLauncher` (and shared by its copies and the providers
+/// it makes): what it learnt goes with the launcher, and two launchers of
+/// different settings each probe their own.
 package final class SandboxBuilder: Sendable {
-    /// One per process: what the kernel and the session allow does not change while it runs.
-    package static let shared = SandboxBuilder()
+    /// A builder that knows nothing yet.
+    package init() {}
 
     /// Why layers failed before, in this process; nil while untried or working.
     private struct Known {
@@ -24,10 +28,10 @@ package final class SandboxBuilder: Sendable {
     private let probed = Mutex<[SandboxLayer]?>(nil)
 
     /// The sandbox layers a worker started with `settings` gets on this
-    /// machine, found once per process by a worker that serves no bundle.
+    /// machine, found once by a worker that serves no bundle.
     package func layers(for settings: WorkerSettings) -> [SandboxLayer] {
         if let known = probed.withLock({ $0 }) { return known }
-        let found = WorkerConnection.probe(settings: settings)
+        let found = WorkerConnection.probe(settings: settings, sandboxes: self)
         probed.withLock { $0 = found }
         return found
     }

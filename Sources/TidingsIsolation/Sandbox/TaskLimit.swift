@@ -35,10 +35,10 @@ package enum TaskLimit {
     /// `/proc/PID/status` whose first `Uid` is `user`. A host sees all of
     /// them: its own user's, or (root) everyone's. Nil when `/proc` cannot be read.
     package static func tasks(ofUser user: uid_t) -> Int? {
-        guard let names = try? FileSystem.contentsOfDirectory("/proc") else { return nil }
+        guard let pids = ProcessStatus.processes() else { return nil }
         var count = 0
-        for name in names where name.first?.isNumber == true {
-            guard let status = ProcessStatus(path: "/proc/\(name)/status"),
+        for pid in pids {
+            guard let status = ProcessStatus(of: pid),
                   status.numbers("Uid").first == UInt64(user)
             else { continue }
             count += Int(status.numbers("Threads").first ?? 1)

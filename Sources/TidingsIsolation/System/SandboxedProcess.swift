@@ -117,8 +117,7 @@ package final class SandboxedProcess: Sendable {
     /// `/proc/PID/task/PID/children` lists it; nil once it ended (or where
     /// the kernel does not list children).
     package var workerPid: Int32? {
-        guard let bytes = try? FileSystem.readFile("/proc/\(pid)/task/\(pid)/children", limit: 4096) else { return nil }
-        return String(decoding: bytes, as: UTF8.self).split(separator: " ").first.flatMap { Int32($0) }
+        ProcessStatus.children(of: "\(pid)", thread: "\(pid)").first.flatMap { Int32($0) }
     }
 }
 

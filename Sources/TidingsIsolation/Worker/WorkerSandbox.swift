@@ -154,17 +154,7 @@ package enum WorkerSandbox {
 
     /// How many threads this process has (`Threads` of `/proc/self/status`); 0 when unknown.
     static func threadCount() -> Int {
-        Int(ProcessStatus(path: "/proc/self/status")?.numbers("Threads").first ?? 0)
-    }
-
-    /// `VmData` of a `/proc/PID/status` text, in bytes: the process's private
-    /// writable memory, as `RLIMIT_DATA` counts it. Nil when the text has no
-    /// such line or it is not a number of kB.
-    static func dataSize(inStatus text: String) -> UInt64? {
-        let fields = ProcessStatus(text: text).fields("VmData")
-        guard fields.count == 2, fields[1] == "kB", let kilobytes = UInt64(fields[0]) else { return nil }
-        let (bytes, overflow) = kilobytes.multipliedReportingOverflow(by: 1024)
-        return overflow ? nil : bytes
+        Int(ProcessStatus(of: "self")?.numbers("Threads").first ?? 0)
     }
 
     /// The data limit that leaves `allowance` bytes beyond `currentSize`:
@@ -174,12 +164,11 @@ package enum WorkerSandbox {
         return overflow || sum >= unlimited ? unlimited : sum
     }
 
-    /// `VmData` of this process now.
+    /// `VmData` of this process now, in bytes: its private writable memory,
+    /// as `RLIMIT_DATA` counts it.
     private static func currentDataSize() throws(SystemError) -> UInt64 {
-        guard let bytes = try? FileSystem.readFile("/proc/self/status", limit: 1 << 16) else {
-            throw SystemError(code: EIO)
-        }
-        guard let size = dataSize(inStatus: String(decoding: bytes, as: UTF8.self)) else {
+        guard let status = ProcessStatus(of: "self") else { throw SystemError(code: EIO) }
+        guard let size = status.bytes("VmData") else {
             throw SystemError(code: ENODATA)
         }
         return size

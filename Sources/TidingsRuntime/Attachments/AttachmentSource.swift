@@ -20,7 +20,7 @@ package struct AttachmentSource: ~Copyable {
     package let file: FileDescriptor
     /// Its status when opened: size, times, device and inode, links.
     let status: stat
-    /// Its directory and its name there; nil for a file a worker process opened.
+    /// Its directory and its name there; nil for a file its caller opened (`init(openedFor:file:)`).
     let place: SourcePlace?
 
     /// The file `request` names, checked and opened; a relative path is
@@ -79,8 +79,9 @@ package struct AttachmentSource: ~Copyable {
         place = SourcePlace(directory: directory, name: name)
     }
 
-    /// The file a worker process opened for `request`, checked: a regular
-    /// file. `file` stays its caller's; the source reads a duplicate.
+    /// The file the caller opened for `request` (for an extension run
+    /// elsewhere), checked: a regular file. `file` stays its caller's; the
+    /// source reads a duplicate.
     init(openedFor request: AttachmentRequest, file: borrowing FileDescriptor) throws(AttachmentFailure) {
         let path = (try? Location(of: request).path) ?? request.url
         let duplicate = fcntl(file.rawValue, F_DUPFD_CLOEXEC, 0)

@@ -44,8 +44,7 @@ package final class AttachmentStore: Sendable {
         /// Copied as asked; still in its place.
         case copied
         /// Copied in, and removed from its place by someone else: `reason`
-        /// says who ("it came open from the extension's worker process,
-        /// which removes it from its place").
+        /// says who (the opener's words, as `admit(_:opened:removedBy:for:)` was given them).
         case movedByCopy(reason: String)
         /// Copied and left in its place, though it was to be moved:
         /// `reason` says why ("it cannot be removed from its place (…)").
@@ -141,18 +140,20 @@ package final class AttachmentStore: Sendable {
         return .success(placed.map(commit))
     }
 
-    /// Checks `file`, which a worker process opened for `request`, by
-    /// copying it into the store and checking the copy; the worker removes
-    /// it from its place once admitted, so the admission says it was moved
-    /// by copying. The path the request names is never opened here: a
-    /// worker's extension chooses it. Counted for `owner`, as in `admit(_:as:for:)`.
-    package func admit(_ request: AttachmentRequest, from file: borrowing FileDescriptor, for owner: Owner? = nil)
-        -> Result<Admission, AttachmentFailure>
+    /// Checks `file`, a descriptor the caller opened for `request` (for an
+    /// extension run elsewhere), by copying it into the store and checking
+    /// the copy; the opener removes it from its place once admitted, so the
+    /// admission says it was moved by copying, for `remover` (why: "it came
+    /// open from …, which removes it from its place"). The path the request
+    /// names is never opened here: the extension chose it. Counted for
+    /// `owner`, as in `admit(_:as:for:)`.
+    package func admit(_ request: AttachmentRequest, opened file: borrowing FileDescriptor, removedBy remover: String,
+                       for owner: Owner? = nil) -> Result<Admission, AttachmentFailure>
     {
         do throws(AttachmentFailure) {
             var placement = try place(AttachmentSource(openedFor: request, file: file), for: request, as: .copy,
                                       owner: owner)
-            placement.admission.transfer = .movedByCopy(reason: "it came open from the extension's worker process, which removes it from its place")
+            placement.admission.transfer = .movedByCopy(reason: remover)
             return .success(commit(placement))
         } catch {
             return .failure(error)

@@ -13,7 +13,7 @@ extension NotificationHost {
         /// completing after a server round trip on a slow network.
         package static let defaultResponseDeadline = 120.0
         /// The clock completion deadlines are set and judged by: the
-        /// system's monotonic clock, or a test's. (A worker process answers
+        /// system's monotonic clock, or a test's. (A process running an extension elsewhere answers
         /// its extension's completion call by its own monotonic clock against
         /// the same instant; the host's judgement is what counts.)
         package var clock = DeadlineClock.monotonic

@@ -37,16 +37,21 @@ package enum CNotification {
     }
 }
 
-/// One notification laid out as the ABI's C structs, in one buffer that is
-/// never changed after it is made: the `tidings_notification` first, then
-/// its content and the content's details (`tidings.content/1`, which finds
-/// them by the content's address while the layout lives), the userInfo entries and the attachments with their pointer
-/// arrays, then every string they point to, NUL-terminated (userInfo values
-/// serialised as JSON text). The structs point into the same buffer, which
-/// neither moves nor changes while this object lives.
-final class CNotificationLayout: Sendable {
-    /// The structs and strings, in words so that every struct is aligned.
-    private let words: [UInt64]
+/// One notification laid out as the ABI's C structs, in one allocation
+/// that this object owns and that is never changed after it is made: the
+/// `tidings_notification` first, then its content and the content's details
+/// (`tidings.content/1`, which finds them by the content's address while the
+/// layout lives), the userInfo entries and the attachments with their
+/// pointer arrays, then every string they point to, NUL-terminated (userInfo
+/// values serialised as JSON text). The structs point into the same
+/// allocation, which is freed in `deinit`: every pointer into it is valid
+/// exactly as long as this object lives, wherever references to it go.
+///
+/// `@unchecked Sendable`: the allocation is written only by `init`, before
+/// the object is shared, and only read afterwards, from any thread.
+final class CNotificationLayout: @unchecked Sendable {
+    /// The structs and strings, 8-byte aligned so that every struct is.
+    private let base: UnsafeMutableRawPointer
 
     /// Lays out the notification of request identifier `identifier`,
     /// delivered at `date`, saying `content`: measures every string, makes
@@ -84,109 +89,107 @@ final class CNotificationLayout: Sendable {
         let attachmentPointersOffset = attachmentsOffset + attachments.count * attachmentSize
         let stringsOffset = attachmentPointersOffset + attachments.count * pointerSize
 
-        words = [UInt64](unsafeUninitializedCapacity: (stringsOffset + stringsSize + 7) / 8) { words, initialized in
-            words[words.count - 1] = 0  // the bytes after the last string
-            let base = UnsafeMutableRawPointer(words.baseAddress!)
-            let stringBytes = UnsafeMutableBufferPointer(
-                start: (base + stringsOffset).bindMemory(to: UInt8.self, capacity: stringsSize), count: stringsSize)
-            let text = UnsafeRawPointer(stringBytes.baseAddress!).assumingMemoryBound(to: CChar.self)
-            var strings = OutputSpan(buffer: stringBytes, initializedCount: 0)
-            /// Appends `string` and a NUL to `strings`; returns where it starts, or NULL for nil.
-            func add(_ string: String?, to strings: inout OutputSpan<UInt8>) -> UnsafePointer<CChar>? {
-                guard let string else { return nil }
-                let start = text + strings.count
-                strings.append(utf8: string)
-                strings.append(0)
-                return start
-            }
-
-            let entries = (base + entriesOffset).bindMemory(to: tidings_user_info_entry.self, capacity: userInfo.count)
-            let entryPointers = (base + entryPointersOffset)
-                .bindMemory(to: UnsafePointer<tidings_user_info_entry>?.self, capacity: userInfo.count)
-            for (position, (key, value)) in userInfo.enumerated() {
-                let cKey = add(key, to: &strings)
-                let json = text + strings.count
-                value.write(to: &strings)
-                strings.append(0)
-                let stringValue = add(value.stringValue, to: &strings)
-                (entries + position).initialize(to: tidings_user_info_entry(
-                    struct_size: UInt32(entrySize), key: cKey, json: json, string_value: stringValue))
-                (entryPointers + position).initialize(to: UnsafePointer(entries + position))
-            }
-            let cAttachments = (base + attachmentsOffset).bindMemory(to: tidings_attachment.self, capacity: attachments.count)
-            let attachmentPointers = (base + attachmentPointersOffset)
-                .bindMemory(to: UnsafePointer<tidings_attachment>?.self, capacity: attachments.count)
-            for (position, (attachment, url)) in zip(attachments, urls).enumerated() {
-                let identifier = add(attachment.identifier, to: &strings)
-                let type = add(attachment.type, to: &strings)
-                let cURL = add(url, to: &strings)
-                let thumbnail = attachment.thumbnail
-                let rect = thumbnail.clippingRect.map { tidings_rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-                (cAttachments + position).initialize(to: tidings_attachment(
-                    struct_size: UInt32(MemoryLayout<tidings_attachment>.size), identifier: identifier, type: type,
-                    url: cURL, size: attachment.size, thumbnail_hidden: thumbnail.hidden,
-                    thumbnail_clipping_rect: rect ?? tidings_rect(), thumbnail_time: thumbnail.time ?? -1))
-                (attachmentPointers + position).initialize(to: UnsafePointer(cAttachments + position))
-            }
-
-            let cIdentifier = add(identifier, to: &strings)
-            let title = add(content.title, to: &strings)
-            let subtitle = add(content.subtitle, to: &strings)
-            let body = add(content.body, to: &strings)
-            let category = add(content.categoryIdentifier, to: &strings)
-            let thread = add(content.threadIdentifier, to: &strings)
-            let target = add(content.targetContentIdentifier, to: &strings)
-            let sound = add(content.sound, to: &strings)
-            let launchImage = add(content.launchImageName, to: &strings)
-            let summaryArgument = add(content.summaryArgument, to: &strings)
-            let filterCriteria = add(content.filterCriteria, to: &strings)
-            let written = strings.finalize(for: stringBytes)
-            precondition(written == stringsSize, "The strings did not fill the room measured for them.")
-
-            let cContent = (base + contentOffset).bindMemory(to: tidings_content.self, capacity: 1)
-            cContent.initialize(to: tidings_content(
-                struct_size: UInt32(MemoryLayout<tidings_content>.size),
-                interruption_level: content.interruptionLevel.rawValue,
-                title: title, subtitle: subtitle, body: body, category_identifier: category, thread_identifier: thread,
-                target_content_identifier: target, sound: sound,
-                badge: content.badge ?? Int64(TIDINGS_BADGE_NONE), relevance_score: content.relevanceScore,
-                user_info_count: userInfo.count, user_info: userInfo.isEmpty ? nil : UnsafePointer(entryPointers),
-                attachment_count: attachments.count,
-                attachments: attachments.isEmpty ? nil : UnsafePointer(attachmentPointers)))
-            (base + detailsOffset).bindMemory(to: tidings_content_details.self, capacity: 1).initialize(to: tidings_content_details(
-                struct_size: UInt32(MemoryLayout<tidings_content_details>.size), critical_sound: content.criticalSound,
-                sound_volume: content.soundVolume ?? -1, launch_image_name: launchImage, summary_argument: summaryArgument,
-                summary_argument_count: UInt64(content.summaryArgumentCount), filter_criteria: filterCriteria))
-            base.bindMemory(to: tidings_notification.self, capacity: 1).initialize(to: tidings_notification(
-                struct_size: UInt32(MemoryLayout<tidings_notification>.size), identifier: cIdentifier,
-                date: date, content: UnsafePointer(cContent)))
-            initialized = words.count
+        // A multiple of 8 bytes; the bytes after the last string are zero.
+        let byteCount = (stringsOffset + stringsSize + 7) / 8 * 8
+        base = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: MemoryLayout<UInt64>.alignment)
+        (base + byteCount - 8).initializeMemory(as: UInt64.self, repeating: 0, count: 1)
+        let stringBytes = UnsafeMutableBufferPointer(
+            start: (base + stringsOffset).bindMemory(to: UInt8.self, capacity: stringsSize), count: stringsSize)
+        let text = UnsafeRawPointer(stringBytes.baseAddress!).assumingMemoryBound(to: CChar.self)
+        var strings = OutputSpan(buffer: stringBytes, initializedCount: 0)
+        /// Appends `string` and a NUL to `strings`; returns where it starts, or NULL for nil.
+        func add(_ string: String?, to strings: inout OutputSpan<UInt8>) -> UnsafePointer<CChar>? {
+            guard let string else { return nil }
+            let start = text + strings.count
+            strings.append(utf8: string)
+            strings.append(0)
+            return start
         }
+
+        let entries = (base + entriesOffset).bindMemory(to: tidings_user_info_entry.self, capacity: userInfo.count)
+        let entryPointers = (base + entryPointersOffset)
+            .bindMemory(to: UnsafePointer<tidings_user_info_entry>?.self, capacity: userInfo.count)
+        for (position, (key, value)) in userInfo.enumerated() {
+            let cKey = add(key, to: &strings)
+            let json = text + strings.count
+            value.write(to: &strings)
+            strings.append(0)
+            let stringValue = add(value.stringValue, to: &strings)
+            (entries + position).initialize(to: tidings_user_info_entry(
+                struct_size: UInt32(entrySize), key: cKey, json: json, string_value: stringValue))
+            (entryPointers + position).initialize(to: UnsafePointer(entries + position))
+        }
+        let cAttachments = (base + attachmentsOffset).bindMemory(to: tidings_attachment.self, capacity: attachments.count)
+        let attachmentPointers = (base + attachmentPointersOffset)
+            .bindMemory(to: UnsafePointer<tidings_attachment>?.self, capacity: attachments.count)
+        for (position, (attachment, url)) in zip(attachments, urls).enumerated() {
+            let identifier = add(attachment.identifier, to: &strings)
+            let type = add(attachment.type, to: &strings)
+            let cURL = add(url, to: &strings)
+            let thumbnail = attachment.thumbnail
+            let rect = thumbnail.clippingRect.map { tidings_rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+            (cAttachments + position).initialize(to: tidings_attachment(
+                struct_size: UInt32(MemoryLayout<tidings_attachment>.size), identifier: identifier, type: type,
+                url: cURL, size: attachment.size, thumbnail_hidden: thumbnail.hidden,
+                thumbnail_clipping_rect: rect ?? tidings_rect(), thumbnail_time: thumbnail.time ?? -1))
+            (attachmentPointers + position).initialize(to: UnsafePointer(cAttachments + position))
+        }
+
+        let cIdentifier = add(identifier, to: &strings)
+        let title = add(content.title, to: &strings)
+        let subtitle = add(content.subtitle, to: &strings)
+        let body = add(content.body, to: &strings)
+        let category = add(content.categoryIdentifier, to: &strings)
+        let thread = add(content.threadIdentifier, to: &strings)
+        let target = add(content.targetContentIdentifier, to: &strings)
+        let sound = add(content.sound, to: &strings)
+        let launchImage = add(content.launchImageName, to: &strings)
+        let summaryArgument = add(content.summaryArgument, to: &strings)
+        let filterCriteria = add(content.filterCriteria, to: &strings)
+        let written = strings.finalize(for: stringBytes)
+        precondition(written == stringsSize, "The strings did not fill the room measured for them.")
+
+        let contentStruct = (base + contentOffset).bindMemory(to: tidings_content.self, capacity: 1)
+        contentStruct.initialize(to: tidings_content(
+            struct_size: UInt32(MemoryLayout<tidings_content>.size),
+            interruption_level: content.interruptionLevel.rawValue,
+            title: title, subtitle: subtitle, body: body, category_identifier: category, thread_identifier: thread,
+            target_content_identifier: target, sound: sound,
+            badge: content.badge ?? Int64(TIDINGS_BADGE_NONE), relevance_score: content.relevanceScore,
+            user_info_count: userInfo.count, user_info: userInfo.isEmpty ? nil : UnsafePointer(entryPointers),
+            attachment_count: attachments.count,
+            attachments: attachments.isEmpty ? nil : UnsafePointer(attachmentPointers)))
+        (base + detailsOffset).bindMemory(to: tidings_content_details.self, capacity: 1).initialize(to: tidings_content_details(
+            struct_size: UInt32(MemoryLayout<tidings_content_details>.size), critical_sound: content.criticalSound,
+            sound_volume: content.soundVolume ?? -1, launch_image_name: launchImage, summary_argument: summaryArgument,
+            summary_argument_count: UInt64(content.summaryArgumentCount), filter_criteria: filterCriteria))
+        base.bindMemory(to: tidings_notification.self, capacity: 1).initialize(to: tidings_notification(
+            struct_size: UInt32(MemoryLayout<tidings_notification>.size), identifier: cIdentifier,
+            date: date, content: UnsafePointer(contentStruct)))
         let (cContent, details) = addresses
         ContentInterface.remember(content: cContent, details: details)
     }
 
-    /// Forgets the content's details: the buffer goes with the layout.
+    /// Forgets the content's details, then frees the allocation.
     deinit {
         let (cContent, details) = addresses
         ContentInterface.forget(content: cContent, details: details)
+        base.deallocate()
     }
 
     /// Where the content's details lie in the buffer: right after the content.
     private static let detailsOffset = MemoryLayout<tidings_notification>.stride + MemoryLayout<tidings_content>.stride
 
-    /// Where the content and its details lie.
+    /// Where the content and its details lie: valid while this object lives.
     private var addresses: (content: UnsafeRawPointer, details: UnsafeRawPointer) {
-        words.withUnsafeBufferPointer { words in
-            let base = UnsafeRawPointer(words.baseAddress!)
-            return (base + MemoryLayout<tidings_notification>.stride, base + Self.detailsOffset)
-        }
+        (UnsafeRawPointer(base) + MemoryLayout<tidings_notification>.stride, UnsafeRawPointer(base) + Self.detailsOffset)
     }
 
-    /// Calls `body` with the `tidings_notification`, valid only inside `body`.
+    /// Calls `body` with the `tidings_notification`, valid only inside `body`
+    /// (the ABI's borrowing rule; this object, which `body`'s caller holds, keeps it alive).
     func withNotification<Result>(_ body: (UnsafePointer<tidings_notification>) -> Result) -> Result {
-        words.withUnsafeBufferPointer { words in
-            body(UnsafeRawPointer(words.baseAddress!).assumingMemoryBound(to: tidings_notification.self))
+        withExtendedLifetime(self) {
+            body(UnsafeRawPointer(base).assumingMemoryBound(to: tidings_notification.self))
         }
     }
 }

@@ -5,8 +5,8 @@ import TidingsRegistry
 /// keeps the result (or the failure).
 ///
 /// Two implementations are meant to exist: in this process
-/// (`InProcessLauncher`) and in a worker process; the runtime cannot tell
-/// them apart.
+/// (`InProcessLauncher`) and elsewhere (another process, as the isolation
+/// layer runs it); the runtime cannot tell them apart.
 package protocol ExtensionLauncher: Sendable {
     /// Makes the bundle's extension ready to create instances for `host`,
     /// whose table it is given and whose completions it answers.
@@ -43,7 +43,7 @@ extension ExtensionProvider {
 ///
 /// The runtime calls an instance from one thread at a time and never after
 /// `destroy()`. A call throws when it could not be made, or did not come
-/// back: the extension's worker process failed (in this process, calls
+/// back: the extension, run elsewhere, ended (in this process, calls
 /// never throw); the instance is then gone.
 package protocol ExtensionInstance: Sendable {
     /// `didReceive(_:)`: fill the view for `notification`.
@@ -68,7 +68,7 @@ package protocol ExtensionInstance: Sendable {
     /// The user tapped a button, submitted a text field or answered a
     /// text-input request (`tidings.element-events/1`'s handle_event).
     func handle(_ event: ElementEvent) throws(Diagnostic)
-    /// Frees the instance; it never fails, as a failed worker took its instances with it.
+    /// Frees the instance; it never fails, as an extension that ended elsewhere took its instances with it.
     func destroy()
 }
 

@@ -15,8 +15,8 @@ package struct InProcessLauncher: ExtensionLauncher {
         try launch(bundle, table: host.table)
     }
 
-    /// Loads the bundle's library, giving it `table`: a host's, or in a
-    /// worker process the worker's own.
+    /// Loads the bundle's library, giving it `table`: a host's, or, where the
+    /// extension is run for a host elsewhere, the table that relays to it.
     package func launch(_ bundle: ExtensionBundle, table: HostTable) throws(Diagnostic) -> any ExtensionProvider {
         guard let path = bundle.libraryPath, let manifest = bundle.manifest else {
             throw .error(.bundleManifestMissing, "\(bundle.name) has no valid manifest.", at: .init(file: bundle.path))

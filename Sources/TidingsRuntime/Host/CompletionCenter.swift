@@ -73,7 +73,7 @@ package final class CompletionCenter: Sendable {
     }
 
     /// Gives up on `token`'s completion, if it is pending: whoever owed it is
-    /// gone (a worker process that ended), so its waiter stops waiting now.
+    /// gone (an extension, run elsewhere, that ended), so its waiter stops waiting now.
     package func abandon(_ token: UInt64) {
         table.withLock { $0.pending[token] }?.abandon()
     }
@@ -155,7 +155,7 @@ package final class PendingCompletion: Sendable {
         var extra: [Diagnostic] = []
         /// A later end than the deadline, during a grace period; 0 when none.
         var graceUntil: UInt64 = 0
-        /// Nothing will answer any more (the extension's worker process is gone): waits end at once.
+        /// Nothing will answer any more (the extension, run elsewhere, is gone): waits end at once.
         var abandoned = false
         /// The waiter is done (`CompletionCenter.finish`): problems are reported as they come.
         var closed = false
@@ -164,7 +164,7 @@ package final class PendingCompletion: Sendable {
         /// The token was misused: it counts as a fault once, never again.
         var misused = false
         /// The misuse to count when the waiter is done: a fault counted
-        /// while the response is under way could end the extension's worker
+        /// while the response is under way could end the extension
         /// (the quarantine) in the middle of it.
         var uncounted: Diagnostic?
         /// The gate a waiter waits at: made by the first wait that finds no
@@ -205,7 +205,7 @@ package final class PendingCompletion: Sendable {
     package var problems: [Diagnostic] { state.withLock { $0.extra } }
 
     /// True when the wait was given up because nothing could answer any more
-    /// (the extension's worker process ended).
+    /// (the extension, run elsewhere, ended).
     package var isAbandoned: Bool { state.withLock { $0.abandoned } }
 
     /// Waits for the completion until the deadline; nil when it did not come.
@@ -226,8 +226,8 @@ package final class PendingCompletion: Sendable {
         return result
     }
 
-    /// Gives up waiting: nothing can answer any more (the extension's worker
-    /// process is gone). A wait under way ends now, as will later ones.
+    /// Gives up waiting: nothing can answer any more (the extension, run
+    /// elsewhere, is gone). A wait under way ends now, as will later ones.
     package func abandon() {
         let latch: Latch? = state.withLock { state in
             state.abandoned = true
@@ -329,7 +329,7 @@ package final class PendingCompletion: Sendable {
 extension Diagnostic.Code {
     /// The extension never completed a response before its deadline.
     package static let completionTimeout = Self("response.completion-timeout")
-    /// The extension's worker ended before it completed a response.
+    /// The extension ended (run elsewhere) before it completed a response.
     package static let completionAbandoned = Self("response.completion-abandoned")
     /// A completion came after its deadline: reported, never a fault.
     package static let completionLate = Self("response.completion-late")

@@ -4,15 +4,19 @@ import Synchronization
 /// that a host function given only a handle finds its host.
 ///
 /// Context handles and completion tokens are numbers. Each carries, in its
-/// high 16 bits, the slot of its issuer (a host's `HostEndpoint`, or a
-/// worker process's own), and below them a number drawn from one counter of
-/// the process, never given twice: so a handle leads back to its own
+/// high 16 bits, the slot of its issuer (a host's `HostEndpoint`, or the
+/// own of a process that runs an extension for a host elsewhere), and
+/// below them a number drawn from one counter of the process, never given
+/// twice: so a handle leads back to its own
 /// issuer's tables only, and a handle of an issuer that is gone names
 /// nothing in the one that took its slot since. The directory keeps weak
 /// references and the counter, and nothing of any host's state: two hosts
 /// in one process see nothing of each other's contexts or completions.
 package final class HandleDirectory: Sendable {
-    /// The directory of the process.
+    /// The directory of the process. Process-wide because the host
+    /// functions are: a C function pointer carries no host, only the handle
+    /// it is given, so whatever resolves a handle is one for the process.
+    /// It holds no host's state (see above), so hosts stay independent.
     package static let shared = HandleDirectory()
 
     /// The bits of a handle below its slot.

@@ -2,8 +2,9 @@ import TidingsABI
 
 /// Whoever issued the handles of one slot of the `HandleDirectory`: the
 /// contexts its context handles name, and where the completions of its
-/// tokens go. A host's `HostEndpoint` in the host; in a worker process, the
-/// worker's own, which relays completions to its host.
+/// tokens go. A host's `HostEndpoint` in the host; in a process that runs an
+/// extension for a host elsewhere, that process's own, which relays
+/// completions to its host.
 package protocol HandleOwner: AnyObject, Sendable {
     /// The contexts its handles name.
     var contexts: ContextRegistry { get }

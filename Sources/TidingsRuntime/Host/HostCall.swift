@@ -35,7 +35,7 @@ package enum HostCall: Sendable, Equatable {
 
     /// Why the call's arguments are refused for their size, in one sentence;
     /// nil when they fit `HostLimits`. (From this process, the C functions
-    /// refuse them before; from a worker, they come as they were sent.)
+    /// refuse them before; from an extension run elsewhere, they come as they were sent.)
     package var violation: String? {
         func tooLong(_ text: String, _ limit: Int, _ what: String) -> String? {
             text.utf8.count > limit ? "\(what) is longer than \(limit) bytes." : nil
@@ -117,7 +117,7 @@ extension InstanceContext {
     }
 
     /// Charges one host call that comes as a message from elsewhere (an
-    /// attachment request a worker relays) to this context's budget, as a
+    /// attachment request relayed for an extension run elsewhere) to this context's budget, as a
     /// call made here would be: nil when it may go on, else the status to
     /// answer (a closed or abusive context, a call over the rate).
     package func admitRelayedCall() -> tidings_status? {

@@ -8,7 +8,7 @@ import TidingsBase
 /// In the host, an instance's `InstanceContext` is its own sink: it applies
 /// each call to the state the runtime reads. Where the extension runs
 /// elsewhere, another implementation may stand behind the handle (the
-/// isolation layer forwards calls from a worker process to its host), so
+/// isolation layer forwards calls from another process to its host), so
 /// that the host functions themselves never need to know where they run.
 package protocol HostCallSink: AnyObject, Sendable {
     /// Carries out `call` and returns the status the ABI answers.

@@ -70,7 +70,7 @@ package enum HostLimits {
 /// that refills at `perSecond`. A call finding it empty is refused with
 /// TIDINGS_STATUS_RATE_LIMITED; an extension whose calls are refused
 /// `burst` times within a second is abusive (a call storm): its context
-/// takes no more calls, and an isolated one's worker is ended.
+/// takes no more calls, and one run elsewhere is ended.
 package struct CallRate: Sendable, Equatable {
     /// Calls a second, over time.
     package var perSecond: Double

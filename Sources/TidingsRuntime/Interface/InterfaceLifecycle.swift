@@ -132,7 +132,7 @@ struct InterfaceLifecycle: Sendable {
         return changed || closes ? [presentation] : []
     }
 
-    /// The call into `instance`, the open interface's, failed (its worker
+    /// The call into `instance`, the open interface's, failed (its extension
     /// ended): the instance is gone, and the interface closes. Returns the
     /// presentation of the notification whose interface closed, if it did.
     private func failed(_ instance: InstanceRecord) -> [Presentation] {

@@ -91,7 +91,7 @@ struct ResponseFlow: Sendable {
 
     /// Gives `response` to `entry`'s extension through `instance` and waits
     /// for its completion until the deadline; returns its answer (nil when
-    /// none came; what went wrong goes to `result`) and whether the worker
+    /// none came; what went wrong goes to `result`) and whether the extension
     /// ended before it answered.
     private func awaitCompletion(of response: ResponseRequest, to entry: DeliveredNotification,
                                  by instance: InstanceRecord, into result: inout CallResult)
@@ -119,13 +119,13 @@ struct ResponseFlow: Sendable {
     }
 
     /// Says why `instance`'s extension gave no answer (an undefined one is
-    /// reported by the completion center): its worker ended, or, unless an
+    /// reported by the completion center): its extension ended, or, unless an
     /// error says why already, the deadline passed.
     private func noteMissingAnswer(of instance: InstanceRecord, abandoned: Bool, diagnostics: inout [Diagnostic]) {
         let name = instance.manifest.bundleIdentifier
         if abandoned {
             diagnostics.append(.error(.completionAbandoned,
-                                      "\(name)'s worker ended before it completed the response; the notification is closed and the action forwarded to the app."))
+                                      "\(name)'s extension ended before it completed the response; the notification is closed and the action forwarded to the app."))
         } else if !diagnostics.containsError {
             diagnostics.append(.error(.completionTimeout,
                                       "\(name) did not complete the response within \(NumberText.short(deadline)) s (--deadline); the host applied dismissAndForwardAction: the notification is closed and the action forwarded to the app. A completion after this is reported, and is no fault."))

@@ -8,8 +8,8 @@ package struct ServiceAttachments: Sendable {
     /// The host's store, if it keeps one.
     let store: AttachmentStore?
     /// Whose the files are, for the store's quota: the notification, its app
-    /// and the bundle; nil counts them for no one (a worker's own context,
-    /// which never reaches a store).
+    /// and the bundle; nil counts them for no one (the context of an
+    /// extension run elsewhere, which never reaches a store itself).
     let owner: AttachmentStore.Owner?
     /// Told when the bundle keeps passing the store's quota
     /// (`AttachmentFailure.abuse`), to count it as a fault.
@@ -30,13 +30,14 @@ package struct ServiceAttachments: Sendable {
         return store.admit(request, as: .move, for: owner)
     }
 
-    /// Checks the file opened elsewhere (by a worker process) for `request`
-    /// and copies it into the store (the opener then removes it from its place).
-    package func create(_ request: AttachmentRequest, from file: borrowing FileDescriptor)
+    /// Checks `file`, a descriptor the caller opened for `request` (for an
+    /// extension run elsewhere), and copies it into the store; `remover`
+    /// says who then removes it from its place (`AttachmentStore.admit(_:opened:removedBy:for:)`).
+    package func create(_ request: AttachmentRequest, opened file: borrowing FileDescriptor, removedBy remover: String)
         -> Result<AttachmentStore.Admission, AttachmentFailure>
     {
         guard let store else { return .failure(Self.noStore(for: request)) }
-        return store.admit(request, from: file, for: owner)
+        return store.admit(request, opened: file, removedBy: remover, for: owner)
     }
 
     /// Takes back an attachment made for a request that ended meanwhile.

@@ -122,7 +122,7 @@ struct ServiceStage: Sendable {
                 try instance.serviceExtensionTimeWillExpire()
                 answer = pending.wait(until: grace)
             } catch {
-                // The worker failed: what the extension answered before counts, nothing after.
+                // The extension, run elsewhere, failed: what the extension answered before counts, nothing after.
                 failure = error
                 answer = pending.result
             }

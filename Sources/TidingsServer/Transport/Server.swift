@@ -105,15 +105,15 @@ package final class Server: Sendable {
         }
     }
 
-    /// Serves standard input and output until standard input ends (or
-    /// `finish()`) and every call is answered.
-    package func serveStandardIO() {
-        // Answers go to a private copy of standard output, and standard output
-        // itself to standard error: what an extension prints (it runs in this
-        // process) must not end up in the middle of the JSON-RPC stream.
-        let output = fcntl(1, F_DUPFD_CLOEXEC, 3)
-        guard output >= 0, dup2(2, 1) >= 0 else { return }
-        let connection = Connection(number: nextNumber(), standardIOWith: context, output: output)
+    /// Serves the client on standard input, answering on `output`, until
+    /// standard input ends (or `finish()`) and every call is answered.
+    /// `output` is the caller's to choose: `tidings serve --stdio` opens a
+    /// private copy of standard output and points standard output itself
+    /// elsewhere at the start of that mode, so that what an
+    /// extension prints never lands in the stream; the server changes no
+    /// descriptor of the process.
+    package func serveStandardIO(answeringOn output: consuming FileDescriptor) {
+        let connection = Connection(number: nextNumber(), standardIOWith: context, output: output.take())
         register(connection)
         if stopping.load(ordering: .acquiring) { connection.stopReading() }
         connection.serve()

@@ -1,5 +1,6 @@
 import Glibc
 import TidingsBase
+import TidingsSystemShims
 
 /// Unix-domain stream sockets: the server's listener, its peers' credentials,
 /// and a client's connection (for tests and the benchmark).
@@ -89,15 +90,14 @@ package enum UnixSocket {
 
     /// The next client of `listener`, waiting for one; nil once the
     /// listener is shut down or closed. A shortage (no descriptor or memory
-    /// left for now) is waited out, never taken for the end.
-    /// The corresponding C function is `accept`.
+    /// left for now) is waited out, never taken for the end. The client's
+    /// descriptor is close-on-exec from the moment it exists (no worker
+    /// started meanwhile inherits it); it blocks, as its reader wants.
+    /// The corresponding C function is `accept4`.
     package static func accept(on listener: borrowing FileDescriptor) -> FileDescriptor? {
         while true {
-            let client = SystemCall.retrying { Glibc.accept(listener.rawValue, nil, nil) }
-            if client >= 0 {
-                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-                return FileDescriptor(adopting: client)
-            }
+            let client = SystemCall.retrying { tidings_accept4(listener.rawValue, Int32(SOCK_CLOEXEC.rawValue)) }
+            if client >= 0 { return FileDescriptor(adopting: client) }
             switch errno {
             case ECONNABORTED, EPROTO:
                 continue

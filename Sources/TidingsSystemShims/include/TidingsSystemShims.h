@@ -38,6 +38,14 @@ int tidings_close_range(unsigned int first, unsigned int last, unsigned int flag
 /** eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): a descriptor to wake a poll with. */
 int tidings_eventfd(void);
 
+/**
+ * accept4(listener, NULL, NULL, flags): the next connection, its flags
+ * (SOCK_CLOEXEC, SOCK_NONBLOCK) set as it is made. Unlike the others, it
+ * returns -1 and sets errno, as accept4 does, so that the caller's
+ * SystemCall.retrying owns its EINTR.
+ */
+int tidings_accept4(int listener, int flags);
+
 /** pipe2(fds, flags). */
 int tidings_pipe2(int fds[2], int flags);
 

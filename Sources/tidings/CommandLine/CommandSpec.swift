@@ -99,6 +99,14 @@ struct CommandSpec {
 /// A subcommand of `tidings`.
 protocol Command {
     static var spec: CommandSpec { get }
+    /// True for a command that may start workers (to run extensions, or to
+    /// probe the sandbox): `tidings` hardens the process before it runs
+    /// (`HostHardening.apply()`). False unless a command says so.
+    static var startsWorkers: Bool { get }
     /// Runs with parsed arguments; returns the exit code.
     static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode
+}
+
+extension Command {
+    static var startsWorkers: Bool { false }
 }

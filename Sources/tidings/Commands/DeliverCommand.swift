@@ -5,6 +5,8 @@ import TidingsRuntime
 
 /// `tidings deliver`: one notification through the runtime, and optionally one response.
 enum DeliverCommand: Command {
+    static let startsWorkers = true
+
     static let spec = CommandSpec(
         name: "deliver",
         summary: "Deliver a notification — its attachments into the store, through its app's service extension — and print the presentation, a banner; optionally open its content extension's expanded interface, tap its media button or its elements, respond.",

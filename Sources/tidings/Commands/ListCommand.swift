@@ -8,6 +8,8 @@ import TidingsRuntime
 
 /// `tidings list`: every bundle on the search path, what it declares, and what is wrong with it.
 enum ListCommand: Command {
+    static let startsWorkers = true
+
     static let spec = CommandSpec(
         name: "list",
         summary: "List the extension bundles on the search path, what they declare, and their problems.",

@@ -4,6 +4,8 @@ import TidingsRuntime
 /// `tidings preview`: a notification delivered as `tidings deliver` delivers
 /// it, drawn as an HTML page and, with a headless browser, a PNG.
 enum PreviewCommand: Command {
+    static let startsWorkers = true
+
     static let spec = CommandSpec(
         name: "preview",
         summary: "Deliver a notification as deliver does and draw it — its banner and expanded view, after a response if asked, light and dark — as a self-contained HTML page and, with a headless Chromium, a PNG.",

@@ -7,6 +7,8 @@ import TidingsServer
 
 /// `tidings serve`: one long-running host for front ends, over JSON-RPC 2.0.
 enum ServeCommand: Command {
+    static let startsWorkers = true
+
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
@@ -73,7 +75,8 @@ enum ServeCommand: Command {
         // The socket before the state: "a server already listens here" says more than "its state is taken".
         let path = arguments.flag("stdio") ? nil : try socketPath(arguments, environment: environment)
         var listener: FileDescriptor? = nil
-        if let path { listener = try listen(at: path) }
+        var answers: FileDescriptor? = nil
+        if let path { listener = try listen(at: path) } else { answers = try divertStandardOutput() }
         // The socket file goes with the server, however it ends but killed outright.
         defer { if let path { unlink(path) } }
         let (state, stateDirectory) = try openState(arguments, environment: environment)
@@ -107,7 +110,7 @@ enum ServeCommand: Command {
             server.finish()
         }
         guard let path, let listener = listener.take() else {
-            server.serveStandardIO()
+            if let answers = answers.take() { server.serveStandardIO(answeringOn: answers) }
             return .success
         }
         printError("tidings serve: listening on \(path) (\(index.bundles.count) bundles on the search path; "
@@ -122,6 +125,26 @@ enum ServeCommand: Command {
             throw .usage("XDG_RUNTIME_DIR is not set, so there is no default socket: give one with --socket PATH.")
         }
         return path
+    }
+
+    /// Makes standard output the JSON-RPC stream's alone, at the start of
+    /// `--stdio`: answers go to the private copy of standard output this
+    /// returns (close-on-exec), and standard output itself becomes standard
+    /// error, so that what an extension prints (one run in this process)
+    /// never lands in the middle of the stream. A change to the whole
+    /// process, made here and nowhere else.
+    /// The corresponding C functions are `fcntl(F_DUPFD_CLOEXEC)` and `dup2`.
+    private static func divertStandardOutput() throws(CommandFailure) -> FileDescriptor {
+        /// The failure to divert, for `error`.
+        func failure(_ error: SystemError) -> CommandFailure {
+            CommandFailure(.cannotCreate, [.error(.socketUnavailable,
+                                                  "Standard output cannot be kept for the answers alone: \(error).")])
+        }
+        let copy = SystemCall.retrying { fcntl(1, F_DUPFD_CLOEXEC, 3) }
+        guard copy >= 0 else { throw failure(SystemError.current()) }
+        let answers = FileDescriptor(adopting: copy)
+        guard SystemCall.retrying({ dup2(2, 1) }) >= 0 else { throw failure(SystemError.current()) }
+        return answers
     }
 
     /// Listens at `path`.

@@ -6,6 +6,8 @@ import TidingsRuntime
 /// `tidings validate`: loads each extension in a worker and exercises it,
 /// as clap-validator and pluginval do for audio plug-ins.
 enum ValidateCommand: Command {
+    static let startsWorkers = true
+
     static let spec = CommandSpec(
         name: "validate",
         summary: "Load each extension bundle in a worker, with limits, and run named checks on it: a pass/warn/fail table.",

@@ -304,7 +304,7 @@ private struct Run {
         let start = MonotonicClock.now()
         let result = Result(catching: call)
         durations.append(Double(MonotonicClock.now() - start) / 1e6)
-        peakMemory = max(peakMemory, WorkerMemory.peakOfDescendants())
+        peakMemory = max(peakMemory, ProcessStatus.peakResidentOfDescendants())
         // What the worker reported that the call's own answer does not already say (with or without the bundle's path).
         var known: [Diagnostic] = []
         if case .success(let value) = result {
