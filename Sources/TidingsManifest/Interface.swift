@@ -6,7 +6,7 @@ import TidingsBase
 ///
 /// The file is named by `NSExtensionMainStoryboard` (`MainInterface` →
 /// `MainInterface.json` in the bundle). Its format is documented in the
-/// README under "Interface files".
+/// Docs/extensions.md under "Interface files".
 package struct Interface: Sendable, Equatable {
     /// The format version this reader understands.
     package static let formatVersion: Int64 = 1

@@ -3,7 +3,7 @@
  * this package: which sanitizer it is (tidings_sanitizer, which SwiftPM
  * compiles with the same flag as the Swift code), and the runtimes'
  * defaults below, which without a sanitizer compile to nothing. See the
- * README's "Sanitizers and fuzzing".
+ * "Sanitizers and fuzzing" in Docs/contributing/testing.md.
  *
  * Defaults of the sanitizer runtimes. A worker gets none of its host's
  * environment (SandboxBuilder.environment), so TSAN_OPTIONS and ASAN_OPTIONS
@@ -26,7 +26,7 @@
  * path (atomics inlined into our code) but not that hand-over, and reports
  * every access made under a Mutex that was contended as a race. The three
  * slow paths are defined again here, under their Swift names, so that calls
- * from this process's code bind to them (the README's command links the
+ * from this process's code bind to them (the testing guide's command links the
  * executables with --export-dynamic, so extensions' calls do too): each
  * calls the library's own and tells ThreadSanitizer that the lock was
  * acquired or released at the Mutex's address, as the inlined atomics do.
@@ -77,7 +77,7 @@ void __tsan_ignore_thread_end(void);
  * build of this package) call a few functions of the runtime that nothing
  * in the executables calls. The runtime is linked into each executable
  * statically, member by member as they are referred to: these references
- * link those functions, and -Xlinker --export-dynamic (in the README's
+ * link those functions, and -Xlinker --export-dynamic (in the testing guide's
  * command) exports them, without which such an extension does not load
  * ("needs the symbol __tsan_external_write, which nothing loaded provides").
  */

@@ -24,7 +24,7 @@ import TestSupport
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
     }
 
-    @Test func aSparseTenGibibyteLibraryIsInstalledWithinAGibibyteOfAddressSpace() throws {
+    @Test func aSparseTenGibibyteLibraryIsInstalledInBoundedMemory() throws {
         let (manifest, real) = try sample()
         // A valid ELF header, then 10 GiB of holes: reading it whole would need 10 GiB.
         let library = work.file("libEventInvite-big.so")
@@ -34,12 +34,16 @@ import TestSupport
         try handle.truncate(atOffset: 10 << 30)
         try handle.close()
         let extensions = work.file("extensions")
-        // Under a 1 GiB address-space limit: a whole read of the library cannot even be attempted.
-        let result = try ProcessRunner.run("/bin/sh", [
-            "-c", "ulimit -v 1048576 && exec \"$0\" install \"$1\" \"$2\" --into \"$3\" --force",
-            Locations.product("tidings"), manifest, library, extensions,
+        // Its peak resident memory, read by its parent when it ended: a whole read of the library would
+        // touch 10 GiB. (Not an address-space limit: a sanitizer's runtime reserves terabytes for its shadow.)
+        let result = try ProcessRunner.run("/usr/bin/python3", [
+            "-c", "import resource, subprocess, sys; status = subprocess.call(sys.argv[1:]); "
+                + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.exit(status)",
+            Locations.product("tidings"), "install", manifest, library, "--into", extensions, "--force",
         ], environment: ["HOME": tidings.home.path, "XDG_DATA_HOME": tidings.home.file("data"), "NO_COLOR": "1"])
         #expect(result.status == 0, "\(result.standardError)")
+        let peakKiB = Int(result.standardOutput.split(separator: "\n").last ?? "") ?? Int.max
+        #expect(peakKiB < 512 << 10, "install's peak resident memory was \(peakKiB) KiB for a 10 GiB sparse library")
         let installed = extensions + "/EventInvite.appex/libEventInvite.so"
         var info = stat()
         #expect(stat(installed, &info) == 0)

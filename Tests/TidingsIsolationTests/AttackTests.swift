@@ -97,7 +97,7 @@ import TidingsIsolation
     /// abuse; the service extension's attachment runs out of memory; the
     /// thread `cpu-spin-thread` would leave spinning is never started, its
     /// 8 MiB stack beyond what the runtime left of the data limit — see the
-    /// README's "Sanitizers and fuzzing").
+    /// "Sanitizers and fuzzing" in Docs/contributing/testing.md).
     @Test(.disabled(if: Sanitizer.current != nil,
                     "a sanitizer's runtime in the worker uses the memory and CPU time these attacks are judged by"),
           arguments: Attack.all.filter(\.dependsOnTheWorkersOwnUse), SandboxMode.allCases)

@@ -45,31 +45,31 @@ final class WorkerConnection: Sendable {
     let handlesElementEvents: Bool
     /// The sandbox's layers: the host's and the worker's own.
     let layers: [SandboxLayer]
-    private let channel: WorkerChannel
+    let channel: WorkerChannel
     /// The read end of the worker's output pipe.
-    private let output: FileDescriptor
-    private let extensionName: String
-    private let settings: WorkerSettings
+    let output: FileDescriptor
+    let extensionName: String
+    let settings: WorkerSettings
     /// The host whose completions the worker's extension answers.
-    private let host: HostEndpoint
-    private let onEnd: @Sendable (WorkerFault?) -> Void
-    private let onReport: @Sendable (Diagnostic) -> Void
+    let host: HostEndpoint
+    let onEnd: @Sendable (WorkerFault?) -> Void
+    let onReport: @Sendable (Diagnostic) -> Void
     /// The bundle's lines in the host's log, shared with its other workers.
-    private let reports: BundleReports
+    let reports: BundleReports
     /// The worker's attachment requests, one at a time.
-    private let attachmentQueue = AttachmentQueue()
+    let attachmentQueue = AttachmentQueue()
     /// The sealed copies of the attachments the worker opened.
-    private let copies = SealedCopies()
-    private let state: Mutex<State>
+    let copies = SealedCopies()
+    let state: Mutex<State>
     /// Held while a message is received and handled: one at a time, in order.
-    private let receiving = Mutex(())
+    let receiving = Mutex(())
     /// Who reads the channel: callers spinning for their answer read it
     /// themselves, and the reader thread stands back while they do and for a
     /// moment after (so that it is not woken by every answer of a burst), but
     /// for callers that stopped spinning and wait for it (see `read()`).
-    private let readers: ChannelReaders
+    let readers: ChannelReaders
 
-    private struct State {
+    struct State {
         var nextCall: UInt64 = 1
         var nextInstance: UInt64 = 1
         /// Calls sent and not answered.
@@ -98,7 +98,7 @@ final class WorkerConnection: Sendable {
         var budget: ChannelBudget
     }
 
-    private init(sandbox: SandboxBuilder.Started, channel: WorkerChannel, readers: ChannelReaders,
+    init(sandbox: SandboxBuilder.Started, channel: WorkerChannel, readers: ChannelReaders,
                  output: consuming FileDescriptor, extensionName: String,
                  settings: WorkerSettings, host: HostEndpoint, ready: (Bool, Bool, Bool, [SandboxLayer]),
                  reports: BundleReports, onEnd: @escaping @Sendable (WorkerFault?) -> Void,
@@ -116,143 +116,6 @@ final class WorkerConnection: Sendable {
         layers = sandbox.layers + ready.3
         self.onEnd = onEnd
         self.onReport = onReport
-    }
-
-    /// Starts a worker for `bundle` in its sandbox, serving `host`, and waits
-    /// until it has loaded the library.
-    /// - Parameters:
-    ///   - network: the bundle's policy grants it the network.
-    ///   - onEnd: told once when the worker ends, on the reader thread: its
-    ///     fault, or nil when the host retired it.
-    ///   - reports: the bundle's lines in the host's log, shared by its workers.
-    ///   - onReport: what the worker reports outside any call (its output).
-    /// - Throws: why it did not start: the library's own load failure, as in
-    ///   this process, or the worker's end while loading.
-    static func start(_ bundle: ExtensionBundle, for host: HostEndpoint, settings: WorkerSettings,
-                      sandboxes: SandboxBuilder, network: Bool,
-                      reports: BundleReports, onEnd: @escaping @Sendable (WorkerFault?) -> Void,
-                      onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
-        // The worker's working directory is its view's root: it knows the bundle by its absolute path.
-        try start(bundlePath: FileSystem.absolutePath(bundle.path), name: bundle.manifest?.bundleIdentifier ?? bundle.name,
-                  location: Diagnostic.Location(file: bundle.path), host: host, settings: settings,
-                  sandboxes: sandboxes, network: network,
-                  reports: reports, onEnd: onEnd, onReport: onReport)
-    }
-
-    /// The layers of the sandbox a worker with `settings` gets on this
-    /// machine: a worker started with no bundle puts itself in its sandbox,
-    /// says what holds, and ends. A sandbox that cannot be made at all is one missing layer.
-    static func probe(settings: WorkerSettings, sandboxes: SandboxBuilder) -> [SandboxLayer] {
-        do throws(Diagnostic) {
-            let connection = try start(bundlePath: "", name: "the sandbox probe", location: Diagnostic.Location(),
-                                       host: HostEndpoint(table: HostFunctions.table(callRate: nil)), settings: settings,
-                                       sandboxes: sandboxes,
-                                       network: false, reports: BundleReports(bundle: "the sandbox probe"),
-                                       onEnd: { _ in }, onReport: { _ in })
-            connection.retire()
-            return connection.layers
-        } catch {
-            return [SandboxLayer("sandbox", .missing, error.message)]
-        }
-    }
-
-    /// Starts a worker serving the bundle at `bundlePath` ("" for a probe).
-    private static func start(bundlePath: String, name: String, location: Diagnostic.Location, host: HostEndpoint,
-                              settings: WorkerSettings, sandboxes: SandboxBuilder, network: Bool, reports: BundleReports,
-                              onEnd: @escaping @Sendable (WorkerFault?) -> Void,
-                              onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
-        func unmade(_ error: SystemError) -> Diagnostic {
-            .error(.workerLaunchFailed, "No channel to a worker for \(name) could be made: \(error).", at: location)
-        }
-        let readers: ChannelReaders
-        do throws(SystemError) {
-            readers = try ChannelReaders()
-        } catch {
-            throw unmade(error)
-        }
-        var pipeEnds: [Int32] = [-1, -1]
-        let made = tidings_pipe2(&pipeEnds, O_CLOEXEC)
-        guard made == 0 else { throw unmade(SystemError(code: -made)) }
-        let pair: WorkerChannel.Pair
-        do throws(SystemError) {
-            pair = try WorkerChannel.pair()
-        } catch {
-            close(pipeEnds[0])
-            close(pipeEnds[1])
-            throw unmade(error)
-        }
-        let channel = pair.host
-        let sandbox: SandboxBuilder.Started
-        do throws(SandboxedProcess.SpawnFailure) {
-            sandbox = try sandboxes.start(
-                SandboxBuilder.Plan(executable: FileSystem.absolutePath(settings.executable), bundle: bundlePath,
-                                    network: network,
-                                    settings: settings),
-                channel: pair.worker.rawValue, output: pipeEnds[1])
-        } catch {
-            close(pipeEnds[0])
-            close(pipeEnds[1])
-            throw .error(.workerLaunchFailed, "The worker for \(name) (\(settings.executable) worker) did not start: \(error).",
-                         at: location)
-        }
-        // The worker's ends are the worker's now: the host sees its end as the channel's and the pipe's.
-        _ = consume pair
-        close(pipeEnds[1])
-        let output = FileDescriptor(adopting: pipeEnds[0])
-        func failed(_ message: String) -> Diagnostic {
-            sandbox.process.kill()
-            let termination = sandbox.process.wait()
-            sandbox.cleanUp()
-            return .error(.workerLaunchFailed, "\(name)'s worker \(message) (it \(termination)).", at: location)
-        }
-        let hello = WorkerMessage.hello(
-            version: WorkerMessage.version, bundle: sandbox.bundlePath, sandbox: sandbox.settings,
-            host: WorkerHostTable(abiVersion: host.table.version, callRate: host.table.callRate))
-        guard (try? channel.send(hello.encoded, timeout: settings.launchTimeout)) != nil else {
-            throw failed("did not take the host's first message")
-        }
-        let deadline = MonotonicClock.deadline(after: settings.launchTimeout)
-        while true {
-            var entries = [pollfd(fd: channel.rawValue, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: sandbox.process.endDescriptor, events: Int16(POLLIN), revents: 0)]
-            let now = MonotonicClock.now()
-            guard now < deadline else { throw failed("did not load the library within \(settings.launchTimeout) s") }
-            let ready = SystemCall.retrying { poll(&entries, 2, Int32(clamping: (deadline - now) / 1_000_000 + 1)) }
-            if ready <= 0 { continue }
-            let received: WorkerChannel.Received
-            do throws(WorkerChannel.Failure) {
-                received = try channel.receiveIfReady()
-            } catch {
-                throw failed("sent what the host cannot read")
-            }
-            switch received {
-            case .none:
-                if entries[1].revents != 0 { throw failed("ended while it loaded the library") }
-                continue
-            case .closed:
-                throw failed("ended while it loaded the library")
-            case .message(let message):
-                switch try? WorkerMessage(decoding: message.bytes) {
-                case let .ready(handlesResponses, handlesMedia, handlesElementEvents, layers)?:
-                    let connection = WorkerConnection(
-                        sandbox: sandbox, channel: channel, readers: readers, output: output, extensionName: name, settings: settings,
-                        host: host, ready: (handlesResponses, handlesMedia, handlesElementEvents, layers),
-                        reports: reports, onEnd: onEnd, onReport: onReport)
-                    guard Threads.start({ connection.read() }) else { throw failed("got no reader thread in the host") }
-                    return connection
-                case .launchFailed(var diagnostic)?:
-                    sandbox.process.kill()
-                    _ = sandbox.process.wait()
-                    sandbox.cleanUp()
-                    if diagnostic.location.file == nil { diagnostic.location = location }
-                    throw diagnostic
-                case .report(let diagnostic)?:
-                    if let line = reports.relay(diagnostic, now: MonotonicClock.now()) { onReport(line) }
-                default:
-                    throw failed("answered the host's first message out of turn")
-                }
-            }
-        }
     }
 
     // MARK: Calls
@@ -430,7 +293,7 @@ final class WorkerConnection: Sendable {
     }
 
     /// Kills the worker, which has stopped answering or broke a rule, for `kind`.
-    private func terminate(for kind: WorkerFault.Kind) {
+    func terminate(for kind: WorkerFault.Kind) {
         state.withLock { state in
             if !state.ended && state.killedFor == nil { state.killedFor = kind }
         }
@@ -453,7 +316,7 @@ final class WorkerConnection: Sendable {
 
     /// Watches the channel, the worker's output and its sandbox's end until
     /// the sandbox has ended, then ends the connection.
-    private func read() {
+    func read() {
         var output = WorkerOutput(reports: reports)
         var outputOpen = true
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -503,160 +366,6 @@ final class WorkerConnection: Sendable {
         end()
     }
 
-    /// Applies one message of the worker's, checked against what the host
-    /// gave the worker and charged to a budget (see the type's summary).
-    private func handle(_ message: WorkerMessage, files: WorkerChannel.Message, inBatch: Bool = false) {
-        switch message {
-        case let .done(call, failure):
-            let (slot, killedFor, name) = state.withLock { ($0.waiting.removeValue(forKey: call), $0.killedFor, $0.current) }
-            // A call not in flight is answered by nothing: the message names nothing of the worker's.
-            guard let slot else { return _ = chargeStray() }
-            // A call during which the host ended the worker (for a storm, say) failed, whatever the worker said.
-            if let killedFor {
-                slot.fulfil(.failure(WorkerFault.killed(for: killedFor, extensionName: extensionName, call: name).diagnostic))
-            } else {
-                slot.fulfil(failure.map { .failure($0) } ?? .success(()))
-            }
-        case let .hostCall(instance, call):
-            guard let context = state.withLock({ $0.contexts[instance] }) else { return _ = chargeStray() }
-            if context.perform(call) == TIDINGS_STATUS_RATE_LIMITED && context.isAbusive { terminate(for: .abuse) }
-        case let .completeResponse(token, instance, option):
-            complete(token, with: .option(option), by: instance)
-        case let .completeRequest(token, instance, answer):
-            complete(token, with: .content(answer), by: instance)
-        case let .createAttachment(instance, request) where !inBatch:
-            createAttachment(request, for: instance, files: files)
-        case let .openAttachment(instance, identifier) where !inBatch:
-            openAttachment(identifier, for: instance, files: files)
-        case .report(let diagnostic) where diagnostic.code == .workerStackOverflow:
-            state.withLock { $0.overflowedStack = true }
-        case .report(let diagnostic) where diagnostic.code == .workerOutOfMemory:
-            state.withLock { $0.ranOutOfMemory = true }
-        case .report(let diagnostic) where diagnostic.code == .workerCPUTime:
-            state.withLock { $0.usedUpCPUTime = true }
-        case .report(let diagnostic) where diagnostic.code == WorkerFault.Kind.abuse.code:
-            terminate(for: .abuse)
-        case .report(let diagnostic):
-            guard chargeStray(), let line = reports.relay(diagnostic, now: MonotonicClock.now()) else { return }
-            onReport(line)
-        case .batch(let messages) where !inBatch:
-            for message in messages { handle(message, files: files, inBatch: true) }
-        default:
-            terminate(for: .protocol)
-        }
-    }
-
-    /// Charges a message that names nothing of the worker's (or a report)
-    /// to the connection's budget: true when it may be taken; a flood ends
-    /// the worker (`abuse`).
-    private func chargeStray() -> Bool {
-        let verdict = state.withLock { $0.budget.charge(now: MonotonicClock.now()) }
-        if verdict == .flood { terminate(for: .abuse) }
-        return verdict == .allowed
-    }
-
-    /// A completion of the worker's extension, of a token the host gave this
-    /// worker (others change nothing, and are charged as naming nothing of
-    /// the worker's), naming `instance` or none: to the host's center,
-    /// naming that instance's context.
-    private func complete(_ token: UInt64, with given: CompletionGiven, by instance: UInt64?) {
-        let (allowed, context) = state.withLock { state in
-            // An instance the worker does not have names no context: 0, which no token was given to.
-            (state.tokens.contains(token), instance.map { state.contexts[$0]?.handle ?? 0 })
-        }
-        guard allowed else { return _ = chargeStray() }
-        _ = host.completions.complete(token, with: given, by: context)
-    }
-
-    /// Whether an attachment request of `instance` may go to the queue: the
-    /// instance is the worker's and its budget allows the call (charged as
-    /// the host function is); nil when it may, else the status to answer.
-    /// A request for no instance of the worker's is charged to the connection.
-    private func admitAttachmentRequest(of context: InstanceContext?) -> tidings_status? {
-        guard let context else {
-            _ = chargeStray()
-            return TIDINGS_STATUS_INVALID_CONTEXT
-        }
-        guard let refusal = context.admitRelayedCall() else { return nil }
-        if context.isAbusive { terminate(for: .abuse) }
-        return refusal
-    }
-
-    /// Queues `job` on the attachment queue; a request beyond its capacity
-    /// is refused (answered with `refusal`) and counted: a flood of them
-    /// ends the worker (`abuse`).
-    private func enqueue(_ job: @escaping @Sendable () -> Void, refusal: WorkerMessage, files: WorkerChannel.Message) {
-        guard !attachmentQueue.submit(job) else { return }
-        let verdict = state.withLock { $0.budget.refuseQueued(now: MonotonicClock.now()) }
-        if verdict == .flood { terminate(for: .abuse) }
-        Self.answer(refusal, on: files)
-    }
-
-    /// Sends `answer` (with `with` beside it) on the reply socket that came
-    /// last with the worker's request, without waiting: a worker that does
-    /// not read its reply socket only loses its answer.
-    private static func answer(_ answer: WorkerMessage, on files: WorkerChannel.Message, with attached: [Int32] = []) {
-        guard let reply = files.takeFile(at: files.fileCount - 1) else { return }
-        let channel = WorkerChannel(adopting: reply.take())
-        try? channel.send(answer.encoded, files: attached, timeout: 0)
-    }
-
-    /// A service extension's `create_attachment`: the file the worker opened
-    /// is checked and copied into the store on the attachment queue (it
-    /// takes a while; other messages need not wait); the answer goes back on
-    /// the socket that came with it.
-    private func createAttachment(_ request: AttachmentRequest, for instance: UInt64, files: WorkerChannel.Message) {
-        guard files.fileCount == 2 else { return terminate(for: .protocol) }
-        let context = state.withLock { $0.contexts[instance] }
-        if let refusal = admitAttachmentRequest(of: context) {
-            return Self.answer(.attachmentMade(.failed(status: refusal)), on: files)
-        }
-        guard let context, context.attachments != nil else {
-            // Only a service extension may make attachments: refused as the host function refuses it.
-            return Self.answer(.attachmentMade(.failed(status: TIDINGS_STATUS_NOT_SUPPORTED)), on: files)
-        }
-        enqueue({
-            let result: AttachmentResult
-            if let file = files.takeFile(at: 0) {
-                switch context.createAttachment(.success(request), using: {
-                    $0.create($1, opened: file,
-                              removedBy: "it came open from the extension's worker process, which removes it from its place")
-                }) {
-                case .made(let admission):
-                    result = .made(identifier: admission.attachment.identifier, type: admission.attachment.type,
-                                   size: admission.attachment.size)
-                case .failed(let failure):
-                    result = .refused(code: failure.code.rawValue)
-                case .refused(let status):
-                    result = .failed(status: status)
-                }
-            } else {
-                result = .failed(status: TIDINGS_STATUS_INVALID_ARGUMENT)
-            }
-            Self.answer(.attachmentMade(result), on: files)
-        }, refusal: .attachmentMade(.failed(status: TIDINGS_STATUS_RATE_LIMITED)), files: files)
-    }
-
-    /// An extension's `open_attachment`, on the attachment queue: the host
-    /// opens the store's file of the instance's attachment and sends back a
-    /// read-only descriptor of its sealed copy (`SealedCopies`), which names
-    /// nothing: the worker never learns where the store is.
-    private func openAttachment(_ identifier: String, for instance: UInt64, files: WorkerChannel.Message) {
-        guard files.fileCount == 1 else { return terminate(for: .protocol) }
-        let context = state.withLock { $0.contexts[instance] }
-        guard admitAttachmentRequest(of: context) == nil, let context else {
-            return Self.answer(.attachmentOpened(found: false), on: files)
-        }
-        let copies = self.copies
-        enqueue({
-            if let stored = context.openAttachment(identifier), let copy = copies.open(stored) {
-                Self.answer(.attachmentOpened(found: true), on: files, with: [copy.rawValue])
-            } else {
-                Self.answer(.attachmentOpened(found: false), on: files)
-            }
-        }, refusal: .attachmentOpened(found: false), files: files)
-    }
-
     /// The sandbox has ended: reaps it, classes the worker's end, cleans up,
     /// and answers everything that waited.
     private func end() {
@@ -690,71 +399,5 @@ final class WorkerConnection: Sendable {
             ?? .error(.workerRestarting, "\(extensionName)'s worker was stopped by the host before the call ended.")
         for slot in slots { slot.fulfil(.failure(failure)) }
         for token in tokens { host.completions.abandon(token) }
-    }
-}
-
-/// Who reads a worker's channel, and the reader thread's alarm clock: a
-/// caller that spins for its answer reads the channel itself; the reader
-/// thread watches it only when no caller spins, none has for a millisecond
-/// or a caller stopped spinning to wait for it (then it is woken at once).
-private final class ChannelReaders: Sendable {
-    /// How long after the last spinning caller the reader keeps away from the channel.
-    static let quietMilliseconds: Int32 = 1
-
-    private let spinning = Atomic<Int>(0)
-    private let waiting = Atomic<Int>(0)
-    /// When the last spinning caller stopped (monotonic nanoseconds).
-    private let lastSpin = Atomic<UInt64>(0)
-    private let closed = Atomic<Bool>(false)
-    /// An eventfd that wakes the reader thread.
-    private let wake: FileDescriptor
-
-    /// Readers with an eventfd of their own; thrown: why none could be made (`EMFILE`, …).
-    init() throws(SystemError) {
-        wake = try FileDescriptor(adoptingResult: tidings_eventfd())
-    }
-
-    /// The eventfd to poll for the reader's wake-ups.
-    var wakeDescriptor: Int32 { wake.rawValue }
-
-    func beginSpinning() {
-        spinning.add(1, ordering: .relaxed)
-    }
-
-    func endSpinning() {
-        lastSpin.store(MonotonicClock.now(), ordering: .relaxed)
-        spinning.subtract(1, ordering: .relaxed)
-    }
-
-    /// A caller stopped spinning and waits for the reader: it is woken now.
-    func beginWaiting() {
-        waiting.add(1, ordering: .relaxed)
-        var one: UInt64 = 1
-        _ = SystemCall.retrying { write(wakeDescriptor, &one, 8) }
-    }
-
-    func endWaiting() {
-        waiting.subtract(1, ordering: .relaxed)
-    }
-
-    /// True when the reader thread should watch the channel now.
-    func channelIsTheReaders(now: UInt64) -> Bool {
-        guard spinning.load(ordering: .relaxed) == 0 else { return false }
-        if waiting.load(ordering: .relaxed) > 0 { return true }
-        // A caller may have stopped spinning after `now` was read: then the channel is not the reader's yet.
-        let last = lastSpin.load(ordering: .relaxed)
-        return now > last && now - last >= UInt64(Self.quietMilliseconds) * 1_000_000
-    }
-
-    /// Takes the reader's wake-up.
-    func clearWake() {
-        var count: UInt64 = 0
-        _ = SystemCall.retrying { read(wakeDescriptor, &count, 8) }
-    }
-
-    var channelClosed: Bool { closed.load(ordering: .relaxed) }
-
-    func noteChannelClosed() {
-        closed.store(true, ordering: .relaxed)
     }
 }

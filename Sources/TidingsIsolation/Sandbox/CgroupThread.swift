@@ -8,7 +8,7 @@ import TidingsSystemShims
 /// started: a process begins in the cgroups of the thread that made it, so
 /// none has to be moved in. Moving a process into a cgroup v1 hierarchy
 /// costs the kernel a grace period of RCU (7 to 22 ms on the machine the
-/// README measures); the host pays it once, not at every start. The host's
+/// benchmarks guide measures); the host pays it once, not at every start. The host's
 /// memory is charged by its main thread, which stays where it was.
 final class CgroupThread: Sendable {
     /// A job and where its end is told.

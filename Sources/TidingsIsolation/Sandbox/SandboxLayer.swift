@@ -1,7 +1,7 @@
 import TidingsBase
 
 /// One layer of a worker's sandbox and whether it holds: what `tidings
-/// list`, `server.describe` and the README's threat model name.
+/// list`, `server.describe` and the threat model in Docs/running.md name.
 package struct SandboxLayer: Sendable, Equatable {
     /// Whether a layer holds.
     package enum Status: String, Sendable, CaseIterable {

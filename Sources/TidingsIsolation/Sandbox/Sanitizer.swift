@@ -5,7 +5,7 @@ import TidingsSystemShims
 /// workers included, and changes what a worker's limits measure: its shadow
 /// memory, allocator and quarantine count against the worker's memory limit,
 /// and its instrumentation against the CPU budget. The sandbox report says
-/// so; tests that measure those limits know not to run (see the README's
+/// so; tests that measure those limits know not to run (see Docs/contributing/testing.md,
 /// "Sanitizers and fuzzing").
 package enum Sanitizer: String, Sendable {
     /// `--sanitize=address`: memory errors.

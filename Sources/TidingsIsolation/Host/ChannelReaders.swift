@@ -1,0 +1,70 @@
+import Glibc
+import Synchronization
+import TidingsBase
+import TidingsSystemShims
+
+/// Who reads a worker's channel, and the reader thread's alarm clock: a
+/// caller that spins for its answer reads the channel itself; the reader
+/// thread watches it only when no caller spins, none has for a millisecond
+/// or a caller stopped spinning to wait for it (then it is woken at once).
+final class ChannelReaders: Sendable {
+    /// How long after the last spinning caller the reader keeps away from the channel.
+    static let quietMilliseconds: Int32 = 1
+
+    private let spinning = Atomic<Int>(0)
+    private let waiting = Atomic<Int>(0)
+    /// When the last spinning caller stopped (monotonic nanoseconds).
+    private let lastSpin = Atomic<UInt64>(0)
+    private let closed = Atomic<Bool>(false)
+    /// An eventfd that wakes the reader thread.
+    private let wake: FileDescriptor
+
+    /// Readers with an eventfd of their own; thrown: why none could be made (`EMFILE`, …).
+    init() throws(SystemError) {
+        wake = try FileDescriptor(adoptingResult: tidings_eventfd())
+    }
+
+    /// The eventfd to poll for the reader's wake-ups.
+    var wakeDescriptor: Int32 { wake.rawValue }
+
+    func beginSpinning() {
+        spinning.add(1, ordering: .relaxed)
+    }
+
+    func endSpinning() {
+        lastSpin.store(MonotonicClock.now(), ordering: .relaxed)
+        spinning.subtract(1, ordering: .relaxed)
+    }
+
+    /// A caller stopped spinning and waits for the reader: it is woken now.
+    func beginWaiting() {
+        waiting.add(1, ordering: .relaxed)
+        var one: UInt64 = 1
+        _ = SystemCall.retrying { write(wakeDescriptor, &one, 8) }
+    }
+
+    func endWaiting() {
+        waiting.subtract(1, ordering: .relaxed)
+    }
+
+    /// True when the reader thread should watch the channel now.
+    func channelIsTheReaders(now: UInt64) -> Bool {
+        guard spinning.load(ordering: .relaxed) == 0 else { return false }
+        if waiting.load(ordering: .relaxed) > 0 { return true }
+        // A caller may have stopped spinning after `now` was read: then the channel is not the reader's yet.
+        let last = lastSpin.load(ordering: .relaxed)
+        return now > last && now - last >= UInt64(Self.quietMilliseconds) * 1_000_000
+    }
+
+    /// Takes the reader's wake-up.
+    func clearWake() {
+        var count: UInt64 = 0
+        _ = SystemCall.retrying { read(wakeDescriptor, &count, 8) }
+    }
+
+    var channelClosed: Bool { closed.load(ordering: .relaxed) }
+
+    func noteChannelClosed() {
+        closed.store(true, ordering: .relaxed)
+    }
+}
