@@ -45,7 +45,15 @@ extension HostService {
         return method.scope(request.params)
     }
 
-    /// Answers `request` from `client`.
+    /// Answers `request` from `client` by calling `reply` once, on the
+    /// calling thread or later on another: a call that waits for an
+    /// extension's completion holds no thread while it waits.
+    package func answer(_ request: RPCRequest, from client: any EventReceiver,
+                        reply: @escaping @Sendable (Result<JSON, RPCError>) -> Void) {
+        reply(answer(request, from: client))
+    }
+
+    /// Answers `request` from `client`, waiting on the calling thread.
     package func answer(_ request: RPCRequest, from client: any EventReceiver) -> Result<JSON, RPCError> {
         guard let method = Self.methods[request.method] else {
             let hint = Suggestion.closest(to: request.method, among: Array(Self.methods.keys)).map { "; did you mean \"\($0)\"?" }
