@@ -9,9 +9,10 @@ import TidingsServer
 /// group. For each size, a new service keeping at most that many is filled
 /// to it; then each round delivers a new notification (the oldest expires
 /// to make room, so the size stays), asks for its presentation, opens its
-/// interface, responds to it ("ack", which NoOp answers with doNotDismiss)
-/// and lists the next page of one notification of the app, timing each
-/// call (answered and its answer serialised; the request is read before).
+/// interface, responds to it ("ack", which NoOp answers with doNotDismiss),
+/// closes it (untimed) and lists the next page of one notification of the
+/// app (with no cursor at size 1, which has no next page), timing each call
+/// (answered and its answer serialised; the request is read before).
 struct GroupBenchmark {
     /// The calls timed, in the order each round makes them.
     static let operations = ["deliver", "presentation", "open", "respond", "list"]
@@ -62,6 +63,8 @@ struct GroupBenchmark {
             times.append(try calls.call(#""notifications.presentation","params":{\#(quoted)}"#))
             times.append(try calls.call(#""notifications.open","params":{\#(quoted)}"#))
             times.append(try calls.call(#""notifications.respond","params":{\#(quoted),"action":"ack"}"#))
+            // Closed again, so that every size opens with no interface open and expires none open.
+            try calls.call(#""notifications.close","params":{\#(quoted)}"#)
             let after = cursor.map { #","cursor":"\#($0)""# } ?? ""
             let page = try calls.answer(#""notifications.list","params":{"app":"\#(BundleFarm.app)","limit":1\#(after)}"#)
             times.append(page.nanoseconds)
