@@ -38,16 +38,16 @@ extension ReportTable {
             + "at most N kept (each delivery expires the oldest); median and p99 µs of each call, and the median's ratio to N = \(first.size)"]
         var header = "N".leftPadded(to: 8)
         for key in GroupBenchmark.operations {
-            header += key.leftPadded(to: 12) + "p99".leftPadded(to: 9) + "×".leftPadded(to: 6)
+            header += key.leftPadded(to: 14) + "p99".leftPadded(to: 10) + "×".leftPadded(to: 7)
         }
         lines.append(header)
         for result in results {
             var line = "\(result.size)".leftPadded(to: 8)
             for key in GroupBenchmark.operations {
                 guard let latency = result.latency(key) else { continue }
-                line += NumberText.fixed(latency.medianMicroseconds, 1).leftPadded(to: 12)
-                    + NumberText.fixed(latency.p99Microseconds, 1).leftPadded(to: 9)
-                    + (result.ratio(key, to: first).map { NumberText.fixed($0, 2) } ?? "-").leftPadded(to: 6)
+                line += NumberText.fixed(latency.medianMicroseconds, 1).leftPadded(to: 14)
+                    + NumberText.fixed(latency.p99Microseconds, 1).leftPadded(to: 10)
+                    + (result.ratio(key, to: first).map { NumberText.fixed($0, 2) } ?? "-").leftPadded(to: 7)
             }
             lines.append(line)
         }
