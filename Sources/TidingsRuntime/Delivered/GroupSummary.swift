@@ -38,7 +38,7 @@ package struct GroupSummary: Sendable {
     package init() {}
 
     /// The items `notification` counts for in its group's summary.
-    package static func items(of notification: UserNotification) -> Int {
+    static func items(of notification: UserNotification) -> Int {
         max(1, notification.content.summaryArgumentCount)
     }
 
