@@ -16,6 +16,8 @@ struct BenchmarkOptions {
         case memory
         /// The wait of state-changing calls while the journal is folded, with many notifications kept (not run by default).
         case fold
+        /// Deliver, presentation, open, respond and list against the size of one group, 1 to 10,000.
+        case group
     }
 
     /// Print JSON for programs instead of the table.
@@ -39,7 +41,7 @@ struct BenchmarkOptions {
     /// The CPU to pin to; nil leaves the affinity alone (`--no-pin`).
     var cpu: Int? = 0
     /// The sections to run; all but `fold` by default.
-    var sections: Set<Section> = [.inProcess, .oneShot, .server, .discovery, .isolation, .memory]
+    var sections: Set<Section> = [.inProcess, .oneShot, .server, .discovery, .isolation, .memory, .group]
     /// Seconds each server measurement lasts.
     var serverSeconds = 2.0
     /// Notifications the memory benchmark delivers and removes each round.
@@ -60,6 +62,8 @@ struct BenchmarkOptions {
     var foldKept = 100_000
     /// Folds the fold measurement spans.
     var folds = 5
+    /// Timed rounds of the group benchmark at each size.
+    var groupRounds = 500
 
     /// The keys of the in-process benchmarks, which `--only` also takes.
     static let benchmarkKeys = ["baseline", "deliver-reuse", "deliver-fresh", "deliver-new", "respond"]
@@ -103,6 +107,7 @@ struct BenchmarkOptions {
             case "--memory-rounds": options.memoryRounds = try count(argument, atLeast: 1)
             case "--fold-kept": options.foldKept = try count(argument, atLeast: 1)
             case "--folds": options.folds = try count(argument, atLeast: 1)
+            case "--group-rounds": options.groupRounds = try count(argument, atLeast: 1)
             case "--discovery-bundles":
                 let text = try value(argument)
                 let parts = text.split(separator: ",", omittingEmptySubsequences: false)
@@ -119,7 +124,7 @@ struct BenchmarkOptions {
                     options.sections = [.inProcess]
                     options.benchmark = text
                 } else {
-                    throw BenchmarkFailure("--only takes in-process, one-shot, server, discovery, isolation, memory, fold or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
+                    throw BenchmarkFailure("--only takes in-process, one-shot, server, discovery, isolation, memory, fold, group or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
                 }
             default:
                 throw BenchmarkFailure("There is no option \"\(argument)\" (see --help).")

@@ -41,6 +41,9 @@ struct BenchmarkRun {
             report.fold = try FoldBenchmark(workspace: workspace, extensions: single, kept: options.foldKept,
                                             folds: options.folds).measure()
         }
+        if options.sections.contains(.group) {
+            report.group = try GroupBenchmark(workspace: workspace, extensions: single, rounds: options.groupRounds).measure()
+        }
         if let cpu = options.cpu { try CoreAffinity.pin(to: cpu) }
         if options.sections.contains(.inProcess) {
             report.inProcess = try measureInProcess(index)

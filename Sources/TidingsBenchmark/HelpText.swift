@@ -114,6 +114,16 @@ enum HelpText {
             finished, every delivery timed: median, p99 and max of all, and
             p99 and max of those made while a fold ran, beside the folds' own
             median and longest duration;
+          - group (before the pin, so that the journal's folds have a core
+            beside the calls): for 1, 10, 100, 1,000 and 10,000 notifications
+            kept in one group (one app, no thread identifier), a new
+            HostService over a journaled state in this process, NoOp serving,
+            keeping at most that many, filled to it; then --group-rounds
+            rounds (500, after 20 untimed), each delivering a new notification
+            (the oldest expires), asking for its presentation, opening it,
+            responding "ack" and listing the app's next page of 1; median and
+            p99 µs of each call (answered and serialised), with the median's
+            ratio to its median at 1;
           - checks the targets: >= 1,000,000 deliveries/s in process (<= 1 us
             each), a one-shot delivery with 100 bundles in <= 10 ms,
             >= 50,000 round trips/s over the socket with one client, and
@@ -121,7 +131,8 @@ enum HelpText {
             lv2ls, and from the cache in at most a tenth of lv2ls's time, and
             the server's memory after removing everything within twice idle;
             with fold, no state-changing call waiting over 10 ms while a fold
-            runs.
+            runs; with group, each call's median at 10,000 within 1.5 × its
+            median at 1.
 
         Options:
           --json              Print JSON instead of the table.
@@ -136,7 +147,7 @@ enum HelpText {
           --bundles N         Bundles installed for the one-shot delivery (default 100).
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
-          --only WHAT         Run only in-process, one-shot, server, discovery, isolation, memory, fold, or one
+          --only WHAT         Run only in-process, one-shot, server, discovery, isolation, memory, fold, group, or one
                               in-process benchmark: baseline, deliver-reuse,
                               deliver-fresh, deliver-new, respond.
           --discovery-bundles N,N...  Numbers of bundles discovery is measured
@@ -149,6 +160,7 @@ enum HelpText {
           --memory-rounds N   Rounds of the memory benchmark (default 2).
           --fold-kept N       Notifications kept while folds are measured (default 100000).
           --folds N           Folds the fold measurement spans (default 5).
+          --group-rounds N    Timed rounds of the group benchmark at each size (default 500).
           --keep              Keep the temporary directory (extensions, discovery's
                               bundles) and print its path.
           -h, --help          Print this help.

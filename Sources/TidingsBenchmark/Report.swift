@@ -21,6 +21,8 @@ struct Report {
     var memory: MemoryResult?
     /// The wait of state-changing calls across folds, when it ran.
     var fold: FoldResult?
+    /// The calls about one notification against its group's size, the smallest first, when it ran.
+    var group: [GroupResult] = []
 
     /// The isolation measurement with `key`, if it ran.
     func isolation(_ key: String) -> IsolationResult? {
@@ -67,6 +69,7 @@ struct Report {
             checks.append(TargetCheck(key: "fold", goal: "no state-changing call waits > 10 ms for a fold with \(fold.kept) notifications kept (p100 during folds)",
                                       limit: 10, measured: fold.maximumDuringFoldsMilliseconds, unit: "ms"))
         }
+        checks += groupTargets
         if let deliver = oneShot("deliver-bundles") {
             checks.append(TargetCheck(key: deliver.key, goal: "one-shot deliver ≤ 10 ms wall with \(options.bundles) bundles",
                                       limit: 10, measured: deliver.median, unit: "ms"))

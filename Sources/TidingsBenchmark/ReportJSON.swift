@@ -51,6 +51,7 @@ enum ReportJSON {
                     ("longestFoldMilliseconds", .double(fold.longestFoldMilliseconds)),
                 ])
             } ?? .null),
+            ("group", group(report.group)),
             ("targets", .array(report.targets.map(target))),
         ])
     }

@@ -129,12 +129,13 @@ enum ReportTable {
             lines.append("Calls over 10 ms while a fold ran that the scheduler preempted (another process had the core): "
                 + "\(fold.preemptedOverTenMilliseconds).")
         }
+        lines += groupLines(report.group)
         let targets = report.targets
         if !targets.isEmpty {
             lines.append("")
             lines.append("Targets")
             for target in targets {
-                let digits = target.unit == "ms" || target.unit == "× idle" ? 2 : target.unit == "µs" ? 1 : 0
+                let digits = target.unit == "ms" || target.unit.hasPrefix("×") ? 2 : target.unit == "µs" ? 1 : 0
                 lines.append("  \(target.met ? "met   " : "MISSED") \(target.goal): \(target.key) "
                     + "\(NumberText.fixed(target.measured, digits)) \(target.unit)")
             }

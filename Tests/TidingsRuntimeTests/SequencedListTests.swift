@@ -7,7 +7,7 @@ import TidingsRuntime
 @Suite struct SequencedListTests {
     /// The list's content as (number, element) pairs, first to last.
     func contents(_ list: SequencedList<String>, after number: UInt64 = 0) -> [UInt64] {
-        list.elements(after: number).map(\.number)
+        list.elements(after: number).map(\.key)
     }
 
     @Test func agreesWithASortedArrayThroughRandomChanges() {
@@ -38,7 +38,7 @@ import TidingsRuntime
                 removed.append(victim)
             }
             #expect(list.count == model.count)
-            #expect(list.first?.number == model.first)
+            #expect(list.first?.key == model.first)
             if step % 997 == 0 {
                 #expect(contents(list) == model)
                 let cut = model.isEmpty ? 0 : model[model.count / 2]

@@ -45,8 +45,7 @@ struct ScreenState {
     func settings(for entry: DeliveredNotification) -> PresentationSettings {
         PresentationSettings(app: apps.isEmpty ? AppRegistration() : apps[entry.app] ?? AppRegistration(),
                              category: routes.registered(for: entry)?.category,
-                             group: NotificationGroup(shown: delivered.members(of: DeliveredSet.Group(of: entry)),
-                                                      notification: entry.notification))
+                             group: delivered.group(presenting: entry))
     }
 
     /// What shows as `identifier`, with its registered category and the

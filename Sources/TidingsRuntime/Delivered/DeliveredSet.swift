@@ -5,10 +5,12 @@ import TidingsBase
 /// group, with the deliveries begun and not yet shown and the attachments
 /// the notifications shown carry.
 ///
-/// Finding a notification, a group, or whether an attachment is in use
-/// costs constant time, and an app's notifications in order are found
-/// without passing the others'; showing or hiding one costs constant time
-/// (amortised) in the number shown and in its group's size, plus its attachments.
+/// Finding a notification, a group's summary, or whether an attachment is
+/// in use costs constant time, and an app's notifications in order are
+/// found without passing the others' (a binary search to where a page
+/// starts); showing or hiding one costs constant time (amortised) in the
+/// number shown, a binary search or two in its group (`GroupSummary`), plus
+/// its attachments.
 package struct DeliveredSet {
     /// A group of notifications a summary counts: those of one app and thread.
     package struct Group: Hashable, Sendable {
@@ -46,8 +48,8 @@ package struct DeliveredSet {
     private var byApp: [String: SequencedList<DeliveredNotification>] = [:]
     /// The number the next delivery takes in `order`.
     private var nextNumber: UInt64 = 1
-    /// What is shown of each group, by request identifier.
-    private var groups: [Group: [String: UserNotification]] = [:]
+    /// What the summary of each group counts.
+    private var groups: [Group: GroupSummary] = [:]
     /// The latest delivery of each identifier begun and not yet shown, by
     /// the number `reserve` gave it.
     private var reservations: [String: UInt64] = [:]
@@ -68,8 +70,17 @@ package struct DeliveredSet {
     /// What shows as `identifier`, if anything.
     package subscript(identifier: String) -> DeliveredNotification? { byIdentifier[identifier] }
 
-    /// The notifications shown of `group`, by request identifier.
-    package func members(of group: Group) -> [String: UserNotification] { groups[group] ?? [:] }
+    /// What the summary of `group` counts; nil when none of its notifications shows.
+    package func summary(of group: Group) -> GroupSummary? { groups[group] }
+
+    /// The group `entry` is presented in: the notifications of its app and
+    /// thread shown now, with `entry` counted whether or not it still shows
+    /// (in place of what shows under its identifier).
+    package func group(presenting entry: DeliveredNotification) -> NotificationGroup {
+        let group = Group(of: entry)
+        let shown = byIdentifier[entry.identifier].flatMap { Group(of: $0) == group ? $0.notification : nil }
+        return (groups[group] ?? GroupSummary()).group(presenting: entry.notification, shown: shown)
+    }
 
     /// True when a notification shown carries the attachment at `path`.
     package func isInUse(attachmentAt path: String) -> Bool { attachmentUses[path] != nil }
@@ -78,7 +89,7 @@ package struct DeliveredSet {
     /// were delivered, from the one delivered after `position` (0: from the
     /// first), with their numbers.
     package func inOrder(ofApp app: String? = nil, after position: UInt64)
-        -> some Sequence<(number: UInt64, element: DeliveredNotification)> {
+        -> some Sequence<(key: UInt64, element: DeliveredNotification)> {
         let list = app.map { byApp[$0] ?? SequencedList() } ?? order
         return list.elements(after: position)
     }
@@ -115,7 +126,7 @@ package struct DeliveredSet {
             byIdentifier[identifier] = entry
             order.insert(entry, as: entry.number)
             byApp[entry.app, default: SequencedList()].insert(entry, as: entry.number)
-            groups[Group(of: entry), default: [:]][identifier] = entry.notification
+            groups[Group(of: entry), default: GroupSummary()].add(entry.notification)
             for attachment in entry.notification.attachments { attachmentUses[attachment.path, default: 0] += 1 }
         }
         while let limit, byIdentifier.count > limit, let oldest = order.first?.element, oldest !== entry {
@@ -151,8 +162,8 @@ package struct DeliveredSet {
         byApp[entry.app]?.remove(entry.number)
         if byApp[entry.app]?.count == 0 { byApp[entry.app] = nil }
         let group = Group(of: entry)
-        groups[group]?[identifier] = nil
-        if groups[group]?.isEmpty == true { groups[group] = nil }
+        groups[group]?.remove(entry.notification)
+        if groups[group]?.size == 0 { groups[group] = nil }
         for attachment in entry.notification.attachments {
             if let uses = attachmentUses[attachment.path], uses > 1 {
                 attachmentUses[attachment.path] = uses - 1

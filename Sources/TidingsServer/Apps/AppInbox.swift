@@ -16,12 +16,30 @@ package final class AppInbox: Sendable {
     /// answers while an app is away, and a bound on what the state holds.
     package static let defaultLimit = 1_000
 
-    /// What the lock guards.
+    /// What the lock guards: the entries by identifier, each app's and all
+    /// of them, so that a page is found by a binary search and the oldest
+    /// leaves without moving the others.
     private struct Kept {
         /// Each app's entries, in the order kept (by identifier).
-        var entries: [String: [InboxEntry]] = [:]
+        var entries: [String: SequencedList<InboxEntry>] = [:]
+        /// Every app's entries, in the order kept.
+        var all = SequencedList<InboxEntry>()
         /// The largest identifier given.
         var last: UInt64 = 0
+
+        /// Keeps `entry`, whose identifier no entry kept has.
+        mutating func add(_ entry: InboxEntry) {
+            entries[entry.app, default: SequencedList()].insert(entry, as: entry.identifier)
+            all.insert(entry, as: entry.identifier)
+            last = max(last, entry.identifier)
+        }
+
+        /// Takes the entry `identifier` of `app` out, if kept.
+        mutating func remove(_ identifier: UInt64, of app: String) {
+            guard entries[app]?.remove(identifier) != nil else { return }
+            all.remove(identifier)
+            if entries[app]?.count == 0 { entries[app] = nil }
+        }
     }
 
     /// The most entries an app keeps.
@@ -39,10 +57,8 @@ package final class AppInbox: Sendable {
                  log: @escaping @Sendable (Diagnostic) -> Void) {
         self.limit = max(1, limit)
         var kept = Kept()
-        for entry in entries {
-            kept.entries[entry.app, default: []].append(entry)
-            kept.last = max(kept.last, entry.identifier)
-        }
+        // In the order kept across apps, so that each is added after the last.
+        for entry in entries.sorted(by: { $0.identifier < $1.identifier }) { kept.add(entry) }
         self.kept = Mutex(kept)
         self.state = state
         self.subscribers = subscribers
@@ -69,8 +85,7 @@ package final class AppInbox: Sendable {
                 log(.warning(.inboxNotRecorded,
                              "An entry for the inbox of \(entry.app) could not be recorded; it is kept until the server stops: \(error.message)"))
             }
-            kept.last = identifier
-            kept.entries[entry.app, default: []].append(entry)
+            kept.add(entry)
             subscribers.publish(entry.event, entry.json, app: entry.app)
             dropExcess(of: entry.app, in: &kept)
             return entry
@@ -80,14 +95,14 @@ package final class AppInbox: Sendable {
     /// Drops the oldest entries of `app` past the limit, with a warning.
     private func dropExcess(of app: String, in kept: inout Kept) {
         guard let entries = kept.entries[app], entries.count > limit else { return }
-        let dropped = entries.prefix(entries.count - limit).map(\.identifier)
+        let dropped = entries.elements.prefix(entries.count - limit).map(\.key)
         var message = "The inbox of \(app) keeps at most \(limit) entries (--inbox-limit); the oldest, \(dropped.map(String.init).joined(separator: ", ")), was dropped before its front end took it."
         do throws(Diagnostic) {
             try state?.recordTaken(dropped, of: app)
         } catch {
             message += " Its removal could not be recorded (\(error.message)); it comes back after a restart."
         }
-        kept.entries[app]?.removeFirst(dropped.count)
+        for identifier in dropped { kept.remove(identifier, of: app) }
         let warning = Diagnostic.warning(.inboxDropped, message)
         log(warning)
         subscribers.publish("inbox.dropped", .object([
@@ -100,10 +115,9 @@ package final class AppInbox: Sendable {
     /// `after` for the next page, nil when there is none.
     package func list(app: String?, after: UInt64, limit: Int) -> (entries: [InboxEntry], next: UInt64?) {
         kept.withLock { kept in
-            let all = (app.map { [kept.entries[$0] ?? []] } ?? Array(kept.entries.values)).joined()
-            let sorted = all.filter { $0.identifier > after }.sorted { $0.identifier < $1.identifier }
-            let page = Array(sorted.prefix(limit))
-            return (page, sorted.count > limit ? page.last?.identifier : nil)
+            let list = app.map { kept.entries[$0] ?? SequencedList() } ?? kept.all
+            let page = list.elements(after: after).prefix(limit + 1).map(\.element)
+            return (Array(page.prefix(limit)), page.count > limit ? page[limit - 1].identifier : nil)
         }
     }
 
@@ -113,12 +127,10 @@ package final class AppInbox: Sendable {
     /// - Throws: when their removal cannot be recorded; nothing is taken.
     package func take(of app: String, where chosen: (UInt64) -> Bool) throws(Diagnostic) -> [UInt64] {
         try kept.withLock { (kept: inout Kept) throws(Diagnostic) -> [UInt64] in
-            let taken = (kept.entries[app] ?? []).map(\.identifier).filter(chosen)
+            let taken = (kept.entries[app]?.elements.map(\.key) ?? []).filter(chosen)
             guard !taken.isEmpty else { return [] }
             try state?.recordTaken(taken, of: app)
-            let set = Set(taken)
-            kept.entries[app]?.removeAll { set.contains($0.identifier) }
-            if kept.entries[app]?.isEmpty == true { kept.entries[app] = nil }
+            for identifier in taken { kept.remove(identifier, of: app) }
             subscribers.publish("inbox.taken", .object([("app", .string(app)), ("ids", Self.json(taken))]), app: app)
             return taken
         }
@@ -133,8 +145,7 @@ package final class AppInbox: Sendable {
         kept.withLock { kept in
             subscribers.subscribe(receiver, apps: apps)
             guard replaying else { return 0 }
-            let entries = kept.entries.filter { apps?.contains($0.key) ?? true }.values.joined()
-                .sorted { $0.identifier < $1.identifier }
+            let entries = kept.all.elements.map(\.element).filter { apps?.contains($0.app) ?? true }
             for entry in entries {
                 let params = JSON.object((entry.json.objectMembers ?? []) + [("replayed", .bool(true))])
                 _ = receiver.push(RPCReply.notification(entry.event, params: params))

@@ -22,11 +22,12 @@ struct ListCursor: Sendable {
     /// The place `cursor` names.
     /// - Throws: invalid params when it is not a cursor of this run.
     func position(of cursor: String) throws(RPCError) -> UInt64 {
-        let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let position = UInt64(parts[1], radix: 36) else {
+        // Read in place (no array of parts): every page but the first reads one.
+        guard let dot = cursor.utf8.firstIndex(of: UInt8(ascii: ".")),
+              let position = UInt64(cursor[cursor.index(after: dot)...], radix: 36) else {
             throw .invalidParams("\"cursor\" must be the \"next\" of an earlier answer; \"\(cursor)\" is not one.")
         }
-        guard parts[0] == run else {
+        guard cursor[..<dot] == run else {
             throw .invalidParams("The cursor \"\(cursor)\" comes from an earlier run of the server, which has restarted since; list again without a cursor.")
         }
         return position
