@@ -134,7 +134,7 @@ enum ReportTable {
             lines.append("")
             lines.append("Targets")
             for target in targets {
-                let digits = target.unit == "ms" || target.unit == "× idle" ? 2 : target.unit == "µs" ? 1 : 0
+                let digits = target.unit == "ms" || target.unit == "× idle" || target.unit == "×" ? 2 : target.unit == "µs" ? 1 : 0
                 lines.append("  \(target.met ? "met   " : "MISSED") \(target.goal): \(target.key) "
                     + "\(NumberText.fixed(target.measured, digits)) \(target.unit)")
             }

@@ -5,13 +5,12 @@ import TidingsBase
 /// one notification's reaches the next.
 extension WorkerConnection {
     /// Clears what an ended instance left beside its context (forgotten at
-    /// its `destroy`): the completion tokens given for it, which the worker
-    /// may no longer complete (one still pending is abandoned: nothing will
-    /// answer it), and the sealed copies of the attachments it opened.
+    /// its `destroy`): a completion still pending of the tokens given for it
+    /// is abandoned (its waiter stops waiting, as when a worker ends), and
+    /// the sealed copies of the attachments it opened are closed. The tokens
+    /// stay the worker's: a completion the extension makes late (from a
+    /// global, say) is reported as late, as in process, not taken as stray.
     func clearInstance(tokens given: [UInt64]) {
-        state.withLock { state in
-            for token in given { state.tokens.remove(token) }
-        }
         for token in given { host.completions.abandon(token) }
         copies.clear()
     }

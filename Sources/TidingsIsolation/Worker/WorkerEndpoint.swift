@@ -72,15 +72,6 @@ final class WorkerEndpoint: HandleOwner {
         return token
     }
 
-    /// Forgets the tokens given to the instance whose context handle is
-    /// `context`, which was destroyed: they complete nothing any more, as
-    /// nothing of an instance outlives it in a worker that serves another.
-    func forgetTokens(of context: UInt64) {
-        tokens.withLock { tokens in
-            tokens.given = tokens.given.filter { $0.value.context != context }
-        }
-    }
-
     func complete(_ token: UInt64, with given: CompletionGiven, by context: UInt64?) -> tidings_status {
         let now = MonotonicClock.now()
         let answered: (status: tidings_status, hostToken: UInt64)? = tokens.withLock { tokens in
