@@ -87,3 +87,14 @@ import TidingsRuntime
         #expect(launcher.idleWorkers.idle == 1)
     }
 }
+
+/// The CPU time a worker has used, which decides whether it is kept warm.
+@Suite struct ProcessCPUTimeTests {
+    @Test func aProcessesCPUTimeIsReadAndAnEndedOnesIsNot() {
+        var spent = 0.0
+        for number in 0..<2_000_000 { spent += Double(number % 7) }
+        #expect(spent > 0)
+        #expect((ProcessStatus.cpuSeconds(of: "self") ?? -1) > 0)
+        #expect(ProcessStatus.cpuSeconds(of: "999999999") == nil)
+    }
+}

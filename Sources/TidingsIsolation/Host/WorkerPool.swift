@@ -11,7 +11,8 @@ import TidingsBase
 /// on, its instances' state does not (`WorkerConnection.clearInstance`, and
 /// the worker's own forgetting in `WorkerServer`). A worker that faulted,
 /// was killed, timed out, or whose bundle was quarantined or replaced is
-/// never kept: it has ended, or its provider takes it out (`removeAll`).
+/// never kept: it has ended, or its provider takes it out (`removeAll`);
+/// nor is one that used half the CPU time a worker may use in its life.
 ///
 /// One pool serves every bundle of a launcher (and its copies); it keeps
 /// at most `WorkerPoolSettings.bundleLimit` idle workers per bundle and
@@ -56,7 +57,9 @@ final class WorkerPool: Sendable {
     /// serves again. A pool that keeps nothing ends it at once.
     func keep(_ connection: WorkerConnection, number: Int, for owner: UInt64,
               destroy: WorkerConnection.PostedCall?, limits: WorkerPoolSettings) {
-        guard limits.keepsWorkers, connection.isRunning else { return connection.retire() }
+        guard limits.keepsWorkers, connection.isRunning, !Self.spentHalfItsCPUTime(connection) else {
+            return connection.retire()
+        }
         let expiry = MonotonicClock.deadline(after: limits.idleTime)
         let (pushedOut, startTimer): ([WorkerConnection], Bool) = state.withLock { state in
             state.idle.append(Idle(connection: connection, owner: owner, number: number, expiry: expiry, destroy: destroy))
@@ -131,6 +134,16 @@ final class WorkerPool: Sendable {
             }
         }
         return status
+    }
+
+    /// True when the worker has used half the CPU time it may use in its
+    /// life (`RLIMIT_CPU`): kept on, it would end in a fault some call
+    /// later; it ends now instead, and a new one serves.
+    private static func spentHalfItsCPUTime(_ connection: WorkerConnection) -> Bool {
+        let total = connection.settings.cpuTimeTotal
+        guard total > 0, let worker = connection.sandbox.process.workerPid,
+              let used = ProcessStatus.cpuSeconds(of: "\(worker)") else { return false }
+        return used >= total / 2
     }
 
     /// Starts the thread that ends idle workers as they expire; it ends when none is idle.
