@@ -78,14 +78,17 @@ final class WorkerPool: Sendable {
         if startTimer { startExpiring() }
     }
 
-    /// The worker of `owner` idle the shortest time that may serve again,
-    /// taken out of the pool, with its start number; nil when none may. A
-    /// worker whose last `destroy` has not answered yet is waited for (it is
-    /// killed as hung past its call timeout); one whose `destroy` failed ends.
+    /// The worker of `owner` idle the longest that may serve again, taken
+    /// out of the pool, with its start number; nil when none may. The
+    /// longest idle, because the one that went idle last has most likely
+    /// not answered its `destroy` yet: under steady use a bundle's idle
+    /// workers take turns, and no open waits for a destruction. A worker
+    /// whose `destroy` has not answered is waited for (it is killed as hung
+    /// past its call timeout); one whose `destroy` failed ends.
     func take(for owner: UInt64) -> (connection: WorkerConnection, number: Int)? {
         while let entry = state.withLock({ state -> Idle? in
-            guard let newest = state.idle.lastIndex(where: { $0.owner == owner }) else { return nil }
-            return state.idle.remove(at: newest)
+            guard let oldest = state.idle.firstIndex(where: { $0.owner == owner }) else { return nil }
+            return state.idle.remove(at: oldest)
         }) {
             guard entry.connection.isRunning else { continue }
             if let destroy = entry.destroy {
