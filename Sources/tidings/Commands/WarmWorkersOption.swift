@@ -21,8 +21,8 @@ enum WarmWorkersOption {
 
     static let discussion = """
         Warm workers: in isolated mode, a content extension's worker whose interface closed cleanly waits, idle, \
-        to serve the same bundle's next opened interface (its globals live on, as on iOS; no view state, token or \
-        attachment of the last notification's does), and a spare starts ahead of need when a bundle has none idle, \
+        to serve the same bundle's next opened interface (its globals live on, as on iOS; no view state, pending completion or \
+        attachment copy of the last notification's does), and a spare starts ahead of need when a bundle has none idle, \
         so that opening costs no cold start. A worker that faulted or timed out, or whose bundle was quarantined or \
         replaced, is never kept. Idle workers cost memory: server.describe's "workers" says how many there are and \
         what they hold. TidingsSharedWorker bundles and service extensions keep their one worker as before.
