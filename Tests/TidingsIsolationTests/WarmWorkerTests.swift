@@ -79,6 +79,28 @@ import TidingsRuntime
         #expect(second.presentation.view?.text(of: "received") == "second")
     }
 
+    @Test func aBundlesIdleWorkerNeverServesAnotherBundle() throws {
+        // A second bundle of the same library, for category "other": its worker keeps its own count.
+        let interface = try fixture.directory.write(LedgerFixture.interface, to: "other/MainInterface.json")
+        let library = try CCompiler.fixture("Ledger", into: fixture.directory.file("other"), output: "libOther.so")
+        try BundleMaker.make("Other", in: fixture.directory.path, manifest: BundleMaker.contentManifest(
+            identifier: "com.example.tests.other", executable: "libOther.so", categories: ["other"],
+            interface: "MainInterface"), library: library, resources: [interface])
+        let (host, launcher) = host(pool: WorkerPoolSettings(hostLimit: 4, bundleLimit: 1, idleTime: 600))
+        host.register([NotificationCategory(identifier: "other", actions: [])], for: Self.app)
+        _ = host.deliver(notification("third", category: "other", thread: "three"), to: Self.app)
+        _ = try host.open("first")
+        #expect(eventually { launcher.idleWorkers.idle == 1 })
+        _ = try host.close("first")
+        // The Ledger bundle's worker, with one instance made, is idle; the other bundle's first instance is its own.
+        let third = try host.open("third")
+        #expect(third.presentation.extensionIdentifier == "com.example.tests.other")
+        #expect(instanceNumber(third.presentation) == "1")
+        _ = try host.close("third")
+        let second = try host.open("second")
+        #expect(instanceNumber(second.presentation) == "2")
+    }
+
     @Test func theLimitsBoundTheIdleWorkers() throws {
         let (host, launcher) = host(pool: WorkerPoolSettings(hostLimit: 1, bundleLimit: 1, idleTime: 600))
         _ = try host.open("first")
