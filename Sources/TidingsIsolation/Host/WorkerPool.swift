@@ -8,8 +8,9 @@ import TidingsBase
 /// notifications while the system lets it, a worker whose interface closed
 /// and whose `destroy` returned normally serves its bundle's next instance
 /// (never another bundle's, and one instance at a time); its globals live
-/// on, its instances' state does not (`WorkerConnection.clearInstance`, and
-/// the worker's own forgetting in `WorkerServer`). A worker that faulted,
+/// on, its instances' state does not (the worker drops the instance and
+/// its context at `destroy`; the host's side, `WorkerConnection.clearInstance`,
+/// ends its pending completions and attachment copies). A worker that faulted,
 /// was killed, timed out, or whose bundle was quarantined or replaced is
 /// never kept: it has ended, or its provider takes it out (`removeAll`);
 /// nor is one that used half the CPU time a worker may use in its life.
