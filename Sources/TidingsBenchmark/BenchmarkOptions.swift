@@ -12,6 +12,8 @@ struct BenchmarkOptions {
         case discovery
         /// Deliver → presentation in a worker process, against in process and a raw socket pair.
         case isolation
+        /// Isolated opens with warm workers and without, and deliver-open-respond cycles isolated against in process.
+        case warm
         /// `tidings serve`'s resident memory idle, with many notifications kept, and after removing them all.
         case memory
         /// The wait of state-changing calls while the journal is folded, with many notifications kept (not run by default).
@@ -41,7 +43,7 @@ struct BenchmarkOptions {
     /// The CPU to pin to; nil leaves the affinity alone (`--no-pin`).
     var cpu: Int? = 0
     /// The sections to run; all but `fold` by default.
-    var sections: Set<Section> = [.inProcess, .oneShot, .server, .discovery, .isolation, .memory, .group]
+    var sections: Set<Section> = [.inProcess, .oneShot, .server, .discovery, .isolation, .warm, .memory, .group]
     /// Seconds each server measurement lasts.
     var serverSeconds = 2.0
     /// Notifications the memory benchmark delivers and removes each round.
@@ -124,7 +126,7 @@ struct BenchmarkOptions {
                     options.sections = [.inProcess]
                     options.benchmark = text
                 } else {
-                    throw BenchmarkFailure("--only takes in-process, one-shot, server, discovery, isolation, memory, fold, group or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
+                    throw BenchmarkFailure("--only takes in-process, one-shot, server, discovery, isolation, warm, memory, fold, group or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
                 }
             default:
                 throw BenchmarkFailure("There is no option \"\(argument)\" (see --help).")

@@ -36,6 +36,10 @@ struct BenchmarkRun {
             report.isolation = try IsolationBenchmark(products: products, extensions: single, seconds: options.serverSeconds,
                                                       coldStarts: 20).measure()
         }
+        if options.sections.contains(.warm) {
+            report.isolation += try WarmWorkerBenchmark(products: products, workspace: workspace, extensions: single,
+                                                        seconds: options.serverSeconds, coldOpens: 20).measure()
+        }
         // The folds run on a thread of their own, beside the calls: the whole machine too.
         if options.sections.contains(.fold) {
             report.fold = try FoldBenchmark(workspace: workspace, extensions: single, kept: options.foldKept,

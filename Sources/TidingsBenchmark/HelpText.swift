@@ -80,6 +80,13 @@ enum HelpText {
             then in this process, then in a worker process (tidings worker);
             median and p99 µs; and 20 worker cold starts (a new host's first
             delivery: spawn, load, instance, call);
+          - warm (before the pin): an isolated open → first presentation of
+            NoOp (closed again untimed), with the pool of warm workers (the
+            defaults) for --server-seconds, and 20 with no pool (each a cold
+            start); then deliver-open-respond cycles over `tidings serve`
+            (a delivery opened at once, replacing the client's last, and a
+            response NoOp answers), in process and isolated, with 1 and 8
+            clients, beside a raw echo doing two round trips a cycle;
           - memory (before the pin): `tidings serve` with NoOp in process and
             its state journaled, --keep as large as the rounds; its resident
             set (VmRSS) at start and idle after 1,000 notifications delivered
@@ -147,7 +154,7 @@ enum HelpText {
           --bundles N         Bundles installed for the one-shot delivery (default 100).
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
-          --only WHAT         Run only in-process, one-shot, server, discovery, isolation, memory, fold, group, or one
+          --only WHAT         Run only in-process, one-shot, server, discovery, isolation, warm, memory, fold, group, or one
                               in-process benchmark: baseline, deliver-reuse,
                               deliver-fresh, deliver-new, respond.
           --discovery-bundles N,N...  Numbers of bundles discovery is measured

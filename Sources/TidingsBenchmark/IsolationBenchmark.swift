@@ -67,10 +67,13 @@ struct IsolationBenchmark {
         return IsolationResult(key: key, title: title + " (a new host's first delivery)", samples: starts)
     }
 
-    /// Workers of the release-built `tidings`, in `sandbox` (all of it by default).
+    /// Workers of the release-built `tidings`, in `sandbox` (all of it by
+    /// default), kept warm by no pool: a spare starting in the background
+    /// would weigh on the next cold start measured (`WarmWorkerBenchmark` measures the pool).
     private func launcher(sandbox: SandboxRequirements = SandboxRequirements()) -> WorkerLauncher {
         var settings = WorkerSettings(executable: products.tidings)
         settings.sandbox = sandbox
+        settings.pool = .off
         return WorkerLauncher(settings: settings)
     }
 

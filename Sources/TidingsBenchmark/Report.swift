@@ -61,6 +61,7 @@ struct Report {
             checks.append(TargetCheck(key: cold.key, goal: "sandboxed worker cold start ≤ 10 ms at the median",
                                       limit: 10, measured: cold.medianMicroseconds / 1000, unit: "ms"))
         }
+        checks += warmWorkerTargets
         for (number, round) in (memory?.rounds ?? []).enumerated() {
             checks.append(TargetCheck(key: "memory-round-\(number + 1)", goal: "resident memory after removing every notification ≤ 2 × idle",
                                       limit: 2, measured: Double(round.afterRemoval) / Double(memory?.idle ?? 1), unit: "× idle"))

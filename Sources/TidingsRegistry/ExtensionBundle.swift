@@ -17,6 +17,16 @@ package struct ExtensionBundle: Sendable {
     /// Everything found wrong, in the manifest, the interface file or the layout.
     package var diagnostics: [Diagnostic]
 
+    /// A bundle at `path` with what was read of it.
+    package init(path: String, searchRank: Int = 0, manifest: Manifest?, interface: Interface?,
+                 diagnostics: [Diagnostic] = []) {
+        self.path = path
+        self.searchRank = searchRank
+        self.manifest = manifest
+        self.interface = interface
+        self.diagnostics = diagnostics
+    }
+
     /// `EventInvite.appex` for `/…/EventInvite.appex`.
     package var name: String { Path.lastComponent(of: path) }
 

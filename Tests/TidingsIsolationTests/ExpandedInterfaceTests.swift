@@ -140,13 +140,16 @@ import TidingsRuntime
         #expect(counter.counts.live == 1 && counter.counts.notifications.last == "c")
     }
 
-    /// In a worker, each opened interface gets a process of its own (Echo's
-    /// instance counter, a global, starts again), unless the bundle says
-    /// TidingsSharedWorker; in this process every instance shares the globals.
+    /// With no warm workers kept, each opened interface gets a worker of its
+    /// own (Echo's instance counter, a global, starts again), unless the
+    /// bundle says TidingsSharedWorker; in this process every instance shares
+    /// the globals. (Warm workers carry their globals on: WarmWorkerTests.)
     @Test(arguments: IsolationMode.allCases, [false, true])
     func openedInterfacesShareGlobalsOnlyByPolicy(_ mode: IsolationMode, shared: Bool) throws {
         try installEcho(sharedWorker: shared)
-        let host = fixture.host(configuration: NotificationHost.Configuration(), launcher: mode.launcher())
+        var settings = IsolationMode.workerSettings
+        settings.pool = .off
+        let host = fixture.host(configuration: NotificationHost.Configuration(), launcher: mode.launcher(settings))
         _ = host.deliver(item("a", category: "echo"), to: Self.echoApp)
         _ = host.deliver(item("b", category: "echo", thread: "other"), to: Self.echoApp)
         let first = try host.open("a").log.map(\.message)

@@ -10,7 +10,7 @@ import TidingsSystemShims
 /// name the store's path.
 ///
 /// One copy per store file per worker connection, made on the first open
-/// and kept until the worker ends (a descriptor the worker still holds
+/// and kept until the worker ends or serves another instance (a descriptor the worker still holds
 /// keeps the copy alive anyway, so a copy freed earlier and made again
 /// would only multiply the host's memory); each open hands out a new
 /// read-only description of it, with its own offset, as opening the file
@@ -63,6 +63,16 @@ final class SealedCopies: Sendable {
             return tidings_reopen_read_only(copy)
         }
         return reopened >= 0 ? FileDescriptor(adopting: reopened) : nil
+    }
+
+    /// Closes every copy made so far, and makes new ones from now on (the
+    /// worker's instance ended; the worker serves another).
+    func clear() {
+        let copies: [Int32] = state.withLock { state in
+            defer { (state.copies, state.bytes) = ([:], 0) }
+            return Array(state.copies.values)
+        }
+        for copy in copies { close(copy) }
     }
 
     /// Closes every copy (the worker ended): what the worker held goes with its process.

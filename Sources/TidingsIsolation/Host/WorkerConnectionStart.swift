@@ -2,6 +2,7 @@ import Glibc
 import Synchronization
 import TidingsABI
 import TidingsBase
+import TidingsManifest
 import TidingsRegistry
 import TidingsRuntime
 import TidingsSystemShims
@@ -25,7 +26,8 @@ extension WorkerConnection {
                       reports: BundleReports, onEnd: @escaping @Sendable (WorkerFault?) -> Void,
                       onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
         // The worker's working directory is its view's root: it knows the bundle by its absolute path.
-        try start(bundlePath: FileSystem.absolutePath(bundle.path), name: bundle.manifest?.bundleIdentifier ?? bundle.name,
+        try start(bundlePath: FileSystem.absolutePath(bundle.path), manifest: bundle.manifest, interface: bundle.interface,
+                  name: bundle.manifest?.bundleIdentifier ?? bundle.name,
                   location: Diagnostic.Location(file: bundle.path), host: host, settings: settings,
                   sandboxes: sandboxes, network: network,
                   reports: reports, onEnd: onEnd, onReport: onReport)
@@ -36,7 +38,7 @@ extension WorkerConnection {
     /// says what holds, and ends. A sandbox that cannot be made at all is one missing layer.
     static func probe(settings: WorkerSettings, sandboxes: SandboxBuilder) -> [SandboxLayer] {
         do throws(Diagnostic) {
-            let connection = try start(bundlePath: "", name: "the sandbox probe", location: Diagnostic.Location(),
+            let connection = try start(bundlePath: "", manifest: nil, interface: nil, name: "the sandbox probe", location: Diagnostic.Location(),
                                        host: HostEndpoint(table: HostFunctions.table(callRate: nil)), settings: settings,
                                        sandboxes: sandboxes,
                                        network: false, reports: BundleReports(bundle: "the sandbox probe"),
@@ -48,8 +50,9 @@ extension WorkerConnection {
         }
     }
 
-    /// Starts a worker serving the bundle at `bundlePath` ("" for a probe).
-    static func start(bundlePath: String, name: String, location: Diagnostic.Location, host: HostEndpoint,
+    /// Starts a worker serving the bundle at `bundlePath` ("" for a probe)
+    /// with `manifest` and `interface`, as the host validated them.
+    static func start(bundlePath: String, manifest: Manifest?, interface: Interface?, name: String, location: Diagnostic.Location, host: HostEndpoint,
                               settings: WorkerSettings, sandboxes: SandboxBuilder, network: Bool, reports: BundleReports,
                               onEnd: @escaping @Sendable (WorkerFault?) -> Void,
                               onReport: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) -> WorkerConnection {
@@ -98,7 +101,8 @@ extension WorkerConnection {
             return .error(.workerLaunchFailed, "\(name)'s worker \(message) (it \(termination)).", at: location)
         }
         let hello = WorkerMessage.hello(
-            version: WorkerMessage.version, bundle: sandbox.bundlePath, sandbox: sandbox.settings,
+            version: WorkerMessage.version, bundle: sandbox.bundlePath, manifest: manifest, interface: interface,
+            sandbox: sandbox.settings,
             host: WorkerHostTable(abiVersion: host.table.version, callRate: host.table.callRate))
         guard (try? channel.send(hello.encoded, timeout: settings.launchTimeout)) != nil else {
             throw failed("did not take the host's first message")

@@ -12,8 +12,11 @@ import TidingsRuntime
 /// The worker is not waited for where the host needs no answer: the
 /// instance's creation is answered with its first call, and its
 /// destruction not at all (a worker that fails meanwhile fails the next call).
-/// An instance that owns its worker (an opened interface, by default) ends
-/// it when it is destroyed: its globals go with it.
+/// An instance that owns its worker (an opened interface, when the host
+/// keeps no warm workers) ends it when it is destroyed: its globals go with
+/// it. One whose worker returns to its bundle's pool (`returnsWorker(to:)`)
+/// hands it back instead, with its `destroy` posted and what the host held
+/// for it cleared.
 final class WorkerInstance: ExtensionInstance {
     private let connection: WorkerConnection
     private let id: UInt64
@@ -23,6 +26,10 @@ final class WorkerInstance: ExtensionInstance {
     private let creation: Mutex<WorkerConnection.PostedCall?>
     /// The worker serves this instance alone, and ends with it.
     private let ownsWorker: Bool
+    /// Where the worker goes when the instance is destroyed, given its `destroy`; nil when it stays where it is.
+    private let returning = Mutex<(@Sendable (WorkerConnection.PostedCall) -> Void)?>(nil)
+    /// The completion tokens handed to the worker for this instance.
+    private let tokens = Mutex<[UInt64]>([])
 
     init(connection: WorkerConnection, id: UInt64, context: InstanceContext, creation: WorkerConnection.PostedCall,
          ownsWorker: Bool) {
@@ -31,6 +38,18 @@ final class WorkerInstance: ExtensionInstance {
         self.context = context
         self.creation = Mutex(creation)
         self.ownsWorker = ownsWorker
+    }
+
+    /// Hands the worker to `giveBack` when the instance is destroyed, with
+    /// the `destroy` posted (whose answer says whether it may serve again).
+    func returnsWorker(to giveBack: @escaping @Sendable (WorkerConnection.PostedCall) -> Void) {
+        returning.withLock { $0 = giveBack }
+    }
+
+    /// Lets the worker complete `token` for this instance.
+    private func allow(_ token: UInt64) {
+        tokens.withLock { $0.append(token) }
+        connection.allow(token)
     }
 
     /// The actions of the category of what the instance serves, for the worker's `get_actions`.
@@ -60,7 +79,7 @@ final class WorkerInstance: ExtensionInstance {
 
     func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64,
                     deadline: UInt64) throws(Diagnostic) {
-        connection.allow(token)
+        allow(token)
         let sent = Self.withoutPaths(notification)
         let actions = categoryActions
         try call("did_receive_response") {
@@ -70,7 +89,7 @@ final class WorkerInstance: ExtensionInstance {
     }
 
     func didReceive(request: UserNotification, token: UInt64, deadline: UInt64) throws(Diagnostic) {
-        connection.allow(token)
+        allow(token)
         let sent = Self.withoutPaths(request)
         // It may run until its content handler's last moment; the call timeout counts from there.
         let now = MonotonicClock.now()
@@ -97,9 +116,14 @@ final class WorkerInstance: ExtensionInstance {
     }
 
     func destroy() {
-        _ = try? connection.post("destroy") { .destroy(call: $0, instance: id) }
+        let posted = try? connection.post("destroy") { .destroy(call: $0, instance: id) }
         connection.forget(instance: id)
-        if ownsWorker { connection.retire() }
+        if ownsWorker { return connection.retire() }
+        guard let giveBack = returning.withLock({ $0.take() }) else { return }
+        // A worker that took no destroy has ended, or is ending: never given back.
+        guard let posted else { return connection.retire() }
+        connection.clearInstance(tokens: tokens.withLock { $0 })
+        giveBack(posted)
     }
 
     /// `notification` with its attachments' paths taken out.

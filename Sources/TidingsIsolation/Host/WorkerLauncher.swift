@@ -17,6 +17,8 @@ package struct WorkerLauncher: ExtensionLauncher {
     package var networkGranted: Set<String> = []
     /// Starts its workers and remembers what this machine does not allow; shared by copies.
     private let sandboxes = SandboxBuilder()
+    /// The warm workers of its content extensions (`settings.pool` bounds them); shared by copies.
+    private let pool = WorkerPool()
 
     /// A launcher with `settings`, recording in `ledger` and reporting to `onFault`.
     package init(settings: WorkerSettings, ledger: FaultLedger? = nil,
@@ -31,6 +33,11 @@ package struct WorkerLauncher: ExtensionLauncher {
         sandboxes.layers(for: settings)
     }
 
+    /// The idle workers kept for content extensions now, and the memory they hold.
+    package var idleWorkers: WorkerPoolStatus {
+        pool.status
+    }
+
     package func launch(_ bundle: ExtensionBundle, for host: HostEndpoint) throws(Diagnostic) -> any ExtensionProvider {
         guard let manifest = bundle.manifest else {
             throw .error(.bundleManifestMissing, "\(bundle.name) has no valid manifest.", at: .init(file: bundle.path))
@@ -38,7 +45,8 @@ package struct WorkerLauncher: ExtensionLauncher {
         let network = networkGranted.contains(manifest.bundleIdentifier) || networkGranted.contains(bundle.name)
         // What a report says nowhere else, it says here: which bundle (and so which app) it is about.
         let onFault = self.onFault
-        return try WorkerProvider(bundle: bundle, for: host, settings: settings, sandboxes: sandboxes, ledger: ledger,
+        return try WorkerProvider(bundle: bundle, for: host, settings: settings, sandboxes: sandboxes, pool: pool,
+                                  ledger: ledger,
                                   network: network) { report in
             var located = report
             if located.location.file == nil { located.location.file = bundle.path }

@@ -14,9 +14,14 @@ import TidingsRegistry
 /// the runtime shows the notification with its default content.
 ///
 /// A content extension's instances (its opened interfaces) each get a
-/// worker of their own, which ends with the instance, so that no two
-/// notifications' interfaces share globals — unless its manifest says
-/// `TidingsSharedWorker`, when they all share one, as a service extension's do.
+/// worker of their own, one instance at a time — unless its manifest says
+/// `TidingsSharedWorker`, when they all share one, as a service extension's
+/// do. As on iOS, a worker lives on across notifications: when an
+/// interface closes, its worker goes back to the host's `WorkerPool` for
+/// the bundle's next one (its globals live on, its instance's state does
+/// not), and when the bundle has no idle worker left after an open, a spare
+/// starts in the background, so that an open costs no cold start. With the
+/// pool off (`WorkerPoolSettings.off`), each worker ends with its instance.
 /// When the bundle is quarantined, every worker of its that still runs ends.
 /// Its workers' lines in the host's log share one rate (`BundleReports`).
 final class WorkerProvider: ExtensionProvider {
@@ -34,6 +39,13 @@ final class WorkerProvider: ExtensionProvider {
     private let network: Bool
     /// Each instance gets a worker of its own (see the type's summary).
     private let workerPerInstance: Bool
+    /// The host's idle workers, where this bundle's wait between instances
+    /// when `pooled`; shared by every bundle of the launcher.
+    private let pool: WorkerPool
+    /// Its instances' workers go back to the pool (a worker per instance, and a pool that keeps some).
+    private let pooled: Bool
+    /// Its workers' key in the pool: unique in the process, never reused by another provider.
+    private let poolKey = WorkerPool.newKey()
     private let onFault: @Sendable (Diagnostic) -> Void
     /// The bundle's lines in the host's log: its workers' output and reports, at one rate.
     private let reports: BundleReports
@@ -57,6 +69,8 @@ final class WorkerProvider: ExtensionProvider {
         /// An instance was made in `connection`: with a worker per instance,
         /// the next one gets another worker.
         var connectionTaken = false
+        /// A spare is starting in the background for the pool.
+        var startingSpare = false
         var handlesResponses = false
         var handlesMedia = false
         var handlesElementEvents = false
@@ -78,7 +92,8 @@ final class WorkerProvider: ExtensionProvider {
     /// unless the ledger says the bundle is quarantined and its files have not changed.
     /// - Throws: why the first worker did not start (the library's load failure, say).
     init(bundle: ExtensionBundle, for host: HostEndpoint, settings: WorkerSettings, sandboxes: SandboxBuilder,
-         ledger: FaultLedger?, network: Bool, onFault: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) {
+         pool: WorkerPool, ledger: FaultLedger?, network: Bool,
+         onFault: @escaping @Sendable (Diagnostic) -> Void) throws(Diagnostic) {
         self.bundle = bundle
         self.host = host
         extensionName = bundle.manifest?.bundleIdentifier ?? bundle.name
@@ -87,6 +102,8 @@ final class WorkerProvider: ExtensionProvider {
         self.ledger = ledger
         self.network = network
         workerPerInstance = bundle.manifest.map { $0.point == .content && !$0.sharedWorker } ?? false
+        self.pool = pool
+        pooled = workerPerInstance && settings.pool.keepsWorkers
         self.onFault = onFault
         reports = BundleReports(bundle: extensionName)
         var entry: FaultLedger.Entry?
@@ -118,11 +135,16 @@ final class WorkerProvider: ExtensionProvider {
             state.connection = connection
             state.handles(as: connection)
         }
+        // The first worker waits in the pool for the first interface.
+        if pooled, let first = state.withLock({ state in defer { state.connection = nil }; return state.connection }) {
+            pool.keep(first, number: 0, for: poolKey, destroy: nil, limits: settings.pool)
+        }
     }
 
     /// The host let go of the extension (it was replaced, or the host is
     /// gone): its worker goes too, with everything it started.
     deinit {
+        pool.removeAll(for: poolKey)
         for connection in state.withLock({ Array($0.running.values) + [$0.connection].compactMap { $0 } }) {
             connection.retire()
         }
@@ -135,7 +157,15 @@ final class WorkerProvider: ExtensionProvider {
     var handlesElementEvents: Bool { state.withLock { $0.handlesElementEvents } }
 
     func makeInstance(context: InstanceContext) throws(Diagnostic) -> any ExtensionInstance {
-        try connection().makeInstance(context: context, owningWorker: workerPerInstance)
+        guard pooled else { return try connection().makeInstance(context: context, owningWorker: workerPerInstance) }
+        let (connection, number) = try warmConnection()
+        let instance = try connection.makeInstance(context: context)
+        instance.returnsWorker { [weak self] destroy in
+            // A bundle replaced meanwhile keeps no worker.
+            guard let self else { return connection.retire() }
+            pool.keep(connection, number: number, for: poolKey, destroy: destroy, limits: settings.pool)
+        }
+        return instance
     }
 
     func noteFault(_ diagnostic: Diagnostic) {
@@ -150,6 +180,106 @@ final class WorkerProvider: ExtensionProvider {
         var reports: [Diagnostic] = []
         defer { for report in reports { onFault(report) } }
         return try state.withLock { (state: inout State) throws(Diagnostic) -> WorkerConnection in
+            try admit(in: &state, reports: &reports)
+            if let running = state.connection, running.isRunning, !(workerPerInstance && state.connectionTaken) {
+                state.connectionTaken = workerPerInstance
+                return running
+            }
+            try checkBackoff(in: state)
+            do throws(Diagnostic) {
+                let started = try start(in: &state)
+                state.connection = started
+                state.connectionTaken = workerPerInstance
+                state.handles(as: started)
+                return started
+            } catch {
+                reports += note(WorkerFault(.launch, error), in: &state)
+                throw error
+            }
+        }
+    }
+
+    /// A worker of the pool's for one instance, or one started now when none
+    /// is idle; either way, a spare starts in the background when the
+    /// bundle has no idle worker left. Its start number comes along.
+    /// - Throws: as `connection()` does.
+    private func warmConnection() throws(Diagnostic) -> (WorkerConnection, Int) {
+        var reports: [Diagnostic] = []
+        defer { for report in reports { onFault(report) } }
+        try state.withLock { (state: inout State) throws(Diagnostic) in
+            try admit(in: &state, reports: &reports)
+            try checkBackoff(in: state)
+        }
+        defer { startSpareIfNeeded() }
+        if let warm = pool.take(for: poolKey) { return warm }
+        do throws(Diagnostic) {
+            return try startOutsideTheLock()
+        } catch {
+            reports += state.withLock { note(WorkerFault(.launch, error), in: &$0) }
+            throw error
+        }
+    }
+
+    /// Starts a spare worker in the background for the pool when the bundle
+    /// has none idle and none is starting, and it may start (not
+    /// quarantined, not waiting for a restart). At most one at a time.
+    private func startSpareIfNeeded() {
+        guard pool.count(for: poolKey) == 0 else { return }
+        let mayStart = state.withLock { state in
+            guard !state.startingSpare, state.quarantine == nil, MonotonicClock.now() >= state.restartAt else { return false }
+            state.startingSpare = true
+            return true
+        }
+        guard mayStart else { return }
+        let started = Threads.start { [weak self] in
+            guard let self else { return }
+            defer { state.withLock { $0.startingSpare = false } }
+            // A spare that does not start is no fault of an open's: the next open starts one and says why.
+            guard let (spare, number) = try? startOutsideTheLock() else { return }
+            pool.keep(spare, number: number, for: poolKey, destroy: nil, limits: settings.pool)
+        }
+        if !started { state.withLock { $0.startingSpare = false } }
+    }
+
+    /// Starts a worker without holding the provider's lock (a start takes
+    /// milliseconds, and other opens of the bundle need not wait for it);
+    /// one that started as the bundle was quarantined ends at once.
+    private func startOutsideTheLock() throws(Diagnostic) -> (WorkerConnection, Int) {
+        let number = state.withLock { state in
+            defer { state.nextStart += 1 }
+            return state.nextStart
+        }
+        let connection = try WorkerConnection.start(
+            bundle, for: host, settings: settings, sandboxes: sandboxes, network: network, reports: reports,
+            onEnd: { [weak self] fault in self?.ended(number, with: fault) }, onReport: onFault)
+        let quarantined = state.withLock { state in
+            state.running = state.running.filter { $0.value.isRunning }
+            if connection.isRunning && state.quarantine == nil { state.running[number] = connection }
+            state.handles(as: connection)
+            return state.quarantine != nil
+        }
+        if quarantined {
+            connection.retire()
+            throw .error(.workerQuarantined,
+                         "\(extensionName) is quarantined after repeated faults until the content of its library or manifest changes; the notification shows its default content.")
+        }
+        return (connection, number)
+    }
+
+    /// Throws `worker.restarting` while the backoff after a fault lasts.
+    private func checkBackoff(in state: State) throws(Diagnostic) {
+        let now = MonotonicClock.now()
+        if now < state.restartAt {
+            let milliseconds = (state.restartAt - now + 999_999) / 1_000_000
+            throw .error(.workerRestarting,
+                         "\(extensionName) restarts in \(milliseconds) ms after a fault; the notification shows its default content.")
+        }
+    }
+
+    /// Lets a worker start or serve unless the bundle is quarantined; lifts
+    /// a quarantine whose reason is gone (its files changed, the ledger reads again).
+    /// - Throws: `worker.quarantined` while it lasts.
+    private func admit(in state: inout State, reports: inout [Diagnostic]) throws(Diagnostic) {
             switch state.quarantine {
             case .faults(let files)?:
                 guard contentDigests.digests(of: files.map(\.path)) != files else {
@@ -175,27 +305,6 @@ final class WorkerProvider: ExtensionProvider {
             case nil:
                 break
             }
-            if let running = state.connection, running.isRunning, !(workerPerInstance && state.connectionTaken) {
-                state.connectionTaken = workerPerInstance
-                return running
-            }
-            let now = MonotonicClock.now()
-            if now < state.restartAt {
-                let milliseconds = (state.restartAt - now + 999_999) / 1_000_000
-                throw .error(.workerRestarting,
-                             "\(extensionName) restarts in \(milliseconds) ms after a fault; the notification shows its default content.")
-            }
-            do throws(Diagnostic) {
-                let started = try start(in: &state)
-                state.connection = started
-                state.connectionTaken = workerPerInstance
-                state.handles(as: started)
-                return started
-            } catch {
-                reports += note(WorkerFault(.launch, error), in: &state)
-                throw error
-            }
-        }
     }
 
     /// Starts a worker whose end comes back to `ended(with:)`, and keeps it
@@ -214,7 +323,7 @@ final class WorkerProvider: ExtensionProvider {
 
     /// The sandbox layers of the worker running now; empty when none runs.
     var sandboxLayers: [SandboxLayer] {
-        state.withLock { $0.connection?.layers } ?? []
+        state.withLock { $0.connection?.layers ?? $0.running.values.first?.layers } ?? []
     }
 
     /// The diagnostic of a bundle held back by a damaged ledger.
@@ -225,6 +334,7 @@ final class WorkerProvider: ExtensionProvider {
 
     /// Worker `number` ended, with `fault` when it was one.
     private func ended(_ number: Int, with fault: WorkerFault?) {
+        pool.discard(number, of: poolKey)
         let reports = state.withLock { state in
             state.running[number] = nil
             return fault.map { note($0, in: &state) } ?? []
@@ -254,6 +364,7 @@ final class WorkerProvider: ExtensionProvider {
                 "\(extensionName) is quarantined after \(count) faults within \(Int(policy.window)) s (the last: \(fault.kind.rawValue)); its notifications show their default content until its library or manifest changes.")
             state.connection?.retire(because: quarantine)
             for connection in state.running.values { connection.retire(because: quarantine) }
+            pool.removeAll(for: poolKey)
             reports.append(quarantine)
         } else if !fault.kind.leavesWorkerRunning {
             let wait = policy.backoff(afterFaults: count)

@@ -23,6 +23,8 @@ package struct WorkerSettings: Sendable, Equatable {
     package var launchTimeout = 10.0
     /// Restarts and quarantine after faults.
     package var restarts = RestartPolicy()
+    /// Warm workers kept for content extensions' next opened interfaces.
+    package var pool = WorkerPoolSettings()
 
     /// 64 MiB. iOS documents no limit; service extensions are killed at about
     /// 24 MB of footprint (dirty memory). `RLIMIT_DATA` also counts memory
@@ -39,6 +41,34 @@ package struct WorkerSettings: Sendable, Equatable {
     package init(executable: String) {
         self.executable = executable
     }
+}
+
+/// How many warm workers a host keeps for content extensions: a worker
+/// whose interface closed cleanly waits, idle, for its bundle's next
+/// opened interface, and a spare is started ahead of need when a bundle
+/// has none left (see `WorkerPool`). Idle workers cost memory; these bound it.
+package struct WorkerPoolSettings: Sendable, Equatable {
+    /// The most idle workers of all bundles together; 0 keeps none (every
+    /// opened interface starts a worker of its own, which ends with it).
+    package var hostLimit = 4
+    /// The most idle workers of one bundle; 0 keeps none.
+    package var bundleLimit = 2
+    /// Seconds an idle worker waits for an interface before it ends.
+    package var idleTime = 60.0
+
+    /// No worker kept: each opened interface's worker starts cold (one-shot commands, and measurements).
+    package static let off = WorkerPoolSettings(hostLimit: 0, bundleLimit: 0, idleTime: 0)
+
+    /// The defaults: 4 idle workers in all, 2 per bundle, for 60 s.
+    package init() {}
+
+    /// Limits of `hostLimit` idle workers in all, `bundleLimit` per bundle, for `idleTime` seconds each.
+    package init(hostLimit: Int, bundleLimit: Int, idleTime: Double) {
+        (self.hostLimit, self.bundleLimit, self.idleTime) = (hostLimit, bundleLimit, idleTime)
+    }
+
+    /// True when workers are kept at all.
+    package var keepsWorkers: Bool { hostLimit > 0 && bundleLimit > 0 && idleTime > 0 }
 }
 
 /// Which layers of the sandbox the host may put a worker in. Each is used

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsManifest
 import TidingsRuntime
 
 /// A message between the host and a worker process: what the host asks of
@@ -13,10 +14,14 @@ import TidingsRuntime
 package enum WorkerMessage: Sendable, Equatable {
     // Host → worker.
 
-    /// The first message: the protocol version, the bundle to serve, the
-    /// sandbox the worker puts itself in before it loads the library, and
-    /// what the worker's host table says of the host.
-    case hello(version: UInt32, bundle: String, sandbox: WorkerSandboxSettings, host: WorkerHostTable)
+    /// The first message: the protocol version, the bundle to serve (its
+    /// path, and the manifest and interface the host validated: the worker
+    /// never reads its own verdict from disk, so a bundle whose manifest has
+    /// since broken serves its last good version), the sandbox the worker
+    /// puts itself in before it loads the library, and what the worker's
+    /// host table says of the host. A probe of the sandbox names no bundle.
+    case hello(version: UInt32, bundle: String, manifest: Manifest?, interface: Interface?,
+               sandbox: WorkerSandboxSettings, host: WorkerHostTable)
     /// Make instance `instance` (answered with `done`), whose host calls may come at `callRate`.
     case create(call: UInt64, instance: UInt64, mayOverrideTitle: Bool, service: Bool, callRate: CallRate?)
     /// `didReceive(_:)`. Attachments come without paths: the extension opens
@@ -76,8 +81,9 @@ package enum WorkerMessage: Sendable, Equatable {
     /// The version of this protocol; a worker refuses another. 3: the host
     /// table's version and call rate in `hello`, category actions with a
     /// notification or response, the instance a completion names. 4: element
-    /// events, and whether the extension handles them in `ready`.
-    package static let version: UInt32 = 4
+    /// events, and whether the extension handles them in `ready`. 5: the
+    /// manifest and interface the host validated in `hello`.
+    package static let version: UInt32 = 5
     /// The most category actions a notification or response carries.
     package static let categoryActionLimit = 1024
 }

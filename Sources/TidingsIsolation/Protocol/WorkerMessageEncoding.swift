@@ -21,18 +21,22 @@ extension WorkerMessage {
     package init(decoding bytes: [UInt8]) throws(ByteReader.Malformed) {
         var reader = ByteReader(bytes)
         self = try Self(from: &reader)
+        // Another version's hello is read only as far as every version writes it: enough to refuse it.
+        if case .hello(let version, _, _, _, _, _) = self, version != WorkerMessage.version { return }
         guard reader.isAtEnd else { throw ByteReader.Malformed(description: "bytes after the message") }
     }
 
     private func encode(into writer: inout ByteWriter) {
         switch self {
-        case let .hello(version, bundle, sandbox, host):
+        case let .hello(version, bundle, manifest, interface, sandbox, host):
             writer.write(byte: 0)
             writer.write(varint: UInt64(version))
             writer.write(string: bundle)
             sandbox.encode(into: &writer)
             writer.write(varint: UInt64(host.abiVersion))
             writer.write(callRate: host.callRate)
+            writer.write(optional: manifest) { $1.encode(into: &$0) }
+            writer.write(optional: interface) { $1.encode(into: &$0) }
         case let .create(call, instance, mayOverrideTitle, service, callRate):
             writer.write(byte: 1)
             writer.write(varint: call)
@@ -140,11 +144,17 @@ extension WorkerMessage {
             let version = UInt32(truncatingIfNeeded: try reader.readVarint())
             let (bundle, sandbox) = (try reader.readString(), try WorkerSandboxSettings(from: &reader))
             // A worker of another version stops here, having read what every version sends first.
-            let host = reader.isAtEnd && version != WorkerMessage.version
-                ? WorkerHostTable(abiVersion: 1, callRate: nil)
-                : WorkerHostTable(abiVersion: UInt32(truncatingIfNeeded: try reader.readVarint()),
-                                  callRate: try reader.readCallRate())
-            self = .hello(version: version, bundle: bundle, sandbox: sandbox, host: host)
+            guard version == WorkerMessage.version else {
+                self = .hello(version: version, bundle: bundle, manifest: nil, interface: nil, sandbox: sandbox,
+                              host: WorkerHostTable(abiVersion: 1, callRate: nil))
+                return
+            }
+            let host = WorkerHostTable(abiVersion: UInt32(truncatingIfNeeded: try reader.readVarint()),
+                                       callRate: try reader.readCallRate())
+            let manifest = try reader.readBool() ? try Manifest(from: &reader) : nil
+            let interface = try reader.readBool() ? try Interface(from: &reader) : nil
+            self = .hello(version: version, bundle: bundle, manifest: manifest, interface: interface, sandbox: sandbox,
+                          host: host)
         case 1:
             let (call, instance) = (try reader.readVarint(), try reader.readVarint())
             let (mayOverrideTitle, service) = (try reader.readBool(), try reader.readBool())

@@ -1,3 +1,4 @@
+import Glibc
 import TidingsBase
 
 /// A process's `/proc/PID/status`: its `Name:\tvalue` lines, read once.
@@ -52,6 +53,18 @@ package struct ProcessStatus: Sendable {
     /// True when the process is stopped (`State` `T`, or `t` under a tracer): it runs nothing.
     package var isStopped: Bool {
         fields("State").first.map { $0 == "T" || $0 == "t" } ?? false
+    }
+
+    /// The CPU time process `pid` has used, user and system, all its
+    /// threads (`/proc/PID/stat`'s utime and stime), in seconds; nil when it
+    /// cannot be read (it ended).
+    package static func cpuSeconds(of pid: String) -> Double? {
+        guard let bytes = try? FileSystem.readFile("/proc/\(pid)/stat", limit: 1 << 12),
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        // After the command's name (which may hold spaces and parentheses): state, ppid, …; utime and stime are the 12th and 13th.
+        let fields = String(decoding: bytes[(close + 1)...], as: UTF8.self).split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(max(1, sysconf(Int32(_SC_CLK_TCK))))
     }
 
     // MARK: Processes

@@ -7,7 +7,8 @@ import TidingsRuntime
 /// the host that started it, over the channel on descriptor 3.
 ///
 /// The host started it in its sandbox (namespaces, view, cgroup); it reads
-/// the host's `hello`, puts itself under the rest (`WorkerSandbox`: limits,
+/// the host's `hello` (the bundle's path, manifest and interface, as the
+/// host validated them), puts itself under the rest (`WorkerSandbox`: limits,
 /// Landlock, the CPU watchdog, seccomp), loads the library with the
 /// worker's host functions and answers `ready` with the layers it holds;
 /// then it serves the host's messages until the host closes the channel.
@@ -26,7 +27,7 @@ package enum WorkerProcess {
         _ = fcntl(channelDescriptor, F_SETFD, FD_CLOEXEC)
         let channel = WorkerChannel(adopting: channelDescriptor)
         guard let first = try? channel.receive(), let hello = try? WorkerMessage(decoding: first.bytes),
-              case let .hello(version, bundlePath, settings, host) = hello
+              case let .hello(version, bundlePath, manifest, interface, settings, host) = hello
         else { return 2 }
         guard version == WorkerMessage.version else {
             let refusal = Diagnostic.error(
@@ -55,8 +56,9 @@ package enum WorkerProcess {
         }
         let server: WorkerServer
         do throws(Diagnostic) {
-            server = try WorkerServer(bundle: BundleReader.read(bundlePath), host: host, channel: channel,
-                                      watchdog: entered.watchdog)
+            // The bundle as the host validated it: its manifest and interface are the host's, never read here.
+            server = try WorkerServer(bundle: ExtensionBundle(path: bundlePath, manifest: manifest, interface: interface),
+                                      host: host, channel: channel, watchdog: entered.watchdog)
         } catch {
             channel.sendQuietly(.launchFailed(error))
             return 1

@@ -92,6 +92,8 @@ final class WorkerServer: Sendable {
             run(call) { with(instance) { (served: Served) throws(Diagnostic) in try served.instance.handle(event) } }
         case let .destroy(call, instance):
             run(call) {
+                // Nothing of the instance stays but the tokens it was given (the host reports a late
+                // completion of one): the worker may serve its bundle's next instance.
                 if let served = instances.withLock({ $0.removeValue(forKey: instance) }) {
                     served.instance.destroy()
                     served.sink.context.close()

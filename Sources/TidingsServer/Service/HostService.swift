@@ -19,6 +19,9 @@ package final class HostService: Sendable {
         /// `server.describe` lists them (`{"layer", "status", "detail"}`);
         /// asked the first time it is described.
         package var sandbox: @Sendable () -> [JSON] = { [] }
+        /// The warm workers kept for content extensions and the memory they
+        /// hold, as `server.describe` lists them; null when none are kept.
+        package var workers: @Sendable () -> JSON = { .null }
 
         /// How many delivered notifications a server keeps unless told
         /// otherwise (`host.deliveredLimit`): far more than a front end

@@ -8,7 +8,7 @@ extension HostService {
         Method(ProtocolMethod(
             "server.describe",
             summary: "The server's version, ABI version, methods, events and limits.",
-            result: "`name`, `version`, `abiVersion`; `methods`: each method's `name` and `summary`; `events`: each event's `method` and a sentence on its `params`; `limits` (`payloadSize` and `messageSize` in bytes; `responseDeadline` and `serviceDeadline` in seconds; `keptNotifications`; `inboxEntries`: the most each app's inbox keeps; `attachmentStore`: bytes and files per notification, bundle and app, and the refusals that make a fault; `listPage`: the default and maximum `limit` of the list methods; per connection `callsPerConnection` and `unreadOutput` in bytes); `sandbox`: the sandbox's layers, each `{layer, status, detail}`; `state`: the state's status and what it keeps.",
+            result: "`name`, `version`, `abiVersion`; `methods`: each method's `name` and `summary`; `events`: each event's `method` and a sentence on its `params`; `limits` (`payloadSize` and `messageSize` in bytes; `responseDeadline` and `serviceDeadline` in seconds; `keptNotifications`; `inboxEntries`: the most each app's inbox keeps; `attachmentStore`: bytes and files per notification, bundle and app, and the refusals that make a fault; `listPage`: the default and maximum `limit` of the list methods; per connection `callsPerConnection` and `unreadOutput` in bytes); `sandbox`: the sandbox's layers, each `{layer, status, detail}`; `workers`: the warm workers kept for content extensions, `{idle, residentBytes, anonymousBytes}` (null in process); `state`: the state's status and what it keeps.",
             errors: [-32602]),
                scope: .nothing) { service, params, _ throws(RPCError) in try service.describe(&params) },
         Method(ProtocolMethod(
@@ -45,6 +45,7 @@ extension HostService {
             })),
             ("limits", .object(limits)),
             ("sandbox", .array(configuration.sandbox())),
+            ("workers", configuration.workers()),
             ("state", state?.report ?? .object([("status", .string("ok")), ("kept", .bool(false))])),
         ])
     }

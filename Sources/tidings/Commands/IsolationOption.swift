@@ -52,10 +52,13 @@ enum IsolationOption {
     }
 
     /// The launcher that follows `policy`, with workers recording their
-    /// faults in the user's ledger; `onFault` hears what workers report outside calls.
-    static func launcher(_ policy: IsolationPolicy, environment: [String: String],
+    /// faults in the user's ledger and kept warm as `pool` says (one-shot
+    /// commands keep none); `onFault` hears what workers report outside calls.
+    static func launcher(_ policy: IsolationPolicy, environment: [String: String], pool: WorkerPoolSettings = .off,
                          onFault: @escaping @Sendable (Diagnostic) -> Void) -> IsolatingLauncher {
-        IsolatingLauncher(policy: policy, workers: workers(policy, environment: environment, onFault: onFault))
+        var workers = workers(policy, environment: environment, onFault: onFault)
+        workers.settings.pool = pool
+        return IsolatingLauncher(policy: policy, workers: workers)
     }
 
     /// The worker launcher `policy` asks for, recording faults in the user's
@@ -64,6 +67,7 @@ enum IsolationOption {
                         onFault: @escaping @Sendable (Diagnostic) -> Void) -> WorkerLauncher {
         var settings = WorkerSettings(executable: SandboxedProcess.currentExecutable ?? CommandLine.arguments[0])
         settings = policy.applied(to: settings)
+        settings.pool = .off
         let ledger = recordingFaults ? FaultLedger.standard(in: environment) : nil
         var workers = WorkerLauncher(settings: settings, ledger: ledger, onFault: onFault)
         workers.networkGranted = policy.networkGranted

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import TidingsBase
 import TidingsRegistry
 import TidingsIsolation
@@ -12,7 +13,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--deadline SECONDS] [--service-deadline SECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--deadline SECONDS] [--service-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
@@ -26,7 +27,7 @@ enum ServeCommand: Command {
             IsolationOption.option,
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
-        ] + DeadlineOption.options + [
+        ] + DeadlineOption.options + WarmWorkersOption.options + [
             .init(name: "max-payload-size", value: "BYTES", help: "The largest APNs payload accepted (default 4096)."),
             .init(name: "max-message-size", value: "BYTES",
                   help: "The longest JSON-RPC message accepted (default 1048576); a longer one gets an error."),
@@ -40,6 +41,7 @@ enum ServeCommand: Command {
             "Live reload: the extension directories are watched (inotify); a bundle added, removed, renamed or replaced, or a manifest edited, is served within tens of milliseconds, without a restart and without disturbing notifications shown. A manifest that stops validating keeps its last good version serving (an extension.failed event says so). A library already loaded keeps its code until the server restarts: code cannot be unloaded from a process.",
             SearchPathOption.discussion,
             IsolationOption.discussion,
+            WarmWorkersOption.discussion,
             DeadlineOption.discussion,
         ],
         examples: [
@@ -69,6 +71,7 @@ enum ServeCommand: Command {
         let cache = arguments.flag(SearchPathOption.noCacheOption.name)
             ? nil : IndexCache.standard(in: environment, version: HostFunctions.version)
         let policy = try IsolationOption.policy(arguments, environment: environment)
+        let pool = try WarmWorkersOption.settings(arguments)
         configuration.host.attachmentQuota = policy.attachmentQuota
         try IsolationOption.checkLedger(environment: environment)
         try checkAttachments(configuration.host.attachmentDirectory)
@@ -91,11 +94,16 @@ enum ServeCommand: Command {
         let sandboxSettings = IsolationOption.workers(policy, environment: environment, onFault: { _ in })
         configuration.sandbox = { sandboxSettings.sandboxLayers.map(\.json) }
         configuration.log = { diagnostic in printError("tidings serve: " + terminal.line(for: diagnostic)) }
+        // The launcher the host makes, kept for its warm workers' report.
+        let launcher = Mutex<IsolatingLauncher?>(nil)
+        configuration.workers = { launcher.withLock { $0 }.map { WarmWorkersOption.json($0.workers.idleWorkers) } ?? .null }
         let service = HostService(index: index, configuration: configuration, state: state) { publish in
-            IsolationOption.launcher(policy, environment: environment) { diagnostic in
+            let made = IsolationOption.launcher(policy, environment: environment, pool: pool) { diagnostic in
                 publish(diagnostic)
                 printError("tidings serve: " + terminal.line(for: diagnostic))
             }
+            launcher.withLock { $0 = made }
+            return made
         }
         let server = Server(service: service, limits: limits)
         // Bundles added, removed or edited are served without a restart.

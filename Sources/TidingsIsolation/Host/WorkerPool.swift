@@ -1,0 +1,190 @@
+import Synchronization
+import TidingsBase
+
+/// The host's warm workers: content-extension workers kept idle, each for
+/// the bundle it loaded, so that opening an interface costs no cold start.
+///
+/// As on iOS, where one process per extension lives on across
+/// notifications while the system lets it, a worker whose interface closed
+/// and whose `destroy` returned normally serves its bundle's next instance
+/// (never another bundle's, and one instance at a time); its globals live
+/// on, its instances' state does not (the worker drops the instance and
+/// its context at `destroy`; the host's side, `WorkerConnection.clearInstance`,
+/// ends its pending completions and attachment copies). A worker that faulted,
+/// was killed, timed out, or whose bundle was quarantined or replaced is
+/// never kept: it has ended, or its provider takes it out (`removeAll`);
+/// nor is one that used half the CPU time a worker may use in its life.
+///
+/// One pool serves every bundle of a launcher (and its copies); it keeps
+/// at most `WorkerPoolSettings.bundleLimit` idle workers per bundle and
+/// `hostLimit` in all, pushing out the longest idle first, and ends each
+/// one `idleTime` after it went idle. One thread sleeps until the next
+/// expiry while any worker is idle, and none runs otherwise: an idle host
+/// makes no wake-ups.
+final class WorkerPool: Sendable {
+    /// One idle worker.
+    private struct Idle {
+        let connection: WorkerConnection
+        /// The provider (bundle) whose worker it is, and its start number there.
+        let owner: UInt64
+        let number: Int
+        /// When it ends (monotonic nanoseconds), unless taken first.
+        let expiry: UInt64
+        /// Its last instance's `destroy`, not yet known to have returned; nil for a spare never used.
+        let destroy: WorkerConnection.PostedCall?
+    }
+
+    private struct State {
+        /// The idle workers, longest idle first (their idle time is one, so also by expiry).
+        var idle: [Idle] = []
+        /// The expiry thread runs.
+        var timing = false
+    }
+
+    private let state = Mutex(State())
+    /// The last key handed out.
+    private static let lastKey = Atomic<UInt64>(0)
+
+    init() {}
+
+    /// A key for a new bundle's workers (a provider's), never handed out before in this process.
+    static func newKey() -> UInt64 {
+        lastKey.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Keeps worker `number` of `owner`, `connection`, idle under `limits`,
+    /// pushing out (ending) the longest idle of the bundle or the host over
+    /// them; `destroy` is its last instance's destruction, checked before it
+    /// serves again. A pool that keeps nothing ends it at once.
+    func keep(_ connection: WorkerConnection, number: Int, for owner: UInt64,
+              destroy: WorkerConnection.PostedCall?, limits: WorkerPoolSettings) {
+        guard limits.keepsWorkers, connection.isRunning, !Self.spentHalfItsCPUTime(connection) else {
+            return connection.retire()
+        }
+        let expiry = MonotonicClock.deadline(after: limits.idleTime)
+        let (pushedOut, startTimer): ([WorkerConnection], Bool) = state.withLock { state in
+            state.idle.append(Idle(connection: connection, owner: owner, number: number, expiry: expiry, destroy: destroy))
+            var pushedOut: [WorkerConnection] = []
+            while state.idle.count(where: { $0.owner == owner }) > limits.bundleLimit,
+                  let oldest = state.idle.firstIndex(where: { $0.owner == owner }) {
+                pushedOut.append(state.idle.remove(at: oldest).connection)
+            }
+            while state.idle.count > limits.hostLimit {
+                pushedOut.append(state.idle.removeFirst().connection)
+            }
+            defer { state.timing = true }
+            return (pushedOut, !state.timing)
+        }
+        for worker in pushedOut { worker.retire() }
+        if startTimer { startExpiring() }
+    }
+
+    /// The worker of `owner` idle the longest that may serve again, taken
+    /// out of the pool, with its start number; nil when none may. The
+    /// longest idle, because the one that went idle last has most likely
+    /// not answered its `destroy` yet: under steady use a bundle's idle
+    /// workers take turns, and no open waits for a destruction. A worker
+    /// whose `destroy` has not answered is waited for (it is killed as hung
+    /// past its call timeout); one whose `destroy` failed ends.
+    func take(for owner: UInt64) -> (connection: WorkerConnection, number: Int)? {
+        while let entry = state.withLock({ state -> Idle? in
+            guard let oldest = state.idle.firstIndex(where: { $0.owner == owner }) else { return nil }
+            return state.idle.remove(at: oldest)
+        }) {
+            guard entry.connection.isRunning else { continue }
+            if let destroy = entry.destroy {
+                do throws(Diagnostic) {
+                    try entry.connection.answer(to: destroy)
+                } catch {
+                    entry.connection.retire()
+                    continue
+                }
+            }
+            return (entry.connection, entry.number)
+        }
+        return nil
+    }
+
+    /// How many workers of `owner` are idle.
+    func count(for owner: UInt64) -> Int {
+        state.withLock { $0.idle.count(where: { $0.owner == owner }) }
+    }
+
+    /// Forgets worker `number` of `owner`, which ended.
+    func discard(_ number: Int, of owner: UInt64) {
+        state.withLock { $0.idle.removeAll { $0.owner == owner && $0.number == number } }
+    }
+
+    /// Ends every idle worker of `owner` (its bundle was quarantined or replaced).
+    func removeAll(for owner: UInt64) {
+        let removed: [WorkerConnection] = state.withLock { state in
+            defer { state.idle.removeAll { $0.owner == owner } }
+            return state.idle.filter { $0.owner == owner }.map(\.connection)
+        }
+        for worker in removed { worker.retire() }
+    }
+
+    /// What the idle workers hold now, read from `/proc`.
+    var status: WorkerPoolStatus {
+        let connections = state.withLock { $0.idle.map(\.connection) }
+        var status = WorkerPoolStatus(idle: connections.count)
+        for connection in connections {
+            // The sandbox's init and the worker: what ending the worker gives back.
+            let pids = [connection.sandbox.process.pid] + [connection.sandbox.process.workerPid].compactMap { $0 }
+            for pid in pids {
+                guard let process = ProcessStatus(of: "\(pid)") else { continue }
+                status.residentBytes += process.bytes("VmRSS") ?? 0
+                status.anonymousBytes += process.bytes("RssAnon") ?? 0
+            }
+        }
+        return status
+    }
+
+    /// True when the worker has used half the CPU time it may use in its
+    /// life (`RLIMIT_CPU`): kept on, it would end in a fault some call
+    /// later; it ends now instead, and a new one serves.
+    private static func spentHalfItsCPUTime(_ connection: WorkerConnection) -> Bool {
+        let total = connection.settings.cpuTimeTotal
+        guard total > 0, let worker = connection.sandbox.process.workerPid,
+              let used = ProcessStatus.cpuSeconds(of: "\(worker)") else { return false }
+        return used >= total / 2
+    }
+
+    /// Starts the thread that ends idle workers as they expire; it ends when none is idle.
+    private func startExpiring() {
+        let started = Threads.start { [weak self] in
+            // A latch nobody opens: a sleep until the deadline.
+            let sleep = Latch()
+            while let next = self?.endExpired() { _ = sleep.wait(until: next) }
+        }
+        // Without a thread, idle workers end when they are pushed out or taken instead: never kept past a limit.
+        if !started { state.withLock { $0.timing = false } }
+    }
+
+    /// Ends the idle workers whose time is up; when the next one expires, or nil (and the thread ends) when none is idle.
+    private func endExpired() -> UInt64? {
+        let now = MonotonicClock.now()
+        let (expired, next): ([WorkerConnection], UInt64?) = state.withLock { state in
+            let count = state.idle.prefix { $0.expiry <= now }.count
+            let expired = state.idle.prefix(count).map(\.connection)
+            state.idle.removeFirst(count)
+            let next = state.idle.first?.expiry
+            if next == nil { state.timing = false }
+            return (expired, next)
+        }
+        for worker in expired { worker.retire() }
+        return next
+    }
+}
+
+/// The idle workers of a host and the memory they hold, for `server.describe`.
+package struct WorkerPoolStatus: Sendable, Equatable {
+    /// How many workers are idle.
+    package var idle: Int
+    /// Their resident memory (`VmRSS`, the sandbox's init's included), in
+    /// bytes; pages shared between them (the `tidings` binary, the Swift
+    /// runtime) are counted once per worker.
+    package var residentBytes: UInt64 = 0
+    /// Their private anonymous memory (`RssAnon`), in bytes: what ending them gives back.
+    package var anonymousBytes: UInt64 = 0
+}
