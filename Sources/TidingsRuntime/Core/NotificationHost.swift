@@ -284,9 +284,25 @@ package final class NotificationHost: Sendable {
     /// - Throws: for a notification not presented, an action it does not offer,
     ///   or text missing from (or given to) an action.
     package func respond(to identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
-        let outcome = try responses.answer(identifier, with: response)
-        screen.announce(forwarded: outcome.forwarded)
-        return outcome
+        let outcome = Rendezvous<Result<ResponseOutcome, Diagnostic>>()
+        respond(to: identifier, with: response) { outcome.give($0) }
+        return try outcome.take().get()
+    }
+
+    /// `respond(to:with:)` without waiting: returns once the extension's
+    /// response handler has been called, and calls `finish` once with the
+    /// outcome (or why the response was refused), after front ends have heard
+    /// of it. At once, on this thread, when no completion is awaited or the
+    /// extension completed during its call; otherwise when the completion
+    /// comes, its deadline passes or its extension ends, on the host's
+    /// finishing thread, with no thread held while the extension takes its
+    /// time. `finish` must not wait for another response's outcome.
+    package func respond(to identifier: String, with response: ResponseRequest,
+                         then finish: @escaping @Sendable (Result<ResponseOutcome, Diagnostic>) -> Void) {
+        responses.answer(identifier, with: response) { [screen] outcome in
+            if case .success(let outcome) = outcome { screen.announce(forwarded: outcome.forwarded) }
+            finish(outcome)
+        }
     }
 
     // MARK: The view

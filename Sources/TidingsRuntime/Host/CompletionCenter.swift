@@ -28,6 +28,12 @@ package final class CompletionCenter: Sendable {
     /// How many finished tokens are remembered, to tell a late or repeated
     /// completion from a forged one.
     private let rememberedFinishedTokens: Int
+    /// The one thread keeping the deadlines of completions waited for without a thread (`whenAnswered`).
+    private let timer: DeadlineTimer
+    /// Where what waits for a completion runs once it comes later, in the
+    /// order they came: never on the thread that completed it (an
+    /// extension's, a worker's reader), which must not wait for it.
+    private let finishers = SerialQueue()
 
     private struct Table {
         var pending: [UInt64: PendingCompletion] = [:]
@@ -46,6 +52,7 @@ package final class CompletionCenter: Sendable {
         self.slot = slot
         self.clock = clock
         rememberedFinishedTokens = max(1, count)
+        timer = DeadlineTimer(clock: clock)
     }
 
     /// Opens a pending completion of `kind`, given to the instance whose
@@ -58,8 +65,8 @@ package final class CompletionCenter: Sendable {
                        fault: @escaping @Sendable (Diagnostic) -> Void = { _ in }) -> PendingCompletion
     {
         let pending = PendingCompletion(kind: kind, token: slot.makeHandle(), context: context, deadline: deadline,
-                                        clock: clock, extensionIdentifier: extensionIdentifier, report: report,
-                                        fault: fault)
+                                        clock: clock, timer: timer, finishers: finishers,
+                                        extensionIdentifier: extensionIdentifier, report: report, fault: fault)
         table.withLock { $0.pending[pending.token] = pending }
         return pending
     }
@@ -143,6 +150,8 @@ package final class PendingCompletion: Sendable {
     /// The instant (of `clock`) by which the completion must arrive.
     package let deadline: UInt64
     private let clock: DeadlineClock
+    private let timer: DeadlineTimer
+    private let finishers: SerialQueue
     private let report: @Sendable (Diagnostic) -> Void
     private let fault: @Sendable (Diagnostic) -> Void
     private let extensionIdentifier: String
@@ -171,6 +180,14 @@ package final class PendingCompletion: Sendable {
         /// answer yet, so that an extension that completes during the call
         /// costs no gate at all.
         var latch: Latch?
+        /// What waits without a thread (`whenAnswered`), until it is called.
+        var waiter: Waiter?
+    }
+
+    /// A wait without a thread: what to call, and its deadline in the timer.
+    private struct Waiter {
+        let body: @Sendable (Answer?) -> Void
+        let timer: UInt64
     }
 
     /// How a call was judged.
@@ -186,13 +203,16 @@ package final class PendingCompletion: Sendable {
     private let state = Mutex(State())
 
     fileprivate init(kind: Kind, token: UInt64, context: UInt64, deadline: UInt64, clock: DeadlineClock,
-                     extensionIdentifier: String, report: @escaping @Sendable (Diagnostic) -> Void,
+                     timer: DeadlineTimer, finishers: SerialQueue, extensionIdentifier: String,
+                     report: @escaping @Sendable (Diagnostic) -> Void,
                      fault: @escaping @Sendable (Diagnostic) -> Void) {
         self.kind = kind
         self.token = token
         self.context = context
         self.deadline = deadline
         self.clock = clock
+        self.timer = timer
+        self.finishers = finishers
         self.extensionIdentifier = extensionIdentifier
         self.report = report
         self.fault = fault
@@ -226,14 +246,55 @@ package final class PendingCompletion: Sendable {
         return result
     }
 
+    /// Calls `body` once with the answer, or nil when none came by `instant`
+    /// (the deadline when nil; a later one for a grace period) or the wait
+    /// was given up (`abandon()`), holding no thread meanwhile.
+    ///
+    /// When the answer is there already (the extension completed during its
+    /// call), the wait is over or the instant has passed, `body` runs at
+    /// once on this thread; otherwise later, on the center's finishing
+    /// thread (in the order the answers came), its deadline kept by the
+    /// center's one timer. Call it once per completion.
+    package func whenAnswered(until instant: UInt64? = nil, _ body: @escaping @Sendable (Answer?) -> Void) {
+        let instant = instant ?? deadline
+        let now: Answer?? = state.withLock { state in
+            guard state.answer == nil && !state.abandoned && clock.now() < instant else { return .some(state.answer) }
+            let number = timer.schedule(at: instant) { [weak self] in self?.expire() }
+            state.waiter = Waiter(body: body, timer: number)
+            return .none
+        }
+        if case .some(let answer) = now { body(answer) }
+    }
+
+    /// The deadline of a wait without a thread passed: it is called without an answer.
+    private func expire() {
+        let waiter = state.withLock { state in
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        guard let waiter else { return }
+        let answer = result
+        finishers.async { waiter.body(answer) }
+    }
+
+    /// Ends a wait without a thread with `answer`, taken out under the lock
+    /// (nil when there was none): its deadline is cancelled, its body runs on the finishing thread.
+    private func release(_ waiter: Waiter?, with answer: Answer?) {
+        guard let waiter else { return }
+        timer.cancel(waiter.timer)
+        finishers.async { waiter.body(answer) }
+    }
+
     /// Gives up waiting: nothing can answer any more (the extension, run
     /// elsewhere, is gone). A wait under way ends now, as will later ones.
     package func abandon() {
-        let latch: Latch? = state.withLock { state in
+        let (latch, waiter): (Latch?, Waiter?) = state.withLock { state in
             state.abandoned = true
-            return state.latch
+            defer { state.waiter = nil }
+            return (state.latch, state.waiter)
         }
         latch?.open()
+        release(waiter, with: result)
     }
 
     /// Lets a completion in until `instant` instead of the deadline (the grace
@@ -259,30 +320,34 @@ package final class PendingCompletion: Sendable {
     /// response while it is under way and on its own after; a token's first
     /// misuse is counted as a fault (when the waiter is done), outside the lock.
     fileprivate func take(_ given: CompletionGiven, by context: UInt64?, at now: UInt64) -> tidings_status {
-        typealias Taken = (answered: Bool, latch: Latch?, problem: Diagnostic?, reportNow: Bool, counts: Bool)
+        typealias Taken = (answered: Bool, latch: Latch?, waiter: Waiter?, problem: Diagnostic?, reportNow: Bool,
+                           counts: Bool)
         let taken: Taken = state.withLock { state in
             let unanswered = state.answer == nil
             let verdict = judge(given, by: context, at: now, in: &state)
             let answered = unanswered && state.answer != nil
             let latch = answered ? state.latch : nil
+            let waiter = answered ? state.waiter : nil
+            if answered { state.waiter = nil }
             switch verdict {
             case .accepted:
-                return (answered, latch, nil, false, false)
+                return (answered, latch, waiter, nil, false, false)
             case .late(let problem):
                 if !state.closed { state.extra.append(problem) }
-                return (answered, latch, problem, state.closed, false)
+                return (answered, latch, waiter, problem, state.closed, false)
             case .misuse(let problem):
                 let first = !state.misused
                 state.misused = true
                 guard state.closed else {
                     state.extra.append(problem)
                     if first { state.uncounted = problem }
-                    return (answered, latch, problem, false, false)
+                    return (answered, latch, waiter, problem, false, false)
                 }
-                return (answered, latch, problem, true, first)
+                return (answered, latch, waiter, problem, true, first)
             }
         }
         taken.latch?.open()
+        release(taken.waiter, with: result)
         if let problem = taken.problem {
             if taken.reportNow { report(problem) }
             if taken.counts { fault(problem) }
