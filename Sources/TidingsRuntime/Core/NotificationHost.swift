@@ -151,8 +151,33 @@ package final class NotificationHost: Sendable {
                                         opening: Bool = false,
                                         recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
         throws(Failure) -> Delivery {
+        try show(service.run(original, to: app), to: app, width: width, opening: opening, recordingWith: record)
+    }
+
+    /// `deliver(_:to:width:opening:recordingWith:)` without waiting for the
+    /// service extension: returns once it has been asked (or at once when
+    /// none runs), and calls `finish` once with the delivery (or `record`'s
+    /// error): on this thread when no service extension waits, else when its
+    /// content handler is called or its time (and grace period) runs out, on
+    /// the host's finishing thread, with no thread waiting meanwhile.
+    package func deliver<Failure: Error>(
+        _ original: UserNotification, to app: String, width: Double? = nil, opening: Bool = false,
+        recordingWith record: @escaping @Sendable (UserNotification, Double) throws(Failure) -> Void,
+        then finish: @escaping @Sendable (Result<Delivery, Failure>) -> Void
+    ) {
+        service.run(original, to: app) { serviced in
+            finish(Result { () throws(Failure) -> Delivery in
+                try self.show(serviced, to: app, width: width, opening: opening, recordingWith: record)
+            })
+        }
+    }
+
+    /// The delivery after its service stage (`serviced`): recorded, shown,
+    /// passed to its thread-mate's open interface, opened when `opening`.
+    private func show<Failure: Error>(_ serviced: ServiceStage.Outcome, to app: String, width: Double?, opening: Bool,
+                                      recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
+        throws(Failure) -> Delivery {
         let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
-        let serviced = service.run(original, to: app)
         let notification = serviced.notification
         var result = CallResult(diagnostics: serviced.diagnostics, log: serviced.log)
         screen.removeUnreferenced(serviced.dropped, keeping: notification)

@@ -44,22 +44,36 @@ struct ServiceStage: Sendable {
         var dropped: [NotificationAttachment] = []
     }
 
-    /// Runs `notification`, addressed to `app`, through its service extension when it should.
+    /// Runs `notification`, addressed to `app`, through its service
+    /// extension when it should, waiting on this thread (`run(_:to:then:)`).
     func run(_ notification: UserNotification, to app: String) -> Outcome {
+        let outcome = Rendezvous<Outcome>()
+        run(notification, to: app) { outcome.give($0) }
+        return outcome.take()
+    }
+
+    /// Runs `notification`, addressed to `app`, through its service
+    /// extension when it should, and calls `finish` once with what it did:
+    /// at once, on this thread, when no extension runs or it failed to
+    /// start; otherwise once its content handler is called, or its deadline
+    /// and grace period pass, on the host's finishing thread, with no thread
+    /// waiting meanwhile (`did_receive_request` itself runs on a thread of
+    /// its own, so that the deadline runs while it does).
+    func run(_ notification: UserNotification, to app: String, then finish: @escaping @Sendable (Outcome) -> Void) {
         let content = notification.content
         guard !content.isLocal else {
-            return Outcome(notification: notification, report: .skipped(.local))
+            return finish(Outcome(notification: notification, report: .skipped(.local)))
         }
         guard content.mutableContent else {
-            return Outcome(notification: notification, report: .skipped(.notMutable))
+            return finish(Outcome(notification: notification, report: .skipped(.notMutable)))
         }
         guard content.hasAlert else {
-            return Outcome(notification: notification, report: .skipped(.noAlert))
+            return finish(Outcome(notification: notification, report: .skipped(.noAlert)))
         }
         guard let bundle = index.value.serviceExtension(forApp: app, category: content.categoryIdentifier),
               let manifest = bundle.manifest
         else {
-            return Outcome(notification: notification, report: .skipped(.noServiceExtension(app: app)))
+            return finish(Outcome(notification: notification, report: .skipped(.noServiceExtension(app: app))))
         }
         let started = MonotonicClock.now()
         let identifier = manifest.bundleIdentifier
@@ -69,7 +83,7 @@ struct ServiceStage: Sendable {
             provider = try providers.provider(for: bundle, launcher: launcher)
         } catch {
             result.diagnostics.append(error)
-            return result
+            return finish(result)
         }
         let instance: any ExtensionInstance
         let owner = AttachmentStore.Owner(app: app, notification: notification.identifier, bundle: identifier)
@@ -85,7 +99,7 @@ struct ServiceStage: Sendable {
             let created = context.read { $0.created }
             for admission in created { store?.takeBack(admission) }
             result.diagnostics.append(error)
-            return result
+            return finish(result)
         }
 
         let onEvent = self.onEvent
@@ -111,24 +125,39 @@ struct ServiceStage: Sendable {
         }) {
             call.finish(.error(.serviceTimeout, "No thread could be started for \(identifier)'s did_receive_request."))
         }
-        var answer = pending.wait()
-        var expired = false
-        var failure = call.failure
-        if answer == nil && failure == nil {
-            expired = true
+        let begun = result
+        let conclude: @Sendable (PendingCompletion.Answer?, Bool, Diagnostic?) -> Void = { answer, expired, failure in
+            finish(conclusion(of: pending, answer: answer, expired: expired, failure: failure ?? call.failure,
+                              content: content, context: context, instance: instance, call: call, begun: begun,
+                              identifier: identifier, started: started))
+        }
+        pending.whenAnswered { answer in
+            guard answer == nil && call.failure == nil else { return conclude(answer, false, nil) }
+            // The deadline passed: time will expire, and a grace period follows.
             let grace = clock.deadline(after: gracePeriod)
             pending.extend(until: grace)
             do throws(Diagnostic) {
                 try instance.serviceExtensionTimeWillExpire()
-                answer = pending.wait(until: grace)
             } catch {
                 // The extension, run elsewhere, failed: what the extension answered before counts, nothing after.
-                failure = error
-                answer = pending.result
+                return conclude(pending.result, true, error)
             }
+            pending.whenAnswered(until: grace) { conclude($0, true, nil) }
         }
-        if failure == nil { failure = call.failure }
-        if failure != nil { answer = pending.result }
+    }
+
+    /// What the stage did once the wait for `pending` ended with `answer`
+    /// (after time-will-expire when `expired`; `failure` when the extension's
+    /// calls failed): the completion finished, the extension's reports and
+    /// attachments taken, the notification rewritten or kept.
+    private func conclusion(of pending: PendingCompletion, answer: PendingCompletion.Answer?, expired: Bool,
+                            failure: Diagnostic?, content: NotificationContent, context: InstanceContext,
+                            instance: any ExtensionInstance, call: RequestCall, begun: Outcome, identifier: String,
+                            started: UInt64) -> Outcome {
+        var result = begun
+        let notification = begun.notification
+        // A failure leaves what the extension answered before it, nothing after.
+        let answer = failure == nil ? answer : pending.result
         endpoint.completions.finish(pending)
         // Closed first, so that no attachment is created after those drained.
         context.close()
