@@ -74,10 +74,6 @@ package final class PendingCompletion: Sendable {
         /// while the response is under way could end the extension
         /// (the quarantine) in the middle of it.
         var uncounted: Diagnostic?
-        /// The gate a waiter waits at: made by the first wait that finds no
-        /// answer yet, so that an extension that completes during the call
-        /// costs no gate at all.
-        var latch: Latch?
         /// What waits without a thread (`whenAnswered`), until it is called.
         var waiter: Waiter?
         /// The wait without a thread ended at its deadline: a call from now on is late.
@@ -128,24 +124,6 @@ package final class PendingCompletion: Sendable {
     /// (the extension, run elsewhere, ended).
     package var isAbandoned: Bool { state.withLock { $0.abandoned } }
 
-    /// Waits for the completion until the deadline; nil when it did not come.
-    package func wait() -> Answer? {
-        wait(until: deadline)
-    }
-
-    /// Waits for the completion until `instant` (of the center's clock),
-    /// which may lie past the deadline: a service extension's grace period
-    /// after time-will-expire. Nil when it did not come.
-    package func wait(until instant: UInt64) -> Answer? {
-        let latch: Latch? = state.withLock { state in
-            guard state.answer == nil && !state.abandoned else { return nil }
-            if state.latch == nil { state.latch = Latch() }
-            return state.latch
-        }
-        if let latch { _ = latch.wait(until: clock.systemInstant(at: instant)) }
-        return result
-    }
-
     /// Calls `body` once with the answer, or nil when none came by `instant`
     /// (the deadline when nil; a later one for a grace period) or the wait
     /// was given up (`abandon()`), holding no thread meanwhile.
@@ -189,12 +167,11 @@ package final class PendingCompletion: Sendable {
     /// Gives up waiting: nothing can answer any more (the extension, run
     /// elsewhere, is gone). A wait under way ends now, as will later ones.
     package func abandon() {
-        let (latch, waiter): (Latch?, Waiter?) = state.withLock { state in
+        let waiter: Waiter? = state.withLock { state in
             state.abandoned = true
             defer { state.waiter = nil }
-            return (state.latch, state.waiter)
+            return state.waiter
         }
-        latch?.open()
         release(waiter, with: result)
     }
 
@@ -224,33 +201,30 @@ package final class PendingCompletion: Sendable {
     /// response while it is under way and on its own after; a token's first
     /// misuse is counted as a fault (when the waiter is done), outside the lock.
     func take(_ given: CompletionGiven, by context: UInt64?, at now: UInt64) -> tidings_status {
-        typealias Taken = (answered: Bool, latch: Latch?, waiter: Waiter?, problem: Diagnostic?, reportNow: Bool,
-                           counts: Bool)
+        typealias Taken = (answered: Bool, waiter: Waiter?, problem: Diagnostic?, reportNow: Bool, counts: Bool)
         let taken: Taken = state.withLock { state in
             let unanswered = state.answer == nil
             let verdict = judge(given, by: context, at: now, in: &state)
             let answered = unanswered && state.answer != nil
-            let latch = answered ? state.latch : nil
             let waiter = answered ? state.waiter : nil
             if answered { state.waiter = nil }
             switch verdict {
             case .accepted:
-                return (answered, latch, waiter, nil, false, false)
+                return (answered, waiter, nil, false, false)
             case .late(let problem):
                 if !state.closed { state.extra.append(problem) }
-                return (answered, latch, waiter, problem, state.closed, false)
+                return (answered, waiter, problem, state.closed, false)
             case .misuse(let problem):
                 let first = !state.misused
                 state.misused = true
                 guard state.closed else {
                     state.extra.append(problem)
                     if first { state.uncounted = problem }
-                    return (answered, latch, waiter, problem, false, false)
+                    return (answered, waiter, problem, false, false)
                 }
-                return (answered, latch, waiter, problem, true, first)
+                return (answered, waiter, problem, true, first)
             }
         }
-        taken.latch?.open()
         release(taken.waiter, with: result)
         if let problem = taken.problem {
             if taken.reportNow { report(problem) }
