@@ -47,8 +47,14 @@ struct ServiceStage: Sendable {
     /// Runs `notification`, addressed to `app`, through its service
     /// extension when it should, waiting on this thread (`run(_:to:then:)`).
     func run(_ notification: UserNotification, to app: String) -> Outcome {
+        let bundle: ExtensionBundle
+        switch serviceExtension(for: notification, to: app) {
+        // Most deliveries run no service extension: they cost no wait at all.
+        case .skip(let reason): return Outcome(notification: notification, report: .skipped(reason))
+        case .extension(let found): bundle = found
+        }
         let outcome = Rendezvous<Outcome>()
-        run(notification, to: app) { outcome.give($0) }
+        run(notification, to: app, through: bundle) { outcome.give($0) }
         return outcome.take()
     }
 
@@ -60,19 +66,35 @@ struct ServiceStage: Sendable {
     /// waiting meanwhile (`did_receive_request` itself runs on a thread of
     /// its own, so that the deadline runs while it does).
     func run(_ notification: UserNotification, to app: String, then finish: @escaping @Sendable (Outcome) -> Void) {
+        switch serviceExtension(for: notification, to: app) {
+        case .skip(let reason): finish(Outcome(notification: notification, report: .skipped(reason)))
+        case .extension(let bundle): run(notification, to: app, through: bundle, then: finish)
+        }
+    }
+
+    /// Whether a service extension runs for `notification`: why not, or its bundle.
+    private enum Need {
+        case skip(StageReport.SkipReason)
+        case `extension`(ExtensionBundle)
+    }
+
+    /// Whether `notification`, addressed to `app`, goes through a service extension, and which.
+    private func serviceExtension(for notification: UserNotification, to app: String) -> Need {
         let content = notification.content
-        guard !content.isLocal else {
-            return finish(Outcome(notification: notification, report: .skipped(.local)))
-        }
-        guard content.mutableContent else {
-            return finish(Outcome(notification: notification, report: .skipped(.notMutable)))
-        }
-        guard content.hasAlert else {
-            return finish(Outcome(notification: notification, report: .skipped(.noAlert)))
-        }
+        guard !content.isLocal else { return .skip(.local) }
+        guard content.mutableContent else { return .skip(.notMutable) }
+        guard content.hasAlert else { return .skip(.noAlert) }
         guard let bundle = index.value.serviceExtension(forApp: app, category: content.categoryIdentifier),
-              let manifest = bundle.manifest
-        else {
+              bundle.manifest != nil
+        else { return .skip(.noServiceExtension(app: app)) }
+        return .extension(bundle)
+    }
+
+    /// Runs `notification` through the service extension of `bundle` (see `run(_:to:then:)`).
+    private func run(_ notification: UserNotification, to app: String, through bundle: ExtensionBundle,
+                     then finish: @escaping @Sendable (Outcome) -> Void) {
+        let content = notification.content
+        guard let manifest = bundle.manifest else {
             return finish(Outcome(notification: notification, report: .skipped(.noServiceExtension(app: app))))
         }
         let started = MonotonicClock.now()
@@ -272,68 +294,6 @@ struct ServiceStage: Sendable {
         let added = new.attachments.filter { attachment in !old.attachments.contains { $0.identifier == attachment.identifier } }
         if !added.isEmpty { changes.append(added.count == 1 ? "1 attachment added" : "\(added.count) attachments added") }
         return changes
-    }
-}
-
-/// What a delivery's stage did, for `tidings deliver --explain` and front ends.
-package enum StageReport: Sendable, Equatable {
-    /// Why no service extension ran.
-    package enum SkipReason: Sendable, Equatable {
-        /// A local request: only remote notifications go through service extensions.
-        case local
-        case notMutable
-        case noAlert
-        case noServiceExtension(app: String)
-        /// It ran (or not) when the notification was first delivered; this is a redelivery.
-        case delivered
-    }
-
-    /// Why the original content was kept.
-    package enum KeepReason: Sendable, Equatable {
-        case timedOut
-        case handedBackNothing
-        case removedAlert
-    }
-
-    case skipped(SkipReason)
-    case failed(extension: String)
-    case kept(extension: String, reason: KeepReason, milliseconds: Double)
-    case rewrote(extension: String, changes: [String], afterExpiry: Bool, milliseconds: Double)
-
-    /// One sentence saying what happened.
-    package var sentence: String {
-        switch self {
-        case .skipped(.local):
-            "No service extension ran: the notification is a local request, and only remote notifications go through service extensions."
-        case .skipped(.notMutable):
-            "No service extension ran: aps.mutable-content is not 1."
-        case .skipped(.noAlert):
-            "No service extension ran: the notification has no alert text (title, subtitle or body)."
-        case .skipped(.noServiceExtension(let app)):
-            "No service extension ran: app \(app) has none on the search path."
-        case .skipped(.delivered):
-            "No service extension ran: the notification was delivered before and is shown again."
-        case .failed(let identifier):
-            "\(identifier) failed; the original content is shown."
-        case .kept(let identifier, .timedOut, _):
-            "\(identifier) gave no content in time; the original content is shown."
-        case .kept(let identifier, .handedBackNothing, _):
-            "\(identifier) handed back no content; the original content is shown."
-        case .kept(let identifier, .removedAlert, _):
-            "\(identifier) removed the alert text, so its change was ignored."
-        case .rewrote(let identifier, let changes, let afterExpiry, _):
-            "\(identifier) rewrote the notification"
-                + (changes.isEmpty ? " (no visible change)" : ": " + changes.joined(separator: ", "))
-                + (afterExpiry ? ", after time-will-expire." : ".")
-        }
-    }
-
-    /// How long the extension took, in milliseconds, when one ran.
-    package var milliseconds: Double? {
-        switch self {
-        case .kept(_, _, let milliseconds), .rewrote(_, _, _, let milliseconds): milliseconds
-        default: nil
-        }
     }
 }
 
