@@ -35,7 +35,7 @@ import TidingsRuntime
         #expect(pending.result == nil)
         // Given only the token, the ABI's function finds A.
         #expect(functions.complete_response?(pending.token, TIDINGS_RESPONSE_DO_NOT_DISMISS) == TIDINGS_STATUS_OK)
-        #expect(pending.wait() == .option(.doNotDismiss))
+        #expect(pending.result == .option(.doNotDismiss))
         a.completions.finish(pending)
     }
 
@@ -49,7 +49,7 @@ import TidingsRuntime
                     == TIDINGS_STATUS_INVALID_COMPLETION)
         #expect(functions.complete_response_for?(given.cHandle, pending.token, TIDINGS_RESPONSE_DISMISS)
                     == TIDINGS_STATUS_OK)
-        #expect(pending.wait() == .option(.dismiss))
+        #expect(pending.result == .option(.dismiss))
         a.completions.finish(pending)
     }
 

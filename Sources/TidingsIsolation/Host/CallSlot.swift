@@ -6,12 +6,11 @@ import TidingsRuntime
 /// Where the answer to one call to a worker arrives: the reader thread fills
 /// it, the calling thread waits for it.
 ///
-/// The caller first spins for a moment (most calls come back within tens of
-/// microseconds, and waking a sleeping thread costs about as much on a
-/// virtual machine), then sleeps on a latch.
+/// With spinning turned on (`ChannelReaders.spinTime`), the caller first
+/// spins for a moment (most calls come back within tens of microseconds, and
+/// waking a sleeping thread costs about as much on a virtual machine); then,
+/// or at once by default, it sleeps on a latch.
 final class CallSlot: Sendable {
-    /// How long a waiter spins before it sleeps, in nanoseconds.
-    static let spinTime: UInt64 = 150_000
 
     private struct State {
         var answer: Result<Void, Diagnostic>?
@@ -43,9 +42,11 @@ final class CallSlot: Sendable {
 
     /// Waits for the answer until `deadline` (monotonic nanoseconds); nil when none came.
     func wait(until deadline: UInt64) -> Result<Void, Diagnostic>? {
-        let spinEnd = min(deadline, MonotonicClock.now() + Self.spinTime)
-        while !answered.load(ordering: .acquiring) && MonotonicClock.now() < spinEnd {
-            sched_yield()
+        if ChannelReaders.spinTime > 0 {
+            let spinEnd = min(deadline, MonotonicClock.now() + ChannelReaders.spinTime)
+            while !answered.load(ordering: .acquiring) && MonotonicClock.now() < spinEnd {
+                sched_yield()
+            }
         }
         let latch: Latch? = state.withLock { state in
             guard state.answer == nil else { return nil }

@@ -3,13 +3,26 @@ import Synchronization
 import TidingsBase
 import TidingsSystemShims
 
-/// Who reads a worker's channel, and the reader thread's alarm clock: a
-/// caller that spins for its answer reads the channel itself; the reader
-/// thread watches it only when no caller spins, none has for a millisecond
-/// or a caller stopped spinning to wait for it (then it is woken at once).
+/// Who reads a worker's channel, and the reader thread's alarm clock.
+///
+/// By default the reader thread alone reads the channel and a caller sleeps
+/// until it is handed its answer: on a machine with few cores a spinning
+/// caller takes the core the worker needs to answer. With spinning turned on
+/// (`spinTime`), a caller that spins for its answer reads the channel itself;
+/// the reader thread watches it only when no caller spins, none has for a
+/// millisecond or a caller stopped spinning to wait for it (then it is woken at once).
 final class ChannelReaders: Sendable {
     /// How long after the last spinning caller the reader keeps away from the channel.
     static let quietMilliseconds: Int32 = 1
+
+    /// How long a caller spins for its answer before it sleeps, in
+    /// nanoseconds: `TIDINGS_WORKER_SPIN` microseconds (read once), 0 — no
+    /// spinning — when unset. It pays only where a core is free while the
+    /// worker answers (see Docs/running.md).
+    static let spinTime: UInt64 = {
+        guard let value = getenv("TIDINGS_WORKER_SPIN").flatMap({ UInt64(String(cString: $0)) }) else { return 0 }
+        return min(value, 10_000) * 1_000
+    }()
 
     private let spinning = Atomic<Int>(0)
     private let waiting = Atomic<Int>(0)
@@ -36,9 +49,11 @@ final class ChannelReaders: Sendable {
         spinning.subtract(1, ordering: .relaxed)
     }
 
-    /// A caller stopped spinning and waits for the reader: it is woken now.
+    /// A caller stopped spinning and waits for the reader: it is woken now
+    /// (without spinning the reader watches the channel all along: no wake-up).
     func beginWaiting() {
         waiting.add(1, ordering: .relaxed)
+        guard Self.spinTime > 0 else { return }
         var one: UInt64 = 1
         _ = SystemCall.retrying { write(wakeDescriptor, &one, 8) }
     }

@@ -11,11 +11,12 @@ import TidingsSystemShims
 /// that applies what the worker's extension does (host functions,
 /// completions, attachments) and hands each call its answer.
 ///
-/// A caller waiting for its answer reads the channel itself for a moment
-/// (most answers come within tens of microseconds, and handing a message
-/// from the reader thread to it costs a thread's wake-up, about as much),
-/// then leaves it to the reader. Messages are handled one at a time, in
-/// order, whoever reads them.
+/// A caller waiting for its answer sleeps until the reader hands it over;
+/// with spinning turned on (`ChannelReaders.spinTime`) it first reads the
+/// channel itself for a moment (most answers come within tens of
+/// microseconds, and a hand-over costs a thread's wake-up, about as much),
+/// which pays only where a core is free. Messages are handled one at a
+/// time, in order, whoever reads them.
 ///
 /// The worker's end is its sandbox's end, seen through init's pidfd: the
 /// reader classes how (`WorkerFault`), fails every call under way with that
@@ -185,7 +186,8 @@ final class WorkerConnection: Sendable {
     /// - Throws: the call's own failure, or the worker's fault.
     func answer(to posted: PostedCall) throws(Diagnostic) {
         let (slot, deadline) = (posted.slot, posted.deadline)
-        if let answer = readInline(until: slot, before: min(deadline, MonotonicClock.now() + CallSlot.spinTime)) {
+        if ChannelReaders.spinTime > 0,
+           let answer = readInline(until: slot, before: min(deadline, MonotonicClock.now() + ChannelReaders.spinTime)) {
             return try answer.get()
         }
         readers.beginWaiting()

@@ -151,8 +151,33 @@ package final class NotificationHost: Sendable {
                                         opening: Bool = false,
                                         recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
         throws(Failure) -> Delivery {
+        try show(service.run(original, to: app), to: app, width: width, opening: opening, recordingWith: record)
+    }
+
+    /// `deliver(_:to:width:opening:recordingWith:)` without waiting for the
+    /// service extension: returns once it has been asked (or at once when
+    /// none runs), and calls `finish` once with the delivery (or `record`'s
+    /// error): on this thread when no service extension waits, else when its
+    /// content handler is called or its time (and grace period) runs out, on
+    /// the host's finishing thread, with no thread waiting meanwhile.
+    package func deliver<Failure: Error>(
+        _ original: UserNotification, to app: String, width: Double? = nil, opening: Bool = false,
+        recordingWith record: @escaping @Sendable (UserNotification, Double) throws(Failure) -> Void,
+        then finish: @escaping @Sendable (Result<Delivery, Failure>) -> Void
+    ) {
+        service.run(original, to: app) { serviced in
+            finish(Result { () throws(Failure) -> Delivery in
+                try self.show(serviced, to: app, width: width, opening: opening, recordingWith: record)
+            })
+        }
+    }
+
+    /// The delivery after its service stage (`serviced`): recorded, shown,
+    /// passed to its thread-mate's open interface, opened when `opening`.
+    private func show<Failure: Error>(_ serviced: ServiceStage.Outcome, to app: String, width: Double?, opening: Bool,
+                                      recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
+        throws(Failure) -> Delivery {
         let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
-        let serviced = service.run(original, to: app)
         let notification = serviced.notification
         var result = CallResult(diagnostics: serviced.diagnostics, log: serviced.log)
         screen.removeUnreferenced(serviced.dropped, keeping: notification)
@@ -284,9 +309,25 @@ package final class NotificationHost: Sendable {
     /// - Throws: for a notification not presented, an action it does not offer,
     ///   or text missing from (or given to) an action.
     package func respond(to identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
-        let outcome = try responses.answer(identifier, with: response)
-        screen.announce(forwarded: outcome.forwarded)
-        return outcome
+        let outcome = Rendezvous<Result<ResponseOutcome, Diagnostic>>()
+        respond(to: identifier, with: response) { outcome.give($0) }
+        return try outcome.take().get()
+    }
+
+    /// `respond(to:with:)` without waiting: returns once the extension's
+    /// response handler has been called, and calls `finish` once with the
+    /// outcome (or why the response was refused), after front ends have heard
+    /// of it. At once, on this thread, when no completion is awaited or the
+    /// extension completed during its call; otherwise when the completion
+    /// comes, its deadline passes or its extension ends, on the host's
+    /// finishing thread, with no thread held while the extension takes its
+    /// time. `finish` must not wait for another response's outcome.
+    package func respond(to identifier: String, with response: ResponseRequest,
+                         then finish: @escaping @Sendable (Result<ResponseOutcome, Diagnostic>) -> Void) {
+        responses.answer(identifier, with: response) { [screen] outcome in
+            if case .success(let outcome) = outcome { screen.announce(forwarded: outcome.forwarded) }
+            finish(outcome)
+        }
     }
 
     // MARK: The view

@@ -1,3 +1,4 @@
+import Synchronization
 import TidingsBase
 
 /// The clock a host sets and judges completion deadlines by, in monotonic
@@ -7,10 +8,15 @@ import TidingsBase
 package struct DeadlineClock: Sendable {
     /// Now, in nanoseconds.
     package let now: @Sendable () -> UInt64
+    /// Told when the clock jumps forward (a test's clock), so that what
+    /// sleeps until one of its instants (`DeadlineTimer`) looks again; nil
+    /// for a clock that only runs.
+    package let jumps: ClockJumps?
 
-    /// A clock reading `now`.
-    package init(now: @escaping @Sendable () -> UInt64) {
+    /// A clock reading `now`, whose forward jumps, if it makes any, `jumps` tells of.
+    package init(now: @escaping @Sendable () -> UInt64, jumps: ClockJumps? = nil) {
         self.now = now
+        self.jumps = jumps
     }
 
     /// The system's monotonic clock (`clock_gettime(CLOCK_MONOTONIC)`).
@@ -27,5 +33,24 @@ package struct DeadlineClock: Sendable {
     func systemInstant(at instant: UInt64) -> UInt64 {
         let now = now()
         return instant > now ? MonotonicClock.now() &+ (instant - now) : MonotonicClock.now()
+    }
+}
+
+/// Who hears that a `DeadlineClock` jumped forward: each listener is called,
+/// on the thread that moved the clock, every time it does.
+package final class ClockJumps: Sendable {
+    private let listeners = Mutex<[@Sendable () -> Void]>([])
+
+    /// Nobody listening yet.
+    package init() {}
+
+    /// Calls `listener` after every jump from now on.
+    package func listen(_ listener: @escaping @Sendable () -> Void) {
+        listeners.withLock { $0.append(listener) }
+    }
+
+    /// The clock jumped: tells every listener.
+    package func jumped() {
+        for listener in listeners.withLock({ $0 }) { listener() }
     }
 }

@@ -113,6 +113,74 @@ extension NotificationHost {
             (_: UserNotification, _: String, _: Double) throws(Diagnostic) in
         }
     ) throws(PayloadRefusal) -> PayloadDelivery {
+        let ready: ReadyPayload
+        switch try prepare(submission) {
+        case .done(let made): return made
+        case .ready(let prepared): ready = prepared
+        }
+        do throws(Diagnostic) {
+            return ready.delivered(try deliver(ready.notification, to: ready.app, width: submission.width,
+                                               opening: submission.opening) {
+                (made: UserNotification, width: Double) throws(Diagnostic) in
+                try record(made, ready.app, width)
+            })
+        } catch {
+            throw .notRecorded(error)
+        }
+    }
+
+    /// `deliver(_:recordingWith:)` without waiting for a service extension:
+    /// calls `finish` once with what the payload became, or the step that
+    /// refused it — at once, on this thread, unless a service extension takes
+    /// its time; then when it answers or its time runs out, on the host's
+    /// finishing thread, with no thread waiting meanwhile.
+    package func deliver(
+        _ submission: PayloadSubmission,
+        recordingWith record: @escaping @Sendable (UserNotification, String, Double) throws(Diagnostic) -> Void,
+        then finish: @escaping @Sendable (Result<PayloadDelivery, PayloadRefusal>) -> Void
+    ) {
+        let ready: ReadyPayload
+        do throws(PayloadRefusal) {
+            switch try prepare(submission) {
+            case .done(let made): return finish(.success(made))
+            case .ready(let prepared): ready = prepared
+            }
+        } catch {
+            return finish(.failure(error))
+        }
+        deliver(ready.notification, to: ready.app, width: submission.width, opening: submission.opening,
+                recordingWith: { (made: UserNotification, width: Double) throws(Diagnostic) in
+                    try record(made, ready.app, width)
+                }, then: { delivery in
+                    finish(delivery.map(ready.delivered).mapError(PayloadRefusal.notRecorded))
+                })
+    }
+
+    /// A payload decoded, addressed and its attachments taken in, ready for the host's delivery.
+    private struct ReadyPayload: Sendable {
+        var notification: UserNotification
+        var app: String
+        var notes: [Diagnostic]
+        var admitted: [AttachmentStore.Admission]
+
+        /// What the payload became once `delivery` was made of it.
+        func delivered(_ delivery: Delivery) -> PayloadDelivery {
+            var delivery = delivery
+            delivery.diagnostics.insert(contentsOf: notes, at: 0)
+            return PayloadDelivery(display: .presented, app: app, notification: delivery.presentation.notification,
+                                   delivery: delivery, admitted: admitted)
+        }
+    }
+
+    /// Where preparing a payload ends: what it became already (not shown), or ready for delivery.
+    private enum Prepared {
+        case done(PayloadDelivery)
+        case ready(ReadyPayload)
+    }
+
+    /// Measures and decodes `submission`'s payload, finds its app, localizes
+    /// it and takes its attachments into the store (see `deliver(_:recordingWith:)`).
+    private func prepare(_ submission: PayloadSubmission) throws(PayloadRefusal) -> Prepared {
         let payload = submission.payload
         if payload["aps"] != nil, case let size = submission.size, size > submission.sizeLimit {
             throw .payload([.error(.payloadTooLarge,
@@ -144,23 +212,12 @@ extension NotificationHost {
         // What iOS does not show runs no extension and takes no attachment into the store.
         let display = DisplayKind.of(notification.content)
         guard display == .presented else {
-            return PayloadDelivery(display: display, app: app, notification: notification, notes: notes)
+            return .done(PayloadDelivery(display: display, app: app, notification: notification, notes: notes))
         }
         let admitted = try admit(reading.attachments, as: submission.attachments,
                                  for: AttachmentStore.Owner(app: app, notification: notification.identifier, bundle: nil))
         notification.content.attachments = admitted.map(\.attachment)
-        var delivery: Delivery
-        do throws(Diagnostic) {
-            delivery = try deliver(notification, to: app, width: submission.width, opening: submission.opening) {
-                (made: UserNotification, width: Double) throws(Diagnostic) in
-                try record(made, app, width)
-            }
-        } catch {
-            throw .notRecorded(error)
-        }
-        delivery.diagnostics.insert(contentsOf: notes, at: 0)
-        return PayloadDelivery(display: display, app: app, notification: delivery.presentation.notification,
-                               delivery: delivery, admitted: admitted)
+        return .ready(ReadyPayload(notification: notification, app: app, notes: notes, admitted: admitted))
     }
 
     /// Takes `requests` into the attachment store, all or none, counted for `owner`.

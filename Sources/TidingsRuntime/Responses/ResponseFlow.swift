@@ -21,23 +21,34 @@ struct ResponseFlow: Sendable {
     let deadline: Double
 
     /// Sends `response` to the notification presented as `identifier`,
-    /// without telling front ends what the app received.
-    /// - Throws: for a notification not presented, an action it does not
-    ///   offer, or text missing from (or given to) an action.
-    func answer(_ identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
+    /// without telling front ends what the app received, and calls `finish`
+    /// once with the outcome: on this thread when no completion is awaited or
+    /// the extension completed during its call; otherwise later, once the
+    /// completion comes, its deadline passes or its extension ends, on the
+    /// host's finishing thread, with no thread held meanwhile. The instance
+    /// the response holds is let go of before `finish` is called.
+    ///
+    /// It fails for a notification not presented, an action it does not
+    /// offer, or text missing from (or given to) an action.
+    func answer(_ identifier: String, with response: ResponseRequest,
+                then finish: @escaping @Sendable (Result<ResponseOutcome, Diagnostic>) -> Void) {
         guard let (entry, registered, held) = screen.state.withLock({ $0.claim(identifier) }) else {
-            throw Screen.notPresented(identifier)
+            return finish(.failure(Screen.notPresented(identifier)))
         }
         var instance = held
-        defer { screen.letGo(of: instance) }
         let categoryActions = registered?.category.actions
         var result = CallResult()
         let toApp = ForwardedResponse(app: entry.app, notification: entry.notification,
                                       actionIdentifier: response.actionIdentifier, userText: response.userText)
         let isDismissal = response.actionIdentifier == ActionIdentifier.dismiss
-        try ResponseValidation.check(response, against: instance?.context.read(\.actions) ?? categoryActions ?? [],
-                                     category: entry.notification.content.categoryIdentifier,
-                                     registered: registered != nil)
+        do throws(Diagnostic) {
+            try ResponseValidation.check(response, against: instance?.context.read(\.actions) ?? categoryActions ?? [],
+                                         category: entry.notification.content.categoryIdentifier,
+                                         registered: registered != nil)
+        } catch {
+            screen.letGo(of: instance)
+            return finish(.failure(error))
+        }
 
         // The dismiss and default actions go to the app, never to the extension, as on iOS.
         if isDismissal || response.actionIdentifier == ActionIdentifier.default {
@@ -47,9 +58,10 @@ struct ResponseFlow: Sendable {
                                                 "The category lacks customDismissAction, so the dismissal reaches neither the extension nor the app."))
             }
             let presentation = screen.close(entry, categoryActions: categoryActions, diagnostics: &result.diagnostics)
-            return ResponseOutcome(response: response, receiver: reachesApp ? .app : .nobody, option: nil,
-                                   presentation: presentation, forwarded: reachesApp ? [toApp] : [],
-                                   diagnostics: result.diagnostics, log: result.log)
+            screen.letGo(of: instance)
+            return finish(.success(ResponseOutcome(
+                response: response, receiver: reachesApp ? .app : .nobody, option: nil, presentation: presentation,
+                forwarded: reachesApp ? [toApp] : [], diagnostics: result.diagnostics, log: result.log)))
         }
         // A custom action on a closed interface opens it first when the
         // extension has a response handler: its handler expects a view
@@ -71,51 +83,61 @@ struct ResponseFlow: Sendable {
                                                 "The extension has no response handler, so the response goes straight to the app."))
             }
             let presentation = screen.close(entry, categoryActions: categoryActions, diagnostics: &result.diagnostics)
-            return ResponseOutcome(response: response, receiver: .app, option: nil, presentation: presentation,
-                                   forwarded: result.forwarded + [toApp], diagnostics: result.diagnostics,
-                                   log: result.log)
+            screen.letGo(of: instance)
+            return finish(.success(ResponseOutcome(
+                response: response, receiver: .app, option: nil, presentation: presentation,
+                forwarded: result.forwarded + [toApp], diagnostics: result.diagnostics, log: result.log)))
         }
         instance.context.update { $0.categoryActions = categoryActions ?? [] }
-        let (answer, abandoned) = awaitCompletion(of: response, to: entry, by: instance, into: &result)
-        var option: ResponseOption?
-        if case .option(let given) = answer { option = given }
-        // Without a valid answer the app still learns of the action: nothing is lost.
-        let effective = option ?? .dismissAndForwardAction
-        let presentation = reports.collect(from: instance, for: entry, categoryActions: categoryActions,
-                                           closing: effective != .doNotDismiss, into: &result)
-        if answer == nil { noteMissingAnswer(of: instance, abandoned: abandoned, diagnostics: &result.diagnostics) }
-        if effective == .dismissAndForwardAction { result.forwarded.append(toApp) }
-        return ResponseOutcome(response: response, receiver: .extension, option: option, presentation: presentation,
-                               forwarded: result.forwarded, diagnostics: result.diagnostics, log: result.log)
+        let begun = result
+        awaitCompletion(of: response, to: entry, by: instance) { answer, abandoned, waited in
+            var result = begun
+            result.diagnostics += waited
+            var option: ResponseOption?
+            if case .option(let given) = answer { option = given }
+            // Without a valid answer the app still learns of the action: nothing is lost.
+            let effective = option ?? .dismissAndForwardAction
+            let presentation = reports.collect(from: instance, for: entry, categoryActions: categoryActions,
+                                               closing: effective != .doNotDismiss, into: &result)
+            if answer == nil { noteMissingAnswer(of: instance, abandoned: abandoned, diagnostics: &result.diagnostics) }
+            if effective == .dismissAndForwardAction { result.forwarded.append(toApp) }
+            screen.letGo(of: instance)
+            finish(.success(ResponseOutcome(response: response, receiver: .extension, option: option,
+                                            presentation: presentation, forwarded: result.forwarded,
+                                            diagnostics: result.diagnostics, log: result.log)))
+        }
     }
 
-    /// Gives `response` to `entry`'s extension through `instance` and waits
-    /// for its completion until the deadline; returns its answer (nil when
-    /// none came; what went wrong goes to `result`) and whether the extension
-    /// ended before it answered.
-    private func awaitCompletion(of response: ResponseRequest, to entry: DeliveredNotification,
-                                 by instance: InstanceRecord, into result: inout CallResult)
-        -> (answer: PendingCompletion.Answer?, abandoned: Bool) {
+    /// Gives `response` to `entry`'s extension through `instance`, and calls
+    /// `then` with its answer (nil when none came by the deadline), whether
+    /// the extension ended before it answered, and what went wrong: at once
+    /// when the call failed or the extension completed during it, else when
+    /// the completion comes, holding no thread meanwhile (`whenAnswered`).
+    private func awaitCompletion(
+        of response: ResponseRequest, to entry: DeliveredNotification, by instance: InstanceRecord,
+        then: @escaping @Sendable (_ answer: PendingCompletion.Answer?, _ abandoned: Bool, _ problems: [Diagnostic]) -> Void
+    ) {
         let onEvent = screen.onEvent
         let name = instance.manifest.bundleIdentifier
         let late = LateCompletion(app: entry.app, notificationIdentifier: entry.identifier, extensionIdentifier: name)
-        let pending = endpoint.completions.begin(
+        let completions = endpoint.completions
+        let pending = completions.begin(
             for: instance.context.handle, deadline: clock.deadline(after: deadline), extensionIdentifier: name,
             report: { onEvent?(late.event(reporting: $0)) },
             fault: { [provider = instance.started.provider] in provider.noteFault($0) })
-        var answer: PendingCompletion.Answer?
+        let conclude: @Sendable (PendingCompletion.Answer?, Diagnostic?) -> Void = { answer, failure in
+            completions.finish(pending)
+            then(answer, pending.isAbandoned, (failure.map { [$0] } ?? []) + pending.problems)
+        }
         do throws(Diagnostic) {
             try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
                 try extensionInstance.didReceive(response, to: entry.notification, token: pending.token,
                                                  deadline: pending.deadline)
             }
-            answer = pending.wait()
         } catch {
-            result.diagnostics.append(error)
+            return conclude(nil, error)
         }
-        endpoint.completions.finish(pending)
-        result.diagnostics += pending.problems
-        return (answer, pending.isAbandoned)
+        pending.whenAnswered { conclude($0, nil) }
     }
 
     /// Says why `instance`'s extension gave no answer (an undefined one is

@@ -44,22 +44,58 @@ struct ServiceStage: Sendable {
         var dropped: [NotificationAttachment] = []
     }
 
-    /// Runs `notification`, addressed to `app`, through its service extension when it should.
+    /// Runs `notification`, addressed to `app`, through its service
+    /// extension when it should, waiting on this thread (`run(_:to:then:)`).
     func run(_ notification: UserNotification, to app: String) -> Outcome {
+        let bundle: ExtensionBundle
+        switch serviceExtension(for: notification, to: app) {
+        // Most deliveries run no service extension: they cost no wait at all.
+        case .skip(let reason): return Outcome(notification: notification, report: .skipped(reason))
+        case .extension(let found): bundle = found
+        }
+        let outcome = Rendezvous<Outcome>()
+        run(notification, to: app, through: bundle) { outcome.give($0) }
+        return outcome.take()
+    }
+
+    /// Runs `notification`, addressed to `app`, through its service
+    /// extension when it should, and calls `finish` once with what it did:
+    /// at once, on this thread, when no extension runs or it failed to
+    /// start; otherwise once its content handler is called, or its deadline
+    /// and grace period pass, on the host's finishing thread, with no thread
+    /// waiting meanwhile (`did_receive_request` itself runs on a thread of
+    /// its own, so that the deadline runs while it does).
+    func run(_ notification: UserNotification, to app: String, then finish: @escaping @Sendable (Outcome) -> Void) {
+        switch serviceExtension(for: notification, to: app) {
+        case .skip(let reason): finish(Outcome(notification: notification, report: .skipped(reason)))
+        case .extension(let bundle): run(notification, to: app, through: bundle, then: finish)
+        }
+    }
+
+    /// Whether a service extension runs for `notification`: why not, or its bundle.
+    private enum Need {
+        case skip(StageReport.SkipReason)
+        case `extension`(ExtensionBundle)
+    }
+
+    /// Whether `notification`, addressed to `app`, goes through a service extension, and which.
+    private func serviceExtension(for notification: UserNotification, to app: String) -> Need {
         let content = notification.content
-        guard !content.isLocal else {
-            return Outcome(notification: notification, report: .skipped(.local))
-        }
-        guard content.mutableContent else {
-            return Outcome(notification: notification, report: .skipped(.notMutable))
-        }
-        guard content.hasAlert else {
-            return Outcome(notification: notification, report: .skipped(.noAlert))
-        }
+        guard !content.isLocal else { return .skip(.local) }
+        guard content.mutableContent else { return .skip(.notMutable) }
+        guard content.hasAlert else { return .skip(.noAlert) }
         guard let bundle = index.value.serviceExtension(forApp: app, category: content.categoryIdentifier),
-              let manifest = bundle.manifest
-        else {
-            return Outcome(notification: notification, report: .skipped(.noServiceExtension(app: app)))
+              bundle.manifest != nil
+        else { return .skip(.noServiceExtension(app: app)) }
+        return .extension(bundle)
+    }
+
+    /// Runs `notification` through the service extension of `bundle` (see `run(_:to:then:)`).
+    private func run(_ notification: UserNotification, to app: String, through bundle: ExtensionBundle,
+                     then finish: @escaping @Sendable (Outcome) -> Void) {
+        let content = notification.content
+        guard let manifest = bundle.manifest else {
+            return finish(Outcome(notification: notification, report: .skipped(.noServiceExtension(app: app))))
         }
         let started = MonotonicClock.now()
         let identifier = manifest.bundleIdentifier
@@ -69,7 +105,7 @@ struct ServiceStage: Sendable {
             provider = try providers.provider(for: bundle, launcher: launcher)
         } catch {
             result.diagnostics.append(error)
-            return result
+            return finish(result)
         }
         let instance: any ExtensionInstance
         let owner = AttachmentStore.Owner(app: app, notification: notification.identifier, bundle: identifier)
@@ -85,7 +121,7 @@ struct ServiceStage: Sendable {
             let created = context.read { $0.created }
             for admission in created { store?.takeBack(admission) }
             result.diagnostics.append(error)
-            return result
+            return finish(result)
         }
 
         let onEvent = self.onEvent
@@ -111,24 +147,39 @@ struct ServiceStage: Sendable {
         }) {
             call.finish(.error(.serviceTimeout, "No thread could be started for \(identifier)'s did_receive_request."))
         }
-        var answer = pending.wait()
-        var expired = false
-        var failure = call.failure
-        if answer == nil && failure == nil {
-            expired = true
+        let begun = result
+        let conclude: @Sendable (PendingCompletion.Answer?, Bool, Diagnostic?) -> Void = { answer, expired, failure in
+            finish(conclusion(of: pending, answer: answer, expired: expired, failure: failure ?? call.failure,
+                              content: content, context: context, instance: instance, call: call, begun: begun,
+                              identifier: identifier, started: started))
+        }
+        pending.whenAnswered { answer in
+            guard answer == nil && call.failure == nil else { return conclude(answer, false, nil) }
+            // The deadline passed: time will expire, and a grace period follows.
             let grace = clock.deadline(after: gracePeriod)
             pending.extend(until: grace)
             do throws(Diagnostic) {
                 try instance.serviceExtensionTimeWillExpire()
-                answer = pending.wait(until: grace)
             } catch {
                 // The extension, run elsewhere, failed: what the extension answered before counts, nothing after.
-                failure = error
-                answer = pending.result
+                return conclude(pending.result, true, error)
             }
+            pending.whenAnswered(until: grace) { conclude($0, true, nil) }
         }
-        if failure == nil { failure = call.failure }
-        if failure != nil { answer = pending.result }
+    }
+
+    /// What the stage did once the wait for `pending` ended with `answer`
+    /// (after time-will-expire when `expired`; `failure` when the extension's
+    /// calls failed): the completion finished, the extension's reports and
+    /// attachments taken, the notification rewritten or kept.
+    private func conclusion(of pending: PendingCompletion, answer: PendingCompletion.Answer?, expired: Bool,
+                            failure: Diagnostic?, content: NotificationContent, context: InstanceContext,
+                            instance: any ExtensionInstance, call: RequestCall, begun: Outcome, identifier: String,
+                            started: UInt64) -> Outcome {
+        var result = begun
+        let notification = begun.notification
+        // A failure leaves what the extension answered before it, nothing after.
+        let answer = failure == nil ? answer : pending.result
         endpoint.completions.finish(pending)
         // Closed first, so that no attachment is created after those drained.
         context.close()
@@ -243,68 +294,6 @@ struct ServiceStage: Sendable {
         let added = new.attachments.filter { attachment in !old.attachments.contains { $0.identifier == attachment.identifier } }
         if !added.isEmpty { changes.append(added.count == 1 ? "1 attachment added" : "\(added.count) attachments added") }
         return changes
-    }
-}
-
-/// What a delivery's stage did, for `tidings deliver --explain` and front ends.
-package enum StageReport: Sendable, Equatable {
-    /// Why no service extension ran.
-    package enum SkipReason: Sendable, Equatable {
-        /// A local request: only remote notifications go through service extensions.
-        case local
-        case notMutable
-        case noAlert
-        case noServiceExtension(app: String)
-        /// It ran (or not) when the notification was first delivered; this is a redelivery.
-        case delivered
-    }
-
-    /// Why the original content was kept.
-    package enum KeepReason: Sendable, Equatable {
-        case timedOut
-        case handedBackNothing
-        case removedAlert
-    }
-
-    case skipped(SkipReason)
-    case failed(extension: String)
-    case kept(extension: String, reason: KeepReason, milliseconds: Double)
-    case rewrote(extension: String, changes: [String], afterExpiry: Bool, milliseconds: Double)
-
-    /// One sentence saying what happened.
-    package var sentence: String {
-        switch self {
-        case .skipped(.local):
-            "No service extension ran: the notification is a local request, and only remote notifications go through service extensions."
-        case .skipped(.notMutable):
-            "No service extension ran: aps.mutable-content is not 1."
-        case .skipped(.noAlert):
-            "No service extension ran: the notification has no alert text (title, subtitle or body)."
-        case .skipped(.noServiceExtension(let app)):
-            "No service extension ran: app \(app) has none on the search path."
-        case .skipped(.delivered):
-            "No service extension ran: the notification was delivered before and is shown again."
-        case .failed(let identifier):
-            "\(identifier) failed; the original content is shown."
-        case .kept(let identifier, .timedOut, _):
-            "\(identifier) gave no content in time; the original content is shown."
-        case .kept(let identifier, .handedBackNothing, _):
-            "\(identifier) handed back no content; the original content is shown."
-        case .kept(let identifier, .removedAlert, _):
-            "\(identifier) removed the alert text, so its change was ignored."
-        case .rewrote(let identifier, let changes, let afterExpiry, _):
-            "\(identifier) rewrote the notification"
-                + (changes.isEmpty ? " (no visible change)" : ": " + changes.joined(separator: ", "))
-                + (afterExpiry ? ", after time-will-expire." : ".")
-        }
-    }
-
-    /// How long the extension took, in milliseconds, when one ran.
-    package var milliseconds: Double? {
-        switch self {
-        case .kept(_, _, let milliseconds), .rewrote(_, _, _, let milliseconds): milliseconds
-        default: nil
-        }
     }
 }
 

@@ -26,10 +26,13 @@ extension HostService {
             return params?["open"]?.boolValue == true
                 ? RequestScope(reading: [.categories, .subscription], writing: [delivered, .interface, .inboxEntry])
                 : RequestScope(reading: [.categories, .subscription, .interface], writing: [delivered, .inboxEntry])
-        }) { service, params, _ throws(RPCError) in try service.deliver(&params) },
+        }, later: { service, params, _, reply throws(RPCError) in try service.deliver(&params, reply: reply) }),
     ]
 
-    private func deliver(_ params: inout Params) throws(RPCError) -> JSON {
+    /// Answers through `reply` once the notification is delivered: at once,
+    /// or when its service extension answers or its time runs out, holding
+    /// no thread meanwhile.
+    private func deliver(_ params: inout Params, reply: @escaping Method.Reply) throws(RPCError) {
         let payload = params.object("payload")
         let given = params.string("app")
         let identifier = params.string("identifier")
@@ -48,24 +51,24 @@ extension HostService {
         submission.width = width
         submission.attachments = transfer == "move" ? .move : .copy
         submission.opening = opening
+        let state = self.state
+        host.deliver(submission, recordingWith: { (notification: UserNotification, app: String, width: Double) throws(Diagnostic) in
+            try state?.recordDelivery(of: notification, to: app, width: width)
+        }, then: { delivered in
+            reply(Result { () throws(RPCError) -> JSON in try self.deliveryAnswer(delivered) })
+        })
+    }
+
+    /// The answer to a delivery that ended as `delivered`.
+    private func deliveryAnswer(_ delivered: Result<PayloadDelivery, PayloadRefusal>) throws(RPCError) -> JSON {
         let made: PayloadDelivery
-        do throws(PayloadRefusal) {
-            if let state {
-                made = try host.deliver(submission) {
-                    (notification: UserNotification, app: String, width: Double) throws(Diagnostic) in
-                    try state.recordDelivery(of: notification, to: app, width: width)
-                }
-            } else {
-                made = try host.deliver(submission)
-            }
-        } catch {
-            switch error {
-            case .payload(let diagnostics): throw .invalidInput(diagnostics)
-            case .addressing(let problem): throw .invalidParams(problem.message)
-            case .attachmentStore(let problem): throw .invalidInput([problem])
-            case .attachment(let failure): throw .attachmentRefused(failure)
-            case .notRecorded(let problem): throw .stateNotWritten(problem)
-            }
+        switch delivered {
+        case .success(let delivery): made = delivery
+        case .failure(.payload(let diagnostics)): throw .invalidInput(diagnostics)
+        case .failure(.addressing(let problem)): throw .invalidParams(problem.message)
+        case .failure(.attachmentStore(let problem)): throw .invalidInput([problem])
+        case .failure(.attachment(let failure)): throw .attachmentRefused(failure)
+        case .failure(.notRecorded(let problem)): throw .stateNotWritten(problem)
         }
         publishFailures(made.diagnostics, of: made.app)
         return try keepForApp(made)

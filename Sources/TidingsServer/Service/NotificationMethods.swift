@@ -21,7 +21,7 @@ extension HostService {
             // Not the interface: a response waiting for its completion holds back no other.
             RequestScope(reading: [.categories, .subscription],
                          writing: HostService.notifications(params?["identifier"]).union([.inboxEntry]))
-        }) { service, params, _ throws(RPCError) in try service.respond(&params) },
+        }, later: { service, params, _, reply throws(RPCError) in try service.respond(&params, reply: reply) }),
         Method(ProtocolMethod(
             "notifications.presentation",
             summary: "The presentation of a delivered notification, as it is now.",
@@ -60,23 +60,27 @@ extension HostService {
         }) { service, params, _ throws(RPCError) in try service.remove(&params) },
     ]
 
-    private func respond(_ params: inout Params) throws(RPCError) -> JSON {
+    /// Answers through `reply` once the extension has answered the
+    /// response (or its deadline passed), holding no thread meanwhile.
+    private func respond(_ params: inout Params, reply: @escaping Method.Reply) throws(RPCError) {
         let identifier = params.string("identifier")
         let action = params.string("action")
         let text = params.string("text")
         try params.check()
         guard let identifier, let action else { throw .invalidParams("\"identifier\" and \"action\" are required.") }
-        let outcome: ResponseOutcome
-        do throws(Diagnostic) {
-            let offered = host.presentation(of: identifier)?.actions.map(\.identifier) ?? []
-            outcome = try host.respond(to: identifier, with: ResponseRequest(
-                actionIdentifier: ActionIdentifier.named(action, offered: offered), userText: text))
-        } catch {
-            if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
-            throw .invalidInput([error])
+        let offered = host.presentation(of: identifier)?.actions.map(\.identifier) ?? []
+        host.respond(to: identifier, with: ResponseRequest(
+            actionIdentifier: ActionIdentifier.named(action, offered: offered), userText: text)) { outcome in
+            switch outcome {
+            case .success(let outcome):
+                self.publishFailures(outcome.diagnostics, of: outcome.presentation.app)
+                reply(.success(outcome.json))
+            case .failure(let error) where error.code == .responseUnknownNotification:
+                reply(.failure(.unknownNotification(identifier)))
+            case .failure(let error):
+                reply(.failure(.invalidInput([error])))
+            }
         }
-        publishFailures(outcome.diagnostics, of: outcome.presentation.app)
-        return outcome.json
     }
 
     private func presentation(_ params: inout Params) throws(RPCError) -> JSON {

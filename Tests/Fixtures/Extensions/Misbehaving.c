@@ -25,6 +25,10 @@
  *                at a time), and write "holding" to label "count"
  *   release      complete the held completion with DISMISS, write "released STATUS"
  *                (or "nothing held") to label "count", then complete with DO_NOT_DISMISS
+ *   park         keep the completion, uncompleted, among up to 4096 parked at once
+ *                (what a thousand responses waiting at once look like)
+ *   unpark       complete every parked completion with DISMISS, write "unparked N"
+ *                to label "count", then complete with DO_NOT_DISMISS
  *   abuse-token  misuse the completion every way, then complete it properly: through
  *                complete_request, naming another live instance (complete_response_for),
  *                with option 7 (taken as DISMISS_AND_FORWARD_ACTION), then again with
@@ -55,6 +59,9 @@
 
 static const tidings_host *host;
 static tidings_context last_destroyed;
+/* The completions "park" keeps until "unpark", under held_lock. */
+static tidings_completion parked[4096];
+static int parked_count;
 /* The contexts of the two instances created last, for abuse-token to name another. */
 static tidings_context created_last[2];
 /* The completion "hold" keeps until "release"; 0 when none. */
@@ -295,6 +302,20 @@ static void did_receive_response(void *instance, const tidings_response *respons
         } else {
             snprintf(text, sizeof text, "nothing held");
         }
+        host->set_text(self->context, "count", text);
+        host->complete_response(completion, TIDINGS_RESPONSE_DO_NOT_DISMISS);
+    } else if (strcmp(action, "park") == 0) {
+        pthread_mutex_lock(&held_lock);
+        if (parked_count < (int)(sizeof parked / sizeof parked[0])) parked[parked_count++] = completion;
+        pthread_mutex_unlock(&held_lock);
+    } else if (strcmp(action, "unpark") == 0) {
+        int count, i;
+        pthread_mutex_lock(&held_lock);
+        count = parked_count;
+        for (i = 0; i < count; i++) host->complete_response(parked[i], TIDINGS_RESPONSE_DISMISS);
+        parked_count = 0;
+        pthread_mutex_unlock(&held_lock);
+        snprintf(text, sizeof text, "unparked %d", count);
         host->set_text(self->context, "count", text);
         host->complete_response(completion, TIDINGS_RESPONSE_DO_NOT_DISMISS);
     } else if (strcmp(action, "abuse-token") == 0) {

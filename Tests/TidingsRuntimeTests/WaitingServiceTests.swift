@@ -1,0 +1,73 @@
+import Foundation
+import RuntimeTestSupport
+import Synchronization
+import Testing
+import TestSupport
+import TidingsBase
+import TidingsRuntime
+
+/// A delivery waiting on its service extension holds no thread: many
+/// deliveries whose extension never calls its content handler (the Service
+/// fixture's "never") each return once the extension has been asked, the
+/// process keeps no thread for any of them, and each is delivered exactly
+/// once, with the original content, after its deadline and grace period (by
+/// a clock the test moves forward).
+@Suite struct WaitingServiceTests {
+    static let app = "com.example.svc"
+    static let waiting = 100
+    /// More threads than these once every request has returned would be a thread per wait.
+    static let spareThreads = 8
+    let fixture = Fixture()
+
+    init() throws {
+        let library = try CCompiler.fixture("Service", into: fixture.directory.path, extraFlags: ["-pthread"])
+        try BundleMaker.make("Service", in: fixture.directory.path, manifest: BundleMaker.serviceManifest(
+            identifier: "com.example.svc.service", executable: "libService.so"), library: library)
+    }
+
+    /// The process's threads now.
+    var threads: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+    }
+
+    @Test func manyDeliveriesWaitingOnTheirServiceExtensionHoldNoThread() {
+        let time = TestClock()
+        var configuration = NotificationHost.Configuration()
+        configuration.clock = time.clock
+        configuration.serviceDeadline = 30
+        configuration.serviceGracePeriod = 2
+        let host = fixture.host(configuration: configuration)
+        var first = notification("warm", category: "", userInfo: [("mode", .string("rewrite"))])
+        first.content.mutableContent = true
+        #expect(host.deliver(first, to: Self.app).presentation.notification.content.title == "Rewritten: Title")
+        let before = threads
+
+        let deliveries = Mutex<[String: [Delivery]]>([:])
+        for number in 0..<Self.waiting {
+            var request = notification("n\(number)", category: "", userInfo: [("mode", .string("never"))])
+            request.content.mutableContent = true
+            let identifier = request.identifier
+            host.deliver(request, to: Self.app, recordingWith: { (_: UserNotification, _: Double) throws(Never) in }) {
+                delivery in
+                deliveries.withLock { $0[identifier, default: []].append(delivery.get()) }
+            }
+        }
+        #expect(deliveries.withLock { $0.isEmpty })
+        // Each did_receive_request has returned ("never" returns at once); nothing waits on a thread.
+        #expect(eventually { threads <= before + Self.spareThreads }, "\(threads) threads, \(before) before")
+
+        // The deadlines pass, time-will-expire comes (and is not answered), then the grace periods pass.
+        #expect(eventually {
+            time.advance(seconds: 10)
+            return deliveries.withLock { $0.count } == Self.waiting
+        })
+        let all = deliveries.withLock { $0 }
+        #expect(all.values.allSatisfy { $0.count == 1 })
+        #expect(all.values.allSatisfy { deliveries in
+            guard case .kept(_, .timedOut, _) = deliveries[0].service else { return false }
+            return deliveries[0].presentation.notification.content.title == "Title"
+                && deliveries[0].diagnostics.contains { $0.code == .serviceTimeout }
+        })
+        #expect(host.presentedIdentifiers.count == Self.waiting + 1)
+    }
+}
