@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import TidingsBase
+import TidingsSystemShims
 
 /// Watches extension directories with inotify and says, once things have
 /// settled, that bundles were added, removed, renamed, replaced or edited.
@@ -17,13 +18,18 @@ package final class BundleWatcher: Sendable {
     /// The directories watched, by watch descriptor.
     private let watched = Mutex<[Int32: String]>([:])
     private let stopped = Atomic<Bool>(false)
+    /// Rung by `stop()`: the thread waits on it beside inotify, so that it
+    /// sleeps until something happens, never waking to look.
+    private let stopBell: FileDescriptor
 
     /// Watches `directories`; calls `changed` after a burst of changes, once
     /// `quiet` milliseconds have passed without one.
     /// - Returns: nil when inotify cannot be had (the server then serves without live reload).
     package init?(directories: [String], quiet milliseconds: Int32 = 30, changed: @escaping @Sendable () -> Void) {
+        guard let bell = try? FileDescriptor(adoptingResult: tidings_eventfd()) else { return nil }
         inotify = inotify_init1(Int32(IN_CLOEXEC))
         guard inotify >= 0 else { return nil }
+        stopBell = bell
         self.directories = directories
         quiet = milliseconds
         self.changed = changed
@@ -34,8 +40,8 @@ package final class BundleWatcher: Sendable {
     /// Stops watching.
     package func stop() {
         stopped.store(true, ordering: .releasing)
-        // Closing the descriptor under a blocked poll is not reliable; the
-        // thread sees `stopped` at its next wake-up, within `quiet`.
+        var one: UInt64 = 1
+        _ = write(stopBell.rawValue, &one, 8)
     }
 
     /// The events that mean a bundle changed.
@@ -70,10 +76,11 @@ package final class BundleWatcher: Sendable {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var pending = false
         while !stopped.load(ordering: .acquiring) {
-            var descriptor = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
-            // Waiting for a first event, wake now and then to notice `stop()`.
-            let ready = SystemCall.retrying { poll(&descriptor, 1, pending ? quiet : 500) }
-            if ready > 0 {
+            var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: stopBell.rawValue, events: Int16(POLLIN), revents: 0)]
+            // Asleep until an event or `stop()`; after an event, until `quiet` passes without another.
+            let ready = SystemCall.retrying { poll(&descriptors, 2, pending ? quiet : -1) }
+            if ready > 0 && descriptors[0].revents != 0 {
                 // What the events say does not matter: a rescan looks at everything.
                 _ = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
                 pending = true
