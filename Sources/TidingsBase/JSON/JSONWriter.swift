@@ -20,7 +20,8 @@ extension JSON {
     /// One pass, as a rule: the text is written as the value is walked into
     /// room for `JSON.writingRoom` bytes (the answers and records this writes
     /// are a few hundred bytes to a few kilobytes); only a text that does not
-    /// fit is measured, then written into room made for it.
+    /// fit is measured, then written into room made for it. `bytes` grows by
+    /// the text's length only.
     package func serialize(into bytes: inout [UInt8], pretty: Bool = false) {
         let writer = JSONWriter(pretty: pretty)
         var fitted = false
@@ -34,7 +35,9 @@ extension JSON {
             bytes.append(addingCapacity: writer.count(self, depth: 0)) { writer.write(self, depth: 0, to: &$0) }
             return
         }
-        if bytes.isEmpty { bytes = text } else { bytes += text }
+        // Copied, not adopted: the room's whole capacity would stay with what keeps the text (a journal record is kept
+        // with each notification).
+        bytes.append(contentsOf: text)
     }
 
     /// The room `serialize(into:pretty:)` first writes into, in bytes.
