@@ -66,13 +66,16 @@ enum HelpText {
           - server (first, before the pin, so that the server and its clients
             have the whole machine): `tidings serve` started on a Unix socket
             with NoOp and its state journaled; the server's own work for a
-            delivery measured in this process without the socket; then, for 1
+            delivery measured in this process without the socket, answering
+            with the whole delivery and with the presentation only; then, for 1
             and for 8 clients (one connection and one thread of notifications
             each, each sending its next request when answered, for
             --server-seconds after a tenth of it as warm-up): round trips per
             second, median and p99, first for a raw echo over the same kind of
             socket (a thread answering each line with as many bytes as the
-            server's answer), then for deliver → presentation;
+            server's answer), then for deliver → presentation (banners, each
+            asking for the presentation only: "answer": "presentation"); then
+            one client against `tidings serve` in its default, isolated mode;
           - isolation (before the pin, so that the worker has a core of its
             own): deliver → presentation with NoOp, the same thread each time,
             for --server-seconds after a tenth of it: a raw round trip over a
@@ -133,7 +136,8 @@ enum HelpText {
             ratio to its median at 1;
           - checks the targets: >= 1,000,000 deliveries/s in process (<= 1 us
             each), a one-shot delivery with 100 bundles in <= 10 ms,
-            >= 50,000 round trips/s over the socket with one client, and
+            >= 50,000 round trips/s over the socket with one client (>= 25,000
+            isolated), and
             discovery without the cache and with an empty one no slower than
             lv2ls, and from the cache in at most a tenth of lv2ls's time, and
             the server's memory after removing everything within twice idle;

@@ -8,7 +8,9 @@ import TidingsServer
 /// with 1 and with 8 clients, each sending its next request when the last
 /// is answered; against a raw round trip measured in the same run: an echo
 /// thread answering each line with as many bytes as the server's answer, over
-/// the same kind of socket.
+/// the same kind of socket. The requests ask for the presentation only
+/// (`"answer": "presentation"`), what a front end draws a banner from; then
+/// one client again against a server in the default, isolated mode.
 struct ServerBenchmark {
     let products: Products
     let workspace: Workspace
@@ -30,7 +32,7 @@ struct ServerBenchmark {
         let answerSize = try Self.answerSize(socket: socket)
         let echo = try EchoServer(path: workspace.file("echo.sock"), answerSize: answerSize)
         defer { echo.stop() }
-        var results: [ServerResult] = [try answerInProcess()]
+        var results: [ServerResult] = [try answerInProcess(answer: "delivery"), try answerInProcess(answer: "presentation")]
         for clients in clientCounts {
             Progress.say("Measuring the raw round trip with \(clients) client\(clients == 1 ? "" : "s")")
             results.append(try run(key: "echo-\(clients)", title: "raw round trip (echo, \(answerSize) bytes back)",
@@ -39,18 +41,32 @@ struct ServerBenchmark {
             results.append(try run(key: "serve-\(clients)", title: "deliver → presentation over the socket",
                                    clients: clients, socket: socket))
         }
+        results.append(try isolated())
         return results
     }
 
+    /// One client's banner deliveries through `tidings serve` in its default,
+    /// isolated mode: a banner runs no extension code, so no worker is called.
+    private func isolated() throws(BenchmarkFailure) -> ServerResult {
+        let socket = workspace.file("isolated.sock")
+        let server = try ServerProcess(products.tidings, [
+            "serve", "--socket", socket, "--state", workspace.file("isolated-state"), "--extensions", extensions,
+        ], environment: ["HOME=\(workspace.path)"], log: workspace.file("isolated.log"), socket: socket)
+        defer { server.stop() }
+        Progress.say("Measuring deliver → presentation over the socket, isolated, with 1 client")
+        return try run(key: "isolated-1", title: "deliver → presentation, isolated (default mode)", clients: 1, socket: socket)
+    }
+
     /// The server's own work for one delivery, without the socket: the
-    /// request parsed, answered by `HostService` and serialised, in this process.
-    private func answerInProcess() throws(BenchmarkFailure) -> ServerResult {
-        Progress.say("Measuring the server's work for a delivery, in process")
+    /// request parsed, answered by `HostService` and serialised, in this
+    /// process; the answer asked for is `answer` ("delivery": all of it, or "presentation").
+    private func answerInProcess(answer: String) throws(BenchmarkFailure) -> ServerResult {
+        Progress.say("Measuring the server's work for a delivery, in process, answering with the \(answer)")
         var configuration = HostService.Configuration()
         configuration.host.attachmentDirectory = workspace.file("answer-attachments")
         let service = HostService(index: Discovery.scan(SearchPath(directories: [extensions], origin: .option)),
                                   configuration: configuration)
-        let line = Array(Self.request(client: 0).dropLast())
+        let line = Array(Self.request(identifier: "client-0", thread: "bench-0", answer: answer).dropLast())
         let sink = NullReceiver()
         var samples: [UInt64] = []
         let ends = MonotonicClock.deadline(after: seconds)
@@ -68,7 +84,8 @@ struct ServerBenchmark {
         }
         samples.sort()
         let median = Double(samples[samples.count / 2]) / 1000
-        return ServerResult(key: "answer", title: "the server's work per delivery, in process (no socket)", clients: 1,
+        let title = "server's own work, no socket: " + (answer == "delivery" ? "whole delivery" : "presentation only")
+        return ServerResult(key: "answer-\(answer)", title: title, clients: 1,
                             roundTrips: samples.count, roundTripsPerSecond: Double(samples.count) / seconds,
                             medianMicroseconds: median, p99Microseconds: Double(samples[samples.count * 99 / 100]) / 1000)
     }
@@ -77,14 +94,16 @@ struct ServerBenchmark {
     /// one identifier per client (each delivery replaces its last), thread "bench-NUMBER".
     static func request(client number: Int) -> [UInt8] {
         // A thread of its own per client: one thread's instance is called one delivery at a time.
-        request(identifier: "client-\(number)", thread: "bench-\(number)")
+        request(identifier: "client-\(number)", thread: "bench-\(number)", answer: "presentation")
     }
 
-    /// The request delivering the sample payload as `identifier`, of thread `thread`.
-    static func request(identifier: String, thread: String) -> [UInt8] {
+    /// The request delivering the sample payload as `identifier`, of thread
+    /// `thread`; `answer` ("delivery", "presentation") says what it asks back, nil the default.
+    static func request(identifier: String, thread: String, answer: String? = nil) -> [UInt8] {
         let payload = SamplePayload.text.split(separator: "\n").joined()
             .replacing(#""thread-id": "bench""#, with: #""thread-id": "\#(thread)""#)
-        let text = #"{"jsonrpc":"2.0","id":1,"method":"notifications.deliver","params":{"app":"\#(BundleFarm.app)","identifier":"\#(identifier)","payload":\#(payload)}}"#
+        let asked = answer.map { #","answer":"\#($0)""# } ?? ""
+        let text = #"{"jsonrpc":"2.0","id":1,"method":"notifications.deliver","params":{"app":"\#(BundleFarm.app)","identifier":"\#(identifier)"\#(asked),"payload":\#(payload)}}"#
         return Array((text + "\n").utf8)
     }
 

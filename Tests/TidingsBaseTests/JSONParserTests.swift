@@ -58,6 +58,25 @@ struct JSONParserTests {
         #expect(try parse(text) == expected)
     }
 
+    /// Members and elements gather on one stack while containers are open:
+    /// each container must get its own, whatever closed inside it.
+    @Test func containersKeepTheirOwnMembersAroundNestedOnes() throws {
+        let text = #"{"a": {"b": {"c": 1}, "d": [2, {"e": [3]}, 4], "f": 5}, "g": [[6], {"h": 7}, 8], "i": 9}"#
+        let expected = JSON.object([
+            ("a", .object([
+                ("b", .object([("c", .integer(1))])),
+                ("d", .array([.integer(2), .object([("e", .array([.integer(3)]))]), .integer(4)])),
+                ("f", .integer(5)),
+            ])),
+            ("g", .array([.array([.integer(6)]), .object([("h", .integer(7))]), .integer(8)])),
+            ("i", .integer(9)),
+        ])
+        #expect(try parse(text) == expected)
+        // After an error inside nested containers, the next text starts afresh.
+        #expect(throws: Diagnostic.self) { try parse(#"{"a": [1, {"b": 2,]}"#) }
+        #expect(try parse(#"{"z": [0]}"#) == .object([("z", .array([.integer(0)]))]))
+    }
+
     @Test func acceptsEveryRFCWhitespaceAroundTokens() throws {
         let value = try parse(" \t\r\n{ \"a\" \n:\t[ 1 ,\r\n2 ] } \n")
         #expect(value == .object([("a", .array([.integer(1), .integer(2)]))]))

@@ -146,6 +146,19 @@ struct JSONWriterTests {
         #expect(String(decoding: bytes, as: UTF8.self) == #"x=[1,"é"]"#)
     }
 
+    /// A text longer than the room first written into is measured and
+    /// written again, whole, after what the buffer held.
+    @Test func writesTextLongerThanItsFirstRoom() throws {
+        let long = JSON.array((0..<2_000).map { .string("item \($0) \"quoted\"") })
+        var bytes = Array("x=".utf8)
+        long.serialize(into: &bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(bytes.count == 2 + long.utf8Count())
+        #expect(text.hasPrefix(#"x=["item 0 \"quoted\"","#) && text.hasSuffix(#""item 1999 \"quoted\""]"#))
+        #expect(try JSON.parse(Array(bytes.dropFirst(2))) == long)
+        #expect(long.serialized(pretty: true).utf8.count == long.utf8Count(pretty: true))
+    }
+
     @Test func writesDoublesThatReadBackToTheSameBits() throws {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<2_000 {

@@ -131,6 +131,29 @@ import TidingsServer
         #expect(try client.call("notifications.list")["notifications"] == .array([]))
     }
 
+    @Test func aDeliveryAnswersWithThePresentationOnlyWhenAsked() throws {
+        try fixture.installSample("EventInvite")
+        try fixture.start()
+        let client = try fixture.client()
+        func delivery(_ identifier: String, answer: String?) -> JSON {
+            let payload = JSON.object([("identifier", .string(identifier)), ("content", .object([
+                ("title", .string("Offsite")), ("categoryIdentifier", .string("event-invite"))]))])
+            var params: [(String, JSON)] = [("payload", payload), ("app", .string("com.example.events"))]
+            if let answer { params.append(("answer", .string(answer))) }
+            return .object(params)
+        }
+        let whole = try client.call("notifications.deliver", delivery("whole", answer: nil))
+        #expect(whole.objectMembers?.map(\.0) == ["display", "app", "notification", "attachments", "service", "presentation",
+                                                 "forwarded", "log", "diagnostics"])
+        #expect(try client.call("notifications.deliver", delivery("asked-whole", answer: "delivery")).objectMembers?.map(\.0)
+            == whole.objectMembers?.map(\.0))
+        let drawn = try client.call("notifications.deliver", delivery("drawn", answer: "presentation"))
+        #expect(drawn.objectMembers?.map(\.0) == ["display", "app", "presentation", "diagnostics"])
+        #expect(drawn["presentation"]?["notification"] == .string("drawn"))
+        #expect(drawn["presentation"]?["extension"] == whole["presentation"]?["extension"])
+        #expect(errorCode { try client.call("notifications.deliver", delivery("neither", answer: "everything")) } == -32602)
+    }
+
     @Test func removingByAppRemovesOnlyThatAppsNotifications() throws {
         try fixture.installC("Later", identifier: "com.example.news.later", categories: ["story"],
                              interface: Self.laterInterface)

@@ -38,6 +38,11 @@ private struct JSONParser {
     private var index: Int
     /// Reused to build strings that contain escapes.
     private var scratch: [UInt8] = []
+    /// The members of the objects being read, innermost last: each object's
+    /// are copied out once it closes, into an array of the exact size.
+    private var pendingMembers: [(String, JSON)] = []
+    /// The elements of the arrays being read, likewise.
+    private var pendingElements: [JSON] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, file: String?, maximumDepth: Int) {
         self.bytes = bytes
@@ -76,7 +81,7 @@ private struct JSONParser {
         index += 1
         skipWhitespace()
         if consume(UInt8(ascii: "}")) { return .object([]) }
-        var members: [(String, JSON)] = []
+        let first = pendingMembers.count
         while true {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw expected("a member name in double quotes")
@@ -84,9 +89,14 @@ private struct JSONParser {
             let name = try parseString()
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw expected("':' after a member name") }
-            members.append((name, try parseValue(depth: depth)))
+            let value = try parseValue(depth: depth)
+            pendingMembers.append((name, value))
             skipWhitespace()
-            if consume(UInt8(ascii: "}")) { return .object(members) }
+            if consume(UInt8(ascii: "}")) {
+                let members = Array(pendingMembers[first...])
+                pendingMembers.removeSubrange(first...)
+                return .object(members)
+            }
             guard consume(UInt8(ascii: ",")) else { throw expected("',' or '}' after an object member") }
             skipWhitespace()
         }
@@ -97,11 +107,16 @@ private struct JSONParser {
         index += 1
         skipWhitespace()
         if consume(UInt8(ascii: "]")) { return .array([]) }
-        var elements: [JSON] = []
+        let first = pendingElements.count
         while true {
-            elements.append(try parseValue(depth: depth))
+            let element = try parseValue(depth: depth)
+            pendingElements.append(element)
             skipWhitespace()
-            if consume(UInt8(ascii: "]")) { return .array(elements) }
+            if consume(UInt8(ascii: "]")) {
+                let elements = Array(pendingElements[first...])
+                pendingElements.removeSubrange(first...)
+                return .array(elements)
+            }
             guard consume(UInt8(ascii: ",")) else { throw expected("',' or ']' after an array element") }
         }
     }

@@ -15,11 +15,33 @@ extension JSON {
 
     /// Appends the UTF-8 JSON text of the value, as `serialized(pretty:)`
     /// gives it, to `bytes`: no String is made, for callers that copy the
-    /// text somewhere anyway. The text is measured first, so that `bytes`
-    /// grows once.
+    /// text somewhere anyway.
+    ///
+    /// One pass, as a rule: the text is written as the value is walked into
+    /// room for `JSON.writingRoom` bytes (the answers and records this writes
+    /// are a few hundred bytes to a few kilobytes); only a text that does not
+    /// fit is measured, then written into room made for it. `bytes` grows by
+    /// the text's length only.
     package func serialize(into bytes: inout [UInt8], pretty: Bool = false) {
-        bytes.append(addingCapacity: utf8Count(pretty: pretty)) { write(to: &$0, pretty: pretty) }
+        let writer = JSONWriter(pretty: pretty)
+        var fitted = false
+        let text = [UInt8](unsafeUninitializedCapacity: Self.writingRoom) { buffer, count in
+            var sink = JSONBoundedSink(buffer)
+            writer.write(self, depth: 0, to: &sink)
+            fitted = !sink.overflowed
+            count = fitted ? sink.count : 0
+        }
+        guard fitted else {
+            bytes.append(addingCapacity: writer.count(self, depth: 0)) { writer.write(self, depth: 0, to: &$0) }
+            return
+        }
+        // Copied, not adopted: the room's whole capacity would stay with what keeps the text (a journal record is kept
+        // with each notification).
+        bytes.append(contentsOf: text)
     }
+
+    /// The room `serialize(into:pretty:)` first writes into, in bytes.
+    static let writingRoom = 4096
 
     /// The length in bytes of the UTF-8 JSON text `serialized(pretty:)`
     /// gives, found without writing it.
@@ -41,15 +63,60 @@ extension JSON {
     }
 }
 
-extension OutputSpan<UInt8> {
-    /// Appends the UTF-8 bytes of `string`, which must fit in the free capacity.
+/// Where `JSONWriter` puts the bytes it writes: room lent by a closure, or
+/// made beforehand (`OutputSpan`, which must be large enough).
+package protocol JSONByteSink: ~Copyable, ~Escapable {
+    /// Appends one byte.
+    mutating func append(_ byte: UInt8)
+    /// Appends a copy of `source`; for use inside the closure that lent it.
+    mutating func append(copying source: UnsafeBufferPointer<UInt8>)
+}
+
+extension JSONByteSink where Self: ~Copyable & ~Escapable {
+    /// Appends the UTF-8 bytes of `string`.
     package mutating func append(utf8 string: String) {
         string.withUTF8Bytes { append(copying: $0) }
     }
+}
 
+/// Room lent by a `with…` closure that text is written into until it is
+/// full: what does not fit is dropped and marks the text `overflowed`.
+private struct JSONBoundedSink: JSONByteSink {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The bytes written.
+    private(set) var count = 0
+    /// True when something did not fit.
+    private(set) var overflowed = false
+
+    /// A sink writing into `buffer`, valid only inside the closure that lent it.
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    mutating func append(_ byte: UInt8) {
+        guard count < buffer.count else {
+            overflowed = true
+            return
+        }
+        buffer[count] = byte
+        count += 1
+    }
+
+    mutating func append(copying source: UnsafeBufferPointer<UInt8>) {
+        guard let start = source.baseAddress, !source.isEmpty else { return }
+        guard source.count <= buffer.count - count else {
+            overflowed = true
+            return
+        }
+        (buffer.baseAddress! + count).initialize(from: start, count: source.count)
+        count += source.count
+    }
+}
+
+extension OutputSpan: JSONByteSink where Element == UInt8 {
     /// Appends a copy of `source`, which must fit in the free capacity; for
     /// use inside the closure that lent `source`.
-    fileprivate mutating func append(copying source: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(copying source: UnsafeBufferPointer<UInt8>) {
         guard let start = source.baseAddress, !source.isEmpty else { return }
         withUnsafeMutableBufferPointer { buffer, initialized in
             precondition(source.count <= buffer.count - initialized, "The output span has no room for the bytes.")
@@ -69,8 +136,9 @@ extension String {
     }
 }
 
-/// Measures JSON text, and writes it into room made for it beforehand.
-/// The two must agree byte for byte: `count` mirrors `write`.
+/// Writes JSON text, and measures it without writing it (for room made
+/// beforehand, and for the size APNs counts). The two must agree byte for
+/// byte: `count` mirrors `write`.
 private struct JSONWriter {
     /// Indented text, two spaces a level, `"name": value`.
     let pretty: Bool
@@ -97,7 +165,7 @@ private struct JSONWriter {
     }
 
     /// Appends the text of `value`, nested `depth` containers deep.
-    func write(_ value: JSON, depth: Int, to output: inout OutputSpan<UInt8>) {
+    func write<Sink: JSONByteSink & ~Copyable & ~Escapable>(_ value: JSON, depth: Int, to output: inout Sink) {
         switch value {
         case .null: output.append(utf8: "null")
         case .bool(let value): output.append(utf8: value ? "true" : "false")
@@ -134,21 +202,21 @@ private struct JSONWriter {
     }
 
     /// The comma before every item but the first, and in pretty text the line break and indentation.
-    private func startItem(_ offset: Int, depth: Int, to output: inout OutputSpan<UInt8>) {
+    private func startItem<Sink: JSONByteSink & ~Copyable & ~Escapable>(_ offset: Int, depth: Int, to output: inout Sink) {
         if offset > 0 { output.append(UInt8(ascii: ",")) }
         newline(depth: depth, to: &output)
     }
 
     /// In pretty text, the line break before the closing bracket of a non-empty container.
-    private func endContainer(isEmpty: Bool, depth: Int, to output: inout OutputSpan<UInt8>) {
+    private func endContainer<Sink: JSONByteSink & ~Copyable & ~Escapable>(isEmpty: Bool, depth: Int, to output: inout Sink) {
         if !isEmpty { newline(depth: depth, to: &output) }
     }
 
     /// In pretty text, a line break and the indentation of `depth`.
-    private func newline(depth: Int, to output: inout OutputSpan<UInt8>) {
+    private func newline<Sink: JSONByteSink & ~Copyable & ~Escapable>(depth: Int, to output: inout Sink) {
         guard pretty else { return }
         output.append(UInt8(ascii: "\n"))
-        output.append(repeating: UInt8(ascii: " "), count: 2 * depth)
+        for _ in 0..<2 * depth { output.append(UInt8(ascii: " ")) }
     }
 
     /// The shortest text that reads back as `value`, always with a fraction
@@ -169,7 +237,7 @@ private struct JSONWriter {
     }
 
     /// Appends the decimal text of `value`, most significant digit first.
-    private static func write(_ value: Int64, to output: inout OutputSpan<UInt8>) {
+    private static func write<Sink: JSONByteSink & ~Copyable & ~Escapable>(_ value: Int64, to output: inout Sink) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         let magnitude = value.magnitude
         var divisor: UInt64 = 1
@@ -232,7 +300,7 @@ private struct JSONWriter {
 
     /// The string in quotes. Runs of bytes that need no escape are copied
     /// whole; only quotes, backslashes and control characters are escaped.
-    private static func write(_ string: String, to output: inout OutputSpan<UInt8>) {
+    private static func write<Sink: JSONByteSink & ~Copyable & ~Escapable>(_ string: String, to output: inout Sink) {
         output.append(UInt8(ascii: "\""))
         string.withUTF8Bytes { bytes in
             var runStart = 0
@@ -249,7 +317,7 @@ private struct JSONWriter {
     }
 
     /// The escape sequence for a quote, a backslash or a control character.
-    private static func writeEscape(_ byte: UInt8, to output: inout OutputSpan<UInt8>) {
+    private static func writeEscape<Sink: JSONByteSink & ~Copyable & ~Escapable>(_ byte: UInt8, to output: inout Sink) {
         output.append(UInt8(ascii: "\\"))
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)

@@ -94,6 +94,17 @@ package struct PayloadDelivery: Sendable {
         delivered.insert(("attachments", .array(admitted.map(\.json))), at: min(1, delivered.count))
         return .object(members + delivered)
     }
+
+    /// What a front end draws from: `display`, `app` and the badge it sets,
+    /// then, presented, only the presentation and the diagnostics; one not
+    /// presented as `json` gives it.
+    package var presentationJSON: JSON {
+        guard let delivery else { return json }
+        var members: [(String, JSON)] = [("display", .string(display.rawValue)), ("app", .string(app))]
+        if let badge { members.append(("badge", .integer(badge))) }
+        members += [("presentation", delivery.presentation.json), ("diagnostics", .array(delivery.diagnostics.map(\.json)))]
+        return .object(members)
+    }
 }
 
 extension NotificationHost {

@@ -17,6 +17,8 @@ extension UserNotification {
             ("categoryIdentifier", .string(content.categoryIdentifier)),
             ("threadIdentifier", .string(content.threadIdentifier)),
         ]
+        // Room for every member at once: the array would otherwise grow twice.
+        members.reserveCapacity(24)
         if let target = content.targetContentIdentifier { members.append(("targetContentIdentifier", .string(target))) }
         if let badge = content.badge { members.append(("badge", .integer(badge))) }
         if let sound = content.sound { members.append(("sound", .string(sound))) }
@@ -109,6 +111,8 @@ extension Presentation {
             ("defaultContentHidden", .bool(defaultContentHidden)),
             ("previewsHidden", .bool(previewsHidden)),
         ]
+        // Room for every member at once: the array would otherwise grow three times.
+        members.reserveCapacity(20)
         if let content = defaultContent {
             members.append(("defaultContent", .object([("title", .string(content.title)),
                                                        ("subtitle", .string(content.subtitle)),

@@ -17,8 +17,9 @@ extension HostService {
                 ProtocolField("width", "number", "The width the front end shows it at, 1 – 100,000 points; the server's default otherwise."),
                 ProtocolField("attachments", "string", "`\"copy\"` (the default) or `\"move\"`: how the attachment files the payload names go into the store."),
                 ProtocolField("open", "boolean", "`true`: open its expanded interface at once (as `notifications.open`); `false` by default: a banner."),
+                ProtocolField("answer", "string", "`\"delivery\"` (the default): the whole delivery; `\"presentation\"`: a presented notification's answer holds only `display`, `app`, `badge`, the `presentation` and the `diagnostics` — what a front end draws from, in about half the bytes (895 instead of 1,617 for a plain banner) and a sixth less of the server's work. One not presented is answered whole either way."),
             ],
-            result: "`display` (`presented`, `background`, `badge`), `app`, `badge` when it sets one. Presented: the `notification`, the admitted `attachments`, the `service` stage, the `presentation` (a banner, `expanded: false`, unless opened), `forwarded`, `log`, `diagnostics`. Background (content-available only, never shown): the `notification` and its `inbox` entry. Badge only: the `notification`.",
+            result: "`display` (`presented`, `background`, `badge`), `app`, `badge` when it sets one. Presented: the `notification`, the admitted `attachments`, the `service` stage, the `presentation` (a banner, `expanded: false`, unless opened), `forwarded`, `log`, `diagnostics` (with `answer: \"presentation\"`, only the `presentation` and the `diagnostics`). Background (content-available only, never shown): the `notification` and its `inbox` entry. Badge only: the `notification`.",
             errors: [-32602, -32000, -32004, -32010]),
                scope: { params in
             let delivered: RequestScope.Part = HostService.deliveredIdentifier(params).map(RequestScope.Part.notification)
@@ -39,8 +40,12 @@ extension HostService {
         let width = params.number("width", in: 1...100_000)
         let transfer = params.string("attachments")
         let opening = params.bool("open") ?? false
+        let answering = params.string("answer")
         if let transfer, transfer != "copy" && transfer != "move" {
             throw .invalidParams("\"attachments\" must be \"copy\" (the default) or \"move\"; it is \"\(transfer)\".")
+        }
+        if let answering, answering != "delivery" && answering != "presentation" {
+            throw .invalidParams("\"answer\" must be \"delivery\" (the default) or \"presentation\"; it is \"\(answering)\".")
         }
         try params.check()
         guard let payload else { throw .invalidParams("The parameter \"payload\" is required.") }
@@ -71,17 +76,18 @@ extension HostService {
         case .failure(.notRecorded(let problem)): throw .stateNotWritten(problem)
         }
         publishFailures(made.diagnostics, of: made.app)
-        return try keepForApp(made)
+        return try keepForApp(made, presentationOnly: answering == "presentation")
     }
 
     /// What a delivery `made` gives the app besides (or instead of) a
     /// presentation, recorded before the call is answered: a background
-    /// notification goes to its inbox, a badge is set. Returns the answer.
+    /// notification goes to its inbox, a badge is set. Returns the answer:
+    /// the whole delivery, or with `presentationOnly` what a front end draws from.
     /// - Throws: when what was not presented cannot be recorded (nothing
     ///   happened then); a presented notification's badge that cannot be
     ///   recorded is logged instead, as the notification shows already.
-    private func keepForApp(_ made: PayloadDelivery) throws(RPCError) -> JSON {
-        var answer = made.json.objectMembers ?? []
+    private func keepForApp(_ made: PayloadDelivery, presentationOnly: Bool) throws(RPCError) -> JSON {
+        var answer = (presentationOnly ? made.presentationJSON : made.json).objectMembers ?? []
         do throws(Diagnostic) {
             if made.display == .background {
                 let entry = try inbox.keep(.background(app: made.app, notification: made.notification),
