@@ -60,12 +60,16 @@ extension HostService {
         host.deliver(submission, recordingWith: { (notification: UserNotification, app: String, width: Double) throws(Diagnostic) in
             try state?.recordDelivery(of: notification, to: app, width: width)
         }, then: { delivered in
-            reply(Result { () throws(RPCError) -> JSON in try self.deliveryAnswer(delivered) })
+            reply(Result { () throws(RPCError) -> JSON in
+                try self.deliveryAnswer(delivered, presentationOnly: answering == "presentation")
+            })
         })
     }
 
-    /// The answer to a delivery that ended as `delivered`.
-    private func deliveryAnswer(_ delivered: Result<PayloadDelivery, PayloadRefusal>) throws(RPCError) -> JSON {
+    /// The answer to a delivery that ended as `delivered`: the whole
+    /// delivery, or with `presentationOnly` what a front end draws from.
+    private func deliveryAnswer(_ delivered: Result<PayloadDelivery, PayloadRefusal>,
+                                presentationOnly: Bool) throws(RPCError) -> JSON {
         let made: PayloadDelivery
         switch delivered {
         case .success(let delivery): made = delivery
@@ -76,7 +80,7 @@ extension HostService {
         case .failure(.notRecorded(let problem)): throw .stateNotWritten(problem)
         }
         publishFailures(made.diagnostics, of: made.app)
-        return try keepForApp(made, presentationOnly: answering == "presentation")
+        return try keepForApp(made, presentationOnly: presentationOnly)
     }
 
     /// What a delivery `made` gives the app besides (or instead of) a
