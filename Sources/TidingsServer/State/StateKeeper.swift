@@ -6,9 +6,10 @@ import TidingsBase
 /// (the state as of the batch's end, kept here, written while new records
 /// go to the next segment; and early, once removals halved the state, so
 /// that what they held is given back), makes the next segment ahead of
-/// time, flushes the journal to disk every second, and
-/// while writes fail tries again every second, so that the state recovers
-/// by itself once the disk has room.
+/// time, flushes the journal to disk every second while records wait to be
+/// flushed, and while writes fail tries again every second, so that the
+/// state recovers by itself once the disk has room. With nothing to do it
+/// sleeps until a write wakes it.
 final class StateKeeper: Sendable {
     /// How often the journal is flushed and a failing disk tried again, in seconds.
     static let interval = 1.0
@@ -59,7 +60,8 @@ final class StateKeeper: Sendable {
             try? writer.store.prepareSegment()
             // Early, onto that segment, once removals halved the state (the writer rings when they may have).
             writer.sealIfShrunk(kept: model.withLock { $0.deliveredCount })
-            writer.waitForWork(until: nextTick)
+            // Asleep until work comes while nothing waits to be flushed, probed or retried: an idle server makes no wake-ups.
+            writer.waitForWork(until: writer.needsTending || retry != nil ? nextTick : .max)
             let stop = stopping.load(ordering: .acquiring)
             var shrank = false
             if let batch = writer.pendingBatch {

@@ -99,6 +99,8 @@ final class StateWriter: Sendable {
             case .removed(let identifiers): progress.unfoldedRemovals += identifiers.count
             case .categories, .registration, .inboxed, .taken, .badge: break
             }
+            // The first record since a flush wakes the keeper, which sleeps while nothing waits to be flushed.
+            if !progress.unflushed { ring() }
             progress.unflushed = true
             progress.writeFailure = nil
             sealIfDue(&progress)
@@ -125,6 +127,12 @@ final class StateWriter: Sendable {
             progress.writeFailure = nil
             progress.unflushed = true
         }
+    }
+
+    /// True while something waits for the keeper's next round: records
+    /// not yet flushed, or a degraded state to try again.
+    var needsTending: Bool {
+        progress.withLock { $0.unflushed || $0.isDegraded }
     }
 
     /// Flushes what was written since the last flush to disk. When that
