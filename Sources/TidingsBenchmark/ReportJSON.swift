@@ -36,6 +36,7 @@ enum ReportJSON {
                          ("p99Microseconds", .double(result.p99Microseconds))])
             })),
             ("memory", report.memory.map(memory) ?? .null),
+            ("serverScale", report.serverScale?.json ?? .null),
             ("fold", report.fold.map { fold in
                 .object([
                     ("kept", .integer(Int64(fold.kept))), ("calls", .integer(Int64(fold.calls))),

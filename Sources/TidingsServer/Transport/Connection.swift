@@ -43,6 +43,9 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
     private struct Pending {
         /// Nil for a line too long.
         let message: RPCMessage?
+        /// The positions of its requests (0 for a single one) whose id was
+        /// under way already as it was read: they are refused.
+        var duplicates: Set<Int> = []
     }
 
     /// The messages under way, shared by the loop and the threads answering.
@@ -50,7 +53,7 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
         var order = RequestOrder<Pending>()
         /// Messages admitted and not answered.
         var underWay = 0
-        /// The ids of requests being answered, to refuse one reused meanwhile.
+        /// The ids of requests read and not answered, to refuse one reused meanwhile.
         var ids: Set<RPCID> = []
         /// The loop stopped reading at `callsPerConnection`: the next answer resumes it.
         var paused = false
@@ -182,14 +185,34 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
         watch()
     }
 
-    /// Admits one message; answers it at once when its turn has come.
+    /// Admits one message, its requests' ids taken in the order read;
+    /// answers it at once when its turn has come.
     private func take(_ next: LineReader.Next) {
         let message = Self.message(in: next)
         let (place, now) = calls.withLock { calls in
             calls.underWay += 1
-            return calls.order.admit(message.map(Self.scope) ?? .nothing, Pending(message: message))
+            var pending = Pending(message: message)
+            for (position, id) in Self.ids(in: message) where !calls.ids.insert(id).inserted {
+                pending.duplicates.insert(position)
+            }
+            return calls.order.admit(message.map(Self.scope) ?? .nothing, pending)
         }
         if let now { start(now, at: place) }
+    }
+
+    /// The ids of the requests of `message` that expect an answer under one
+    /// (not null), with their positions (0 for a single request).
+    private static func ids(in message: RPCMessage?) -> [(Int, RPCID)] {
+        let requests: [Result<RPCRequest, RPCFailure>]
+        switch message {
+        case .single(let request)?: requests = [request]
+        case .batch(let batch)?: requests = batch
+        case nil: return []
+        }
+        return requests.enumerated().compactMap { position, read in
+            guard case .success(let request) = read, let id = request.id, id != .null else { return nil }
+            return (position, id)
+        }
     }
 
     /// Watches the socket for what is needed now: input while it is read,
@@ -278,7 +301,7 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
     /// Answers `pending` on a thread of the pool; its place is then freed.
     private func start(_ pending: Pending, at place: RequestOrder<Pending>.Place?) {
         context.pool.run { [self] in
-            answer(pending.message) { [self] in finished(place) }
+            answer(pending) { [self] in finished(place) }
         }
     }
 
@@ -326,14 +349,14 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
 
     /// Answers one message (a request, a batch, or nil: a line too long),
     /// then calls `done`, now or later on another thread.
-    private func answer(_ message: RPCMessage?, done: @escaping @Sendable () -> Void) {
-        guard let message else {
+    private func answer(_ pending: Pending, done: @escaping @Sendable () -> Void) {
+        guard let message = pending.message else {
             _ = push(RPCReply.error(.messageTooLarge(limit: context.limits.messageSize), id: .null))
             return done()
         }
         switch message {
         case .single(let request):
-            answer(request) { [self] reply in
+            answer(request, duplicate: pending.duplicates.contains(0)) { [self] reply in
                 if let reply { _ = push(RPCReply.line(reply)) }
                 done()
             }
@@ -343,14 +366,16 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
                 done()
             }
             for (position, request) in requests.enumerated() {
-                answer(request) { batch.set(position, $0) }
+                answer(request, duplicate: pending.duplicates.contains(position)) { batch.set(position, $0) }
             }
         }
     }
 
     /// Answers one request by calling `reply` with its JSON response (nil
-    /// for a notification), now or later on another thread.
-    private func answer(_ read: Result<RPCRequest, RPCFailure>, reply: @escaping @Sendable (JSON?) -> Void) {
+    /// for a notification), now or later on another thread; a `duplicate`
+    /// (its id under way already as it was read) is refused.
+    private func answer(_ read: Result<RPCRequest, RPCFailure>, duplicate: Bool,
+                        reply: @escaping @Sendable (JSON?) -> Void) {
         let request: RPCRequest
         switch read {
         case .success(let given): request = given
@@ -360,10 +385,9 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
             return context.service.answer(request, from: self) { _ in reply(nil) }
         }
         // Answered with a null id (the id in error.data), so that it cannot be taken for the answer to come.
-        if id != .null, !calls.withLock({ $0.ids.insert(id).inserted }) {
-            return reply(Self.reply(.failure(.duplicateIdentifier(id)), id: .null))
-        }
+        if duplicate { return reply(Self.reply(.failure(.duplicateIdentifier(id)), id: .null)) }
         context.service.answer(request, from: self) { [self] result in
+            // Free before the answer is written: the client may reuse the id as soon as it reads it.
             if id != .null { calls.withLock { _ = $0.ids.remove(id) } }
             reply(Self.reply(result, id: id))
         }
