@@ -18,7 +18,9 @@ final class CallPool: @unchecked Sendable {
     /// Where the next work to take is in `queue`.
     private var head = 0
     private var threads = 0
+    /// Threads waiting for work, and how many of them were already woken for work queued.
     private var idle = 0
+    private var woken = 0
     private var stopping = false
 
     /// The default size: two threads per core and four more, so that a few
@@ -43,9 +45,14 @@ final class CallPool: @unchecked Sendable {
     func run(_ work: @escaping Work) {
         pthread_mutex_lock(mutex)
         queue.append(work)
-        let start = idle == 0 && threads < limit && !stopping
+        // A thread already woken for earlier work is not free for this one.
+        let wakes = idle > woken
+        let start = !wakes && threads < limit
+        if wakes {
+            woken += 1
+            pthread_cond_signal(condition)
+        }
         if start { threads += 1 }
-        if idle > 0 { pthread_cond_signal(condition) }
         pthread_mutex_unlock(mutex)
         if start && !Threads.start({ [self] in serve() }) {
             // No thread to be had now: the work waits for a thread of the pool.
@@ -55,7 +62,8 @@ final class CallPool: @unchecked Sendable {
         }
     }
 
-    /// Lets the threads end once the queue is empty.
+    /// Lets the threads end once the queue is empty (work given later still
+    /// runs, on a thread started for it).
     func stop() {
         pthread_mutex_lock(mutex)
         stopping = true
@@ -85,6 +93,7 @@ final class CallPool: @unchecked Sendable {
                 idle += 1
                 pthread_cond_wait(condition, mutex)
                 idle -= 1
+                woken = max(0, woken - 1)
             }
         }
     }
