@@ -24,6 +24,12 @@ package final class Server: Sendable {
         package var callsPerConnection = 64
         /// The threads answering calls, whatever the number of clients.
         package var callThreads = CallPool.defaultLimit
+        /// The most threads answering calls while calls block theirs (an
+        /// extension that takes its time): when a request has waited
+        /// `slowCall` with every thread busy, one more starts, up to this.
+        package var callThreadsWhenBlocked = 64
+        /// How long a request may wait for a thread while every one is busy, in nanoseconds.
+        package var slowCall: UInt64 = 2_000_000
         /// How long the event loop polls for the next request before it
         /// sleeps, in nanoseconds, when requests have lately come that soon
         /// (0, the default: it sleeps at once). Polling saves the wake-up of
@@ -71,7 +77,7 @@ package final class Server: Sendable {
         } catch {
             throw .error(.socketUnavailable, "The server's event loop cannot start: \(error).")
         }
-        pool = CallPool(limit: limits.callThreads)
+        pool = CallPool(limit: limits.callThreads, overflowLimit: limits.callThreadsWhenBlocked, slowCall: limits.slowCall)
         service.describeTransportLimits(limits.described)
     }
 
