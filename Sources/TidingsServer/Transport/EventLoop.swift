@@ -15,7 +15,7 @@ protocol LoopSource: AnyObject {
 /// wake-up at all.
 ///
 /// What is registered, the timers and the scratch buffer belong to the
-/// loop's thread (`isCurrent`); other threads only `post`.
+/// loop's thread; other threads only `post`.
 final class EventLoop: @unchecked Sendable {
     /// A task run on the loop's thread.
     typealias Task = @Sendable () -> Void
@@ -28,8 +28,6 @@ final class EventLoop: @unchecked Sendable {
     /// How long the loop polls before it sleeps, in nanoseconds, when events
     /// have lately come sooner than that (0: it never polls).
     private let spin: UInt64
-    /// The loop thread's kernel id, once it runs.
-    private let thread = Atomic<Int32>(0)
 
     // The loop thread's own.
     private var sources: [UInt64: any LoopSource] = [:]
@@ -58,9 +56,6 @@ final class EventLoop: @unchecked Sendable {
     deinit {
         scratch.deallocate()
     }
-
-    /// True on the loop's thread.
-    var isCurrent: Bool { thread.load(ordering: .relaxed) == tidings_gettid() }
 
     /// Runs `task` on the loop's thread, soon; dropped once the loop ended.
     func post(_ task: @escaping Task) {
@@ -114,7 +109,6 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func run() {
-        thread.store(tidings_gettid(), ordering: .relaxed)
         let ready = UnsafeMutableBufferPointer<tidings_epoll_ready>.allocate(capacity: Epoll.batch)
         defer { ready.deallocate() }
         while true {
