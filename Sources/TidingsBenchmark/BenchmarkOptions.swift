@@ -16,6 +16,8 @@ struct BenchmarkOptions {
         case warm
         /// `tidings serve`'s resident memory idle, with many notifications kept, and after removing them all.
         case memory
+        /// `tidings serve`'s threads, memory and wake-ups idle, with many idle connections and with many requests waiting.
+        case serverScale = "server-scale"
         /// The wait of state-changing calls while the journal is folded, with many notifications kept (not run by default).
         case fold
         /// Deliver, presentation, open, respond and list against the size of one group, 1 to 10,000.
@@ -43,13 +45,17 @@ struct BenchmarkOptions {
     /// The CPU to pin to; nil leaves the affinity alone (`--no-pin`).
     var cpu: Int? = 0
     /// The sections to run; all but `fold` by default.
-    var sections: Set<Section> = [.inProcess, .oneShot, .server, .discovery, .isolation, .warm, .memory, .group]
+    var sections: Set<Section> = [.inProcess, .oneShot, .server, .serverScale, .discovery, .isolation, .warm, .memory, .group]
     /// Seconds each server measurement lasts.
     var serverSeconds = 2.0
     /// Notifications the memory benchmark delivers and removes each round.
     var memoryNotifications = 100_000
     /// Rounds of the memory benchmark.
     var memoryRounds = 2
+    /// Idle connections the server-scale benchmark opens.
+    var scaleConnections = 10_000
+    /// Requests the server-scale benchmark leaves waiting on completions.
+    var scaleWaiting = 1_000
     /// The one in-process benchmark to run (a key such as deliver-reuse), for profiling; nil runs all.
     var benchmark: String?
     /// Manifests/NoOp.plist, when it is not found above the executable.
@@ -107,6 +113,8 @@ struct BenchmarkOptions {
             case "--discovery-runs": options.discoveryRuns = try count(argument, atLeast: 1)
             case "--memory-notifications": options.memoryNotifications = try count(argument, atLeast: 1)
             case "--memory-rounds": options.memoryRounds = try count(argument, atLeast: 1)
+            case "--scale-connections": options.scaleConnections = try count(argument, atLeast: 1)
+            case "--scale-waiting": options.scaleWaiting = try count(argument, atLeast: 1)
             case "--fold-kept": options.foldKept = try count(argument, atLeast: 1)
             case "--folds": options.folds = try count(argument, atLeast: 1)
             case "--group-rounds": options.groupRounds = try count(argument, atLeast: 1)
@@ -126,7 +134,7 @@ struct BenchmarkOptions {
                     options.sections = [.inProcess]
                     options.benchmark = text
                 } else {
-                    throw BenchmarkFailure("--only takes in-process, one-shot, server, discovery, isolation, warm, memory, fold, group or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
+                    throw BenchmarkFailure("--only takes in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
                 }
             default:
                 throw BenchmarkFailure("There is no option \"\(argument)\" (see --help).")

@@ -27,6 +27,11 @@ struct BenchmarkRun {
             report.server = try ServerBenchmark(products: products, workspace: workspace, extensions: single,
                                                 seconds: options.serverSeconds, clientCounts: [1, 8]).measure()
         }
+        if options.sections.contains(.serverScale) {
+            report.serverScale = try ServerScaleBenchmark(products: products, workspace: workspace,
+                                                          connections: options.scaleConnections,
+                                                          waiting: options.scaleWaiting).measure()
+        }
         if options.sections.contains(.memory) {
             report.memory = try MemoryBenchmark(products: products, workspace: workspace, extensions: single,
                                                 count: options.memoryNotifications, rounds: options.memoryRounds).measure()

@@ -76,6 +76,17 @@ enum HelpText {
             server's answer), then for deliver → presentation (banners, each
             asking for the presentation only: "answer": "presentation"); then
             one client against `tidings serve` in its default, isolated mode;
+          - server-scale (before the pin): `tidings serve` with extensions in
+            process (Misbehaving from Tests/Fixtures, built with cc): its
+            threads (/proc/PID/status Threads) and resident set (VmRSS) idle,
+            with --scale-connections idle connections (10,000; the soft limit
+            of open files raised as needed), and with --scale-waiting
+            responses (1,000) waiting on completions that never come (action
+            "never", --deadline 600); and its wake-ups per second idle and
+            with the connections open, over 2 s: the context switches of all
+            its threads (/proc/PID/task/*/status); targets: threads at most
+            idle's plus the call pool (2 × cores + 4), whatever the clients
+            and waits; at most 1 wake-up per second idle;
           - isolation (before the pin, so that the worker has a core of its
             own): deliver → presentation with NoOp, the same thread each time,
             for --server-seconds after a tenth of it: a raw round trip over a
@@ -158,7 +169,7 @@ enum HelpText {
           --bundles N         Bundles installed for the one-shot delivery (default 100).
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
-          --only WHAT         Run only in-process, one-shot, server, discovery, isolation, warm, memory, fold, group, or one
+          --only WHAT         Run only in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, or one
                               in-process benchmark: baseline, deliver-reuse,
                               deliver-fresh, deliver-new, respond.
           --discovery-bundles N,N...  Numbers of bundles discovery is measured
@@ -169,6 +180,8 @@ enum HelpText {
           --memory-notifications N  Notifications delivered and removed each
                               round of the memory benchmark (default 100000).
           --memory-rounds N   Rounds of the memory benchmark (default 2).
+          --scale-connections N  Idle connections of the server-scale benchmark (default 10000).
+          --scale-waiting N   Responses left waiting in the server-scale benchmark (default 1000).
           --fold-kept N       Notifications kept while folds are measured (default 100000).
           --folds N           Folds the fold measurement spans (default 5).
           --group-rounds N    Timed rounds of the group benchmark at each size (default 500).

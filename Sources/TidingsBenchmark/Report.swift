@@ -19,6 +19,8 @@ struct Report {
     var isolation: [IsolationResult] = []
     /// The server's memory as notifications come and go, when it was measured.
     var memory: MemoryResult?
+    /// The server's threads, memory and wake-ups with many clients and waits, when measured.
+    var serverScale: ServerScaleResult?
     /// The wait of state-changing calls across folds, when it ran.
     var fold: FoldResult?
     /// The calls about one notification against its group's size, the smallest first, when it ran.
@@ -70,6 +72,7 @@ struct Report {
             checks.append(TargetCheck(key: "memory-round-\(number + 1)", goal: "resident memory after removing every notification ≤ 2 × idle",
                                       limit: 2, measured: Double(round.afterRemoval) / Double(memory?.idle ?? 1), unit: "× idle"))
         }
+        checks += serverScale?.targets ?? []
         if let fold {
             checks.append(TargetCheck(key: "fold", goal: "no state-changing call waits > 10 ms for a fold with \(fold.kept) notifications kept (p100 during folds)",
                                       limit: 10, measured: fold.maximumDuringFoldsMilliseconds, unit: "ms"))

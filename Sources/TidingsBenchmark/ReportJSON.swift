@@ -5,7 +5,7 @@ enum ReportJSON {
     /// The report as a JSON document.
     static func render(_ report: Report) -> JSON {
         let options = report.options
-        return .object([
+        let members: [(String, JSON)] = [
             ("cpu", report.cpu.map { .integer(Int64($0)) } ?? .null),
             ("inProcess", .object([
                 ("bundles", .integer(Int64(options.bundles))),
@@ -36,23 +36,28 @@ enum ReportJSON {
                          ("p99Microseconds", .double(result.p99Microseconds))])
             })),
             ("memory", report.memory.map(memory) ?? .null),
-            ("fold", report.fold.map { fold in
-                .object([
-                    ("kept", .integer(Int64(fold.kept))), ("calls", .integer(Int64(fold.calls))),
-                    ("folds", .integer(Int64(fold.foldsMeasured))), ("journalBytes", .integer(Int64(fold.journalBytes))),
-                    ("medianMilliseconds", .double(fold.medianMilliseconds)), ("p99Milliseconds", .double(fold.p99Milliseconds)),
-                    ("maximumMilliseconds", .double(fold.maximumMilliseconds)),
-                    ("callsDuringFolds", .integer(Int64(fold.callsDuringFolds))),
-                    ("p99DuringFoldsMilliseconds", .double(fold.p99DuringFoldsMilliseconds)),
-                    ("maximumDuringFoldsMilliseconds", .double(fold.maximumDuringFoldsMilliseconds)),
-                    ("maximumUnpreemptedDuringFoldsMilliseconds", .double(fold.maximumUnpreemptedDuringFoldsMilliseconds)),
-                    ("preemptedOverTenMilliseconds", .integer(Int64(fold.preemptedOverTenMilliseconds))),
-                    ("medianFoldMilliseconds", .double(fold.medianFoldMilliseconds)),
-                    ("longestFoldMilliseconds", .double(fold.longestFoldMilliseconds)),
-                ])
-            } ?? .null),
+            ("serverScale", report.serverScale?.json ?? .null),
+            ("fold", report.fold.map(fold) ?? .null),
             ("group", group(report.group)),
             ("targets", .array(report.targets.map(target))),
+        ]
+        return .object(members)
+    }
+
+    /// The fold measurement.
+    private static func fold(_ fold: FoldResult) -> JSON {
+        .object([
+            ("kept", .integer(Int64(fold.kept))), ("calls", .integer(Int64(fold.calls))),
+            ("folds", .integer(Int64(fold.foldsMeasured))), ("journalBytes", .integer(Int64(fold.journalBytes))),
+            ("medianMilliseconds", .double(fold.medianMilliseconds)), ("p99Milliseconds", .double(fold.p99Milliseconds)),
+            ("maximumMilliseconds", .double(fold.maximumMilliseconds)),
+            ("callsDuringFolds", .integer(Int64(fold.callsDuringFolds))),
+            ("p99DuringFoldsMilliseconds", .double(fold.p99DuringFoldsMilliseconds)),
+            ("maximumDuringFoldsMilliseconds", .double(fold.maximumDuringFoldsMilliseconds)),
+            ("maximumUnpreemptedDuringFoldsMilliseconds", .double(fold.maximumUnpreemptedDuringFoldsMilliseconds)),
+            ("preemptedOverTenMilliseconds", .integer(Int64(fold.preemptedOverTenMilliseconds))),
+            ("medianFoldMilliseconds", .double(fold.medianFoldMilliseconds)),
+            ("longestFoldMilliseconds", .double(fold.longestFoldMilliseconds)),
         ])
     }
 

@@ -86,6 +86,10 @@ enum ReportTable {
                     + NumberText.fixed(round.seconds, 1).leftPadded(to: 10))
             }
         }
+        if let scale = report.serverScale {
+            lines.append("")
+            lines += scale.lines
+        }
         if !report.discovery.isEmpty {
             lines.append("")
             lines.append("Discovery: `tidings list --json --extensions DIR` and `LV2_PATH=DIR lv2ls`, bundles made by "

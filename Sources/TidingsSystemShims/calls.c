@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -59,6 +60,32 @@ int tidings_accept4(int listener, int flags) {
 
 int tidings_pipe2(int fds[2], int flags) {
     return (int)result(pipe2(fds, flags));
+}
+
+_Static_assert(TIDINGS_EPOLL_IN == EPOLLIN && TIDINGS_EPOLL_OUT == EPOLLOUT && TIDINGS_EPOLL_ERR == EPOLLERR
+                   && TIDINGS_EPOLL_HUP == EPOLLHUP && TIDINGS_EPOLL_RDHUP == EPOLLRDHUP,
+               "the TIDINGS_EPOLL_ bits are this system's");
+
+int tidings_epoll_create(void) {
+    return (int)result(epoll_create1(EPOLL_CLOEXEC));
+}
+
+int tidings_epoll_control(int epoll, int operation, int file, uint32_t events, uint64_t token) {
+    static const int operations[] = {EPOLL_CTL_ADD, EPOLL_CTL_MOD, EPOLL_CTL_DEL};
+    if (operation < 0 || operation > 2) return -EINVAL;
+    struct epoll_event event = {.events = events, .data = {.u64 = token}};
+    return (int)result(epoll_ctl(epoll, operations[operation], file, &event));
+}
+
+int tidings_epoll_wait(int epoll, tidings_epoll_ready *ready, int capacity, int timeout) {
+    struct epoll_event events[256];
+    if (capacity > 256) capacity = 256;
+    int count = epoll_wait(epoll, events, capacity, timeout);
+    for (int index = 0; index < count; index++) {
+        ready[index].token = events[index].data.u64;
+        ready[index].events = events[index].events;
+    }
+    return count;
 }
 
 int tidings_pidfd_open(pid_t pid) {

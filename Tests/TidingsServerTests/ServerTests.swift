@@ -44,7 +44,7 @@ import TidingsServer
     @Test func describeListsMethodsEventsAndLimits() throws {
         var limits = Server.Limits()
         limits.messageSize = 8192
-        limits.threadsPerConnection = 8
+        limits.callsPerConnection = 8
         try fixture.start(limits: limits, responseDeadline: 3)
         let described = try fixture.client().call("server.describe")
         let methods = described["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []

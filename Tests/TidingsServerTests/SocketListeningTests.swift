@@ -49,21 +49,28 @@ struct SocketListeningTests {
 }
 
 /// An accepted client's descriptor is close-on-exec from the moment it
-/// exists (`accept4` with `SOCK_CLOEXEC`), so no worker started meanwhile inherits it.
+/// exists (`accept4` with `SOCK_CLOEXEC`), so no worker started meanwhile
+/// inherits it, and does not block, as the event loop wants.
 struct AcceptedConnectionTests {
-    @Test func anAcceptedConnectionIsCloseOnExec() throws {
+    @Test func anAcceptedConnectionIsCloseOnExecAndDoesNotBlock() throws {
         let directory = TemporaryDirectory("accept")
         let path = directory.file("tidings.sock")
         let listener = try UnixSocket.listen(at: path)
         let client = try UnixSocket.connect(to: path)
-        guard let accepted = UnixSocket.accept(on: listener) else {
+        guard let accepted = try UnixSocket.accept(on: listener) else {
             Issue.record("no connection was accepted")
             return
         }
         let flags = fcntl(accepted.rawValue, F_GETFD)
         #expect(flags >= 0 && flags & FD_CLOEXEC != 0, "flags \(flags)")
-        // It blocks, as its reader wants: no O_NONBLOCK.
-        #expect(fcntl(accepted.rawValue, F_GETFL) & O_NONBLOCK == 0)
+        #expect(fcntl(accepted.rawValue, F_GETFL) & O_NONBLOCK != 0)
         _ = client
+    }
+
+    @Test func aListenerWithNoClientWaitingAcceptsNone() throws {
+        let directory = TemporaryDirectory("accept")
+        let listener = try UnixSocket.listen(at: directory.file("tidings.sock"))
+        #expect(fcntl(listener.rawValue, F_SETFL, O_NONBLOCK) == 0)
+        #expect(try UnixSocket.accept(on: listener) == nil)
     }
 }

@@ -53,7 +53,7 @@ final class ServerFixture: @unchecked Sendable {
         configuration.host.attachmentDirectory = directory.file("state/attachments")
         configuration.host.deliveredLimit = kept
         let index = Discovery.scan(SearchPath(directories: [directory.file("extensions")], origin: .option))
-        let server = Server(service: HostService(index: index, configuration: configuration), limits: limits)
+        let server = try Server(service: HostService(index: index, configuration: configuration), limits: limits)
         server.serveInBackground(try UnixSocket.listen(at: socketPath))
         self.server = server
         return server

@@ -4,240 +4,334 @@ import TidingsBase
 
 /// One client: a socket, or standard input and output.
 ///
-/// A thread reads a message and answers it itself, so a quick call costs
-/// no hand-over between threads. When a call runs long (a slow extension),
-/// the server's watchdog gives the connection another reader, so that the
-/// client's other requests go on; a reader whose call ends while another
-/// reads leaves. A request that touches what an earlier one still under way
-/// touches waits for it (`RequestOrder`), so that the client's requests on
-/// one notification are applied in the order sent. Answers and events are
-/// written without waiting: what the client does not take at once waits in
-/// a bounded buffer, and a client that lets it fill up is disconnected.
-final class Connection: EventReceiver, Sendable {
+/// The server's event loop reads what the client sends, splits it into
+/// messages and admits each into the connection's `RequestOrder`; a
+/// message whose turn has come is answered on a thread of the server's
+/// `CallPool`, and one that touches what an earlier one still under way
+/// touches waits, holding no thread, until that one is answered. An answer
+/// may come later from any thread (`HostService.answer(_:from:reply:)`),
+/// even after the client left. Answers and events are written without
+/// waiting (`ConnectionOutput`): what the client does not take at once is
+/// sent by the loop when the socket takes more, and a client that lets too
+/// much wait is disconnected. Past `callsPerConnection` messages under way,
+/// the loop reads no more from the client until one is answered.
+final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
     /// A number for logs.
     let number: Int
     /// Where requests come from.
-    let input: Int32
-    /// Where answers and events go.
-    let output: Int32
+    private let input: Int32
     /// The socket, owned here; nil for standard input and output, which are the process's.
     private let socket: FileDescriptor?
     /// For standard I/O, the private copy of standard output answers go to.
     private let ownedOutput: FileDescriptor?
-    /// For standard input, which cannot be shut down, a pipe a reader waits
-    /// on beside it: `stopReading()` closes the writing end, and the reading
-    /// end (its descriptor here, -1 for a socket) then stays readable.
-    private let stopReader: FileDescriptor?
-    private let stopReaderDescriptor: Int32
-    private let stopWriter = Mutex<FileDescriptor?>(nil)
+    private let output: ConnectionOutput
     private let context: Context
+    /// Opened when the connection closed and every message read was answered.
+    let finished = Latch()
 
     /// What every connection of a server shares.
     struct Context: Sendable {
         let service: HostService
-        let flusher: OutputFlusher
         let limits: Server.Limits
-        /// Calls being answered on every connection of the server, for the watchdog.
-        let callsInFlight: CallCounter
-        /// Told when the connection ends.
+        let loop: EventLoop
+        let pool: CallPool
+        /// Told once, when the connection closed and every message read was answered.
         let ended: @Sendable (Connection) -> Void
     }
 
-    /// Who serves the connection.
-    private struct Roles {
-        /// A thread is reading (or waiting to).
-        var reading = false
-        /// Threads serving the connection, reading or answering.
-        var threads = 1
-        /// The calls being answered: when each began (monotonic nanoseconds).
-        var calls: [UInt64: UInt64] = [:]
-        var nextCall: UInt64 = 0
-        /// The client left, or was sent away.
-        var ended = false
+    /// A message read, waiting for its turn or being answered.
+    private struct Pending {
+        /// Nil for a line too long.
+        let message: RPCMessage?
+        /// The positions of its requests (0 for a single one) whose id was
+        /// under way already as it was read: they are refused.
+        var duplicates: Set<Int> = []
     }
 
-    /// What waits to be written.
-    private struct Output {
-        var pending: [UInt8] = []
+    /// The messages under way, shared by the loop and the threads answering.
+    private struct Calls {
+        var order = RequestOrder<Pending>()
+        /// Messages admitted and not answered.
+        var underWay = 0
+        /// The ids of requests read and not answered, to refuse one reused meanwhile.
+        var ids: Set<RPCID> = []
+        /// The loop stopped reading at `callsPerConnection`: the next answer resumes it.
+        var paused = false
+        /// Nothing more is read: once all is answered, the connection closes.
+        var inputEnded = false
+        /// Closed: nothing more is read or written.
         var closed = false
-        /// The flusher has been asked to send `pending`.
-        var watched = false
+        /// `ended` was told.
+        var reported = false
     }
 
-    private let reader: Mutex<LineReader>
-    private let roles = Mutex(Roles())
-    /// The requests under way, in the order read.
-    private let order = RequestOrder()
-    private let pending = Mutex(Output())
-    /// The ids of requests being answered, to refuse one reused meanwhile.
-    private let inFlight = Mutex<Set<RPCID>>([])
-    /// Opened when the client is gone and every thread has finished.
-    private let finished = Latch()
-    /// The connection has been closed (once).
-    private let closed = Atomic<Bool>(false)
+    private let calls = Mutex(Calls())
 
-    /// A connection over `socket`.
+    // The loop's own.
+    private var reader: LineReader
+    /// The token the loop knows the input by; nil when it is not registered.
+    private var token: UInt64?
+    /// What the loop watches the socket for.
+    private var interest: Epoll.Events = []
+    /// The input ended or failed: no more is read.
+    private var inputEnded = false
+    /// The input ended cleanly: a last line without its newline is still taken.
+    private var lastLineOwed = false
+    /// Closing: what waits is being sent, for up to a second.
+    private var closing = false
+    private var closed = false
+
+    /// A connection over `socket`, which must not block.
     init(number: Int, socket: consuming FileDescriptor, context: Context) {
         self.number = number
         input = socket.rawValue
-        output = socket.rawValue
+        output = ConnectionOutput(descriptor: socket.rawValue, isSocket: true, bound: context.limits.outputBuffer)
         self.socket = consume socket
         ownedOutput = nil
-        stopReader = nil
-        stopReaderDescriptor = -1
         self.context = context
-        reader = Mutex(LineReader(limit: context.limits.messageSize))
+        reader = LineReader(limit: context.limits.messageSize)
     }
 
     /// A connection over the process's standard input and `output`, a copy
-    /// of standard output the connection owns.
-    init(number: Int, standardIOWith context: Context, output: Int32) {
+    /// of standard output the connection owns. Standard input may be a pipe,
+    /// a terminal, a socket or a regular file; it is left as it is (blocking
+    /// or not): it is read only when it is ready.
+    init(number: Int, standardIOWith context: Context, output: consuming FileDescriptor) {
         self.number = number
         input = 0
-        self.output = output
-        ownedOutput = FileDescriptor(adopting: output)
+        self.output = ConnectionOutput(descriptor: output.rawValue, isSocket: false, bound: context.limits.outputBuffer)
+        ownedOutput = consume output
         socket = nil
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) == 0 {
-            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            stopReader = FileDescriptor(adopting: ends[0])
-            stopReaderDescriptor = ends[0]
-            stopWriter.withLock { $0 = FileDescriptor(adopting: ends[1]) }
-        } else {
-            stopReader = nil
-            stopReaderDescriptor = -1
-        }
         self.context = context
-        reader = Mutex(LineReader(limit: context.limits.messageSize))
+        reader = LineReader(limit: context.limits.messageSize)
     }
 
-    // MARK: Reading and answering
+    // MARK: On the loop
 
-    /// Serves the connection on the calling thread until the client leaves or
-    /// another thread takes over reading.
-    func serve() {
+    /// Starts reading, on the loop.
+    func open() {
+        do throws(SystemError) {
+            token = try context.loop.register(input, for: .readable, self)
+            interest = .readable
+        } catch {
+            endInput(cleanly: false)
+        }
+        pump()
+    }
+
+    func handle(_ events: Epoll.Events) {
+        if events.contains(.writable) { flushOutput() }
+        if !inputEnded && !events.isDisjoint(with: [.readable, .hangUp, .error, .peerClosed]) {
+            readInput()
+        } else if inputEnded && !events.isDisjoint(with: [.hangUp, .error]), let token {
+            // The client is gone: nothing it is owed can reach it, and the socket is watched no more.
+            output.close()
+            context.loop.unregister(input, token: token)
+            self.token = nil
+        }
+        pump()
+    }
+
+    /// Reads what the client sent, once.
+    private func readInput() {
+        let buffer = context.loop.scratch
+        let count = SystemCall.retrying {
+            socket != nil
+                ? recv(input, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+                : read(input, buffer.baseAddress, buffer.count)
+        }
+        if count > 0 {
+            reader.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        } else if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+            endInput(cleanly: count == 0)
+        }
+    }
+
+    /// No more is read; when `cleanly`, a last line without its newline still counts.
+    private func endInput(cleanly: Bool) {
+        guard !inputEnded else { return }
+        inputEnded = true
+        lastLineOwed = cleanly
+        calls.withLock { $0.inputEnded = true }
+        if socket == nil, let token {
+            context.loop.unregister(input, token: token)
+            self.token = nil
+        }
+    }
+
+    /// Admits the messages read, as far as `callsPerConnection` allows;
+    /// closes once the input ended and all is answered; watches what is needed.
+    func pump() {
+        guard !closed else { return }
+        var drained = false
         while true {
-            let reads = roles.withLock { roles in
-                if roles.reading || roles.ended {
-                    roles.threads -= 1
-                    return false
-                }
-                roles.reading = true
-                return true
+            let room = calls.withLock { calls in
+                calls.paused = calls.underWay >= context.limits.callsPerConnection
+                return !calls.paused
             }
-            guard reads else { return leave() }
-            guard let line = nextMessage() else {
-                // The client sent its last request: the calls under way still answer.
-                roles.withLock { roles in
-                    roles.ended = true
-                    roles.reading = false
-                    roles.threads -= 1
-                }
-                return leave()
+            guard room else { break }
+            var next = reader.next()
+            if next == .needMore && lastLineOwed {
+                lastLineOwed = false
+                next = reader.finish() ?? .needMore
             }
-            // Read and admitted before the next reader may read: the order of admission is the order sent.
-            let message = Self.message(in: line)
-            let place = order.admit(message.map(Self.scope) ?? .nothing)
-            let call = roles.withLock { roles in
-                roles.reading = false
-                roles.nextCall += 1
-                roles.calls[roles.nextCall] = MonotonicClock.now()
-                return roles.nextCall
+            guard next != .needMore else {
+                drained = true
+                break
             }
-            context.callsInFlight.add(1)
-            // A call waiting its turn counts as a slow one: the watchdog gives the client another reader meanwhile.
-            order.waitForTurn(of: place)
-            answer(message)
-            order.finish(place)
-            context.callsInFlight.add(-1)
-            roles.withLock { _ = $0.calls.removeValue(forKey: call) }
+            take(next)
+        }
+        if drained && inputEnded && calls.withLock({ $0.underWay == 0 }) { beginClosing() }
+        watch()
+    }
+
+    /// Admits one message, its requests' ids taken in the order read;
+    /// answers it at once when its turn has come.
+    private func take(_ next: LineReader.Next) {
+        let message = Self.message(in: next)
+        let (place, now) = calls.withLock { calls in
+            calls.underWay += 1
+            var pending = Pending(message: message)
+            for (position, id) in Self.ids(in: message) where !calls.ids.insert(id).inserted {
+                pending.duplicates.insert(position)
+            }
+            return calls.order.admit(message.map(Self.scope) ?? .nothing, pending)
+        }
+        if let now { start(now, at: place) }
+    }
+
+    /// The ids of the requests of `message` that expect an answer under one
+    /// (not null), with their positions (0 for a single request).
+    private static func ids(in message: RPCMessage?) -> [(Int, RPCID)] {
+        let requests: [Result<RPCRequest, RPCFailure>]
+        switch message {
+        case .single(let request)?: requests = [request]
+        case .batch(let batch)?: requests = batch
+        case nil: return []
+        }
+        return requests.enumerated().compactMap { position, read in
+            guard case .success(let request) = read, let id = request.id, id != .null else { return nil }
+            return (position, id)
         }
     }
 
-    /// True, counting a new thread in, when no thread reads and a call has run
-    /// longer than `threshold` nanoseconds: the watchdog then starts one.
-    func needsAnotherReader(now: UInt64, threshold: UInt64) -> Bool {
-        roles.withLock { roles in
-            guard !roles.reading, !roles.ended, roles.threads < context.limits.threadsPerConnection,
-                  roles.calls.values.contains(where: { now &- $0 > threshold })
-            else { return false }
-            roles.threads += 1
-            return true
+    /// Watches the socket for what is needed now: input while it is read,
+    /// room while output waits.
+    private func watch() {
+        guard socket != nil, let token, !closed else { return }
+        var wanted: Epoll.Events = []
+        if !inputEnded && !calls.withLock({ $0.paused }) { wanted.insert(.readable) }
+        if output.hasPending { wanted.insert(.writable) }
+        if wanted != interest {
+            interest = wanted
+            context.loop.change(input, token: token, to: wanted)
         }
     }
 
-    /// A thread counted in to serve the connection could not be started:
-    /// counts it out again, ending the connection when no thread serves it.
-    func abandonThread() {
-        let alone = roles.withLock { roles in
-            roles.threads -= 1
-            return roles.threads == 0
-        }
-        if alone { end() } else { leave() }
+    /// Sends what waits; ends a closing connection once it is all sent.
+    private func flushOutput() {
+        if !output.flush() && closing { close() }
     }
+
+    /// Sends what the client is owed, for up to a second, then closes.
+    private func beginClosing() {
+        guard !closing else { return }
+        closing = true
+        guard output.hasPending else { return close() }
+        // A client that closed only its sending side still gets what was answered.
+        context.loop.schedule(at: MonotonicClock.deadline(after: 1)) { [self] in close() }
+    }
+
+    /// Closes the connection: nothing more is read or written, events
+    /// stop, and the server is told once every message read is answered.
+    private func close() {
+        guard !closed else { return }
+        closed = true
+        if let token {
+            context.loop.unregister(input, token: token)
+            self.token = nil
+        }
+        output.close()
+        if socket != nil { shutdown(input, Int32(SHUT_RDWR)) }
+        context.service.subscribers.unsubscribe(self)
+        let report = calls.withLock { calls in
+            calls.closed = true
+            calls.inputEnded = true
+            return reportIfDone(&calls)
+        }
+        if report { reportEnded() }
+    }
+
+    // MARK: From any thread
 
     /// Reads no more: the requests read so far are answered (a last one
     /// without its newline included), and the connection then closes as if
     /// the client had ended its input. The server's graceful stop.
     func stopReading() {
         if socket != nil {
-            // Wakes a reader; what the client sent before is still read, and it can send no more.
+            // What the client sent before is still read, and it can send no more.
             shutdown(input, Int32(SHUT_RD))
         } else {
-            stopWriter.withLock { $0 = nil }
-        }
-    }
-
-    /// Waits until the client is gone and every call has been answered.
-    func waitUntilFinished() {
-        _ = finished.wait(until: .max)
-    }
-
-    /// The next message, reading as needed; nil when the client left (or
-    /// `stopReading` was called) and every message it sent was taken.
-    private func nextMessage() -> LineReader.Next? {
-        withUnsafeTemporaryAllocation(byteCount: 65_536, alignment: 16) { buffer in
-            while true {
-                let next = reader.withLock { $0.next() }
-                if next != .needMore { return next }
-                let count = SystemCall.retrying { receive(into: buffer) }
-                guard count > 0 else { return count == 0 ? reader.withLock { $0.finish() } : nil }
-                reader.withLock { $0.append(UnsafeRawBufferPointer(rebasing: buffer[..<count])) }
+            context.loop.post { [self] in
+                endInput(cleanly: true)
+                pump()
             }
         }
     }
 
-    /// Reads what the client sent into `buffer`, waiting for it. On a socket
-    /// it first polls, for `limits.pollBeforeWaiting` nanoseconds: a client
-    /// that sends its next request as soon as it has the answer is served
-    /// without the thread being put to sleep and woken, which costs more
-    /// than the poll on many machines. The corresponding C function is `recv`.
-    private func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        let window = context.limits.pollBeforeWaiting
-        if socket != nil && window > 0 {
-            let until = MonotonicClock.now() + window
-            repeat {
-                let count = recv(input, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
-                if count >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { return count }
-                sched_yield()
-            } while MonotonicClock.now() < until
-        }
-        while true {
-            if stopReaderDescriptor >= 0 {
-                // Standard input: waits for it, or for `stopReading`, which reads as its end.
-                var descriptors = [pollfd(fd: input, events: Int16(POLLIN), revents: 0),
-                                   pollfd(fd: stopReaderDescriptor, events: Int16(POLLIN), revents: 0)]
-                _ = SystemCall.retrying { poll(&descriptors, 2, -1) }
-                if descriptors[1].revents != 0 { return 0 }
-            }
-            let count = read(input, buffer.baseAddress, buffer.count)
-            guard count < 0, errno == EAGAIN || errno == EWOULDBLOCK else { return count }
-            // An input left non-blocking by whoever started us: wait for it (standard input is waited for above).
-            if stopReaderDescriptor >= 0 { continue }
-            var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, -1)
+    /// Ends the connection now: nothing more is read or written.
+    func end() {
+        output.close()
+        context.loop.post { [self] in close() }
+    }
+
+    func push(_ line: [UInt8]) -> Bool {
+        switch output.push(line) {
+        case .accepted:
+            return true
+        case .acceptedWaiting:
+            context.loop.post { [self] in watch() }
+            return true
+        case .refused(let overflow):
+            if overflow { end() }
+            return false
         }
     }
+
+    /// Answers `pending` on a thread of the pool; its place is then freed.
+    private func start(_ pending: Pending, at place: RequestOrder<Pending>.Place?) {
+        context.pool.run { [self] in
+            answer(pending) { [self] in finished(place) }
+        }
+    }
+
+    /// A message was answered: the messages it held back go, reading resumes
+    /// when it was paused, and a connection whose input ended closes.
+    private func finished(_ place: RequestOrder<Pending>.Place?) {
+        let (ready, wakeLoop, report) = calls.withLock { calls in
+            calls.underWay -= 1
+            let ready = calls.order.finish(place)
+            let wake = !calls.closed && (calls.paused || (calls.inputEnded && calls.underWay == 0))
+            return (ready, wake, reportIfDone(&calls))
+        }
+        for (place, work) in ready { start(work, at: place) }
+        if wakeLoop { context.loop.post { [self] in pump() } }
+        if report { reportEnded() }
+    }
+
+    /// True, once, when the connection is closed and nothing is under way.
+    private func reportIfDone(_ calls: inout Calls) -> Bool {
+        guard calls.closed && calls.underWay == 0 && !calls.reported else { return false }
+        calls.reported = true
+        return true
+    }
+
+    private func reportEnded() {
+        context.ended(self)
+        finished.open()
+    }
+
+    // MARK: Answering
 
     /// The message a line holds; nil for a line too long.
     private static func message(in next: LineReader.Next) -> RPCMessage? {
@@ -253,40 +347,50 @@ final class Connection: EventReceiver, Sendable {
         }
     }
 
-    /// Answers one message: a request, a batch, or (nil) a line too long.
-    private func answer(_ message: RPCMessage?) {
-        guard let message else {
+    /// Answers one message (a request, a batch, or nil: a line too long),
+    /// then calls `done`, now or later on another thread.
+    private func answer(_ pending: Pending, done: @escaping @Sendable () -> Void) {
+        guard let message = pending.message else {
             _ = push(RPCReply.error(.messageTooLarge(limit: context.limits.messageSize), id: .null))
-            return
+            return done()
         }
         switch message {
         case .single(let request):
-            if let reply = answer(request) { _ = push(RPCReply.line(reply)) }
+            answer(request, duplicate: pending.duplicates.contains(0)) { [self] reply in
+                if let reply { _ = push(RPCReply.line(reply)) }
+                done()
+            }
         case .batch(let requests):
-            let replies = requests.compactMap(answer)
-            if !replies.isEmpty { _ = push(RPCReply.line(.array(replies))) }
+            let batch = BatchReplies(count: requests.count) { [self] replies in
+                if !replies.isEmpty { _ = push(RPCReply.line(.array(replies))) }
+                done()
+            }
+            for (position, request) in requests.enumerated() {
+                answer(request, duplicate: pending.duplicates.contains(position)) { batch.set(position, $0) }
+            }
         }
     }
 
-    /// The reply to one request, as JSON; nil for a notification.
-    private func answer(_ read: Result<RPCRequest, RPCFailure>) -> JSON? {
+    /// Answers one request by calling `reply` with its JSON response (nil
+    /// for a notification), now or later on another thread; a `duplicate`
+    /// (its id under way already as it was read) is refused.
+    private func answer(_ read: Result<RPCRequest, RPCFailure>, duplicate: Bool,
+                        reply: @escaping @Sendable (JSON?) -> Void) {
         let request: RPCRequest
         switch read {
         case .success(let given): request = given
-        case .failure(let failure): return Self.reply(.failure(failure.error), id: failure.id)
+        case .failure(let failure): return reply(Self.reply(.failure(failure.error), id: failure.id))
         }
         guard let id = request.id else {
-            _ = context.service.answer(request, from: self)
-            return nil
+            return context.service.answer(request, from: self) { _ in reply(nil) }
         }
-        if id != .null {
-            // Answered with a null id (the id in error.data), so that it cannot be taken for the answer to come.
-            guard inFlight.withLock({ $0.insert(id).inserted }) else {
-                return Self.reply(.failure(.duplicateIdentifier(id)), id: .null)
-            }
+        // Answered with a null id (the id in error.data), so that it cannot be taken for the answer to come.
+        if duplicate { return reply(Self.reply(.failure(.duplicateIdentifier(id)), id: .null)) }
+        context.service.answer(request, from: self) { [self] result in
+            // Free before the answer is written: the client may reuse the id as soon as it reads it.
+            if id != .null { calls.withLock { _ = $0.ids.remove(id) } }
+            reply(Self.reply(result, id: id))
         }
-        defer { if id != .null { inFlight.withLock { _ = $0.remove(id) } } }
-        return Self.reply(context.service.answer(request, from: self), id: id)
     }
 
     /// The JSON-RPC response object for `result`.
@@ -298,129 +402,28 @@ final class Connection: EventReceiver, Sendable {
             .object([("jsonrpc", .string("2.0")), ("id", id.json), ("error", error.json)])
         }
     }
-
-    // MARK: Writing
-
-    /// Writes `line` now or, what the client cannot take yet, later; false
-    /// when the client is gone, or has let too much wait and is sent away.
-    func push(_ line: [UInt8]) -> Bool {
-        let (accepted, watch, close) = pending.withLock { output -> (Bool, Bool, Bool) in
-            guard !output.closed else { return (false, false, false) }
-            var rest = line[...]
-            if output.pending.isEmpty {
-                guard send(&rest) else {
-                    output.closed = true
-                    return (false, false, true)
-                }
-                if rest.isEmpty { return (true, false, false) }
-            }
-            // A client is sent away for output it left unread, not for one long answer.
-            let unread = output.pending.count
-            output.pending += rest
-            guard unread <= context.limits.outputBuffer else {
-                output.closed = true
-                output.pending = []
-                return (false, false, true)
-            }
-            defer { output.watched = true }
-            return (true, !output.watched, false)
-        }
-        if close { end() }
-        if watch { context.flusher.watch(self) }
-        return accepted
-    }
-
-    /// Sends what is pending; true when some is still left (the flusher watches on).
-    func flush() -> Bool {
-        let (left, failed) = pending.withLock { output -> (Bool, Bool) in
-            guard !output.closed else { return (false, false) }
-            var rest = output.pending[...]
-            guard send(&rest) else {
-                output.closed = true
-                return (false, true)
-            }
-            output.pending = Array(rest)
-            output.watched = !output.pending.isEmpty
-            return (output.watched, false)
-        }
-        if failed { end() }
-        return left
-    }
-
-    /// Writes as much of `bytes` as the client takes without waiting (all of
-    /// it, waiting, on standard output), dropping what was written; false
-    /// when the client is gone.
-    private func send(_ bytes: inout ArraySlice<UInt8>) -> Bool {
-        while !bytes.isEmpty {
-            let count = bytes.withUnsafeBytes { buffer in
-                SystemCall.retrying {
-                    socket != nil
-                        ? Glibc.send(output, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
-                        : write(output, buffer.baseAddress, buffer.count)
-                }
-            }
-            if count < 0 {
-                return errno == EAGAIN || errno == EWOULDBLOCK
-            }
-            bytes = bytes.dropFirst(count)
-        }
-        return true
-    }
-
-    // MARK: Ending
-
-    /// Ends the connection now: nothing more is read or written, readers
-    /// wake, events stop.
-    func end() {
-        roles.withLock { $0.ended = true }
-        close(flushing: false)
-        leave()
-    }
-
-    /// Closes the output, wakes a reader, stops events and leaves the
-    /// server's list; once only.
-    /// When `flushing` (the client ended its input; it may still read), what
-    /// is pending is sent first, for up to a second.
-    private func close(flushing: Bool) {
-        guard closed.exchange(true, ordering: .acquiringAndReleasing) == false else { return }
-        pending.withLock { output in
-            // A client that closed only its sending side still gets what was answered.
-            let deadline = MonotonicClock.deadline(after: 1)
-            while flushing && !output.closed && !output.pending.isEmpty && MonotonicClock.now() < deadline {
-                var rest = output.pending[...]
-                guard send(&rest) else { break }
-                output.pending = Array(rest)
-                if !output.pending.isEmpty {
-                    var descriptor = pollfd(fd: self.output, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&descriptor, 1, 100)
-                }
-            }
-            output.closed = true
-            output.pending = []
-        }
-        if socket != nil { shutdown(input, Int32(SHUT_RDWR)) }
-        context.service.subscribers.unsubscribe(self)
-        context.ended(self)
-    }
-
-    /// Called as a thread stops serving: once no more is read and the last
-    /// thread is out, the connection closes and `finished` opens.
-    private func leave() {
-        guard roles.withLock({ $0.ended && $0.threads == 0 }) else { return }
-        close(flushing: true)
-        finished.open()
-    }
 }
 
-/// How many calls a server is answering, across its connections.
-final class CallCounter: Sendable {
-    private let count = Atomic<Int>(0)
+/// The replies of one batch, gathered as they come (from any thread, in any
+/// order) and handed on in the batch's order once the last has come.
+private final class BatchReplies: Sendable {
+    private let state: Mutex<(replies: [JSON?], left: Int)>
+    private let whenAll: @Sendable ([JSON]) -> Void
 
-    /// Adds `delta` (1 as a call begins, -1 as it ends).
-    func add(_ delta: Int) {
-        count.add(delta, ordering: .relaxed)
+    /// Gathers `count` replies, then calls `whenAll` with those that are not nil.
+    init(count: Int, whenAll: @escaping @Sendable ([JSON]) -> Void) {
+        state = Mutex((Array(repeating: nil, count: count), count))
+        self.whenAll = whenAll
+        if count == 0 { whenAll([]) }
     }
 
-    /// True while some call is being answered.
-    var isBusy: Bool { count.load(ordering: .relaxed) > 0 }
+    /// The reply to the request at `position` (nil: a notification's).
+    func set(_ position: Int, _ reply: JSON?) {
+        let all = state.withLock { state -> [JSON]? in
+            state.replies[position] = reply
+            state.left -= 1
+            return state.left == 0 ? state.replies.compactMap { $0 } : nil
+        }
+        if let all { whenAll(all) }
+    }
 }

@@ -5,6 +5,12 @@ import TidingsBase
 /// `tidings serve`: one long-running host answering JSON-RPC 2.0, one
 /// message per line, from many clients at once — on a Unix socket, or on
 /// standard input and output.
+///
+/// One event loop thread (`EventLoop`) accepts clients and reads and writes
+/// every connection; the calls are answered on a pool of at most
+/// `Limits.callThreads` threads (`CallPool`). Neither grows with the
+/// number of clients nor with the calls waiting: a call whose turn has not
+/// come, or that waits for an extension's completion, holds no thread.
 package final class Server: Sendable {
     /// How much the server takes.
     package struct Limits: Sendable {
@@ -12,14 +18,25 @@ package final class Server: Sendable {
         package var messageSize = 1 << 20
         /// Output a client may leave unread before it is disconnected, in bytes.
         package var outputBuffer = 8 << 20
-        /// Threads answering one client's calls at once; past them, its
-        /// further requests wait (back-pressure).
-        package var threadsPerConnection = 64
-        /// How long a call may run before the client's next request is read by another thread, in nanoseconds.
+        /// Messages of one client under way at once (answered, or waiting
+        /// for their turn); past them, the server reads no more of its
+        /// requests until one is answered (back-pressure).
+        package var callsPerConnection = 64
+        /// The threads answering calls, whatever the number of clients.
+        package var callThreads = CallPool.defaultLimit
+        /// The most threads answering calls while calls block theirs (an
+        /// extension that takes its time): when a request has waited
+        /// `slowCall` with every thread busy, one more starts, up to this.
+        package var callThreadsWhenBlocked = 64
+        /// How long a request may wait for a thread while every one is busy, in nanoseconds.
         package var slowCall: UInt64 = 2_000_000
-        /// How long a reader polls for a client's next request before it
-        /// sleeps until one comes, in nanoseconds (0: it sleeps at once).
-        package var pollBeforeWaiting: UInt64 = 50_000
+        /// How long the event loop polls for the next request before it
+        /// sleeps, in nanoseconds, when requests have lately come that soon
+        /// (0, the default: it sleeps at once). Polling saves the wake-up of
+        /// a sleeping thread on each request of a client that sends its next
+        /// as soon as it has the answer, at the cost of a core spinning;
+        /// `tidings serve --spin` sets it.
+        package var spinBeforeWaiting: UInt64 = 0
         /// The kernel's send buffer per client, in bytes (SO_SNDBUF); nil
         /// for the system's default. With `outputBuffer` it bounds what a
         /// client that does not read costs.
@@ -33,7 +50,7 @@ package final class Server: Sendable {
             [
                 ("messageSize", .integer(Int64(messageSize))),
                 ("unreadOutput", .integer(Int64(outputBuffer))),
-                ("callsPerConnection", .integer(Int64(threadsPerConnection))),
+                ("callsPerConnection", .integer(Int64(callsPerConnection))),
             ]
         }
     }
@@ -41,45 +58,49 @@ package final class Server: Sendable {
     /// What the server answers with.
     package let service: HostService
     private let limits: Limits
-    private let flusher = OutputFlusher()
-    private let callsInFlight = CallCounter()
+    private let loop: EventLoop
+    private let pool: CallPool
     private let connections = Mutex<(open: [Int: Connection], next: Int)>(([:], 0))
     private let stopping = Atomic<Bool>(false)
-    /// The listening socket's descriptor while it listens; -1 otherwise.
-    private let listening = Atomic<Int32>(-1)
+    /// Opened once no client is accepted any more.
+    private let listenerClosed = Latch()
+    /// The listener's acceptor, the loop's own.
+    private let acceptor = LoopOwned<Acceptor?>(nil)
 
-    /// A server answering with `service`.
-    package init(service: HostService, limits: Limits = Limits()) {
+    /// A server answering with `service`; its event loop starts at once.
+    /// - Throws: `serve.socket` when the loop's epoll instance, eventfd or thread cannot be had.
+    package init(service: HostService, limits: Limits = Limits()) throws(Diagnostic) {
         self.service = service
         self.limits = limits
+        do throws(SystemError) {
+            loop = try EventLoop(spin: limits.spinBeforeWaiting)
+        } catch {
+            throw .error(.socketUnavailable, "The server's event loop cannot start: \(error).")
+        }
+        pool = CallPool(limit: limits.callThreads, overflowLimit: limits.callThreadsWhenBlocked, slowCall: limits.slowCall)
         service.describeTransportLimits(limits.described)
-        Threads.start { [self] in watch() }
     }
 
-    /// Accepts clients on `listener` until `stop()` or `finish()`; each gets
-    /// its own reader. Clients of another user are refused. Once stopped, it
-    /// returns when every client's calls under way have been answered.
+    /// Accepts clients on `listener` until `stop()` or `finish()`; clients of
+    /// another user are refused. Once stopped, it returns when every
+    /// client's calls under way have been answered.
     package func serve(_ listener: consuming FileDescriptor) {
-        listening.store(listener.rawValue, ordering: .releasing)
-        let user = geteuid()
-        while !stopping.load(ordering: .acquiring), let client = UnixSocket.accept(on: listener) {
-            guard UnixSocket.peerUser(of: client) == user else {
-                let refusal = RPCReply.error(RPCError(-32006, "This server serves only user \(user)."), id: .null)
-                _ = refusal.withUnsafeBytes { send(client.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-                continue
+        let box = ListenerBox(listener)
+        loop.post { [self] in
+            guard let listener = box.take(), !stopping.load(ordering: .acquiring) else { return listenerClosed.open() }
+            let acceptor = Acceptor(listener: listener, loop: loop, log: service.configuration.log) { [self] client in
+                admit(client)
             }
-            if var size = limits.socketSendBuffer {
-                setsockopt(client.rawValue, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            do throws(SystemError) {
+                try acceptor.open()
+                self.acceptor.value = acceptor
+            } catch {
+                service.configuration.log(.error(.socketUnavailable, "The server cannot watch its socket: \(error)."))
+                listenerClosed.open()
             }
-            let connection = Connection(number: nextNumber(), socket: client, context: context)
-            register(connection)
-            if !Threads.start({ connection.serve() }) { connection.abandonThread() }
         }
-        listening.store(-1, ordering: .releasing)
-        // Clients accepted while it stopped read no more either.
-        let open = connections.withLock { Array($0.open.values) }
-        for connection in open { connection.stopReading() }
-        for connection in open { connection.waitUntilFinished() }
+        _ = listenerClosed.wait(until: .max)
+        waitForClients()
     }
 
     /// Accepts clients on `listener` on a thread of its own, until `stop()`.
@@ -89,6 +110,94 @@ package final class Server: Sendable {
             guard let listener = box.take() else { return }
             serve(listener)
         }
+    }
+
+    /// Serves the client on standard input, answering on `output`, until
+    /// standard input ends (or `finish()`) and every call is answered.
+    /// `output` is the caller's to choose: `tidings serve --stdio` opens a
+    /// private copy of standard output and points standard output itself
+    /// elsewhere at the start of that mode, so that what an
+    /// extension prints never lands in the stream; the server changes no
+    /// descriptor of the process.
+    package func serveStandardIO(answeringOn output: consuming FileDescriptor) {
+        let connection = Connection(number: nextNumber(), standardIOWith: context, output: output)
+        register(connection)
+        loop.post { connection.open() }
+        if stopping.load(ordering: .acquiring) { connection.stopReading() }
+        _ = connection.finished.wait(until: .max)
+    }
+
+    /// Stops gracefully, as on SIGTERM: no client is accepted and no request
+    /// read any more, while the requests already read are answered and their
+    /// answers sent; each connection then closes. `serve` and
+    /// `serveStandardIO` return once they all have.
+    package func finish() {
+        stopping.store(true, ordering: .releasing)
+        loop.post { [self] in
+            closeListener()
+            for connection in openConnections { connection.stopReading() }
+        }
+    }
+
+    /// Stops at once: no client is accepted, every client is sent away, and
+    /// the loop and the pool's threads end once the calls under way are answered.
+    package func stop() {
+        stopping.store(true, ordering: .releasing)
+        loop.post { [self] in
+            closeListener()
+            for connection in openConnections { connection.end() }
+        }
+        loop.end()
+        pool.stop()
+    }
+
+    /// The number of clients connected now.
+    package var clientCount: Int { connections.withLock { $0.open.count } }
+
+    // MARK: Connections
+
+    /// What every connection shares.
+    private var context: Connection.Context {
+        Connection.Context(service: service, limits: limits, loop: loop, pool: pool) { [weak self] ended in
+            self?.connections.withLock { _ = $0.open.removeValue(forKey: ended.number) }
+        }
+    }
+
+    /// Serves a client accepted, on the loop.
+    private func admit(_ client: consuming FileDescriptor) {
+        if var size = limits.socketSendBuffer {
+            setsockopt(client.rawValue, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        let connection = Connection(number: nextNumber(), socket: client, context: context)
+        register(connection)
+        connection.open()
+    }
+
+    /// Closes the listener, on the loop: no client is accepted any more.
+    private func closeListener() {
+        acceptor.value?.close()
+        acceptor.value = nil
+        listenerClosed.open()
+    }
+
+    /// Waits until every connection has closed and its calls are answered.
+    private func waitForClients() {
+        for connection in openConnections { _ = connection.finished.wait(until: .max) }
+    }
+
+    private var openConnections: [Connection] { connections.withLock { Array($0.open.values) } }
+
+    /// A number for the next connection.
+    private func nextNumber() -> Int {
+        connections.withLock { state in
+            state.next += 1
+            return state.next
+        }
+    }
+
+    /// Lists `connection` among the open ones.
+    private func register(_ connection: Connection) {
+        connections.withLock { $0.open[connection.number] = connection }
     }
 
     /// Hands a listening socket to the thread that serves it.
@@ -104,81 +213,14 @@ package final class Server: Sendable {
             listener.take()
         }
     }
+}
 
-    /// Serves the client on standard input, answering on `output`, until
-    /// standard input ends (or `finish()`) and every call is answered.
-    /// `output` is the caller's to choose: `tidings serve --stdio` opens a
-    /// private copy of standard output and points standard output itself
-    /// elsewhere at the start of that mode, so that what an
-    /// extension prints never lands in the stream; the server changes no
-    /// descriptor of the process.
-    package func serveStandardIO(answeringOn output: consuming FileDescriptor) {
-        let connection = Connection(number: nextNumber(), standardIOWith: context, output: output.take())
-        register(connection)
-        if stopping.load(ordering: .acquiring) { connection.stopReading() }
-        connection.serve()
-        connection.waitUntilFinished()
-    }
+/// A value only the event loop's thread touches, kept in a `Sendable` owner.
+private final class LoopOwned<Value>: @unchecked Sendable {
+    // Read and written on the loop's thread only.
+    var value: Value
 
-    /// Stops gracefully, as on SIGTERM: no client is accepted and no request
-    /// read any more, while the requests already read are answered and their
-    /// answers sent; each connection then closes. `serve` and
-    /// `serveStandardIO` return once they all have.
-    package func finish() {
-        stopping.store(true, ordering: .releasing)
-        let listener = listening.load(ordering: .acquiring)
-        if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
-        for connection in connections.withLock({ Array($0.open.values) }) { connection.stopReading() }
-    }
-
-    /// Stops at once: no client is accepted, and every client is sent away.
-    package func stop() {
-        stopping.store(true, ordering: .releasing)
-        let listener = listening.load(ordering: .acquiring)
-        if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
-        for connection in connections.withLock({ Array($0.open.values) }) { connection.end() }
-        flusher.stop()
-    }
-
-    /// The number of clients connected now.
-    package var clientCount: Int { connections.withLock { $0.open.count } }
-
-    /// What every connection shares: the service, the flusher, the limits,
-    /// and how it leaves the list when it ends.
-    private var context: Connection.Context {
-        Connection.Context(service: service, flusher: flusher, limits: limits, callsInFlight: callsInFlight) {
-            [weak self] ended in
-            self?.connections.withLock { _ = $0.open.removeValue(forKey: ended.number) }
-        }
-    }
-
-    /// A number for the next connection.
-    private func nextNumber() -> Int {
-        connections.withLock { state in
-            state.next += 1
-            return state.next
-        }
-    }
-
-    /// Lists `connection` among the open ones.
-    private func register(_ connection: Connection) {
-        connections.withLock { $0.open[connection.number] = connection }
-    }
-
-    /// The watchdog: gives a client whose call runs long another reader.
-    /// It looks twice per `slowCall` while calls are being answered, and
-    /// rests otherwise.
-    private func watch() {
-        let half = max(limits.slowCall / 2, 100_000)
-        var busy = timespec(tv_sec: Int(half / 1_000_000_000), tv_nsec: Int(half % 1_000_000_000))
-        var idle = timespec(tv_sec: 0, tv_nsec: 50_000_000)
-        while !stopping.load(ordering: .acquiring) {
-            if callsInFlight.isBusy { nanosleep(&busy, nil) } else { nanosleep(&idle, nil) }
-            let now = MonotonicClock.now()
-            for connection in connections.withLock({ Array($0.open.values) })
-            where connection.needsAnotherReader(now: now, threshold: limits.slowCall) {
-                if !Threads.start({ connection.serve() }) { connection.abandonThread() }
-            }
-        }
+    init(_ value: Value) {
+        self.value = value
     }
 }

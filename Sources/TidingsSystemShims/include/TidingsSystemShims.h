@@ -49,6 +49,41 @@ int tidings_accept4(int listener, int flags);
 /** pipe2(fds, flags). */
 int tidings_pipe2(int fds[2], int flags);
 
+/* ------------------------------------------------------------------------ */
+/* epoll, which glibc's Swift module does not declare                        */
+/* ------------------------------------------------------------------------ */
+
+/* The event bits of epoll (checked against <sys/epoll.h> in calls.c). */
+#define TIDINGS_EPOLL_IN 0x001u
+#define TIDINGS_EPOLL_OUT 0x004u
+#define TIDINGS_EPOLL_ERR 0x008u
+#define TIDINGS_EPOLL_HUP 0x010u
+#define TIDINGS_EPOLL_RDHUP 0x2000u
+
+/** What epoll reports of one descriptor: the token it was added with, and its events. */
+typedef struct {
+    uint64_t token;
+    uint32_t events;
+} tidings_epoll_ready;
+
+/** epoll_create1(EPOLL_CLOEXEC): a descriptor. */
+int tidings_epoll_create(void);
+
+/**
+ * epoll_ctl(epoll, operation, file, {events, token}): operation 0 adds
+ * `file`, 1 changes its events, 2 removes it. -EPERM for a file epoll
+ * cannot watch (a regular file, /dev/null).
+ */
+int tidings_epoll_control(int epoll, int operation, int file, uint32_t events, uint64_t token);
+
+/**
+ * epoll_wait(epoll, …, capacity, timeout in ms, -1 for none): the number of
+ * descriptors ready, written to `ready` (at most `capacity`, at most 256).
+ * Like accept4, it returns -1 and sets errno, so that the caller's
+ * SystemCall.retrying owns its EINTR.
+ */
+int tidings_epoll_wait(int epoll, tidings_epoll_ready *ready, int capacity, int timeout);
+
 /**
  * A sealed, read-only copy of the regular file `source` that names nothing:
  * a memfd called `name`, filled from `source` (copy_file_range, else

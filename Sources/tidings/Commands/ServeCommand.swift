@@ -13,7 +13,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--deadline SECONDS] [--service-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--deadline SECONDS] [--service-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
@@ -31,10 +31,13 @@ enum ServeCommand: Command {
             .init(name: "max-payload-size", value: "BYTES", help: "The largest APNs payload accepted (default 4096)."),
             .init(name: "max-message-size", value: "BYTES",
                   help: "The longest JSON-RPC message accepted (default 1048576); a longer one gets an error."),
+            .init(name: "spin", value: "MICROSECONDS",
+                  help: "Poll this long for a client's next request before sleeping, while requests come back that quickly (default 0: never poll; also TIDINGS_SERVE_SPIN). Saves a thread's wake-up per request of a client that sends its next as soon as answered, at the cost of a core spinning: worth it with cores to spare."),
         ],
         discussion: [
             "Every method, its parameters, result and errors, and every event: tidings manual --protocol markdown (or json), Docs/reference/protocol.md in the source tree, and the server.protocol method of a running server.",
             "State: each change is written to the journal before it is made and answered (it survives kill -9), a notification expiring to make room (--keep) included; the journal is flushed to disk every second and folded into a snapshot on a thread of its own. A change whose record cannot be written (a full disk) is refused with error -32010 and the state reported degraded until writing works again.",
+            "Threads: one event loop accepts clients and reads and writes every connection; calls are answered on a pool of 2 threads per core and 4 more. Neither grows with the number of clients, nor with the requests waiting for their turn or for an extension. The soft limit of open files is raised to the hard one at the start (each client is a descriptor); a client that cannot be accepted for want of one waits in the backlog, and the log says so once.",
             "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
             "Files: the state, cache, fault ledger, attachment store, configuration and socket, and their directories, must be the user's own and writable by no one else; a link, a FIFO or another kind in their place is refused, never followed or waited on (exit status 77). Directories it makes are 0700.",
             "Stopping: SIGTERM or SIGINT (and SIGHUP, unless ignored) stops reading requests, lets the calls under way answer, removes the socket file and exits 0.",
@@ -67,6 +70,8 @@ enum ServeCommand: Command {
         configuration.inboxLimit = try arguments.wholeNumber("inbox-limit") ?? configuration.inboxLimit
         var limits = Server.Limits()
         limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
+        limits.spinBeforeWaiting = try spin(arguments, environment: environment)
+        raiseDescriptorLimit()
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         let cache = arguments.flag(SearchPathOption.noCacheOption.name)
             ? nil : IndexCache.standard(in: environment, version: HostFunctions.version)
@@ -105,7 +110,12 @@ enum ServeCommand: Command {
             launcher.withLock { $0 = made }
             return made
         }
-        let server = Server(service: service, limits: limits)
+        let server: Server
+        do throws(Diagnostic) {
+            server = try Server(service: service, limits: limits)
+        } catch {
+            throw CommandFailure(.cannotCreate, [error])
+        }
         // Bundles added, removed or edited are served without a restart.
         let watcher = BundleWatcher(directories: index.searchPath.directories) { [searchPath = index.searchPath] in
             let reloaded = Discovery.scan(searchPath, cache: cache)
@@ -125,6 +135,27 @@ enum ServeCommand: Command {
             + "\(state.kept.delivered.count) delivered notifications and the categories of \(state.kept.categories.count) apps kept in \(stateDirectory))")
         server.serve(listener)
         return .success
+    }
+
+    /// How long the server polls for a request before sleeping, in
+    /// nanoseconds: `--spin`, else `TIDINGS_SERVE_SPIN`, in microseconds; 0 by default.
+    private static func spin(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> UInt64 {
+        if let given = try arguments.wholeNumber("spin", atMost: 1_000_000) { return UInt64(given) * 1_000 }
+        guard let text = environment["TIDINGS_SERVE_SPIN"] else { return 0 }
+        guard let microseconds = UInt64(text), microseconds <= 1_000_000 else {
+            throw .usage("TIDINGS_SERVE_SPIN takes a whole number of microseconds up to 1000000; it is \"\(text)\".")
+        }
+        return microseconds * 1_000
+    }
+
+    /// Raises the soft limit of open files to the hard one: each client is
+    /// a descriptor. A change to the whole process, made here at the start.
+    /// The corresponding C functions are `getrlimit` and `setrlimit`.
+    private static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// The socket `--socket` (or the default) names.

@@ -1,0 +1,37 @@
+import Testing
+import TestSupport
+import TidingsBase
+@testable import TidingsServer
+
+/// The call pool and the request order: what lets a waiting request hold no
+/// thread, and a blocked call starve no other.
+struct CallPoolTests {
+    /// A request behind a conflicting one is held, not run, and handed back
+    /// when that one finishes; one that conflicts with nothing runs at once.
+    @Test func aConflictingRequestIsHeldAndHandedBackInTurn() {
+        var order = RequestOrder<String>()
+        let first = order.admit(RequestScope(writing: [.notification("n1")]), "deliver n1")
+        let second = order.admit(RequestScope(writing: [.notification("n1")]), "respond n1")
+        let other = order.admit(RequestScope(writing: [.notification("n2")]), "respond n2")
+        let nothing = order.admit(.nothing, "describe")
+        #expect(first.runNow == "deliver n1")
+        #expect(second.runNow == nil, "held behind the deliver")
+        #expect(other.runNow == "respond n2")
+        #expect(nothing.place == nil && nothing.runNow == "describe")
+        #expect(order.finish(other.place).isEmpty)
+        #expect(order.finish(first.place).map(\.work) == ["respond n1"])
+    }
+
+    /// Work given while every thread of the pool is blocked still runs: a
+    /// thread beyond the pool's size starts for it.
+    @Test func workBehindABlockedCallStillRuns() {
+        let pool = CallPool(limit: 1, overflowLimit: 2, slowCall: 1_000_000)
+        defer { pool.stop() }
+        let release = Latch()
+        let ran = Latch()
+        pool.run { _ = release.wait(until: .max) }
+        pool.run { ran.open() }
+        #expect(ran.wait(until: MonotonicClock.deadline(after: patience)), "the second call never ran")
+        release.open()
+    }
+}
