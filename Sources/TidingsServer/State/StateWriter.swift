@@ -249,6 +249,8 @@ final class StateWriter: Sendable {
                 if progress.isDegraded != wasDegraded {
                     progress.since = progress.isDegraded ? Payload.currentTime() : nil
                     announce(progress.health)
+                    // A degraded state is tried again every second: the keeper, perhaps asleep, is woken to.
+                    if progress.isDegraded { ring() }
                 }
             }
             return try body(&progress)
