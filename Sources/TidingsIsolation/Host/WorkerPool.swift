@@ -149,13 +149,14 @@ final class WorkerPool: Sendable {
     /// more than the rest of the return).
     private static func spentHalfItsCPUTime(_ connection: WorkerConnection) -> Bool {
         let total = connection.settings.cpuTimeTotal
-        guard total > 0, let worker = connection.sandbox.process.workerPid else { return false }
+        guard total > 0 else { return false }
         let now = MonotonicClock.now()
         if let seen = connection.cpuTimeSeen.withLock({ $0 }),
            seen.used + Double(now - seen.at) / 1e9 * Double(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) < total / 2 {
             return false
         }
-        guard let used = ProcessStatus.cpuSeconds(of: "\(worker)") else { return false }
+        // The worker's pid is read from /proc too: only when its CPU time is.
+        guard let worker = connection.sandbox.process.workerPid, let used = ProcessStatus.cpuSeconds(of: "\(worker)") else { return false }
         connection.cpuTimeSeen.withLock { $0 = (now, used) }
         return used >= total / 2
     }
