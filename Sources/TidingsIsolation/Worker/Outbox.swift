@@ -41,12 +41,14 @@ final class Outbox: Sendable {
         }
     }
 
-    /// The call ends with `done`: everything held goes out, `done` last.
-    func endCall(with done: WorkerMessage) {
+    /// The call ends with `done`: everything held goes out, `done` last; or,
+    /// when `holding`, stays held to go out with what comes next (the
+    /// host's next message is there already, and waits for both).
+    func endCall(with done: WorkerMessage, holding: Bool = false) {
         state.withLock { state in
             state.calls -= 1
             hold(done.encoded, in: &state)
-            flush(&state)
+            if !holding { flush(&state) }
         }
     }
 
@@ -54,7 +56,10 @@ final class Outbox: Sendable {
     func send(_ message: WorkerMessage) {
         let bytes = message.encoded
         state.withLock { state in
-            guard state.calls > 0 else { return channel.sendQuietly(bytes) }
+            guard state.calls > 0 else {
+                flush(&state)
+                return channel.sendQuietly(bytes)
+            }
             hold(bytes, in: &state)
         }
     }
