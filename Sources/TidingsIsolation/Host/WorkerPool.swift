@@ -183,7 +183,7 @@ final class WorkerPool: Sendable {
         guard total > 0 else { return false }
         let now = MonotonicClock.now()
         if let seen = connection.cpuTimeSeen.withLock({ $0 }),
-           seen.used + Double(now - seen.at) / 1e9 * Double(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) < total / 2 {
+           seen.used + Double(now - seen.at) / 1e9 * cores < total / 2 {
             return false
         }
         // The worker's pid is read from /proc too: only when its CPU time is.
@@ -191,6 +191,9 @@ final class WorkerPool: Sendable {
         connection.cpuTimeSeen.withLock { $0 = (now, used) }
         return used >= total / 2
     }
+
+    /// The cores online, read once (glibc reads `/sys` for it at every call).
+    private static let cores = Double(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// Starts the thread that ends idle workers as they expire; it ends when none is idle.
     private func startExpiring() {
