@@ -5,14 +5,14 @@ import TidingsSystemShims
 
 /// Who reads a worker's channel, and the reader thread's alarm clock.
 ///
-/// By default the reader thread alone reads the channel and a caller sleeps
-/// until it is handed its answer: on a machine with few cores a spinning
-/// caller takes the core the worker needs to answer. With spinning turned on
-/// (`spinTime`), a caller that spins for its answer reads the channel itself;
-/// the reader thread watches it only when no caller spins, none has for a
-/// millisecond or a caller stopped spinning to wait for it (then it is woken at once).
+/// A caller waiting for its answer reads the channel itself (asleep in
+/// `poll`, or first spinning when `spinTime` says so: on a machine with few
+/// cores a spinning caller takes the core the worker needs to answer); the
+/// reader thread watches the channel only when no caller reads it, none
+/// has for a millisecond, or a caller stopped reading to wait for it (then
+/// it is woken at once). Meanwhile it looks again each millisecond.
 final class ChannelReaders: Sendable {
-    /// How long after the last spinning caller the reader keeps away from the channel.
+    /// How long after the last caller reading it the reader keeps away from the channel.
     static let quietMilliseconds: Int32 = 1
 
     /// How long a caller spins for its answer before it sleeps, in
@@ -24,10 +24,10 @@ final class ChannelReaders: Sendable {
         return min(value, 10_000) * 1_000
     }()
 
-    private let spinning = Atomic<Int>(0)
+    private let reading = Atomic<Int>(0)
     private let waiting = Atomic<Int>(0)
-    /// When the last spinning caller stopped (monotonic nanoseconds).
-    private let lastSpin = Atomic<UInt64>(0)
+    /// When the last caller reading the channel stopped (monotonic nanoseconds).
+    private let lastRead = Atomic<UInt64>(0)
     private let closed = Atomic<Bool>(false)
     /// An eventfd that wakes the reader thread.
     private let wake: FileDescriptor
@@ -40,20 +40,20 @@ final class ChannelReaders: Sendable {
     /// The eventfd to poll for the reader's wake-ups.
     var wakeDescriptor: Int32 { wake.rawValue }
 
-    func beginSpinning() {
-        spinning.add(1, ordering: .relaxed)
+    /// A caller starts reading the channel for its answer.
+    func beginReading() {
+        reading.add(1, ordering: .relaxed)
     }
 
-    func endSpinning() {
-        lastSpin.store(MonotonicClock.now(), ordering: .relaxed)
-        spinning.subtract(1, ordering: .relaxed)
+    /// A caller stopped reading the channel.
+    func endReading() {
+        lastRead.store(MonotonicClock.now(), ordering: .relaxed)
+        reading.subtract(1, ordering: .relaxed)
     }
 
-    /// A caller stopped spinning and waits for the reader: it is woken now
-    /// (without spinning the reader watches the channel all along: no wake-up).
+    /// A caller stopped reading the channel and waits for the reader: it is woken now.
     func beginWaiting() {
         waiting.add(1, ordering: .relaxed)
-        guard Self.spinTime > 0 else { return }
         var one: UInt64 = 1
         _ = SystemCall.retrying { write(wakeDescriptor, &one, 8) }
     }
@@ -64,10 +64,10 @@ final class ChannelReaders: Sendable {
 
     /// True when the reader thread should watch the channel now.
     func channelIsTheReaders(now: UInt64) -> Bool {
-        guard spinning.load(ordering: .relaxed) == 0 else { return false }
+        guard reading.load(ordering: .relaxed) == 0 else { return false }
         if waiting.load(ordering: .relaxed) > 0 { return true }
-        // A caller may have stopped spinning after `now` was read: then the channel is not the reader's yet.
-        let last = lastSpin.load(ordering: .relaxed)
+        // A caller may have stopped reading after `now` was read: then the channel is not the reader's yet.
+        let last = lastRead.load(ordering: .relaxed)
         return now > last && now - last >= UInt64(Self.quietMilliseconds) * 1_000_000
     }
 

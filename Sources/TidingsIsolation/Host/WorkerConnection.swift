@@ -11,12 +11,12 @@ import TidingsSystemShims
 /// that applies what the worker's extension does (host functions,
 /// completions, attachments) and hands each call its answer.
 ///
-/// A caller waiting for its answer sleeps until the reader hands it over;
-/// with spinning turned on (`ChannelReaders.spinTime`) it first reads the
-/// channel itself for a moment (most answers come within tens of
-/// microseconds, and a hand-over costs a thread's wake-up, about as much),
-/// which pays only where a core is free. Messages are handled one at a
-/// time, in order, whoever reads them.
+/// A caller waiting for its answer reads the channel itself, asleep in
+/// `poll` until the worker writes (a hand-over from the reader thread would
+/// cost a second thread's wake-up, about as much as the call); with
+/// spinning turned on (`ChannelReaders.spinTime`) it first looks without
+/// sleeping for a moment, which pays only where a core is free. Messages
+/// are handled one at a time, in order, whoever reads them.
 ///
 /// The worker's end is its sandbox's end, seen through init's pidfd: the
 /// reader classes how (`WorkerFault`), fails every call under way with that
@@ -62,12 +62,15 @@ final class WorkerConnection: Sendable {
     /// The sealed copies of the attachments the worker opened.
     let copies = SealedCopies()
     let state: Mutex<State>
+    /// The worker's CPU time (seconds) when the pool last read it, and when
+    /// (monotonic nanoseconds); nil before it first did (`WorkerPool`).
+    let cpuTimeSeen = Mutex<(at: UInt64, used: Double)?>(nil)
     /// Held while a message is received and handled: one at a time, in order.
     let receiving = Mutex(())
-    /// Who reads the channel: callers spinning for their answer read it
+    /// Who reads the channel: callers waiting for their answer read it
     /// themselves, and the reader thread stands back while they do and for a
     /// moment after (so that it is not woken by every answer of a burst), but
-    /// for callers that stopped spinning and wait for it (see `read()`).
+    /// for callers that stopped reading and wait for it (see `read()`).
     let readers: ChannelReaders
 
     struct State {
@@ -138,11 +141,11 @@ final class WorkerConnection: Sendable {
         fileprivate let limit: Double
         fileprivate var deadline: UInt64
 
-        /// The call with its time counted from now: for a call that waited
-        /// behind another in the worker, from when that one was answered.
-        func countedFromNow() -> PostedCall {
+        /// The call with `earlier`'s time added to its own: for a call posted
+        /// behind `earlier`, which the worker answers first.
+        func allowing(_ earlier: PostedCall) -> PostedCall {
             var call = self
-            call.deadline = MonotonicClock.deadline(after: limit)
+            call.deadline += UInt64(earlier.limit * 1e9)
             return call
         }
     }
@@ -186,10 +189,7 @@ final class WorkerConnection: Sendable {
     /// - Throws: the call's own failure, or the worker's fault.
     func answer(to posted: PostedCall) throws(Diagnostic) {
         let (slot, deadline) = (posted.slot, posted.deadline)
-        if ChannelReaders.spinTime > 0,
-           let answer = readInline(until: slot, before: min(deadline, MonotonicClock.now() + ChannelReaders.spinTime)) {
-            return try answer.get()
-        }
+        if let answer = readInline(until: slot, before: deadline) { return try answer.get() }
         readers.beginWaiting()
         defer { readers.endWaiting() }
         if let answer = slot.wait(until: deadline) { return try answer.get() }
@@ -199,15 +199,30 @@ final class WorkerConnection: Sendable {
     }
 
     /// Reads and handles the channel's messages on this thread until `slot`
-    /// is answered or `end` (monotonic nanoseconds) passes; the answer, or nil.
+    /// is answered or `end` (monotonic nanoseconds) passes; the answer, or
+    /// nil (at `end`, or when the channel closed: the reader thread then
+    /// answers with how the worker ended).
+    ///
+    /// The caller sleeps in `poll` on the channel itself, holding `receiving`,
+    /// so that the worker's answer wakes this thread alone: no hand-over from
+    /// the reader thread, whose wake-up cost as much again (it stands back
+    /// meanwhile, see `ChannelReaders`). With spinning turned on it looks
+    /// without sleeping first. Another caller reading meanwhile (a shared
+    /// worker's) answers this one too: it waits on its slot then, looking again each millisecond.
     private func readInline(until slot: CallSlot, before end: UInt64) -> Result<Void, Diagnostic>? {
-        readers.beginSpinning()
-        defer { readers.endSpinning() }
+        readers.beginReading()
+        defer { readers.endReading() }
+        let spinEnd = min(end, MonotonicClock.now() + ChannelReaders.spinTime)
         while true {
             if let answer = slot.answer { return answer }
-            if channel.hasInput { _ = receiving.withLockIfAvailable { _ in drainChannel() } }
-            if let answer = slot.answer { return answer }
-            if MonotonicClock.now() >= end || readers.channelClosed { return nil }
+            let now = MonotonicClock.now()
+            if now >= end || readers.channelClosed { return slot.answer }
+            // Asleep at most a millisecond at a time: a deadline passes with at most that much late.
+            let sleep: Int32 = now < spinEnd ? 0 : Int32(min((end - now + 999_999) / 1_000_000, 1))
+            let read: Void? = receiving.withLockIfAvailable { _ in
+                if slot.answer == nil && channel.hasInput(within: sleep) { drainChannel() }
+            }
+            if read == nil && sleep > 0 { _ = slot.wait(until: min(end, now + 1_000_000)) }
         }
     }
 

@@ -57,16 +57,22 @@ final class WorkerInstance: ExtensionInstance {
         context.read(\.categoryActions)
     }
 
-    /// Sends the call `make` builds and waits for its answer, after the
-    /// creation's on the first call: a failed creation is what fails the call.
+    /// Sends the call `make` builds and waits for its answer; on the first
+    /// call, that answer covers the creation's too (the worker answers in
+    /// order, so one wake-up takes both), and a failed creation is what fails the call.
     private func call(_ name: String, timeout: Double? = nil,
                       _ make: (UInt64) -> WorkerMessage) throws(Diagnostic) {
-        var posted = try connection.post(name, timeout: timeout, make)
-        if let creation = creation.withLock({ $0.take() }) {
-            try connection.answer(to: creation)
-            posted = posted.countedFromNow()
+        let posted = try connection.post(name, timeout: timeout, make)
+        guard let creation = creation.withLock({ $0.take() }) else { return try connection.answer(to: posted) }
+        var failure: Diagnostic?
+        do throws(Diagnostic) {
+            try connection.answer(to: posted.allowing(creation))
+        } catch {
+            failure = error
         }
-        try connection.answer(to: posted)
+        // Answered by now, before the call was (or with the worker's end).
+        try connection.answer(to: creation)
+        if let failure { throw failure }
     }
 
     func didReceive(_ notification: UserNotification) throws(Diagnostic) {

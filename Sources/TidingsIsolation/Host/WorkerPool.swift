@@ -1,5 +1,7 @@
+import Glibc
 import Synchronization
 import TidingsBase
+import TidingsRuntime
 
 /// The host's warm workers: content-extension workers kept idle, each for
 /// the bundle it loaded, so that opening an interface costs no cold start.
@@ -17,8 +19,13 @@ import TidingsBase
 ///
 /// One pool serves every bundle of a launcher (and its copies); it keeps
 /// at most `WorkerPoolSettings.bundleLimit` idle workers per bundle and
-/// `hostLimit` in all, pushing out the longest idle first, and ends each
-/// one `idleTime` after it went idle. One thread sleeps until the next
+/// `hostLimit` in all, and ends each one `idleTime` after it went idle.
+/// A worker over a limit (the longest idle first) is surplus: it ends
+/// `surplusGrace` later unless an open takes it first. Under steady use
+/// closes and opens come in turns, and a close that pushed a worker out at
+/// once was soon followed by an open that found none and started one cold
+/// (with eight clients of `tidings serve`, a few a second, each costing
+/// milliseconds): the limits bound the idle workers beyond a moment's need. One thread sleeps until the next
 /// expiry while any worker is idle, and none runs otherwise: an idle host
 /// makes no wake-ups.
 final class WorkerPool: Sendable {
@@ -32,6 +39,8 @@ final class WorkerPool: Sendable {
         let expiry: UInt64
         /// Its last instance's `destroy`, not yet known to have returned; nil for a spare never used.
         let destroy: WorkerConnection.PostedCall?
+        /// Over a limit: it ends at this instant (monotonic nanoseconds) unless taken first; nil while within them.
+        var surplusUntil: UInt64?
     }
 
     private struct State {
@@ -42,6 +51,10 @@ final class WorkerPool: Sendable {
     }
 
     private let state = Mutex(State())
+    /// How long a surplus worker stays (nanoseconds).
+    static let surplusGrace: UInt64 = 100_000_000
+    /// Ends surplus workers at their instant.
+    private let surplusTimer = DeadlineTimer(clock: .monotonic)
     /// The last key handed out.
     private static let lastKey = Atomic<UInt64>(0)
 
@@ -52,35 +65,52 @@ final class WorkerPool: Sendable {
         lastKey.add(1, ordering: .relaxed).newValue
     }
 
-    /// Keeps worker `number` of `owner`, `connection`, idle under `limits`,
-    /// pushing out (ending) the longest idle of the bundle or the host over
-    /// them; `destroy` is its last instance's destruction, checked before it
-    /// serves again. A pool that keeps nothing ends it at once.
+    /// Keeps worker `number` of `owner`, `connection`, idle under `limits`:
+    /// the longest idle of the bundle or the host over them becomes surplus
+    /// (it ends `surplusGrace` later unless taken); `destroy` is its last
+    /// instance's destruction, checked before it serves again. A pool that
+    /// keeps nothing ends it at once.
     func keep(_ connection: WorkerConnection, number: Int, for owner: UInt64,
               destroy: WorkerConnection.PostedCall?, limits: WorkerPoolSettings) {
         guard limits.keepsWorkers, connection.isRunning, !Self.spentHalfItsCPUTime(connection) else {
             return connection.retire()
         }
-        let expiry = MonotonicClock.deadline(after: limits.idleTime)
-        let (pushedOut, startTimer): ([WorkerConnection], Bool) = state.withLock { state in
-            state.idle.append(Idle(connection: connection, owner: owner, number: number, expiry: expiry, destroy: destroy))
-            var pushedOut: [WorkerConnection] = []
-            while state.idle.count(where: { $0.owner == owner }) > limits.bundleLimit,
-                  let oldest = state.idle.firstIndex(where: { $0.owner == owner }) {
-                pushedOut.append(state.idle.remove(at: oldest).connection)
+        let now = MonotonicClock.now()
+        let (surplus, startTimer): (Bool, Bool) = state.withLock { state in
+            state.idle.append(Idle(connection: connection, owner: owner, number: number,
+                                   expiry: MonotonicClock.deadline(after: limits.idleTime), destroy: destroy))
+            let end = now + Self.surplusGrace
+            var surplus = false
+            while state.idle.count(where: { $0.owner == owner && $0.surplusUntil == nil }) > limits.bundleLimit,
+                  let oldest = state.idle.firstIndex(where: { $0.owner == owner && $0.surplusUntil == nil }) {
+                state.idle[oldest].surplusUntil = end
+                surplus = true
             }
-            while state.idle.count > limits.hostLimit {
-                pushedOut.append(state.idle.removeFirst().connection)
+            while state.idle.count(where: { $0.surplusUntil == nil }) > limits.hostLimit,
+                  let oldest = state.idle.firstIndex(where: { $0.surplusUntil == nil }) {
+                state.idle[oldest].surplusUntil = end
+                surplus = true
             }
             defer { state.timing = true }
-            return (pushedOut, !state.timing)
+            return (surplus, !state.timing)
         }
-        for worker in pushedOut { worker.retire() }
+        if surplus { _ = surplusTimer.schedule(at: now + Self.surplusGrace) { [weak self] in self?.endSurplus() } }
         if startTimer { startExpiring() }
     }
 
-    /// The worker of `owner` idle the longest that may serve again, taken
-    /// out of the pool, with its start number; nil when none may. The
+    /// Ends the surplus workers whose grace is over.
+    private func endSurplus() {
+        let now = MonotonicClock.now()
+        let ended: [WorkerConnection] = state.withLock { state in
+            defer { state.idle.removeAll { $0.surplusUntil.map { $0 <= now } ?? false } }
+            return state.idle.filter { $0.surplusUntil.map { $0 <= now } ?? false }.map(\.connection)
+        }
+        for worker in ended { worker.retire() }
+    }
+
+    /// The worker of `owner` idle the longest that may serve again (a
+    /// surplus one only when no other is idle), taken out of the pool, with
+    /// its start number; nil when none may. The
     /// longest idle, because the one that went idle last has most likely
     /// not answered its `destroy` yet: under steady use a bundle's idle
     /// workers take turns, and no open waits for a destruction. A worker
@@ -88,7 +118,9 @@ final class WorkerPool: Sendable {
     /// past its call timeout); one whose `destroy` failed ends.
     func take(for owner: UInt64) -> (connection: WorkerConnection, number: Int)? {
         while let entry = state.withLock({ state -> Idle? in
-            guard let oldest = state.idle.firstIndex(where: { $0.owner == owner }) else { return nil }
+            // A surplus worker only when none within the limits is idle: those are the ones to keep.
+            guard let oldest = state.idle.firstIndex(where: { $0.owner == owner && $0.surplusUntil == nil })
+                    ?? state.idle.firstIndex(where: { $0.owner == owner }) else { return nil }
             return state.idle.remove(at: oldest)
         }) {
             guard entry.connection.isRunning else { continue }
@@ -142,13 +174,26 @@ final class WorkerPool: Sendable {
 
     /// True when the worker has used half the CPU time it may use in its
     /// life (`RLIMIT_CPU`): kept on, it would end in a fault some call
-    /// later; it ends now instead, and a new one serves.
+    /// later; it ends now instead, and a new one serves. `/proc` is read
+    /// only once the worker may have got there: its CPU time grows at most
+    /// as fast as the clock on every core (reading it at every return cost
+    /// more than the rest of the return).
     private static func spentHalfItsCPUTime(_ connection: WorkerConnection) -> Bool {
         let total = connection.settings.cpuTimeTotal
-        guard total > 0, let worker = connection.sandbox.process.workerPid,
-              let used = ProcessStatus.cpuSeconds(of: "\(worker)") else { return false }
+        guard total > 0 else { return false }
+        let now = MonotonicClock.now()
+        if let seen = connection.cpuTimeSeen.withLock({ $0 }),
+           seen.used + Double(now - seen.at) / 1e9 * cores < total / 2 {
+            return false
+        }
+        // The worker's pid is read from /proc too: only when its CPU time is.
+        guard let worker = connection.sandbox.process.workerPid, let used = ProcessStatus.cpuSeconds(of: "\(worker)") else { return false }
+        connection.cpuTimeSeen.withLock { $0 = (now, used) }
         return used >= total / 2
     }
+
+    /// The cores online, read once (glibc reads `/sys` for it at every call).
+    private static let cores = Double(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// Starts the thread that ends idle workers as they expire; it ends when none is idle.
     private func startExpiring() {

@@ -142,8 +142,14 @@ package final class WorkerChannel: Sendable {
     /// its lock, where a failed `recvmsg` takes the lock the sender needs.
     /// The corresponding C function is `poll` (with no timeout).
     package var hasInput: Bool {
+        hasInput(within: 0)
+    }
+
+    /// True when a message (or the end) is there to receive, waiting for one
+    /// at most `milliseconds` (asleep). The corresponding C function is `poll`.
+    package func hasInput(within milliseconds: Int32) -> Bool {
         var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
-        return SystemCall.retrying { poll(&entry, 1, 0) } != 0
+        return SystemCall.retrying { poll(&entry, 1, milliseconds) } != 0
     }
 
     /// Receives the next message, `waiting` for one or not; `.none` when

@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 import TidingsBase
 import TidingsRuntime
@@ -5,9 +6,11 @@ import TidingsRuntime
 /// What the worker sends the host, in order. During a call on the worker's
 /// main thread, what the extension does (host calls, from any of its
 /// threads) is held and goes out with the call's `done`, in one datagram:
-/// one wake-up of the host per call instead of one per host call. Outside
-/// calls, and for what the host must see at once (a completion, a request
-/// that waits for an answer), messages go out straight away, after those held.
+/// one wake-up of the host per call instead of one per host call; so does
+/// a completion made on the main thread during its call (a response
+/// handler that completes at once). Outside calls, and for what the host
+/// must see at once (a completion from another thread, a request that
+/// waits for an answer), messages go out straight away, after those held.
 final class Outbox: Sendable {
     /// At most this many bytes go in one batch (a datagram's limit, with room to spare).
     static let batchBytes = WorkerChannel.maximumMessageSize - 1024
@@ -15,6 +18,8 @@ final class Outbox: Sendable {
     private struct State {
         /// Calls under way on the main thread.
         var calls = 0
+        /// The thread the last call began on (the main thread).
+        var callThread: pthread_t?
         /// Encoded messages held, and their size.
         var held: [[UInt8]] = []
         var heldBytes = 0
@@ -29,15 +34,21 @@ final class Outbox: Sendable {
 
     /// A call starts on the main thread.
     func beginCall() {
-        state.withLock { $0.calls += 1 }
+        let thread = pthread_self()
+        state.withLock { state in
+            state.calls += 1
+            state.callThread = thread
+        }
     }
 
-    /// The call ends with `done`: everything held goes out, `done` last.
-    func endCall(with done: WorkerMessage) {
+    /// The call ends with `done`: everything held goes out, `done` last; or,
+    /// when `holding`, stays held to go out with what comes next (the
+    /// host's next message is there already, and waits for both).
+    func endCall(with done: WorkerMessage, holding: Bool = false) {
         state.withLock { state in
             state.calls -= 1
             hold(done.encoded, in: &state)
-            flush(&state)
+            if !holding { flush(&state) }
         }
     }
 
@@ -45,8 +56,26 @@ final class Outbox: Sendable {
     func send(_ message: WorkerMessage) {
         let bytes = message.encoded
         state.withLock { state in
-            guard state.calls > 0 else { return channel.sendQuietly(bytes) }
+            guard state.calls > 0 else {
+                flush(&state)
+                return channel.sendQuietly(bytes)
+            }
             hold(bytes, in: &state)
+        }
+    }
+
+    /// Sends `completion` with the answer of the call under way when this
+    /// thread runs that call (it completed during its call: one datagram
+    /// with the `done` the host waits for anyway), else now, after what is held.
+    func sendCompletion(_ completion: WorkerMessage) {
+        let bytes = completion.encoded
+        let thread = pthread_self()
+        state.withLock { state in
+            if state.calls > 0, let callThread = state.callThread, pthread_equal(callThread, thread) != 0 {
+                return hold(bytes, in: &state)
+            }
+            flush(&state)
+            channel.sendQuietly(bytes)
         }
     }
 

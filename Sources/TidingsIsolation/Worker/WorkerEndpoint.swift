@@ -88,9 +88,9 @@ final class WorkerEndpoint: HandleOwner {
         let instance = context.map { (contexts.sink($0) as? RelayingSink)?.id ?? 0 }
         switch given {
         case .option(let option):
-            try? outbox.sendNow(.completeResponse(token: answered.hostToken, instance: instance, option: option))
+            outbox.sendCompletion(.completeResponse(token: answered.hostToken, instance: instance, option: option))
         case .content(let answer):
-            try? outbox.sendNow(.completeRequest(token: answered.hostToken, instance: instance, answer: answer))
+            outbox.sendCompletion(.completeRequest(token: answered.hostToken, instance: instance, answer: answer))
         }
         return answered.status
     }

@@ -57,7 +57,11 @@ final class WorkerServer: Sendable {
     func serve(_ message: WorkerMessage) {
         switch message {
         case let .create(call, instance, mayOverrideTitle, service, callRate):
-            run(call) { create(instance, mayOverrideTitle: mayOverrideTitle, service: service, callRate: callRate) }
+            // The host waits for the creation's answer with its first call's, which it posts right
+            // behind: when that is there, the creation's `done` goes out with its answer (one wake-up).
+            run(call, holdingDoneBeforeMore: true) {
+                create(instance, mayOverrideTitle: mayOverrideTitle, service: service, callRate: callRate)
+            }
         case let .receiveNotification(call, instance, notification, categoryActions):
             run(call) {
                 with(instance) { (served: Served) throws(Diagnostic) in
@@ -108,12 +112,14 @@ final class WorkerServer: Sendable {
 
     /// Runs `body` as call `call` on this thread: the CPU budget starts
     /// afresh with it (and covers the time until the next call), and what
-    /// the extension does meanwhile goes out with its `done`.
-    private func run(_ call: UInt64, _ body: () -> Diagnostic?) {
+    /// the extension does meanwhile goes out with its `done` — held, when
+    /// `holdingDoneBeforeMore` and the host's next message is there, to go
+    /// out with that one's.
+    private func run(_ call: UInt64, holdingDoneBeforeMore: Bool = false, _ body: () -> Diagnostic?) {
         watchdog?.noteCall()
         outbox.beginCall()
         let failure = body()
-        outbox.endCall(with: .done(call: call, failure: failure))
+        outbox.endCall(with: .done(call: call, failure: failure), holding: holdingDoneBeforeMore && channel.hasInput)
     }
 
     /// `did_receive_request`, on a thread of its own; its `done` goes out when it returns.
