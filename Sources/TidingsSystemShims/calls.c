@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #ifndef SYS_close_range
@@ -52,6 +53,18 @@ int tidings_close_range(unsigned int first, unsigned int last, unsigned int flag
 
 int tidings_eventfd(void) {
     return (int)result(eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+}
+
+int tidings_timerfd(void) {
+    return (int)result(timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
+}
+
+int tidings_timerfd_arm(int timer, unsigned long long nanoseconds) {
+    struct itimerspec spec = {
+        .it_interval = {0, 0},
+        .it_value = {(time_t)(nanoseconds / 1000000000ULL), (long)(nanoseconds % 1000000000ULL)},
+    };
+    return (int)result(timerfd_settime(timer, 0, &spec, NULL));
 }
 
 int tidings_accept4(int listener, int flags) {

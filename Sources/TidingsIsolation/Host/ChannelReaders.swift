@@ -10,7 +10,9 @@ import TidingsSystemShims
 /// cores a spinning caller takes the core the worker needs to answer); the
 /// reader thread watches the channel only when no caller reads it, none
 /// has for a millisecond, or a caller stopped reading to wait for it (then
-/// it is woken at once). Meanwhile it looks again each millisecond.
+/// it is woken at once). Meanwhile it sleeps: each caller that stops
+/// reading moves a one-shot alarm (a timerfd) a millisecond ahead, so that
+/// the reader wakes once, after a burst of calls, never on a tick.
 final class ChannelReaders: Sendable {
     /// How long after the last caller reading it the reader keeps away from the channel.
     static let quietMilliseconds: Int32 = 1
@@ -31,11 +33,17 @@ final class ChannelReaders: Sendable {
     private let closed = Atomic<Bool>(false)
     /// An eventfd that wakes the reader thread.
     private let wake: FileDescriptor
+    /// The alarm that gives the channel back to the reader a quiet time after the last caller read it.
+    private let quietAlarm: FileDescriptor
 
-    /// Readers with an eventfd of their own; thrown: why none could be made (`EMFILE`, …).
+    /// Readers with an eventfd and a timerfd of their own; thrown: why none could be made (`EMFILE`, …).
     init() throws(SystemError) {
         wake = try FileDescriptor(adoptingResult: tidings_eventfd())
+        quietAlarm = try FileDescriptor(adoptingResult: tidings_timerfd())
     }
+
+    /// The timerfd to poll for the end of a quiet time.
+    var alarmDescriptor: Int32 { quietAlarm.rawValue }
 
     /// The eventfd to poll for the reader's wake-ups.
     var wakeDescriptor: Int32 { wake.rawValue }
@@ -48,6 +56,8 @@ final class ChannelReaders: Sendable {
     /// A caller stopped reading the channel.
     func endReading() {
         lastRead.store(MonotonicClock.now(), ordering: .relaxed)
+        // Moved, not added: a burst of calls keeps pushing the one alarm ahead.
+        _ = tidings_timerfd_arm(quietAlarm.rawValue, UInt64(Self.quietMilliseconds) * 1_000_000 + 1)
         reading.subtract(1, ordering: .relaxed)
     }
 
@@ -75,6 +85,22 @@ final class ChannelReaders: Sendable {
     func clearWake() {
         var count: UInt64 = 0
         _ = SystemCall.retrying { read(wakeDescriptor, &count, 8) }
+    }
+
+    /// Takes the alarm's expiry.
+    func clearAlarm() {
+        var count: UInt64 = 0
+        _ = SystemCall.retrying { read(alarmDescriptor, &count, 8) }
+    }
+
+    /// How long, in milliseconds, until the quiet time after the last caller
+    /// ends (at least 1); nil while a caller reads (its end sets the alarm).
+    func millisecondsUntilQuiet(now: UInt64) -> Int32? {
+        guard reading.load(ordering: .relaxed) == 0 else { return nil }
+        let last = lastRead.load(ordering: .relaxed)
+        let quiet = UInt64(Self.quietMilliseconds) * 1_000_000
+        let elapsed = now > last ? now - last : 0
+        return elapsed >= quiet ? 1 : Int32((quiet - elapsed + 999_999) / 1_000_000)
     }
 
     var channelClosed: Bool { closed.load(ordering: .relaxed) }

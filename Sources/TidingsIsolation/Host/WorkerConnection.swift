@@ -344,19 +344,23 @@ final class WorkerConnection: Sendable {
         while true {
             let channelOpen = !readers.channelClosed
             // While callers read the channel themselves (and a millisecond after), it is theirs: what the
-            // worker sends outside calls meanwhile waits at most that long, or for the next caller.
+            // worker sends outside calls meanwhile waits for the next caller, or the quiet time's end.
             let watched = channelOpen && readers.channelIsTheReaders(now: MonotonicClock.now())
             var entries = [pollfd(fd: watched ? channel.rawValue : -1, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: sandbox.process.endDescriptor, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: outputOpen ? self.output.rawValue : -1, events: Int16(POLLIN), revents: 0),
-                           pollfd(fd: readers.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
-            // With the channel closed, the end must follow soon: a worker that lives on without it is of no use.
-            var shortWait: Int32 = channelOpen && !watched ? ChannelReaders.quietMilliseconds : channelOpen ? -1 : 1_000
+                           pollfd(fd: readers.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: readers.alarmDescriptor, events: Int16(POLLIN), revents: 0)]
+            // While callers read, the alarm their last one set wakes the reader; no tick meanwhile. With
+            // the channel closed, the end must follow soon: a worker that lives on without it is of no use.
+            var shortWait: Int32 = !channelOpen ? 1_000
+                : watched ? -1 : readers.millisecondsUntilQuiet(now: MonotonicClock.now()) ?? -1
             if sandbox.scratchDirectory != nil && shortWait < 0 { shortWait = 1_000 }
             let wait = min(UInt32(bitPattern: output.millisecondsUntilDue(now: MonotonicClock.now()) ?? -1),
                            UInt32(bitPattern: shortWait))
-            _ = SystemCall.retrying { poll(&entries, 4, Int32(bitPattern: wait)) }
+            _ = SystemCall.retrying { poll(&entries, 5, Int32(bitPattern: wait)) }
             if entries[3].revents != 0 { readers.clearWake() }
+            if entries[4].revents != 0 { readers.clearAlarm() }
             if let scratch = sandbox.scratchDirectory, MonotonicClock.now() - scratchCounted >= 1_000_000_000 {
                 // On a real disk nothing caps the scratch directory: the host counts it, once a second.
                 scratchCounted = MonotonicClock.now()

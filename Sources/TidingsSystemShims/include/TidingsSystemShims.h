@@ -38,6 +38,15 @@ int tidings_close_range(unsigned int first, unsigned int last, unsigned int flag
 /** eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): a descriptor to wake a poll with. */
 int tidings_eventfd(void);
 
+/** timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK): a one-shot alarm to poll. */
+int tidings_timerfd(void);
+
+/**
+ * Arms `timer` to expire once, `nanoseconds` from now (0 disarms it);
+ * arming it again before it expires moves the expiry. Thread: any.
+ */
+int tidings_timerfd_arm(int timer, unsigned long long nanoseconds);
+
 /**
  * accept4(listener, NULL, NULL, flags): the next connection, its flags
  * (SOCK_CLOEXEC, SOCK_NONBLOCK) set as it is made. Unlike the others, it
