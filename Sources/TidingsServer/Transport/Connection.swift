@@ -197,7 +197,11 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
             }
             return calls.order.admit(message.map(Self.scope) ?? .nothing, pending)
         }
-        if let now { start(now, at: place) }
+        if let now {
+            context.loop.answerInline { [self] in
+                answer(now) { [self] in finished(place) }
+            }
+        }
     }
 
     /// The ids of the requests of `message` that expect an answer under one

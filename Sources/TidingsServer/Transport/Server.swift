@@ -72,12 +72,13 @@ package final class Server: Sendable {
     package init(service: HostService, limits: Limits = Limits()) throws(Diagnostic) {
         self.service = service
         self.limits = limits
+        pool = CallPool(limit: limits.callThreads, overflowLimit: limits.callThreadsWhenBlocked, slowCall: limits.slowCall)
         do throws(SystemError) {
-            loop = try EventLoop(spin: limits.spinBeforeWaiting)
+            loop = try EventLoop(spin: limits.spinBeforeWaiting, slowCall: limits.slowCall,
+                                 blockedLimit: limits.callThreadsWhenBlocked, pool: pool)
         } catch {
             throw .error(.socketUnavailable, "The server's event loop cannot start: \(error).")
         }
-        pool = CallPool(limit: limits.callThreads, overflowLimit: limits.callThreadsWhenBlocked, slowCall: limits.slowCall)
         service.describeTransportLimits(limits.described)
     }
 
