@@ -118,7 +118,8 @@ final class EventLoop: @unchecked Sendable {
         alwaysReady[token] = nil
     }
 
-    /// Answers `call` on the loop's thread before it next waits for events.
+    /// Answers `call` before the loop next waits for events: on the loop's
+    /// thread if it is the first since the last wait, else on the pool.
     func answerInline(_ call: @escaping LoopBaton.Call) {
         inlineCalls.append(call)
     }

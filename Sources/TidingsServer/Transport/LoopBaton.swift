@@ -3,14 +3,15 @@ import TidingsBase
 
 /// Who runs an event loop, when the loop answers calls itself.
 ///
-/// The loop's thread answers the calls it admits inline, one after the
-/// other, between two waits for events: no hand-off to another thread on
-/// the hot path. A call that blocks its thread must not stall every other
-/// client, so an overseer watches: when an inline call has run `slowCall`
-/// nanoseconds, a new thread takes the loop over (the baton), the calls
-/// that were to follow it go to the `CallPool`, and the blocked thread ends
-/// once its call returns. At most `blockedLimit` threads may be so blocked;
-/// beyond them, the loop waits for its call.
+/// The loop's thread answers one of the calls it admits between two waits
+/// for events inline, and gives the others to the `CallPool`, where they
+/// run beside it: a client waiting for each answer before it sends the next
+/// request meets no hand-off to another thread, and requests sent together
+/// still run in parallel. A call that blocks its thread must not stall
+/// every other client, so an overseer watches: when an inline call has run
+/// `slowCall` nanoseconds, a new thread takes the loop over (the baton), and
+/// the blocked thread ends once its call returns. At most `blockedLimit`
+/// threads may be so blocked; beyond them, the loop waits for its call.
 ///
 /// The overseer costs no signal per call: it sleeps until the running
 /// call's deadline, and looks again a `slowCall` later while calls keep
@@ -37,8 +38,6 @@ final class LoopBaton: @unchecked Sendable {
     private var lastThread: UInt64 = 0
     /// The threads started to take over, up to this number, know whether they do.
     private var decided: UInt64 = 0
-    /// The calls the loop's thread will run next, after the one under way.
-    private var following: [Call] = []
     /// The number of the call under way on the loop's thread (0: none), and when it began.
     private var running: UInt64 = 0
     private var runningSince: UInt64 = 0
@@ -93,38 +92,14 @@ final class LoopBaton: @unchecked Sendable {
         }
     }
 
-    /// Runs `calls` in order on the loop's thread, numbered `thread`; false
-    /// when the loop was taken over meanwhile: the thread then leaves it at once.
+    /// Runs the first of `calls` on the loop's thread, numbered `thread`,
+    /// the others on the pool; false when the loop was taken over meanwhile:
+    /// the thread then leaves it at once.
     func runInline(_ calls: [Call], on thread: UInt64) -> Bool {
-        guard !calls.isEmpty else { return true }
+        guard let first = calls.first else { return true }
+        for call in calls.dropFirst() { pool.run(call) }
         let direct = locked { () -> Bool in
             guard !stopping else { return false }
-            following = calls
-            return true
-        }
-        guard direct else {
-            for call in calls { pool.run(call) }
-            return true
-        }
-        while let call = next() {
-            call()
-            let kept = locked { () -> Bool in
-                guard owner == thread else {
-                    blocked -= 1
-                    return false
-                }
-                running = 0
-                return true
-            }
-            guard kept else { return false }
-        }
-        return true
-    }
-
-    /// The next call to run inline, marked as under way.
-    private func next() -> Call? {
-        locked { () -> Call? in
-            guard !following.isEmpty else { return nil }
             begun += 1
             running = begun
             runningSince = MonotonicClock.now()
@@ -132,7 +107,20 @@ final class LoopBaton: @unchecked Sendable {
                 overseerAsleep = false
                 pthread_cond_signal(overseerCondition)
             }
-            return following.removeFirst()
+            return true
+        }
+        guard direct else {
+            pool.run(first)
+            return true
+        }
+        first()
+        return locked { () -> Bool in
+            guard owner == thread else {
+                blocked -= 1
+                return false
+            }
+            running = 0
+            return true
         }
     }
 
@@ -170,19 +158,13 @@ final class LoopBaton: @unchecked Sendable {
             // No thread to be had: look again a `slowCall` later.
             return wait(until: MonotonicClock.now() + slowCall)
         }
-        var given: [Call] = []
         if running == call {
             owner = thread
             running = 0
             blocked += 1
-            given = following
-            following = []
         }
         decided = thread
         pthread_cond_broadcast(handover)
-        pthread_mutex_unlock(mutex)
-        for call in given { pool.run(call) }
-        pthread_mutex_lock(mutex)
     }
 
     /// Runs the loop as thread number `thread` if it was given the loop; ends otherwise.
