@@ -34,4 +34,27 @@ struct CallPoolTests {
         #expect(ran.wait(until: MonotonicClock.deadline(after: patience)), "the second call never ran")
         release.open()
     }
+
+    /// A call the event loop answers inline and that blocks does not stall
+    /// the loop: another thread takes it over, and what is posted to it
+    /// still runs while the call is blocked.
+    @Test func aBlockedInlineCallHandsTheLoopOver() throws {
+        let pool = CallPool(limit: 1, overflowLimit: 2, slowCall: 1_000_000)
+        defer { pool.stop() }
+        let loop = try EventLoop(spin: 0, slowCall: 1_000_000, blockedLimit: 2, pool: pool)
+        defer { loop.end() }
+        let release = Latch()
+        let blocked = Latch()
+        let ran = Latch()
+        loop.post {
+            loop.answerInline {
+                blocked.open()
+                _ = release.wait(until: .max)
+            }
+        }
+        #expect(blocked.wait(until: MonotonicClock.deadline(after: patience)), "the inline call never ran")
+        loop.post { ran.open() }
+        #expect(ran.wait(until: MonotonicClock.deadline(after: patience)), "the loop stalled behind the call")
+        release.open()
+    }
 }

@@ -6,9 +6,10 @@ import TidingsBase
 ///
 /// The server's event loop reads what the client sends, splits it into
 /// messages and admits each into the connection's `RequestOrder`; a
-/// message whose turn has come is answered on a thread of the server's
-/// `CallPool`, and one that touches what an earlier one still under way
-/// touches waits, holding no thread, until that one is answered. An answer
+/// message whose turn has come is answered on the loop's thread
+/// (`EventLoop.answerInline`), and one that touches what an earlier one
+/// still under way touches waits, holding no thread, until that one is
+/// answered, then goes to a thread of the server's `CallPool`. An answer
 /// may come later from any thread (`HostService.answer(_:from:reply:)`),
 /// even after the client left. Answers and events are written without
 /// waiting (`ConnectionOutput`): what the client does not take at once is
@@ -197,7 +198,11 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
             }
             return calls.order.admit(message.map(Self.scope) ?? .nothing, pending)
         }
-        if let now { start(now, at: place) }
+        if let now {
+            context.loop.answerInline { [self] in
+                answer(now) { [self] in finished(place) }
+            }
+        }
     }
 
     /// The ids of the requests of `message` that expect an answer under one

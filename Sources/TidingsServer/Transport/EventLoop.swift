@@ -10,12 +10,14 @@ protocol LoopSource: AnyObject {
 }
 
 /// One thread waiting on an epoll set: it runs what the descriptors
-/// registered with it report, the tasks other threads post, and the timers
-/// set on it. It sleeps until one of them is due: an idle loop makes no
-/// wake-up at all.
+/// registered with it report, the tasks other threads post, the timers set
+/// on it, and the calls handed to `answerInline`. It sleeps until one of them
+/// is due: an idle loop makes no wake-up at all.
 ///
 /// What is registered, the timers and the scratch buffer belong to the
-/// loop's thread; other threads only `post`.
+/// loop's thread; other threads only `post`. The loop's thread may change:
+/// when an inline call blocks, another thread takes the loop over
+/// (`LoopBaton`), and the first never touches the loop again.
 final class EventLoop: @unchecked Sendable {
     /// A task run on the loop's thread.
     typealias Task = @Sendable () -> Void
@@ -35,6 +37,10 @@ final class EventLoop: @unchecked Sendable {
     private var alwaysReady: [UInt64: any LoopSource] = [:]
     private var nextToken: UInt64 = 1
     private var timers: [(deadline: UInt64, task: () -> Void)] = []
+    /// Calls to answer on the loop's thread before it waits again.
+    private var inlineCalls: [LoopBaton.Call] = []
+    /// Who runs the loop; set once, in `init`.
+    private var baton: LoopBaton!
     /// How long the loop last waited for an event, in nanoseconds.
     private var lastWait: UInt64 = .max
     /// Where what is read lands before it is handed on.
@@ -43,14 +49,20 @@ final class EventLoop: @unchecked Sendable {
     /// The token of the wake-up eventfd.
     private static let wakeToken: UInt64 = 0
 
-    /// Starts a loop on a thread of its own, polling up to `spin` nanoseconds before it sleeps.
+    /// Starts a loop on a thread of its own, polling up to `spin` nanoseconds
+    /// before it sleeps; an inline call that runs `slowCall` nanoseconds hands
+    /// the loop to a new thread, up to `blockedLimit` at a time, and the calls
+    /// that were to follow it to `pool`.
     /// - Throws: why the epoll instance, the eventfd or the thread could not be had.
-    init(spin: UInt64) throws(SystemError) {
+    init(spin: UInt64, slowCall: UInt64, blockedLimit: Int, pool: CallPool) throws(SystemError) {
         epoll = try Epoll()
         wake = try FileDescriptor(adoptingResult: tidings_eventfd())
         self.spin = spin
         try epoll.add(wake.rawValue, for: .readable, token: Self.wakeToken)
-        guard Threads.start({ [self] in run() }) else { throw SystemError(code: EAGAIN) }
+        baton = LoopBaton(slowCall: slowCall, blockedLimit: blockedLimit, pool: pool) { [weak self] thread in
+            self?.run(as: thread)
+        }
+        guard baton.start() else { throw SystemError(code: EAGAIN) }
     }
 
     deinit {
@@ -73,7 +85,10 @@ final class EventLoop: @unchecked Sendable {
 
     /// Ends the loop once the tasks posted so far have run; later ones are dropped.
     func end() {
-        post { [self] in inbox.withLock { $0.ended = true } }
+        post { [self] in
+            inbox.withLock { $0.ended = true }
+            baton.stop()
+        }
     }
 
     // MARK: On the loop's thread
@@ -103,12 +118,19 @@ final class EventLoop: @unchecked Sendable {
         alwaysReady[token] = nil
     }
 
+    /// Answers `call` before the loop next waits for events: on the loop's
+    /// thread if it is the first since the last wait, else on the pool.
+    func answerInline(_ call: @escaping LoopBaton.Call) {
+        inlineCalls.append(call)
+    }
+
     /// Runs `task` on the loop's thread at `deadline` (monotonic nanoseconds).
     func schedule(at deadline: UInt64, _ task: @escaping () -> Void) {
         timers.append((deadline, task))
     }
 
-    private func run() {
+    /// Runs the loop as thread number `thread` until it ends or another thread takes it over.
+    private func run(as thread: UInt64) {
         let ready = UnsafeMutableBufferPointer<tidings_epoll_ready>.allocate(capacity: Epoll.batch)
         defer { ready.deallocate() }
         while true {
@@ -117,6 +139,9 @@ final class EventLoop: @unchecked Sendable {
                 return inbox.tasks
             }
             for task in tasks { task() }
+            let calls = inlineCalls
+            inlineCalls = []
+            guard baton.runInline(calls, on: thread) else { return }
             if inbox.withLock({ $0.ended }) { return }
             runDueTimers()
             let count = waitForEvents(into: ready)

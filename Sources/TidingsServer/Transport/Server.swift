@@ -6,11 +6,14 @@ import TidingsBase
 /// message per line, from many clients at once — on a Unix socket, or on
 /// standard input and output.
 ///
-/// One event loop thread (`EventLoop`) accepts clients and reads and writes
-/// every connection; the calls are answered on a pool of at most
-/// `Limits.callThreads` threads (`CallPool`). Neither grows with the
-/// number of clients nor with the calls waiting: a call whose turn has not
-/// come, or that waits for an extension's completion, holds no thread.
+/// One event loop thread (`EventLoop`) accepts clients, reads and writes
+/// every connection and answers the calls it reads inline; one that runs
+/// `Limits.slowCall` hands the loop to a new thread (`LoopBaton`). Calls
+/// whose turn comes later, and those that were to follow a slow one, are
+/// answered on a pool of at most `Limits.callThreads` threads (`CallPool`).
+/// Neither grows with the number of clients nor with the calls waiting: a
+/// call whose turn has not come, or that waits for an extension's
+/// completion, holds no thread.
 package final class Server: Sendable {
     /// How much the server takes.
     package struct Limits: Sendable {
@@ -26,9 +29,11 @@ package final class Server: Sendable {
         package var callThreads = CallPool.defaultLimit
         /// The most threads answering calls while calls block theirs (an
         /// extension that takes its time): when a request has waited
-        /// `slowCall` with every thread busy, one more starts, up to this.
+        /// `slowCall` with every thread busy, one more starts, up to this;
+        /// and the most threads the loop may leave blocked in a call.
         package var callThreadsWhenBlocked = 64
-        /// How long a request may wait for a thread while every one is busy, in nanoseconds.
+        /// How long a request may wait for a thread while every one is busy,
+        /// and an inline call may hold the event loop, in nanoseconds.
         package var slowCall: UInt64 = 2_000_000
         /// How long the event loop polls for the next request before it
         /// sleeps, in nanoseconds, when requests have lately come that soon
@@ -72,12 +77,13 @@ package final class Server: Sendable {
     package init(service: HostService, limits: Limits = Limits()) throws(Diagnostic) {
         self.service = service
         self.limits = limits
+        pool = CallPool(limit: limits.callThreads, overflowLimit: limits.callThreadsWhenBlocked, slowCall: limits.slowCall)
         do throws(SystemError) {
-            loop = try EventLoop(spin: limits.spinBeforeWaiting)
+            loop = try EventLoop(spin: limits.spinBeforeWaiting, slowCall: limits.slowCall,
+                                 blockedLimit: limits.callThreadsWhenBlocked, pool: pool)
         } catch {
             throw .error(.socketUnavailable, "The server's event loop cannot start: \(error).")
         }
-        pool = CallPool(limit: limits.callThreads, overflowLimit: limits.callThreadsWhenBlocked, slowCall: limits.slowCall)
         service.describeTransportLimits(limits.described)
     }
 
