@@ -53,13 +53,13 @@ final class EventLoop: @unchecked Sendable {
     /// before it sleeps; an inline call that runs `slowCall` nanoseconds hands
     /// the loop to a new thread, up to `blockedLimit` at a time, and the calls
     /// that were to follow it to `pool`.
-    /// - Throws: why the epoll instance, the eventfd or the thread could not be had.
+    /// - Throws: why the epoll instance, the eventfd, the baton's timerfd or the thread could not be had.
     init(spin: UInt64, slowCall: UInt64, blockedLimit: Int, pool: CallPool) throws(SystemError) {
         epoll = try Epoll()
         wake = try FileDescriptor(adoptingResult: tidings_eventfd())
         self.spin = spin
         try epoll.add(wake.rawValue, for: .readable, token: Self.wakeToken)
-        baton = LoopBaton(slowCall: slowCall, blockedLimit: blockedLimit, pool: pool) { [weak self] thread in
+        baton = try LoopBaton(slowCall: slowCall, blockedLimit: blockedLimit, pool: pool) { [weak self] thread in
             self?.run(as: thread)
         }
         guard baton.start() else { throw SystemError(code: EAGAIN) }

@@ -1,5 +1,6 @@
 import Glibc
 import TidingsBase
+import TidingsSystemShims
 
 /// Who runs an event loop, when the loop answers calls itself.
 ///
@@ -13,11 +14,10 @@ import TidingsBase
 /// the blocked thread ends once its call returns. At most `blockedLimit`
 /// threads may be so blocked; beyond them, the loop waits for its call.
 ///
-/// The overseer costs no signal per call: it sleeps until the running
-/// call's deadline, and looks again a `slowCall` later while calls keep
-/// coming. Once a whole `slowCall` passed without any, it sleeps without a
-/// deadline, and only the next call wakes it: an idle server makes no
-/// wake-up.
+/// The overseer costs no wake-up per call: each inline call arms a one-shot
+/// alarm (a timerfd) `slowCall` ahead and disarms it when it returns, so the
+/// overseer, asleep on the alarm, wakes only for a call that ran that long
+/// — never on a tick, whether calls come or the server is idle.
 final class LoopBaton: @unchecked Sendable {
     /// A call answered on the loop's thread, or given to the pool.
     typealias Call = @Sendable () -> Void
@@ -29,8 +29,8 @@ final class LoopBaton: @unchecked Sendable {
     private let runLoop: @Sendable (UInt64) -> Void
     // Heap-allocated so that the pthread objects never move; they guard the fields below.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    /// The overseer's, on the monotonic clock.
-    private let overseerCondition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    /// The overseer's alarm: armed while an inline call runs, due when it has run `slowCall`.
+    private let alarm: FileDescriptor
     /// A thread started to take the loop over waits on it to learn whether it does.
     private let handover = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// The number of the thread running the loop.
@@ -45,31 +45,25 @@ final class LoopBaton: @unchecked Sendable {
     private var begun: UInt64 = 0
     /// Threads that gave up the loop while in a call and have not returned from it.
     private var blocked = 0
-    /// The overseer sleeps without a deadline: the next call wakes it.
-    private var overseerAsleep = false
     private var stopping = false
 
     /// A baton for a loop that `runLoop` runs; calls blocked `slowCall`
     /// nanoseconds hand the loop over, up to `blockedLimit` at a time.
-    init(slowCall: UInt64, blockedLimit: Int, pool: CallPool, runLoop: @escaping @Sendable (UInt64) -> Void) {
+    /// - Throws: why the alarm's timerfd could not be made.
+    init(slowCall: UInt64, blockedLimit: Int, pool: CallPool,
+         runLoop: @escaping @Sendable (UInt64) -> Void) throws(SystemError) {
         self.slowCall = slowCall
         self.blockedLimit = blockedLimit
         self.pool = pool
         self.runLoop = runLoop
+        alarm = try FileDescriptor(adoptingResult: tidings_timerfd())
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(handover, nil)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        pthread_cond_init(overseerCondition, &attributes)
-        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
-        pthread_cond_destroy(overseerCondition)
         pthread_cond_destroy(handover)
         pthread_mutex_destroy(mutex)
-        overseerCondition.deallocate()
         handover.deallocate()
         mutex.deallocate()
     }
@@ -88,7 +82,7 @@ final class LoopBaton: @unchecked Sendable {
     func stop() {
         locked {
             stopping = true
-            pthread_cond_signal(overseerCondition)
+            arm(after: 1)
         }
     }
 
@@ -103,10 +97,7 @@ final class LoopBaton: @unchecked Sendable {
             begun += 1
             running = begun
             runningSince = MonotonicClock.now()
-            if overseerAsleep {
-                overseerAsleep = false
-                pthread_cond_signal(overseerCondition)
-            }
+            arm(after: slowCall)
             return true
         }
         guard direct else {
@@ -120,30 +111,39 @@ final class LoopBaton: @unchecked Sendable {
                 return false
             }
             running = 0
+            arm(after: 0)
             return true
         }
     }
 
-    /// Hands the loop over whenever an inline call has run `slowCall`.
+    /// Hands the loop over whenever an inline call has run `slowCall`;
+    /// asleep on the alarm otherwise.
     private func oversee() {
         pthread_mutex_lock(mutex)
-        var seen: UInt64 = 0
         while !stopping {
+            pthread_mutex_unlock(mutex)
+            var entry = pollfd(fd: alarm.rawValue, events: Int16(POLLIN), revents: 0)
+            _ = SystemCall.retrying { poll(&entry, 1, -1) }
+            var expirations: UInt64 = 0
+            _ = SystemCall.retrying { read(alarm.rawValue, &expirations, 8) }
+            pthread_mutex_lock(mutex)
+            guard running != 0, !stopping else { continue }
             let now = MonotonicClock.now()
-            if running != 0 && now >= runningSince + slowCall && blocked < blockedLimit {
+            if now < runningSince + slowCall {
+                arm(after: runningSince + slowCall - now)
+            } else if blocked < blockedLimit {
                 handOver(from: running)
-            } else if running != 0 && now < runningSince + slowCall {
-                wait(until: runningSince + slowCall)
-            } else if begun != seen {
-                // Calls come: look again a `slowCall` later.
-                seen = begun
-                wait(until: now + slowCall)
             } else {
-                overseerAsleep = true
-                pthread_cond_wait(overseerCondition, mutex)
+                // Every thread that may block is blocked: look again a `slowCall` later.
+                arm(after: slowCall)
             }
         }
         pthread_mutex_unlock(mutex)
+    }
+
+    /// Sets the alarm `nanoseconds` ahead (0 disarms it). With the mutex held.
+    private func arm(after nanoseconds: UInt64) {
+        _ = tidings_timerfd_arm(alarm.rawValue, nanoseconds)
     }
 
     /// Starts a thread to take the loop over from the thread blocked in call
@@ -156,7 +156,7 @@ final class LoopBaton: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         guard started else {
             // No thread to be had: look again a `slowCall` later.
-            return wait(until: MonotonicClock.now() + slowCall)
+            return arm(after: slowCall)
         }
         if running == call {
             owner = thread
@@ -174,12 +174,6 @@ final class LoopBaton: @unchecked Sendable {
             return owner == thread
         }
         if given { runLoop(thread) }
-    }
-
-    /// Waits on the overseer's condition until `deadline` (monotonic nanoseconds), with the mutex held.
-    private func wait(until deadline: UInt64) {
-        var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        _ = pthread_cond_timedwait(overseerCondition, mutex, &time)
     }
 
     private func locked<T>(_ body: () -> T) -> T {
