@@ -86,7 +86,9 @@ enum ChannelAttack {
     static let all: [Attack] = [
         Attack("attachment-flood", issue: "raw createAttachment/openAttachment messages, reply sockets never read",
                service: true, fixture: "HostileChannel", dependsOnTheWorkersOwnUse: true,
-               expected: { _ in .fault("abuse") },
+               // The channel's budget (abuse) and the store's refusals (store: the bundle's quota filled by the
+               // flood's files) race to end the same flood; either is the host ending it.
+               expected: { _ in .fault("abuse", or: "store") },
                beforeRounds: { arena in arena.watchThreads() },
                whileServing: { arena, _ in
                    var standardError = StandardError()
