@@ -31,9 +31,12 @@ package final class CompletionCenter: Sendable {
     /// The one thread keeping the deadlines of completions waited for without a thread (`whenAnswered`).
     private let timer: DeadlineTimer
     /// Where what waits for a completion runs once it comes later, in the
-    /// order they came: never on the thread that completed it (an
-    /// extension's, a worker's reader), which must not wait for it.
-    private let finishers = SerialQueue()
+    /// order they came, one queue per extension: never on the thread that
+    /// completed it (an extension's, a worker's reader), which must not wait
+    /// for it, and never behind another extension's (a hung worker's
+    /// time-will-expire holds up only its own). Each queue's thread exists
+    /// only while it has work.
+    private let finishers = Mutex<[String: SerialQueue]>([:])
 
     private struct Table {
         var pending: [UInt64: PendingCompletion] = [:]
@@ -65,10 +68,20 @@ package final class CompletionCenter: Sendable {
                        fault: @escaping @Sendable (Diagnostic) -> Void = { _ in }) -> PendingCompletion
     {
         let pending = PendingCompletion(kind: kind, token: slot.makeHandle(), context: context, deadline: deadline,
-                                        clock: clock, timer: timer, finishers: finishers,
+                                        clock: clock, timer: timer, finishers: finishers(of: extensionIdentifier),
                                         extensionIdentifier: extensionIdentifier, report: report, fault: fault)
         table.withLock { $0.pending[pending.token] = pending }
         return pending
+    }
+
+    /// The finishing queue of `extensionIdentifier`'s completions, made at its first.
+    private func finishers(of extensionIdentifier: String) -> SerialQueue {
+        finishers.withLock { queues in
+            if let queue = queues[extensionIdentifier] { return queue }
+            let queue = SerialQueue()
+            queues[extensionIdentifier] = queue
+            return queue
+        }
     }
 
     /// The ABI's completion functions: hands `given` to the pending or
