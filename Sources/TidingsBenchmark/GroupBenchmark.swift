@@ -49,7 +49,7 @@ struct GroupBenchmark {
         configuration.host.deliveredLimit = size
         let service = HostService(index: Discovery.scan(SearchPath(directories: [extensions], origin: .option)),
                                   configuration: configuration, state: state)
-        var calls = GroupCalls(service: service)
+        let calls = GroupCalls(service: service)
         try calls.call(#""categories.register","params":{"app":"\#(BundleFarm.app)","categories":[{"identifier":"\#(BundleFarm.category)","actions":[{"identifier":"ack","title":"Acknowledge"}]}]}"#)
         Progress.say("Keeping \(size) notifications in one group")
         for number in 0..<size { _ = try calls.deliver("group-\(number)") }

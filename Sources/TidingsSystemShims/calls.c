@@ -76,7 +76,7 @@ int tidings_pipe2(int fds[2], int flags) {
 }
 
 _Static_assert(TIDINGS_EPOLL_IN == EPOLLIN && TIDINGS_EPOLL_OUT == EPOLLOUT && TIDINGS_EPOLL_ERR == EPOLLERR
-                   && TIDINGS_EPOLL_HUP == EPOLLHUP && TIDINGS_EPOLL_RDHUP == EPOLLRDHUP,
+                   && TIDINGS_EPOLL_HUP == EPOLLHUP,
                "the TIDINGS_EPOLL_ bits are this system's");
 
 int tidings_epoll_create(void) {

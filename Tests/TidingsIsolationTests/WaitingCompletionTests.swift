@@ -53,9 +53,9 @@ import TidingsRuntime
         let time = TestClock()
         let host = host(mode, clock: time.clock)
         for number in 0..<Self.waiting {
-            host.deliver(notification("n\(number)", category: "misbehave", thread: "n\(number)"), to: Self.app)
+            _ = host.deliver(notification("n\(number)", category: "misbehave", thread: "n\(number)"), to: Self.app)
         }
-        host.deliver(notification("keeper", category: "misbehave", thread: "keeper"), to: Self.app)
+        _ = host.deliver(notification("keeper", category: "misbehave", thread: "keeper"), to: Self.app)
         // The extension started (its worker and reader too) before the count.
         let warm = try host.respond(to: "keeper", with: ResponseRequest(actionIdentifier: "stay"))
         #expect(warm.option == .doNotDismiss)

@@ -93,16 +93,6 @@ final class ChannelReaders: Sendable {
         _ = SystemCall.retrying { read(alarmDescriptor, &count, 8) }
     }
 
-    /// How long, in milliseconds, until the quiet time after the last caller
-    /// ends (at least 1); nil while a caller reads (its end sets the alarm).
-    func millisecondsUntilQuiet(now: UInt64) -> Int32? {
-        guard reading.load(ordering: .relaxed) == 0 else { return nil }
-        let last = lastRead.load(ordering: .relaxed)
-        let quiet = UInt64(Self.quietMilliseconds) * 1_000_000
-        let elapsed = now > last ? now - last : 0
-        return elapsed >= quiet ? 1 : Int32((quiet - elapsed + 999_999) / 1_000_000)
-    }
-
     var channelClosed: Bool { closed.load(ordering: .relaxed) }
 
     func noteChannelClosed() {

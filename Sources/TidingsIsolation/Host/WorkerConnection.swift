@@ -353,8 +353,7 @@ final class WorkerConnection: Sendable {
                            pollfd(fd: readers.alarmDescriptor, events: Int16(POLLIN), revents: 0)]
             // While callers read, the alarm their last one set wakes the reader; no tick meanwhile. With
             // the channel closed, the end must follow soon: a worker that lives on without it is of no use.
-            var shortWait: Int32 = !channelOpen ? 1_000
-                : watched ? -1 : readers.millisecondsUntilQuiet(now: MonotonicClock.now()) ?? -1
+            var shortWait: Int32 = channelOpen ? -1 : 1_000
             if sandbox.scratchDirectory != nil && shortWait < 0 { shortWait = 1_000 }
             let wait = min(UInt32(bitPattern: output.millisecondsUntilDue(now: MonotonicClock.now()) ?? -1),
                            UInt32(bitPattern: shortWait))

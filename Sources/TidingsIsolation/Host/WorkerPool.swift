@@ -25,9 +25,10 @@ import TidingsRuntime
 /// closes and opens come in turns, and a close that pushed a worker out at
 /// once was soon followed by an open that found none and started one cold
 /// (with eight clients of `tidings serve`, a few a second, each costing
-/// milliseconds): the limits bound the idle workers beyond a moment's need. One thread sleeps until the next
-/// expiry while any worker is idle, and none runs otherwise: an idle host
-/// makes no wake-ups.
+/// milliseconds): the limits bound the idle workers beyond a moment's need. One
+/// timer (`DeadlineTimer`) ends surplus and expired workers: its thread
+/// sleeps until the next instant while any is due, and none runs otherwise:
+/// an idle host makes no wake-ups.
 final class WorkerPool: Sendable {
     /// One idle worker.
     private struct Idle {
@@ -46,15 +47,15 @@ final class WorkerPool: Sendable {
     private struct State {
         /// The idle workers, longest idle first (their idle time is one, so also by expiry).
         var idle: [Idle] = []
-        /// The expiry thread runs.
-        var timing = false
+        /// The timer holds a job that ends the expired workers (one at a time, at the earliest expiry).
+        var expiryScheduled = false
     }
 
     private let state = Mutex(State())
     /// How long a surplus worker stays (nanoseconds).
     static let surplusGrace: UInt64 = 100_000_000
-    /// Ends surplus workers at their instant.
-    private let surplusTimer = DeadlineTimer(clock: .monotonic)
+    /// Ends surplus workers and expired ones at their instants.
+    private let timer = DeadlineTimer(clock: .monotonic)
     /// The last key handed out.
     private static let lastKey = Atomic<UInt64>(0)
 
@@ -76,9 +77,10 @@ final class WorkerPool: Sendable {
             return connection.retire()
         }
         let now = MonotonicClock.now()
-        let (surplus, startTimer): (Bool, Bool) = state.withLock { state in
+        let expiry = now &+ UInt64(max(0, limits.idleTime) * 1e9)
+        let (surplus, schedulesExpiry): (Bool, Bool) = state.withLock { state in
             state.idle.append(Idle(connection: connection, owner: owner, number: number,
-                                   expiry: MonotonicClock.deadline(after: limits.idleTime), destroy: destroy))
+                                   expiry: expiry, destroy: destroy))
             let end = now + Self.surplusGrace
             var surplus = false
             while state.idle.count(where: { $0.owner == owner && $0.surplusUntil == nil }) > limits.bundleLimit,
@@ -91,11 +93,16 @@ final class WorkerPool: Sendable {
                 state.idle[oldest].surplusUntil = end
                 surplus = true
             }
-            defer { state.timing = true }
-            return (surplus, !state.timing)
+            defer { state.expiryScheduled = true }
+            return (surplus, !state.expiryScheduled)
         }
-        if surplus { _ = surplusTimer.schedule(at: now + Self.surplusGrace) { [weak self] in self?.endSurplus() } }
-        if startTimer { startExpiring() }
+        if surplus { _ = timer.schedule(at: now + Self.surplusGrace) { [weak self] in self?.endSurplus() } }
+        if schedulesExpiry { scheduleExpiry(at: expiry) }
+    }
+
+    /// Has the timer end the expired workers at `instant`.
+    private func scheduleExpiry(at instant: UInt64) {
+        _ = timer.schedule(at: instant) { [weak self] in self?.endExpired() }
     }
 
     /// Ends the surplus workers whose grace is over.
@@ -195,30 +202,19 @@ final class WorkerPool: Sendable {
     /// The cores online, read once (glibc reads `/sys` for it at every call).
     private static let cores = Double(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
-    /// Starts the thread that ends idle workers as they expire; it ends when none is idle.
-    private func startExpiring() {
-        let started = Threads.start { [weak self] in
-            // A latch nobody opens: a sleep until the deadline.
-            let sleep = Latch()
-            while let next = self?.endExpired() { _ = sleep.wait(until: next) }
-        }
-        // Without a thread, idle workers end when they are pushed out or taken instead: never kept past a limit.
-        if !started { state.withLock { $0.timing = false } }
-    }
-
-    /// Ends the idle workers whose time is up; when the next one expires, or nil (and the thread ends) when none is idle.
-    private func endExpired() -> UInt64? {
+    /// Ends the idle workers whose time is up, and schedules the next expiry while any is idle.
+    private func endExpired() {
         let now = MonotonicClock.now()
         let (expired, next): ([WorkerConnection], UInt64?) = state.withLock { state in
             let count = state.idle.prefix { $0.expiry <= now }.count
             let expired = state.idle.prefix(count).map(\.connection)
             state.idle.removeFirst(count)
             let next = state.idle.first?.expiry
-            if next == nil { state.timing = false }
+            state.expiryScheduled = next != nil
             return (expired, next)
         }
         for worker in expired { worker.retire() }
-        return next
+        if let next { scheduleExpiry(at: next) }
     }
 }
 

@@ -47,14 +47,14 @@ struct ServiceStage: Sendable {
     /// Runs `notification`, addressed to `app`, through its service
     /// extension when it should, waiting on this thread (`run(_:to:then:)`).
     func run(_ notification: UserNotification, to app: String) -> Outcome {
-        let bundle: ExtensionBundle
+        let (bundle, manifest): (ExtensionBundle, Manifest)
         switch serviceExtension(for: notification, to: app) {
         // Most deliveries run no service extension: they cost no wait at all.
         case .skip(let reason): return Outcome(notification: notification, report: .skipped(reason))
-        case .extension(let found): bundle = found
+        case let .extension(found, its): (bundle, manifest) = (found, its)
         }
         let outcome = Rendezvous<Outcome>()
-        run(notification, to: app, through: bundle) { outcome.give($0) }
+        run(notification, to: app, through: bundle, manifest: manifest) { outcome.give($0) }
         return outcome.take()
     }
 
@@ -68,14 +68,14 @@ struct ServiceStage: Sendable {
     func run(_ notification: UserNotification, to app: String, then finish: @escaping @Sendable (Outcome) -> Void) {
         switch serviceExtension(for: notification, to: app) {
         case .skip(let reason): finish(Outcome(notification: notification, report: .skipped(reason)))
-        case .extension(let bundle): run(notification, to: app, through: bundle, then: finish)
+        case let .extension(bundle, manifest): run(notification, to: app, through: bundle, manifest: manifest, then: finish)
         }
     }
 
     /// Whether a service extension runs for `notification`: why not, or its bundle.
     private enum Need {
         case skip(StageReport.SkipReason)
-        case `extension`(ExtensionBundle)
+        case `extension`(ExtensionBundle, Manifest)
     }
 
     /// Whether `notification`, addressed to `app`, goes through a service extension, and which.
@@ -85,18 +85,15 @@ struct ServiceStage: Sendable {
         guard content.mutableContent else { return .skip(.notMutable) }
         guard content.hasAlert else { return .skip(.noAlert) }
         guard let bundle = index.value.serviceExtension(forApp: app, category: content.categoryIdentifier),
-              bundle.manifest != nil
+              let manifest = bundle.manifest
         else { return .skip(.noServiceExtension(app: app)) }
-        return .extension(bundle)
+        return .extension(bundle, manifest)
     }
 
-    /// Runs `notification` through the service extension of `bundle` (see `run(_:to:then:)`).
+    /// Runs `notification` through the service extension of `bundle`, whose manifest is `manifest` (see `run(_:to:then:)`).
     private func run(_ notification: UserNotification, to app: String, through bundle: ExtensionBundle,
-                     then finish: @escaping @Sendable (Outcome) -> Void) {
+                     manifest: Manifest, then finish: @escaping @Sendable (Outcome) -> Void) {
         let content = notification.content
-        guard let manifest = bundle.manifest else {
-            return finish(Outcome(notification: notification, report: .skipped(.noServiceExtension(app: app))))
-        }
         let started = MonotonicClock.now()
         let identifier = manifest.bundleIdentifier
         var result = Outcome(notification: notification, report: .failed(extension: identifier))

@@ -17,7 +17,6 @@ package final class BundleWatcher: Sendable {
     private let changed: @Sendable () -> Void
     /// The directories watched, by watch descriptor.
     private let watched = Mutex<[Int32: String]>([:])
-    private let stopped = Atomic<Bool>(false)
     /// Rung by `stop()`: the thread waits on it beside inotify, so that it
     /// sleeps until something happens, never waking to look.
     private let stopBell: FileDescriptor
@@ -39,7 +38,6 @@ package final class BundleWatcher: Sendable {
 
     /// Stops watching.
     package func stop() {
-        stopped.store(true, ordering: .releasing)
         var one: UInt64 = 1
         _ = write(stopBell.rawValue, &one, 8)
     }
@@ -75,11 +73,12 @@ package final class BundleWatcher: Sendable {
         defer { close(inotify) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var pending = false
-        while !stopped.load(ordering: .acquiring) {
+        while true {
             var descriptors = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                                pollfd(fd: stopBell.rawValue, events: Int16(POLLIN), revents: 0)]
             // Asleep until an event or `stop()`; after an event, until `quiet` passes without another.
             let ready = SystemCall.retrying { poll(&descriptors, 2, pending ? quiet : -1) }
+            if descriptors[1].revents != 0 { return }
             if ready > 0 && descriptors[0].revents != 0 {
                 // What the events say does not matter: a rescan looks at everything.
                 _ = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }

@@ -90,8 +90,6 @@ final class StateWriter: Sendable {
             do throws(Diagnostic) {
                 try store.append(record.bytes)
             } catch {
-                // The keeper, which may sleep without a deadline, now has to probe every second.
-                if progress.writeFailure == nil { ring() }
                 progress.writeFailure = error
                 throw error
             }

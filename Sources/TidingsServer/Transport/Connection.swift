@@ -122,7 +122,7 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
 
     func handle(_ events: Epoll.Events) {
         if events.contains(.writable) { flushOutput() }
-        if !inputEnded && !events.isDisjoint(with: [.readable, .hangUp, .error, .peerClosed]) {
+        if !inputEnded && !events.isDisjoint(with: [.readable, .hangUp, .error]) {
             readInput()
         } else if inputEnded && !events.isDisjoint(with: [.hangUp, .error]), let token {
             // The client is gone: nothing it is owed can reach it, and the socket is watched no more.

@@ -56,7 +56,7 @@ final class ConnectionOutput: Sendable {
     }
 
     /// Sends what waits, as far as the client takes it: true when some is
-    /// still left; false when none is, or the client is gone (`isClosed`).
+    /// still left; false when none is, or the output is closed (the client is gone).
     func flush() -> Bool {
         state.withLock { state in
             guard !state.closed, !state.pending.isEmpty else { return false }

@@ -18,8 +18,6 @@ struct Epoll: ~Copyable, Sendable {
         static let error = Events(rawValue: TIDINGS_EPOLL_ERR)
         /// The other end hung up (always reported).
         static let hangUp = Events(rawValue: TIDINGS_EPOLL_HUP)
-        /// The peer shut its writing side down.
-        static let peerClosed = Events(rawValue: TIDINGS_EPOLL_RDHUP)
     }
 
     /// What epoll can answer in one wait.

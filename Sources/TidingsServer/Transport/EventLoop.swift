@@ -163,7 +163,8 @@ final class EventLoop: @unchecked Sendable {
     /// wake it.
     private func waitForEvents(into ready: UnsafeMutableBufferPointer<tidings_epoll_ready>) -> Int {
         if !alwaysReady.isEmpty { return epoll.wait(into: ready, timeout: 0) }
-        let began = MonotonicClock.now()
+        // The clock is read only for the spin window's sake.
+        let began = spin > 0 ? MonotonicClock.now() : 0
         if spin > 0 && lastWait <= spin {
             let until = began + spin
             repeat {
@@ -181,7 +182,7 @@ final class EventLoop: @unchecked Sendable {
         }
         let count = epoll.wait(into: ready, timeout: asleep ? timeout() : 0)
         inbox.withLock { $0.sleeping = false }
-        lastWait = MonotonicClock.now() - began
+        if spin > 0 { lastWait = MonotonicClock.now() - began }
         return count
     }
 

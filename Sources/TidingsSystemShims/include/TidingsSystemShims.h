@@ -67,7 +67,6 @@ int tidings_pipe2(int fds[2], int flags);
 #define TIDINGS_EPOLL_OUT 0x004u
 #define TIDINGS_EPOLL_ERR 0x008u
 #define TIDINGS_EPOLL_HUP 0x010u
-#define TIDINGS_EPOLL_RDHUP 0x2000u
 
 /** What epoll reports of one descriptor: the token it was added with, and its events. */
 typedef struct {
