@@ -21,14 +21,17 @@ package struct UserNotification: Sendable, Equatable {
         let date: Double
         /// What the notification says.
         let content: NotificationContent
+        /// What delivered it; nil for a request delivered at once.
+        let trigger: NotificationTrigger?
         /// The C layout of these fields, once made.
         let cLayout = Mutex<CNotificationLayout?>(nil)
 
         /// Storage holding the given fields.
-        init(identifier: String, date: Double, content: NotificationContent) {
+        init(identifier: String, date: Double, content: NotificationContent, trigger: NotificationTrigger?) {
             self.identifier = identifier
             self.date = date
             self.content = content
+            self.trigger = trigger
         }
     }
 
@@ -38,27 +41,35 @@ package struct UserNotification: Sendable, Equatable {
     /// The request identifier; a new notification with the same one replaces the old.
     package var identifier: String {
         get { storage.identifier }
-        set { storage = Storage(identifier: newValue, date: storage.date, content: storage.content) }
+        set { storage = Storage(identifier: newValue, date: storage.date, content: storage.content, trigger: storage.trigger) }
     }
 
     /// When it was delivered, in seconds since 1970-01-01 UTC.
     package var date: Double {
         get { storage.date }
-        set { storage = Storage(identifier: storage.identifier, date: newValue, content: storage.content) }
+        set { storage = Storage(identifier: storage.identifier, date: newValue, content: storage.content, trigger: storage.trigger) }
     }
 
     /// What it says.
     package var content: NotificationContent {
         get { storage.content }
-        set { storage = Storage(identifier: storage.identifier, date: storage.date, content: newValue) }
+        set { storage = Storage(identifier: storage.identifier, date: storage.date, content: newValue, trigger: storage.trigger) }
+    }
+
+    /// What delivered it (UNNotificationRequest.trigger): the push of a
+    /// remote notification, the trigger of a scheduled request; nil for a
+    /// request delivered at once.
+    package var trigger: NotificationTrigger? {
+        get { storage.trigger }
+        set { storage = Storage(identifier: storage.identifier, date: storage.date, content: storage.content, trigger: newValue) }
     }
 
     /// The content's attachments, read without copying the rest of the content.
     package var attachments: [NotificationAttachment] { storage.content.attachments }
 
-    /// A notification of `identifier`, delivered at `date`, saying `content`.
-    package init(identifier: String, date: Double, content: NotificationContent) {
-        storage = Storage(identifier: identifier, date: date, content: content)
+    /// A notification of `identifier`, delivered at `date`, saying `content`, delivered by `trigger`.
+    package init(identifier: String, date: Double, content: NotificationContent, trigger: NotificationTrigger? = nil) {
+        storage = Storage(identifier: identifier, date: date, content: content, trigger: trigger)
     }
 
     /// The notification as the ABI's C structs, made on the first use by this
@@ -74,9 +85,9 @@ package struct UserNotification: Sendable, Equatable {
         }
     }
 
-    /// True when the identifiers, dates and contents are equal.
+    /// True when the identifiers, dates, contents and triggers are equal.
     package static func == (lhs: UserNotification, rhs: UserNotification) -> Bool {
-        lhs.identifier == rhs.identifier && lhs.date == rhs.date && lhs.content == rhs.content
+        lhs.identifier == rhs.identifier && lhs.date == rhs.date && lhs.content == rhs.content && lhs.trigger == rhs.trigger
     }
 }
 
