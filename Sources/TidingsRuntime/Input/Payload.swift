@@ -91,6 +91,8 @@ extension Diagnostic.Code {
     package static let payloadUnknownKey = Self("payload.unknown-key")
     /// An APNs payload is larger than the size limit.
     package static let payloadTooLarge = Self("payload.too-large")
+    /// A request with a trigger given to be delivered now: scheduling is `requests.add`.
+    package static let payloadScheduled = Self("payload.scheduled")
 }
 
 private struct PayloadReader {

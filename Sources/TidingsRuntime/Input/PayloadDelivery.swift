@@ -28,6 +28,12 @@ package struct PayloadSubmission: Sendable {
     package var registration: AppRegistration?
     /// Open its expanded interface at once (`NotificationHost.open(_:)`).
     package var opening = false
+    /// The trigger of a scheduled request that fired, which the notification
+    /// carries; nil for a payload delivered at once (a request payload with a
+    /// `trigger` of its own is then refused: scheduling is `requests.add`).
+    package var trigger: NotificationTrigger?
+    /// When a scheduled request fired, the notification's date; nil: now, or the request's own `date`.
+    package var firedAt: Double?
 
     /// A submission of `payload`, whose front end names its app option `appOption`.
     package init(payload: JSON, appOption: String) {
@@ -198,9 +204,18 @@ extension NotificationHost {
                                    "The payload is \(size) bytes as sent (its compact JSON); APNs accepts at most \(submission.sizeLimit).",
                                    at: submission.file.map { .init(file: $0) } ?? .init())])
         }
+        if payload["aps"] == nil, payload["trigger"] != nil, submission.trigger == nil {
+            throw .payload([.error(.payloadScheduled,
+                                   "A request with a \"trigger\" is scheduled, not delivered: add it with requests.add (tidings schedule), or leave the trigger out to deliver it now.",
+                                   at: .init(file: submission.file, path: "/trigger"))])
+        }
         var reading = Payload.decode(payload, file: submission.file, baseDirectory: submission.baseDirectory,
-                                     identifier: submission.identifier)
+                                     identifier: submission.identifier, now: submission.firedAt ?? Payload.currentTime())
         guard var notification = reading.notification else { throw .payload(reading.diagnostics) }
+        if let trigger = submission.trigger {
+            notification.trigger = trigger
+            if let firedAt = submission.firedAt { notification.date = firedAt }
+        }
         let category = notification.content.categoryIdentifier
         let app: String
         do throws(Diagnostic) {
