@@ -112,7 +112,7 @@ package struct POSIXTimeZoneRule: Sendable, Hashable {
         forEachTransition(around: instant, daylight) { moment, _ in
             if moment > instant && moment < next { next = moment }
         }
-        return next
+        return next == .max ? nil : next
     }
 
     /// Calls `body` with the starts (true) and ends (false) of daylight time
