@@ -142,6 +142,18 @@ import TidingsBase
         #expect(matching(["hour": 8]).nextDate(after: .nan, in: .utc) == nil)
     }
 
+    @Test func farInstantsAndYears() throws {
+        let berlin = try TimeZoneRules(named: "Europe/Berlin")
+        // The last year a trigger may name: 1 January 1,000,000 (as UTC wall time).
+        #expect(next(["year": 1_000_000]) == CivilDate(year: 1_000_000, month: 1, day: 1).daysSince1970 * 86400)
+        #expect(matching(["year": 1_000_000]).nextDate(after: 0, in: berlin) != nil)
+        // Long before 1970, in BC years (astronomical year −99 999): the next 1 January.
+        let ancient = CivilDate(year: -100_000, month: 6, day: 1).daysSince1970 * 86400
+        #expect(next(["month": 1, "day": 1], after: ancient) == CivilDate(year: -99_999, month: 1, day: 1).daysSince1970 * 86400)
+        #expect(matching(["hour": 8]).nextDate(after: 9e14, in: berlin) != nil)
+        #expect(matching(["hour": 8]).nextDate(after: 2e15, in: berlin) == nil)
+    }
+
     @Test func aYearAndEraThatAreToCome() {
         #expect(next(["era": 1, "year": 2027, "month": 1, "day": 1, "hour": 0]) == 1_798_761_600)  // 2027-01-01
         #expect(next(["year": 2026, "month": 11, "day": 26, "hour": 12]) == 1_795_694_400)  // today 12:00

@@ -60,12 +60,12 @@ struct CalendarPattern: Sendable {
     }
 
     /// The first wall time (seconds since 1970-01-01 00:00:00 on the wall
-    /// clock) at or after `start` that matches, before the year `cycleYears`
-    /// after `start`'s; nil when there is none.
+    /// clock) at or after `start` that matches, up to the end of the year
+    /// given, or else of the year `cycleYears` after `start`'s; nil when there is none.
     func firstWall(atOrAfter start: Int64) -> Int64? {
         let (startDays, startSecond) = CivilDate.split(start)
         let first = CivilDate(daysSince1970: startDays)
-        let lastYear = min(year ?? Int.max, first.year + Self.cycleYears)
+        let lastYear = year ?? first.year + Self.cycleYears
         var (currentYear, currentMonth, fromDay, fromSecond) = (first.year, first.month, first.day, startSecond)
         while currentYear <= lastYear {
             if let year, currentYear < year {
