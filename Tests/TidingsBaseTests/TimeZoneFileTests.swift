@@ -112,6 +112,13 @@ import Testing
         #expect(around(rules, 1_772_953_200) == [-18000, -14400])  // the footer's 2026
     }
 
+    @Test func aFileWithoutTransitionsFollowsItsFooterThroughout() throws {
+        let bytes = TZifBuilder(version: UInt8(ascii: "2"), transitions: [], offsets: [-18000], footer: "EST5EDT,M3.2.0,M11.1.0").bytes
+        let rules = try TimeZoneRules.reading(bytes, named: "Test/Footer")
+        #expect(around(rules, 1_772_953_200) == [-18000, -14400])  // 2026-03-08 07:00 UTC
+        #expect(around(rules, 1_793_512_800) == [-14400, -18000])  // 2026-11-01 06:00 UTC
+    }
+
     @Test func aVersion3FooterMayHaveTransitionsPastMidnightAndBeforeIt() throws {
         // Daylight time all year round (version 3): from 1 January 00:00 standard to 31 December 25:00 daylight.
         let bytes = TZifBuilder(version: UInt8(ascii: "3"), transitions: [(0, 0)], offsets: [-14400],

@@ -37,6 +37,14 @@ import TestSupport
         }
     }
 
+    @Test func tzMayBeAZoneFileOutsideTheDatabase() throws {
+        let copy = scratch.file("Tokyo")
+        try FileSystem.copyFile("/usr/share/zoneinfo/Asia/Tokyo", to: copy)
+        let zone = TimeZoneRules.local(environment: ["TZ": ":" + copy], localtime: "/nonexistent")
+        #expect(zone.name.hasPrefix("/") && zone.name.hasSuffix("/Tokyo"))  // named by its path
+        #expect(zone.offset(at: 0) == 32400)
+    }
+
     @Test func tzMayBeAPOSIXRule() {
         let zone = TimeZoneRules.local(environment: ["TZ": "CET-1CEST,M3.5.0,M10.5.0/3"])
         #expect(zone.name == "CET-1CEST,M3.5.0,M10.5.0/3")
