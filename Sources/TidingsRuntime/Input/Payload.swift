@@ -162,7 +162,8 @@ private struct PayloadReader {
         content.contentAvailable = flag(aps["content-available"], at: ["aps", "content-available"])
         content.mutableContent = flag(aps["mutable-content"], at: ["aps", "mutable-content"])
         content.userInfo = payload
-        return UserNotification(identifier: identifier, date: date, content: content)
+        // A remote notification's request has the push trigger (UNPushNotificationTrigger).
+        return UserNotification(identifier: identifier, date: date, content: content, trigger: .push)
     }
 
     /// The alert text, or the localized text of the key (the key itself when
