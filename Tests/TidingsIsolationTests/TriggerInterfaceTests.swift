@@ -107,6 +107,19 @@ import TidingsRuntime
         #expect(delivery.delivery?.log.map(\.message) == ["own=unknown", "trigger=push"])
     }
 
+    @Test(arguments: IsolationMode.allCases)
+    func aResponseCarriesTheTriggerOfTheNotificationItAnswers(_ mode: IsolationMode) throws {
+        try install(.c)
+        let host = fixture.host(configuration: NotificationHost.Configuration(), launcher: mode.launcher())
+        host.register([NotificationCategory(identifier: "triggers", actions: [NotificationAction(identifier: "snooze", title: "Snooze")])],
+                      for: "com.example.tests")
+        _ = try deliver(Self.request, by: Self.interval, firedAt: 1_795_000_000, host: host)
+        let answered = try host.respond(to: "reminder", with: ResponseRequest(actionIdentifier: "snooze"))
+        #expect(answered.log.map(\.message) == ["response trigger=interval seconds=90 repeats=0"])
+        #expect(answered.forwarded.first?.notification.trigger == Self.interval)
+        #expect(answered.forwarded.first?.json["notification"]?["trigger"] == Self.interval.json)
+    }
+
     @Test func aHostBeforeVersion3OffersNoTriggerAndTheSDKSaysNone() throws {
         try install(.swift)
         var configuration = NotificationHost.Configuration()

@@ -10,7 +10,8 @@
  *   "trigger=location id=I lat=A lon=O radius=M entry=E exit=X repeats=R"
  *   "no interface"                        a host without it
  * It also asks about a notification it made itself, which the host must not
- * know: "own=unknown" (or "own=known", a fault). The Swift fixture
+ * know: "own=unknown" (or "own=known", a fault). To a response, it logs
+ * the trigger of the notification answered: "response trigger=…". The Swift fixture
  * TriggerReport logs the same lines through the SDK.
  */
 #include <stdio.h>
@@ -97,9 +98,23 @@ static void did_receive_notification(void *instance, const tidings_notification 
     host->log(context, TIDINGS_LOG_INFO, line);
 }
 
+/* A response: the trigger of the notification it answers, "response trigger=…", then forwarded to the app. */
+static void did_receive_response(void *instance, const tidings_response *response, tidings_completion completion) {
+    tidings_context context = (tidings_context)instance;
+    const tidings_trigger_interface *triggers =
+        (const tidings_trigger_interface *)host->get_interface(host, TIDINGS_TRIGGER_INTERFACE);
+    char line[512] = "response ";
+    if (triggers != NULL && triggers->struct_size >= TIDINGS_TRIGGER_INTERFACE_SIZE_1) {
+        describe(triggers->get_trigger(response->notification), line + strlen(line), sizeof line - strlen(line));
+        host->log(context, TIDINGS_LOG_INFO, line);
+    }
+    host->complete_response_for(context, completion, TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION);
+}
+
 /* A version 3 extension: it asks for an interface, which hosts before version 3 cannot offer. */
 static const tidings_extension descriptor = {.struct_size = sizeof descriptor, .abi_version = 3, .create = create,
-                                             .destroy = destroy, .did_receive_notification = did_receive_notification};
+                                             .destroy = destroy, .did_receive_notification = did_receive_notification,
+                                             .did_receive_response = did_receive_response};
 
 TIDINGS_EXPORT const tidings_extension *tidings_extension_entry_v3(const tidings_entry_info *info) {
     host = info->host;
