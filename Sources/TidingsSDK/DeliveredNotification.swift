@@ -21,6 +21,7 @@ public struct DeliveredNotification: Sendable {
 public struct NotificationRequest: Sendable {
     /// The request identifier.
     public let identifier: String
+    /// What the notification says.
     public let content: NotificationContent
     /// What delivered it: `.push` for a remote notification, the trigger of
     /// a request the app scheduled; nil for a request delivered at once, and

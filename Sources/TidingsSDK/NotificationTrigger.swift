@@ -47,6 +47,7 @@ public enum NotificationTrigger: Sendable, Equatable {
 public struct TriggerDateComponents: Sendable, Equatable {
     /// 1 for AD, 0 for BC.
     public var era: Int?
+    /// The year, such as 2027.
     public var year: Int?
     /// 1 … 12.
     public var month: Int?

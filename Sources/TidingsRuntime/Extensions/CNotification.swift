@@ -42,9 +42,9 @@ package enum CNotification {
 /// `tidings_notification` first, then its content, the content's details
 /// and the notification's trigger when it has one (`tidings.content/1` and
 /// `tidings.trigger/1`, which find them by the content's and the
-/// notification's address while the layout lives), the userInfo entries and the attachments with their
-/// pointer arrays, then every string they point to, NUL-terminated (userInfo
-/// values serialised as JSON text). The structs point into the same
+/// notification's address while the layout lives), the userInfo entries
+/// and the attachments with their pointer arrays, then every string they
+/// point to, NUL-terminated (userInfo values serialised as JSON text). The structs point into the same
 /// allocation, which is freed in `deinit`: every pointer into it is valid
 /// exactly as long as this object lives, wherever references to it go.
 ///
