@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "InviteService", type: .dynamic, targets: ["InviteService"]),
         .library(name: "BuildStatus", type: .dynamic, targets: ["BuildStatus"]),
         .library(name: "NoOp", type: .dynamic, targets: ["NoOp"]),
+        // A test fixture: a Swift extension that logs the trigger it is given.
+        .library(name: "TriggerReport", type: .dynamic, targets: ["TriggerReport"]),
     ],
     targets: [
         // 1. ABI: the C contract, header only (plus compile-time layout checks).
@@ -78,6 +80,7 @@ let package = Package(
         .target(name: "BuildStatus", dependencies: ["TidingsABI"], path: "Plugins/BuildStatus",
                 exclude: ["MainInterface.json", "Payloads"], publicHeadersPath: "."),
         .target(name: "NoOp", dependencies: ["TidingsABI"], path: "Plugins/NoOp", publicHeadersPath: "."),
+        .target(name: "TriggerReport", dependencies: ["TidingsSDK"], path: "Tests/Fixtures/SwiftExtensions/TriggerReport"),
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -9,8 +9,8 @@ internal import TidingsBase
 
 extension DeliveredNotification {
     /// Copies a borrowed `tidings_notification` of `host`'s, with its
-    /// content's details when the host offers them; an empty one when it is
-    /// smaller than version 1's.
+    /// content's details and its trigger when the host offers them; an empty
+    /// one when it is smaller than version 1's.
     init(_ pointer: UnsafePointer<tidings_notification>, host: HostConnection?) {
         let notification = tidings_notification.read(from: pointer) ?? .defaults
         identifier = string(notification.identifier)
@@ -25,6 +25,38 @@ extension DeliveredNotification {
             content.filterCriteria = details.filter_criteria.map { String(cString: $0) }
         }
         self.content = content
+        trigger = host?.trigger(of: pointer).flatMap(NotificationTrigger.init)
+    }
+}
+
+extension NotificationTrigger {
+    /// Copies a `tidings_trigger` read within its size; nil for a kind this SDK does not know.
+    init?(_ trigger: tidings_trigger) {
+        switch trigger.kind {
+        case TIDINGS_TRIGGER_PUSH:
+            self = .push
+        case TIDINGS_TRIGGER_TIME_INTERVAL:
+            self = .timeInterval(trigger.time_interval, repeats: trigger.repeats)
+        case TIDINGS_TRIGGER_CALENDAR:
+            /// A component as the SDK gives it: nil when unset.
+            func component(_ value: Int64) -> Int? {
+                value == TIDINGS_DATE_COMPONENT_UNSET ? nil : Int(exactly: value)
+            }
+            self = .calendar(TriggerDateComponents(
+                era: component(trigger.era), year: component(trigger.year), month: component(trigger.month),
+                day: component(trigger.day), hour: component(trigger.hour), minute: component(trigger.minute),
+                second: component(trigger.second), weekday: component(trigger.weekday),
+                weekdayOrdinal: component(trigger.weekday_ordinal), weekOfMonth: component(trigger.week_of_month),
+                weekOfYear: component(trigger.week_of_year), timeZone: trigger.time_zone.map { String(cString: $0) }),
+                repeats: trigger.repeats)
+        case TIDINGS_TRIGGER_LOCATION:
+            self = .location(CircularRegion(identifier: string(trigger.region_identifier), latitude: trigger.latitude,
+                                            longitude: trigger.longitude, radius: trigger.radius,
+                                            notifyOnEntry: trigger.notify_on_entry, notifyOnExit: trigger.notify_on_exit),
+                             repeats: trigger.repeats)
+        default:
+            return nil
+        }
     }
 }
 
@@ -123,7 +155,7 @@ extension NotificationResponse {
         actionIdentifier = string(response.action_identifier)
         userText = response.user_text.map { String(cString: $0) }
         notification = response.notification.map { DeliveredNotification($0, host: host) }
-            ?? DeliveredNotification(identifier: "", date: 0, content: NotificationContent(nil))
+            ?? DeliveredNotification(identifier: "", date: 0, content: NotificationContent(nil), trigger: nil)
     }
 }
 

@@ -6,6 +6,27 @@ public struct DeliveredNotification: Sendable {
     /// Delivery time in seconds since 1970-01-01 UTC.
     public let date: Double
     public let content: NotificationContent
+    /// What delivered it, from the host's `tidings.trigger/1`; nil for a
+    /// request delivered at once and from a host without the interface.
+    let trigger: NotificationTrigger?
+
+    /// The request the notification was delivered for (UNNotification.request):
+    /// its identifier, content and trigger.
+    public var request: NotificationRequest {
+        NotificationRequest(identifier: identifier, content: content, trigger: trigger)
+    }
+}
+
+/// A request for a notification (UNNotificationRequest), as delivered.
+public struct NotificationRequest: Sendable {
+    /// The request identifier.
+    public let identifier: String
+    /// What the notification says.
+    public let content: NotificationContent
+    /// What delivered it: `.push` for a remote notification, the trigger of
+    /// a request the app scheduled; nil for a request delivered at once, and
+    /// from a host that does not tell (one without `tidings.trigger/1`).
+    public let trigger: NotificationTrigger?
 }
 
 /// What a notification says (UNNotificationContent). A service extension

@@ -96,6 +96,17 @@ final class HostConnection: @unchecked Sendable {
         return tidings_content_details.read(from: getDetails(content))
     }
 
+    /// The trigger of the host's notification at `notification` (its
+    /// `tidings.trigger/1` interface); nil from a host that offers none, for
+    /// a notification without a trigger, or when the host does not know the notification.
+    func trigger(of notification: UnsafePointer<tidings_notification>) -> tidings_trigger? {
+        guard version >= 3, let getInterface = functions.get_interface else { return nil }
+        let found = TIDINGS_TRIGGER_INTERFACE.withCString { getInterface(table, $0) }
+        guard let interface = tidings_trigger_interface.read(from: found), let getTrigger = interface.get_trigger
+        else { return nil }
+        return tidings_trigger.read(from: getTrigger(notification))
+    }
+
     /// The request `token` given to the instance `context`, completed with
     /// `content`: naming the instance from version 3 on.
     func completeRequest(_ token: tidings_completion, content: NotificationContent, context: tidings_context?) {

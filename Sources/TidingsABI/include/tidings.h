@@ -1010,6 +1010,86 @@ typedef struct tidings_content_interface {
     const tidings_content_details *(*get_details)(const tidings_content *content);
 } tidings_content_interface;
 
+/** The id of the host's trigger interface, tidings_trigger_interface. */
+#define TIDINGS_TRIGGER_INTERFACE "tidings.trigger/1"
+
+/** What delivered a notification, in a tidings_trigger (UNNotificationTrigger's subclasses). */
+typedef int32_t tidings_trigger_kind;
+/** An APNs payload (UNPushNotificationTrigger): a remote notification. */
+#define TIDINGS_TRIGGER_PUSH 1
+/** A time interval after the request was added (UNTimeIntervalNotificationTrigger). */
+#define TIDINGS_TRIGGER_TIME_INTERVAL 2
+/** Date components matched (UNCalendarNotificationTrigger). */
+#define TIDINGS_TRIGGER_CALENDAR 3
+/** The device crossing a region's edge (UNLocationNotificationTrigger). */
+#define TIDINGS_TRIGGER_LOCATION 4
+
+/** A calendar component the trigger does not give (as NSDateComponentUndefined). */
+#define TIDINGS_DATE_COMPONENT_UNSET 0x7FFFFFFFFFFFFFFFLL
+
+/**
+ * The trigger of a delivered notification's request (UNNotificationRequest
+ * .trigger), as it was when the notification was delivered: the fields of
+ * its kind are set, the others are 0, NULL, false or
+ * TIDINGS_DATE_COMPONENT_UNSET. The host fills it; the extension only reads it.
+ */
+typedef struct tidings_trigger {
+    uint32_t struct_size;
+    /** TIDINGS_TRIGGER_…; treat a kind you do not know as no trigger (later hosts may add some). */
+    tidings_trigger_kind kind;
+    /** The trigger fires again after firing (never for a push). */
+    bool repeats;
+    /** TIDINGS_TRIGGER_TIME_INTERVAL: the seconds after the request was added (repeating: between firings). */
+    double time_interval;
+    /**
+     * TIDINGS_TRIGGER_CALENDAR: the date components matched (DateComponents),
+     * in the Gregorian calendar, each TIDINGS_DATE_COMPONENT_UNSET when not
+     * given: era (1 AD, 0 BC), year, month 1–12, day 1–31, hour 0–23, minute
+     * and second 0–59, weekday 1 (Sunday)–7, weekday_ordinal 1–5,
+     * week_of_month 1–6, week_of_year 1–53.
+     */
+    int64_t era;
+    int64_t year;
+    int64_t month;
+    int64_t day;
+    int64_t hour;
+    int64_t minute;
+    int64_t second;
+    int64_t weekday;
+    int64_t weekday_ordinal;
+    int64_t week_of_month;
+    int64_t week_of_year;
+    /** TIDINGS_TRIGGER_CALENDAR: the time zone matched in ("Europe/Paris"); NULL for the user's. */
+    const char *time_zone;
+    /** TIDINGS_TRIGGER_LOCATION: the region's identifier (CLRegion.identifier); NULL for other kinds. */
+    const char *region_identifier;
+    /** TIDINGS_TRIGGER_LOCATION: the region's centre in degrees and its radius in metres (CLCircularRegion). */
+    double latitude;
+    double longitude;
+    double radius;
+    /** TIDINGS_TRIGGER_LOCATION: which crossings of the region's edge it fires on. */
+    bool notify_on_entry;
+    bool notify_on_exit;
+} tidings_trigger;
+
+/**
+ * The trigger of the notifications the host passes. Offered by hosts of
+ * version 3 and later that know triggers.
+ */
+typedef struct tidings_trigger_interface {
+    uint32_t struct_size;
+    /**
+     * The trigger of `notification`, which must be a notification the host
+     * passed (to did_receive_notification or did_receive_request, or in a
+     * tidings_response); NULL for a notification delivered at once, which
+     * has none, for any other pointer and for NULL.
+     * Thread: any, while `notification` is valid. Ownership: the trigger and
+     * its strings are the host's and borrowed as `notification` is (for the
+     * call that passed it); copy what you keep.
+     */
+    const tidings_trigger *(*get_trigger)(const tidings_notification *notification);
+} tidings_trigger_interface;
+
 /*
  * Interactive elements. An interface file may declare buttons and text
  * fields beside labels, images and stacks. The user's taps and submitted
@@ -1148,6 +1228,8 @@ typedef struct tidings_element_events_interface {
 #define TIDINGS_LIMITS_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_limits_interface, call_burst)
 #define TIDINGS_CONTENT_DETAILS_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_content_details, filter_criteria)
 #define TIDINGS_CONTENT_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_content_interface, get_details)
+#define TIDINGS_TRIGGER_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_trigger, notify_on_exit)
+#define TIDINGS_TRIGGER_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_trigger_interface, get_trigger)
 #define TIDINGS_ELEMENTS_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_elements_interface, set_enabled)
 #define TIDINGS_TEXT_INPUT_INTERFACE_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_text_input_interface, end_text_input)
 #define TIDINGS_ELEMENT_EVENT_SIZE_1 TIDINGS_SIZE_THROUGH(tidings_element_event, text)

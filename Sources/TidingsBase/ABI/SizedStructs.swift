@@ -87,6 +87,14 @@ extension tidings_content_details: SizedStruct {
                                              summary_argument: nil, summary_argument_count: 0, filter_criteria: nil) }
 }
 
+extension tidings_trigger_interface: SizedStruct {
+    package static let introducedSize = size(through: \.get_trigger)
+}
+
+extension tidings_trigger: SizedStruct {
+    package static let introducedSize = size(through: \.notify_on_exit)
+}
+
 extension tidings_elements_interface: SizedStruct {
     package static let introducedSize = size(through: \.set_enabled)
 }

@@ -82,8 +82,9 @@ package enum WorkerMessage: Sendable, Equatable {
     /// table's version and call rate in `hello`, category actions with a
     /// notification or response, the instance a completion names. 4: element
     /// events, and whether the extension handles them in `ready`. 5: the
-    /// manifest and interface the host validated in `hello`.
-    package static let version: UInt32 = 5
+    /// manifest and interface the host validated in `hello`. 6: a
+    /// notification's trigger.
+    package static let version: UInt32 = 6
     /// The most category actions a notification or response carries.
     package static let categoryActionLimit = 1024
 }

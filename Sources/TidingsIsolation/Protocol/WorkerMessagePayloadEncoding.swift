@@ -13,12 +13,23 @@ extension UserNotification {
         writer.write(string: identifier)
         writer.write(double: date)
         content.encode(into: &writer)
+        // The trigger as its JSON, read back with the rules that made it.
+        writer.write(optional: trigger) { $1.json.encode(into: &$0) }
     }
 
     init(from reader: inout ByteReader) throws(ByteReader.Malformed) {
         let identifier = try reader.readString()
         let date = try reader.readDouble()
-        self.init(identifier: identifier, date: date, content: try NotificationContent(from: &reader))
+        let content = try NotificationContent(from: &reader)
+        var trigger: NotificationTrigger?
+        if try reader.readBool() {
+            let json = try JSON(from: &reader, depth: 0)
+            guard let read = NotificationTrigger.read(json, allowingPush: true).trigger else {
+                throw ByteReader.Malformed(description: "a notification's trigger that is not one")
+            }
+            trigger = read
+        }
+        self.init(identifier: identifier, date: date, content: content, trigger: trigger)
     }
 }
 

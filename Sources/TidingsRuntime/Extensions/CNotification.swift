@@ -39,11 +39,12 @@ package enum CNotification {
 
 /// One notification laid out as the ABI's C structs, in one allocation
 /// that this object owns and that is never changed after it is made: the
-/// `tidings_notification` first, then its content and the content's details
-/// (`tidings.content/1`, which finds them by the content's address while the
-/// layout lives), the userInfo entries and the attachments with their
-/// pointer arrays, then every string they point to, NUL-terminated (userInfo
-/// values serialised as JSON text). The structs point into the same
+/// `tidings_notification` first, then its content, the content's details
+/// and the notification's trigger when it has one (`tidings.content/1` and
+/// `tidings.trigger/1`, which find them by the content's and the
+/// notification's address while the layout lives), the userInfo entries
+/// and the attachments with their pointer arrays, then every string they
+/// point to, NUL-terminated (userInfo values serialised as JSON text). The structs point into the same
 /// allocation, which is freed in `deinit`: every pointer into it is valid
 /// exactly as long as this object lives, wherever references to it go.
 ///
@@ -54,9 +55,10 @@ final class CNotificationLayout: @unchecked Sendable {
     private let base: UnsafeMutableRawPointer
 
     /// Lays out the notification of request identifier `identifier`,
-    /// delivered at `date`, saying `content`: measures every string, makes
-    /// the buffer once, then writes the strings and the structs pointing to them.
-    init(identifier: String, date: Double, content: NotificationContent) {
+    /// delivered at `date`, saying `content`, delivered by `trigger`:
+    /// measures every string, makes the buffer once, then writes the strings
+    /// and the structs pointing to them.
+    init(identifier: String, date: Double, content: NotificationContent, trigger: NotificationTrigger?) {
         let userInfo = content.userInfo
         let attachments = content.attachments
         let urls = attachments.map(\.url)
@@ -70,6 +72,7 @@ final class CNotificationLayout: @unchecked Sendable {
         stringsSize += size(content.body) + size(content.categoryIdentifier) + size(content.threadIdentifier)
         stringsSize += size(content.targetContentIdentifier) + size(content.sound)
         stringsSize += size(content.launchImageName) + size(content.summaryArgument) + size(content.filterCriteria)
+        stringsSize += size(trigger?.timeZone) + size(trigger?.regionIdentifier)
         for (key, value) in userInfo {
             stringsSize += size(key) + value.utf8Count() + 1 + size(value.stringValue)
         }
@@ -83,7 +86,8 @@ final class CNotificationLayout: @unchecked Sendable {
         let pointerSize = MemoryLayout<UnsafeRawPointer>.stride
         let contentOffset = MemoryLayout<tidings_notification>.stride
         let detailsOffset = Self.detailsOffset
-        let entriesOffset = detailsOffset + MemoryLayout<tidings_content_details>.stride
+        let triggerOffset = detailsOffset + MemoryLayout<tidings_content_details>.stride
+        let entriesOffset = triggerOffset + (trigger == nil ? 0 : MemoryLayout<tidings_trigger>.stride)
         let entryPointersOffset = entriesOffset + userInfo.count * entrySize
         let attachmentsOffset = entryPointersOffset + userInfo.count * pointerSize
         let attachmentPointersOffset = attachmentsOffset + attachments.count * attachmentSize
@@ -146,6 +150,8 @@ final class CNotificationLayout: @unchecked Sendable {
         let launchImage = add(content.launchImageName, to: &strings)
         let summaryArgument = add(content.summaryArgument, to: &strings)
         let filterCriteria = add(content.filterCriteria, to: &strings)
+        let timeZone = add(trigger?.timeZone, to: &strings)
+        let regionIdentifier = add(trigger?.regionIdentifier, to: &strings)
         let written = strings.finalize(for: stringBytes)
         precondition(written == stringsSize, "The strings did not fill the room measured for them.")
 
@@ -166,24 +172,24 @@ final class CNotificationLayout: @unchecked Sendable {
         base.bindMemory(to: tidings_notification.self, capacity: 1).initialize(to: tidings_notification(
             struct_size: UInt32(MemoryLayout<tidings_notification>.size), identifier: cIdentifier,
             date: date, content: UnsafePointer(contentStruct)))
-        let (cContent, details) = addresses
-        ContentInterface.remember(content: cContent, details: details)
+        var answers = LaidOutNotifications.Answers(content: UInt(bitPattern: base + contentOffset),
+                                                   details: UInt(bitPattern: base + detailsOffset), trigger: 0)
+        if let trigger {
+            (base + triggerOffset).bindMemory(to: tidings_trigger.self, capacity: 1)
+                .initialize(to: trigger.cTrigger(timeZone: timeZone, regionIdentifier: regionIdentifier))
+            answers.trigger = UInt(bitPattern: base + triggerOffset)
+        }
+        LaidOutNotifications.remember(base, answers: answers)
     }
 
-    /// Forgets the content's details, then frees the allocation.
+    /// Forgets the notification's answers, then frees the allocation.
     deinit {
-        let (cContent, details) = addresses
-        ContentInterface.forget(content: cContent, details: details)
+        LaidOutNotifications.forget(base)
         base.deallocate()
     }
 
     /// Where the content's details lie in the buffer: right after the content.
     private static let detailsOffset = MemoryLayout<tidings_notification>.stride + MemoryLayout<tidings_content>.stride
-
-    /// Where the content and its details lie: valid while this object lives.
-    private var addresses: (content: UnsafeRawPointer, details: UnsafeRawPointer) {
-        (UnsafeRawPointer(base) + MemoryLayout<tidings_notification>.stride, UnsafeRawPointer(base) + Self.detailsOffset)
-    }
 
     /// Calls `body` with the `tidings_notification`, valid only inside `body`
     /// (the ABI's borrowing rule; this object, which `body`'s caller holds, keeps it alive).
@@ -191,5 +197,63 @@ final class CNotificationLayout: @unchecked Sendable {
         withExtendedLifetime(self) {
             body(UnsafeRawPointer(base).assumingMemoryBound(to: tidings_notification.self))
         }
+    }
+}
+
+extension NotificationTrigger {
+    /// The trigger's time zone, for a calendar trigger that names one.
+    fileprivate var timeZone: String? {
+        if case .calendar(let matching, _) = self { matching.timeZone } else { nil }
+    }
+
+    /// The region's identifier, for a location trigger.
+    fileprivate var regionIdentifier: String? {
+        if case .location(let region, _) = self { region.identifier } else { nil }
+    }
+
+    /// The trigger as a `tidings_trigger` whose strings are the ones given
+    /// (laid out by the caller): the fields of its kind set, the others 0,
+    /// NULL, false or `TIDINGS_DATE_COMPONENT_UNSET`.
+    fileprivate func cTrigger(timeZone: UnsafePointer<CChar>?, regionIdentifier: UnsafePointer<CChar>?) -> tidings_trigger {
+        /// A component as the ABI gives it.
+        func component(_ value: Int?) -> Int64 { value.map(Int64.init) ?? TIDINGS_DATE_COMPONENT_UNSET }
+        let matching: DateMatching
+        var trigger = tidings_trigger()
+        trigger.struct_size = UInt32(MemoryLayout<tidings_trigger>.size)
+        trigger.repeats = repeats
+        switch self {
+        case .push:
+            trigger.kind = TIDINGS_TRIGGER_PUSH
+            matching = DateMatching()
+        case .timeInterval(let seconds, _):
+            trigger.kind = TIDINGS_TRIGGER_TIME_INTERVAL
+            trigger.time_interval = seconds
+            matching = DateMatching()
+        case .calendar(let given, _):
+            trigger.kind = TIDINGS_TRIGGER_CALENDAR
+            trigger.time_zone = timeZone
+            matching = given
+        case .location(let region, _):
+            trigger.kind = TIDINGS_TRIGGER_LOCATION
+            trigger.region_identifier = regionIdentifier
+            trigger.latitude = region.latitude
+            trigger.longitude = region.longitude
+            trigger.radius = region.radius
+            trigger.notify_on_entry = region.notifyOnEntry
+            trigger.notify_on_exit = region.notifyOnExit
+            matching = DateMatching()
+        }
+        trigger.era = component(matching.era)
+        trigger.year = component(matching.year)
+        trigger.month = component(matching.month)
+        trigger.day = component(matching.day)
+        trigger.hour = component(matching.hour)
+        trigger.minute = component(matching.minute)
+        trigger.second = component(matching.second)
+        trigger.weekday = component(matching.weekday)
+        trigger.weekday_ordinal = component(matching.weekdayOrdinal)
+        trigger.week_of_month = component(matching.weekOfMonth)
+        trigger.week_of_year = component(matching.weekOfYear)
+        return trigger
     }
 }

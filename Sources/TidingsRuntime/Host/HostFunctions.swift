@@ -420,6 +420,7 @@ package struct HostTable: @unchecked Sendable {
         switch id {
         case TIDINGS_LIMITS_INTERFACE: UnsafeRawPointer(limits)
         case TIDINGS_CONTENT_INTERFACE: UnsafeRawPointer(ContentInterface.interface)
+        case TIDINGS_TRIGGER_INTERFACE: UnsafeRawPointer(TriggerInterface.interface)
         case TIDINGS_ELEMENTS_INTERFACE: UnsafeRawPointer(ElementInterfaces.elements)
         case TIDINGS_TEXT_INPUT_INTERFACE: UnsafeRawPointer(ElementInterfaces.textInput)
         default: nil

@@ -111,7 +111,9 @@ private struct PayloadReader {
         "title", "subtitle", "body", "launch-image", "title-loc-key", "title-loc-args", "subtitle-loc-key",
         "subtitle-loc-args", "loc-key", "loc-args", "action-loc-key", "summary-arg", "summary-arg-count",
     ]
-    static let requestKeys = ["identifier", "date", "content"]
+    /// A request's members; its `trigger` is read where requests are scheduled (a request
+    /// delivered at once with one is refused before it is decoded: payload.scheduled).
+    static let requestKeys = ["identifier", "date", "content", "trigger"]
     static let contentKeys = [
         "title", "subtitle", "body", "badge", "sound", "threadIdentifier", "categoryIdentifier",
         "targetContentIdentifier", "interruptionLevel", "relevanceScore", "userInfo", "attachments",
@@ -162,7 +164,8 @@ private struct PayloadReader {
         content.contentAvailable = flag(aps["content-available"], at: ["aps", "content-available"])
         content.mutableContent = flag(aps["mutable-content"], at: ["aps", "mutable-content"])
         content.userInfo = payload
-        return UserNotification(identifier: identifier, date: date, content: content)
+        // A remote notification's request has the push trigger (UNPushNotificationTrigger).
+        return UserNotification(identifier: identifier, date: date, content: content, trigger: .push)
     }
 
     /// The alert text, or the localized text of the key (the key itself when

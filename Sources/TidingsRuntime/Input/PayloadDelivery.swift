@@ -206,7 +206,8 @@ extension NotificationHost {
         }
         if payload["aps"] == nil, payload["trigger"] != nil, submission.trigger == nil {
             throw .payload([.error(.payloadScheduled,
-                                   "A request with a \"trigger\" is scheduled, not delivered: add it with requests.add (tidings schedule), or leave the trigger out to deliver it now.",
+                                   "A request with a \"trigger\" is scheduled, not delivered: schedule it with tidings schedule "
+                                       + "(the server's requests.add), or leave the trigger out to deliver it now.",
                                    at: .init(file: submission.file, path: "/trigger"))])
         }
         var reading = Payload.decode(payload, file: submission.file, baseDirectory: submission.baseDirectory,

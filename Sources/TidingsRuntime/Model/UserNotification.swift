@@ -77,7 +77,8 @@ package struct UserNotification: Sendable, Equatable {
     /// two threads make it at once, both get the one kept).
     var cLayout: CNotificationLayout {
         if let layout = storage.cLayout.withLock({ $0 }) { return layout }
-        let made = CNotificationLayout(identifier: storage.identifier, date: storage.date, content: storage.content)
+        let made = CNotificationLayout(identifier: storage.identifier, date: storage.date, content: storage.content,
+                                       trigger: storage.trigger)
         return storage.cLayout.withLock { layout in
             if let layout { return layout }
             layout = made

@@ -5,7 +5,9 @@ import TidingsManifest
 // JSON-RPC server). Member names follow Apple's property names.
 
 extension UserNotification {
-    /// The notification as JSON: identifier, ISO 8601 date, content.
+    /// The notification as JSON: identifier, ISO 8601 date, the trigger
+    /// that delivered it when it has one (as `NotificationTrigger.json` gives
+    /// it, a snapshot without a next date: `requests.pending` has those), content.
     package var json: JSON {
         let content = self.content
         var members: [(String, JSON)] = [
@@ -19,6 +21,7 @@ extension UserNotification {
         ]
         // Room for every member at once: the array would otherwise grow twice.
         members.reserveCapacity(24)
+        if let trigger { members.append(("trigger", trigger.json)) }
         if let target = content.targetContentIdentifier { members.append(("targetContentIdentifier", .string(target))) }
         if let badge = content.badge { members.append(("badge", .integer(badge))) }
         if let sound = content.sound { members.append(("sound", .string(sound))) }

@@ -128,7 +128,7 @@ package final class JournaledState: ServerState {
         }
         for record in state.orderedDeliveries {
             guard let app = record["delivered"]?.stringValue, let width = record["width"]?.doubleValue,
-                  let notification = record["notification"].flatMap(NotificationRecord.notification)
+                  let notification = record["notification"].flatMap({ NotificationRecord.notification($0, warnings: &kept.diagnostics) })
             else {
                 kept.diagnostics.append(.warning(.stateUnreadable, "A kept notification could not be read; it was left out."))
                 continue

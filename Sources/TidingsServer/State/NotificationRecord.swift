@@ -2,8 +2,8 @@ import TidingsBase
 import TidingsRuntime
 
 /// A delivered notification as the server's state keeps it: every field,
-/// attachments with their place in the store, so that it comes back after a
-/// restart exactly as it was delivered.
+/// attachments with their place in the store, the trigger that delivered it,
+/// so that it comes back after a restart exactly as it was delivered.
 enum NotificationRecord {
     /// The notification as JSON.
     static func json(_ notification: UserNotification) -> JSON {
@@ -30,12 +30,23 @@ enum NotificationRecord {
         if let criteria = content.filterCriteria { members.append(("filterCriteria", .string(criteria))) }
         if content.contentAvailable { members.append(("contentAvailable", .bool(true))) }
         if content.isLocal { members.append(("local", .bool(true))) }
-        return .object([("identifier", .string(notification.identifier)), ("date", .double(notification.date)),
-                        ("content", .object(members))])
+        var record: [(String, JSON)] = [("identifier", .string(notification.identifier)), ("date", .double(notification.date)),
+                                        ("content", .object(members))]
+        if let trigger = notification.trigger { record.append(("trigger", trigger.json)) }
+        return .object(record)
     }
 
     /// The notification `json` holds; nil when it is not one this type wrote.
+    /// A trigger that cannot be read is left out rather than the notification.
     static func notification(_ json: JSON) -> UserNotification? {
+        var warnings: [Diagnostic] = []
+        return notification(json, warnings: &warnings)
+    }
+
+    /// The notification `json` holds; nil when it is not one this type wrote.
+    /// A trigger that cannot be read is left out, with a warning in `warnings`,
+    /// rather than the notification.
+    static func notification(_ json: JSON, warnings: inout [Diagnostic]) -> UserNotification? {
         guard let identifier = json["identifier"]?.stringValue, let date = json["date"]?.doubleValue,
               let fields = json["content"], let userInfo = fields["userInfo"]?.objectMembers,
               let level = fields["interruptionLevel"]?.integerValue.flatMap({ InterruptionLevel(rawValue: Int32($0)) })
@@ -65,7 +76,15 @@ enum NotificationRecord {
             guard let made = self.attachment(attachment) else { return nil }
             content.attachments.append(made)
         }
-        return UserNotification(identifier: identifier, date: date, content: content)
+        var trigger: NotificationTrigger?
+        if let kept = json["trigger"] {
+            trigger = NotificationTrigger.read(kept, allowingPush: true).trigger
+            if trigger == nil {
+                warnings.append(.warning(.stateUnreadable,
+                                         "The trigger of kept notification \"\(identifier)\" could not be read; the notification is kept without it."))
+            }
+        }
+        return UserNotification(identifier: identifier, date: date, content: content, trigger: trigger)
     }
 
     /// An attachment as `NotificationAttachment.json` gives it.

@@ -43,7 +43,8 @@ static void receive_actions(void *user_data, const tidings_action *const *action
     *seen = count > 0 && actions[0]->struct_size >= TIDINGS_ACTION_SIZE_V1 ? count : 0;
 }
 
-static void use_version_3(tidings_context context, tidings_completion completion, const tidings_content *content) {
+static void use_version_3(tidings_context context, tidings_completion completion, const tidings_notification *notification,
+                          const tidings_content *content) {
     size_t seen = 0;
     const tidings_limits_interface *limits =
         (const tidings_limits_interface *)host->get_interface(host, TIDINGS_LIMITS_INTERFACE);
@@ -58,6 +59,17 @@ static void use_version_3(tidings_context context, tidings_completion completion
         const tidings_content_details *details = contents->get_details(content);
         if (details != NULL && details->struct_size >= TIDINGS_CONTENT_DETAILS_SIZE_1 && details->critical_sound) {
             host->log(context, TIDINGS_LOG_INFO, details->launch_image_name);
+        }
+    }
+    const tidings_trigger_interface *triggers =
+        (const tidings_trigger_interface *)host->get_interface(host, TIDINGS_TRIGGER_INTERFACE);
+    if (triggers != NULL && triggers->struct_size >= TIDINGS_TRIGGER_INTERFACE_SIZE_1) {
+        const tidings_trigger *trigger = triggers->get_trigger(notification);
+        tidings_trigger_kind kind = trigger != NULL && trigger->struct_size >= TIDINGS_TRIGGER_SIZE_1 ? trigger->kind : 0;
+        if ((kind == TIDINGS_TRIGGER_CALENDAR && trigger->hour != TIDINGS_DATE_COMPONENT_UNSET) ||
+            (kind == TIDINGS_TRIGGER_LOCATION && trigger->notify_on_entry) ||
+            (kind == TIDINGS_TRIGGER_TIME_INTERVAL && trigger->repeats) || kind == TIDINGS_TRIGGER_PUSH) {
+            host->log(context, TIDINGS_LOG_INFO, "triggered");
         }
     }
     if (host->complete_response_for(context, completion, TIDINGS_RESPONSE_DISMISS) == TIDINGS_STATUS_RATE_LIMITED) {
@@ -98,7 +110,7 @@ static void did_receive_request(void *instance, const tidings_notification *requ
         content.title = "no image";
     }
     (void)TIDINGS_STATUS_NOT_SUPPORTED;
-    use_version_3(context, completion, &content);
+    use_version_3(context, completion, request, &content);
     (void)(TIDINGS_ATTACHMENT_UNRECOGNIZED_TYPE + TIDINGS_ATTACHMENT_INVALID_FILE_SIZE +
            TIDINGS_ATTACHMENT_NOT_IN_DATA_STORE + TIDINGS_ATTACHMENT_MOVE_INTO_DATA_STORE_FAILED);
     host->complete_request(completion, &content);
