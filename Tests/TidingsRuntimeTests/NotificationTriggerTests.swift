@@ -28,4 +28,21 @@ import TidingsRuntime
         let now = UserNotification(identifier: "n", date: 0, content: NotificationContent())
         #expect(now.json["trigger"] == nil)
     }
+
+    @Test func anAppsCalendarTriggerMustNameAZoneTheSystemKnowsWhileAKeptOneIsNotLookedUpAgain() throws {
+        let trigger = JSON.object([("dateMatching", .object([("hour", .integer(8)), ("timeZone", .string("Mars/Olympus_Mons"))]))])
+        let scheduled = NotificationTrigger.read(trigger)
+        #expect(scheduled.trigger == nil)
+        #expect(scheduled.diagnostics.map(\.code) == [.triggerInvalid])
+        #expect(scheduled.diagnostics.first?.message.contains("Mars/Olympus_Mons") == true)
+        let kept = NotificationTrigger.read(trigger, allowingPush: true)
+        #expect(kept.diagnostics.isEmpty)
+        guard case .calendar(let matching, _)? = kept.trigger else {
+            Issue.record("a kept trigger reads back")
+            return
+        }
+        #expect(matching.timeZone == "Mars/Olympus_Mons")
+        let known = JSON.object([("dateMatching", .object([("hour", .integer(8)), ("timeZone", .string("Europe/Paris"))]))])
+        #expect(NotificationTrigger.read(known).diagnostics.isEmpty)
+    }
 }

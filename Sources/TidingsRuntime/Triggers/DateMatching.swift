@@ -4,9 +4,11 @@ import TidingsBase
 /// UNCalendarNotificationTrigger): any subset, in the Gregorian calendar
 /// and a time zone (the user's unless `timeZone` names one).
 ///
-/// A component left out matches any value when a smaller one is given
-/// (`minute: 30` alone: every hour at half past) and its smallest value
-/// when only larger ones are (`hour: 8` alone: 08:00:00).
+/// A component left out below the largest one given takes its smallest
+/// value, and one above it matches any value (`minute: 30` alone: every
+/// hour at half past; `hour: 8` alone: 08:00:00 each day; `month: 3`
+/// alone: 1 March at midnight). Docs/reference/calendar-matching.md has
+/// the whole of the rules.
 ///
 /// As JSON, an object of the components given: `era`, `year`, `month`,
 /// `day`, `hour`, `minute`, `second`, `weekday` (1 Sunday … 7 Saturday),
@@ -37,7 +39,7 @@ package struct DateMatching: Sendable, Equatable {
     /// The time zone the components are matched in, by name; nil for the user's.
     package var timeZone: String?
 
-    /// No components: matches every second.
+    /// No components: matches nothing (as Foundation's `Calendar.nextDate`), so never fires.
     package init() {}
 
     /// The names of the components, in the order JSON lists them.

@@ -11,8 +11,11 @@ extension NotificationTrigger {
 
     /// Reads a trigger an app schedules (see the type's summary), refusing
     /// what iOS refuses: an interval of 0 or less, a repeating interval under
-    /// 60 seconds, a region without a radius; a push trigger, which only a
-    /// remote notification has, with `allowingPush` false.
+    /// 60 seconds, a region without a radius; with `allowingPush` false
+    /// (an app's request), also a push trigger, which only a remote
+    /// notification has, and a `timeZone` the system does not know. With
+    /// `allowingPush` true it reads back a trigger the host made (a kept
+    /// notification, a worker's message): the zone is not looked up again.
     /// - Parameter path: where the trigger is in the document, for diagnostics.
     package static func read(_ json: JSON, at path: [String] = ["trigger"], allowingPush: Bool = false) -> Reading {
         var fields = JSONFieldReader(file: nil, invalidCode: .triggerInvalid, unknownMemberCode: .triggerUnknownKey)
@@ -42,7 +45,8 @@ extension NotificationTrigger {
                 }
             }
         case "dateMatching":
-            if let matching = DateMatching.read(json["dateMatching"], at: path + ["dateMatching"], into: &fields) {
+            if let matching = DateMatching.read(json["dateMatching"], at: path + ["dateMatching"], checkingZone: !allowingPush,
+                                                into: &fields) {
                 trigger = .calendar(matching, repeats: repeats)
             }
         case "region":
@@ -69,8 +73,9 @@ extension DateMatching {
         "second": 0...59, "weekday": 1...7, "weekdayOrdinal": 1...5, "weekOfMonth": 1...6, "weekOfYear": 1...53,
     ]
 
-    /// Reads the components of a calendar trigger at `path`, reporting into `fields`.
-    static func read(_ json: JSON?, at path: [String], into fields: inout JSONFieldReader) -> DateMatching? {
+    /// Reads the components of a calendar trigger at `path`, reporting into
+    /// `fields`; with `checkingZone`, a `timeZone` the system does not know is refused.
+    static func read(_ json: JSON?, at path: [String], checkingZone: Bool, into fields: inout JSONFieldReader) -> DateMatching? {
         guard let members = fields.object(json, at: path) else { return nil }
         fields.checkMembers(members, allowed: componentNames + ["timeZone"], at: path)
         var matching = DateMatching()
@@ -86,6 +91,12 @@ extension DateMatching {
             matching[component: name] = Int(value)
         }
         matching.timeZone = fields.string(json?["timeZone"], at: path + ["timeZone"])
+        if checkingZone, let zone = matching.timeZone, NamedZoneCache.shared.rules(named: zone) == nil {
+            fields.report(.error, .triggerInvalid,
+                          "\"timeZone\" must name a zone of the system's time-zone database (such as \"Europe/Paris\"); \"\(zone)\" is not one.",
+                          at: path + ["timeZone"])
+            matching.timeZone = nil
+        }
         return matching
     }
 }
