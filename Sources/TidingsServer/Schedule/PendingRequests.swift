@@ -29,6 +29,12 @@ struct PendingRequests {
         }
     }
 
+    /// `app`, sharing the storage of the app's name already pending, if
+    /// any: one copy of a long name for all of an app's requests, not one each.
+    func interned(_ app: String) -> String {
+        apps.index(forKey: app).map { apps.keys[$0] } ?? app
+    }
+
     /// Every request, with its key.
     var all: [(key: PendingKey, request: PendingRequest)] {
         apps.flatMap { app, requests in requests.map { (PendingKey(app: app, identifier: $0.key), $0.value) } }

@@ -78,7 +78,7 @@ package final class PendingScheduler: Sendable {
         let wallNow = clock.wallNow(), elapsedNow = clock.elapsedNow()
         var book = Book(offset: wallNow - elapsedNow)
         for request in kept {
-            let key = PendingKey(app: request.record.app, identifier: request.record.identifier)
+            let key = PendingKey(app: book.requests.interned(request.record.app), identifier: request.record.identifier)
             var pending = PendingRequest(record: request.record.bytes, trigger: StoredTrigger(request.trigger),
                                          added: request.added, number: book.nextNumber)
             book.nextNumber += 1
@@ -115,7 +115,7 @@ package final class PendingScheduler: Sendable {
             let wallNow = clock.wallNow(), elapsedNow = clock.elapsedNow()
             let record = ScheduledRecord(app: app, identifier: identifier, added: wallNow, trigger: trigger, request: request)
             try state?.recordScheduled(record)
-            let key = PendingKey(app: app, identifier: identifier)
+            let key = PendingKey(app: book.requests.interned(app), identifier: identifier)
             let replaced = Self.take(key, from: &book) != nil
             var pending = PendingRequest(record: record.bytes, trigger: StoredTrigger(trigger), added: wallNow,
                                          number: book.nextNumber)
