@@ -121,7 +121,7 @@ package final class PendingScheduler: Sendable {
                                          number: book.nextNumber)
             book.nextNumber += 1
             pending.due = Self.firstDue(of: trigger, added: wallNow, lastFired: nil, wallNow: wallNow, elapsedNow: elapsedNow,
-                                        zone: zone(of: trigger))
+                                        zone: clock.timeZone())
             Self.arm(key, pending, in: &book)
             let date = Self.wallDate(of: pending, wallNow: wallNow, elapsedNow: elapsedNow)
             publish("request.scheduled", [

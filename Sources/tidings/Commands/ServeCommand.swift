@@ -74,6 +74,8 @@ enum ServeCommand: Command {
             guard limit <= 1_000_000 else { throw .usage("--pending-limit takes at most 1000000 requests per app; it is \(limit).") }
             configuration.pendingLimit = limit
         }
+        // Calendar triggers are matched in the user's zone: TZ, else /etc/localtime.
+        configuration.scheduleClock = SystemScheduleClock(environment: environment)
         var limits = Server.Limits()
         limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
         limits.spinBeforeWaiting = try spin(arguments, environment: environment)
