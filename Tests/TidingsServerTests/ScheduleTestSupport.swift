@@ -29,6 +29,11 @@ final class ManualScheduleClock: ScheduleClock {
         }
     }
 
+    /// The user's time zone becomes `zone`.
+    func setZone(_ zone: TimeZoneRules) {
+        now.withLock { $0.zone = zone }
+    }
+
     /// The wall clock is set `seconds` forward (backward when negative); the elapsed clock does not move.
     func jumpWall(by seconds: Double) {
         now.withLock { $0.wall += seconds }
