@@ -195,6 +195,11 @@ package final class PendingScheduler: Sendable {
         }
     }
 
+    /// How many requests are pending, across apps.
+    package var count: Int {
+        book.withLock { $0.requests.count }
+    }
+
     /// What `server.describe` says of the pending requests: how many, of how
     /// many apps, the next fire, the time zone, the limit per app.
     package var summary: JSON {

@@ -88,7 +88,7 @@ package final class HostService: Sendable {
         self.inbox = inbox
         badges = AppBadges(kept: state?.kept.badges ?? [], state: state, subscribers: subscribers)
         schedule = PendingScheduler(clock: configuration.scheduleClock, limit: configuration.pendingLimit,
-                                    kept: state?.kept.pending ?? [], state: state, subscribers: subscribers,
+                                    kept: state?.kept.pending.take() ?? [], state: state, subscribers: subscribers,
                                     drivingItself: configuration.scheduleClock is SystemScheduleClock, log: configuration.log)
         let shows = HostReference()
         let memory = self.memory

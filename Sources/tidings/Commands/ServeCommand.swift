@@ -140,7 +140,7 @@ enum ServeCommand: Command {
             return .success
         }
         printError("tidings serve: listening on \(path) (\(index.bundles.count) bundles on the search path; "
-            + "\(state.kept.delivered.count) delivered notifications and the categories of \(state.kept.categories.count) apps kept in \(stateDirectory))")
+            + "\(state.kept.delivered.count) delivered notifications and the categories of \(state.kept.categories.count) apps kept in \(stateDirectory); \(service.schedule.count) requests pending)")
         server.serve(listener)
         return .success
     }
