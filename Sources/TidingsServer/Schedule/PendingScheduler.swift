@@ -171,9 +171,9 @@ package final class PendingScheduler: Sendable {
 
     // MARK: Reading
 
-    /// The pending requests of `app` (every app's when nil), soonest first,
-    /// location requests and those that never fire last: each `{app,
-    /// identifier, request, trigger, nextTriggerDate, added}`.
+    /// The pending requests of `app` (every app's when nil), in the order of
+    /// `PendingRequests` (soonest first, location requests last): each
+    /// `{app, identifier, request, trigger, nextTriggerDate, added}`.
     package func pending(of app: String?) -> [JSON] {
         let listed = book.withLock { book in
             let wallNow = clock.wallNow(), elapsedNow = clock.elapsedNow()
