@@ -55,11 +55,27 @@ import TidingsBase
         #expect(series(["minute": 30], after: Self.thursday, count: 3) == [Self.thursday + 1800, Self.thursday + 5400, Self.thursday + 9000])
         // Every minute at :15 seconds.
         #expect(series(["second": 15], after: Self.thursday, count: 2) == [Self.thursday + 15, Self.thursday + 75])
-        // 08:mm:15 for every minute of the hour, then tomorrow.
-        #expect(next(["hour": 8, "second": 15], after: Self.thursday + 28800 + 3540 + 15) == Self.thursday + 86400 + 28800 + 15)
-        // No component at all: every second.
-        #expect(next([:], after: Self.thursday) == Self.thursday + 1)
-        #expect(DateMatching().nextDate(after: 10.5, in: .utc) == 11)
+        // Mondays, every hour at :30 (the weekday narrows the days; the hour is above the minute, so free).
+        #expect(series(["weekday": 2, "minute": 30], after: Self.thursday, count: 2) == [1_795_998_600, 1_796_002_200])
+        // The 8th … 14th of the month (the second of each weekday) at 09:00.
+        #expect(series(["weekdayOrdinal": 2, "hour": 9], after: Self.thursday, count: 2) == [1_796_720_400, 1_796_806_800])
+    }
+
+    @Test func componentsLeftOutBetweenGivenOnesTakeTheirSmallestValue() {
+        // 08:00:15 (the minute, below the hour, is 0), every day.
+        #expect(series(["hour": 8, "second": 15], after: Self.thursday, count: 2) == [Self.thursday + 28815, Self.thursday + 86400 + 28815])
+        // March at 08:00: 1 March only, each year.
+        #expect(series(["month": 3, "hour": 8], after: Self.thursday, count: 2) == [1_803_888_000, 1_835_510_400])
+        // The 15th at :30: 00:30 only.
+        #expect(series(["day": 15, "minute": 30], after: Self.thursday, count: 1) == [1_797_294_600])
+        // Saturdays in September: the first one, each year (4 September 2027, 2 September 2028).
+        #expect(series(["month": 9, "weekday": 7], after: Self.thursday, count: 2) == [1_820_016_000, 1_851_465_600])
+        // 2027 at 09:00: 1 January only.
+        #expect(series(["year": 2027, "hour": 9], after: Self.thursday, count: 2) == [1_798_794_000])
+        // The 2nd weekday ordinal alone: the 8th of each month.
+        #expect(series(["weekdayOrdinal": 2], after: Self.thursday, count: 2) == [1_796_688_000, 1_799_366_400])
+        // The era alone: every 1 January.
+        #expect(next(["era": 1]) == 1_798_761_600)
     }
 
     @Test func weeklyOnAWeekday() {
@@ -121,6 +137,7 @@ import TidingsBase
         #expect(next(["month": 4, "day": 31]) == nil)
         #expect(next(["weekdayOrdinal": 5, "weekOfMonth": 1]) == nil)  // days 29 … 31 are never in the first week
         #expect(next(["year": 2027, "month": 2, "day": 29]) == nil)
+        #expect(next([:]) == nil)  // no component at all, as Foundation
         #expect(matching(["hour": 8]).nextDate(after: .infinity, in: .utc) == nil)
         #expect(matching(["hour": 8]).nextDate(after: .nan, in: .utc) == nil)
     }
@@ -128,5 +145,7 @@ import TidingsBase
     @Test func aYearAndEraThatAreToCome() {
         #expect(next(["era": 1, "year": 2027, "month": 1, "day": 1, "hour": 0]) == 1_798_761_600)  // 2027-01-01
         #expect(next(["year": 2026, "month": 11, "day": 26, "hour": 12]) == 1_795_694_400)  // today 12:00
+        // A fraction of a second before a match, the match.
+        #expect(matching(["second": 0]).nextDate(after: Double(Self.thursday) + 59.5, in: .utc) == Double(Self.thursday + 60))
     }
 }

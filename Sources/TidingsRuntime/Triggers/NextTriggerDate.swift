@@ -8,31 +8,37 @@ extension DateMatching {
     ///
     /// It follows Foundation's `Calendar.nextDate(after:matching:
     /// matchingPolicy: .nextTimePreservingSmallerComponents,
-    /// repeatedTimePolicy: .first)` in the Gregorian calendar:
+    /// repeatedTimePolicy: .first)` in the Gregorian calendar (proleptic):
     /// - Weekdays are 1 (Sunday) … 7 (Saturday); weeks begin on Sunday and
     ///   the first week of a month or year is the one holding its 1st
     ///   (minimumDaysInFirstWeek 1, as en_US), so the last days of December
     ///   are in week 1 of the next year when their week holds 1 January;
     ///   `weekdayOrdinal` n is the month's n-th such weekday (days 7n−6 … 7n).
-    /// - A component left out matches any value when a smaller one is given
-    ///   (`minute: 30` alone: every hour at :30:00) and takes its smallest
-    ///   value when only larger ones are (`hour: 8`: 08:00:00; `month: 3`:
-    ///   1 March 00:00:00; `weekday: 2`: every Monday at 00:00:00;
-    ///   `weekOfMonth`/`weekOfYear` alone: the week's first day, 00:00:00).
-    ///   No component at all matches every second.
+    /// - Of era, year, month, day, hour, minute and second, those left out
+    ///   above the largest given match any value (`minute: 30`: every hour
+    ///   at :30:00; `weekday: 2, minute: 30`: every hour of Mondays at :30)
+    ///   and those below it take their smallest value (`hour: 8`: 08:00:00;
+    ///   `hour: 8, second: 15`: 08:00:15; `month: 3, hour: 8`: 1 March at
+    ///   08:00; `month: 9, weekday: 7`: September's first Saturday;
+    ///   `year: 2027`: 1 January 2027). With only week components, the first
+    ///   day they select: `weekday: 2` every Monday at 00:00:00,
+    ///   `weekOfYear: 10` its Sunday, `weekOfMonth: 1` the 1st,
+    ///   `weekdayOrdinal: 2` the 8th. No component at all: nil.
     /// - A wall time the clocks skip (02:30 when they go from 02:00 to 03:00)
     ///   fires at that wall time shifted by the gap (03:30); one they repeat
     ///   (01:30 when they go back from 02:00 to 01:00) fires at its first
     ///   occurrence only, and the repeated wall times are not matched again
     ///   (after the first 01:30, an hourly `minute: 30` comes next at 02:30).
     /// - `era` 0 (BC), a `year` already past, or a set no date has
-    ///   (30 February; day 31 with a month of 30 days) give nil.
+    ///   (30 February; day 31 with a month of 30 days) give nil; a day some
+    ///   months lack (the 31st, 29 February, a sixth week) matches only the
+    ///   months that have it (Foundation would roll over into the next month).
     ///
     /// The search goes forward month by month, jumping to the given year and
-    /// month and checking only the given day, and stops 400 years after
-    /// the instant's year (the Gregorian calendar repeats every 400 years,
-    /// weekdays included), so a set that matches nothing is answered nil
-    /// in bounded time.
+    /// month and checking only the given day, and stops 400 years after the
+    /// instant's year (the Gregorian calendar repeats every 400 years,
+    /// weekdays included), so a set that matches nothing is answered nil in
+    /// bounded time.
     package func nextDate(after instant: Double, in zone: TimeZoneRules) -> Double? {
         // Beyond about ±30 million years an Int64 of seconds overflows the calendar arithmetic.
         guard instant.isFinite, abs(instant) < 1e15, let pattern = CalendarPattern(self) else { return nil }
