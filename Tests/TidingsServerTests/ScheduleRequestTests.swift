@@ -95,6 +95,29 @@ import TidingsRuntime
         #expect(events.events("request.fired").map { $0["identifier"] } == [.string("x")])
     }
 
+    @Test func manyReplacedAndRemovedLeaveTheOthersFiringInOrder() throws {
+        let service = try fixture.service(limit: 1_000, events: events)
+        // Each replacement and removal leaves a stale heap entry behind, swept once they outnumber the live.
+        for round in 0..<3 {
+            for number in 0..<300 {
+                _ = try fixture.add(service, "r\(number)", trigger: #"{"timeInterval": \#(1_000 + 10 * number - round)}"#).get()
+            }
+        }
+        _ = try fixture.call(service, "requests.remove", #"{"app": "\#(ScheduleFixture.app)", "identifiers": [\#((0..<300).filter { $0 % 3 != 0 }.map { "\"r\($0)\"" }.joined(separator: ", "))]}"#).get()
+        #expect(try fixture.pending(service).count == 100)
+        fixture.clock.advance(by: 997)
+        service.schedule.runDue()
+        #expect(events.events("request.fired").isEmpty)
+        fixture.clock.advance(by: 1)
+        service.schedule.runDue()
+        #expect(events.events("request.fired").map { $0["identifier"] } == [.string("r0")])
+        fixture.clock.advance(by: 3_000)
+        service.schedule.runDue()
+        let fired = events.events("request.fired").compactMap { $0["identifier"]?.stringValue }
+        #expect(fired == (0..<300).filter { $0 % 3 == 0 }.map { "r\($0)" })
+        #expect(try fixture.pending(service).isEmpty)
+    }
+
     @Test func theLimitKeepsTheSoonestFiringAndRegionsLast() throws {
         let service = try fixture.service(limit: 3, events: events)
         let region = #"{"region": {"identifier": "office", "latitude": 48.85, "longitude": 2.35, "radius": 100}}"#
