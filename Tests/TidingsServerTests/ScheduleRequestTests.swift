@@ -118,6 +118,24 @@ import TidingsRuntime
         #expect(try fixture.pending(service).isEmpty)
     }
 
+    @Test func theAppIsFoundByTheRequestsCategoryWhenNotNamed() throws {
+        let service = try fixture.service(events: events)
+        _ = try fixture.call(service, "categories.register", #"{"app": "com.example.tasks", "categories": [{"identifier": "task-due", "actions": []}]}"#).get()
+        let added = try fixture.call(service, "requests.add", #"{"request": {"content": {"title": "Due", "categoryIdentifier": "task-due"}, "trigger": {"timeInterval": 5}}}"#).get()
+        #expect(added["app"] == .string("com.example.tasks"))
+        let identifier = try #require(added["identifier"]?.stringValue)
+        #expect(!identifier.isEmpty)
+        guard case .failure(let unnamed) = try fixture.call(service, "requests.add", #"{"request": {"content": {"title": "T"}, "trigger": {"timeInterval": 5}}}"#) else {
+            return #expect(Bool(false))
+        }
+        #expect(unnamed.code == -32602 && unnamed.message.contains("\"app\""), "\(unnamed)")
+        fixture.clock.advance(by: 5)
+        service.schedule.runDue()
+        let delivered = try #require(events.events("notification.delivered").first)
+        #expect(delivered["app"] == .string("com.example.tasks"))
+        #expect(delivered["notification"]?["identifier"] == .string(identifier))
+    }
+
     @Test func theLimitKeepsTheSoonestFiringAndRegionsLast() throws {
         let service = try fixture.service(limit: 3, events: events)
         let region = #"{"region": {"identifier": "office", "latitude": 48.85, "longitude": 2.35, "radius": 100}}"#
