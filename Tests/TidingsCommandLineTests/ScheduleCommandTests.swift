@@ -122,10 +122,10 @@ import TestSupport
         let socket = directory.file("none.sock")
         let result = try schedule(["--list"], socket: socket)
         #expect(result.status == 75)
-        #expect(result.standardError == "tidings schedule: error: No server listens at \(socket); start one with `tidings serve --socket \(socket)`. [file.not-found]\n",
+        #expect(result.standardError == "tidings schedule: error: No server listens at \(socket); start one with `tidings serve --socket \(socket)`. [cli.no-server]\n",
                 "\(result.standardError)")
         let json = try schedule(["--list", "--json"], socket: socket)
-        #expect(json.standardOutput.contains(#""exitCode" : 75"#), "\(json.standardOutput)")
+        #expect(json.standardOutput.contains(#""exitCode": 75"#), "\(json.standardOutput)")
     }
 
     @Test func theCommandLineIsCheckedBeforeAnyServerIsAsked() throws {

@@ -18,9 +18,9 @@ enum SocketOption {
         do throws(ServerClient.Failure) {
             return try ServerClient(path: path)
         } catch {
-            guard case .noServer(_, let problem) = error else { throw failure(error, calling: "a connection") }
+            guard case .noServer = error else { throw failure(error, calling: "a connection") }
             let start = "tidings serve" + (given == nil ? "" : " --socket \(path)")
-            throw CommandFailure(.unavailable, [.error(problem.code, "No server listens at \(path); start one with `\(start)`.")])
+            throw CommandFailure(.unavailable, [.error(.noServer, "No server listens at \(path); start one with `\(start)`.")])
         }
     }
 
@@ -28,8 +28,8 @@ enum SocketOption {
     /// each, and an exit code by what the server said (see `ExitCode`).
     static func failure(_ failure: ServerClient.Failure, calling method: String) -> CommandFailure {
         switch failure {
-        case .noServer(let path, let problem):
-            return CommandFailure(.unavailable, [.error(problem.code, "No server listens at \(path); start one with `tidings serve`.")])
+        case .noServer(let path, _):
+            return CommandFailure(.unavailable, [.error(.noServer, "No server listens at \(path); start one with `tidings serve`.")])
         case .unsafe(let problem):
             return CommandFailure(.unsafePath, [problem])
         case .broken(let message):
@@ -54,6 +54,8 @@ enum SocketOption {
 }
 
 extension Diagnostic.Code {
+    /// No server listens at the socket a command talks to.
+    static let noServer = Self("cli.no-server")
     /// The server closed the connection, did not answer in time, or answered something that is not JSON-RPC.
     static let serverUnanswered = Self("cli.server-unanswered")
 }
