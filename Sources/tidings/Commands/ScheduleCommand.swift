@@ -9,7 +9,7 @@ enum ScheduleCommand: Command {
     static let spec = CommandSpec(
         name: "schedule",
         summary: "Schedule a local notification request on a running server (tidings serve) for a time interval, a date or a region; list, remove, or report a position.",
-        usage: "PAYLOAD [--app APP] [--identifier ID] (--in DURATION | --every DURATION | --at DATE-OR-TIME | [--year N] [--month N] [--day N] [--hour N] [--minute N] [--second N] [--weekday DAY] [--weekday-ordinal N] [--week-of-month N] [--week-of-year N] [--time-zone ZONE] | --region LAT,LON,RADIUS [--region-id ID] [--on-entry] [--on-exit]) [--repeats] | --list [--app APP] | --remove ID... --app APP | --remove-all --app APP | --location LAT,LON[,ACCURACY]; [--json] [--socket PATH]",
+        usage: "PAYLOAD [--app APP] [--identifier ID] [--in DURATION | --every DURATION | --at DATE-OR-TIME | [--year N] [--month N] [--day N] [--hour N] [--minute N] [--second N] [--weekday DAY] [--weekday-ordinal N] [--week-of-month N] [--week-of-year N] [--time-zone ZONE] | --region LAT,LON,RADIUS [--region-id ID] [--on-entry] [--on-exit]] [--repeats] | --list [--app APP] | --remove ID... --app APP | --remove-all --app APP | --location LAT,LON[,ACCURACY]; any with [--json] [--socket PATH]",
         options: [
             .init(name: "app", value: "APP",
                   help: "The app the request is for (default: the one app whose extension serves the request's category). With --list: that app's only. Needed by --remove and --remove-all."),
