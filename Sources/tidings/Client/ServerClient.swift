@@ -4,45 +4,26 @@ import TidingsServer
 
 /// A JSON-RPC 2.0 client of a running `tidings serve`, over its Unix
 /// socket: one JSON message per line each way. A call sends one request
-/// and waits for its answer; events the server pushes meanwhile are kept
-/// in `events`, in order. Used by one thread; it owns its socket.
+/// and waits for its answer, skipping the events a subscribed connection
+/// is pushed meanwhile. Used by one thread; it owns its socket.
 final class ServerClient {
     /// Why a call got no result.
     enum Failure: Error {
         /// No server answers at the socket: none listens, or the socket or its directory is missing.
-        case noServer(path: String, Diagnostic)
+        case noServer(path: String)
         /// The socket or its directory is not the user's own, or another user's server listens there.
         case unsafe(Diagnostic)
         /// The server answered with an error object.
-        case answered(ServerError)
+        case answered(RPCError)
         /// The connection broke, or the answer was not JSON-RPC.
         case broken(String)
     }
 
-    /// An error object the server answered with.
-    struct ServerError: Error {
-        /// The JSON-RPC error code (-32602, -32000, …).
-        var code: Int64
-        /// The server's sentence.
-        var message: String
-        /// Its `data`, when it sent any.
-        var data: JSON?
-
-        /// The most precise name of what went wrong: the code of the first
-        /// error among `data.diagnostics`, else `data.cause`, else `rpc.CODE`.
-        var cause: Diagnostic.Code {
-            let diagnostics = data?["diagnostics"]?.arrayValue ?? []
-            let first = diagnostics.first { $0["severity"]?.stringValue == "error" } ?? diagnostics.first
-            if let code = first?["code"]?.stringValue ?? data?["cause"]?.stringValue { return Diagnostic.Code(code) }
-            return Diagnostic.Code("rpc.\(code)")
-        }
-    }
-
     /// The socket's path, for messages.
     let path: String
-    /// Events received while waiting for answers, oldest first (each a whole message: `method`, `params`).
-    private(set) var events: [JSON] = []
-    private let socket: Int32
+    /// The connection, closed with the client.
+    private let connection: FileDescriptor
+    private var socket: Int32 { connection.rawValue }
     private var received: [UInt8] = []
     private var nextID: Int64 = 0
 
@@ -54,15 +35,11 @@ final class ServerClient {
     init(path: String) throws(Failure) {
         self.path = path
         do throws(Diagnostic) {
-            socket = try UnixSocket.connect(to: path).take()
+            connection = try UnixSocket.connect(to: path)
         } catch {
             if error.code.refusesPath { throw .unsafe(error) }
-            throw .noServer(path: path, error)
+            throw .noServer(path: path)
         }
-    }
-
-    deinit {
-        close(socket)
     }
 
     /// Calls `method` with `params` and returns its result; thrown: the
@@ -75,15 +52,10 @@ final class ServerClient {
         let deadline = MonotonicClock.deadline(after: Self.answerTimeout)
         while true {
             let message = try nextMessage(until: deadline)
-            guard let answered = message["id"], answered != .null || message["error"] != nil else {
-                events.append(message)
-                continue
-            }
-            // An error with a null id is the server refusing the connection or the line itself.
-            guard answered == id || answered == .null else { continue }
+            // An event has no id; an error with a null id refuses the connection or the line itself.
+            guard let answered = message["id"], answered == id || (answered == .null && message["error"] != nil) else { continue }
             if let error = message["error"] {
-                throw .answered(ServerError(code: error["code"]?.integerValue ?? 0, message: error["message"]?.stringValue ?? "",
-                                            data: error["data"]))
+                throw .answered(RPCError(Int(error["code"]?.integerValue ?? 0), error["message"]?.stringValue ?? "", data: error["data"]))
             }
             return message["result"] ?? .null
         }
@@ -128,5 +100,17 @@ final class ServerClient {
             guard count > 0 else { throw .broken("The server at \(path) closed the connection before answering.") }
             received += chunk[..<count]
         }
+    }
+}
+
+extension RPCError {
+    /// The most precise name of what went wrong, for a client's message:
+    /// the code of the first error among `data.diagnostics`, else
+    /// `data.cause`, else `rpc.CODE`.
+    var cause: Diagnostic.Code {
+        let diagnostics = data?["diagnostics"]?.arrayValue ?? []
+        let first = diagnostics.first { $0["severity"]?.stringValue == "error" } ?? diagnostics.first
+        if let code = first?["code"]?.stringValue ?? data?["cause"]?.stringValue { return Diagnostic.Code(code) }
+        return Diagnostic.Code("rpc.\(code)")
     }
 }

@@ -28,7 +28,7 @@ enum SocketOption {
     /// each, and an exit code by what the server said (see `ExitCode`).
     static func failure(_ failure: ServerClient.Failure, calling method: String) -> CommandFailure {
         switch failure {
-        case .noServer(let path, _):
+        case .noServer(let path):
             return CommandFailure(.unavailable, [.error(.noServer, "No server listens at \(path); start one with `tidings serve`.")])
         case .unsafe(let problem):
             return CommandFailure(.unsafePath, [problem])
