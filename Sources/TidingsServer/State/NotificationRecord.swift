@@ -30,8 +30,10 @@ enum NotificationRecord {
         if let criteria = content.filterCriteria { members.append(("filterCriteria", .string(criteria))) }
         if content.contentAvailable { members.append(("contentAvailable", .bool(true))) }
         if content.isLocal { members.append(("local", .bool(true))) }
-        return .object([("identifier", .string(notification.identifier)), ("date", .double(notification.date)),
-                        ("content", .object(members))])
+        var record: [(String, JSON)] = [("identifier", .string(notification.identifier)), ("date", .double(notification.date)),
+                                        ("content", .object(members))]
+        if let trigger = notification.trigger { record.append(("trigger", trigger.json)) }
+        return .object(record)
     }
 
     /// The notification `json` holds; nil when it is not one this type wrote.
@@ -65,7 +67,9 @@ enum NotificationRecord {
             guard let made = self.attachment(attachment) else { return nil }
             content.attachments.append(made)
         }
-        return UserNotification(identifier: identifier, date: date, content: content)
+        var notification = UserNotification(identifier: identifier, date: date, content: content)
+        notification.trigger = json["trigger"].flatMap { NotificationTrigger.read($0, allowingPush: true).trigger }
+        return notification
     }
 
     /// An attachment as `NotificationAttachment.json` gives it.

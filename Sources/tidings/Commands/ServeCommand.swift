@@ -13,7 +13,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--deadline SECONDS] [--service-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--pending-limit COUNT] [--deadline SECONDS] [--service-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
@@ -24,6 +24,8 @@ enum ServeCommand: Command {
                   help: "Keep at most this many delivered notifications (default \(HostService.Configuration.defaultKept)); a delivery beyond it expires the oldest (notification.dismissed, reason expired)."),
             .init(name: "inbox-limit", value: "COUNT",
                   help: "Keep at most this many entries in each app's inbox (default \(AppInbox.defaultLimit)); one more drops the oldest, with a warning logged and an inbox.dropped event."),
+            .init(name: "pending-limit", value: "COUNT",
+                  help: "Keep at most this many pending requests per app, 1 – 1000000 (default \(PendingScheduler.defaultLimit), as iOS); one more drops the app's latest-firing (requests.add answers it in \"dropped\"; a request.removed event, reason limit)."),
             IsolationOption.option,
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
@@ -68,6 +70,10 @@ enum ServeCommand: Command {
         configuration.payloadSizeLimit = try arguments.wholeNumber("max-payload-size") ?? configuration.payloadSizeLimit
         configuration.host.deliveredLimit = try arguments.wholeNumber("keep") ?? configuration.host.deliveredLimit
         configuration.inboxLimit = try arguments.wholeNumber("inbox-limit") ?? configuration.inboxLimit
+        if let limit = try arguments.wholeNumber("pending-limit") {
+            guard limit <= 1_000_000 else { throw .usage("--pending-limit takes at most 1000000 requests per app; it is \(limit).") }
+            configuration.pendingLimit = limit
+        }
         var limits = Server.Limits()
         limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
         limits.spinBeforeWaiting = try spin(arguments, environment: environment)

@@ -1,0 +1,75 @@
+import TidingsBase
+import TidingsRuntime
+
+/// Names a pending request: its app and its identifier.
+struct PendingKey: Hashable, Sendable {
+    /// The app the request is for.
+    let app: String
+    /// The request's identifier, unique among the app's.
+    let identifier: String
+}
+
+/// One request waiting for its trigger, as the scheduler keeps it: the
+/// bytes of its record (shared with the state), its trigger, and when it
+/// fires next. The request payload itself is read back from the record only
+/// when it fires or is listed, so that 100,000 pending cost little more than
+/// their records.
+struct PendingRequest: Sendable {
+    /// Its record (`ScheduledRecord.bytes`): the request payload, its trigger, when it was added.
+    let record: [UInt8]
+    /// Its trigger, small for the common time interval.
+    let trigger: StoredTrigger
+    /// When it was added, in wall seconds.
+    let added: Double
+    /// The number it is armed under in the scheduler's heaps; a request added
+    /// again under its identifier gets another.
+    let number: UInt64
+    /// When it fires next: wall seconds for a calendar trigger, elapsed
+    /// seconds for a time interval; nil for a location trigger, and for a
+    /// calendar trigger whose components match no date to come.
+    var due: Double?
+    /// For a location trigger, whether the device was last known inside its
+    /// region; nil until a position tells.
+    var inside: Bool?
+    /// A one-shot request that fired and whose delivery is under way: it
+    /// is removed once delivered, and fires no more meanwhile.
+    var firing = false
+}
+
+/// A trigger as a pending request keeps it: a time interval in place, the
+/// larger calendar and location triggers boxed, so that the common case
+/// costs a few bytes.
+enum StoredTrigger: Sendable {
+    /// `NotificationTrigger.timeInterval`.
+    case interval(seconds: Double, repeats: Bool)
+    /// Any other trigger.
+    case boxed(TriggerBox)
+
+    /// The trigger `trigger`, stored.
+    init(_ trigger: NotificationTrigger) {
+        if case .timeInterval(let seconds, let repeats) = trigger {
+            self = .interval(seconds: seconds, repeats: repeats)
+        } else {
+            self = .boxed(TriggerBox(trigger))
+        }
+    }
+
+    /// The trigger.
+    var trigger: NotificationTrigger {
+        switch self {
+        case .interval(let seconds, let repeats): .timeInterval(seconds: seconds, repeats: repeats)
+        case .boxed(let box): box.trigger
+        }
+    }
+}
+
+/// A trigger on the heap, shared by the copies of its request.
+final class TriggerBox: Sendable {
+    /// The trigger.
+    let trigger: NotificationTrigger
+
+    /// A box holding `trigger`.
+    init(_ trigger: NotificationTrigger) {
+        self.trigger = trigger
+    }
+}
