@@ -100,12 +100,16 @@ struct ScheduleText {
         return seconds > 0 ? "in \(Self.span(seconds))" : "\(Self.span(-seconds)) ago"
     }
 
-    /// A length of time in its two largest units: "1 h 30 min", "42 s", "3 d 4 h", "0.5 s".
+    /// A length of time in its two largest units, rounded to the smaller:
+    /// "1 h 30 min", "42 s", "3 d 4 h", "0.5 s".
     static func span(_ seconds: Double) -> String {
         guard seconds >= 1 else { return "\(NumberText.short(seconds)) s" }
-        var rest = Int(seconds.rounded())
+        let units = [(86_400, "d"), (3_600, "h"), (60, "min"), (1, "s")]
+        let largest = units.firstIndex { Int(seconds.rounded()) >= $0.0 } ?? units.count - 1
+        let step = units[min(largest + 1, units.count - 1)].0
+        var rest = Int((seconds / Double(step)).rounded()) * step
         var parts: [String] = []
-        for (size, unit) in [(86_400, "d"), (3_600, "h"), (60, "min"), (1, "s")] where rest >= size && parts.count < 2 {
+        for (size, unit) in units where rest >= size && parts.count < 2 {
             parts.append("\(rest / size) \(unit)")
             rest %= size
         }
