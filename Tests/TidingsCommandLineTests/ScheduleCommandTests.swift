@@ -10,13 +10,13 @@ import TestSupport
     let directory = TemporaryDirectory("schedule")
     static let app = "com.example.todo"
 
-    /// Starts `tidings serve` with no extension, its state and socket in the test's directory.
-    func serve() throws -> (BackgroundProcess, String) {
+    /// Starts `tidings serve` with no extension, its state and socket in the test's directory, and `options`.
+    func serve(_ options: [String] = []) throws -> (BackgroundProcess, String) {
         let socket = directory.file("run/tidings.sock")
         try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
         let server = try BackgroundProcess(Locations.product("tidings"), [
             "serve", "--socket", socket, "--state", directory.file("state"), "--extensions", directory.file("extensions"),
-        ], environment: ["HOME": tidings.home.path, "NO_COLOR": "1"], log: directory.file("serve.log"))
+        ] + options, environment: ["HOME": tidings.home.path, "NO_COLOR": "1"], log: directory.file("serve.log"))
         try #require(BackgroundProcess.wait(forListener: socket), "the server did not start: \(log)")
         return (server, socket)
     }
@@ -93,6 +93,31 @@ import TestSupport
         #expect(trigger["dateMatching"] as? [String: Int] == ["weekday": 2, "hour": 9])
         #expect(try answer(["--remove", "tea", "--app", Self.app], socket: socket)["removed"] as? [String] == ["tea"])
         #expect(try answer(["--location", "48.8566,2.3522,10"], socket: socket)["fired"] as? [Any] != nil)
+    }
+
+    @Test func aRegionFiresOnTheCrossingAPositionReports() throws {
+        let (server, socket) = try serve()
+        defer { server.stop() }
+        let scheduled = try schedule([try request("Milk"), "--app", Self.app, "--identifier", "milk",
+                                      "--region", "48.8566,2.3522,100", "--region-id", "shop", "--on-entry"], socket: socket)
+        #expect(scheduled.standardOutput.contains("on entering shop"), "\(scheduled.standardOutput)\(scheduled.standardError)")
+        // The first position only tells where the device is; the next one crosses into the region.
+        #expect(try schedule(["--location", "48.80,2.35"], socket: socket).standardOutput.hasPrefix("Nothing fired"))
+        let entered = try schedule(["--location", "48.8566,2.3522,10"], socket: socket)
+        #expect(entered.status == 0, "\(entered.standardError)")
+        #expect(entered.standardOutput == "Fired:\n  milk (\(Self.app)) on entering its region\n")
+    }
+
+    @Test func whatThePendingLimitDropsIsPrinted() throws {
+        let (server, socket) = try serve(["--pending-limit", "2"])
+        defer { server.stop() }
+        let file = try request("Tea")
+        for (identifier, delay) in [("soon", "1h"), ("later", "2h")] {
+            #expect(try schedule([file, "--app", Self.app, "--identifier", identifier, "--in", delay], socket: socket).status == 0)
+        }
+        let third = try schedule([file, "--app", Self.app, "--identifier", "sooner", "--in", "30m"], socket: socket)
+        #expect(third.status == 0, "\(third.standardError)")
+        #expect(third.standardOutput.contains("Dropped  later: the app's pending limit keeps the soonest-firing"), "\(third.standardOutput)")
     }
 
     @Test func aRequestComesFromStandardInputWithItsOwnTrigger() throws {
