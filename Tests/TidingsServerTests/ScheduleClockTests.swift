@@ -115,4 +115,23 @@ import TidingsRuntime
         service.schedule.runDue()
         #expect(events.events("request.fired").count == 1)
     }
+
+    @Test func aChangeOfTimeZoneReArmsCalendarRequestsInTheNewZone() throws {
+        let service = try fixture.service(events: events)
+        _ = try fixture.add(service, "nine", trigger: #"{"dateMatching": {"hour": 9}, "repeats": true}"#).get()
+        _ = try fixture.add(service, "paris-ten", trigger: #"{"dateMatching": {"hour": 10, "timeZone": "Europe/Paris"}}"#).get()
+        _ = try fixture.add(service, "later", trigger: #"{"timeInterval": 7200}"#).get()
+        #expect(try fixture.pending(service).map(\.1) == [ScheduleFixture.date(7_200), ScheduleFixture.date(7_200),
+                                                             ScheduleFixture.date(7_200)])
+        // 09:00 in Paris (UTC+1 in March) is 08:00 UTC; a zone of its own and intervals stay as they were.
+        fixture.clock.setZone(try TimeZoneRules(named: "Europe/Paris"))
+        service.schedule.timeZoneChanged()
+        let dates = Dictionary(uniqueKeysWithValues: try fixture.pending(service).map { ($0.0, $0.1) })
+        #expect(dates["nine"] == ScheduleFixture.date(3_600))
+        #expect(dates["paris-ten"] == ScheduleFixture.date(7_200))
+        #expect(dates["later"] == ScheduleFixture.date(7_200))
+        fixture.clock.advance(by: 3_600)
+        service.schedule.runDue()
+        #expect(events.events("request.fired").map { $0["identifier"] } == [.string("nine")])
+    }
 }

@@ -135,6 +135,19 @@ import TidingsRuntime
         #expect(try fixture.pending(service).isEmpty && events.events("request.scheduled").isEmpty)
     }
 
+    @Test func aRequestThatCannotBeDeliveredWhenItFiresIsRemovedAsUndeliverable() throws {
+        let logged = LogRecorder()
+        let service = try fixture.service(events: events, log: logged)
+        let photo = fixture.directory.file("gone.png")
+        _ = try fixture.call(service, "requests.add", #"{"app": "\#(ScheduleFixture.app)", "request": {"identifier": "photo", "content": {"title": "Look", "attachments": [{"identifier": "p", "path": "\#(photo)"}]}, "trigger": {"timeInterval": 60}}}"#).get()
+        fixture.clock.advance(by: 60)
+        service.schedule.runDue()
+        #expect(events.events("notification.delivered").isEmpty && events.events("request.fired").isEmpty)
+        #expect(events.events("request.removed").first?["reason"] == .string("undeliverable"))
+        #expect(logged.messages.contains { $0.contains("photo") && $0.contains("could not be delivered") }, "\(logged.messages)")
+        #expect(try fixture.pending(service).isEmpty)
+    }
+
     @Test func aRequestWhoseRecordCannotBeWrittenIsNotAdded() throws {
         let state = RefusingState()
         let service = try fixture.service(state: state, events: events)

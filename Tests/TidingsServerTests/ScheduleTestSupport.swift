@@ -29,6 +29,11 @@ final class ManualScheduleClock: ScheduleClock {
         }
     }
 
+    /// The user's time zone becomes `zone`.
+    func setZone(_ zone: TimeZoneRules) {
+        now.withLock { $0.zone = zone }
+    }
+
     /// The wall clock is set `seconds` forward (backward when negative); the elapsed clock does not move.
     func jumpWall(by seconds: Double) {
         now.withLock { $0.wall += seconds }
@@ -57,6 +62,19 @@ final class EventRecorder: EventReceiver {
     }
 }
 
+/// Keeps what the server logs.
+final class LogRecorder: Sendable {
+    private let kept = Mutex<[String]>([])
+
+    /// Keeps `diagnostic`'s message.
+    func keep(_ diagnostic: Diagnostic) {
+        kept.withLock { $0.append(diagnostic.message) }
+    }
+
+    /// The messages logged so far.
+    var messages: [String] { kept.withLock { $0 } }
+}
+
 /// A `HostService` over no bundles, its pending requests scheduled by a
 /// manual clock, its state (when kept) in a temporary directory, an event
 /// recorder subscribed to every app.
@@ -71,8 +89,9 @@ struct ScheduleFixture {
     /// A service by this fixture's clock, keeping `limit` requests per app,
     /// recording in `state`; `events` subscribed to it.
     func service(limit: Int = PendingScheduler.defaultLimit, state: (any ServerState)? = nil,
-                 events: EventRecorder) throws -> HostService {
+                 events: EventRecorder, log: LogRecorder = LogRecorder()) throws -> HostService {
         var configuration = HostService.Configuration()
+        configuration.log = { log.keep($0) }
         configuration.pendingLimit = limit
         configuration.scheduleClock = clock
         configuration.host.attachmentDirectory = directory.file("attachments")

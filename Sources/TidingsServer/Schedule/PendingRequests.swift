@@ -2,12 +2,12 @@
 /// app's are ranked when its pending limit drops some.
 ///
 /// Ranking (what `requests.pending` lists first, and the pending limit keeps
-/// first): requests with a date to fire, soonest first; then location
-/// requests (their time cannot be known); then calendar requests that match
-/// no date to come, which never fire. The limit drops from the end: a
-/// request that never fires first, then the latest-firing, then location
-/// requests, the last added first: iOS keeps an app's soonest-firing 64,
-/// and a location request may fire any time.
+/// first): requests with a date to fire, soonest first; then calendar
+/// requests that match no date to come, which never fire; then location
+/// requests, whose time cannot be known. The limit drops a request that
+/// never fires first, then the latest-firing, then location requests, the
+/// last added first: iOS keeps an app's soonest-firing 64, and a location
+/// request may fire any time.
 struct PendingRequests {
     /// Each app's requests, by identifier.
     private(set) var apps: [String: [String: PendingRequest]] = [:]
@@ -29,6 +29,12 @@ struct PendingRequests {
         }
     }
 
+    /// `app`, sharing the storage of the app's name already pending, if
+    /// any: one copy of a long name for all of an app's requests, not one each.
+    func interned(_ app: String) -> String {
+        apps.index(forKey: app).map { apps.keys[$0] } ?? app
+    }
+
     /// Every request, with its key.
     var all: [(key: PendingKey, request: PendingRequest)] {
         apps.flatMap { app, requests in requests.map { (PendingKey(app: app, identifier: $0.key), $0.value) } }
@@ -43,13 +49,13 @@ struct PendingRequests {
     /// - Parameter wallDate: the wall date it fires next, when it has one.
     static func rank(_ request: PendingRequest, firingAt wallDate: Double?) -> (Int, Double, Double) {
         if let wallDate { return (0, wallDate, request.added) }
-        if case .boxed(let box) = request.trigger, case .location = box.trigger { return (1, 0, request.added) }
-        return (2, 0, request.added)
+        if case .boxed(let box) = request.trigger, case .location = box.trigger { return (2, 0, request.added) }
+        return (1, 0, request.added)
     }
 
     /// When each class of rank is dropped (by the rank's first member): a
     /// request that never fires first, then one with a date, then a location request.
-    private static let dropOrder = [1, 2, 0]
+    private static let dropOrder = [1, 0, 2]
 
     /// The requests of `app` beyond the first `limit` by rank, the
     /// lowest-ranked first (see the type's summary for the order).

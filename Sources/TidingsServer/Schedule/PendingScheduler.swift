@@ -78,7 +78,7 @@ package final class PendingScheduler: Sendable {
         let wallNow = clock.wallNow(), elapsedNow = clock.elapsedNow()
         var book = Book(offset: wallNow - elapsedNow)
         for request in kept {
-            let key = PendingKey(app: request.record.app, identifier: request.record.identifier)
+            let key = PendingKey(app: book.requests.interned(request.record.app), identifier: request.record.identifier)
             var pending = PendingRequest(record: request.record.bytes, trigger: StoredTrigger(request.trigger),
                                          added: request.added, number: book.nextNumber)
             book.nextNumber += 1
@@ -115,13 +115,13 @@ package final class PendingScheduler: Sendable {
             let wallNow = clock.wallNow(), elapsedNow = clock.elapsedNow()
             let record = ScheduledRecord(app: app, identifier: identifier, added: wallNow, trigger: trigger, request: request)
             try state?.recordScheduled(record)
-            let key = PendingKey(app: app, identifier: identifier)
+            let key = PendingKey(app: book.requests.interned(app), identifier: identifier)
             let replaced = Self.take(key, from: &book) != nil
             var pending = PendingRequest(record: record.bytes, trigger: StoredTrigger(trigger), added: wallNow,
                                          number: book.nextNumber)
             book.nextNumber += 1
             pending.due = Self.firstDue(of: trigger, added: wallNow, lastFired: nil, wallNow: wallNow, elapsedNow: elapsedNow,
-                                        zone: zone(of: trigger))
+                                        zone: clock.timeZone())
             Self.arm(key, pending, in: &book)
             let date = Self.wallDate(of: pending, wallNow: wallNow, elapsedNow: elapsedNow)
             publish("request.scheduled", [
@@ -171,9 +171,9 @@ package final class PendingScheduler: Sendable {
 
     // MARK: Reading
 
-    /// The pending requests of `app` (every app's when nil), soonest first,
-    /// location requests and those that never fire last: each `{app,
-    /// identifier, request, trigger, nextTriggerDate, added}`.
+    /// The pending requests of `app` (every app's when nil), in the order of
+    /// `PendingRequests` (soonest first, location requests last): each
+    /// `{app, identifier, request, trigger, nextTriggerDate, added}`.
     package func pending(of app: String?) -> [JSON] {
         let listed = book.withLock { book in
             let wallNow = clock.wallNow(), elapsedNow = clock.elapsedNow()
@@ -193,6 +193,11 @@ package final class PendingScheduler: Sendable {
                          ("added", .string(ISO8601.format(contents.added)))])
             }
         }
+    }
+
+    /// How many requests are pending, across apps.
+    package var count: Int {
+        book.withLock { $0.requests.count }
     }
 
     /// What `server.describe` says of the pending requests: how many, of how

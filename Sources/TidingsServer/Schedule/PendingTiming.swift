@@ -55,7 +55,7 @@ extension PendingScheduler {
             guard case .boxed(let box) = request.trigger, case .calendar(let matching, _) = box.trigger else { continue }
             if let due = request.due, due <= wallNow { continue }
             book.wallHeap.remove(request.number)
-            request.due = matching.nextDate(after: wallNow, in: zone(of: box.trigger))
+            request.due = matching.nextDate(after: wallNow, in: clock.timeZone())
             Self.arm(key, request, in: &book)
         }
     }
@@ -76,7 +76,7 @@ extension PendingScheduler {
             }
         case .calendar(let matching, let repeats):
             late = wallNow - due > Self.lateness
-            if repeats { request.due = matching.nextDate(after: max(due, wallNow), in: zone(of: trigger)) }
+            if repeats { request.due = matching.nextDate(after: max(due, wallNow), in: clock.timeZone()) }
         case .location, .push:
             return nil
         }
@@ -213,11 +213,6 @@ extension PendingScheduler {
         guard let due = request.due else { return nil }
         if case .interval = request.trigger { return wallNow + (due - elapsedNow) }
         return due
-    }
-
-    /// The time zone a request of `trigger` is matched in: its own, else the user's.
-    func zone(of trigger: NotificationTrigger) -> TimeZoneRules {
-        clock.timeZone()
     }
 
     /// `seconds` as whole nanoseconds, 0 for what came before 0.

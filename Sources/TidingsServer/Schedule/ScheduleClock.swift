@@ -19,14 +19,23 @@ package protocol ScheduleClock: Sendable {
     func timeZone() -> TimeZoneRules
 }
 
-/// The system's clocks and time zone (`TZ`, else `/etc/localtime`), read
-/// again when `reloadTimeZone()` is told the zone changed.
+/// The system's clocks and time zone (`TZ` in the environment given, else
+/// `/etc/localtime`), read again when `reloadTimeZone()` is told the zone changed.
 package final class SystemScheduleClock: ScheduleClock {
+    /// The environment the zone is found by (its `TZ`).
+    private let environment: [String: String]
     private let zone: Mutex<TimeZoneRules>
 
-    /// The system's clocks, with the time zone as it is now.
-    package init() {
-        zone = Mutex(Self.systemZone())
+    /// The system's clocks, with the time zone as `environment` (by default
+    /// the process's `TZ`) and /etc/localtime make it now.
+    package init(environment: [String: String] = SystemScheduleClock.processTimeZoneVariable) {
+        self.environment = environment
+        zone = Mutex(TimeZoneRules.local(environment: environment))
+    }
+
+    /// The process's `TZ`, as an environment of its own. The corresponding C function is `getenv`.
+    package static var processTimeZoneVariable: [String: String] {
+        getenv("TZ").map { ["TZ": String(cString: $0)] } ?? [:]
     }
 
     package func wallNow() -> Double {
@@ -41,24 +50,14 @@ package final class SystemScheduleClock: ScheduleClock {
         zone.withLock { $0 }
     }
 
-    /// Reads the system's time zone again (the machine's zone changed);
-    /// true when it is another.
-    @discardableResult
-    package func reloadTimeZone() -> Bool {
-        let loaded = Self.systemZone()
-        return zone.withLock { zone in
-            defer { zone = loaded }
-            return zone != loaded
-        }
-    }
-
-    /// The system's time zone as it is now.
-    private static func systemZone() -> TimeZoneRules {
-        TimeZoneRules.utc
+    /// Reads the system's time zone again (the machine's zone changed).
+    package func reloadTimeZone() {
+        let loaded = TimeZoneRules.local(environment: environment)
+        zone.withLock { $0 = loaded }
     }
 
     /// Now on `clock`, in seconds. The corresponding C function is `clock_gettime`.
-    static func seconds(on clock: clockid_t) -> Double {
+    private static func seconds(on clock: clockid_t) -> Double {
         var time = timespec()
         clock_gettime(clock, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9

@@ -102,8 +102,8 @@ final class ScheduleLoop: Sendable {
     private func run(_ descriptors: Descriptors) {
         withUnsafeTemporaryAllocation(of: tidings_epoll_ready.self, capacity: 4) { ready in
             while true {
-                guard case .running = phase.withLock({ $0 }), let scheduler = scheduler.withLock({ $0.value }) else { return }
-                let next = scheduler.runDue()
+                // The scheduler held only while it runs: one let go of ends the thread (it owns the loop).
+                guard case .running = phase.withLock({ $0 }), let next = scheduler.withLock({ $0.value })?.runDue() else { return }
                 _ = tidings_timerfd_arm_at(descriptors.wallTimer.rawValue, next.wall.map { max(1, $0) } ?? 0, 1)
                 _ = tidings_timerfd_arm_at(descriptors.elapsedTimer.rawValue, next.elapsed.map { max(1, $0) } ?? 0, 0)
                 let count = descriptors.epoll.wait(into: ready, timeout: -1)
@@ -112,9 +112,9 @@ final class ScheduleLoop: Sendable {
                     case .bell?: drain(descriptors.bell)
                     case .elapsed?: drain(descriptors.elapsedTimer)
                     case .wall?:
-                        if !drain(descriptors.wallTimer) && errno == ECANCELED { scheduler.clockChanged() }
+                        if !drain(descriptors.wallTimer) && errno == ECANCELED { scheduler.withLock { $0.value }?.clockChanged() }
                     case .zone?:
-                        if Self.localtimeChanged(descriptors.zoneWatch),
+                        if Self.localtimeChanged(descriptors.zoneWatch), let scheduler = scheduler.withLock({ $0.value }),
                            let system = scheduler.clock as? SystemScheduleClock {
                             system.reloadTimeZone()
                             scheduler.timeZoneChanged()

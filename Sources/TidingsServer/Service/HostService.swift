@@ -34,10 +34,11 @@ package final class HostService: Sendable {
         package var inboxLimit = AppInbox.defaultLimit
         /// The most requests pending per app (`requests.add`); one more drops the latest-firing.
         package var pendingLimit = PendingScheduler.defaultLimit
-        /// The clocks pending requests are scheduled by; nil: the system's,
-        /// with a thread of the scheduler's own firing them when due. A test
-        /// gives a clock it moves and fires what is due with `schedule.runDue()`.
-        package var scheduleClock: (any ScheduleClock)?
+        /// The clocks pending requests are scheduled by. With the system's
+        /// (`SystemScheduleClock`), a thread of the scheduler's own fires them
+        /// when due; a test gives a clock it moves and fires what is due with
+        /// `schedule.runDue()`.
+        package var scheduleClock: any ScheduleClock = SystemScheduleClock()
         /// Told of what the server itself has to report outside any call
         /// (an inbox entry dropped or not recorded), for its log.
         package var log: @Sendable (Diagnostic) -> Void = { _ in }
@@ -86,9 +87,9 @@ package final class HostService: Sendable {
                              subscribers: subscribers, log: configuration.log)
         self.inbox = inbox
         badges = AppBadges(kept: state?.kept.badges ?? [], state: state, subscribers: subscribers)
-        schedule = PendingScheduler(clock: configuration.scheduleClock ?? SystemScheduleClock(), limit: configuration.pendingLimit,
-                                    kept: state?.kept.pending ?? [], state: state, subscribers: subscribers,
-                                    drivingItself: configuration.scheduleClock == nil, log: configuration.log)
+        schedule = PendingScheduler(clock: configuration.scheduleClock, limit: configuration.pendingLimit,
+                                    kept: state?.kept.pending.take() ?? [], state: state, subscribers: subscribers,
+                                    drivingItself: configuration.scheduleClock is SystemScheduleClock, log: configuration.log)
         let shows = HostReference()
         let memory = self.memory
         let reported = launcher { diagnostic in

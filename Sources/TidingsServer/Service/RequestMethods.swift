@@ -26,7 +26,7 @@ extension HostService {
             "requests.pending",
             summary: "The requests waiting for their trigger, with the next date each fires (getPendingNotificationRequests).",
             parameters: [ProtocolField("app", "string", "Only this app's; every app's when absent.")],
-            result: "`requests`: each `{app, identifier, request, trigger, nextTriggerDate, added}` — the request payload as added (its identifier in it, its trigger beside it), the next date it fires (ISO 8601; `null` for a region or a date that never comes), when it was added — soonest first, region requests and those that never fire last.",
+            result: "`requests`: each `{app, identifier, request, trigger, nextTriggerDate, added}` — the request payload as added (its identifier in it, its trigger beside it), the next date it fires (ISO 8601; `null` for a region or a date that never comes), when it was added — soonest first, then those that never fire (date components matching no date to come), region requests last.",
             errors: [-32602]),
                scope: RequestScope(reading: [.pendingRequests])) { service, params, _ throws(RPCError) in
             let app = params.string("app")

@@ -143,6 +143,7 @@ package final class JournaledState: ServerState {
     /// Reads the pending requests `state` holds into `kept`, each keeping
     /// the bytes of its record (shared with the keeper's model).
     private static func keepPending(of state: FoldedState<(bytes: [UInt8], json: JSON)>, in kept: inout KeptState) {
+        var pending: [KeptRequest] = []
         for (app, requests) in state.pending.sorted(by: { $0.key < $1.key }) {
             for (identifier, record) in requests {
                 guard let contents = ScheduledRecord.contents(of: record.json, identifier: identifier),
@@ -152,10 +153,11 @@ package final class JournaledState: ServerState {
                     continue
                 }
                 let lastFired = state.fired[app]?[identifier]?.json["at"]?.doubleValue
-                kept.pending.append(KeptRequest(record: scheduled, added: contents.added, trigger: contents.trigger,
-                                                lastFired: lastFired))
+                pending.append(KeptRequest(record: scheduled, added: contents.added, trigger: contents.trigger,
+                                           lastFired: lastFired))
             }
         }
+        kept.pending = KeptRequests(pending)
     }
 
     // MARK: Recording

@@ -1,3 +1,4 @@
+import Synchronization
 import TidingsBase
 import TidingsRuntime
 
@@ -73,4 +74,28 @@ package struct KeptRequest: Sendable {
     package var trigger: NotificationTrigger
     /// When a repeating one last fired, in wall seconds; nil when it never did.
     package var lastFired: Double?
+}
+
+/// The pending requests kept from before the server started, taken once by
+/// the scheduler that arms them again: what they hold is then not kept twice.
+package final class KeptRequests: Sendable {
+    private let requests: Mutex<[KeptRequest]>
+
+    /// `requests`, to be taken.
+    package init(_ requests: [KeptRequest] = []) {
+        self.requests = Mutex(requests)
+    }
+
+    /// How many are left to take.
+    package var count: Int {
+        requests.withLock { $0.count }
+    }
+
+    /// The requests, left to the caller: none are left here.
+    package func take() -> [KeptRequest] {
+        requests.withLock { requests in
+            defer { requests = [] }
+            return requests
+        }
+    }
 }

@@ -58,8 +58,8 @@ package struct KeptState: Sendable {
     package var inbox: [InboxEntry] = []
     /// The notifications delivered and not dismissed, in the order they were delivered.
     package var delivered: [(app: String, notification: UserNotification, width: Double)] = []
-    /// The pending requests, by app and identifier.
-    package var pending: [KeptRequest] = []
+    /// The pending requests, until the scheduler takes them.
+    package var pending = KeptRequests()
     /// What was repaired or could not be read back.
     package var diagnostics: [Diagnostic] = []
 

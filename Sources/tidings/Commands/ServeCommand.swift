@@ -40,6 +40,7 @@ enum ServeCommand: Command {
             "Every method, its parameters, result and errors, and every event: tidings manual --protocol markdown (or json), Docs/reference/protocol.md in the source tree, and the server.protocol method of a running server.",
             "State: each change is written to the journal before it is made and answered (it survives kill -9), a notification expiring to make room (--keep) included; the journal is flushed to disk every second and folded into a snapshot on a thread of its own. A change whose record cannot be written (a full disk) is refused with error -32010 and the state reported degraded until writing works again.",
             "Threads: one event loop accepts clients and reads and writes every connection; calls are answered on a pool of 2 threads per core and 4 more. Neither grows with the number of clients, nor with the requests waiting for their turn or for an extension. The soft limit of open files is raised to the hard one at the start (each client is a descriptor); a client that cannot be accepted for want of one waits in the backlog, and the log says so once.",
+            "Pending requests (requests.add): kept in the state and armed again at the start — a one-shot request whose time passed while the server was down is delivered once, marked late; a repeating one fires its next time only. One thread sleeps until the earliest is due: time intervals count real time (CLOCK_BOOTTIME, a suspend included), dates follow the wall clock and the user's time zone (TZ, else /etc/localtime; setting the clock or changing the zone arms them again).",
             "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
             "Files: the state, cache, fault ledger, attachment store, configuration and socket, and their directories, must be the user's own and writable by no one else; a link, a FIFO or another kind in their place is refused, never followed or waited on (exit status 77). Directories it makes are 0700.",
             "Stopping: SIGTERM or SIGINT (and SIGHUP, unless ignored) stops reading requests, lets the calls under way answer, removes the socket file and exits 0.",
@@ -74,6 +75,8 @@ enum ServeCommand: Command {
             guard limit <= 1_000_000 else { throw .usage("--pending-limit takes at most 1000000 requests per app; it is \(limit).") }
             configuration.pendingLimit = limit
         }
+        // Calendar triggers are matched in the user's zone: TZ, else /etc/localtime.
+        configuration.scheduleClock = SystemScheduleClock(environment: environment)
         var limits = Server.Limits()
         limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
         limits.spinBeforeWaiting = try spin(arguments, environment: environment)
@@ -138,7 +141,7 @@ enum ServeCommand: Command {
             return .success
         }
         printError("tidings serve: listening on \(path) (\(index.bundles.count) bundles on the search path; "
-            + "\(state.kept.delivered.count) delivered notifications and the categories of \(state.kept.categories.count) apps kept in \(stateDirectory))")
+            + "\(state.kept.delivered.count) delivered notifications and the categories of \(state.kept.categories.count) apps kept in \(stateDirectory); \(service.schedule.count) requests pending)")
         server.serve(listener)
         return .success
     }

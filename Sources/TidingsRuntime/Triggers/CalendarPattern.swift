@@ -1,0 +1,172 @@
+import TidingsBase
+
+/// The wall-clock times a `DateMatching` matches, with the components left
+/// out filled in as Foundation fills them (see `DateMatching.nextDate(after:in:)`):
+/// which days match, and within a matching day, which hours, minutes and seconds.
+struct CalendarPattern: Sendable {
+    private var year: Int?
+    private var month: Int?
+    private var day: Int?
+    private var weekday: Int?
+    private var weekdayOrdinal: Int?
+    private var weekOfMonth: Int?
+    private var weekOfYear: Int?
+    /// Which of the matching days count.
+    private var days: DayChoice
+    private var hours: ClosedRange<Int>
+    private var minutes: ClosedRange<Int>
+    private var seconds: ClosedRange<Int>
+
+    /// Which of the days the day components match count.
+    private enum DayChoice {
+        /// Every one (no year or month above a day left out).
+        case all
+        /// The first of each month (the month is given, the day is not: `month: 9, weekday: 7` is September's first Saturday).
+        case firstOfMonth
+        /// The first of each year (the year or era is given, the month and day are not).
+        case firstOfYear
+        /// The first of each run of matching days (only week components: `weekOfYear: 10` is its Sunday).
+        case firstOfRun
+    }
+
+    /// The years searched past the first one before giving up: the Gregorian
+    /// calendar (leap years and weekdays alike) repeats every 400 years.
+    static let cycleYears = 400
+
+    /// The pattern of `matching`; nil when it can never match a date to come
+    /// (no component, BC, or a day no month of the given ones has).
+    init?(_ matching: DateMatching) {
+        guard matching.era != 0, DateMatching.componentNames.contains(where: { matching[component: $0] != nil }) else { return nil }
+        (year, month, day, weekday) = (matching.year, matching.month, matching.day, matching.weekday)
+        (weekdayOrdinal, weekOfMonth, weekOfYear) = (matching.weekdayOrdinal, matching.weekOfMonth, matching.weekOfYear)
+        if let day, day > month.map({ CivilDate.daysIn(month: $0, of: 2000) }) ?? 31 { return nil }
+        // Left out below the largest of era … second given: the smallest
+        // value (the first matching day of the month or year, hour 0, …);
+        // left out above it: any value.
+        let (hour, minute, second) = (matching.hour, matching.minute, matching.second)
+        if month != nil {
+            days = day == nil ? .firstOfMonth : .all
+        } else if year != nil || matching.era != nil {
+            days = .firstOfYear
+        } else if day != nil || hour != nil || minute != nil || second != nil || weekday != nil {
+            days = .all
+        } else {
+            days = .firstOfRun
+        }
+        let largestIsTime = year == nil && month == nil && day == nil && matching.era == nil
+        hours = hour.map { $0...$0 } ?? (largestIsTime && (minute != nil || second != nil) ? 0...23 : 0...0)
+        minutes = minute.map { $0...$0 } ?? (largestIsTime && hour == nil && second != nil ? 0...59 : 0...0)
+        seconds = second.map { $0...$0 } ?? 0...0
+    }
+
+    /// The first wall time (seconds since 1970-01-01 00:00:00 on the wall
+    /// clock) at or after `start` that matches, before the year `cycleYears`
+    /// after `start`'s; nil when there is none.
+    func firstWall(atOrAfter start: Int64) -> Int64? {
+        let (startDays, startSecond) = CivilDate.split(start)
+        let first = CivilDate(daysSince1970: startDays)
+        let lastYear = min(year ?? Int.max, first.year + Self.cycleYears)
+        var (currentYear, currentMonth, fromDay, fromSecond) = (first.year, first.month, first.day, startSecond)
+        while currentYear <= lastYear {
+            if let year, currentYear < year {
+                (currentYear, currentMonth, fromDay, fromSecond) = (year, 1, 1, 0)
+                continue
+            }
+            if let month, currentMonth != month {
+                if currentMonth > month { currentYear += 1 }
+                (currentMonth, fromDay, fromSecond) = (month, 1, 0)
+                continue
+            }
+            if days == .firstOfYear {
+                // The year's first matching day: ahead in this year, or next year's.
+                guard let date = firstDay(ofYear: currentYear), date >= CivilDate(year: currentYear, month: currentMonth, day: fromDay) else {
+                    (currentYear, currentMonth, fromDay, fromSecond) = (currentYear + 1, 1, 1, 0)
+                    continue
+                }
+                if date.month != currentMonth { (currentMonth, fromDay, fromSecond) = (date.month, date.day, 0) }
+            }
+            if let found = firstWall(inYear: currentYear, month: currentMonth, fromDay: fromDay, fromSecond: fromSecond) {
+                return found
+            }
+            (fromDay, fromSecond) = (1, 0)
+            if currentMonth == 12 { (currentYear, currentMonth) = (currentYear + 1, 1) } else { currentMonth += 1 }
+        }
+        return nil
+    }
+
+    /// The first matching wall time in `year`-`month` from `fromDay` at `fromSecond` on.
+    private func firstWall(inYear year: Int, month: Int, fromDay: Int, fromSecond: Int) -> Int64? {
+        let monthStart = CivilDate(year: year, month: month, day: 1).daysSince1970
+        let length = CivilDate.daysIn(month: month, of: year)
+        var candidates = day.map { $0..<$0 + 1 } ?? 1..<length + 1
+        if days == .firstOfMonth || days == .firstOfYear {
+            // Only the month's first matching day counts (for the year's, the month is the one holding it).
+            guard let first = candidates.first(where: { matches(year: year, month: month, day: $0) }) else { return nil }
+            candidates = first..<first + 1
+        }
+        for day in candidates where day >= fromDay && day <= length && matches(year: year, month: month, day: day) {
+            if days == .firstOfRun, previousDayMatches(year: year, month: month, day: day) { continue }
+            if let second = firstSecond(atOrAfter: day == fromDay ? fromSecond : 0) {
+                return (monthStart + Int64(day - 1)) * 86400 + Int64(second)
+            }
+        }
+        return nil
+    }
+
+    /// The first day of `year` the day components match.
+    private func firstDay(ofYear year: Int) -> CivilDate? {
+        for month in 1...12 where self.month.map({ $0 == month }) ?? true {
+            for day in 1...CivilDate.daysIn(month: month, of: year) where self.day.map({ $0 == day }) ?? true {
+                if matches(year: year, month: month, day: day) { return CivilDate(year: year, month: month, day: day) }
+            }
+        }
+        return nil
+    }
+
+    /// True when the day before `year`-`month`-`day` matches too (then `day` does not begin a run).
+    private func previousDayMatches(year: Int, month: Int, day: Int) -> Bool {
+        let previous = CivilDate(daysSince1970: CivilDate(year: year, month: month, day: day).daysSince1970 - 1)
+        return matches(year: previous.year, month: previous.month, day: previous.day)
+    }
+
+    /// True when the day matches the day and week components (the year and month are checked by the caller).
+    private func matches(year: Int, month: Int, day: Int) -> Bool {
+        let date = CivilDate(year: year, month: month, day: day)
+        let weekday = date.weekday
+        if let wanted = self.weekday, wanted != weekday { return false }
+        if let weekdayOrdinal, weekdayOrdinal != (day - 1) / 7 + 1 { return false }
+        if let weekOfMonth {
+            let firstWeekday = (weekday - 1 - (day - 1) % 7 + 7) % 7 + 1
+            if weekOfMonth != (day - 1 + firstWeekday - 1) / 7 + 1 { return false }
+        }
+        if let weekOfYear, weekOfYear != Self.weekOfYear(of: date, weekday: weekday) { return false }
+        return true
+    }
+
+    /// The week of the year of `date`, weeks beginning on Sunday: week 1
+    /// holds 1 January, so the last days of December are in week 1 of the
+    /// next year when their week holds its 1 January.
+    static func weekOfYear(of date: CivilDate, weekday: Int) -> Int {
+        let dayOfYear = date.dayOfYear
+        let daysInYear = CivilDate.isLeapYear(date.year) ? 366 : 365
+        if dayOfYear + (7 - weekday) > daysInYear { return 1 }
+        let januaryFirstWeekday = CivilDate.weekday(daysSince1970: date.daysSince1970 - Int64(dayOfYear - 1))
+        return (dayOfYear - 1 + januaryFirstWeekday - 1) / 7 + 1
+    }
+
+    /// The first matching second of a day at or after `start` (0 … 86399).
+    private func firstSecond(atOrAfter start: Int) -> Int? {
+        let (startHour, startMinute, startSecond) = (start / 3600, start / 60 % 60, start % 60)
+        var hour = max(startHour, hours.lowerBound)
+        while hour <= hours.upperBound {
+            var minute = max(hour == startHour ? startMinute : 0, minutes.lowerBound)
+            while minute <= minutes.upperBound {
+                let second = max(hour == startHour && minute == startMinute ? startSecond : 0, seconds.lowerBound)
+                if second <= seconds.upperBound { return hour * 3600 + minute * 60 + second }
+                minute += 1
+            }
+            hour += 1
+        }
+        return nil
+    }
+}
