@@ -44,6 +44,7 @@ import Testing
         #expect(try rule("<+0330>-3:30").offset(at: 1_795_651_200) == 12600)
         #expect(try rule("<-03>3").offset(at: 1_795_651_200) == -10800)
         #expect(try rule("<+0545>-5:45").offset(at: 0) == 20700)
+        #expect(try rule("<+0545>-5:45").nextTransition(after: 0) == nil)
         let lordHowe = try rule("<+1030>-10:30<+11>-11,M10.1.0,M4.1.0")
         #expect(around(lordHowe, 1_775_314_800) == [39600, 37800])  // 2026-04-04 15:00 UTC
         #expect(around(lordHowe, 1_791_041_400) == [37800, 39600])  // 2026-10-03 15:30 UTC

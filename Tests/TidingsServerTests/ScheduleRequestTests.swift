@@ -95,6 +95,47 @@ import TidingsRuntime
         #expect(events.events("request.fired").map { $0["identifier"] } == [.string("x")])
     }
 
+    @Test func manyReplacedAndRemovedLeaveTheOthersFiringInOrder() throws {
+        let service = try fixture.service(limit: 1_000, events: events)
+        // Each replacement and removal leaves a stale heap entry behind, swept once they outnumber the live.
+        for round in 0..<3 {
+            for number in 0..<300 {
+                _ = try fixture.add(service, "r\(number)", trigger: #"{"timeInterval": \#(1_000 + 10 * number - round)}"#).get()
+            }
+        }
+        _ = try fixture.call(service, "requests.remove", #"{"app": "\#(ScheduleFixture.app)", "identifiers": [\#((0..<300).filter { $0 % 3 != 0 }.map { "\"r\($0)\"" }.joined(separator: ", "))]}"#).get()
+        #expect(try fixture.pending(service).count == 100)
+        fixture.clock.advance(by: 997)
+        service.schedule.runDue()
+        #expect(events.events("request.fired").isEmpty)
+        fixture.clock.advance(by: 1)
+        service.schedule.runDue()
+        #expect(events.events("request.fired").map { $0["identifier"] } == [.string("r0")])
+        fixture.clock.advance(by: 3_000)
+        service.schedule.runDue()
+        let fired = events.events("request.fired").compactMap { $0["identifier"]?.stringValue }
+        #expect(fired == (0..<300).filter { $0 % 3 == 0 }.map { "r\($0)" })
+        #expect(try fixture.pending(service).isEmpty)
+    }
+
+    @Test func theAppIsFoundByTheRequestsCategoryWhenNotNamed() throws {
+        let service = try fixture.service(events: events)
+        _ = try fixture.call(service, "categories.register", #"{"app": "com.example.tasks", "categories": [{"identifier": "task-due", "actions": []}]}"#).get()
+        let added = try fixture.call(service, "requests.add", #"{"request": {"content": {"title": "Due", "categoryIdentifier": "task-due"}, "trigger": {"timeInterval": 5}}}"#).get()
+        #expect(added["app"] == .string("com.example.tasks"))
+        let identifier = try #require(added["identifier"]?.stringValue)
+        #expect(!identifier.isEmpty)
+        guard case .failure(let unnamed) = try fixture.call(service, "requests.add", #"{"request": {"content": {"title": "T"}, "trigger": {"timeInterval": 5}}}"#) else {
+            return #expect(Bool(false))
+        }
+        #expect(unnamed.code == -32602 && unnamed.message.contains("\"app\""), "\(unnamed)")
+        fixture.clock.advance(by: 5)
+        service.schedule.runDue()
+        let delivered = try #require(events.events("notification.delivered").first)
+        #expect(delivered["app"] == .string("com.example.tasks"))
+        #expect(delivered["notification"]?["identifier"] == .string(identifier))
+    }
+
     @Test func theLimitKeepsTheSoonestFiringAndRegionsLast() throws {
         let service = try fixture.service(limit: 3, events: events)
         let region = #"{"region": {"identifier": "office", "latitude": 48.85, "longitude": 2.35, "radius": 100}}"#

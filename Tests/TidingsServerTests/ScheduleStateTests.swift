@@ -52,13 +52,4 @@ import TidingsRuntime
         // Taken once.
         #expect(state.kept.pending.take().isEmpty)
     }
-
-    @Test func aFiredRequestKeepsItsTriggerInItsDeliveryRecord() throws {
-        var notification = UserNotification(identifier: "n", date: 1_800_000_000, content: NotificationContent())
-        notification.trigger = .timeInterval(seconds: 90, repeats: false)
-        do {
-            try open().recordDelivery(of: notification, to: "com.example.a", width: 360)
-        }
-        #expect(try open().kept.delivered.first?.notification.trigger == .timeInterval(seconds: 90, repeats: false))
-    }
 }

@@ -4,6 +4,7 @@
 /// Year 0 is 1 BC, year -1 is 2 BC (astronomical numbering). Conversions
 /// are exact for every day an `Int64` of seconds can reach.
 package struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The year: 0 is 1 BC, −1 is 2 BC.
     package var year: Int
     /// 1 (January) … 12 (December).
     package var month: Int
@@ -42,18 +43,8 @@ package struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertibl
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    /// True when the month exists and has this day.
-    package var isValid: Bool {
-        (1...12).contains(month) && day >= 1 && day <= Self.daysIn(month: month, of: year)
-    }
-
     /// 1 (Sunday) … 7 (Saturday), as Foundation numbers weekdays.
     package var weekday: Int { Self.weekday(daysSince1970: daysSince1970) }
-
-    /// 1 (1 January) … 366.
-    package var dayOfYear: Int {
-        Int(daysSince1970 - CivilDate(year: year, month: 1, day: 1).daysSince1970) + 1
-    }
 
     /// "2026-03-29".
     package var description: String {
@@ -64,6 +55,7 @@ package struct CivilDate: Sendable, Hashable, Comparable, CustomStringConvertibl
         return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 
+    /// True when `lhs` comes before `rhs`.
     package static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }

@@ -1,6 +1,7 @@
 /// A date and time on a wall clock, with no zone: what a clock in some
 /// zone reads at some instant.
-package struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct LocalDateTime: Sendable, Hashable, CustomStringConvertible {
+    /// The day.
     package var date: CivilDate
     /// Seconds since the day's midnight, 0 … 86399.
     package var secondOfDay: Int
@@ -33,6 +34,4 @@ package struct LocalDateTime: Sendable, Hashable, Comparable, CustomStringConver
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(date) \(two(hour)):\(two(minute)):\(two(second))"
     }
-
-    package static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool { lhs.wallSeconds < rhs.wallSeconds }
 }

@@ -28,6 +28,7 @@ package struct POSIXTimeZoneRule: Sendable, Hashable {
 
     /// A day of the year and a time of that day.
     package struct Transition: Sendable, Hashable {
+        /// The day of the year.
         package var day: Day
         /// Seconds after the day's midnight (−167 … 167 hours).
         package var time: Int
@@ -112,7 +113,7 @@ package struct POSIXTimeZoneRule: Sendable, Hashable {
         forEachTransition(around: instant, daylight) { moment, _ in
             if moment > instant && moment < next { next = moment }
         }
-        return next
+        return next == .max ? nil : next
     }
 
     /// Calls `body` with the starts (true) and ends (false) of daylight time

@@ -32,12 +32,13 @@ extension TimeZoneRules {
         let end = wallSeconds + 2 * 86400
         var segmentStart = wallSeconds - 2 * 86400
         var offset = Int64(self.offset(at: segmentStart))
-        var found: [Int64] = []
+        // The instants found that read the wall time: the first and the last.
+        var found: (first: Int64, last: Int64)?
         var change: (at: Int64, before: Int64, after: Int64)?
         while segmentStart < end {
             let segmentEnd = min(nextTransition(after: segmentStart) ?? end, end)
             let candidate = wallSeconds - offset
-            if candidate >= segmentStart && candidate < segmentEnd { found.append(candidate) }
+            if candidate >= segmentStart && candidate < segmentEnd { found = (found?.first ?? candidate, candidate) }
             guard segmentEnd < end else { break }
             let next = Int64(self.offset(at: segmentEnd))
             // The wall clock jumps from segmentEnd + offset to segmentEnd + next.
@@ -49,12 +50,13 @@ extension TimeZoneRules {
             segmentStart = segmentEnd
             offset = next
         }
-        if found.count >= 2, let change {
-            return .repeated(first: found[0], second: found[found.count - 1], overlap: change.at + change.after..<change.at + change.before)
-        }
-        if found.isEmpty, let change {
+        switch (found, change) {
+        case (let found?, let change?) where found.first != found.last:
+            return .repeated(first: found.first, second: found.last, overlap: change.at + change.after..<change.at + change.before)
+        case (nil, let change?):
             return .skipped(shifted: wallSeconds - change.before, gap: change.at + change.before..<change.at + change.after)
+        default:
+            return .unique(found?.first ?? wallSeconds - Int64(self.offset(at: wallSeconds)))
         }
-        return .unique(found.first ?? wallSeconds - Int64(self.offset(at: wallSeconds)))
     }
 }

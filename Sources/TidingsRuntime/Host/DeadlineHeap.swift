@@ -1,7 +1,7 @@
 /// Deadlines by instant, earliest first: a binary heap that also finds an
 /// entry by its number, so that one met before its deadline leaves at once
 /// (O(log n)) instead of lingering until it would have passed.
-package struct DeadlineHeap<Value> {
+struct DeadlineHeap<Value> {
     private struct Entry {
         let instant: UInt64
         let number: UInt64
@@ -13,15 +13,15 @@ package struct DeadlineHeap<Value> {
     private var positions: [UInt64: Int] = [:]
 
     /// No deadlines.
-    package init() {}
+    init() {}
 
-    package var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { entries.isEmpty }
 
     /// The earliest instant, if any.
-    package var earliest: UInt64? { entries.first?.instant }
+    var earliest: UInt64? { entries.first?.instant }
 
     /// Adds `value`, due at `instant`, under `number` (not in the heap already).
-    package mutating func insert(_ value: Value, at instant: UInt64, number: UInt64) {
+    mutating func insert(_ value: Value, at instant: UInt64, number: UInt64) {
         entries.append(Entry(instant: instant, number: number, value: value))
         positions[number] = entries.count - 1
         siftUp(entries.count - 1)
@@ -29,13 +29,13 @@ package struct DeadlineHeap<Value> {
 
     /// Takes out the entry of `number`; its value, or nil when it is not in the heap.
     @discardableResult
-    package mutating func remove(_ number: UInt64) -> Value? {
+    mutating func remove(_ number: UInt64) -> Value? {
         guard let position = positions[number] else { return nil }
         return take(at: position)
     }
 
     /// Takes out the earliest entry when it is due at `now`.
-    package mutating func popDue(at now: UInt64) -> Value? {
+    mutating func popDue(at now: UInt64) -> Value? {
         guard let first = entries.first, first.instant <= now else { return nil }
         return take(at: 0)
     }

@@ -96,18 +96,17 @@ struct CalendarPattern: Sendable {
 
     /// The first matching wall time in `year`-`month` from `fromDay` at `fromSecond` on.
     private func firstWall(inYear year: Int, month: Int, fromDay: Int, fromSecond: Int) -> Int64? {
-        let monthStart = CivilDate(year: year, month: month, day: 1).daysSince1970
-        let length = CivilDate.daysIn(month: month, of: year)
-        var candidates = day.map { $0..<$0 + 1 } ?? 1..<length + 1
+        let facts = CalendarMonth(year: year, month: month)
+        var candidates = day.map { $0..<$0 + 1 } ?? 1..<facts.length + 1
         if days == .firstOfMonth || days == .firstOfYear {
             // Only the month's first matching day counts (for the year's, the month is the one holding it).
-            guard let first = candidates.first(where: { matches(year: year, month: month, day: $0) }) else { return nil }
+            guard let first = candidates.first(where: { matches(facts, day: $0) }) else { return nil }
             candidates = first..<first + 1
         }
-        for day in candidates where day >= fromDay && day <= length && matches(year: year, month: month, day: day) {
-            if days == .firstOfRun, previousDayMatches(year: year, month: month, day: day) { continue }
+        for day in candidates where day >= fromDay && day <= facts.length && matches(facts, day: day) {
+            if days == .firstOfRun, previousDayMatches(facts, day: day) { continue }
             if let second = firstSecond(atOrAfter: day == fromDay ? fromSecond : 0) {
-                return (monthStart + Int64(day - 1)) * 86400 + Int64(second)
+                return (facts.firstDay + Int64(day - 1)) * 86400 + Int64(second)
             }
         }
         return nil
@@ -116,42 +115,28 @@ struct CalendarPattern: Sendable {
     /// The first day of `year` the day components match.
     private func firstDay(ofYear year: Int) -> CivilDate? {
         for month in 1...12 where self.month.map({ $0 == month }) ?? true {
-            for day in 1...CivilDate.daysIn(month: month, of: year) where self.day.map({ $0 == day }) ?? true {
-                if matches(year: year, month: month, day: day) { return CivilDate(year: year, month: month, day: day) }
+            let facts = CalendarMonth(year: year, month: month)
+            for day in 1...facts.length where (self.day.map { $0 == day } ?? true) && matches(facts, day: day) {
+                return CivilDate(year: year, month: month, day: day)
             }
         }
         return nil
     }
 
-    /// True when the day before `year`-`month`-`day` matches too (then `day` does not begin a run).
-    private func previousDayMatches(year: Int, month: Int, day: Int) -> Bool {
-        let previous = CivilDate(daysSince1970: CivilDate(year: year, month: month, day: day).daysSince1970 - 1)
-        return matches(year: previous.year, month: previous.month, day: previous.day)
+    /// True when the day before `day` of `month` matches too (then `day` does not begin a run).
+    private func previousDayMatches(_ month: CalendarMonth, day: Int) -> Bool {
+        if day > 1 { return matches(month, day: day - 1) }
+        let previous = month.previous
+        return matches(previous, day: previous.length)
     }
 
-    /// True when the day matches the day and week components (the year and month are checked by the caller).
-    private func matches(year: Int, month: Int, day: Int) -> Bool {
-        let date = CivilDate(year: year, month: month, day: day)
-        let weekday = date.weekday
-        if let wanted = self.weekday, wanted != weekday { return false }
+    /// True when `day` of `month` matches the day and week components (its year and month are checked by the caller).
+    private func matches(_ month: CalendarMonth, day: Int) -> Bool {
+        if let weekday, weekday != month.weekday(of: day) { return false }
         if let weekdayOrdinal, weekdayOrdinal != (day - 1) / 7 + 1 { return false }
-        if let weekOfMonth {
-            let firstWeekday = (weekday - 1 - (day - 1) % 7 + 7) % 7 + 1
-            if weekOfMonth != (day - 1 + firstWeekday - 1) / 7 + 1 { return false }
-        }
-        if let weekOfYear, weekOfYear != Self.weekOfYear(of: date, weekday: weekday) { return false }
+        if let weekOfMonth, weekOfMonth != month.weekOfMonth(of: day) { return false }
+        if let weekOfYear, weekOfYear != month.weekOfYear(of: day) { return false }
         return true
-    }
-
-    /// The week of the year of `date`, weeks beginning on Sunday: week 1
-    /// holds 1 January, so the last days of December are in week 1 of the
-    /// next year when their week holds its 1 January.
-    static func weekOfYear(of date: CivilDate, weekday: Int) -> Int {
-        let dayOfYear = date.dayOfYear
-        let daysInYear = CivilDate.isLeapYear(date.year) ? 366 : 365
-        if dayOfYear + (7 - weekday) > daysInYear { return 1 }
-        let januaryFirstWeekday = CivilDate.weekday(daysSince1970: date.daysSince1970 - Int64(dayOfYear - 1))
-        return (dayOfYear - 1 + januaryFirstWeekday - 1) / 7 + 1
     }
 
     /// The first matching second of a day at or after `start` (0 … 86399).

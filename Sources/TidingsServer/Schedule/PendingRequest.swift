@@ -17,10 +17,8 @@ struct PendingKey: Hashable, Sendable {
 struct PendingRequest: Sendable {
     /// Its record (`ScheduledRecord.bytes`): the request payload, its trigger, when it was added.
     let record: [UInt8]
-    /// When it was added, in wall seconds.
-    let added: Double
-    /// The number it is armed under in the scheduler's heaps; a request added
-    /// again under its identifier gets another.
+    /// Tells this request from an earlier one of its identifier; larger for
+    /// one added later (what ranks requests without a date among themselves).
     let number: UInt64
     /// `due`, NaN for none: 8 bytes rather than an optional's 16, for each of 100,000 requests.
     private var dueOrNaN = Double.nan
@@ -33,11 +31,10 @@ struct PendingRequest: Sendable {
     /// is removed once delivered, and fires no more meanwhile.
     var firing = false
 
-    /// A request of `record` with `trigger`, added at `added`, armed under `number`, not due yet.
-    init(record: [UInt8], trigger: StoredTrigger, added: Double, number: UInt64) {
+    /// A request of `record` with `trigger`, numbered `number`, not due yet.
+    init(record: [UInt8], trigger: StoredTrigger, number: UInt64) {
         self.record = record
         self.trigger = trigger
-        self.added = added
         self.number = number
     }
 

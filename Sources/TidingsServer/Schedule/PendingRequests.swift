@@ -47,10 +47,10 @@ struct PendingRequests {
 
     /// Where a request ranks (see the type's summary): smaller first.
     /// - Parameter wallDate: the wall date it fires next, when it has one.
-    static func rank(_ request: PendingRequest, firingAt wallDate: Double?) -> (Int, Double, Double) {
-        if let wallDate { return (0, wallDate, request.added) }
-        if case .boxed(let box) = request.trigger, case .location = box.trigger { return (2, 0, request.added) }
-        return (1, 0, request.added)
+    static func rank(_ request: PendingRequest, firingAt wallDate: Double?) -> (Int, Double, UInt64) {
+        if let wallDate { return (0, wallDate, request.number) }
+        if case .boxed(let box) = request.trigger, case .location = box.trigger { return (2, 0, request.number) }
+        return (1, 0, request.number)
     }
 
     /// When each class of rank is dropped (by the rank's first member): a

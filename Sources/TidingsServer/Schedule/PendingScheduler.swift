@@ -4,7 +4,7 @@ import TidingsRuntime
 
 /// The pending requests of every app and the one timer that fires them: a
 /// heap of calendar dates on the wall clock and one of interval deadlines
-/// on the elapsed clock, served by one thread (`ScheduleLoop`) that sleeps
+/// on the elapsed clock (`FireHeap`), served by one thread (`ScheduleLoop`) that sleeps
 /// until the earliest is due — or, with a test's clock, by whoever calls
 /// `runDue()`.
 ///
@@ -19,9 +19,9 @@ package final class PendingScheduler: Sendable {
     struct Book {
         var requests = PendingRequests()
         /// Calendar requests by wall date (nanoseconds since 1970).
-        var wallHeap = DeadlineHeap<PendingKey>()
+        var wallHeap = FireHeap()
         /// Time-interval requests by elapsed deadline (nanoseconds).
-        var elapsedHeap = DeadlineHeap<PendingKey>()
+        var elapsedHeap = FireHeap()
         /// The location requests.
         var regions: Set<PendingKey> = []
         var nextNumber: UInt64 = 1
@@ -77,10 +77,11 @@ package final class PendingScheduler: Sendable {
         self.log = log
         let wallNow = clock.wallNow(), elapsedNow = clock.elapsedNow()
         var book = Book(offset: wallNow - elapsedNow)
-        for request in kept {
+        // Numbered in the order they were added, as new ones are.
+        for request in kept.sorted(by: { $0.added < $1.added }) {
             let key = PendingKey(app: book.requests.interned(request.record.app), identifier: request.record.identifier)
             var pending = PendingRequest(record: request.record.bytes, trigger: StoredTrigger(request.trigger),
-                                         added: request.added, number: book.nextNumber)
+                                         number: book.nextNumber)
             book.nextNumber += 1
             pending.due = Self.firstDue(of: request.trigger, added: request.added, lastFired: request.lastFired,
                                         wallNow: wallNow, elapsedNow: elapsedNow, zone: clock.timeZone())
@@ -117,8 +118,7 @@ package final class PendingScheduler: Sendable {
             try state?.recordScheduled(record)
             let key = PendingKey(app: book.requests.interned(app), identifier: identifier)
             let replaced = Self.take(key, from: &book) != nil
-            var pending = PendingRequest(record: record.bytes, trigger: StoredTrigger(trigger), added: wallNow,
-                                         number: book.nextNumber)
+            var pending = PendingRequest(record: record.bytes, trigger: StoredTrigger(trigger), number: book.nextNumber)
             book.nextNumber += 1
             pending.due = Self.firstDue(of: trigger, added: wallNow, lastFired: nil, wallNow: wallNow, elapsedNow: elapsedNow,
                                         zone: clock.timeZone())
@@ -129,6 +129,7 @@ package final class PendingScheduler: Sendable {
                 ("nextTriggerDate", date.map { .string(ISO8601.format($0)) } ?? .null), ("replaced", .bool(replaced)),
             ], app: app)
             let dropped = dropExcess(of: app, from: &book, wallNow: wallNow, elapsedNow: elapsedNow)
+            Self.tidy(&book)
             return (Added(nextTriggerDate: date, replaced: replaced, dropped: dropped), Self.armsEarlier(book))
         }
         if wakes { loop?.wake() }
@@ -164,6 +165,7 @@ package final class PendingScheduler: Sendable {
             guard !removing.isEmpty else { return [] }
             try state?.recordUnscheduled(removing, of: app)
             for identifier in removing { Self.take(PendingKey(app: app, identifier: identifier), from: &book) }
+            Self.tidy(&book)
             publishRemoval(of: removing, of: app, reason: "removed")
             return removing
         }

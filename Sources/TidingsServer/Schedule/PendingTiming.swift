@@ -17,12 +17,21 @@ extension PendingScheduler {
             if abs(wallNow - elapsedNow - book.offset) > Self.jumpTolerance { rearmCalendars(&book, wallNow: wallNow) }
             book.offset = wallNow - elapsedNow
             var firings: [Firing] = []
-            while let key = book.wallHeap.popDue(at: Self.nanoseconds(wallNow)) {
-                if let firing = fire(key, in: &book, wallNow: wallNow, elapsedNow: elapsedNow) { firings.append(firing) }
+            while let entry = book.wallHeap.popDue(at: Self.nanoseconds(wallNow)) {
+                guard Self.isArmed(book.requests[entry.key], at: entry.instant, onWall: true) else {
+                    book.wallHeap.noteStaleTaken()
+                    continue
+                }
+                if let firing = fire(entry.key, in: &book, wallNow: wallNow, elapsedNow: elapsedNow) { firings.append(firing) }
             }
-            while let key = book.elapsedHeap.popDue(at: Self.nanoseconds(elapsedNow)) {
-                if let firing = fire(key, in: &book, wallNow: wallNow, elapsedNow: elapsedNow) { firings.append(firing) }
+            while let entry = book.elapsedHeap.popDue(at: Self.nanoseconds(elapsedNow)) {
+                guard Self.isArmed(book.requests[entry.key], at: entry.instant, onWall: false) else {
+                    book.elapsedHeap.noteStaleTaken()
+                    continue
+                }
+                if let firing = fire(entry.key, in: &book, wallNow: wallNow, elapsedNow: elapsedNow) { firings.append(firing) }
             }
+            Self.tidy(&book)
             book.armedWall = book.wallHeap.earliest
             book.armedElapsed = book.elapsedHeap.earliest
             return (firings, (book.armedWall, book.armedElapsed))
@@ -54,10 +63,11 @@ extension PendingScheduler {
         for (key, var request) in book.requests.all where !request.firing {
             guard case .boxed(let box) = request.trigger, case .calendar(let matching, _) = box.trigger else { continue }
             if let due = request.due, due <= wallNow { continue }
-            book.wallHeap.remove(request.number)
+            if request.due != nil { book.wallHeap.noteStale() }
             request.due = matching.nextDate(after: wallNow, in: clock.timeZone())
             Self.arm(key, request, in: &book)
         }
+        Self.tidy(&book)
     }
 
     /// Fires the request `key`, popped from its heap: a repeating one is
@@ -131,6 +141,7 @@ extension PendingScheduler {
                 }
                 Self.arm(firing.key, request, in: &book)
             }
+            Self.tidy(&book)
             return Self.armsEarlier(book)
         }
         if wakes { loop?.wake() }
@@ -157,9 +168,9 @@ extension PendingScheduler {
         book.requests[key] = request
         switch request.trigger.trigger {
         case .timeInterval:
-            if let due = request.due { book.elapsedHeap.insert(key, at: nanoseconds(due), number: request.number) }
+            if let due = request.due { book.elapsedHeap.insert(key, at: nanoseconds(due)) }
         case .calendar:
-            if let due = request.due { book.wallHeap.insert(key, at: nanoseconds(due), number: request.number) }
+            if let due = request.due { book.wallHeap.insert(key, at: nanoseconds(due)) }
         case .location:
             book.regions.insert(key)
         case .push:
@@ -167,15 +178,46 @@ extension PendingScheduler {
         }
     }
 
-    /// Takes the request `key` out of the pending ones and the heaps; the request, if it was pending.
+    /// Takes the request `key` out of the pending ones (its heap entry left
+    /// stale); the request, if it was pending.
     @discardableResult
     static func take(_ key: PendingKey, from book: inout Book) -> PendingRequest? {
         guard let request = book.requests[key] else { return nil }
         book.requests[key] = nil
-        book.wallHeap.remove(request.number)
-        book.elapsedHeap.remove(request.number)
         book.regions.remove(key)
+        if request.due != nil && !request.firing {
+            if case .interval = request.trigger { book.elapsedHeap.noteStale() } else { book.wallHeap.noteStale() }
+        }
         return request
+    }
+
+    /// True when `request` is armed at `instant` on the wall heap (`onWall`)
+    /// or the elapsed one: the heap's entry is its, not a stale one.
+    static func isArmed(_ request: PendingRequest?, at instant: UInt64, onWall: Bool) -> Bool {
+        guard let request, !request.firing, let due = request.due, nanoseconds(due) == instant else { return false }
+        if case .interval = request.trigger { return !onWall }
+        return onWall
+    }
+
+    /// Takes stale entries off the top of both heaps, so that each heap's
+    /// earliest is a request's, and sweeps a heap whose stale entries outnumber its live ones.
+    static func tidy(_ book: inout Book) {
+        while let top = book.wallHeap.top, !isArmed(book.requests[top.key], at: top.instant, onWall: true) {
+            book.wallHeap.popTop()
+            book.wallHeap.noteStaleTaken()
+        }
+        while let top = book.elapsedHeap.top, !isArmed(book.requests[top.key], at: top.instant, onWall: false) {
+            book.elapsedHeap.popTop()
+            book.elapsedHeap.noteStaleTaken()
+        }
+        if book.wallHeap.needsSweep {
+            let live = book.wallHeap.entries.filter { isArmed(book.requests[$0.key], at: $0.instant, onWall: true) }
+            book.wallHeap.rebuild(keeping: live)
+        }
+        if book.elapsedHeap.needsSweep {
+            let live = book.elapsedHeap.entries.filter { isArmed(book.requests[$0.key], at: $0.instant, onWall: false) }
+            book.elapsedHeap.rebuild(keeping: live)
+        }
     }
 
     /// True when a heap's earliest instant is earlier than what the thread's timer is armed for.

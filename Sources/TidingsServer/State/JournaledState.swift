@@ -58,7 +58,13 @@ package final class JournaledState: ServerState {
             if let records = StateRecord.records(ofEarlierSnapshot: json, unreadable: &unreadable) {
                 for (record, json) in records { state.apply(record.subject, (record.bytes, json)) }
             } else if let record = StateRecord(reading: json, bytes: payload) {
-                state.apply(record.subject, (payload, json))
+                // A pending request is read again from its bytes (`keepPending`): 100,000 JSON trees
+                // held to the end of loading would cost far more than their records.
+                if case .scheduled = record.subject {
+                    state.apply(record.subject, (payload, .null))
+                } else {
+                    state.apply(record.subject, (payload, json))
+                }
             } else {
                 unreadable += 1
             }
@@ -146,8 +152,9 @@ package final class JournaledState: ServerState {
         var pending: [KeptRequest] = []
         for (app, requests) in state.pending.sorted(by: { $0.key < $1.key }) {
             for (identifier, record) in requests {
-                guard let contents = ScheduledRecord.contents(of: record.json, identifier: identifier),
-                      let scheduled = ScheduledRecord(reading: record.json, bytes: record.bytes)
+                guard let json = try? JSON.parse(record.bytes),
+                      let contents = ScheduledRecord.contents(of: json, identifier: identifier),
+                      let scheduled = ScheduledRecord(reading: json, bytes: record.bytes)
                 else {
                     kept.diagnostics.append(.warning(.stateUnreadable, "A kept pending request of \(app) could not be read; it was left out."))
                     continue

@@ -30,10 +30,8 @@ enum NotificationRecord {
         if let criteria = content.filterCriteria { members.append(("filterCriteria", .string(criteria))) }
         if content.contentAvailable { members.append(("contentAvailable", .bool(true))) }
         if content.isLocal { members.append(("local", .bool(true))) }
-        var record: [(String, JSON)] = [("identifier", .string(notification.identifier)), ("date", .double(notification.date)),
-                                        ("content", .object(members))]
-        if let trigger = notification.trigger { record.append(("trigger", trigger.json)) }
-        return .object(record)
+        return .object([("identifier", .string(notification.identifier)), ("date", .double(notification.date)),
+                        ("content", .object(members))])
     }
 
     /// The notification `json` holds; nil when it is not one this type wrote.
@@ -67,9 +65,7 @@ enum NotificationRecord {
             guard let made = self.attachment(attachment) else { return nil }
             content.attachments.append(made)
         }
-        var notification = UserNotification(identifier: identifier, date: date, content: content)
-        notification.trigger = json["trigger"].flatMap { NotificationTrigger.read($0, allowingPush: true).trigger }
-        return notification
+        return UserNotification(identifier: identifier, date: date, content: content)
     }
 
     /// An attachment as `NotificationAttachment.json` gives it.

@@ -119,6 +119,9 @@ enum ServeCommand: Command {
             launcher.withLock { $0 = made }
             return made
         }
+        // What reading the state left free (its records' JSON, a restart's pending requests read
+        // back) goes back to the system before serving: the allocator would otherwise keep it.
+        MemoryReturn.trim()
         let server: Server
         do throws(Diagnostic) {
             server = try Server(service: service, limits: limits)
