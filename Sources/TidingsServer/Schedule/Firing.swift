@@ -6,7 +6,7 @@ struct Firing: Sendable {
     /// The request.
     let key: PendingKey
     /// The number it was armed under: a request added again since is another.
-    let number: UInt64
+    let number: UInt32
     /// Its record, which holds the request payload.
     let record: [UInt8]
     /// Its trigger.

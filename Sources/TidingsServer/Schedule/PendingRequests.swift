@@ -47,7 +47,7 @@ struct PendingRequests {
 
     /// Where a request ranks (see the type's summary): smaller first.
     /// - Parameter wallDate: the wall date it fires next, when it has one.
-    static func rank(_ request: PendingRequest, firingAt wallDate: Double?) -> (Int, Double, UInt64) {
+    static func rank(_ request: PendingRequest, firingAt wallDate: Double?) -> (Int, Double, UInt32) {
         if let wallDate { return (0, wallDate, request.number) }
         if case .boxed(let box) = request.trigger, case .location = box.trigger { return (2, 0, request.number) }
         return (1, 0, request.number)

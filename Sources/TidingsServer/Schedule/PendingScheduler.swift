@@ -24,7 +24,9 @@ package final class PendingScheduler: Sendable {
         var elapsedHeap = FireHeap()
         /// The location requests.
         var regions: Set<PendingKey> = []
-        var nextNumber: UInt64 = 1
+        /// The number the next request added gets (wrapping after 2³² adds: it only tells a request
+        /// from an earlier one of its identifier whose delivery is under way, and orders ties).
+        var nextNumber: UInt32 = 1
         /// The wall clock less the elapsed one when last looked at: a change is a jump of the wall clock.
         var offset: Double
         /// What the thread's timers are armed for (nanoseconds on each clock); nil: not armed.
@@ -82,7 +84,7 @@ package final class PendingScheduler: Sendable {
             let key = PendingKey(app: book.requests.interned(request.record.app), identifier: request.record.identifier)
             var pending = PendingRequest(record: request.record.bytes, trigger: StoredTrigger(request.trigger),
                                          number: book.nextNumber)
-            book.nextNumber += 1
+            book.nextNumber &+= 1
             pending.due = Self.firstDue(of: request.trigger, added: request.added, lastFired: request.lastFired,
                                         wallNow: wallNow, elapsedNow: elapsedNow, zone: clock.timeZone())
             Self.arm(key, pending, in: &book)
@@ -119,7 +121,7 @@ package final class PendingScheduler: Sendable {
             let key = PendingKey(app: book.requests.interned(app), identifier: identifier)
             let replaced = Self.take(key, from: &book) != nil
             var pending = PendingRequest(record: record.bytes, trigger: StoredTrigger(trigger), number: book.nextNumber)
-            book.nextNumber += 1
+            book.nextNumber &+= 1
             pending.due = Self.firstDue(of: trigger, added: wallNow, lastFired: nil, wallNow: wallNow, elapsedNow: elapsedNow,
                                         zone: clock.timeZone())
             Self.arm(key, pending, in: &book)
