@@ -14,3 +14,16 @@ extension Dictionary {
         self = smaller
     }
 }
+
+extension Array {
+    /// The same elements in storage of exactly their count: what an array
+    /// built by appending (which doubles its storage as it grows) should
+    /// become before it is kept long, such as 100,000 records each held
+    /// for days, where the slack would be a quarter of what they cost.
+    @inlinable package var trimmed: [Element] {
+        guard capacity > count else { return self }
+        return Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = buffer.initialize(fromContentsOf: self)
+        }
+    }
+}

@@ -28,7 +28,8 @@ package struct ScheduledRecord: Sendable {
         var bytes: [UInt8] = []
         JSON.object([("scheduled", .string(app)), ("identifier", .string(identifier)), ("added", .double(added)),
                      ("trigger", trigger.json), ("request", .object(payload))]).serialize(into: &bytes)
-        self.bytes = bytes
+        // Kept as long as the request is pending, by the scheduler and the state alike: no slack.
+        self.bytes = bytes.trimmed
     }
 
     /// The record read back as `json` from `bytes`; nil when it is not one.
@@ -58,7 +59,7 @@ package struct ScheduledRecord: Sendable {
     /// What the record `json` holds, for a request of `identifier`.
     static func contents(of json: JSON, identifier: String) -> Contents? {
         guard let added = json["added"]?.doubleValue, let members = json["request"]?.objectMembers,
-              let trigger = json["trigger"].flatMap({ NotificationTrigger.read($0).trigger })
+              let trigger = json["trigger"].flatMap({ NotificationTrigger.read($0, allowingPush: true).trigger })
         else { return nil }
         return Contents(added: added, trigger: trigger, request: .object([("identifier", .string(identifier))] + members))
     }

@@ -63,23 +63,23 @@ final class StateKeeper: Sendable {
             // Asleep until work comes while nothing waits to be flushed, probed or retried: an idle server makes no wake-ups.
             writer.waitForWork(until: writer.needsTending || retry != nil ? nextTick : .max)
             let stop = stopping.load(ordering: .acquiring)
-            var shrank = false
+            var folded = false
             if let batch = writer.pendingBatch {
                 let started = MonotonicClock.now()
                 folds.withLock { $0.running = true }
-                let records: [[UInt8]]
-                (records, shrank) = model.withLock { model in
-                    let kept = model.deliveredCount
+                let records = model.withLock { model in
                     for record in batch.records { model.apply(record.subject, record.bytes) }
-                    return (model.records, model.deliveredCount < kept)
+                    return model.records
                 }
                 retry = write(generation: batch.generation, records, started: started)
+                folded = true
             } else if let owed = retry, stop || MonotonicClock.now() >= owed.at {
                 retry = write(generation: owed.generation, model.withLock { $0.records }, started: MonotonicClock.now())
             }
-            // What the notifications removed held goes back to the system: here, once the batch
-            // (which holds their delivery records too) is let go of, as nothing may be freed after the trim.
-            if shrank { MemoryReturn.trim() }
+            // What a fold let go of goes back to the system: the sealed batch (a segment's records,
+            // megabytes), the records a removal replaced, the snapshot's list. Here, once the batch
+            // is let go of, as nothing may be freed after the trim.
+            if folded { MemoryReturn.trim() }
             if stop || MonotonicClock.now() >= nextTick {
                 writer.probe()
                 writer.flush()
