@@ -35,7 +35,7 @@ import TidingsRuntime
         service.answer(RPCRequest(id: .number(1), method: method, params: try JSON.parse(Array(params.utf8))), from: receiver)
     }
 
-    /// Calls `method` without waiting: its answer comes to the returned `Answer`.
+    /// Calls `method` without waiting: its answer comes to the returned `LaterAnswer`.
     func start(_ service: HostService, _ method: String, _ params: String) throws -> LaterAnswer {
         let answer = LaterAnswer()
         service.answer(RPCRequest(id: .number(1), method: method, params: try JSON.parse(Array(params.utf8))),
