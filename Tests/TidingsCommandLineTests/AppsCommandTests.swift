@@ -45,5 +45,7 @@ import TestSupport
         #expect(try tidings.run(["apps", "allow", "--socket", socket]).status == 64)
         let unserved = try tidings.run(["apps", "allow", Self.app, "--socket", socket])
         #expect(unserved.status == 75 && unserved.standardError.contains("start one with"), "\(unserved.standardError)")
+        let serving = try tidings.run(["serve", "--unasked-apps", "maybe", "--socket", socket])
+        #expect(serving.status == 64 && serving.standardError.contains("--unasked-apps takes deliver or deny"), "\(serving.standardError)")
     }
 }
