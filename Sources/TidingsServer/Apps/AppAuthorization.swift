@@ -21,7 +21,20 @@ package struct AppAuthorization: Sendable, Equatable {
 
     /// UNAuthorizationOptions, by the names of Apple's members.
     package enum Option: String, Sendable, CaseIterable, Comparable {
-        case badge, sound, alert, carPlay, criticalAlert, providesAppNotificationSettings, provisional
+        /// Set the app's badge.
+        case badge
+        /// Play sounds.
+        case sound
+        /// Show alerts (banners, the notification centre).
+        case alert
+        /// Show in CarPlay (no equivalent here; kept as granted).
+        case carPlay
+        /// Play critical alerts' sounds.
+        case criticalAlert
+        /// The app has its own notification settings screen.
+        case providesAppNotificationSettings
+        /// Deliver quietly without asking (provisional authorization).
+        case provisional
 
         /// Options order as Apple lists them.
         package static func < (left: Option, right: Option) -> Bool {
