@@ -94,6 +94,7 @@ import TidingsBase
         #expect(try again.call("apps.list")["apps"] == .array([.object([
             ("app", .string("com.example.events")), ("name", .string("Events")),
             ("icon", .string("/usr/share/icons/events.png")), ("showPreviews", .string("never")), ("badge", .integer(0)),
+            ("badgeShown", .bool(true)), ("authorizationStatus", .string("notDetermined")),
         ])]))
     }
 

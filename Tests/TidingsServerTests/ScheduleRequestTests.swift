@@ -222,5 +222,6 @@ final class RefusingState: ServerState {
     func recordScheduled(_ record: ScheduledRecord) throws(Diagnostic) { throw full }
     func recordUnscheduled(_ identifiers: [String], of app: String) throws(Diagnostic) { throw full }
     func recordFired(_ identifier: String, of app: String, at instant: Double) throws(Diagnostic) { throw full }
+    func recordAuthorization(_ authorization: AppAuthorization, of app: String) throws(Diagnostic) { throw full }
     func observe(_ observer: @escaping @Sendable (StateHealth) -> Void) {}
 }

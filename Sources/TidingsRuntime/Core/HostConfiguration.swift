@@ -39,6 +39,9 @@ extension NotificationHost {
         /// The ABI version offered to extensions: the host's own; an older
         /// one (1 or 2) shows how an extension fares with an older host.
         package var abiVersion = HostFunctions.abiVersion
+        /// How each app's notifications may show, asked by app before one is
+        /// presented (the user's authorization of it): every app's presented by default.
+        package var presentationPolicy: @Sendable (String) -> PresentationPolicy = { _ in .present }
 
         /// The default settings.
         package init() {}

@@ -203,10 +203,11 @@ package final class NotificationHost: Sendable {
         screen.announce(retired, because: .replaced)
         let categoryActions = known?.registered?.category.actions
         let target = self.target(for: route, known: known, diagnostics: &result.diagnostics)
+        let quiet = configuration.presentationPolicy(app) == .quiet
         // Shown, and the open interface held when it is a thread-mate's, in one step.
         let (entry, showing, mate) = screen.state.withLock { state in
             let entry = DeliveredNotification(notification: notification, app: app, width: width, target: target,
-                                              number: state.delivered.takeNumber())
+                                              number: state.delivered.takeNumber(), quiet: quiet)
             let showing = state.show(entry, reserved: reservation, limit: screen.deliveredLimit,
                                      recording: screen.onDismissal)
             return (entry, showing, showing.shown ? state.holdThreadMate(of: entry) : nil)
@@ -247,9 +248,10 @@ package final class NotificationHost: Sendable {
         let route = ExtensionIndex.Route(app: app, category: notification.content.categoryIdentifier)
         var ignored: [Diagnostic] = []
         let target = self.target(for: route, known: screen.state.withLock { $0.routes[route] }, diagnostics: &ignored)
+        let quiet = configuration.presentationPolicy(app) == .quiet
         let showing = screen.state.withLock { state in
             let entry = DeliveredNotification(notification: notification, app: app, width: width, target: target,
-                                              number: state.delivered.takeNumber())
+                                              number: state.delivered.takeNumber(), quiet: quiet)
             return state.show(entry, reserved: state.delivered.reserve(notification.identifier),
                               limit: screen.deliveredLimit, recording: screen.onDismissal)
         }

@@ -14,7 +14,8 @@ extension Screen {
                 header: settings.app.name ?? entry.app,
                 defaultContentHidden: false, contentWidth: entry.width, initialContentHeight: nil, contentHeight: nil,
                 view: nil, actions: categoryActions ?? [], mediaButton: nil, mediaPlaying: false,
-                userInteractionEnabled: false, expanded: open != nil, dismissed: dismissed, settings: settings)
+                userInteractionEnabled: false, expanded: open != nil, dismissed: dismissed, settings: settings,
+                quiet: entry.quiet)
         }
         return instance.context.read { state in
             presentation(entry, of: instance, state: state, categoryActions: categoryActions, settings: settings,
@@ -43,6 +44,7 @@ extension Screen {
             initialContentHeight: initial, contentHeight: state.preferredContentHeight ?? initial, view: state.view,
             actions: state.actions ?? categoryActions ?? [], mediaButton: state.mediaButton,
             mediaPlaying: state.mediaPlaying, userInteractionEnabled: manifest.userInteractionEnabled,
-            expanded: !dismissed, dismissed: dismissed, settings: settings, textInput: state.textInput)
+            expanded: !dismissed, dismissed: dismissed, settings: settings, textInput: state.textInput,
+            quiet: entry.quiet)
     }
 }

@@ -11,15 +11,20 @@ package final class DeliveredNotification: Sendable {
     package let target: RouteTarget?
     /// Its place in the order of deliveries (`DeliveredSet.takeNumber()`).
     package let number: UInt64
+    /// Delivered quietly (provisional authorization): listed, no banner, no sound.
+    package let quiet: Bool
 
     /// A delivery of `notification` to `app` at `width`, whose expanded
-    /// interface `target` serves, `number` in the order of deliveries.
-    package init(notification: UserNotification, app: String, width: Double, target: RouteTarget?, number: UInt64) {
+    /// interface `target` serves, `number` in the order of deliveries;
+    /// `quiet` when its app's policy lists it without a banner.
+    package init(notification: UserNotification, app: String, width: Double, target: RouteTarget?, number: UInt64,
+                 quiet: Bool = false) {
         self.notification = notification
         self.app = app
         self.width = width
         self.target = target
         self.number = number
+        self.quiet = quiet
     }
 
     /// Its request identifier.

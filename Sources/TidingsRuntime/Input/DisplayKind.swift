@@ -1,5 +1,6 @@
 /// What iOS does with a notification, as its content asks: show it, hand it
-/// to the app in the background, or only set the app's badge.
+/// to the app in the background, or only set the app's badge — or, the app's
+/// notifications being denied, nothing.
 package enum DisplayKind: String, Sendable {
     /// Shown: a banner, its content extension, its actions (and the badge set, when it has one).
     case presented
@@ -10,6 +11,9 @@ package enum DisplayKind: String, Sendable {
     /// A badge-only notification (a badge with no alert and no sound): sets
     /// the app's badge, never shown.
     case badge
+    /// Not shown and its badge not set: the user denied the app's
+    /// notifications (`PresentationPolicy.deny`). No extension code runs.
+    case denied
 
     /// What `content` asks for. An alert is a title, subtitle or body (after localization).
     package static func of(_ content: NotificationContent) -> DisplayKind {

@@ -81,8 +81,9 @@ package struct PayloadDelivery: Sendable {
     /// The attachment files taken into the store, in the payload's order.
     package var admitted: [AttachmentStore.Admission] = []
 
-    /// The badge the notification sets for its app, if it sets one (0 removes it).
-    package var badge: Int64? { notification.content.badge }
+    /// The badge the notification sets for its app, if it sets one (0
+    /// removes it); none for an app whose notifications are denied.
+    package var badge: Int64? { display == .denied ? nil : notification.content.badge }
 
     /// What it produced that a front end reads: the delivery's diagnostics, else the notes.
     package var diagnostics: [Diagnostic] { delivery?.diagnostics ?? notes }
@@ -121,7 +122,7 @@ extension NotificationHost {
     /// it — the service stage, `record` before anything is shown, the content
     /// extension. `record` is told the notification, its app and its width.
     /// A notification iOS does not show (`DisplayKind`: background, badge
-    /// only) stops before its attachments: nothing is shown or recorded, no
+    /// only, or an app the configuration's `presentationPolicy` denies) stops before its attachments: nothing is shown or recorded, no
     /// extension runs; the front end hands it to the app or sets its badge.
     /// Throws the step that refused it.
     package func deliver(
@@ -236,8 +237,10 @@ extension NotificationHost {
                                      identifier: notification.identifier, strings: strings)
             notification = reading.notification ?? notification
         }
-        // What iOS does not show runs no extension and takes no attachment into the store.
-        let display = DisplayKind.of(notification.content)
+        // What iOS does not show runs no extension and takes no attachment into the store;
+        // a denied app's notifications show nothing, while background ones still reach it.
+        var display = DisplayKind.of(notification.content)
+        if display != .background, configuration.presentationPolicy(app) == .deny { display = .denied }
         guard display == .presented else {
             return .done(PayloadDelivery(display: display, app: app, notification: notification, notes: notes))
         }

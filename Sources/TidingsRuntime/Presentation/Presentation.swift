@@ -41,6 +41,9 @@ package struct Presentation: Sendable {
     package var settings: PresentationSettings
     /// The text input the extension asks for (its own button title and placeholder); nil when none.
     package var textInput: TextInputRequest? = nil
+    /// Delivered quietly (provisional authorization): listed in the
+    /// notification centre, with no banner and no sound.
+    package var quiet = false
 
     /// The body shown when previews are hidden and the category gives no
     /// placeholder (Apple's is the localized word "Notification").

@@ -115,7 +115,9 @@ extension Presentation {
             ("previewsHidden", .bool(previewsHidden)),
         ]
         // Room for every member at once: the array would otherwise grow three times.
-        members.reserveCapacity(20)
+        members.reserveCapacity(21)
+        // Delivered quietly (provisional authorization): listed, no banner, no sound.
+        if quiet { members.append(("quiet", .bool(true))) }
         if let content = defaultContent {
             members.append(("defaultContent", .object([("title", .string(content.title)),
                                                        ("subtitle", .string(content.subtitle)),

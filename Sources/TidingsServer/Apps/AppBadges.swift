@@ -1,7 +1,7 @@
 import Synchronization
 import TidingsBase
 
-/// Each app's badge, as notifications set it (`aps.badge`; 0 removes it):
+/// Each app's badge, as notifications (`aps.badge`) and the app (`badge.set`) set it (0 removes it):
 /// recorded in the server's state before it changes, pushed to the app's
 /// subscribers (`app.badge-changed`) when it changes.
 package final class AppBadges: Sendable {

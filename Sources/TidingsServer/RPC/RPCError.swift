@@ -73,6 +73,11 @@ package struct RPCError: Error, Sendable, Equatable {
         RPCError(-32007, refusal.message,
                  data: .object([("cause", .string(refusal.code.rawValue)), ("diagnostics", .array([refusal.json]))]))
     }
+    /// The call was refused as UNUserNotificationCenter refuses it:
+    /// `data.appleCode` is Apple's UNErrorCode (1600: a negative badge count).
+    package static func appleRefused(_ appleCode: Int, _ message: String) -> RPCError {
+        RPCError(-32008, message, data: .object([("appleCode", .integer(Int64(appleCode)))]))
+    }
     /// The server cannot take more work from this connection now.
     package static func overloaded(_ message: String) -> RPCError { RPCError(-32005, message) }
     /// The change was not made: its record could not be written to the

@@ -48,9 +48,9 @@ extension HostService {
         },
         Method(ProtocolMethod(
             "apps.list",
-            summary: "The apps' names, icons and show-previews settings (as registered) and badges (as notifications set them), of one app or of all.",
-            parameters: [ProtocolField("app", "string", "Only this app; every app registered or with a badge when absent.")],
-            result: "`apps`: each app (sorted by identifier) with its `name` and `icon` when registered, `showPreviews`, and `badge` (0: none).",
+            summary: "The apps' names, icons and show-previews settings (as registered), badges (as notifications and `badge.set` set them) and authorizations, of one app or of all.",
+            parameters: [ProtocolField("app", "string", "Only this app; every app registered, with a badge or with an authorization decided when absent.")],
+            result: "`apps`: each app (sorted by identifier) with its `name` and `icon` when registered, `showPreviews`, `badge` (0: none), `badgeShown` (false when the app is denied or not granted `badge`: the count is kept, not shown) and `authorizationStatus` (as `authorization.settings` says it).",
             errors: [-32602]),
                scope: RequestScope(reading: [.categories, .inbox])) { service, params, _ throws(RPCError) in
             try service.listApps(&params)
@@ -83,13 +83,22 @@ extension HostService {
         return .object([("app", .string(app))] + (registration.json.objectMembers ?? []))
     }
 
-    /// `apps.list`: the apps registered or with a badge, or the one named;
-    /// each with its registration and its badge (0: none).
+    /// `apps.list`: the apps registered, with a badge or with an
+    /// authorization decided, or the one named; each with its registration,
+    /// its badge (0: none), whether the badge shows, and its authorization.
     private func listApps(_ params: inout Params) throws(RPCError) -> JSON {
-        var apps: [String: (AppRegistration, Int64)] = host.registeredApps().mapValues { ($0, 0) }
-        for (app, count) in badges.all { apps[app, default: (AppRegistration(), 0)].1 = count }
-        return try HostService.perApp(&params, apps) { registration, badge in
-            (registration.json.objectMembers ?? []) + [("badge", .integer(badge))]
+        typealias Listed = (registration: AppRegistration, badge: Int64, authorization: AppAuthorization)
+        var apps: [String: Listed] = host.registeredApps().mapValues { ($0, 0, .notDetermined) }
+        for (app, count) in badges.all { apps[app, default: (AppRegistration(), 0, .notDetermined)].badge = count }
+        for (app, authorization) in authorizations.all {
+            apps[app, default: (AppRegistration(), 0, .notDetermined)].authorization = authorization
+        }
+        let unasked = authorizations.unasked
+        return try HostService.perApp(&params, apps) { listed in
+            (listed.registration.json.objectMembers ?? []) + [
+                ("badge", .integer(listed.badge)), ("badgeShown", .bool(listed.authorization.showsBadge(unasked: unasked))),
+                ("authorizationStatus", .string(listed.authorization.status.rawValue)),
+            ]
         }
     }
 

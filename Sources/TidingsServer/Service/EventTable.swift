@@ -37,9 +37,22 @@ extension HostService {
                           appField, ProtocolField("ids", "array of integers", required: true, "The ids of the entries dropped."),
                           ProtocolField("diagnostic", "object", required: true, "The warning (`inbox.dropped`), also in the server's log."),
                       ]),
-        ProtocolEvent("app.badge-changed", summary: "A notification changed the app's badge.", fields: [
+        ProtocolEvent("app.badge-changed", summary: "A notification or the app (`badge.set`) changed the app's badge.", fields: [
             appField, ProtocolField("badge", "integer", required: true, "The badge; 0: none."),
         ]),
+        ProtocolEvent("authorization.requested",
+                      summary: "An app not determined asked to notify (`authorization.request`): a front end prompts the user (Allow / Don't Allow) and answers with `authorization.decide`. Published once while requests of the app wait.",
+                      fields: [
+                          appField,
+                          ProtocolField("name", "string", "The app's registered name, when it has one (`apps.register`)."),
+                          ProtocolField("options", "array of strings", required: true, "What it asks for: `badge`, `sound`, `alert`, …"),
+                      ]),
+        ProtocolEvent("authorization.changed",
+                      summary: "An app's authorization changed: the user decided (`authorization.decide`), or the app was granted provisional authorization.",
+                      fields: [
+                          appField,
+                          ProtocolField("status", "string", required: true, "`notDetermined`, `denied`, `authorized`, `provisional` or `ephemeral`."),
+                      ]),
         ProtocolEvent("extension.failed",
                       summary: "An extension failed (to load, to answer in time, …) or misbehaved outside a call, or a call fell back to default content.",
                       fields: [

@@ -30,6 +30,9 @@ package final class HostService: Sendable {
         /// some 40 MB and 6 MB) and how long folding its journal takes.
         package static let defaultKept = 10_000
 
+        /// How an app that never asked for authorization is delivered
+        /// (`serve --unasked-apps`): as authorized by default.
+        package var unaskedApps = UnaskedApps.deliver
         /// The most entries each app's inbox keeps (`AppInbox`); one more drops the oldest.
         package var inboxLimit = AppInbox.defaultLimit
         /// The most requests pending per app (`requests.add`); one more drops the latest-firing.
@@ -57,6 +60,8 @@ package final class HostService: Sendable {
     package let inbox: AppInbox
     /// Each app's badge.
     package let badges: AppBadges
+    /// Each app's authorization, and the requests waiting for the user.
+    package let authorizations: AppAuthorizations
     /// The requests pending, and the one timer that fires them.
     package let schedule: PendingScheduler
     let configuration: Configuration
@@ -87,6 +92,12 @@ package final class HostService: Sendable {
                              subscribers: subscribers, log: configuration.log)
         self.inbox = inbox
         badges = AppBadges(kept: state?.kept.badges ?? [], state: state, subscribers: subscribers)
+        let authorizations = AppAuthorizations(kept: state?.kept.authorizations ?? [], unasked: configuration.unaskedApps,
+                                               state: state, subscribers: subscribers, clock: configuration.host.clock)
+        self.authorizations = authorizations
+        // The host asks, app by app, how a notification may show: as the user authorized the app.
+        var hostConfiguration = configuration.host
+        hostConfiguration.presentationPolicy = { app in authorizations.policy(of: app) }
         schedule = PendingScheduler(clock: configuration.scheduleClock, limit: configuration.pendingLimit,
                                     kept: state?.kept.pending.take() ?? [], state: state, subscribers: subscribers,
                                     drivingItself: configuration.scheduleClock is SystemScheduleClock, log: configuration.log)
@@ -95,7 +106,7 @@ package final class HostService: Sendable {
         let reported = launcher { diagnostic in
             subscribers.publish(.diagnostic(diagnostic, app: shows.host.flatMap { Self.app(of: diagnostic, in: $0.index) }))
         }
-        host = NotificationHost(index: index, configuration: configuration.host, launcher: reported, onEvent: { event in
+        host = NotificationHost(index: index, configuration: hostConfiguration, launcher: reported, onEvent: { event in
             // What a notification that left for good held goes back to the system; one replaced or
             // expired made room for a delivery that takes as much, and trimming then only gets in the way.
             if case .dismissed(_, _, let reason) = event, reason != .replaced, reason != .expired {

@@ -1,7 +1,7 @@
 import TidingsBase
 
 /// The server's state as its records leave it: the latest record of each
-/// app's categories, registration and badge, of each inbox entry kept and of
+/// app's categories, registration, badge and authorization, of each inbox entry kept and of
 /// each notification kept, with the order the notifications were delivered
 /// in, and of each pending request and the last fire of a repeating one.
 /// What a snapshot holds.
@@ -15,6 +15,8 @@ struct FoldedState<Value> {
     private(set) var registrations: [String: Value] = [:]
     /// Each app's badge record.
     private(set) var badges: [String: Value] = [:]
+    /// Each app's authorization record (the user's last decision).
+    private(set) var authorizations: [String: Value] = [:]
     /// Each app's inbox entries' records, by entry identifier.
     private(set) var inbox: [String: [UInt64: Value]] = [:]
     /// Each kept notification's record, by identifier, with its place in the delivery order.
@@ -61,6 +63,8 @@ struct FoldedState<Value> {
             }
             if pending[app]?.isEmpty == true { pending[app] = nil }
             if fired[app]?.isEmpty == true { fired[app] = nil }
+        case .authorization(let app):
+            authorizations[app] = value
         case .fired(let app, let identifier):
             if pending[app]?[identifier] != nil { fired[app, default: [:]][identifier] = value }
         }
@@ -70,12 +74,13 @@ struct FoldedState<Value> {
     var deliveredCount: Int { delivered.count }
 
     /// The records that rebuild the state: each app's categories,
-    /// registration and badge, by app, then each app's inbox entries, by
+    /// registration, badge and authorization, by app, then each app's inbox entries, by
     /// app and in the order kept, then each notification kept, in delivery
     /// order, then each pending request, then the last fires of those that repeat.
     var records: [Value] {
         categories.keys.sorted().map { categories[$0]! } + registrations.keys.sorted().map { registrations[$0]! }
-            + badges.keys.sorted().map { badges[$0]! } + inboxEntries + orderedDeliveries
+            + badges.keys.sorted().map { badges[$0]! } + authorizations.keys.sorted().map { authorizations[$0]! }
+            + inboxEntries + orderedDeliveries
             + pending.values.flatMap(\.values) + fired.values.flatMap(\.values)
     }
 
@@ -95,6 +100,7 @@ struct FoldedState<Value> {
         mapped.categories = categories.mapValues(transform)
         mapped.registrations = registrations.mapValues(transform)
         mapped.badges = badges.mapValues(transform)
+        mapped.authorizations = authorizations.mapValues(transform)
         mapped.inbox = inbox.mapValues { $0.mapValues(transform) }
         mapped.delivered = delivered.mapValues { ($0.order, transform($0.value)) }
         mapped.pending = pending.mapValues { $0.mapValues(transform) }

@@ -127,6 +127,13 @@ package final class JournaledState: ServerState {
                 kept.diagnostics.append(.warning(.stateUnreadable, "The kept badge of \(app) could not be read; it was left out."))
             }
         }
+        for (app, record) in state.authorizations.sorted(by: { $0.key < $1.key }) {
+            if let authorization = AppAuthorization(record: record) {
+                kept.authorizations.append((app, authorization))
+            } else {
+                kept.diagnostics.append(.warning(.stateUnreadable, "The kept authorization of \(app) could not be read; it was left out."))
+            }
+        }
         for record in state.inboxEntries {
             guard let entry = InboxEntry(record: record) else {
                 kept.diagnostics.append(.warning(.stateUnreadable, "A kept inbox entry could not be read; it was left out."))
@@ -217,6 +224,11 @@ package final class JournaledState: ServerState {
     /// Writes the record of the repeating request `identifier` of `app` firing at `instant`; throws when it cannot be written.
     package func recordFired(_ identifier: String, of app: String, at instant: Double) throws(Diagnostic) {
         try writer.write(StateRecord(fired: identifier, of: app, at: instant))
+    }
+
+    /// Writes the record of the user's decision about `app`; throws when it cannot be written.
+    package func recordAuthorization(_ authorization: AppAuthorization, of app: String) throws(Diagnostic) {
+        try writer.write(StateRecord(authorization: authorization, of: app))
     }
 
     // MARK: Health

@@ -2,7 +2,7 @@ import TidingsBase
 import TidingsRuntime
 
 /// Where a server keeps what must survive a restart: each app's registered
-/// categories, registration, badge and inbox, the notifications delivered
+/// categories, registration, badge, authorization and inbox, the notifications delivered
 /// and not yet dismissed, and the requests pending.
 ///
 /// A change is recorded before it is made and answered: each `record…`
@@ -34,6 +34,8 @@ package protocol ServerState: Sendable {
     func recordUnscheduled(_ identifiers: [String], of app: String) throws(Diagnostic)
     /// The repeating request `identifier` of `app` fired at `instant` (wall seconds).
     func recordFired(_ identifier: String, of app: String, at instant: Double) throws(Diagnostic)
+    /// The user decided `authorization` about the notifications of `app`.
+    func recordAuthorization(_ authorization: AppAuthorization, of app: String) throws(Diagnostic)
     /// Whether changes are being written.
     var health: StateHealth { get }
     /// Has `observer` told of each change of health from now on.
@@ -54,6 +56,8 @@ package struct KeptState: Sendable {
     package var registrations: [(app: String, registration: AppRegistration)] = []
     /// Each app's badge (none with 0).
     package var badges: [(app: String, count: Int64)] = []
+    /// Each app's authorization, as the user last decided it.
+    package var authorizations: [(app: String, authorization: AppAuthorization)] = []
     /// The inbox entries not taken, by app, in the order they were kept.
     package var inbox: [InboxEntry] = []
     /// The notifications delivered and not dismissed, in the order they were delivered.

@@ -18,7 +18,8 @@ import TidingsRuntime
 /// identifier; see `ScheduledRecord`), `{"unscheduled": APP, "identifiers":
 /// [IDS]}` (requests removed: by the app, fired, dropped) and `{"fired": APP,
 /// "identifier": ID, "at": WALL}` (a repeating request's last fire, so that a
-/// restart does not fire it again).
+/// restart does not fire it again); `{"authorization": APP, "status": S,
+/// "options": [NAMES]}` (the user's decision about an app, see `AppAuthorization`).
 /// A snapshot is the records that rebuild the state: each app's categories
 /// and registration, then each notification kept, in the order they were
 /// delivered, then each pending request and the last fire of those that repeat.
@@ -45,6 +46,8 @@ struct StateRecord: Sendable {
         case unscheduled(app: String, identifiers: [String])
         /// A repeating request fired.
         case fired(app: String, identifier: String)
+        /// The user's decision about an app's notifications.
+        case authorization(app: String)
     }
 
     /// What the record changes.
@@ -109,6 +112,11 @@ struct StateRecord: Sendable {
                   .object([("fired", .string(app)), ("identifier", .string(identifier)), ("at", .double(instant))]))
     }
 
+    /// The record of the user's decision `authorization` about `app`.
+    init(authorization: AppAuthorization, of app: String) {
+        self.init(.authorization(app: app), authorization.record(of: app))
+    }
+
     /// The record `json`, serialized, about `subject`.
     private init(_ subject: Subject, _ json: JSON) {
         self.subject = subject
@@ -141,6 +149,8 @@ struct StateRecord: Sendable {
         } else if let app = json["fired"]?.stringValue, let identifier = json["identifier"]?.stringValue,
                   json["at"]?.doubleValue != nil {
             subject = .fired(app: app, identifier: identifier)
+        } else if let app = json["authorization"]?.stringValue, AppAuthorization(record: json) != nil {
+            subject = .authorization(app: app)
         } else {
             return nil
         }

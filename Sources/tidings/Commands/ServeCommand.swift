@@ -13,7 +13,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--pending-limit COUNT] [--deadline SECONDS] [--service-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--pending-limit COUNT] [--unasked-apps deliver|deny] [--deadline SECONDS] [--service-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
@@ -26,6 +26,8 @@ enum ServeCommand: Command {
                   help: "Keep at most this many entries in each app's inbox (default \(AppInbox.defaultLimit)); one more drops the oldest, with a warning logged and an inbox.dropped event."),
             .init(name: "pending-limit", value: "COUNT",
                   help: "Keep at most this many pending requests per app, 1 – 1000000 (default \(PendingScheduler.defaultLimit), as iOS); one more drops the app's latest-firing (requests.add answers it in \"dropped\"; a request.removed event, reason limit)."),
+            .init(name: "unasked-apps", value: "deliver|deny",
+                  help: "How the notifications of an app that never asked for authorization (authorization.request) are handled: deliver (the default, as authorized: Linux apps predate the prompt) or deny (as denied: not presented, badge not shown, background notifications still reach it)."),
             IsolationOption.option,
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
@@ -74,6 +76,12 @@ enum ServeCommand: Command {
         if let limit = try arguments.wholeNumber("pending-limit") {
             guard limit <= 1_000_000 else { throw .usage("--pending-limit takes at most 1000000 requests per app; it is \(limit).") }
             configuration.pendingLimit = limit
+        }
+        if let unasked = arguments.value("unasked-apps") {
+            guard let setting = UnaskedApps(rawValue: unasked) else {
+                throw .usage("--unasked-apps takes deliver or deny; it is \"\(unasked)\".")
+            }
+            configuration.unaskedApps = setting
         }
         // Calendar triggers are matched in the user's zone: TZ, else /etc/localtime.
         configuration.scheduleClock = SystemScheduleClock(environment: environment)

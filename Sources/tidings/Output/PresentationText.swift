@@ -80,6 +80,8 @@ struct PresentationText {
             }
         case .badge, .presented:
             text += field("Shown", "no: a badge-only notification sets the app's badge; no extension ran")
+        case .denied:
+            text += field("Shown", "no: the app's notifications are denied; no badge set, no extension ran")
         }
         return text + diagnostics(made.notes)
     }
