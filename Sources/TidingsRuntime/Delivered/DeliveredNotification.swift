@@ -11,15 +11,20 @@ package final class DeliveredNotification: Sendable {
     package let target: RouteTarget?
     /// Its place in the order of deliveries (`DeliveredSet.takeNumber()`).
     package let number: UInt64
+    /// How it is presented (all options unless its app, in the foreground, chose).
+    package let options: PresentationOptions
 
     /// A delivery of `notification` to `app` at `width`, whose expanded
-    /// interface `target` serves, `number` in the order of deliveries.
-    package init(notification: UserNotification, app: String, width: Double, target: RouteTarget?, number: UInt64) {
+    /// interface `target` serves, `number` in the order of deliveries,
+    /// presented with `options`.
+    package init(notification: UserNotification, app: String, width: Double, target: RouteTarget?, number: UInt64,
+                 options: PresentationOptions = .all) {
         self.notification = notification
         self.app = app
         self.width = width
         self.target = target
         self.number = number
+        self.options = options
     }
 
     /// Its request identifier.

@@ -10,6 +10,11 @@ package enum DisplayKind: String, Sendable {
     /// A badge-only notification (a badge with no alert and no sound): sets
     /// the app's badge, never shown.
     case badge
+    /// Not presented because its app is in the foreground: the app's
+    /// delegate answered options without a banner or the list, or the app
+    /// has no delegate, or it did not answer in time. Never what the content
+    /// asks (`of(_:)`); a `PresentationDecider` decides it.
+    case foreground
 
     /// What `content` asks for. An alert is a title, subtitle or body (after localization).
     package static func of(_ content: NotificationContent) -> DisplayKind {

@@ -32,6 +32,8 @@ package final class HostService: Sendable {
 
         /// The most entries each app's inbox keeps (`AppInbox`); one more drops the oldest.
         package var inboxLimit = AppInbox.defaultLimit
+        /// How long an app in the foreground has to answer `app.willPresent`, in seconds.
+        package var willPresentDeadline = 1.0
         /// Told of what the server itself has to report outside any call
         /// (an inbox entry dropped or not recorded), for its log.
         package var log: @Sendable (Diagnostic) -> Void = { _ in }
@@ -50,6 +52,10 @@ package final class HostService: Sendable {
     package let inbox: AppInbox
     /// Each app's badge.
     package let badges: AppBadges
+    /// The apps in the foreground, and how their notifications are presented.
+    package let foreground: ForegroundApps
+    /// What became of the requests the server sent its clients.
+    package let serverRequestTally = ServerRequestTally()
     let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     let state: ServerState?
@@ -80,6 +86,8 @@ package final class HostService: Sendable {
         badges = AppBadges(kept: state?.kept.badges ?? [], state: state, subscribers: subscribers)
         let shows = HostReference()
         let memory = self.memory
+        let foreground = ForegroundApps(deadline: configuration.willPresentDeadline)
+        self.foreground = foreground
         let reported = launcher { diagnostic in
             subscribers.publish(.diagnostic(diagnostic, app: shows.host.flatMap { Self.app(of: diagnostic, in: $0.index) }))
         }
@@ -103,7 +111,7 @@ package final class HostService: Sendable {
             } catch {
                 return error
             }
-        })
+        }, decider: { app, notification, answer in foreground.decide(app, notification, answer: answer) })
         shows.host = host
         if let state {
             for (app, categories) in state.kept.categories { host.register(categories, for: app) }

@@ -49,7 +49,8 @@ extension HostService {
         uniqueKeysWithValues: methodTable.map { ($0.documentation.name, $0) })
 
     /// Every method, family by family, in the order the reference lists them.
-    static let methodTable: [Method] = serverMethods + categoryMethods + appMethods + deliveryMethods
+    static let methodTable: [Method] = serverMethods + categoryMethods + appMethods + foregroundMethods
+        + deliveryMethods
         + notificationMethods + interfaceMethods + inboxMethods + eventMethods
 
     /// Every method's entry in the protocol reference, in the order it lists them.
