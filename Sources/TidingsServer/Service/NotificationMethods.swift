@@ -26,7 +26,7 @@ extension HostService {
             "notifications.presentation",
             summary: "The presentation of a delivered notification, as it is now.",
             parameters: [ProtocolField("identifier", "string", required: true, "The notification's identifier.")],
-            result: "The presentation as it is now: `notification`, `app`, `extension` (the content extension serving it, or `null`), `header`, `defaultContentHidden`, `previewsHidden`, `defaultContent` (`title`, `subtitle`, `body`), `contentSize` (`width`, `initialHeight`, `height`), the extension's `view`, `actions`, `mediaButton`, `userInteractionEnabled`, `textInput` (when the extension asks for text: `buttonTitle`, `placeholder`), `expanded`, `dismissed`, and the presentation `attributes`.",
+            result: "The presentation as it is now: `notification`, `app`, `extension` (the content extension serving it, or `null`), `header`, `defaultContentHidden`, `previewsHidden`, `defaultContent` (`title`, `subtitle`, `body`), `contentSize` (`width`, `initialHeight`, `height`), the extension's `view`, `actions`, `mediaButton`, `userInteractionEnabled`, `textInput` (when the extension asks for text: `buttonTitle`, `placeholder`), `presentationOptions` (how it is presented: `banner`, `list`, `sound`, `badge`; all four unless its app, in the foreground, chose fewer — see `app.willPresent`), `expanded`, `dismissed`, and the presentation `attributes`.",
             errors: [-32602, -32001]),
                scope: { params in
             RequestScope(reading: HostService.notifications(params?["identifier"]).union([.categories]))
