@@ -34,6 +34,13 @@ package final class HostService: Sendable {
         package var inboxLimit = AppInbox.defaultLimit
         /// How long an app in the foreground has to answer `app.willPresent`, in seconds.
         package var willPresentDeadline = 1.0
+        /// The most requests pending per app (`requests.add`); one more drops the latest-firing.
+        package var pendingLimit = PendingScheduler.defaultLimit
+        /// The clocks pending requests are scheduled by. With the system's
+        /// (`SystemScheduleClock`), a thread of the scheduler's own fires them
+        /// when due; a test gives a clock it moves and fires what is due with
+        /// `schedule.runDue()`.
+        package var scheduleClock: any ScheduleClock = SystemScheduleClock()
         /// Told of what the server itself has to report outside any call
         /// (an inbox entry dropped or not recorded), for its log.
         package var log: @Sendable (Diagnostic) -> Void = { _ in }
@@ -56,6 +63,8 @@ package final class HostService: Sendable {
     package let foreground: ForegroundApps
     /// What became of the requests the server sent its clients.
     package let serverRequestTally = ServerRequestTally()
+    /// The requests pending, and the one timer that fires them.
+    package let schedule: PendingScheduler
     let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     let state: ServerState?
@@ -84,6 +93,9 @@ package final class HostService: Sendable {
                              subscribers: subscribers, log: configuration.log)
         self.inbox = inbox
         badges = AppBadges(kept: state?.kept.badges ?? [], state: state, subscribers: subscribers)
+        schedule = PendingScheduler(clock: configuration.scheduleClock, limit: configuration.pendingLimit,
+                                    kept: state?.kept.pending.take() ?? [], state: state, subscribers: subscribers,
+                                    drivingItself: configuration.scheduleClock is SystemScheduleClock, log: configuration.log)
         let shows = HostReference()
         let memory = self.memory
         let foreground = ForegroundApps(deadline: configuration.willPresentDeadline)
@@ -121,6 +133,7 @@ package final class HostService: Sendable {
                 subscribers.announce(health.isDegraded ? "state.degraded" : "state.recovered", health.json)
             }
         }
+        schedule.start { [weak self] firing in self?.deliverFired(firing) }
     }
 
     // MARK: Bundles
