@@ -5,6 +5,7 @@ import TidingsBase
 /// with its badge. A notification for an app in the background has all four;
 /// one for an app in the foreground has what the app's delegate answered.
 package struct PresentationOptions: OptionSet, Sendable, Hashable {
+    /// The options' bits.
     package let rawValue: UInt8
 
     /// A value of `rawValue`'s bits.
