@@ -2,7 +2,9 @@
 """A front end for `tidings serve` written with Python's standard library
 only, as any program could drive the host: it registers an app's categories,
 delivers a notification, receives the presentation the extension updates
-later, responds, and receives the response forwarded to the app.
+later, responds, and receives the response forwarded to the app; then, as
+the app in the foreground with a delegate, answers the server's own request
+(app.willPresent) that decides how a notification is presented.
 
 Usage: front_end.py SOCKET   (exits 0 when every step behaved; prints each step)
 """
@@ -27,6 +29,7 @@ class Client:
         self.next_id = 0
         self.events = []
         self.answers = {}
+        self.requests = []
 
     def send(self, text):
         self.socket.sendall(text.encode() + b"\n")
@@ -56,10 +59,21 @@ class Client:
                     return self.events.pop(position)["params"]
             self.file(self.read(deadline))
 
+    def request(self, method, timeout=PATIENCE):
+        """The next request of the server's own of `method` (it has an id and a method)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for position, request in enumerate(self.requests):
+                if request["method"] == method:
+                    return self.requests.pop(position)
+            self.file(self.read(deadline))
+
     def file(self, message):
         if isinstance(message, list):
             for reply in message:
                 self.file(reply)
+        elif "id" in message and "method" in message:
+            self.requests.append(message)
         elif "id" in message:
             self.answers[message["id"]] = message
         else:
@@ -132,6 +146,18 @@ def main():
     garbled = client.read(time.monotonic() + PATIENCE)
     expect(garbled["error"]["code"] == -32700, "malformed JSON gets a parse error")
     expect(client.call("notifications.list", {"app": APP})["notifications"] == [], "and the server goes on")
+
+    app = Client(sys.argv[1])
+    app.call("apps.foreground", {"app": APP, "foreground": True, "delegate": True})
+    client.next_id += 1
+    client.send(json.dumps({"jsonrpc": "2.0", "id": client.next_id, "method": "notifications.deliver",
+                            "params": {"payload": payload, "identifier": "story-43"}}))
+    asked = app.request("app.willPresent")
+    expect(asked["id"] == "s1" and asked["params"]["notification"]["identifier"] == "story-43",
+           "the app in the foreground is asked how to present the story")
+    app.send(json.dumps({"jsonrpc": "2.0", "id": asked["id"], "result": {"options": ["list"]}}))
+    listed = client.answer(client.next_id)["result"]
+    expect(listed["presentation"]["presentationOptions"] == ["list"], "presented as the app's delegate answered")
     print("all steps passed")
 
 

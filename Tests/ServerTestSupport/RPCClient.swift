@@ -26,6 +26,8 @@ package final class RPCClient {
     private var nextID: Int64 = 0
     /// Events received, in order, not yet taken.
     package private(set) var events: [JSON] = []
+    /// Requests the server sent (an `id` and a `method`), in order, not yet taken.
+    package private(set) var serverRequests: [JSON] = []
     /// Answers read while waiting for another, by id.
     private var answers: [JSON: JSON] = [:]
 
@@ -121,6 +123,31 @@ package final class RPCClient {
         }
     }
 
+    /// The next request the server sent of `method` (taking it): waits until
+    /// it comes, for at most `timeout` seconds.
+    package func serverRequest(_ method: String, timeout: Double = patience) throws -> JSON? {
+        let deadline = MonotonicClock.deadline(after: timeout)
+        while true {
+            if let position = serverRequests.firstIndex(where: { $0["method"]?.stringValue == method }) {
+                return serverRequests.remove(at: position)
+            }
+            guard let message = try readMessage(until: deadline) else { return nil }
+            file(message)
+        }
+    }
+
+    /// Answers the server's request `id` with `result`.
+    package func respond(to id: JSON, result: JSON) {
+        send(JSON.object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)]).serialized())
+    }
+
+    /// Answers the server's request `id` with an error of `code`.
+    package func respond(to id: JSON, errorCode code: Int64, message: String) {
+        send(JSON.object([("jsonrpc", .string("2.0")), ("id", id), ("error", .object([
+            ("code", .integer(code)), ("message", .string(message)),
+        ]))]).serialized())
+    }
+
     /// Reads whatever arrives for `seconds`, filing it.
     package func drain(for seconds: Double) throws {
         let deadline = MonotonicClock.deadline(after: seconds)
@@ -135,6 +162,8 @@ package final class RPCClient {
     private func file(_ message: JSON) {
         if case .array(let replies) = message {
             for reply in replies { file(reply) }
+        } else if message["method"] != nil && message["id"] != nil {
+            serverRequests.append(message)
         } else if let id = message["id"] {
             answers[id] = message
         } else {

@@ -24,6 +24,23 @@ import TidingsBase
         }
     }
 
+    @Test func aClientsAnswerToTheServersRequestIsAResponse() throws {
+        func response(_ text: String) -> RPCResponse? {
+            guard case .response(let response) = RPCMessage.read(Array(text.utf8)) else { return nil }
+            return response
+        }
+        let result = try #require(response(#"{"jsonrpc": "2.0", "id": "s1", "result": {"options": ["list"]}}"#))
+        #expect(result.id == .string("s1"))
+        #expect(try result.outcome.get()["options"] == .array([.string("list")]))
+        let error = try #require(response(#"{"jsonrpc": "2.0", "id": 3, "error": {"code": -32000, "message": "no"}}"#))
+        #expect(error.id == .number(3))
+        #expect(throws: RPCError(-32000, "no")) { try error.outcome.get() }
+        // With a method it is a request; without an id, or with a null one, it is no response.
+        #expect(response(#"{"jsonrpc": "2.0", "id": "s1", "method": "m", "result": 1}"#) == nil)
+        #expect(response(#"{"jsonrpc": "2.0", "result": 1}"#) == nil)
+        #expect(response(#"{"jsonrpc": "2.0", "id": null, "error": {}}"#) == nil)
+    }
+
     @Test func aNotificationHasNoId() throws {
         let request = try #require(try? single(#"{"jsonrpc": "2.0", "method": "m"}"#)?.get())
         #expect(request.id == nil)

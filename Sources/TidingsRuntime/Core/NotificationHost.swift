@@ -35,6 +35,8 @@ package final class NotificationHost: Sendable {
     private let responses: ResponseFlow
     /// Media taps and element events.
     private let viewEvents: ViewEvents
+    /// Asked how each notification is presented; nil presents every one with all options.
+    private let decider: PresentationDecider?
 
     /// A host serving the bundles of `index`.
     /// - Parameters:
@@ -51,10 +53,16 @@ package final class NotificationHost: Sendable {
     ///     call the host. When it returns a diagnostic (the record could not
     ///     be written) the notification stays shown, and the diagnostic is
     ///     reported where the dismissal would have been.
+    ///   - decider: asked, after each delivery's service stage and before
+    ///     anything is shown or recorded, how it is presented (an app in the
+    ///     foreground chooses); nil (the command line) presents every
+    ///     notification with all options.
     package init(index: ExtensionIndex, configuration: Configuration = Configuration(),
                  launcher: any ExtensionLauncher = InProcessLauncher(),
                  onEvent: (@Sendable (HostEvent) -> Void)? = nil,
-                 onDismissal: @escaping @Sendable (String) -> Diagnostic? = { _ in nil }) {
+                 onDismissal: @escaping @Sendable (String) -> Diagnostic? = { _ in nil },
+                 decider: PresentationDecider? = nil) {
+        self.decider = decider
         currentIndex = CurrentIndex(index)
         self.configuration = configuration
         let attachments = configuration.attachmentDirectory.map {
@@ -151,7 +159,16 @@ package final class NotificationHost: Sendable {
                                         opening: Bool = false,
                                         recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
         throws(Failure) -> Delivery {
-        try show(service.run(original, to: app), to: app, width: width, opening: opening, recordingWith: record)
+        let serviced = service.run(original, to: app)
+        let decision: PresentationDecision
+        if let decider {
+            let answer = Rendezvous<PresentationDecision>()
+            decider(app, serviced.notification) { answer.give($0) }
+            decision = answer.take()
+        } else {
+            decision = .all
+        }
+        return try show(serviced, decision, to: app, width: width, opening: opening, recordingWith: record)
     }
 
     /// `deliver(_:to:width:opening:recordingWith:)` without waiting for the
@@ -159,29 +176,40 @@ package final class NotificationHost: Sendable {
     /// none runs), and calls `finish` once with the delivery (or `record`'s
     /// error): on this thread when no service extension waits, else when its
     /// content handler is called or its time (and grace period) runs out, on
-    /// the host's finishing thread, with no thread waiting meanwhile.
+    /// the host's finishing thread, with no thread waiting meanwhile; when
+    /// the decider answers later, on the thread it answers on.
     package func deliver<Failure: Error>(
         _ original: UserNotification, to app: String, width: Double? = nil, opening: Bool = false,
         recordingWith record: @escaping @Sendable (UserNotification, Double) throws(Failure) -> Void,
         then finish: @escaping @Sendable (Result<Delivery, Failure>) -> Void
     ) {
         service.run(original, to: app) { serviced in
-            finish(Result { () throws(Failure) -> Delivery in
-                try self.show(serviced, to: app, width: width, opening: opening, recordingWith: record)
-            })
+            let shown: @Sendable (PresentationDecision) -> Void = { decision in
+                finish(Result { () throws(Failure) -> Delivery in
+                    try self.show(serviced, decision, to: app, width: width, opening: opening, recordingWith: record)
+                })
+            }
+            guard let decider = self.decider else { return shown(.all) }
+            decider(app, serviced.notification, shown)
         }
     }
 
-    /// The delivery after its service stage (`serviced`): recorded, shown,
-    /// passed to its thread-mate's open interface, opened when `opening`.
-    private func show<Failure: Error>(_ serviced: ServiceStage.Outcome, to app: String, width: Double?, opening: Bool,
+    /// The delivery after its service stage (`serviced`), presented as
+    /// `decision` says: recorded, shown, passed to its thread-mate's open
+    /// interface, opened when `opening`; or, when the decision presents it
+    /// neither as a banner nor in the list, none of that (`withheld`).
+    private func show<Failure: Error>(_ serviced: ServiceStage.Outcome, _ decision: PresentationDecision, to app: String,
+                                      width: Double?, opening: Bool,
                                       recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
         throws(Failure) -> Delivery {
         let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
         let notification = serviced.notification
-        var result = CallResult(diagnostics: serviced.diagnostics, log: serviced.log)
+        var result = CallResult(diagnostics: serviced.diagnostics + decision.diagnostics, log: serviced.log)
         screen.removeUnreferenced(serviced.dropped, keeping: notification)
         let route = ExtensionIndex.Route(app: app, category: notification.content.categoryIdentifier)
+        guard decision.options.isPresented else {
+            return withheld(serviced, decision, to: app, width: width, result: result)
+        }
 
         // One lock on the common path: record the delivery, take the previous
         // delivery of the identifier off the screen, find what is known of the
@@ -207,7 +235,8 @@ package final class NotificationHost: Sendable {
         // Shown, and the open interface held when it is a thread-mate's, in one step.
         let (entry, showing, mate) = screen.state.withLock { state in
             let entry = DeliveredNotification(notification: notification, app: app, width: width, target: target,
-                                              number: state.delivered.takeNumber(), quiet: quiet)
+                                              number: state.delivered.takeNumber(), quiet: quiet,
+                                              options: decision.options)
             let showing = state.show(entry, reserved: reservation, limit: screen.deliveredLimit,
                                      recording: screen.onDismissal)
             return (entry, showing, showing.shown ? state.holdThreadMate(of: entry) : nil)
@@ -236,6 +265,23 @@ package final class NotificationHost: Sendable {
         screen.announce(forwarded: result.forwarded)
         return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
                         diagnostics: result.diagnostics, log: result.log, forwarded: result.forwarded)
+    }
+
+    /// A delivery its decision does not present: nothing is recorded or
+    /// shown, no content extension sees it, its attachments leave the store;
+    /// its presentation (as it would have been, dismissed) says so.
+    private func withheld(_ serviced: ServiceStage.Outcome, _ decision: PresentationDecision, to app: String,
+                          width: Double, result: CallResult) -> Delivery {
+        let notification = serviced.notification
+        screen.removeUnreferenced(notification.attachments)
+        let entry = DeliveredNotification(notification: notification, app: app, width: width, target: nil, number: 0,
+                                          options: decision.options)
+        let actions = screen.state.withLock { $0.routes.registered(for: entry)?.category.actions }
+        var delivery = Delivery(presentation: screen.presentation(entry, categoryActions: actions, dismissed: true),
+                                service: serviced.report, createdAttachments: [], diagnostics: result.diagnostics,
+                                log: result.log, forwarded: [])
+        delivery.display = decision.withheld
+        return delivery
     }
 
     /// Puts a notification delivered before this host started (kept by a

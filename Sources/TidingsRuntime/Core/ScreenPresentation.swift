@@ -8,7 +8,7 @@ extension Screen {
         let (settings, open) = state.withLock { ($0.settings(for: entry), $0.interface(of: entry)) }
         guard let open, let instance = open.instance else {
             // A banner names the extension whose interface opens; an interface whose extension failed, none.
-            return Presentation(
+            var banner = Presentation(
                 notification: entry.notification, app: entry.app,
                 extensionIdentifier: open == nil ? entry.target?.manifest.bundleIdentifier : nil,
                 header: settings.app.name ?? entry.app,
@@ -16,6 +16,8 @@ extension Screen {
                 view: nil, actions: categoryActions ?? [], mediaButton: nil, mediaPlaying: false,
                 userInteractionEnabled: false, expanded: open != nil, dismissed: dismissed, settings: settings,
                 quiet: entry.quiet)
+            banner.presentationOptions = entry.options
+            return banner
         }
         return instance.context.read { state in
             presentation(entry, of: instance, state: state, categoryActions: categoryActions, settings: settings,
@@ -37,7 +39,7 @@ extension Screen {
                       settings: PresentationSettings, dismissed: Bool) -> Presentation {
         let manifest = instance.manifest
         let initial = manifest.initialContentSizeRatio.map { entry.width * $0 }
-        return Presentation(
+        var expanded = Presentation(
             notification: entry.notification, app: entry.app, extensionIdentifier: manifest.bundleIdentifier,
             header: (manifest.overridesDefaultTitle ? state.title : nil) ?? settings.app.name ?? entry.app,
             defaultContentHidden: manifest.defaultContentHidden, contentWidth: entry.width,
@@ -46,5 +48,7 @@ extension Screen {
             mediaPlaying: state.mediaPlaying, userInteractionEnabled: manifest.userInteractionEnabled,
             expanded: !dismissed, dismissed: dismissed, settings: settings, textInput: state.textInput,
             quiet: entry.quiet)
+        expanded.presentationOptions = entry.options
+        return expanded
     }
 }

@@ -13,18 +13,21 @@ package final class DeliveredNotification: Sendable {
     package let number: UInt64
     /// Delivered quietly (provisional authorization): listed, no banner, no sound.
     package let quiet: Bool
+    /// How it is presented (all options unless its app, in the foreground, chose).
+    package let options: PresentationOptions
 
     /// A delivery of `notification` to `app` at `width`, whose expanded
     /// interface `target` serves, `number` in the order of deliveries;
-    /// `quiet` when its app's policy lists it without a banner.
+    /// `quiet` when its app's policy lists it without a banner, presented with `options`.
     package init(notification: UserNotification, app: String, width: Double, target: RouteTarget?, number: UInt64,
-                 quiet: Bool = false) {
+                 quiet: Bool = false, options: PresentationOptions = .all) {
         self.notification = notification
         self.app = app
         self.width = width
         self.target = target
         self.number = number
         self.quiet = quiet
+        self.options = options
     }
 
     /// Its request identifier.

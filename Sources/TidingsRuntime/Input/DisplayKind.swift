@@ -14,6 +14,11 @@ package enum DisplayKind: String, Sendable {
     /// Not shown and its badge not set: the user denied the app's
     /// notifications (`PresentationPolicy.deny`). No extension code runs.
     case denied
+    /// Not presented because its app is in the foreground: the app's
+    /// delegate answered options without a banner or the list, or the app
+    /// has no delegate, or it did not answer in time. Never what the content
+    /// asks (`of(_:)`); a `PresentationDecider` decides it.
+    case foreground
 
     /// What `content` asks for. An alert is a title, subtitle or body (after localization).
     package static func of(_ content: NotificationContent) -> DisplayKind {

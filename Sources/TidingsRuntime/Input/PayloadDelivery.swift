@@ -80,10 +80,12 @@ package struct PayloadDelivery: Sendable {
     package var notes: [Diagnostic] = []
     /// The attachment files taken into the store, in the payload's order.
     package var admitted: [AttachmentStore.Admission] = []
+    /// How it was presented (`PresentationOptions`): all four unless its app, in the foreground, chose.
+    package var options = PresentationOptions.all
 
     /// The badge the notification sets for its app, if it sets one (0
-    /// removes it); none for an app whose notifications are denied.
-    package var badge: Int64? { display == .denied ? nil : notification.content.badge }
+    /// removes it) and its options let it; none for an app whose notifications are denied.
+    package var badge: Int64? { display != .denied && options.contains(.badge) ? notification.content.badge : nil }
 
     /// What it produced that a front end reads: the delivery's diagnostics, else the notes.
     package var diagnostics: [Diagnostic] { delivery?.diagnostics ?? notes }
@@ -95,6 +97,7 @@ package struct PayloadDelivery: Sendable {
         var members: [(String, JSON)] = [("display", .string(display.rawValue)), ("app", .string(app))]
         if let badge { members.append(("badge", .integer(badge))) }
         guard let delivery else {
+            if options != .all { members.append(("presentationOptions", options.json)) }
             return .object(members + [("notification", notification.json), ("diagnostics", .array(notes.map(\.json)))])
         }
         var delivered = delivery.json.objectMembers ?? []
@@ -181,12 +184,18 @@ extension NotificationHost {
         var notes: [Diagnostic]
         var admitted: [AttachmentStore.Admission]
 
-        /// What the payload became once `delivery` was made of it.
+        /// What the payload became once `delivery` was made of it: presented,
+        /// or, when its decider withheld it, what it reports instead.
         func delivered(_ delivery: Delivery) -> PayloadDelivery {
             var delivery = delivery
             delivery.diagnostics.insert(contentsOf: notes, at: 0)
+            let options = delivery.presentation.presentationOptions
+            guard delivery.display == .presented else {
+                return PayloadDelivery(display: delivery.display, app: app, notification: delivery.presentation.notification,
+                                       notes: delivery.diagnostics, options: options)
+            }
             return PayloadDelivery(display: .presented, app: app, notification: delivery.presentation.notification,
-                                   delivery: delivery, admitted: admitted)
+                                   delivery: delivery, admitted: admitted, options: options)
         }
     }
 

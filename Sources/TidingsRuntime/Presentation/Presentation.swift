@@ -44,6 +44,9 @@ package struct Presentation: Sendable {
     /// Delivered quietly (provisional authorization): listed in the
     /// notification centre, with no banner and no sound.
     package var quiet = false
+    /// How it is presented: a banner, in the list, its sound, its badge
+    /// (all four unless its app, in the foreground, chose).
+    package var presentationOptions: PresentationOptions = .all
 
     /// The body shown when previews are hidden and the category gives no
     /// placeholder (Apple's is the localized word "Notification").
@@ -113,6 +116,9 @@ package struct Delivery: Sendable {
     package var log: [LogLine]
     /// Responses sent to the app meanwhile (the extension performed the default action).
     package var forwarded: [ForwardedResponse]
+    /// `presented`, or what the delivery's decider said instead when it
+    /// presents it neither as a banner nor in the list (nothing then shows).
+    package var display: DisplayKind = .presented
 
     /// True when the extension failed and the default content shows instead.
     package var extensionFailed: Bool { diagnostics.containsError }

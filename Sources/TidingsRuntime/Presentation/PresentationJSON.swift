@@ -150,6 +150,7 @@ extension Presentation {
             ("arguments", .array(settings.group.arguments.map(JSON.string))),
             ("summary", .string(summary)),
         ])))
+        members.append(("presentationOptions", presentationOptions.json))
         members.append(("expanded", .bool(expanded)))
         members.append(("dismissed", .bool(dismissed)))
         return .object(members)

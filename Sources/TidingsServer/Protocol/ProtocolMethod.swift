@@ -33,6 +33,15 @@ package struct ProtocolMethod: Sendable {
         parameters.first { $0.name == name }
     }
 
+    /// The entry of a request the server sends, as the machine-readable
+    /// description lists it: its name, when it is sent, its params and the result it expects.
+    package var serverRequestJSON: JSON {
+        .object([
+            ("name", .string(name)), ("summary", .string(summary)),
+            ("params", .array(parameters.map(\.json))), ("result", .string(result)),
+        ])
+    }
+
     /// The entry as the machine-readable description lists it.
     package var json: JSON {
         .object([

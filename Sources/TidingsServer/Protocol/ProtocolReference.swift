@@ -2,7 +2,8 @@ import TidingsBase
 
 /// The protocol reference, made from the server's own tables — the methods
 /// it dispatches (`HostService.protocolMethods`), the events it pushes
-/// (`HostService.events`) and the error codes it answers
+/// (`HostService.events`), the requests it sends its clients
+/// (`HostService.serverRequests`) and the error codes it answers
 /// (`ProtocolErrorCode.all`) — so that it cannot say other than the server does.
 ///
 /// Two forms: Markdown for the front-end and app developer
@@ -34,6 +35,7 @@ package enum ProtocolReference {
         ("jsonrpc", .string("2.0")),
         ("methods", .array(HostService.protocolMethods.map(\.json))),
         ("events", .array(HostService.events.map(\.json))),
+        ("serverRequests", .array(HostService.serverRequests.map(\.serverRequestJSON))),
         ("errors", .array(ProtocolErrorCode.all.map(\.json))),
     ])
 
@@ -45,6 +47,8 @@ package enum ProtocolReference {
         for method in HostService.protocolMethods { lines += section(of: method) }
         lines += ["## Events", "", eventsIntroduction, ""]
         for event in HostService.events { lines += section(of: event) }
+        lines += ["## Server requests", "", serverRequestsIntroduction, ""]
+        for request in HostService.serverRequests { lines += section(ofServerRequest: request) }
         lines += ["## Errors", "", errorsIntroduction, "", "| code | any request | meaning |", "| --- | --- | --- |"]
         lines += ProtocolErrorCode.all.map { "| \($0.code) | \($0.anyRequest ? "yes" : "") | \(cell($0.meaning)) |" }
         return lines.joined(separator: "\n") + "\n"
@@ -63,6 +67,14 @@ package enum ProtocolReference {
         lines += ["Result: \(method.result)", ""]
         lines += ["Errors: " + method.errors.map { "\($0)" }.joined(separator: ", ") + " (and those of any request).", ""]
         return lines
+    }
+
+    /// The entry of `request`, a request the server sends: when, its params, the answer it expects.
+    private static func section(ofServerRequest request: ProtocolMethod) -> [String] {
+        var lines = ["### `\(request.name)`", "", request.summary, ""]
+        lines += ["| param | type | always | meaning |", "| --- | --- | --- | --- |"]
+        lines += request.parameters.map { "| `\($0.name)` | \(cell($0.type)) | \($0.required ? "yes" : "no") | \(cell($0.meaning)) |" }
+        return lines + ["", "The answer's result: \(request.result)", ""]
     }
 
     /// The entry of `event`: when it is sent and its params.
@@ -99,6 +111,7 @@ package enum ProtocolReference {
         "- **Batches.** An array of requests is answered with an array of the answers, in order; the requests touch what each touches.",
         "- **Order.** On one connection, a request that touches what an earlier request still under way changes, or changes what it touches, waits for it; the others run at once and their answers may come in another order: match them by `id`. Requests of two clients are not ordered against each other.",
         "- **Errors.** A failed call is answered `{\"jsonrpc\": \"2.0\", \"id\": …, \"error\": {\"code\", \"message\", \"data\"}}`: the code says what kind of failure (see [Errors](#errors)), the message is one plain sentence, and `data` carries details for programs (`diagnostics`, each with a stable `code`, where it was, and a sentence). Each method lists the codes it can answer besides those any request can.",
+        "- **The server's requests.** The server may send a client a request of its own (`app.willPresent`, to a client that said an app is in the foreground with a delegate), under an id `\"s1\"`, `\"s2\"`, …; the client answers it as any request is answered. See [Server requests](#server-requests).",
         "- **Subscriptions.** `events.subscribe` makes the connection hear events: JSON-RPC notifications (`{\"jsonrpc\": \"2.0\", \"method\": …, \"params\": {…}}`, no `id`) about the apps it follows. The events a call causes are pushed before the call is answered. A client that stops reading is disconnected rather than allowed to grow the server's memory.",
         "- **Limits.** `server.describe` lists every limit a client meets (`limits`): payload and message sizes, deadlines, how many notifications and inbox entries are kept, the attachment store's quota, list pages, calls in flight and unread output per connection.",
         "",
@@ -106,6 +119,9 @@ package enum ProtocolReference {
 
     /// What comes before the events.
     private static let eventsIntroduction = "Pushed as JSON-RPC notifications to the subscribers of the event's app and to those of all apps (`events.subscribe` without `apps`, or with `\"all\"`); a subscriber of other apps hears nothing of it. The state's events (`state.…`) are about the server, not an app: every subscriber hears them."
+
+    /// What comes before the server's requests.
+    private static let serverRequestsIntroduction = "JSON-RPC allows requests both ways on one connection: the server sends these to a client that asked for them, under ids of its own — strings `\"s1\"`, `\"s2\"`, … counted on each connection — and the client answers each as any request is answered, one line `{\"jsonrpc\": \"2.0\", \"id\": \"s1\", \"result\": {…}}` (or an `error`), in any order, among its own requests. An answer is awaited up to a deadline, holding nothing of the connection: the client's own requests go on meanwhile. An answer that comes too late, or to an id the server never sent, is ignored (`server.describe` counts it, `serverRequests.unknownResponses`)."
 
     /// What comes before the error codes.
     private static let errorsIntroduction = "Codes from -32768 to -32000 are JSON-RPC's; the server's own lie in -32099…-32000. \"Any request\" marks the codes a request can get whatever its method; the others are listed by the methods that answer them."

@@ -36,12 +36,23 @@ package struct RPCFailure: Error, Sendable {
     package var error: RPCError
 }
 
+/// A client's answer to a request the server sent it (an object with an
+/// `id` and a `result` or an `error`, and no `method`).
+package struct RPCResponse: Sendable {
+    /// The id of the server's request it answers.
+    package var id: RPCID
+    /// The result, or the error the client answered.
+    package var outcome: Result<JSON, RPCError>
+}
+
 /// What one line of input holds.
 package enum RPCMessage: Sendable {
     /// One request, or why it is not one.
     case single(Result<RPCRequest, RPCFailure>)
     /// A batch: an array of requests, answered with an array.
     case batch([Result<RPCRequest, RPCFailure>])
+    /// The client's answer to a request the server sent it; it gets no answer.
+    case response(RPCResponse)
 
     /// Reads one line (without its newline).
     package static func read(_ line: [UInt8]) -> RPCMessage {
@@ -57,7 +68,26 @@ package enum RPCMessage: Sendable {
             }
             return .batch(elements.map(request))
         }
+        if let response = response(json) { return .response(response) }
         return .single(request(json))
+    }
+
+    /// The response `json` is, when it is one: no `method`, a string or
+    /// integer `id`, and a `result` or an `error` (an error without a code or
+    /// message still counts as one, coded -32603).
+    private static func response(_ json: JSON) -> RPCResponse? {
+        guard json["method"] == nil, json["result"] != nil || json["error"] != nil else { return nil }
+        let id: RPCID
+        switch json["id"] {
+        case .integer(let value)?: id = .number(value)
+        case .string(let value)?: id = .string(value)
+        default: return nil
+        }
+        if let result = json["result"] { return RPCResponse(id: id, outcome: .success(result)) }
+        let error = json["error"]
+        return RPCResponse(id: id, outcome: .failure(RPCError(
+            error?["code"]?.integerValue.map { Int($0) } ?? -32603,
+            error?["message"]?.stringValue ?? "The client answered an error without a message.", data: error?["data"])))
     }
 
     /// The request `json` states, checked member by member.
@@ -105,6 +135,12 @@ package enum RPCReply {
     /// The answer to request `id` with `error`, as one line.
     package static func error(_ error: RPCError, id: RPCID) -> [UInt8] {
         line(.object([("jsonrpc", .string("2.0")), ("id", id.json), ("error", error.json)]))
+    }
+
+    /// A request of the server's own, `method` with `params` under `id`, as
+    /// one line: the client answers it as it would be answered.
+    package static func request(_ method: String, params: JSON, id: RPCID) -> [UInt8] {
+        line(.object([("jsonrpc", .string("2.0")), ("id", id.json), ("method", .string(method)), ("params", params)]))
     }
 
     /// A notification (no id) of `method` with `params`, as one line: how events are pushed.

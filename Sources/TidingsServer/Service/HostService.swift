@@ -35,6 +35,8 @@ package final class HostService: Sendable {
         package var unaskedApps = UnaskedApps.deliver
         /// The most entries each app's inbox keeps (`AppInbox`); one more drops the oldest.
         package var inboxLimit = AppInbox.defaultLimit
+        /// How long an app in the foreground has to answer `app.willPresent`, in seconds.
+        package var willPresentDeadline = 1.0
         /// The most requests pending per app (`requests.add`); one more drops the latest-firing.
         package var pendingLimit = PendingScheduler.defaultLimit
         /// The clocks pending requests are scheduled by. With the system's
@@ -62,6 +64,10 @@ package final class HostService: Sendable {
     package let badges: AppBadges
     /// Each app's authorization, and the requests waiting for the user.
     package let authorizations: AppAuthorizations
+    /// The apps in the foreground, and how their notifications are presented.
+    package let foreground: ForegroundApps
+    /// What became of the requests the server sent its clients.
+    package let serverRequestTally = ServerRequestTally()
     /// The requests pending, and the one timer that fires them.
     package let schedule: PendingScheduler
     let configuration: Configuration
@@ -103,6 +109,8 @@ package final class HostService: Sendable {
                                     drivingItself: configuration.scheduleClock is SystemScheduleClock, log: configuration.log)
         let shows = HostReference()
         let memory = self.memory
+        let foreground = ForegroundApps(deadline: configuration.willPresentDeadline)
+        self.foreground = foreground
         let reported = launcher { diagnostic in
             subscribers.publish(.diagnostic(diagnostic, app: shows.host.flatMap { Self.app(of: diagnostic, in: $0.index) }))
         }
@@ -126,7 +134,7 @@ package final class HostService: Sendable {
             } catch {
                 return error
             }
-        })
+        }, decider: { app, notification, answer in foreground.decide(app, notification, answer: answer) })
         shows.host = host
         if let state {
             for (app, categories) in state.kept.categories { host.register(categories, for: app) }

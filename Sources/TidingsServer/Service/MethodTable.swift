@@ -49,8 +49,9 @@ extension HostService {
         uniqueKeysWithValues: methodTable.map { ($0.documentation.name, $0) })
 
     /// Every method, family by family, in the order the reference lists them.
-    static let methodTable: [Method] = serverMethods + categoryMethods + appMethods + authorizationMethods + deliveryMethods
-        + notificationMethods + requestMethods + interfaceMethods + inboxMethods + eventMethods
+    static let methodTable: [Method] = serverMethods + categoryMethods + appMethods + authorizationMethods
+        + foregroundMethods + deliveryMethods + notificationMethods + requestMethods + interfaceMethods + inboxMethods
+        + eventMethods
 
     /// Every method's entry in the protocol reference, in the order it lists them.
     package static var protocolMethods: [ProtocolMethod] { methodTable.map(\.documentation) }

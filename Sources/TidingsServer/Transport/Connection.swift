@@ -16,7 +16,13 @@ import TidingsBase
 /// sent by the loop when the socket takes more, and a client that lets too
 /// much wait is disconnected. Past `callsPerConnection` messages under way,
 /// the loop reads no more from the client until one is answered.
-final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
+///
+/// The server may also ask the client (`ask`): its request goes out under
+/// an id of its own, and the client's response (read like any message, but
+/// never admitted as a call) is handed to whoever asked, on a thread of the
+/// pool; the loop's timer ends the wait at its deadline, and a client whose
+/// input ends leaves nothing waiting.
+final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
     /// A number for logs.
     let number: Int
     /// Where requests come from.
@@ -26,7 +32,9 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
     /// For standard I/O, the private copy of standard output answers go to.
     private let ownedOutput: FileDescriptor?
     private let output: ConnectionOutput
-    private let context: Context
+    let context: Context
+    /// The requests sent to the client, waiting for its answers.
+    let asked = ServerRequests()
     /// Opened when the connection closed and every message read was answered.
     let finished = Latch()
 
@@ -154,6 +162,8 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
         inputEnded = true
         lastLineOwed = cleanly
         calls.withLock { $0.inputEnded = true }
+        // The client can answer nothing more, nor be in the foreground.
+        leave()
         if socket == nil, let token {
             context.loop.unregister(input, token: token)
             self.token = nil
@@ -190,6 +200,7 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
     /// answers it at once when its turn has come.
     private func take(_ next: LineReader.Next) {
         let message = Self.message(in: next)
+        if case .response(let response)? = message { return receive(response) }
         let (place, now) = calls.withLock { calls in
             calls.underWay += 1
             var pending = Pending(message: message)
@@ -212,7 +223,7 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
         switch message {
         case .single(let request)?: requests = [request]
         case .batch(let batch)?: requests = batch
-        case nil: return []
+        case .response?, nil: return []
         }
         return requests.enumerated().compactMap { position, read in
             guard case .success(let request) = read, let id = request.id, id != .null else { return nil }
@@ -259,6 +270,7 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
         output.close()
         if socket != nil { shutdown(input, Int32(SHUT_RDWR)) }
         context.service.subscribers.unsubscribe(self)
+        leave()
         let report = calls.withLock { calls in
             calls.closed = true
             calls.inputEnded = true
@@ -349,6 +361,7 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
         switch message {
         case .single(let request): HostService.scope(of: request)
         case .batch(let requests): requests.map(HostService.scope).reduce(.nothing) { $0.union($1) }
+        case .response: .nothing
         }
     }
 
@@ -373,6 +386,9 @@ final class Connection: EventReceiver, LoopSource, @unchecked Sendable {
             for (position, request) in requests.enumerated() {
                 answer(request, duplicate: pending.duplicates.contains(position)) { batch.set(position, $0) }
             }
+        case .response:
+            // Taken as it was read (`receive`); never admitted.
+            done()
         }
     }
 

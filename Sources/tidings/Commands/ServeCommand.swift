@@ -13,7 +13,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--pending-limit COUNT] [--unasked-apps deliver|deny] [--deadline SECONDS] [--service-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--pending-limit COUNT] [--unasked-apps deliver|deny] [--deadline SECONDS] [--service-deadline SECONDS] [--will-present-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
@@ -32,6 +32,8 @@ enum ServeCommand: Command {
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
         ] + DeadlineOption.options + WarmWorkersOption.options + [
+            .init(name: "will-present-deadline", value: "SECONDS",
+                  help: "How long an app in the foreground has to answer app.willPresent (default 1, at most 60); without an answer in time its notification is not presented."),
             .init(name: "max-payload-size", value: "BYTES", help: "The largest APNs payload accepted (default 4096)."),
             .init(name: "max-message-size", value: "BYTES",
                   help: "The longest JSON-RPC message accepted (default 1048576); a longer one gets an error."),
@@ -73,6 +75,12 @@ enum ServeCommand: Command {
         configuration.payloadSizeLimit = try arguments.wholeNumber("max-payload-size") ?? configuration.payloadSizeLimit
         configuration.host.deliveredLimit = try arguments.wholeNumber("keep") ?? configuration.host.deliveredLimit
         configuration.inboxLimit = try arguments.wholeNumber("inbox-limit") ?? configuration.inboxLimit
+        if let deadline = try arguments.positiveNumber("will-present-deadline") {
+            guard deadline <= 60 else {
+                throw .usage("--will-present-deadline must be at most 60 seconds; it is \(NumberText.short(deadline)).")
+            }
+            configuration.willPresentDeadline = deadline
+        }
         if let limit = try arguments.wholeNumber("pending-limit") {
             guard limit <= 1_000_000 else { throw .usage("--pending-limit takes at most 1000000 requests per app; it is \(limit).") }
             configuration.pendingLimit = limit

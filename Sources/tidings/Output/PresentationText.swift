@@ -82,6 +82,8 @@ struct PresentationText {
             text += field("Shown", "no: a badge-only notification sets the app's badge; no extension ran")
         case .denied:
             text += field("Shown", "no: the app's notifications are denied; no badge set, no extension ran")
+        case .foreground:
+            text += field("Shown", "no: its app is in the foreground and did not ask for a banner or the list")
         }
         return text + diagnostics(made.notes)
     }
