@@ -82,9 +82,29 @@ package enum Payload {
     }
 }
 
+extension Payload {
+    /// Apple's UNErrorCode notificationInvalidNoContent: a request whose
+    /// content has nothing to show, sound or badge, or an APNs payload whose
+    /// `aps` has no alert, sound, badge or content-available.
+    package static let noContentAppleCode: Int32 = 1401
+
+    /// Apple's code of the refusal `diagnostics` state, when Apple's API
+    /// refuses it with one (`notification.no-content`: 1401).
+    package static func appleCode(of diagnostics: [Diagnostic]) -> Int32? {
+        diagnostics.contains { $0.code == .notificationNoContent && $0.severity == .error } ? noContentAppleCode : nil
+    }
+}
+
 extension Diagnostic.Code {
-    /// A payload member has the wrong type or value.
+    /// A payload member has the wrong type or value (a request's; a field of
+    /// an APNs payload is ignored instead: payload.field-ignored).
     package static let payloadInvalid = Self("payload.invalid")
+    /// An APNs payload's field has the wrong type or value: as on a device,
+    /// it is ignored and the rest delivered.
+    package static let payloadFieldIgnored = Self("payload.field-ignored")
+    /// The notification has nothing to show, sound or badge: Apple refuses it
+    /// (UNErrorCodeNotificationInvalidNoContent, 1401).
+    package static let notificationNoContent = Self("notification.no-content")
     /// The payload is neither an APNs payload nor a request.
     package static let payloadUnrecognized = Self("payload.unrecognized")
     /// A key the payload format does not define, usually a misspelling.
@@ -127,6 +147,9 @@ private struct PayloadReader {
             return nil
         }
         fields.checkMembers(apsMembers, allowed: Self.apsKeys, at: ["aps"])
+        // A device ignores a field it cannot read and shows the rest: what is wrong from here on is a warning.
+        let firstFieldProblem = fields.diagnostics.count
+        defer { ignoreUnreadableFields(since: firstFieldProblem) }
         let aps = JSON.object(apsMembers)
         var content = NotificationContent()
         switch aps["alert"] {
@@ -164,8 +187,35 @@ private struct PayloadReader {
         content.contentAvailable = flag(aps["content-available"], at: ["aps", "content-available"])
         content.mutableContent = flag(aps["mutable-content"], at: ["aps", "mutable-content"])
         content.userInfo = payload
+        if !content.hasAlert && content.sound == nil && content.badge == nil && !content.contentAvailable {
+            refuseEmpty("The payload's \"aps\" has no alert, sound, badge or content-available that a device can read, "
+                            + "so there is nothing to deliver", at: ["aps"])
+            return nil
+        }
         // A remote notification's request has the push trigger (UNPushNotificationTrigger).
         return UserNotification(identifier: identifier, date: date, content: content, trigger: .push)
+    }
+
+    /// Makes each wrong-typed or out-of-range field found since the
+    /// diagnostic at `start` a warning (`payload.field-ignored`): the field
+    /// is left out and the rest delivered, as a device does with an APNs payload.
+    mutating func ignoreUnreadableFields(since start: Int) {
+        for index in fields.diagnostics.indices.dropFirst(start) {
+            let problem = fields.diagnostics[index]
+            guard problem.severity == .error, problem.code == .payloadInvalid else { continue }
+            fields.diagnostics[index] = .warning(
+                .payloadFieldIgnored,
+                problem.message + " A device ignores the field and delivers the rest of the notification, and so does Tidings.",
+                at: problem.location)
+        }
+    }
+
+    /// Refuses a notification with nothing to show, sound or badge, as
+    /// Apple does (notificationInvalidNoContent); `sentence` says what is missing.
+    mutating func refuseEmpty(_ sentence: String, at path: [String]) {
+        fields.report(.error, .notificationNoContent,
+                      "\(sentence): Apple refuses it (Apple's error \(Payload.noContentAppleCode), UNErrorCodeNotificationInvalidNoContent).",
+                      at: path)
     }
 
     /// The alert text, or the localized text of the key (the key itself when
@@ -289,6 +339,10 @@ private struct PayloadReader {
                               at: path + ["identifier"])
             }
             attachments.append(attachment)
+        }
+        if !content.hasAlert && content.sound == nil && content.badge == nil && attachments.isEmpty && !fields.failed {
+            refuseEmpty("The request's content has no title, subtitle, body, sound, badge or attachment", at: ["content"])
+            return nil
         }
         return UserNotification(identifier: identifier, date: date, content: content)
     }

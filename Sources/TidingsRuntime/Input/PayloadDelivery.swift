@@ -81,6 +81,11 @@ package struct PayloadDelivery: Sendable {
     /// The attachment files taken into the store, in the payload's order.
     package var admitted: [AttachmentStore.Admission] = []
 
+    /// True when the app is woken with the notification (`content-available`
+    /// 1): a background notification, and one that is shown or badged as
+    /// well, as iOS hands it to `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`.
+    package var wakesApp: Bool { display == .background || notification.content.contentAvailable }
+
     /// The badge the notification sets for its app, if it sets one (0 removes it).
     package var badge: Int64? { notification.content.badge }
 

@@ -46,7 +46,7 @@ package struct InboxEntry: Sendable, Equatable {
 
     /// The entry as front ends read it: `{id, app, kind: response | background,
     /// received, notification: {identifier, date, …content, userInfo}}`, and
-    /// for a response `actionIdentifier` and `userText`.
+    /// for a response `actionIdentifier`, `userText` and `opensApp` (it brings the app forward).
     package var json: JSON {
         var members: [(String, JSON)] = [("id", .integer(Int64(clamping: identifier))), ("app", .string(app))]
         switch message {
@@ -54,7 +54,8 @@ package struct InboxEntry: Sendable, Equatable {
             members += [("kind", .string("response")), ("received", .string(ISO8601.format(received))),
                         ("notification", response.notification.json),
                         ("actionIdentifier", .string(response.actionIdentifier)),
-                        ("userText", response.userText.map(JSON.string) ?? .null)]
+                        ("userText", response.userText.map(JSON.string) ?? .null),
+                        ("opensApp", .bool(response.opensApp))]
         case .background(_, let notification):
             members += [("kind", .string("background")), ("received", .string(ISO8601.format(received))),
                         ("notification", notification.json)]
@@ -63,7 +64,7 @@ package struct InboxEntry: Sendable, Equatable {
     }
 
     /// The entry as the state keeps it: `{"inboxed": APP, "id", "received",
-    /// "notification": {...}}`, with `actionIdentifier` and `userText` for a response.
+    /// "notification": {...}}`, with `actionIdentifier`, `userText` and `opensApp` for a response.
     package var record: JSON {
         var members: [(String, JSON)] = [
             ("inboxed", .string(app)), ("id", .integer(Int64(clamping: identifier))), ("received", .double(received)),
@@ -72,6 +73,7 @@ package struct InboxEntry: Sendable, Equatable {
         if case .response(let response) = message {
             members.append(("actionIdentifier", .string(response.actionIdentifier)))
             if let text = response.userText { members.append(("userText", .string(text))) }
+            members.append(("opensApp", .bool(response.opensApp)))
         }
         return .object(members)
     }
@@ -93,7 +95,8 @@ package struct InboxEntry: Sendable, Equatable {
         self.received = received
         if let action = record["actionIdentifier"]?.stringValue {
             message = .response(ForwardedResponse(app: app, notification: notification, actionIdentifier: action,
-                                                  userText: record["userText"]?.stringValue))
+                                                  userText: record["userText"]?.stringValue,
+                                                  opensApp: record["opensApp"]?.boolValue))
         } else {
             message = .background(app: app, notification: notification)
         }
