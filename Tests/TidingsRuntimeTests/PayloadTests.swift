@@ -279,7 +279,7 @@ private func entry(_ position: Int) -> Diagnostic.Location {
     }
 
     @Test func soundDictionaryWithoutNameIsSilentAndWarned() throws {
-        let reading = try read(aps(#""sound": {"critical": 1, "volume": 0.5}"#))
+        let reading = try read(aps(#""alert": "Hi", "sound": {"critical": 1, "volume": 0.5}"#))
         #expect(try #require(reading.notification).content.sound == nil)
         let warning = try #require(reading.diagnostics.first { $0.severity == .warning })
         #expect(warning.location.path == "/aps/sound")
