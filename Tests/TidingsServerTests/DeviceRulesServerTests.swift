@@ -97,4 +97,17 @@ import TidingsServer
         #expect(error?.data?["diagnostics"]?.arrayValue?.first?["code"] == .string("notification.no-content"))
         #expect(error?.message.contains("1401") == true)
     }
+
+    @Test func aRequestAddedWithEmptyContentIsRefusedWithApplesCode() throws {
+        let client = try fixture.client()
+        let error = #expect(throws: RPCErrorReply.self) {
+            _ = try client.call("requests.add", json(#"""
+                {"app": "\#(Self.app)", "request": {"identifier": "r", "content": {"categoryIdentifier": "chat"},
+                                                      "trigger": {"timeInterval": 60, "repeats": false}}}
+                """#))
+        }
+        #expect(error?.code == -32000)
+        #expect(error?.data?["appleCode"] == .integer(1401))
+        #expect(try client.call("requests.pending")["requests"] == .array([]))
+    }
 }
