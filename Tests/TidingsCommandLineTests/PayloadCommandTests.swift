@@ -169,6 +169,23 @@ import Testing
         #expect(result.standardOutput.isEmpty)
     }
 
+    @Test func aForegroundActionOpensTheAppAndAllowAnnouncementIsWarnedAsDeprecated() throws {
+        let categories = try payloads.write(#"""
+            {"app": "com.example.payloads", "categories": [{"identifier": "chat", "options": ["allowAnnouncement"],
+              "actions": [{"identifier": "open", "title": "Open", "options": ["foreground"]}, {"identifier": "mute", "title": "Mute"}]}]}
+            """#, to: "categories.json")
+        let payload = try payloads.write(#"{"aps": {"alert": "Hi", "category": "chat"}}"#, to: "chat.json")
+        let opened = try deliver(payload, "--categories", categories, "--respond", "open")
+        #expect(opened.status == 0, "\(opened.standardError)")
+        #expect(opened.standardOutput.contains("received open on"))
+        #expect(opened.standardOutput.contains(", brought to the foreground"))
+        #expect((opened.standardOutput + opened.standardError).contains("[categories.deprecated-option]"))
+        let muted = try deliver(payload, "--categories", categories, "--respond", "mute")
+        #expect(muted.status == 0, "\(muted.standardError)")
+        #expect(muted.standardOutput.contains("received mute on"))
+        #expect(!muted.standardOutput.contains("brought to the foreground"))
+    }
+
     @Test func apsThatIsNotAnObjectIsAnInputError() throws {
         let result = try deliver(try payloads.write(#"{"aps": ["alert"]}"#, to: "array.json"))
         #expect(result.status == 65)

@@ -3,13 +3,14 @@ import TidingsRuntime
 
 /// One thing an app's inbox keeps until the app's front end takes it: a
 /// response the app received (the whole response, as UNNotificationResponse),
-/// or a background notification (content-available only, never shown).
+/// or a notification that woke the app (`content-available` 1: a background
+/// one, never shown, or one also shown or badged).
 package struct InboxEntry: Sendable, Equatable {
     /// What the app received.
     package enum Message: Sendable, Equatable {
         /// A response: the user's, sent straight to the app, or forwarded by the extension.
         case response(ForwardedResponse)
-        /// A background notification, with its userInfo.
+        /// A notification that woke the app (`content-available` 1), with its userInfo.
         case background(app: String, notification: UserNotification)
     }
 
