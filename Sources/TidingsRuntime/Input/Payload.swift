@@ -82,29 +82,10 @@ package enum Payload {
     }
 }
 
-extension Payload {
-    /// Apple's UNErrorCode notificationInvalidNoContent: a request whose
-    /// content has nothing to show, sound or badge, or an APNs payload whose
-    /// `aps` has no alert, sound, badge or content-available.
-    package static let noContentAppleCode: Int32 = 1401
-
-    /// Apple's code of the refusal `diagnostics` state, when Apple's API
-    /// refuses it with one (`notification.no-content`: 1401).
-    package static func appleCode(of diagnostics: [Diagnostic]) -> Int32? {
-        diagnostics.contains { $0.code == .notificationNoContent && $0.severity == .error } ? noContentAppleCode : nil
-    }
-}
-
 extension Diagnostic.Code {
     /// A payload member has the wrong type or value (a request's; a field of
     /// an APNs payload is ignored instead: payload.field-ignored).
     package static let payloadInvalid = Self("payload.invalid")
-    /// An APNs payload's field has the wrong type or value: as on a device,
-    /// it is ignored and the rest delivered.
-    package static let payloadFieldIgnored = Self("payload.field-ignored")
-    /// The notification has nothing to show, sound or badge: Apple refuses it
-    /// (UNErrorCodeNotificationInvalidNoContent, 1401).
-    package static let notificationNoContent = Self("notification.no-content")
     /// The payload is neither an APNs payload nor a request.
     package static let payloadUnrecognized = Self("payload.unrecognized")
     /// A key the payload format does not define, usually a misspelling.
