@@ -154,7 +154,9 @@ public final class NotificationExtensionContext: @unchecked Sendable {
         CActions.with(actions.map(\.cFields)) { functions.set_actions?(handle, $0, actions.count) } == 0
     }
 
-    /// Shows the media play/pause button (type, frame in points, tint).
+    /// Shows the media play/pause button (type, frame in points, tint). Without
+    /// a frame, or with an empty one, no button shows, as iOS draws none for an
+    /// empty `mediaPlayPauseButtonFrame`.
     @discardableResult
     public func setMediaPlayPauseButton(type: MediaPlayPauseButtonType,
                                         frame: (x: Double, y: Double, width: Double, height: Double)? = nil,

@@ -130,12 +130,13 @@ import Testing
         #expect(result.standardError.contains("[file.not-found]"))
     }
 
-    @Test func malformedPayloadIsAnInputErrorWithItsPlace() throws {
+    @Test func anUnreadableAlertLeavingNothingIsRefusedAsEmptyWithItsPlace() throws {
         let directory = TemporaryDirectory("payloads")
         let payload = try directory.write("{\"aps\": {\"alert\": 5, \"mutable_content\": 1}}", to: "bad.json")
         let result = try tidings.run("deliver", payload, "--extensions", extensions.path, "--app", "com.example.events")
         #expect(result.status == 65)
-        #expect(result.standardError.contains("bad.json /aps/alert: error: \"alert\" must be a string (the body) or a dictionary"))
+        #expect(result.standardError.contains("bad.json /aps/alert: warning: \"alert\" must be a string (the body) or a dictionary"))
+        #expect(result.standardError.contains("bad.json /aps: error: The payload's \"aps\" has no alert, sound, badge or content-available"))
     }
 
     @Test func brokenExtensionExitsWithExtensionFailureAfterShowingDefaultContent() throws {

@@ -134,17 +134,56 @@ import Testing
 
     // MARK: Malformed payloads
 
-    @Test func malformedApsIsAnInputErrorNamingEachPlace() throws {
-        let payload = try payloads.write(#"{"aps": {"badge": "3", "alert": {"title": 5}, "interruption-level": "loud"}}"#,
+    @Test func unreadableApsFieldsAreIgnoredWithAWarningEachAndTheAlertShown() throws {
+        let payload = try payloads.write(#"{"aps": {"badge": "3", "alert": {"title": 5, "body": "Lunch?"}, "interruption-level": "loud"}}"#,
                                          to: "malformed.json")
         let result = try deliver(payload)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("Lunch?"))
+        #expect(result.standardOutput.contains(
+            "malformed.json /aps/alert/title: warning: \"title\" must be a string; it is a number. A device ignores the field and delivers the rest of the notification, and so does Tidings."))
+        #expect(result.standardOutput.contains("malformed.json /aps/badge: warning: \"badge\" must be an integer"))
+        #expect(result.standardOutput.contains("malformed.json /aps/interruption-level: warning:"))
+        #expect(result.standardOutput.contains("[payload.field-ignored]"))
+        #expect(!result.standardOutput.contains("error:"))
+    }
+
+    @Test func aStringBadgeShowsTheAlertWithAWarningLine() throws {
+        let result = try deliver(try payloads.write(#"{"aps": {"alert": "Hi", "badge": "3"}}"#, to: "badge.json"), "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        #expect(output?["display"] as? String == "presented")
+        #expect(output?["badge"] == nil)
+        #expect((output?[path: "notification", "body"] as? String) == "Hi")
+        let diagnostics = output?["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.contains { $0["code"] as? String == "payload.field-ignored" && $0["path"] as? String == "/aps/badge"
+            && $0["severity"] as? String == "warning" }, "\(diagnostics)")
+    }
+
+    @Test(arguments: [#"{"aps": {}}"#, #"{"aps": {"badge": "3"}}"#, #"{"content": {"title": ""}}"#])
+    func anEmptyNotificationIsRefusedWithApplesNoContentError(payload: String) throws {
+        let result = try deliver(try payloads.write(payload, to: "empty.json"))
         #expect(result.status == 65)
-        #expect(result.standardError.contains(
-            "malformed.json /aps/alert/title: error: \"title\" must be a string; it is a number."))
-        #expect(result.standardError.contains("malformed.json /aps/badge: error: \"badge\" must be an integer"))
-        #expect(result.standardError.contains("malformed.json /aps/interruption-level: error:"))
-        #expect(result.standardError.contains("[payload.invalid]"))
+        #expect(result.standardError.contains("Apple's error 1401, UNErrorCodeNotificationInvalidNoContent"))
+        #expect(result.standardError.contains("[notification.no-content]"))
         #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func aForegroundActionOpensTheAppAndAllowAnnouncementIsWarnedAsDeprecated() throws {
+        let categories = try payloads.write(#"""
+            {"app": "com.example.payloads", "categories": [{"identifier": "chat", "options": ["allowAnnouncement"],
+              "actions": [{"identifier": "open", "title": "Open", "options": ["foreground"]}, {"identifier": "mute", "title": "Mute"}]}]}
+            """#, to: "categories.json")
+        let payload = try payloads.write(#"{"aps": {"alert": "Hi", "category": "chat"}}"#, to: "chat.json")
+        let opened = try deliver(payload, "--categories", categories, "--respond", "open")
+        #expect(opened.status == 0, "\(opened.standardError)")
+        #expect(opened.standardOutput.contains("received open on"))
+        #expect(opened.standardOutput.contains(", brought to the foreground"))
+        #expect((opened.standardOutput + opened.standardError).contains("[categories.deprecated-option]"))
+        let muted = try deliver(payload, "--categories", categories, "--respond", "mute")
+        #expect(muted.status == 0, "\(muted.standardError)")
+        #expect(muted.standardOutput.contains("received mute on"))
+        #expect(!muted.standardOutput.contains("brought to the foreground"))
     }
 
     @Test func apsThatIsNotAnObjectIsAnInputError() throws {

@@ -63,6 +63,20 @@ private func warningsOf(_ text: String, sourceLocation: SourceLocation = #_sourc
     return reading.diagnostics.filter { $0.severity == .warning }
 }
 
+/// The one field `text` (an APNs payload) has that a device cannot read:
+/// ignored with a warning, and the rest delivered.
+private func onlyIgnored(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Diagnostic {
+    let reading = try read(text, sourceLocation: sourceLocation)
+    #expect(reading.notification != nil, "the rest must be delivered: \(reading.diagnostics)", sourceLocation: sourceLocation)
+    let ignored = reading.diagnostics.filter { $0.code == .payloadFieldIgnored }
+    #expect(ignored.count == 1 && ignored.allSatisfy { $0.severity == .warning }, "\(reading.diagnostics)",
+            sourceLocation: sourceLocation)
+    let warning = try #require(ignored.first, sourceLocation: sourceLocation)
+    #expect(warning.message.hasSuffix("A device ignores the field and delivers the rest of the notification, and so does Tidings."),
+            sourceLocation: sourceLocation)
+    return warning
+}
+
 /// An APNs payload whose `aps` has `members` (JSON text without braces).
 private func aps(_ members: String) -> String {
     #"{"aps": {\#(members)}}"#
@@ -144,16 +158,15 @@ private func entry(_ position: Int) -> Diagnostic.Location {
         #expect(content.body == "3 new, true, null")
     }
 
-    @Test func locArgumentsMustBeAnArray() throws {
-        let error = try onlyError(aps(#""alert": {"loc-key": "COUNT", "loc-args": "3"}"#))
-        #expect(error.code == .payloadInvalid)
-        #expect(error.location == .init(file: payloadFile, path: "/aps/alert/loc-args"))
-        #expect(error.message.contains("must be an array"))
+    @Test func locArgumentsThatAreNotAnArrayAreIgnored() throws {
+        let warning = try onlyIgnored(aps(#""alert": {"loc-key": "COUNT", "loc-args": "3"}"#))
+        #expect(warning.location == .init(file: payloadFile, path: "/aps/alert/loc-args"))
+        #expect(warning.message.contains("must be an array"))
     }
 
-    @Test func locKeyMustBeAString() throws {
-        let error = try onlyError(aps(#""alert": {"title-loc-key": ["KEY"]}"#))
-        #expect(error.location.path == "/aps/alert/title-loc-key")
+    @Test func locKeyThatIsNotAStringIsIgnored() throws {
+        let warning = try onlyIgnored(aps(#""alert": {"title-loc-key": ["KEY"], "body": "x"}"#))
+        #expect(warning.location.path == "/aps/alert/title-loc-key")
     }
 
     @Test func substitutionFillsWhatItCanAndLeavesOtherSpecifiersAlone() {
@@ -189,9 +202,14 @@ private func entry(_ position: Int) -> Diagnostic.Location {
         #expect(try contentOf(aps(#""alert": "No badge""#)).badge == nil)
     }
 
-    @Test func badgeMustBeAnInteger() throws {
-        #expect(try onlyError(aps(#""badge": "3""#)).location.path == "/aps/badge")
-        #expect(try onlyError(aps(#""badge": 1.5"#)).message.contains("must be an integer"))
+    @Test func badgeThatIsNotAnIntegerIsIgnoredAndTheAlertShown() throws {
+        let warning = try onlyIgnored(aps(#""alert": "Hi", "badge": "3""#))
+        #expect(warning.location.path == "/aps/badge")
+        #expect(warning.message.hasPrefix("\"badge\" must be an integer; it is a string."))
+        let reading = try read(aps(#""alert": "Hi", "badge": 1.5"#))
+        #expect(reading.notification?.content.badge == nil)
+        #expect(reading.notification?.content.body == "Hi")
+        #expect(try onlyIgnored(aps(#""alert": "Hi", "badge": 1.5"#)).message.contains("must be an integer"))
     }
 
     @Test func soundNameIsTheSound() throws {
@@ -219,8 +237,8 @@ private func entry(_ position: Int) -> Diagnostic.Location {
         #expect(content.filterCriteria == "work")
         #expect(content.contentAvailable)
         #expect(!content.isLocal)
-        let error = try onlyError(aps(#""alert": {"body": "Hi", "summary-arg-count": -1}"#))
-        #expect(error.location.path == "/aps/alert/summary-arg-count")
+        let ignored = try onlyIgnored(aps(#""alert": {"body": "Hi", "summary-arg-count": -1}"#))
+        #expect(ignored.location.path == "/aps/alert/summary-arg-count")
     }
 
     @Test func aRequestCarriesTheSameFieldsUnderApplesNamesAndIsLocal() throws {
@@ -233,21 +251,25 @@ private func entry(_ position: Int) -> Diagnostic.Location {
         #expect(content.isLocal)
     }
 
-    @Test func soundDictionaryMembersHaveTheirTypes() throws {
-        let volume = try onlyError(aps(#""sound": {"critical": 1, "name": "alarm.caf", "volume": 2}"#))
+    @Test func soundDictionaryMembersOfAnotherTypeAreIgnored() throws {
+        let volume = try onlyIgnored(aps(#""sound": {"critical": 1, "name": "alarm.caf", "volume": 2}"#))
         #expect(volume.location.path == "/aps/sound/volume")
         #expect(volume.message.contains("between 0.0 and 1.0"))
-        #expect(try onlyError(aps(#""sound": {"name": "alarm.caf", "volume": "loud"}"#)).location.path == "/aps/sound/volume")
-        let critical = try onlyError(aps(#""sound": {"critical": "yes", "name": "alarm.caf"}"#))
+        let reading = try read(aps(#""sound": {"critical": 1, "name": "alarm.caf", "volume": 2}"#))
+        #expect(reading.notification?.content.sound == "alarm.caf")
+        #expect(reading.notification?.content.soundVolume == nil)
+        #expect(try onlyIgnored(aps(#""sound": {"name": "alarm.caf", "volume": "loud"}"#)).location.path == "/aps/sound/volume")
+        let critical = try onlyIgnored(aps(#""sound": {"critical": "yes", "name": "alarm.caf"}"#))
         #expect(critical.location.path == "/aps/sound/critical")
         #expect(critical.message.contains("must be the number 1 (or 0)"))
-        #expect(try onlyError(aps(#""sound": {"name": 5}"#)).location.path == "/aps/sound/name")
+        #expect(try onlyIgnored(aps(#""alert": "Hi", "sound": {"name": 5}"#)).location.path == "/aps/sound/name")
     }
 
-    @Test func soundOfAnotherTypeIsAnError() throws {
-        let error = try onlyError(aps(#""sound": true"#))
-        #expect(error.location.path == "/aps/sound")
-        #expect(error.message == "\"sound\" must be a sound name or a dictionary; it is a Boolean.")
+    @Test func soundOfAnotherTypeIsIgnored() throws {
+        let warning = try onlyIgnored(aps(#""alert": "Hi", "sound": true"#))
+        #expect(warning.location.path == "/aps/sound")
+        #expect(warning.message.hasPrefix("\"sound\" must be a sound name or a dictionary; it is a Boolean."))
+        #expect(try read(aps(#""alert": "Hi", "sound": 5"#)).notification?.content.sound == nil)
     }
 
     @Test func misspeltSoundKeyIsWarned() throws {
@@ -257,7 +279,7 @@ private func entry(_ position: Int) -> Diagnostic.Location {
     }
 
     @Test func soundDictionaryWithoutNameIsSilentAndWarned() throws {
-        let reading = try read(aps(#""sound": {"critical": 1, "volume": 0.5}"#))
+        let reading = try read(aps(#""alert": "Hi", "sound": {"critical": 1, "volume": 0.5}"#))
         #expect(try #require(reading.notification).content.sound == nil)
         let warning = try #require(reading.diagnostics.first { $0.severity == .warning })
         #expect(warning.location.path == "/aps/sound")
@@ -265,7 +287,7 @@ private func entry(_ position: Int) -> Diagnostic.Location {
     }
 
     @Test func threadCategoryAndTargetContentIdentifiers() throws {
-        let content = try contentOf(aps(#""thread-id": "book-club", "category": "event-invite", "target-content-id": "room-2""#))
+        let content = try contentOf(aps(#""alert": "Hi", "thread-id": "book-club", "category": "event-invite", "target-content-id": "room-2""#))
         #expect(content.threadIdentifier == "book-club")
         #expect(content.categoryIdentifier == "event-invite")
         #expect(content.targetContentIdentifier == "room-2")
@@ -280,31 +302,37 @@ private func entry(_ position: Int) -> Diagnostic.Location {
         ("timeSensitive", .timeSensitive), ("critical", .critical),
     ])
     func interruptionLevelIsReadInEitherSpelling(name: String, level: InterruptionLevel) throws {
-        #expect(try contentOf(aps(#""interruption-level": "\#(name)""#)).interruptionLevel == level)
-        #expect(try contentOf(request(#""interruptionLevel": "\#(name)""#)).interruptionLevel == level)
+        #expect(try contentOf(aps(#""alert": "Hi", "interruption-level": "\#(name)""#)).interruptionLevel == level)
+        #expect(try contentOf(request(#""body": "Hi", "interruptionLevel": "\#(name)""#)).interruptionLevel == level)
     }
 
     @Test func interruptionLevelIsActiveByDefault() throws {
         #expect(try contentOf(aps(#""alert": "Hi""#)).interruptionLevel == .active)
     }
 
-    @Test func unknownInterruptionLevelIsAnError() throws {
-        let error = try onlyError(aps(#""interruption-level": "urgent""#))
-        #expect(error.code == .payloadInvalid)
-        #expect(error.location.path == "/aps/interruption-level")
-        #expect(error.message.contains("\"urgent\" is not an interruption level"))
-        #expect(error.message.contains("time-sensitive"))
-        #expect(try onlyError(aps(#""interruption-level": 2"#)).location.path == "/aps/interruption-level")
+    @Test func unknownInterruptionLevelIsIgnoredAndTheLevelActive() throws {
+        let warning = try onlyIgnored(aps(#""alert": "Hi", "interruption-level": "urgent""#))
+        #expect(warning.location.path == "/aps/interruption-level")
+        #expect(warning.message.contains("\"urgent\" is not an interruption level"))
+        #expect(warning.message.contains("time-sensitive"))
+        #expect(try read(aps(#""alert": "Hi", "interruption-level": "urgent""#)).notification?.content.interruptionLevel == .active)
+        #expect(try onlyIgnored(aps(#""alert": "Hi", "interruption-level": 2"#)).location.path == "/aps/interruption-level")
+    }
+
+    @Test func aRequestsUnknownInterruptionLevelIsStillAnError() throws {
+        #expect(try onlyError(request(#""body": "Hi", "interruptionLevel": "urgent""#)).code == .payloadInvalid)
     }
 
     @Test(arguments: [0.0, 0.25, 1.0])
     func relevanceScoreInRangeIsKept(score: Double) throws {
-        #expect(try contentOf(aps(#""relevance-score": \#(score)"#)).relevanceScore == score)
+        #expect(try contentOf(aps(#""alert": "Hi", "relevance-score": \#(score)"#)).relevanceScore == score)
     }
 
     @Test(arguments: ["1.5", "-0.1", "\"high\""])
-    func relevanceScoreOutOfRangeOrNotANumberIsAnError(score: String) throws {
-        #expect(try onlyError(aps(#""relevance-score": \#(score)"#)).location.path == "/aps/relevance-score")
+    func relevanceScoreOutOfRangeOrNotANumberIsIgnored(score: String) throws {
+        let text = aps(#""alert": "Hi", "relevance-score": \#(score)"#)
+        #expect(try onlyIgnored(text).location.path == "/aps/relevance-score")
+        #expect(try read(text).notification?.content.relevanceScore == 0)
     }
 
     @Test func mutableContentOneMakesTheNotificationMutable() throws {
@@ -314,18 +342,22 @@ private func entry(_ position: Int) -> Diagnostic.Location {
     }
 
     @Test(arguments: ["\"yes\"", "true", "2", "-1", "0.5"])
-    func mutableContentOtherThanZeroOrOneIsAnError(value: String) throws {
-        let error = try onlyError(aps(#""alert": "x", "mutable-content": \#(value)"#))
-        #expect(error.location.path == "/aps/mutable-content")
-        #expect(error.message == "\"mutable-content\" must be the number 1 (or 0); it is \(value).")
+    func mutableContentOtherThanZeroOrOneIsIgnored(value: String) throws {
+        let text = aps(#""alert": "x", "mutable-content": \#(value)"#)
+        let warning = try onlyIgnored(text)
+        #expect(warning.location.path == "/aps/mutable-content")
+        #expect(warning.message.hasPrefix("\"mutable-content\" must be the number 1 (or 0); it is \(value)."))
+        #expect(try read(text).notification?.content.mutableContent == false)
     }
 
     @Test func contentAvailableIsAZeroOrOneFlag() throws {
         let silent = try decoded(aps(#""content-available": 1"#))
         #expect(!silent.content.hasAlert)
         #expect(try decoded(aps(#""content-available": 0, "alert": "x""#)).content.body == "x")
-        #expect(try onlyError(aps(#""content-available": "1""#)).location.path == "/aps/content-available")
-        #expect(try onlyError(aps(#""content-available": 2"#)).location.path == "/aps/content-available")
+        #expect(try onlyIgnored(aps(#""alert": "x", "content-available": "1""#)).location.path == "/aps/content-available")
+        #expect(try onlyIgnored(aps(#""alert": "x", "content-available": 2"#)).location.path == "/aps/content-available")
+        // Ignored, it leaves nothing to deliver: refused, as an empty aps.
+        #expect(try errorsOf(aps(#""content-available": true"#)).map(\.code) == [.notificationNoContent])
     }
 
     @Test func wholePayloadIncludingApsIsUserInfoInOrder() throws {
@@ -378,33 +410,92 @@ private func entry(_ position: Int) -> Diagnostic.Location {
     }
 
     @Test func customKeysBesideApsAreNeverWarned() throws {
-        #expect(try read(#"{"aps": {}, "categroy": 1, "mutable_content": 1}"#).diagnostics.isEmpty)
+        #expect(try read(#"{"aps": {"alert": "Hi"}, "categroy": 1, "mutable_content": 1}"#).diagnostics.isEmpty)
     }
 
     // MARK: Wrong types
 
-    @Test(arguments: [
-        (#"{"aps": "alert"}"#, "/aps", "an object"),
-        (#"{"aps": [1]}"#, "/aps", "an object"),
-        (#"{"aps": {"alert": 5}}"#, "/aps/alert", "a string (the body) or a dictionary"),
-        (#"{"aps": {"alert": {"title": 5}}}"#, "/aps/alert/title", "a string"),
-        (#"{"aps": {"alert": {"body": null}}}"#, "/aps/alert/body", "a string"),
-        (#"{"aps": {"badge": "3"}}"#, "/aps/badge", "an integer"),
-        (#"{"aps": {"thread-id": 7}}"#, "/aps/thread-id", "a string"),
-        (#"{"aps": {"category": ["a"]}}"#, "/aps/category", "a string"),
-        (#"{"aps": {"target-content-id": {}}}"#, "/aps/target-content-id", "a string"),
-        (#"{"aps": {"relevance-score": "0.5"}}"#, "/aps/relevance-score", "a number"),
-    ])
-    func wrongTypeIsAnErrorAtItsPointer(payload: String, pointer: String, expected: String) throws {
+    @Test(arguments: [#"{"aps": "alert"}"#, #"{"aps": [1]}"#])
+    func apsThatIsNotAnObjectIsAnError(payload: String) throws {
         let error = try onlyError(payload)
         #expect(error.code == .payloadInvalid)
-        #expect(error.location == .init(file: payloadFile, path: pointer))
-        #expect(error.message.contains("must be \(expected)"), "\(error.message)")
+        #expect(error.location == .init(file: payloadFile, path: "/aps"))
+        #expect(error.message.contains("must be an object"), "\(error.message)")
     }
 
-    @Test func everyWrongMemberIsReportedAtOnce() throws {
-        let errors = try errorsOf(aps(#""alert": 5, "badge": "3", "thread-id": 7, "interruption-level": "loud""#))
-        #expect(errors.map(\.location.path) == ["/aps/alert", "/aps/badge", "/aps/thread-id", "/aps/interruption-level"])
+    /// Each field Payload reads from `aps`, of a type or value a device cannot read.
+    @Test(arguments: [
+        (#""sound": "ping.caf", "alert": 5"#, "/aps/alert", "a string (the body) or a dictionary"),
+        (#""alert": {"title": 5, "body": "x"}"#, "/aps/alert/title", "a string"),
+        (#""alert": {"subtitle": [], "body": "x"}"#, "/aps/alert/subtitle", "a string"),
+        (#""alert": {"body": null, "title": "x"}"#, "/aps/alert/body", "a string"),
+        (#""alert": {"subtitle-loc-key": 1, "body": "x"}"#, "/aps/alert/subtitle-loc-key", "a string"),
+        (#""alert": {"loc-key": "K", "loc-args": {}}"#, "/aps/alert/loc-args", "an array"),
+        (#""alert": {"body": "x", "launch-image": 1}"#, "/aps/alert/launch-image", "a string"),
+        (#""alert": {"body": "x", "summary-arg": 1}"#, "/aps/alert/summary-arg", "a string"),
+        (#""alert": {"body": "x", "summary-arg-count": "2"}"#, "/aps/alert/summary-arg-count", "a whole number"),
+        (#""alert": "x", "badge": "3""#, "/aps/badge", "an integer"),
+        (#""alert": "x", "sound": 5"#, "/aps/sound", "a sound name or a dictionary"),
+        (#""alert": "x", "thread-id": 7"#, "/aps/thread-id", "a string"),
+        (#""alert": "x", "category": ["a"]"#, "/aps/category", "a string"),
+        (#""alert": "x", "target-content-id": {}"#, "/aps/target-content-id", "a string"),
+        (#""alert": "x", "interruption-level": "loud""#, "/aps/interruption-level", "passive, active, time-sensitive or critical"),
+        (#""alert": "x", "relevance-score": "0.5""#, "/aps/relevance-score", "a number"),
+        (#""alert": "x", "relevance-score": 7"#, "/aps/relevance-score", "between 0.0 and 1.0"),
+        (#""alert": "x", "filter-criteria": 1"#, "/aps/filter-criteria", "a string"),
+        (#""alert": "x", "content-available": "1""#, "/aps/content-available", "the number 1 (or 0)"),
+        (#""alert": "x", "mutable-content": true"#, "/aps/mutable-content", "the number 1 (or 0)"),
+    ])
+    func wrongTypeIsIgnoredAtItsPointerAndTheRestDelivered(members: String, pointer: String, expected: String) throws {
+        let warning = try onlyIgnored(aps(members))
+        #expect(warning.location == .init(file: payloadFile, path: pointer))
+        #expect(warning.message.contains(expected), "\(warning.message)")
+    }
+
+    @Test func everyUnreadableFieldIsReportedAndNothingLeftIsRefusedAsEmpty() throws {
+        let reading = try read(aps(#""alert": 5, "badge": "3", "thread-id": 7, "interruption-level": "loud""#))
+        #expect(reading.notification == nil)
+        #expect(reading.diagnostics.filter { $0.code == .payloadFieldIgnored }.map(\.location.path)
+            == ["/aps/alert", "/aps/badge", "/aps/thread-id", "/aps/interruption-level"])
+        let refusal = try #require(reading.diagnostics.first { $0.severity == .error })
+        #expect(refusal.code == .notificationNoContent)
+        #expect(Payload.appleCode(of: reading.diagnostics) == 1401)
+    }
+
+    // MARK: Empty notifications
+
+    @Test(arguments: [#"{"aps": {}}"#, #"{"aps": {"category": "c", "mutable-content": 1, "thread-id": "t"}}"#,
+                      #"{"aps": {"alert": {}}}"#, #"{"aps": {"alert": ""}, "custom": 1}"#])
+    func anEmptyApsIsRefusedWithApplesNoContentError(payload: String) throws {
+        let error = try onlyError(payload)
+        #expect(error.code == .notificationNoContent)
+        #expect(error.location.path == "/aps")
+        #expect(error.message.contains("Apple's error 1401, UNErrorCodeNotificationInvalidNoContent"))
+        #expect(Payload.appleCode(of: [error]) == 1401)
+    }
+
+    @Test(arguments: [#""badge": 0"#, #""sound": "default""#, #""content-available": 1"#, #""alert": {"subtitle": "s"}"#])
+    func anApsWithABadgeASoundAWakeOrAnAlertIsNotEmpty(members: String) throws {
+        _ = try decoded(aps(members))
+    }
+
+    @Test(arguments: [#"{"identifier": "e", "content": {}}"#,
+                      #"{"identifier": "e", "content": {"title": "", "categoryIdentifier": "c", "userInfo": {"a": 1}}}"#])
+    func aRequestWithEmptyContentIsRefusedWithApplesNoContentError(payload: String) throws {
+        let error = try onlyError(payload)
+        #expect(error.code == .notificationNoContent)
+        #expect(error.location.path == "/content")
+        #expect(error.message.contains("1401"))
+    }
+
+    @Test(arguments: [#""subtitle": "s""#, #""badge": 3"#, #""sound": "default""#,
+                      #""attachments": [{"path": "a.png"}]"#])
+    func aRequestWithATextABadgeASoundOrAnAttachmentIsNotEmpty(members: String) throws {
+        _ = try decoded(request(members))
+    }
+
+    @Test func aRequestsWrongTypesAreStillErrors() throws {
+        #expect(try onlyError(request(#""body": "x", "badge": "3""#)).code == .payloadInvalid)
     }
 
     @Test(arguments: ["{}", #"{"alert": "Hi", "title": "T"}"#, "[]", #"[{"aps": {}}]"#, #""aps""#, "null", "5"])
@@ -458,7 +549,7 @@ private func entry(_ position: Int) -> Diagnostic.Location {
         ("1800000123.5", 1_800_000_123.5),
     ])
     func requestDateIsISO8601OrSecondsSince1970(date: String, seconds: Double) throws {
-        let notification = try decoded(#"{"identifier": "d", "date": \#(date), "content": {}}"#)
+        let notification = try decoded(#"{"identifier": "d", "date": \#(date), "content": {"body": "x"}}"#)
         #expect(notification.date == seconds)
     }
 
@@ -467,12 +558,12 @@ private func entry(_ position: Int) -> Diagnostic.Location {
     }
 
     @Test func badDateIsAnError() throws {
-        let error = try onlyError(#"{"identifier": "d", "date": "tomorrow", "content": {}}"#)
+        let error = try onlyError(#"{"identifier": "d", "date": "tomorrow", "content": {"body": "x"}}"#)
         #expect(error.location.path == "/date")
         #expect(error.message.contains("ISO 8601"))
         #expect(error.message.contains("\"tomorrow\""))
-        #expect(try onlyError(#"{"identifier": "d", "date": true, "content": {}}"#).location.path == "/date")
-        #expect(try onlyError(#"{"identifier": "d", "date": "2026-13-40T99:00:00Z", "content": {}}"#).location.path == "/date")
+        #expect(try onlyError(#"{"identifier": "d", "date": true, "content": {"body": "x"}}"#).location.path == "/date")
+        #expect(try onlyError(#"{"identifier": "d", "date": "2026-13-40T99:00:00Z", "content": {"body": "x"}}"#).location.path == "/date")
     }
 
     @Test func requestIdentifierIsTheGivenOneThenThePayloadsThenAFreshOne() throws {
@@ -509,7 +600,7 @@ private func entry(_ position: Int) -> Diagnostic.Location {
     }
 
     @Test func misspeltRequestKeysAreWarnedWithSuggestions() throws {
-        let reading = try read(#"{"identifer": "x", "content": {"categoryIdentifer": "c", "userinfo": {}}}"#,
+        let reading = try read(#"{"identifer": "x", "content": {"body": "b", "categoryIdentifer": "c", "userinfo": {}}}"#,
                                identifier: nil)
         #expect(reading.notification?.content.categoryIdentifier == "")
         let warnings = reading.diagnostics.filter { $0.severity == .warning }

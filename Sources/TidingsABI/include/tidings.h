@@ -468,7 +468,9 @@ typedef struct tidings_attachment_result {
 typedef struct tidings_media_button {
     uint32_t struct_size;
     tidings_media_button_type type;
-    /** The button's frame in the extension's view; a zero size means "host's choice". */
+    /** The button's frame in the extension's view; an empty one (a zero width
+     *  or height) shows no button, as iOS draws none for an empty
+     *  mediaPlayPauseButtonFrame. */
     tidings_rect frame;
     /** The button's tint; alpha 0 means "host's default". */
     tidings_rgba tint_color;

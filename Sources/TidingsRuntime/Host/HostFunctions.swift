@@ -222,9 +222,12 @@ package enum HostFunctions {
             else { return .invalid("set_media_button needs a button of type none, default or overlay, of at least version 1's size.") }
             let frame = button.frame
             let tint = button.tint_color
+            // No button is drawn for an empty frame, as iOS draws none for an empty mediaPlayPauseButtonFrame.
+            guard frame.width > 0 && frame.height > 0 else {
+                return .setMediaButton(InstanceContext.MediaButton(type: TIDINGS_MEDIA_BUTTON_NONE, frame: nil, tint: nil))
+            }
             return .setMediaButton(InstanceContext.MediaButton(
-                type: button.type,
-                frame: frame.width > 0 && frame.height > 0 ? (frame.x, frame.y, frame.width, frame.height) : nil,
+                type: button.type, frame: (frame.x, frame.y, frame.width, frame.height),
                 tint: tint & 0xFF == 0 ? nil : Color(rgba: tint)))
         }
     }

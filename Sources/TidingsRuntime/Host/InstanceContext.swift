@@ -17,7 +17,7 @@ package final class InstanceContext: HostCallSink {
     /// The media play/pause button an extension asked for.
     package struct MediaButton: Sendable, Equatable {
         package var type: Int32
-        /// x, y, width, height; nil when the extension left it to the host.
+        /// x, y, width, height; nil for a button of type none (as an empty frame gives).
         package var frame: (Double, Double, Double, Double)?
         package var tint: Color?
 

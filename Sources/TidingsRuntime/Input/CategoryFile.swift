@@ -68,6 +68,11 @@ package struct CategoryFile: Sendable {
         }
         let options = optionSet(json["options"], names: NotificationCategory.Options.names, at: path + ["options"],
                                 fields: &fields)
+        if options.contains(.allowAnnouncement) {
+            fields.report(.warning, .categoriesDeprecatedOption,
+                          "\"allowAnnouncement\" is deprecated since iOS 15 (the user's announcement setting decides); it is accepted, as on iOS, and has no effect.",
+                          at: path + ["options"])
+        }
         let intents = (fields.array(json["intentIdentifiers"], at: path + ["intentIdentifiers"]) ?? []).enumerated()
             .compactMap { fields.string($1, at: path + ["intentIdentifiers", "\($0)"]) }
         let placeholder = fields.string(json["hiddenPreviewsBodyPlaceholder"], at: path + ["hiddenPreviewsBodyPlaceholder"])
@@ -146,6 +151,8 @@ extension Diagnostic.Code {
     package static let categoriesInvalid = Self("categories.invalid")
     /// A key the category file format does not define.
     package static let categoriesUnknownKey = Self("categories.unknown-key")
+    /// A category option Apple has deprecated (allowAnnouncement): accepted, with no effect.
+    package static let categoriesDeprecatedOption = Self("categories.deprecated-option")
 }
 
 extension NotificationCategory {

@@ -1,6 +1,7 @@
 /// What iOS does with a notification, as its content asks: show it, hand it
 /// to the app in the background, or only set the app's badge — or, the app's
-/// notifications being denied, nothing.
+/// notifications being denied, nothing. A shown or badge-only one with
+/// `content-available` 1 also wakes the app (`PayloadDelivery.wakesApp`).
 package enum DisplayKind: String, Sendable {
     /// Shown: a banner, its content extension, its actions (and the badge set, when it has one).
     case presented

@@ -83,7 +83,8 @@ package enum Payload {
 }
 
 extension Diagnostic.Code {
-    /// A payload member has the wrong type or value.
+    /// A payload member has the wrong type or value (a request's; a field of
+    /// an APNs payload is ignored instead: payload.field-ignored).
     package static let payloadInvalid = Self("payload.invalid")
     /// The payload is neither an APNs payload nor a request.
     package static let payloadUnrecognized = Self("payload.unrecognized")
@@ -127,6 +128,9 @@ private struct PayloadReader {
             return nil
         }
         fields.checkMembers(apsMembers, allowed: Self.apsKeys, at: ["aps"])
+        // A device ignores a field it cannot read and shows the rest: what is wrong from here on is a warning.
+        let firstFieldProblem = fields.diagnostics.count
+        defer { ignoreUnreadableFields(since: firstFieldProblem) }
         let aps = JSON.object(apsMembers)
         var content = NotificationContent()
         switch aps["alert"] {
@@ -164,8 +168,35 @@ private struct PayloadReader {
         content.contentAvailable = flag(aps["content-available"], at: ["aps", "content-available"])
         content.mutableContent = flag(aps["mutable-content"], at: ["aps", "mutable-content"])
         content.userInfo = payload
+        if !content.hasAlert && content.sound == nil && content.badge == nil && !content.contentAvailable {
+            refuseEmpty("The payload's \"aps\" has no alert, sound, badge or content-available that a device can read, "
+                            + "so there is nothing to deliver", at: ["aps"])
+            return nil
+        }
         // A remote notification's request has the push trigger (UNPushNotificationTrigger).
         return UserNotification(identifier: identifier, date: date, content: content, trigger: .push)
+    }
+
+    /// Makes each wrong-typed or out-of-range field found since the
+    /// diagnostic at `start` a warning (`payload.field-ignored`): the field
+    /// is left out and the rest delivered, as a device does with an APNs payload.
+    mutating func ignoreUnreadableFields(since start: Int) {
+        for index in fields.diagnostics.indices.dropFirst(start) {
+            let problem = fields.diagnostics[index]
+            guard problem.severity == .error, problem.code == .payloadInvalid else { continue }
+            fields.diagnostics[index] = .warning(
+                .payloadFieldIgnored,
+                problem.message + " A device ignores the field and delivers the rest of the notification, and so does Tidings.",
+                at: problem.location)
+        }
+    }
+
+    /// Refuses a notification with nothing to show, sound or badge, as
+    /// Apple does (notificationInvalidNoContent); `sentence` says what is missing.
+    mutating func refuseEmpty(_ sentence: String, at path: [String]) {
+        fields.report(.error, .notificationNoContent,
+                      "\(sentence): Apple refuses it (Apple's error \(Payload.noContentAppleCode), UNErrorCodeNotificationInvalidNoContent).",
+                      at: path)
     }
 
     /// The alert text, or the localized text of the key (the key itself when
@@ -289,6 +320,10 @@ private struct PayloadReader {
                               at: path + ["identifier"])
             }
             attachments.append(attachment)
+        }
+        if !content.hasAlert && content.sound == nil && content.badge == nil && attachments.isEmpty && !fields.failed {
+            refuseEmpty("The request's content has no title, subtitle, body, sound, badge or attachment", at: ["content"])
+            return nil
         }
         return UserNotification(identifier: identifier, date: date, content: content)
     }

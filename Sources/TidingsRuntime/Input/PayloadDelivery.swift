@@ -83,6 +83,11 @@ package struct PayloadDelivery: Sendable {
     /// How it was presented (`PresentationOptions`): all four unless its app, in the foreground, chose.
     package var options = PresentationOptions.all
 
+    /// True when the app is woken with the notification (`content-available`
+    /// 1): a background notification, and one that is shown or badged as
+    /// well, as iOS hands it to `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`.
+    package var wakesApp: Bool { display == .background || notification.content.contentAvailable }
+
     /// The badge the notification sets for its app, if it sets one (0
     /// removes it) and its options let it; none for an app whose notifications are denied.
     package var badge: Int64? { display != .denied && options.contains(.badge) ? notification.content.badge : nil }

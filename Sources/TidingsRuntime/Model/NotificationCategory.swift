@@ -9,12 +9,15 @@ package struct NotificationCategory: Sendable, Equatable {
         package static let allowInCarPlay = Options(rawValue: 2)
         package static let hiddenPreviewsShowTitle = Options(rawValue: 4)
         package static let hiddenPreviewsShowSubtitle = Options(rawValue: 8)
+        /// Let Siri announce the notification: deprecated in iOS 15 (the
+        /// user's announcement setting decides), still accepted, with no effect.
+        package static let allowAnnouncement = Options(rawValue: 16)
 
         /// Each option with the name payloads and output use.
         package static let names: [(String, Options)] = [
             ("customDismissAction", .customDismissAction), ("allowInCarPlay", .allowInCarPlay),
             ("hiddenPreviewsShowTitle", .hiddenPreviewsShowTitle),
-            ("hiddenPreviewsShowSubtitle", .hiddenPreviewsShowSubtitle),
+            ("hiddenPreviewsShowSubtitle", .hiddenPreviewsShowSubtitle), ("allowAnnouncement", .allowAnnouncement),
         ]
     }
 

@@ -27,7 +27,8 @@ package struct Presentation: Sendable {
     package var view: ViewState?
     /// The action buttons: the category's, or those the extension set.
     package var actions: [NotificationAction]
-    /// The media button the extension asked for.
+    /// The media button the extension asked for; of type none (no button)
+    /// when it gave an empty frame, as iOS draws none for an empty `mediaPlayPauseButtonFrame`.
     package var mediaButton: InstanceContext.MediaButton?
     package var mediaPlaying: Bool
     /// Touches reach the extension's view (UNNotificationExtensionUserInteractionEnabled).
@@ -90,13 +91,21 @@ package struct ForwardedResponse: Sendable, Equatable {
     package var actionIdentifier: String
     /// The user's text, for a text-input action.
     package var userText: String?
+    /// True when the response brings the app to the foreground, as iOS
+    /// launches it: the default action (the user opened the notification)
+    /// and an action with the `foreground` option.
+    package var opensApp: Bool
 
-    /// `app`'s response to `notification` with `actionIdentifier` (and `userText`).
-    package init(app: String, notification: UserNotification, actionIdentifier: String, userText: String?) {
+    /// `app`'s response to `notification` with `actionIdentifier` (and
+    /// `userText`); it opens the app when `opensApp` says so, by default for
+    /// the default action only.
+    package init(app: String, notification: UserNotification, actionIdentifier: String, userText: String?,
+                 opensApp: Bool? = nil) {
         self.app = app
         self.notification = notification
         self.actionIdentifier = actionIdentifier
         self.userText = userText
+        self.opensApp = opensApp ?? (actionIdentifier == ActionIdentifier.default)
     }
 
     /// The identifier of the notification responded to.

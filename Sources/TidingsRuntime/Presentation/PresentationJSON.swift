@@ -130,7 +130,8 @@ extension Presentation {
         members.append(("view", previewsHidden ? .null
             : view.flatMap { $0.json(attachments: notification.content.attachments) } ?? .null))
         members.append(("actions", .array(actions.map(\.json))))
-        if let mediaButton {
+        // A button of type none (also what an empty frame gives) is no button.
+        if let mediaButton, mediaButton.type != 0 {
             var button: [(String, JSON)] = [("type", .string(["none", "default", "overlay"][Int(mediaButton.type)]))]
             if let frame = mediaButton.frame {
                 button.append(("frame", .array([frame.0, frame.1, frame.2, frame.3].map(JSON.double))))
@@ -219,10 +220,12 @@ extension ViewState {
 }
 
 extension ForwardedResponse {
-    /// What the app received: `{app, notification: {identifier, date, …content, userInfo}, actionIdentifier, userText}`.
+    /// What the app received: `{app, notification: {identifier, date, …content, userInfo}, actionIdentifier,
+    /// userText, opensApp}`.
     package var json: JSON {
         .object([("app", .string(app)), ("notification", notification.json),
-                 ("actionIdentifier", .string(actionIdentifier)), ("userText", userText.map(JSON.string) ?? .null)])
+                 ("actionIdentifier", .string(actionIdentifier)), ("userText", userText.map(JSON.string) ?? .null),
+                 ("opensApp", .bool(opensApp))])
     }
 }
 

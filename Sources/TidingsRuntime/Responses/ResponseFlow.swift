@@ -38,11 +38,15 @@ struct ResponseFlow: Sendable {
         var instance = held
         let categoryActions = registered?.category.actions
         var result = CallResult()
+        let offered = instance?.context.read(\.actions) ?? categoryActions ?? []
+        // The default action and a foreground action bring the app forward, as iOS launches it for them.
+        let chosen = offered.first { $0.identifier == response.actionIdentifier }
         let toApp = ForwardedResponse(app: entry.app, notification: entry.notification,
-                                      actionIdentifier: response.actionIdentifier, userText: response.userText)
+                                      actionIdentifier: response.actionIdentifier, userText: response.userText,
+                                      opensApp: chosen.map { $0.options.contains(.foreground) })
         let isDismissal = response.actionIdentifier == ActionIdentifier.dismiss
         do throws(Diagnostic) {
-            try ResponseValidation.check(response, against: instance?.context.read(\.actions) ?? categoryActions ?? [],
+            try ResponseValidation.check(response, against: offered,
                                          category: entry.notification.content.categoryIdentifier,
                                          registered: registered != nil)
         } catch {

@@ -3,13 +3,14 @@ import TidingsRuntime
 
 /// One thing an app's inbox keeps until the app's front end takes it: a
 /// response the app received (the whole response, as UNNotificationResponse),
-/// or a background notification (content-available only, never shown).
+/// or a notification that woke the app (`content-available` 1: a background
+/// one, never shown, or one also shown or badged).
 package struct InboxEntry: Sendable, Equatable {
     /// What the app received.
     package enum Message: Sendable, Equatable {
         /// A response: the user's, sent straight to the app, or forwarded by the extension.
         case response(ForwardedResponse)
-        /// A background notification, with its userInfo.
+        /// A notification that woke the app (`content-available` 1), with its userInfo.
         case background(app: String, notification: UserNotification)
     }
 
@@ -46,7 +47,7 @@ package struct InboxEntry: Sendable, Equatable {
 
     /// The entry as front ends read it: `{id, app, kind: response | background,
     /// received, notification: {identifier, date, …content, userInfo}}`, and
-    /// for a response `actionIdentifier` and `userText`.
+    /// for a response `actionIdentifier`, `userText` and `opensApp` (it brings the app forward).
     package var json: JSON {
         var members: [(String, JSON)] = [("id", .integer(Int64(clamping: identifier))), ("app", .string(app))]
         switch message {
@@ -54,7 +55,8 @@ package struct InboxEntry: Sendable, Equatable {
             members += [("kind", .string("response")), ("received", .string(ISO8601.format(received))),
                         ("notification", response.notification.json),
                         ("actionIdentifier", .string(response.actionIdentifier)),
-                        ("userText", response.userText.map(JSON.string) ?? .null)]
+                        ("userText", response.userText.map(JSON.string) ?? .null),
+                        ("opensApp", .bool(response.opensApp))]
         case .background(_, let notification):
             members += [("kind", .string("background")), ("received", .string(ISO8601.format(received))),
                         ("notification", notification.json)]
@@ -63,7 +65,7 @@ package struct InboxEntry: Sendable, Equatable {
     }
 
     /// The entry as the state keeps it: `{"inboxed": APP, "id", "received",
-    /// "notification": {...}}`, with `actionIdentifier` and `userText` for a response.
+    /// "notification": {...}}`, with `actionIdentifier`, `userText` and `opensApp` for a response.
     package var record: JSON {
         var members: [(String, JSON)] = [
             ("inboxed", .string(app)), ("id", .integer(Int64(clamping: identifier))), ("received", .double(received)),
@@ -72,6 +74,7 @@ package struct InboxEntry: Sendable, Equatable {
         if case .response(let response) = message {
             members.append(("actionIdentifier", .string(response.actionIdentifier)))
             if let text = response.userText { members.append(("userText", .string(text))) }
+            members.append(("opensApp", .bool(response.opensApp)))
         }
         return .object(members)
     }
@@ -93,7 +96,8 @@ package struct InboxEntry: Sendable, Equatable {
         self.received = received
         if let action = record["actionIdentifier"]?.stringValue {
             message = .response(ForwardedResponse(app: app, notification: notification, actionIdentifier: action,
-                                                  userText: record["userText"]?.stringValue))
+                                                  userText: record["userText"]?.stringValue,
+                                                  opensApp: record["opensApp"]?.boolValue))
         } else {
             message = .background(app: app, notification: notification)
         }

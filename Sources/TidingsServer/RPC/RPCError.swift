@@ -34,11 +34,14 @@ package struct RPCError: Error, Sendable, Equatable {
     package static func internalError(_ message: String) -> RPCError { RPCError(-32603, message) }
 
     /// The input the parameters carry is invalid (a payload, categories, a
-    /// response the notification does not offer); `data.diagnostics` says why.
-    package static func invalidInput(_ diagnostics: [Diagnostic]) -> RPCError {
+    /// response the notification does not offer); `data.diagnostics` says why,
+    /// `data.appleCode` Apple's UNErrorCode when Apple's API refuses it with
+    /// one (1401, a notification without content).
+    package static func invalidInput(_ diagnostics: [Diagnostic], appleCode: Int32? = nil) -> RPCError {
         let first = diagnostics.first { $0.severity == .error } ?? diagnostics.first
-        return RPCError(-32000, first?.message ?? "The input is invalid.",
-                        data: .object([("diagnostics", .array(diagnostics.map(\.json)))]))
+        var data: [(String, JSON)] = appleCode.map { [("appleCode", .integer(Int64($0)))] } ?? []
+        data.append(("diagnostics", .array(diagnostics.map(\.json))))
+        return RPCError(-32000, first?.message ?? "The input is invalid.", data: .object(data))
     }
     /// No delivered notification has that identifier (never delivered, or removed or dismissed).
     package static func unknownNotification(_ identifier: String) -> RPCError {

@@ -8,7 +8,7 @@ extension HostService {
     static let deliveryMethods: [Method] = [
         Method(ProtocolMethod(
             "notifications.deliver",
-            summary: "Deliver a notification (APNs payload or request): attachments, service extension; returns the presentation, a banner (no content-extension code runs) unless \"open\" is true, which opens its expanded interface at once. One iOS does not show (background, badge only) goes to the app's inbox or sets its badge.",
+            summary: "Deliver a notification (APNs payload or request): attachments, service extension; returns the presentation, a banner (no content-extension code runs) unless \"open\" is true, which opens its expanded interface at once. One iOS does not show (background, badge only) goes to the app's inbox or sets its badge; one with `content-available` 1 and an alert, sound or badge is shown or badged and goes to the inbox as well (`notification.background`), as iOS wakes the app with it. Wrong-typed or out-of-range APNs fields are ignored with a warning (`payload.field-ignored`) and the rest delivered, as on a device; a notification with nothing to show, sound or badge is refused with Apple's 1401 (notificationInvalidNoContent).",
             parameters: [
                 ProtocolField("payload", "object", required: true,
                               "The notification: an APNs payload (an `aps` dictionary, custom keys beside it) or a request (`identifier`, `content`, …)."),
@@ -19,7 +19,7 @@ extension HostService {
                 ProtocolField("open", "boolean", "`true`: open its expanded interface at once (as `notifications.open`); `false` by default: a banner."),
                 ProtocolField("answer", "string", "`\"delivery\"` (the default): the whole delivery; `\"presentation\"`: a presented notification's answer holds only `display`, `app`, `badge`, the `presentation` and the `diagnostics` — what a front end draws from, in about half the bytes (951 instead of 1,673 for a plain banner) and a sixth less of the server's work. One not presented is answered whole either way."),
             ],
-            result: "`display` (`presented`, `background`, `badge`, `denied`, or `foreground`: its app is in the foreground and its delegate's options hold neither banner nor list, or it has no delegate or did not answer in time — nothing shown or kept, the `notification`, its `presentationOptions` and the `diagnostics` answered), `app`, `badge` when it sets one (and its presentation options have `badge`). Presented: the `notification`, the admitted `attachments`, the `service` stage, the `presentation` (a banner, `expanded: false`, unless opened; `quiet: true` for an app authorized provisionally), `forwarded`, `log`, `diagnostics` (with `answer: \"presentation\"`, only the `presentation` and the `diagnostics`). Background (content-available only, never shown): the `notification` and its `inbox` entry. Badge only: the `notification`. Denied (the user turned the app's notifications off, `authorization.decide`): the `notification`; nothing shown, no badge set, no extension run.",
+            result: "`display` (`presented`, `background`, `badge`, `denied`, or `foreground`: its app is in the foreground and its delegate's options hold neither banner nor list, or it has no delegate or did not answer in time — nothing shown or kept, the `notification`, its `presentationOptions` and the `diagnostics` answered), `app`, `badge` when it sets one (and its presentation options have `badge`). Presented: the `notification`, the admitted `attachments`, the `service` stage, the `presentation` (a banner, `expanded: false`, unless opened; `quiet: true` for an app authorized provisionally), `forwarded`, `log`, `diagnostics` (with `answer: \"presentation\"`, only the `presentation` and the `diagnostics`). Background (content-available only, never shown): the `notification` and its `inbox` entry. Badge only: the `notification`. With `content-available` 1, presented, badge only, denied or withheld too: its `inbox` entry. Denied (the user turned the app's notifications off, `authorization.decide`): the `notification`; nothing shown, no badge set, no extension run.",
             errors: [-32602, -32000, -32004, -32010]),
                scope: { params in
             let delivered: RequestScope.Part = HostService.deliveredIdentifier(params).map(RequestScope.Part.notification)
@@ -73,7 +73,8 @@ extension HostService {
         let made: PayloadDelivery
         switch delivered {
         case .success(let delivery): made = delivery
-        case .failure(.payload(let diagnostics)): throw .invalidInput(diagnostics)
+        case .failure(.payload(let diagnostics)):
+            throw .invalidInput(diagnostics, appleCode: Payload.appleCode(of: diagnostics))
         case .failure(.addressing(let problem)): throw .invalidParams(problem.message)
         case .failure(.attachmentStore(let problem)): throw .invalidInput([problem])
         case .failure(.attachment(let failure)): throw .attachmentRefused(failure)
@@ -84,8 +85,8 @@ extension HostService {
     }
 
     /// What a delivery `made` gives the app besides (or instead of) a
-    /// presentation, recorded before the call is answered: a background
-    /// notification goes to its inbox, a badge is set. Returns the answer:
+    /// presentation, recorded before the call is answered: one that wakes the
+    /// app (`content-available`, shown or not) goes to its inbox, a badge is set. Returns the answer:
     /// the whole delivery, or with `presentationOnly` what a front end draws from.
     /// - Throws: when what was not presented cannot be recorded (nothing
     ///   happened then); a presented notification's badge that cannot be
@@ -93,7 +94,7 @@ extension HostService {
     func keepForApp(_ made: PayloadDelivery, presentationOnly: Bool) throws(RPCError) -> JSON {
         var answer = (presentationOnly ? made.presentationJSON : made.json).objectMembers ?? []
         do throws(Diagnostic) {
-            if made.display == .background {
+            if made.wakesApp {
                 let entry = try inbox.keep(.background(app: made.app, notification: made.notification),
                                            refusingUnrecorded: true)
                 answer.insert(("inbox", entry.json), at: min(3, answer.count))

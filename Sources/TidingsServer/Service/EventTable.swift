@@ -23,10 +23,11 @@ extension HostService {
                       fields: inboxEntry(kind: "response") + [
                           ProtocolField("actionIdentifier", "string", required: true, "The action: a custom one's identifier, `com.apple.UNNotificationDefaultActionIdentifier` or `com.apple.UNNotificationDismissActionIdentifier`."),
                           ProtocolField("userText", "string | null", required: true, "The user's text, for a text-input action; `null` otherwise."),
+                          ProtocolField("opensApp", "boolean", required: true, "The response brings the app to the foreground, as iOS launches it: the default action, an action with the `foreground` option."),
                           replayedField,
                       ]),
         ProtocolEvent("notification.background",
-                      summary: "The app received a background notification (content-available only; never shown), kept in its inbox until taken.",
+                      summary: "The app was woken with a notification (`content-available` 1: a background one, never shown, or one also shown or badged), kept in its inbox until taken.",
                       fields: inboxEntry(kind: "background") + [replayedField]),
         ProtocolEvent("inbox.taken", summary: "A front end took entries out of the app's inbox (`inbox.take`).", fields: [
             appField, ProtocolField("ids", "array of integers", required: true, "The ids of the entries taken."),

@@ -95,7 +95,9 @@ extension HostService {
         guard let trigger = reading.trigger else { throw .invalidInput(reading.diagnostics) }
         let payload = JSON.object(members.filter { $0.0 != "trigger" })
         let decoded = Payload.decode(payload, baseDirectory: nil)
-        guard let notification = decoded.notification else { throw .invalidInput(decoded.diagnostics) }
+        guard let notification = decoded.notification else {
+            throw .invalidInput(decoded.diagnostics, appleCode: Payload.appleCode(of: decoded.diagnostics))
+        }
         let app: String
         do throws(Diagnostic) {
             let category = notification.content.categoryIdentifier

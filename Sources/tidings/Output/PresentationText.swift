@@ -56,7 +56,7 @@ struct PresentationText {
         if let input = presentation.textInput {
             text += field("Text input", "asked for: \"\(input.placeholder)\" [\(input.buttonTitle)]")
         }
-        if let button = presentation.mediaButton {
+        if let button = presentation.mediaButton, button.type != 0 {
             text += field("Media button", ["none", "default", "overlay"][Int(button.type)] + (presentation.mediaPlaying ? ", playing" : ""))
         }
         text += log(delivery.log) + diagnostics(delivery.diagnostics)
@@ -156,6 +156,7 @@ struct PresentationText {
             for forwarded in outcome.forwarded {
                 var line = "received \(Self.shortName(forwarded.actionIdentifier)) on \(forwarded.notificationIdentifier)"
                 if let userText = forwarded.userText { line += " with text \"\(userText)\"" }
+                if forwarded.opensApp { line += ", brought to the foreground" }
                 text += field("App", line)
                 let userInfo = forwarded.notification.content.userInfo
                 if !userInfo.isEmpty { text += field("userInfo", JSON.object(userInfo).serialized()) }

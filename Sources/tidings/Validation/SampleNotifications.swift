@@ -73,8 +73,13 @@ struct SampleNotifications {
         for number in 0..<randomCount {
             let files = (0..<generator.below(attachments.count + 1)).map { _ in generator.pick(attachments) }
             let distinct = Array(Set(files)).sorted()
+            let title = generator.pick(awkwardTexts)
+            let subtitle = generator.pick(awkwardTexts)
+            let body = generator.pick(awkwardTexts)
+            // A notification with no text at all is refused (Apple's 1401): a blank body keeps it awkward and valid.
+            let blank = title.isEmpty && subtitle.isEmpty && body.isEmpty
             samples.append(Sample(shape: "random \(number + 1)", payload: payload(
-                title: generator.pick(awkwardTexts), subtitle: generator.pick(awkwardTexts), body: generator.pick(awkwardTexts),
+                title: title, subtitle: subtitle, body: blank ? " " : body,
                 thread: generator.below(2) == 0 ? nil : generator.pick(awkwardTexts),
                 userInfo: (0..<generator.below(6)).map { ("random\($0)", .string(generator.pick(awkwardTexts))) },
                 files: distinct)))
