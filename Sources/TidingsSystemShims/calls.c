@@ -67,6 +67,19 @@ int tidings_timerfd_arm(int timer, unsigned long long nanoseconds) {
     return (int)result(timerfd_settime(timer, 0, &spec, NULL));
 }
 
+int tidings_timerfd_on(int clock) {
+    return (int)result(timerfd_create(clock, TFD_CLOEXEC | TFD_NONBLOCK));
+}
+
+int tidings_timerfd_arm_at(int timer, unsigned long long nanoseconds, int cancelOnSet) {
+    struct itimerspec spec = {
+        .it_interval = {0, 0},
+        .it_value = {(time_t)(nanoseconds / 1000000000ULL), (long)(nanoseconds % 1000000000ULL)},
+    };
+    int flags = nanoseconds == 0 ? 0 : TFD_TIMER_ABSTIME | (cancelOnSet ? TFD_TIMER_CANCEL_ON_SET : 0);
+    return (int)result(timerfd_settime(timer, flags, &spec, NULL));
+}
+
 int tidings_accept4(int listener, int flags) {
     return accept4(listener, NULL, NULL, flags);
 }

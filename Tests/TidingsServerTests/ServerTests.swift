@@ -54,7 +54,8 @@ import TidingsServer
         #expect(described["events"]?.arrayValue?.compactMap { $0["method"]?.stringValue } == [
             "notification.delivered", "presentation.changed", "notification.dismissed", "response.forwarded",
             "notification.background", "inbox.taken", "inbox.dropped", "app.badge-changed", "extension.failed",
-            "extension.late-completion", "state.degraded", "state.recovered", "state.repaired",
+            "extension.late-completion", "request.scheduled", "request.fired", "request.removed", "state.degraded",
+            "state.recovered", "state.repaired",
         ])
         #expect(methods.contains("inbox.list") && methods.contains("inbox.take"))
         // A server that keeps nothing says so.

@@ -90,7 +90,7 @@ extension HostService {
     /// - Throws: when what was not presented cannot be recorded (nothing
     ///   happened then); a presented notification's badge that cannot be
     ///   recorded is logged instead, as the notification shows already.
-    private func keepForApp(_ made: PayloadDelivery, presentationOnly: Bool) throws(RPCError) -> JSON {
+    func keepForApp(_ made: PayloadDelivery, presentationOnly: Bool) throws(RPCError) -> JSON {
         var answer = (presentationOnly ? made.presentationJSON : made.json).objectMembers ?? []
         do throws(Diagnostic) {
             if made.display == .background {

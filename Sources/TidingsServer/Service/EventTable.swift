@@ -54,6 +54,29 @@ extension HostService {
                           ProtocolField("extension", "string", required: true, "The extension's bundle identifier."),
                           ProtocolField("diagnostic", "object", required: true, "The warning, `response.completion-late`."),
                       ]),
+        ProtocolEvent("request.scheduled",
+                      summary: "A request was added to the app's pending ones (`requests.add`), or replaced one of its identifier.",
+                      fields: [
+                          appField, requestIdentifierField, triggerField,
+                          ProtocolField("nextTriggerDate", "string | null", required: true, "When it fires next (ISO 8601); `null` for a region, or date components that match no date to come."),
+                          ProtocolField("replaced", "boolean", required: true, "`true` when it replaced a pending request of its identifier."),
+                      ]),
+        ProtocolEvent("request.fired",
+                      summary: "A pending request's trigger fired and the request was delivered (its `notification.delivered`, or its inbox entry or badge, came first); a one-shot one is then removed, a repeating one armed again.",
+                      fields: [
+                          appField, requestIdentifierField,
+                          ProtocolField("date", "string", required: true, "When it fired (ISO 8601): the notification's date."),
+                          ProtocolField("late", "boolean", required: true, "`true` when it fired more than a second after its time: the time passed while the server was down (a one-shot request is then delivered once as the server starts), the machine slept, or the clock was set past it."),
+                          triggerField,
+                          ProtocolField("crossing", "string", "For a region: `entry` or `exit`."),
+                      ]),
+        ProtocolEvent("request.removed",
+                      summary: "Pending requests of the app were removed.",
+                      fields: [
+                          appField,
+                          ProtocolField("identifiers", "array of strings", required: true, "The requests removed."),
+                          ProtocolField("reason", "string", required: true, "`removed` (`requests.remove`), `fired` (a one-shot request fired and was delivered), `limit` (the app's pending limit pushed it out) or `undeliverable` (it fired and its delivery was refused: its payload or app no longer serve; the server's log says why)."),
+                      ]),
         ProtocolEvent("state.degraded",
                       summary: "Changes can no longer be written to the state (a full or failing disk) and are refused; also sent on subscribing while degraded. Every subscriber hears it, whatever apps it follows.",
                       fields: [
@@ -74,6 +97,10 @@ extension HostService {
 
     /// The `app` of an event about an app.
     private static let appField = ProtocolField("app", "string", required: true, "The app the event is about.")
+    /// The `identifier` of an event about a pending request.
+    private static let requestIdentifierField = ProtocolField("identifier", "string", required: true, "The request's identifier.")
+    /// The `trigger` of an event about a pending request.
+    private static let triggerField = ProtocolField("trigger", "object", required: true, "The request's trigger, as `requests.add` takes it.")
     /// The `presentation` of an event about what a notification shows.
     private static let presentationField = ProtocolField("presentation", "object", required: true,
                                                     "The presentation, as `notifications.presentation` answers it.")

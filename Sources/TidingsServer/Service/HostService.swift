@@ -32,6 +32,13 @@ package final class HostService: Sendable {
 
         /// The most entries each app's inbox keeps (`AppInbox`); one more drops the oldest.
         package var inboxLimit = AppInbox.defaultLimit
+        /// The most requests pending per app (`requests.add`); one more drops the latest-firing.
+        package var pendingLimit = PendingScheduler.defaultLimit
+        /// The clocks pending requests are scheduled by. With the system's
+        /// (`SystemScheduleClock`), a thread of the scheduler's own fires them
+        /// when due; a test gives a clock it moves and fires what is due with
+        /// `schedule.runDue()`.
+        package var scheduleClock: any ScheduleClock = SystemScheduleClock()
         /// Told of what the server itself has to report outside any call
         /// (an inbox entry dropped or not recorded), for its log.
         package var log: @Sendable (Diagnostic) -> Void = { _ in }
@@ -50,6 +57,8 @@ package final class HostService: Sendable {
     package let inbox: AppInbox
     /// Each app's badge.
     package let badges: AppBadges
+    /// The requests pending, and the one timer that fires them.
+    package let schedule: PendingScheduler
     let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     let state: ServerState?
@@ -78,6 +87,9 @@ package final class HostService: Sendable {
                              subscribers: subscribers, log: configuration.log)
         self.inbox = inbox
         badges = AppBadges(kept: state?.kept.badges ?? [], state: state, subscribers: subscribers)
+        schedule = PendingScheduler(clock: configuration.scheduleClock, limit: configuration.pendingLimit,
+                                    kept: state?.kept.pending.take() ?? [], state: state, subscribers: subscribers,
+                                    drivingItself: configuration.scheduleClock is SystemScheduleClock, log: configuration.log)
         let shows = HostReference()
         let memory = self.memory
         let reported = launcher { diagnostic in
@@ -113,6 +125,7 @@ package final class HostService: Sendable {
                 subscribers.announce(health.isDegraded ? "state.degraded" : "state.recovered", health.json)
             }
         }
+        schedule.start { [weak self] firing in self?.deliverFired(firing) }
     }
 
     // MARK: Bundles

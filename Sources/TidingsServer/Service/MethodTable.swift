@@ -50,7 +50,7 @@ extension HostService {
 
     /// Every method, family by family, in the order the reference lists them.
     static let methodTable: [Method] = serverMethods + categoryMethods + appMethods + deliveryMethods
-        + notificationMethods + interfaceMethods + inboxMethods + eventMethods
+        + notificationMethods + requestMethods + interfaceMethods + inboxMethods + eventMethods
 
     /// Every method's entry in the protocol reference, in the order it lists them.
     package static var protocolMethods: [ProtocolMethod] { methodTable.map(\.documentation) }

@@ -30,6 +30,8 @@ package struct RequestScope: Sendable, Equatable {
         case inboxEntry
         /// The apps' inboxes and badges as a whole: what a list shows, what a take removes.
         case inbox
+        /// The requests pending (`requests.*`, and `location.update`, which fires some).
+        case pendingRequests
 
         /// True for the parts that are notifications (`allNotifications` aside).
         fileprivate var isNotification: Bool {

@@ -8,7 +8,7 @@ extension HostService {
         Method(ProtocolMethod(
             "server.describe",
             summary: "The server's version, ABI version, methods, events and limits.",
-            result: "`name`, `version`, `abiVersion`; `methods`: each method's `name` and `summary`; `events`: each event's `method` and a sentence on its `params`; `limits` (`payloadSize` and `messageSize` in bytes; `responseDeadline` and `serviceDeadline` in seconds; `keptNotifications`; `inboxEntries`: the most each app's inbox keeps; `attachmentStore`: bytes and files per notification, bundle and app, and the refusals that make a fault; `listPage`: the default and maximum `limit` of the list methods; per connection `callsPerConnection` and `unreadOutput` in bytes); `sandbox`: the sandbox's layers, each `{layer, status, detail}`; `workers`: the warm workers kept for content extensions, `{idle, residentBytes, anonymousBytes}` (null in process); `state`: the state's status and what it keeps.",
+            result: "`name`, `version`, `abiVersion`; `methods`: each method's `name` and `summary`; `events`: each event's `method` and a sentence on its `params`; `limits` (`payloadSize` and `messageSize` in bytes; `responseDeadline` and `serviceDeadline` in seconds; `keptNotifications`; `inboxEntries`: the most each app's inbox keeps; `attachmentStore`: bytes and files per notification, bundle and app, and the refusals that make a fault; `listPage`: the default and maximum `limit` of the list methods; per connection `callsPerConnection` and `unreadOutput` in bytes); `sandbox`: the sandbox's layers, each `{layer, status, detail}`; `workers`: the warm workers kept for content extensions, `{idle, residentBytes, anonymousBytes}` (null in process); `state`: the state's status and what it keeps; `schedule`: the pending requests — `pending` (how many), `apps` (of how many apps), `nextTriggerDate` (the next to fire, ISO 8601, or `null`), `timeZone` (the user's, which date components without one of their own are matched in), `pendingLimit` (the most requests pending per app).",
             errors: [-32602]),
                scope: .nothing) { service, params, _ throws(RPCError) in try service.describe(&params) },
         Method(ProtocolMethod(
@@ -47,6 +47,7 @@ extension HostService {
             ("sandbox", .array(configuration.sandbox())),
             ("workers", configuration.workers()),
             ("state", state?.report ?? .object([("status", .string("ok")), ("kept", .bool(false))])),
+            ("schedule", schedule.summary),
         ])
     }
 

@@ -3,7 +3,8 @@ import TidingsBase
 /// The server's state as its records leave it: the latest record of each
 /// app's categories, registration and badge, of each inbox entry kept and of
 /// each notification kept, with the order the notifications were delivered
-/// in. What a snapshot holds.
+/// in, and of each pending request and the last fire of a repeating one.
+/// What a snapshot holds.
 ///
 /// `Value` is what is kept of each record: its bytes for the snapshot, or
 /// its JSON while the state is read back.
@@ -18,6 +19,10 @@ struct FoldedState<Value> {
     private(set) var inbox: [String: [UInt64: Value]] = [:]
     /// Each kept notification's record, by identifier, with its place in the delivery order.
     private(set) var delivered: [String: (order: Int, value: Value)] = [:]
+    /// Each app's pending requests' records, by identifier.
+    private(set) var pending: [String: [String: Value]] = [:]
+    /// The record of the last fire of each app's repeating requests that fired, by identifier.
+    private(set) var fired: [String: [String: Value]] = [:]
     /// The place the next delivery takes.
     private var nextOrder = 0
 
@@ -45,6 +50,19 @@ struct FoldedState<Value> {
         case .taken(let app, let identifiers):
             for identifier in identifiers { inbox[app]?[identifier] = nil }
             if inbox[app]?.isEmpty == true { inbox[app] = nil }
+        case .scheduled(let app, let identifier):
+            pending[app, default: [:]][identifier] = value
+            // A request added again starts afresh.
+            fired[app]?[identifier] = nil
+        case .unscheduled(let app, let identifiers):
+            for identifier in identifiers {
+                pending[app]?[identifier] = nil
+                fired[app]?[identifier] = nil
+            }
+            if pending[app]?.isEmpty == true { pending[app] = nil }
+            if fired[app]?.isEmpty == true { fired[app] = nil }
+        case .fired(let app, let identifier):
+            if pending[app]?[identifier] != nil { fired[app, default: [:]][identifier] = value }
         }
     }
 
@@ -53,10 +71,12 @@ struct FoldedState<Value> {
 
     /// The records that rebuild the state: each app's categories,
     /// registration and badge, by app, then each app's inbox entries, by
-    /// app and in the order kept, then each notification kept, in delivery order.
+    /// app and in the order kept, then each notification kept, in delivery
+    /// order, then each pending request, then the last fires of those that repeat.
     var records: [Value] {
         categories.keys.sorted().map { categories[$0]! } + registrations.keys.sorted().map { registrations[$0]! }
             + badges.keys.sorted().map { badges[$0]! } + inboxEntries + orderedDeliveries
+            + pending.values.flatMap(\.values) + fired.values.flatMap(\.values)
     }
 
     /// The inbox entries' records, by app, in the order they were kept.
@@ -77,6 +97,8 @@ struct FoldedState<Value> {
         mapped.badges = badges.mapValues(transform)
         mapped.inbox = inbox.mapValues { $0.mapValues(transform) }
         mapped.delivered = delivered.mapValues { ($0.order, transform($0.value)) }
+        mapped.pending = pending.mapValues { $0.mapValues(transform) }
+        mapped.fired = fired.mapValues { $0.mapValues(transform) }
         mapped.nextOrder = nextOrder
         return mapped
     }

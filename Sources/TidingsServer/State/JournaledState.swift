@@ -58,14 +58,22 @@ package final class JournaledState: ServerState {
             if let records = StateRecord.records(ofEarlierSnapshot: json, unreadable: &unreadable) {
                 for (record, json) in records { state.apply(record.subject, (record.bytes, json)) }
             } else if let record = StateRecord(reading: json, bytes: payload) {
-                state.apply(record.subject, (payload, json))
+                // A pending request is read again from its bytes (`keepPending`): 100,000 JSON trees
+                // held to the end of loading would cost far more than their records.
+                if case .scheduled = record.subject {
+                    state.apply(record.subject, (payload, .null))
+                } else {
+                    state.apply(record.subject, (payload, json))
+                }
             } else {
                 unreadable += 1
             }
         }
         diagnostics += Array(repeating: .warning(.stateUnreadable, "A record of the state could not be read; it was skipped."),
                              count: unreadable)
-        kept = Self.kept(from: state.mapValues(\.json), diagnostics: diagnostics)
+        var kept = Self.kept(from: state.mapValues(\.json), diagnostics: diagnostics)
+        Self.keepPending(of: state, in: &kept)
+        self.kept = kept
         repaired = loaded.recovered
         losses = loaded.losses
         writer = StateWriter(store: store, foldThreshold: foldThreshold)
@@ -138,6 +146,27 @@ package final class JournaledState: ServerState {
         return kept
     }
 
+    /// Reads the pending requests `state` holds into `kept`, each keeping
+    /// the bytes of its record (shared with the keeper's model).
+    private static func keepPending(of state: FoldedState<(bytes: [UInt8], json: JSON)>, in kept: inout KeptState) {
+        var pending: [KeptRequest] = []
+        for (app, requests) in state.pending.sorted(by: { $0.key < $1.key }) {
+            for (identifier, record) in requests {
+                guard let json = try? JSON.parse(record.bytes),
+                      let contents = ScheduledRecord.contents(of: json, identifier: identifier),
+                      let scheduled = ScheduledRecord(reading: json, bytes: record.bytes)
+                else {
+                    kept.diagnostics.append(.warning(.stateUnreadable, "A kept pending request of \(app) could not be read; it was left out."))
+                    continue
+                }
+                let lastFired = state.fired[app]?[identifier]?.json["at"]?.doubleValue
+                pending.append(KeptRequest(record: scheduled, added: contents.added, trigger: contents.trigger,
+                                           lastFired: lastFired))
+            }
+        }
+        kept.pending = KeptRequests(pending)
+    }
+
     // MARK: Recording
 
     /// Writes the record of `app` registering `categories`; throws when it cannot be written.
@@ -173,6 +202,21 @@ package final class JournaledState: ServerState {
     /// Writes the record of the badge of `app` becoming `count`; throws when it cannot be written.
     package func recordBadge(_ count: Int64, of app: String) throws(Diagnostic) {
         try writer.write(StateRecord(badge: count, of: app))
+    }
+
+    /// Writes the record of a request added to the pending ones; throws when it cannot be written.
+    package func recordScheduled(_ record: ScheduledRecord) throws(Diagnostic) {
+        try writer.write(StateRecord(scheduled: record))
+    }
+
+    /// Writes the record of the pending requests `identifiers` of `app` removed; throws when it cannot be written.
+    package func recordUnscheduled(_ identifiers: [String], of app: String) throws(Diagnostic) {
+        try writer.write(StateRecord(unscheduled: identifiers, of: app))
+    }
+
+    /// Writes the record of the repeating request `identifier` of `app` firing at `instant`; throws when it cannot be written.
+    package func recordFired(_ identifier: String, of app: String, at instant: Double) throws(Diagnostic) {
+        try writer.write(StateRecord(fired: identifier, of: app, at: instant))
     }
 
     // MARK: Health

@@ -2,8 +2,8 @@ import TidingsBase
 import TidingsRuntime
 
 /// Where a server keeps what must survive a restart: each app's registered
-/// categories, registration, badge and inbox, and the notifications
-/// delivered and not yet dismissed.
+/// categories, registration, badge and inbox, the notifications delivered
+/// and not yet dismissed, and the requests pending.
 ///
 /// A change is recorded before it is made and answered: each `record…`
 /// method returns once the change is safe from the server's own death
@@ -28,6 +28,12 @@ package protocol ServerState: Sendable {
     func recordTaken(_ identifiers: [UInt64], of app: String) throws(Diagnostic)
     /// The badge of `app` became `count` (0: none).
     func recordBadge(_ count: Int64, of app: String) throws(Diagnostic)
+    /// A request was added to the pending ones, replacing one of its app and identifier.
+    func recordScheduled(_ record: ScheduledRecord) throws(Diagnostic)
+    /// The pending requests `identifiers` of `app` were removed: by the app, fired, or dropped.
+    func recordUnscheduled(_ identifiers: [String], of app: String) throws(Diagnostic)
+    /// The repeating request `identifier` of `app` fired at `instant` (wall seconds).
+    func recordFired(_ identifier: String, of app: String, at instant: Double) throws(Diagnostic)
     /// Whether changes are being written.
     var health: StateHealth { get }
     /// Has `observer` told of each change of health from now on.
@@ -52,6 +58,8 @@ package struct KeptState: Sendable {
     package var inbox: [InboxEntry] = []
     /// The notifications delivered and not dismissed, in the order they were delivered.
     package var delivered: [(app: String, notification: UserNotification, width: Double)] = []
+    /// The pending requests, until the scheduler takes them.
+    package var pending = KeptRequests()
     /// What was repaired or could not be read back.
     package var diagnostics: [Diagnostic] = []
 

@@ -12,9 +12,16 @@ import TidingsRuntime
 /// identifier), `{"removed": [IDS]}` (notifications that left the screen),
 /// `{"inboxed": APP, "id": N, ...}` (an entry kept in an app's inbox, see
 /// `InboxEntry.record`), `{"taken": APP, "ids": [N]}` (entries that left it)
-/// and `{"badge": APP, "count": N}` (an app's badge; 0: none).
+/// and `{"badge": APP, "count": N}` (an app's badge; 0: none); for pending
+/// requests, `{"scheduled": APP, "identifier": ID, "added": WALL, "trigger":
+/// {...}, "request": {...}}` (a request added, replacing one of its app and
+/// identifier; see `ScheduledRecord`), `{"unscheduled": APP, "identifiers":
+/// [IDS]}` (requests removed: by the app, fired, dropped) and `{"fired": APP,
+/// "identifier": ID, "at": WALL}` (a repeating request's last fire, so that a
+/// restart does not fire it again).
 /// A snapshot is the records that rebuild the state: each app's categories
-/// and registration, then each notification kept, in the order they were delivered.
+/// and registration, then each notification kept, in the order they were
+/// delivered, then each pending request and the last fire of those that repeat.
 struct StateRecord: Sendable {
     /// What a record changes.
     enum Subject: Sendable {
@@ -32,6 +39,12 @@ struct StateRecord: Sendable {
         case taken(app: String, identifiers: [UInt64])
         /// An app's badge.
         case badge(app: String)
+        /// A pending request added.
+        case scheduled(app: String, identifier: String)
+        /// Pending requests removed.
+        case unscheduled(app: String, identifiers: [String])
+        /// A repeating request fired.
+        case fired(app: String, identifier: String)
     }
 
     /// What the record changes.
@@ -78,6 +91,24 @@ struct StateRecord: Sendable {
         self.init(.badge(app: app), .object([("badge", .string(app)), ("count", .integer(count))]))
     }
 
+    /// The record of the pending request `record` added.
+    init(scheduled record: ScheduledRecord) {
+        subject = .scheduled(app: record.app, identifier: record.identifier)
+        bytes = record.bytes
+    }
+
+    /// The record of the pending requests `identifiers` of `app` removed.
+    init(unscheduled identifiers: [String], of app: String) {
+        self.init(.unscheduled(app: app, identifiers: identifiers),
+                  .object([("unscheduled", .string(app)), ("identifiers", .array(identifiers.map(JSON.string)))]))
+    }
+
+    /// The record of the repeating request `identifier` of `app` firing at `instant` (wall seconds).
+    init(fired identifier: String, of app: String, at instant: Double) {
+        self.init(.fired(app: app, identifier: identifier),
+                  .object([("fired", .string(app)), ("identifier", .string(identifier)), ("at", .double(instant))]))
+    }
+
     /// The record `json`, serialized, about `subject`.
     private init(_ subject: Subject, _ json: JSON) {
         self.subject = subject
@@ -103,6 +134,13 @@ struct StateRecord: Sendable {
             subject = .taken(app: app, identifiers: taken.compactMap { $0.integerValue.flatMap(UInt64.init(exactly:)) })
         } else if let app = json["badge"]?.stringValue, json["count"]?.integerValue != nil {
             subject = .badge(app: app)
+        } else if let record = ScheduledRecord(reading: json, bytes: bytes) {
+            subject = .scheduled(app: record.app, identifier: record.identifier)
+        } else if let app = json["unscheduled"]?.stringValue, let identifiers = json["identifiers"]?.arrayValue {
+            subject = .unscheduled(app: app, identifiers: identifiers.compactMap(\.stringValue))
+        } else if let app = json["fired"]?.stringValue, let identifier = json["identifier"]?.stringValue,
+                  json["at"]?.doubleValue != nil {
+            subject = .fired(app: app, identifier: identifier)
         } else {
             return nil
         }

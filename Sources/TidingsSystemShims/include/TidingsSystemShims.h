@@ -48,6 +48,20 @@ int tidings_timerfd(void);
 int tidings_timerfd_arm(int timer, unsigned long long nanoseconds);
 
 /**
+ * timerfd_create(clock, TFD_CLOEXEC | TFD_NONBLOCK): an alarm on `clock`
+ * (CLOCK_REALTIME, CLOCK_BOOTTIME, …) to poll.
+ */
+int tidings_timerfd_on(int clock);
+
+/**
+ * Arms `timer` to expire once when its clock reads `nanoseconds` (absolute,
+ * TFD_TIMER_ABSTIME; 0 disarms it). With `cancelOnSet`, on a CLOCK_REALTIME
+ * timer, a change of the wall clock (settimeofday, a jump) makes the next
+ * read fail with ECANCELED (TFD_TIMER_CANCEL_ON_SET). Thread: any.
+ */
+int tidings_timerfd_arm_at(int timer, unsigned long long nanoseconds, int cancelOnSet);
+
+/**
  * accept4(listener, NULL, NULL, flags): the next connection, its flags
  * (SOCK_CLOEXEC, SOCK_NONBLOCK) set as it is made. Unlike the others, it
  * returns -1 and sets errno, as accept4 does, so that the caller's

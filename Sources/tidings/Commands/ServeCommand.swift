@@ -13,7 +13,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--deadline SECONDS] [--service-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--pending-limit COUNT] [--deadline SECONDS] [--service-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
@@ -24,6 +24,8 @@ enum ServeCommand: Command {
                   help: "Keep at most this many delivered notifications (default \(HostService.Configuration.defaultKept)); a delivery beyond it expires the oldest (notification.dismissed, reason expired)."),
             .init(name: "inbox-limit", value: "COUNT",
                   help: "Keep at most this many entries in each app's inbox (default \(AppInbox.defaultLimit)); one more drops the oldest, with a warning logged and an inbox.dropped event."),
+            .init(name: "pending-limit", value: "COUNT",
+                  help: "Keep at most this many pending requests per app, 1 – 1000000 (default \(PendingScheduler.defaultLimit), as iOS); one more drops the app's latest-firing (requests.add answers it in \"dropped\"; a request.removed event, reason limit)."),
             IsolationOption.option,
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
@@ -38,6 +40,7 @@ enum ServeCommand: Command {
             "Every method, its parameters, result and errors, and every event: tidings manual --protocol markdown (or json), Docs/reference/protocol.md in the source tree, and the server.protocol method of a running server.",
             "State: each change is written to the journal before it is made and answered (it survives kill -9), a notification expiring to make room (--keep) included; the journal is flushed to disk every second and folded into a snapshot on a thread of its own. A change whose record cannot be written (a full disk) is refused with error -32010 and the state reported degraded until writing works again.",
             "Threads: one event loop accepts clients and reads and writes every connection; calls are answered on a pool of 2 threads per core and 4 more. Neither grows with the number of clients, nor with the requests waiting for their turn or for an extension. The soft limit of open files is raised to the hard one at the start (each client is a descriptor); a client that cannot be accepted for want of one waits in the backlog, and the log says so once.",
+            "Pending requests (requests.add): kept in the state and armed again at the start — a one-shot request whose time passed while the server was down is delivered once, marked late; a repeating one fires its next time only. One thread sleeps until the earliest is due: time intervals count real time (CLOCK_BOOTTIME, a suspend included), dates follow the wall clock and the user's time zone (TZ, else /etc/localtime; setting the clock or changing the zone arms them again).",
             "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
             "Files: the state, cache, fault ledger, attachment store, configuration and socket, and their directories, must be the user's own and writable by no one else; a link, a FIFO or another kind in their place is refused, never followed or waited on (exit status 77). Directories it makes are 0700.",
             "Stopping: SIGTERM or SIGINT (and SIGHUP, unless ignored) stops reading requests, lets the calls under way answer, removes the socket file and exits 0.",
@@ -68,6 +71,12 @@ enum ServeCommand: Command {
         configuration.payloadSizeLimit = try arguments.wholeNumber("max-payload-size") ?? configuration.payloadSizeLimit
         configuration.host.deliveredLimit = try arguments.wholeNumber("keep") ?? configuration.host.deliveredLimit
         configuration.inboxLimit = try arguments.wholeNumber("inbox-limit") ?? configuration.inboxLimit
+        if let limit = try arguments.wholeNumber("pending-limit") {
+            guard limit <= 1_000_000 else { throw .usage("--pending-limit takes at most 1000000 requests per app; it is \(limit).") }
+            configuration.pendingLimit = limit
+        }
+        // Calendar triggers are matched in the user's zone: TZ, else /etc/localtime.
+        configuration.scheduleClock = SystemScheduleClock(environment: environment)
         var limits = Server.Limits()
         limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
         limits.spinBeforeWaiting = try spin(arguments, environment: environment)
@@ -110,6 +119,9 @@ enum ServeCommand: Command {
             launcher.withLock { $0 = made }
             return made
         }
+        // What reading the state left free (its records' JSON, a restart's pending requests read
+        // back) goes back to the system before serving: the allocator would otherwise keep it.
+        MemoryReturn.trim()
         let server: Server
         do throws(Diagnostic) {
             server = try Server(service: service, limits: limits)
@@ -132,7 +144,7 @@ enum ServeCommand: Command {
             return .success
         }
         printError("tidings serve: listening on \(path) (\(index.bundles.count) bundles on the search path; "
-            + "\(state.kept.delivered.count) delivered notifications and the categories of \(state.kept.categories.count) apps kept in \(stateDirectory))")
+            + "\(state.kept.delivered.count) delivered notifications and the categories of \(state.kept.categories.count) apps kept in \(stateDirectory); \(service.schedule.count) requests pending)")
         server.serve(listener)
         return .success
     }

@@ -1,0 +1,87 @@
+import TidingsBase
+import TidingsRuntime
+
+/// Names a pending request: its app and its identifier.
+struct PendingKey: Hashable, Sendable {
+    /// The app the request is for.
+    let app: String
+    /// The request's identifier, unique among the app's.
+    let identifier: String
+}
+
+/// One request waiting for its trigger, as the scheduler keeps it: the
+/// bytes of its record (shared with the state), its trigger, and when it
+/// fires next. The request payload itself is read back from the record only
+/// when it fires or is listed, so that 100,000 pending cost little more than
+/// their records.
+struct PendingRequest: Sendable {
+    /// Its record (`ScheduledRecord.bytes`): the request payload, its trigger, when it was added.
+    let record: [UInt8]
+    /// `due`, NaN for none: 8 bytes rather than an optional's 16, for each of 100,000 requests.
+    private var dueOrNaN = Double.nan
+    /// Its trigger, small for the common time interval.
+    let trigger: StoredTrigger
+    /// For a location trigger, whether the device was last known inside its
+    /// region; nil until a position tells.
+    var inside: Bool?
+    /// A one-shot request that fired and whose delivery is under way: it
+    /// is removed once delivered, and fires no more meanwhile.
+    var firing = false
+    /// Tells this request from an earlier one of its identifier; larger for
+    /// one added later (what ranks requests without a date among themselves).
+    /// Last and 4 bytes, so that a request takes 32 bytes rather than 40.
+    let number: UInt32
+
+    /// A request of `record` with `trigger`, numbered `number`, not due yet.
+    init(record: [UInt8], trigger: StoredTrigger, number: UInt32) {
+        self.record = record
+        self.trigger = trigger
+        self.number = number
+    }
+
+    /// When it fires next: wall seconds for a calendar trigger, elapsed
+    /// seconds for a time interval; nil for a location trigger, and for a
+    /// calendar trigger whose components match no date to come.
+    var due: Double? {
+        get { dueOrNaN.isNaN ? nil : dueOrNaN }
+        set { dueOrNaN = newValue ?? .nan }
+    }
+}
+
+/// A trigger as a pending request keeps it: a time interval in place, the
+/// larger calendar and location triggers boxed, so that the common case
+/// costs a few bytes.
+enum StoredTrigger: Sendable {
+    /// `NotificationTrigger.timeInterval`.
+    case interval(seconds: Double, repeats: Bool)
+    /// Any other trigger.
+    case boxed(TriggerBox)
+
+    /// The trigger `trigger`, stored.
+    init(_ trigger: NotificationTrigger) {
+        if case .timeInterval(let seconds, let repeats) = trigger {
+            self = .interval(seconds: seconds, repeats: repeats)
+        } else {
+            self = .boxed(TriggerBox(trigger))
+        }
+    }
+
+    /// The trigger.
+    var trigger: NotificationTrigger {
+        switch self {
+        case .interval(let seconds, let repeats): .timeInterval(seconds: seconds, repeats: repeats)
+        case .boxed(let box): box.trigger
+        }
+    }
+}
+
+/// A trigger on the heap, shared by the copies of its request.
+final class TriggerBox: Sendable {
+    /// The trigger.
+    let trigger: NotificationTrigger
+
+    /// A box holding `trigger`.
+    init(_ trigger: NotificationTrigger) {
+        self.trigger = trigger
+    }
+}

@@ -1,0 +1,164 @@
+import TidingsBase
+import TidingsRuntime
+
+/// `requests.add`, `.pending`, `.remove` and `location.update`: local
+/// notifications scheduled with a trigger (UNUserNotificationCenter's
+/// `add(_:)`, `getPendingNotificationRequests`,
+/// `removePendingNotificationRequests`), and the device's position that
+/// location triggers fire on.
+extension HostService {
+    /// The family's methods.
+    static let requestMethods: [Method] = [
+        Method(ProtocolMethod(
+            "requests.add",
+            summary: "Schedule a request: it is delivered, as `notifications.deliver` delivers a request payload, when its trigger fires — after a time interval, at a date, on entering or leaving a region (UNUserNotificationCenter.add). A pending request of the same app and identifier is replaced. Kept across restarts.",
+            parameters: [
+                ProtocolField("request", "object", required: true,
+                              "The request: `identifier` (made up when absent), `content` as in a request payload, and `trigger`: `{\"timeInterval\": 90, \"repeats\": false}` (seconds, more than 0; at least 60 when repeating), `{\"dateMatching\": {\"hour\": 8, \"minute\": 30}, \"repeats\": true}` (any of `era`, `year`, `month`, `day`, `hour`, `minute`, `second`, `weekday` (1 Sunday … 7 Saturday), `weekdayOrdinal`, `weekOfMonth`, `weekOfYear`, and `timeZone`, a zone name; the user's zone otherwise) or `{\"region\": {\"identifier\": \"office\", \"latitude\": 48.85, \"longitude\": 2.35, \"radius\": 100, \"notifyOnEntry\": true, \"notifyOnExit\": false}, \"repeats\": false}`."),
+                ProtocolField("app", "string", "The app it is for; may be left out when the request's category names exactly one app (registered, else served by a content extension)."),
+            ],
+            result: "`app`, `identifier`, `nextTriggerDate` (ISO 8601; `null` for a region, or for date components that match no date to come), `replaced` (a pending request of its identifier was replaced), `dropped`: the identifiers of the app's requests its pending limit (`server.describe`'s `schedule.pendingLimit`, 64 by default as on iOS) pushed out, the latest-firing first — requests that never fire first, then the latest dated, region requests last; it may be this one.",
+            errors: [-32602, -32000, -32010]),
+               scope: RequestScope(reading: [.categories, .subscription], writing: [.pendingRequests])) {
+            service, params, _ throws(RPCError) in try service.addRequest(&params)
+        },
+        Method(ProtocolMethod(
+            "requests.pending",
+            summary: "The requests waiting for their trigger, with the next date each fires (getPendingNotificationRequests).",
+            parameters: [ProtocolField("app", "string", "Only this app's; every app's when absent.")],
+            result: "`requests`: each `{app, identifier, request, trigger, nextTriggerDate, added}` — the request payload as added (its identifier in it, its trigger beside it), the next date it fires (ISO 8601; `null` for a region or a date that never comes), when it was added — soonest first, then those that never fire (date components matching no date to come), region requests last.",
+            errors: [-32602]),
+               scope: RequestScope(reading: [.pendingRequests])) { service, params, _ throws(RPCError) in
+            let app = params.string("app")
+            try params.check()
+            return .object([("requests", .array(service.schedule.pending(of: app)))])
+        },
+        Method(ProtocolMethod(
+            "requests.remove",
+            summary: "Remove pending requests before they fire: those named, or all of the app's (removePendingNotificationRequests, removeAllPendingNotificationRequests).",
+            parameters: [
+                ProtocolField("app", "string", required: true, "The app whose requests they are."),
+                ProtocolField("identifiers", "array of strings", "The requests' identifiers; every request of the app when absent. One not pending is passed over."),
+            ],
+            result: "`removed`: the identifiers of the requests removed (a `request.removed` event, reason `removed`, says so too).",
+            errors: [-32602, -32010]),
+               scope: RequestScope(reading: [.subscription], writing: [.pendingRequests])) { service, params, _ throws(RPCError) in
+            let app = params.string("app")
+            let identifiers = params.strings("identifiers")
+            try params.check()
+            guard let app else { throw .invalidParams("The parameter \"app\" is required.") }
+            do throws(Diagnostic) {
+                return .object([("removed", .array(try service.schedule.remove(identifiers, of: app).map(JSON.string)))])
+            } catch {
+                throw .stateNotWritten(error)
+            }
+        },
+        Method(ProtocolMethod(
+            "location.update",
+            summary: "Tell the device's position: the pending region requests it crosses the edge of fire (on entry or exit, as each asks). The first position after a region is added only tells whether the device is inside it; a position whose accuracy is coarser than a region's radius says nothing of that region.",
+            parameters: [
+                ProtocolField("latitude", "number", required: true, "Degrees, -90 – 90."),
+                ProtocolField("longitude", "number", required: true, "Degrees, -180 – 180."),
+                ProtocolField("accuracy", "number", "The position's accuracy, in metres (CLLocation.horizontalAccuracy); exact when absent."),
+            ],
+            result: "`fired`: each `{app, identifier, crossing}` (`entry` or `exit`), the requests that fired and are being delivered (a one-shot one is then removed).",
+            errors: [-32602]),
+               scope: RequestScope(reading: [.categories, .subscription], writing: [.pendingRequests, .allNotifications, .inboxEntry])) {
+            service, params, _ throws(RPCError) in
+            let latitude = params.number("latitude", in: -90...90)
+            let longitude = params.number("longitude", in: -180...180)
+            let accuracy = params.number("accuracy", in: 0...Double.greatestFiniteMagnitude)
+            try params.check()
+            guard let latitude, let longitude else { throw .invalidParams("\"latitude\" and \"longitude\" are required.") }
+            let fired = service.schedule.locate(latitude: latitude, longitude: longitude, accuracy: accuracy)
+            return .object([("fired", .array(fired.map { firing in
+                .object([("app", .string(firing.key.app)), ("identifier", .string(firing.key.identifier)),
+                         ("crossing", firing.crossing.map(JSON.string) ?? .null)])
+            }))])
+        },
+    ]
+
+    /// `requests.add`: reads the request and its trigger (refused as iOS
+    /// refuses them), finds its app, and schedules it.
+    private func addRequest(_ params: inout Params) throws(RPCError) -> JSON {
+        let given = params.string("app")
+        let request = params.object("request")
+        try params.check()
+        guard let request, let members = request.objectMembers else { throw .invalidParams("The parameter \"request\" is required.") }
+        guard request["aps"] == nil else {
+            throw .invalidParams("requests.add schedules a request (`identifier`, `content`, `trigger`), not an APNs payload; deliver that now with notifications.deliver.")
+        }
+        guard let triggerJSON = request["trigger"] else {
+            throw .invalidParams("The request has no \"trigger\": give one to schedule it (a time interval, a date or a region), or deliver it now with notifications.deliver.")
+        }
+        let reading = NotificationTrigger.read(triggerJSON, at: ["request", "trigger"])
+        guard let trigger = reading.trigger else { throw .invalidInput(reading.diagnostics) }
+        let payload = JSON.object(members.filter { $0.0 != "trigger" })
+        let decoded = Payload.decode(payload, baseDirectory: nil)
+        guard let notification = decoded.notification else { throw .invalidInput(decoded.diagnostics) }
+        let app: String
+        do throws(Diagnostic) {
+            let category = notification.content.categoryIdentifier
+            let registering = given != nil ? []
+                : host.registeredCategories().filter { $0.value.contains { $0.identifier == category } }.map(\.key).sorted()
+            app = try Addressing.app(for: notification, given: given, registering: registering, index: host.index,
+                                     naming: "the parameter \"app\"")
+        } catch {
+            throw .invalidParams(error.message)
+        }
+        let added: PendingScheduler.Added
+        do throws(Diagnostic) {
+            added = try schedule.add(app: app, identifier: notification.identifier, trigger: trigger, request: payload)
+        } catch {
+            throw .stateNotWritten(error)
+        }
+        return .object([
+            ("app", .string(app)), ("identifier", .string(notification.identifier)),
+            ("nextTriggerDate", added.nextTriggerDate.map { .string(ISO8601.format($0)) } ?? .null),
+            ("replaced", .bool(added.replaced)), ("dropped", .array(added.dropped.map(JSON.string))),
+        ])
+    }
+
+    /// Delivers the request that fired as `firing` says, as
+    /// `notifications.deliver` delivers a request payload — its date the
+    /// fire time, its trigger set, at the server's default width — and tells
+    /// the scheduler how it ended. Holds no thread while a delivery waits.
+    func deliverFired(_ firing: Firing) {
+        guard let request = firing.request else {
+            return schedule.settle(firing, .refused(.error(.stateUnreadable, "Its record could not be read back.")))
+        }
+        var submission = PayloadSubmission(payload: request, appOption: "the request's app")
+        submission.sizeLimit = configuration.payloadSizeLimit
+        submission.identifier = firing.key.identifier
+        submission.app = firing.key.app
+        submission.trigger = firing.trigger
+        submission.firedAt = firing.date
+        let state = self.state
+        host.deliver(submission, recordingWith: { (notification: UserNotification, app: String, width: Double) throws(Diagnostic) in
+            try state?.recordDelivery(of: notification, to: app, width: width)
+        }, then: { [weak self] delivered in
+            guard let self else { return }
+            switch delivered {
+            case .success(let made):
+                publishFailures(made.diagnostics, of: made.app)
+                do throws(RPCError) {
+                    _ = try keepForApp(made, presentationOnly: true)
+                    schedule.settle(firing, .delivered)
+                } catch {
+                    schedule.settle(firing, .notRecorded(.error(.stateNotWritten, error.message)))
+                }
+            case .failure(.notRecorded(let problem)): schedule.settle(firing, .notRecorded(problem))
+            case .failure(.payload(let problems)):
+                schedule.settle(firing, .refused(problems.first { $0.severity == .error } ?? .error(.payloadInvalid, "The request is not valid.")))
+            case .failure(.addressing(let problem)), .failure(.attachmentStore(let problem)):
+                schedule.settle(firing, .refused(problem))
+            case .failure(.attachment(let failure)): schedule.settle(firing, .refused(failure.diagnostic))
+            }
+        })
+    }
+}
+
+extension Diagnostic.Code {
+    /// A change that could not be written to the server's state.
+    static let stateNotWritten = Self("state.not-written")
+}
