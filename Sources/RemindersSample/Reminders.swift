@@ -54,7 +54,7 @@ final class ReminderDelegate: UserNotificationCenterDelegate {
     }
 
     /// In the foreground: shown as a banner, in the list, with its sound.
-    func willPresent(_ notification: Notification) async -> PresentationOptions {
+    func willPresent(_ notification: UserNotification) async -> PresentationOptions {
         [.banner, .list, .sound]
     }
 

@@ -27,7 +27,7 @@ func trigger(_ options: ArraySlice<String>) -> (any NotificationTrigger)? {
     case "--at":
         let parts = value.split(separator: ":").compactMap { Int($0) }
         guard parts.count == 2, (0..<24).contains(parts[0]), (0..<60).contains(parts[1]) else { return nil }
-        return CalendarNotificationTrigger(dateMatching: DateComponents(hour: parts[0], minute: parts[1]), repeats: false)
+        return CalendarNotificationTrigger(dateMatching: TriggerDateComponents(hour: parts[0], minute: parts[1]), repeats: false)
     default:
         return nil
     }

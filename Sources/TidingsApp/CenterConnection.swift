@@ -77,7 +77,7 @@ extension UserNotificationCenter {
     private func answerServer(id: JSONValue, method: String, params: JSONValue) async {
         var answer: [String: JSONValue] = ["jsonrpc": "2.0", "id": id]
         if method == "app.willPresent" {
-            let notification = Notification(json: params["notification"] ?? .object([:]))
+            let notification = UserNotification(json: params["notification"] ?? .object([:]))
             let options = await delegate?.willPresent(notification) ?? []
             answer["result"] = ["options": options.json]
         } else {

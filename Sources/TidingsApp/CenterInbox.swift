@@ -49,7 +49,7 @@ extension UserNotificationCenter {
             inbox?.entries[id] = nil
             return
         }
-        let notification = Notification(json: entry["notification"] ?? .object([:]))
+        let notification = UserNotification(json: entry["notification"] ?? .object([:]))
         if entry["kind"]?.stringValue == "response" {
             await delegate.didReceive(NotificationResponse(
                 notification: notification,

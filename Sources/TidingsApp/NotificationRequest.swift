@@ -28,7 +28,7 @@ public struct NotificationRequest: Sendable {
 }
 
 /// A delivered notification (`UNNotification`).
-public struct Notification: Sendable {
+public struct UserNotification: Sendable {
     /// When it was delivered.
     public var date: Date
     /// The request it delivered: its identifier, content and trigger.
@@ -53,7 +53,7 @@ public struct NotificationResponse: Sendable {
     public static let dismissActionIdentifier = "com.apple.UNNotificationDismissActionIdentifier"
 
     /// The notification answered.
-    public var notification: Notification
+    public var notification: UserNotification
     /// The action: one of the category's, or one of the two above.
     public var actionIdentifier: String
     /// The user's text, for a text-input action.

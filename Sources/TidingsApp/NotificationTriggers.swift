@@ -25,9 +25,9 @@ public struct TimeIntervalNotificationTrigger: NotificationTrigger, Hashable {
     public var protocolJSON: JSONValue { ["timeInterval": .double(timeInterval), "repeats": .bool(repeats)] }
 }
 
-/// Date components to match (`DateComponents`, as a calendar trigger takes
+/// Date components to match (Foundation's `DateComponents`, as a calendar trigger takes
 /// them): a component left nil matches any value.
-public struct DateComponents: Sendable, Hashable {
+public struct TriggerDateComponents: Sendable, Hashable {
     /// The era.
     public var era: Int?
     /// The year.
@@ -72,11 +72,11 @@ public struct DateComponents: Sendable, Hashable {
     }
 
     /// Each numeric component's protocol name and key path.
-    static let fields: [(String, WritableKeyPath<DateComponents, Int?>)] = [
-        ("era", \.era), ("year", \.year), ("month", \.month), ("day", \.day), ("hour", \.hour),
-        ("minute", \.minute), ("second", \.second), ("weekday", \.weekday), ("weekdayOrdinal", \.weekdayOrdinal),
-        ("weekOfMonth", \.weekOfMonth), ("weekOfYear", \.weekOfYear),
-    ]
+    static var fields: [(String, WritableKeyPath<TriggerDateComponents, Int?>)] {
+        [("era", \.era), ("year", \.year), ("month", \.month), ("day", \.day), ("hour", \.hour),
+         ("minute", \.minute), ("second", \.second), ("weekday", \.weekday), ("weekdayOrdinal", \.weekdayOrdinal),
+         ("weekOfMonth", \.weekOfMonth), ("weekOfYear", \.weekOfYear)]
+    }
 
     /// The components set, as `dateMatching` takes them.
     var json: JSONValue {
@@ -96,12 +96,12 @@ public struct DateComponents: Sendable, Hashable {
 /// Fires when the date matches components (`UNCalendarNotificationTrigger`).
 public struct CalendarNotificationTrigger: NotificationTrigger, Hashable {
     /// The components the date must match.
-    public var dateComponents: DateComponents
+    public var dateComponents: TriggerDateComponents
     /// Whether it fires at every match.
     public var repeats: Bool
 
     /// A trigger firing at the next date matching `dateComponents` (each one when `repeats`).
-    public init(dateMatching dateComponents: DateComponents, repeats: Bool) {
+    public init(dateMatching dateComponents: TriggerDateComponents, repeats: Bool) {
         self.dateComponents = dateComponents
         self.repeats = repeats
     }
@@ -167,7 +167,7 @@ func decodeTrigger(_ json: JSONValue) -> (any NotificationTrigger)? {
         return TimeIntervalNotificationTrigger(timeInterval: interval, repeats: repeats)
     }
     if let components = json["dateMatching"] {
-        return CalendarNotificationTrigger(dateMatching: DateComponents(json: components), repeats: repeats)
+        return CalendarNotificationTrigger(dateMatching: TriggerDateComponents(json: components), repeats: repeats)
     }
     if let region = json["region"] {
         return LocationNotificationTrigger(region: CircularRegion(

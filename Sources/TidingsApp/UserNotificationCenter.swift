@@ -101,13 +101,13 @@ public actor UserNotificationCenter {
     // MARK: Delivered notifications
 
     /// The app's delivered notifications still kept, oldest first (`deliveredNotifications()`).
-    public func deliveredNotifications() async throws -> [Notification] {
-        var notifications: [Notification] = []
+    public func deliveredNotifications() async throws -> [UserNotification] {
+        var notifications: [UserNotification] = []
         var cursor = JSONValue.null
         repeat {
             let page = try await call("notifications.list", ["app": .string(app), "cursor": cursor, "limit": 1000])
             notifications += (page["notifications"]?.arrayValue ?? []).compactMap { $0["notification"] }
-                .map(Notification.init(json:))
+                .map(UserNotification.init(json:))
             cursor = page["next"] ?? .null
         } while cursor != .null
         return notifications

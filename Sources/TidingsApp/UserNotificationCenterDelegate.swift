@@ -4,7 +4,7 @@ public protocol UserNotificationCenterDelegate: AnyObject, Sendable {
     /// A notification arrives while the app is in the foreground: how to
     /// present it (none: not presented). The host waits a short while
     /// (1 s by default) and presents nothing without an answer.
-    func willPresent(_ notification: Notification) async -> PresentationOptions
+    func willPresent(_ notification: UserNotification) async -> PresentationOptions
     /// The user answered a notification (an action, opening it, or a custom
     /// dismissal): the response forwarded to the app, taken from its inbox
     /// once this returns.
@@ -12,10 +12,10 @@ public protocol UserNotificationCenterDelegate: AnyObject, Sendable {
     /// A background notification (`content-available`) woke the app
     /// (`application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`);
     /// taken from its inbox once this returns. Does nothing unless implemented.
-    func didReceiveBackgroundNotification(_ notification: Notification) async
+    func didReceiveBackgroundNotification(_ notification: UserNotification) async
 }
 
 extension UserNotificationCenterDelegate {
     /// Ignores background notifications (they are still taken from the inbox).
-    public func didReceiveBackgroundNotification(_ notification: Notification) async {}
+    public func didReceiveBackgroundNotification(_ notification: UserNotification) async {}
 }

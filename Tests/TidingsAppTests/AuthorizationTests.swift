@@ -61,7 +61,7 @@ import Testing
     }
 
     /// Delivers a notification to the app in the foreground and returns the delivery's answer.
-    func deliverInForeground(presenting: PresentationOptions?) async throws -> (JSON, Notification?) {
+    func deliverInForeground(presenting: PresentationOptions?) async throws -> (JSON, UserNotification?) {
         let host = try HostFixture()
         let center = host.center(Self.app)
         let delegate = presenting.map { RecordingDelegate(presenting: $0) }
@@ -69,15 +69,14 @@ import Testing
         try await center.setForeground(true)
         // The host asks the delegate while answering the delivery: the front end's call runs on its own thread.
         let answer = try await Threaded.run { try host.deliver(#"{"aps": {"alert": {"title": "Hi"}}}"#, app: Self.app, identifier: "f") }
-        let asked = if let delegate { await next(delegate.presented) } else { Notification?.none }
+        let asked = if let delegate { await next(delegate.presented) } else { UserNotification?.none }
         return (answer, asked)
     }
 
-    @Test(arguments: [
-        (PresentationOptions.banner, ["banner"]), (PresentationOptions.list, ["list"]),
-        ([.banner, .list, .sound, .badge], ["banner", "list", "sound", "badge"]),
-    ])
-    func foregroundWithADelegate(options: PresentationOptions, names: [String]) async throws {
+    @Test(arguments: [["banner"], ["list"], ["banner", "list", "sound", "badge"]])
+    func foregroundWithADelegate(names: [String]) async throws {
+        let named: [String: PresentationOptions] = ["banner": .banner, "list": .list, "sound": .sound, "badge": .badge]
+        let options = PresentationOptions(names.compactMap { named[$0] })
         let (answer, asked) = try await deliverInForeground(presenting: options)
         #expect(asked?.request.identifier == "f")
         #expect(answer["display"]?.stringValue == "presented")

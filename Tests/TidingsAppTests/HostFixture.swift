@@ -64,20 +64,20 @@ final class HostFixture: @unchecked Sendable {
 final class RecordingDelegate: UserNotificationCenterDelegate {
     let presenting: PresentationOptions
     let responses: AsyncStream<NotificationResponse>
-    let background: AsyncStream<Notification>
-    let presented: AsyncStream<Notification>
+    let background: AsyncStream<UserNotification>
+    let presented: AsyncStream<UserNotification>
     private let responded: AsyncStream<NotificationResponse>.Continuation
-    private let woken: AsyncStream<Notification>.Continuation
-    private let asked: AsyncStream<Notification>.Continuation
+    private let woken: AsyncStream<UserNotification>.Continuation
+    private let asked: AsyncStream<UserNotification>.Continuation
 
     init(presenting: PresentationOptions = []) {
         self.presenting = presenting
         (responses, responded) = AsyncStream.makeStream(of: NotificationResponse.self)
-        (background, woken) = AsyncStream.makeStream(of: Notification.self)
-        (presented, asked) = AsyncStream.makeStream(of: Notification.self)
+        (background, woken) = AsyncStream.makeStream(of: UserNotification.self)
+        (presented, asked) = AsyncStream.makeStream(of: UserNotification.self)
     }
 
-    func willPresent(_ notification: Notification) async -> PresentationOptions {
+    func willPresent(_ notification: UserNotification) async -> PresentationOptions {
         asked.yield(notification)
         return presenting
     }
@@ -86,7 +86,7 @@ final class RecordingDelegate: UserNotificationCenterDelegate {
         responded.yield(response)
     }
 
-    func didReceiveBackgroundNotification(_ notification: Notification) async {
+    func didReceiveBackgroundNotification(_ notification: UserNotification) async {
         woken.yield(notification)
     }
 }

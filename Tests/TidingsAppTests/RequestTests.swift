@@ -48,13 +48,13 @@ import Testing
         let center = host.center()
         try await center.add(reminder("interval", trigger: TimeIntervalNotificationTrigger(timeInterval: 3600, repeats: false)))
         try await center.add(reminder("calendar", trigger: CalendarNotificationTrigger(
-            dateMatching: DateComponents(hour: 8, minute: 30, timeZone: "Europe/Berlin"), repeats: true)))
+            dateMatching: TriggerDateComponents(hour: 8, minute: 30, timeZone: "Europe/Berlin"), repeats: true)))
         try await center.add(reminder("office", trigger: LocationNotificationTrigger(region: CircularRegion(
             identifier: "office", latitude: 48.85, longitude: 2.35, radius: 100, notifyOnExit: false), repeats: false)))
         let pending = try await center.pendingNotificationRequests()
         #expect(Set(pending.map(\.identifier)) == ["interval", "calendar", "office"])
         let calendar = try #require(pending.first { $0.identifier == "calendar" }?.trigger as? CalendarNotificationTrigger)
-        #expect(calendar.dateComponents == DateComponents(hour: 8, minute: 30, timeZone: "Europe/Berlin"))
+        #expect(calendar.dateComponents == TriggerDateComponents(hour: 8, minute: 30, timeZone: "Europe/Berlin"))
         #expect(calendar.repeats)
         let region = try #require(pending.first { $0.identifier == "office" }?.trigger as? LocationNotificationTrigger)
         #expect(region.region.notifyOnEntry && !region.region.notifyOnExit)
