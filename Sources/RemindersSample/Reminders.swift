@@ -10,6 +10,7 @@ struct Reminders {
         NotificationAction(identifier: "snooze", title: "Snooze 10 min"),
     ])
 
+    /// The app's notification center.
     let center: UserNotificationCenter
 
     /// Asks to notify (answered by the user through a front end, or at once
@@ -43,11 +44,13 @@ struct Reminders {
 /// What the app does with the responses its reminders' actions forward:
 /// prints them; "snooze" schedules the reminder again in ten minutes.
 final class ReminderDelegate: UserNotificationCenterDelegate {
+    /// The app, to reschedule a snoozed reminder.
     let reminders: Reminders
     /// Each response handled, for whoever waits for them (the demo).
     let handled: AsyncStream<NotificationResponse>
     private let continuation: AsyncStream<NotificationResponse>.Continuation
 
+    /// A delegate rescheduling through `reminders`.
     init(reminders: Reminders) {
         self.reminders = reminders
         (handled, continuation) = AsyncStream.makeStream(of: NotificationResponse.self)
@@ -58,6 +61,7 @@ final class ReminderDelegate: UserNotificationCenterDelegate {
         [.banner, .list, .sound]
     }
 
+    /// Prints the response; "snooze" schedules the reminder again.
     func didReceive(_ response: NotificationResponse) async {
         let request = response.notification.request
         print("response: \(response.actionIdentifier) to \(request.identifier) (\(request.content.body))")
