@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "TidingsServerTests",
                     dependencies: ["TidingsServer", "TidingsRuntime", "TestSupport", "ServerTestSupport"]),
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "TidingsAppTests", dependencies: ["TidingsApp", "TidingsBase", "TestSupport", "ServerTestSupport"]),
+        .testTarget(name: "TidingsAppTests", dependencies: ["TidingsApp", "TidingsBase", "TidingsServer", "TestSupport", "ServerTestSupport"]),
     ]
 )
 
