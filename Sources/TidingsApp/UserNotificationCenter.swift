@@ -34,6 +34,12 @@ public actor UserNotificationCenter {
         self.socketPath = socketPath ?? Self.defaultSocketPath()
     }
 
+    deinit {
+        // The reading thread holds the connection until its end: end it.
+        reconnecting?.cancel()
+        connection?.shutDown()
+    }
+
     /// Where `tidings serve` listens by default.
     static func defaultSocketPath() -> String {
         let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }

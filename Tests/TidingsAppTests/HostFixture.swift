@@ -15,7 +15,7 @@ final class HostFixture: @unchecked Sendable {
     private(set) var frontEnd: RPCClient
 
     init(_ options: [String] = []) throws {
-        directory = try TemporaryDirectory()
+        directory = TemporaryDirectory()
         socket = directory.file("tidings.sock")
         try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
         server = try Self.start(directory: directory, socket: socket, options: options, log: "server.log")

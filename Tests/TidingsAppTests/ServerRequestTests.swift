@@ -52,7 +52,7 @@ import Testing
     struct SystemFailure: Error {}
 
     @Test func willPresentIsAnsweredWithTheDelegatesOptions() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let path = directory.file("host.sock")
         let listener = try UnixSocket.listen(at: path).take()
         defer { close(listener) }
