@@ -1,3 +1,4 @@
+import Foundation
 import ServerTestSupport
 import TestSupport
 import TidingsApp
@@ -41,6 +42,30 @@ import Testing
         try await center.add(reminder("again", trigger: nil))
         try await center.removeAllDeliveredNotifications()
         #expect(try await center.deliveredNotifications().isEmpty)
+    }
+
+    @Test func attachmentsAreMovedIntoTheStoreAsIOSMovesThem() async throws {
+        let host = try HostFixture()
+        let center = host.center()
+        let photo = host.directory.file("photo.png")
+        try FileManager.default.copyItem(atPath: Locations.repositoryFile("Plugins/EventInvite/Payloads/lighthouse.png"),
+                                         toPath: photo)
+        var request = reminder("with-photo", trigger: nil)
+        request.content.attachments = [NotificationAttachment(identifier: "photo", url: photo)]
+        try await center.add(request)
+        #expect(!FileManager.default.fileExists(atPath: photo))
+        let delivered = try #require(try await center.deliveredNotifications().first)
+        let stored = try #require(delivered.request.content.attachments.first)
+        #expect(stored.identifier == "photo" && stored.url != photo && !stored.url.isEmpty)
+
+        var missing = reminder("missing", trigger: nil)
+        missing.content.attachments = [NotificationAttachment(identifier: "gone", url: host.directory.file("gone.png"))]
+        do {
+            try await center.add(missing)
+            Issue.record("an attachment without a file was accepted")
+        } catch let error as UserNotificationError {
+            #expect((100...105).contains(error.code.rawValue), "\(error)")
+        }
     }
 
     @Test func triggersArePendingUntilRemoved() async throws {
