@@ -92,7 +92,7 @@ import Testing
         #expect(try await center.pendingNotificationRequests().isEmpty)
     }
 
-    @Test func hostErrorsCarryAppleCodes() async throws {
+    @Test func errorsCarryTheHostsCode() async throws {
         let host = try HostFixture()
         let center = host.center()
         await #expect(throws: UserNotificationError.self) {
