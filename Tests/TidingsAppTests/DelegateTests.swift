@@ -10,7 +10,7 @@ import Testing
     static let categories = #"{"app": "org.example.app", "categories": [{"identifier": "reminder", "actions": [{"identifier": "done", "title": "Done"}, {"identifier": "snooze", "title": "Snooze"}]}]}"#
     static let reminder = #"{"identifier": "r", "content": {"title": "Reminder", "body": "Plants", "categoryIdentifier": "reminder"}}"#
 
-    @Test func aForwardedResponseReachesTheDelegateAndLeavesTheInbox() async throws {
+    @Test func aForwardedResponseReachesTheDelegate() async throws {
         let host = try HostFixture()
         _ = try host.frontEnd.call("categories.register", try host.json(Self.categories))
         let center = host.center()
