@@ -22,6 +22,8 @@ struct BenchmarkOptions {
         case fold
         /// Deliver, presentation, open, respond and list against the size of one group, 1 to 10,000.
         case group
+        /// `tidings serve` with 100,000 pending requests: arm time, memory, fire accuracy while serving, restart.
+        case schedule
     }
 
     /// Print JSON for programs instead of the table.
@@ -45,7 +47,7 @@ struct BenchmarkOptions {
     /// The CPU to pin to; nil leaves the affinity alone (`--no-pin`).
     var cpu: Int? = 0
     /// The sections to run; all but `fold` by default.
-    var sections: Set<Section> = [.inProcess, .oneShot, .server, .serverScale, .discovery, .isolation, .warm, .memory, .group]
+    var sections: Set<Section> = [.inProcess, .oneShot, .server, .serverScale, .discovery, .isolation, .warm, .memory, .group, .schedule]
     /// Seconds each server measurement lasts.
     var serverSeconds = 2.0
     /// Notifications the memory benchmark delivers and removes each round.
@@ -72,6 +74,8 @@ struct BenchmarkOptions {
     var folds = 5
     /// Timed rounds of the group benchmark at each size.
     var groupRounds = 500
+    /// Pending requests the schedule benchmark adds.
+    var schedulePending = 100_000
 
     /// The keys of the in-process benchmarks, which `--only` also takes.
     static let benchmarkKeys = ["baseline", "deliver-reuse", "deliver-fresh", "deliver-new", "respond"]
@@ -118,6 +122,7 @@ struct BenchmarkOptions {
             case "--fold-kept": options.foldKept = try count(argument, atLeast: 1)
             case "--folds": options.folds = try count(argument, atLeast: 1)
             case "--group-rounds": options.groupRounds = try count(argument, atLeast: 1)
+            case "--schedule-pending": options.schedulePending = try count(argument, atLeast: 1)
             case "--discovery-bundles":
                 let text = try value(argument)
                 let parts = text.split(separator: ",", omittingEmptySubsequences: false)
@@ -134,7 +139,7 @@ struct BenchmarkOptions {
                     options.sections = [.inProcess]
                     options.benchmark = text
                 } else {
-                    throw BenchmarkFailure("--only takes in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
+                    throw BenchmarkFailure("--only takes in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, schedule or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
                 }
             default:
                 throw BenchmarkFailure("There is no option \"\(argument)\" (see --help).")

@@ -32,6 +32,10 @@ struct BenchmarkRun {
                                                           connections: options.scaleConnections,
                                                           waiting: options.scaleWaiting).measure()
         }
+        if options.sections.contains(.schedule) {
+            report.schedule = try ScheduleBenchmark(products: products, workspace: workspace, extensions: single,
+                                                    pending: options.schedulePending).measure()
+        }
         if options.sections.contains(.memory) {
             report.memory = try MemoryBenchmark(products: products, workspace: workspace, extensions: single,
                                                 count: options.memoryNotifications, rounds: options.memoryRounds).measure()

@@ -87,6 +87,19 @@ enum HelpText {
             its threads (/proc/PID/task/*/status); targets: threads at most
             idle's plus the call pool (2 × cores + 4), whatever the clients
             and waits; at most 1 wake-up per second idle;
+          - schedule (before the pin): `tidings serve` with NoOp in process,
+            its state journaled and --pending-limit 1,000: --schedule-pending
+            requests (100,000) added across 100 apps (64 in flight; intervals
+            and dates, one-shot and repeating, hours to a year ahead): the
+            time it took and the resident set (VmRSS, settled) before and
+            after; then 200 requests 1–5 s ahead (50 exactly 2 s ahead), added
+            one round trip at a time while another client delivers in a loop:
+            how late each one's request.fired event arrives (p50, p99), from
+            the middle of its requests.add round trip plus its interval; then
+            the server stopped (SIGTERM) and started again over the same
+            state: the time until it answers server.describe, and its
+            resident set; targets: the pending requests cost < 50 MB, those
+            2 s ahead fire <= 50 ms late at p99;
           - isolation (before the pin, so that the worker has a core of its
             own): deliver → presentation with NoOp, the same thread each time,
             for --server-seconds after a tenth of it: a raw round trip over a
@@ -154,7 +167,8 @@ enum HelpText {
             the server's memory after removing everything within twice idle;
             with fold, no state-changing call waiting over 10 ms while a fold
             runs; with group, each call's median at 10,000 within 1.5 × its
-            median at 1.
+            median at 1; with schedule, the pending requests costing < 50 MB
+            and those 2 s ahead firing <= 50 ms late at p99.
 
         Options:
           --json              Print JSON instead of the table.
@@ -169,7 +183,7 @@ enum HelpText {
           --bundles N         Bundles installed for the one-shot delivery (default 100).
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
-          --only WHAT         Run only in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, or one
+          --only WHAT         Run only in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, schedule, or one
                               in-process benchmark: baseline, deliver-reuse,
                               deliver-fresh, deliver-new, respond.
           --discovery-bundles N,N...  Numbers of bundles discovery is measured
@@ -185,6 +199,7 @@ enum HelpText {
           --fold-kept N       Notifications kept while folds are measured (default 100000).
           --folds N           Folds the fold measurement spans (default 5).
           --group-rounds N    Timed rounds of the group benchmark at each size (default 500).
+          --schedule-pending N  Pending requests of the schedule benchmark (default 100000).
           --keep              Keep the temporary directory (extensions, discovery's
                               bundles) and print its path.
           -h, --help          Print this help.

@@ -25,6 +25,8 @@ struct Report {
     var fold: FoldResult?
     /// The calls about one notification against its group's size, the smallest first, when it ran.
     var group: [GroupResult] = []
+    /// Pending requests at scale: arm time, memory, fire accuracy, restart, when it ran.
+    var schedule: ScheduleResult?
 
     /// The isolation measurement with `key`, if it ran.
     func isolation(_ key: String) -> IsolationResult? {
@@ -73,6 +75,7 @@ struct Report {
                                       limit: 2, measured: Double(round.afterRemoval) / Double(memory?.idle ?? 1), unit: "× idle"))
         }
         checks += serverScale?.targets ?? []
+        checks += schedule?.targets ?? []
         if let fold {
             checks.append(TargetCheck(key: "fold", goal: "no state-changing call waits > 10 ms for a fold with \(fold.kept) notifications kept (p100 during folds)",
                                       limit: 10, measured: fold.maximumDuringFoldsMilliseconds, unit: "ms"))

@@ -37,6 +37,7 @@ enum ReportJSON {
             })),
             ("memory", report.memory.map(memory) ?? .null),
             ("serverScale", report.serverScale?.json ?? .null),
+            ("schedule", report.schedule?.json ?? .null),
             ("fold", report.fold.map(fold) ?? .null),
             ("group", group(report.group)),
             ("targets", .array(report.targets.map(target))),

@@ -90,6 +90,10 @@ enum ReportTable {
             lines.append("")
             lines += scale.lines
         }
+        if let schedule = report.schedule {
+            lines.append("")
+            lines += schedule.lines
+        }
         if !report.discovery.isEmpty {
             lines.append("")
             lines.append("Discovery: `tidings list --json --extensions DIR` and `LV2_PATH=DIR lv2ls`, bundles made by "

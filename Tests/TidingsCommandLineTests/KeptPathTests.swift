@@ -67,7 +67,8 @@ import TestSupport
             case .journal, .snapshot, .lock, .attachments: return [serve]
             case .configurationDirectory, .configurationFile: return [list]
             case .socketDirectory, .socket:
-                return [["serve", "--socket", home + "/run/tidings.sock", "--isolation", "in-process"]]
+                return [["serve", "--socket", home + "/run/tidings.sock", "--isolation", "in-process"],
+                        ["schedule", "--list", "--socket", home + "/run/tidings.sock"]]
             }
         }
 

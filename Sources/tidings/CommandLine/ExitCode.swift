@@ -21,6 +21,9 @@ enum ExitCode: Int32, CaseIterable {
     case browserFailed = 72
     /// An output file or directory cannot be created.
     case cannotCreate = 73
+    /// No server answers at the socket a command talks to (start one with
+    /// `tidings serve`), or it is too busy or too old for the call: try again.
+    case unavailable = 75
     /// A file or directory of Tidings' own (state, cache, fault ledger,
     /// socket, attachment store, configuration) is not what it must be: a
     /// link, a FIFO or another kind, another user's, or writable by others.
@@ -37,6 +40,7 @@ enum ExitCode: Int32, CaseIterable {
         case .software: "an internal error"
         case .browserFailed: "no headless browser was found for the screenshot, or it failed"
         case .cannotCreate: "an output cannot be written"
+        case .unavailable: "no server answers at the socket (start one with tidings serve), or it cannot take the call now"
         case .unsafePath: "a file or directory of Tidings' own is a link, of the wrong kind, another user's, or writable by others"
         }
     }
