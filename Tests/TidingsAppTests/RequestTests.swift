@@ -98,6 +98,12 @@ import Testing
         await #expect(throws: UserNotificationError.self) {
             try await center.add(reminder("bad", trigger: TimeIntervalNotificationTrigger(timeInterval: 10, repeats: true)))
         }
+        do {
+            try await center.add(NotificationRequest(identifier: "empty", content: NotificationContent(), trigger: nil))
+            Issue.record("a request with empty content was delivered")
+        } catch let error as UserNotificationError {
+            #expect(error.code == .notificationInvalidNoContent, "\(error)")
+        }
         let unreachable = UserNotificationCenter(app: "org.example.app", socketPath: host.directory.file("nothing.sock"))
         do {
             try await unreachable.removeAllDeliveredNotifications()
