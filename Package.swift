@@ -10,6 +10,10 @@ let package = Package(
         .executable(name: "tidings", targets: ["tidings"]),
         .executable(name: "tidings-benchmark", targets: ["TidingsBenchmark"]),
         .library(name: "TidingsSDK", targets: ["TidingsSDK"]),
+        // What an app's own code imports: UNUserNotificationCenter's shape, over the protocol.
+        .library(name: "TidingsApp", targets: ["TidingsApp"]),
+        // A sample app built on TidingsApp.
+        .executable(name: "tidings-reminders", targets: ["tidings-reminders"]),
         // Sample extensions: each one a shared library loaded by the host.
         .library(name: "EventInvite", type: .dynamic, targets: ["EventInvite"]),
         .library(name: "InviteService", type: .dynamic, targets: ["InviteService"]),
@@ -59,6 +63,11 @@ let package = Package(
         ),
         // 7. SDK: what Swift extension authors import.
         .target(name: "TidingsSDK", dependencies: ["TidingsABI", "TidingsBase"]),
+        // 8. App library: what an app's own code imports. Nothing of the runtime,
+        // only the protocol: its own JSON-RPC client (Glibc, FoundationEssentials).
+        .target(name: "TidingsApp"),
+        // The sample app: reminders with "done" and "snooze".
+        .executableTarget(name: "tidings-reminders", dependencies: ["TidingsApp"], path: "Sources/RemindersSample"),
 
         // Benchmarks (release mode): swift run -c release tidings-benchmark
         .executableTarget(
@@ -102,6 +111,7 @@ let package = Package(
         .testTarget(name: "TidingsServerTests",
                     dependencies: ["TidingsServer", "TidingsRuntime", "TestSupport", "ServerTestSupport"]),
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "TidingsAppTests", dependencies: ["TidingsApp", "TidingsBase", "TidingsServer", "TestSupport", "ServerTestSupport"]),
     ]
 )
 

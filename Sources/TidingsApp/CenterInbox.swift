@@ -1,0 +1,75 @@
+/// The entries of the app's inbox (responses forwarded, background
+/// notifications), queued for the delegate one at a time, in the order received.
+final class InboxDispatch {
+    private let continuation: AsyncStream<JSONValue>.Continuation
+    /// Entries queued (false) or handed to the delegate and not yet taken (true), by id.
+    var entries: [Int64: Bool] = [:]
+
+    /// A queue handing its entries to `center`'s delegate.
+    init(center: UserNotificationCenter) {
+        let (stream, continuation) = AsyncStream.makeStream(of: JSONValue.self)
+        self.continuation = continuation
+        Task { [weak center] in
+            for await entry in stream { await center?.hand(entry) }
+        }
+    }
+
+    deinit {
+        continuation.finish()
+    }
+
+    /// Queues `entry` for the delegate.
+    func queue(_ entry: JSONValue) {
+        continuation.yield(entry)
+    }
+}
+
+extension UserNotificationCenter {
+    /// An event of the app's: a response or a background notification, kept in
+    /// its inbox, is queued for the delegate once (a replay of one queued is
+    /// passed over; of one handed already, only taken).
+    func inboxEvent(_ method: String, _ params: JSONValue) {
+        guard method == "response.forwarded" || method == "notification.background",
+              params["app"]?.stringValue == app, let id = params["id"]?.integerValue, let inbox else { return }
+        switch inbox.entries[id] {
+        case nil:
+            inbox.entries[id] = false
+            inbox.queue(params)
+        case false?:
+            return
+        case true?:
+            Task { await take(id) }
+        }
+    }
+
+    /// Hands an entry to the delegate, then takes it out of the inbox.
+    func hand(_ entry: JSONValue) async {
+        guard let id = entry["id"]?.integerValue else { return }
+        guard let delegate else {
+            inbox?.entries[id] = nil
+            return
+        }
+        let notification = UserNotification(json: entry["notification"] ?? .object([:]))
+        if entry["kind"]?.stringValue == "response" {
+            await delegate.didReceive(NotificationResponse(
+                notification: notification,
+                actionIdentifier: entry["actionIdentifier"]?.stringValue ?? NotificationResponse.defaultActionIdentifier,
+                userText: entry["userText"]?.stringValue, inboxIdentifier: id))
+        } else {
+            await delegate.didReceiveBackgroundNotification(notification)
+        }
+        inbox?.entries[id] = true
+        await take(id)
+    }
+
+    /// Takes a handled entry out of the inbox. When the connection is lost
+    /// first, the entry stays, is replayed on reconnecting and taken then.
+    private func take(_ id: Int64) async {
+        do {
+            _ = try await call("inbox.take", ["app": .string(app), "ids": [.integer(id)]])
+            inbox?.entries[id] = nil
+        } catch {
+            return
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// A file shown with a notification (`UNNotificationAttachment`).
+public struct NotificationAttachment: Sendable, Hashable {
+    /// Its identifier, unique within the notification.
+    public var identifier: String
+    /// The file: a path or a `file://` URL. A request's file is moved into the
+    /// host's store as iOS moves it; a delivered notification's is the store's copy.
+    public var url: String
+    /// Its type (a uniform type identifier such as `public.jpeg`), when known.
+    public var type: String?
+
+    /// An attachment of the file at `url` (a path or a `file://` URL).
+    public init(identifier: String, url: String, type: String? = nil) {
+        self.identifier = identifier
+        self.url = url
+        self.type = type
+    }
+
+    /// As a request payload names it.
+    var json: JSONValue {
+        var members: [String: JSONValue] = ["identifier": .string(identifier),
+                                            url.hasPrefix("file://") ? "url" : "path": .string(url)]
+        if let type { members["typeHint"] = .string(type) }
+        return .object(members)
+    }
+}
+
+/// How strongly a notification interrupts (`UNNotificationInterruptionLevel`).
+public enum InterruptionLevel: String, Sendable, Hashable {
+    /// Delivered quietly, not lighting the screen.
+    case passive
+    /// The usual level.
+    case active
+    /// Breaks through Focus.
+    case timeSensitive = "time-sensitive"
+    /// Breaks through Focus and the ring switch.
+    case critical
+}
+
+/// What a notification says (`UNMutableNotificationContent`).
+public struct NotificationContent: Sendable, Hashable {
+    /// The title.
+    public var title = ""
+    /// The subtitle.
+    public var subtitle = ""
+    /// The body.
+    public var body = ""
+    /// The badge to set; nil leaves it as it is, 0 clears it.
+    public var badge: Int?
+    /// The sound's name (`"default"` for the system's); nil for none.
+    public var sound: String?
+    /// The category: which actions and which content extension.
+    public var categoryIdentifier = ""
+    /// The thread it is grouped in.
+    public var threadIdentifier = ""
+    /// The content in the app it brings forward.
+    public var targetContentIdentifier: String?
+    /// How strongly it interrupts.
+    public var interruptionLevel = InterruptionLevel.active
+    /// How it ranks in a summary, 0 – 1.
+    public var relevanceScore = 0.0
+    /// The app's own data.
+    public var userInfo: [String: JSONValue] = [:]
+    /// Its files.
+    public var attachments: [NotificationAttachment] = []
+
+    /// Empty content, to fill in.
+    public init() {}
+
+    /// As `requests.add` and `notifications.deliver` take it in a request payload.
+    var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "title": .string(title), "subtitle": .string(subtitle), "body": .string(body),
+            "categoryIdentifier": .string(categoryIdentifier), "threadIdentifier": .string(threadIdentifier),
+            "interruptionLevel": .string(interruptionLevel.rawValue), "relevanceScore": .double(relevanceScore),
+            "userInfo": .object(userInfo),
+        ]
+        if let badge { members["badge"] = .integer(Int64(badge)) }
+        if let sound { members["sound"] = .string(sound) }
+        if let targetContentIdentifier { members["targetContentIdentifier"] = .string(targetContentIdentifier) }
+        if !attachments.isEmpty { members["attachments"] = .array(attachments.map(\.json)) }
+        return .object(members)
+    }
+
+    /// Reads content from a notification or a request's content as the host gives it.
+    init(json: JSONValue) {
+        title = json["title"]?.stringValue ?? ""
+        subtitle = json["subtitle"]?.stringValue ?? ""
+        body = json["body"]?.stringValue ?? ""
+        badge = json["badge"]?.integerValue.map { Int($0) }
+        sound = json["sound"]?.stringValue
+        categoryIdentifier = json["categoryIdentifier"]?.stringValue ?? ""
+        threadIdentifier = json["threadIdentifier"]?.stringValue ?? ""
+        targetContentIdentifier = json["targetContentIdentifier"]?.stringValue
+        interruptionLevel = json["interruptionLevel"]?.stringValue.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
+        relevanceScore = json["relevanceScore"]?.doubleValue ?? 0
+        userInfo = json["userInfo"]?.objectValue ?? [:]
+        attachments = (json["attachments"]?.arrayValue ?? []).map { attachment in
+            NotificationAttachment(identifier: attachment["identifier"]?.stringValue ?? "",
+                                   url: attachment["url"]?.stringValue ?? attachment["path"]?.stringValue ?? "",
+                                   type: attachment["type"]?.stringValue ?? attachment["typeHint"]?.stringValue)
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Glibc
+
+/// An app's notification center (`UNUserNotificationCenter`): the app's side
+/// of the Tidings host, over its JSON-RPC socket. One connection, owned by
+/// this actor; it reconnects when the host restarts, subscribing again and
+/// declaring the foreground again, and receives what the app's inbox kept meanwhile.
+public actor UserNotificationCenter {
+    /// The app's identifier (its bundle identifier).
+    public nonisolated let app: String
+    /// The host's socket.
+    public nonisolated let socketPath: String
+
+    /// The connection, while there is one.
+    var connection: HostConnection?
+    /// The calls waiting for their answer, by id.
+    var waiting: [Int64: CheckedContinuation<JSONValue, any Error>] = [:]
+    private var lastID: Int64 = 0
+    /// The app's delegate, set with ``setDelegate(_:)``.
+    var delegate: (any UserNotificationCenterDelegate)?
+    /// Whether the app said it is in the foreground.
+    var isForeground = false
+    /// Reconnecting after the host went away, while it does.
+    var reconnecting: Task<Void, Never>?
+    /// Inbox entries handed to the delegate one at a time, in order.
+    var inbox: InboxDispatch?
+    /// Set by ``disconnect()``: the end of the connection is no loss to recover from.
+    var closing = false
+
+    /// The center of `app`, talking to the host at `socketPath`, by default
+    /// `$XDG_RUNTIME_DIR/tidings/tidings.sock` as `tidings serve` listens
+    /// (`/run/user/UID/…` without XDG_RUNTIME_DIR). It connects on its first call.
+    public init(app: String, socketPath: String? = nil) {
+        self.app = app
+        self.socketPath = socketPath ?? Self.defaultSocketPath()
+    }
+
+    deinit {
+        // The reading thread holds the connection until its end: end it.
+        reconnecting?.cancel()
+        connection?.shutDown()
+    }
+
+    /// Where `tidings serve` listens by default.
+    static func defaultSocketPath() -> String {
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        return (runtime ?? "/run/user/\(getuid())") + "/tidings/tidings.sock"
+    }
+
+    // MARK: Authorization
+
+    /// Asks the user to allow the app's notifications (`requestAuthorization(options:)`):
+    /// answers once the user has (the host asks through its front ends, and gives
+    /// up after its bound: not granted), at once when decided already or when
+    /// `options` holds ``AuthorizationOptions/provisional``.
+    /// - Returns: whether notifications are allowed (provisionally included).
+    public func requestAuthorization(options: AuthorizationOptions) async throws -> Bool {
+        let answer = try await call("authorization.request", ["app": .string(app), "options": options.json])
+        return answer["granted"]?.boolValue ?? false
+    }
+
+    /// The app's notification settings (`notificationSettings()`).
+    public func notificationSettings() async throws -> NotificationSettings {
+        NotificationSettings(json: try await call("authorization.settings", ["app": .string(app)]))
+    }
+
+    // MARK: Requests
+
+    /// Delivers a request now (no trigger: its attachment files are moved
+    /// into the host's store, as iOS moves them) or schedules it (`add(_:)`).
+    public func add(_ request: NotificationRequest) async throws {
+        if request.trigger != nil {
+            _ = try await call("requests.add", ["app": .string(app), "request": request.json])
+        } else {
+            _ = try await call("notifications.deliver", [
+                "app": .string(app), "identifier": .string(request.identifier), "payload": request.json,
+                "attachments": "move", "answer": "presentation",
+            ])
+        }
+    }
+
+    /// The app's requests waiting for their trigger, soonest first (`pendingNotificationRequests()`).
+    public func pendingNotificationRequests() async throws -> [NotificationRequest] {
+        let answer = try await call("requests.pending", ["app": .string(app)])
+        return (answer["requests"]?.arrayValue ?? []).map { entry in
+            let payload = entry["request"] ?? .object([:])
+            var request = NotificationRequest(
+                identifier: entry["identifier"]?.stringValue ?? payload["identifier"]?.stringValue ?? "",
+                content: NotificationContent(json: payload["content"] ?? .object([:])),
+                trigger: (entry["trigger"] ?? payload["trigger"]).flatMap(decodeTrigger))
+            request.nextTriggerDate = entry["nextTriggerDate"]?.stringValue.flatMap(parseDate)
+            return request
+        }
+    }
+
+    /// Removes pending requests before they fire (`removePendingNotificationRequests(withIdentifiers:)`).
+    public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) async throws {
+        guard !identifiers.isEmpty else { return }
+        _ = try await call("requests.remove",
+                           ["app": .string(app), "identifiers": .array(identifiers.map(JSONValue.string))])
+    }
+
+    /// Removes every pending request of the app (`removeAllPendingNotificationRequests()`).
+    public func removeAllPendingNotificationRequests() async throws {
+        _ = try await call("requests.remove", ["app": .string(app)])
+    }
+
+    // MARK: Delivered notifications
+
+    /// The app's delivered notifications still kept, oldest first (`deliveredNotifications()`).
+    public func deliveredNotifications() async throws -> [UserNotification] {
+        var notifications: [UserNotification] = []
+        var cursor = JSONValue.null
+        repeat {
+            let page = try await call("notifications.list", ["app": .string(app), "cursor": cursor, "limit": 1000])
+            notifications += (page["notifications"]?.arrayValue ?? []).compactMap { $0["notification"] }
+                .map(UserNotification.init(json:))
+            cursor = page["next"] ?? .null
+        } while cursor != .null
+        return notifications
+    }
+
+    /// Removes delivered notifications (`removeDeliveredNotifications(withIdentifiers:)`).
+    public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async throws {
+        guard !identifiers.isEmpty else { return }
+        _ = try await call("notifications.remove", ["identifiers": .array(identifiers.map(JSONValue.string))])
+    }
+
+    /// Removes every delivered notification of the app (`removeAllDeliveredNotifications()`).
+    public func removeAllDeliveredNotifications() async throws {
+        _ = try await call("notifications.remove", ["app": .string(app)])
+    }
+
+    // MARK: Categories and badge
+
+    /// Sets the app's categories, replacing those it had (`setNotificationCategories(_:)`).
+    public func setNotificationCategories(_ categories: Set<NotificationCategory>) async throws {
+        let sorted = categories.sorted { $0.identifier < $1.identifier }
+        _ = try await call("categories.register", ["app": .string(app), "categories": .array(sorted.map(\.json))])
+    }
+
+    /// The app's categories as registered (`notificationCategories()`).
+    public func notificationCategories() async throws -> Set<NotificationCategory> {
+        let answer = try await call("categories.list", ["app": .string(app)])
+        let mine = (answer["apps"]?.arrayValue ?? []).first { $0["app"]?.stringValue == app }
+        return Set((mine?["categories"]?.arrayValue ?? []).map(NotificationCategory.init(json:)))
+    }
+
+    /// Sets the app's badge (`setBadgeCount(_:)`); 0 clears it, a negative
+    /// count is refused (``UserNotificationError/Code/badgeInputInvalid``).
+    public func setBadgeCount(_ count: Int) async throws {
+        _ = try await call("badge.set", ["app": .string(app), "count": .integer(Int64(count))])
+    }
+
+    // MARK: The app's state
+
+    /// Sets the delegate that presents notifications in the foreground and
+    /// receives responses and background notifications (`delegate`): follows
+    /// the app's events (what its inbox kept comes first) and declares it to
+    /// the host (`apps.foreground`). nil stops both.
+    public func setDelegate(_ delegate: (any UserNotificationCenterDelegate)?) async throws {
+        self.delegate = delegate
+        if delegate != nil && inbox == nil { inbox = InboxDispatch(center: self) }
+        if delegate == nil, connection != nil {
+            _ = try await call("events.unsubscribe", nil)
+        }
+        try await restore()
+    }
+
+    /// Says whether the app is in the foreground: a notification for it is then
+    /// presented as the delegate's ``UserNotificationCenterDelegate/willPresent(_:)``
+    /// chooses, and not at all without a delegate. The host forgets it when the connection ends;
+    /// the center declares it again when it reconnects.
+    public func setForeground(_ foreground: Bool) async throws {
+        isForeground = foreground
+        try await declareForeground()
+    }
+
+    /// Ends the connection and stops reconnecting; a later call connects again.
+    public func disconnect() {
+        closing = true
+        reconnecting?.cancel()
+        reconnecting = nil
+        connection?.shutDown()
+    }
+
+    // MARK: The protocol
+
+    /// Calls any method of the host's protocol (Docs/reference/protocol.md)
+    /// with `params` and returns its result: for what this API does not cover,
+    /// such as a front end's `authorization.decide`.
+    /// - Throws: ``UserNotificationError``: the host's error, or ``UserNotificationError/Code/hostUnavailable``.
+    public func call(_ method: String, _ params: JSONValue?) async throws -> JSONValue {
+        let connection = try await connected()
+        lastID += 1
+        let id = lastID
+        var message: [String: JSONValue] = ["jsonrpc": "2.0", "id": .integer(id), "method": .string(method)]
+        if let params { message["params"] = params }
+        let line = try JSONValue.object(message).line()
+        return try await withCheckedThrowingContinuation { continuation in
+            waiting[id] = continuation
+            do throws(UserNotificationError) {
+                try connection.send(line)
+            } catch {
+                waiting.removeValue(forKey: id)?.resume(throwing: error)
+            }
+        }
+    }
+}
