@@ -6,7 +6,7 @@ import Testing
 
 /// Authorization and foreground presentation through the app library,
 /// against a real `tidings serve`: the front end (a raw client) plays the user.
-@Suite(.serialized) struct AppAuthorizationTests {
+@Suite(.serialized, .onOwnThreads) struct AppAuthorizationTests {
     static let app = "org.example.app"
 
     /// Asks for authorization while the front end waits for the prompt and

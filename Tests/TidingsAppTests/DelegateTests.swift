@@ -6,7 +6,7 @@ import Testing
 
 /// Responses, background wake, foreground presentation and reconnecting,
 /// through the delegate, against a real `tidings serve`.
-@Suite(.serialized) struct AppDelegateTests {
+@Suite(.serialized, .onOwnThreads) struct AppDelegateTests {
     static let categories = #"{"app": "org.example.app", "categories": [{"identifier": "reminder", "actions": [{"identifier": "done", "title": "Done"}, {"identifier": "snooze", "title": "Snooze"}]}]}"#
     static let reminder = #"{"identifier": "r", "content": {"title": "Reminder", "body": "Plants", "categoryIdentifier": "reminder"}}"#
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Requests, delivered notifications, categories and badges through the app
 /// library, against a real `tidings serve`.
-@Suite(.serialized) struct AppRequestTests {
+@Suite(.serialized, .onOwnThreads) struct AppRequestTests {
     func reminder(_ identifier: String, trigger: (any NotificationTrigger)?) -> NotificationRequest {
         var content = NotificationContent()
         content.title = "Reminder"

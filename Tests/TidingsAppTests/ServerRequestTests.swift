@@ -8,7 +8,7 @@ import Testing
 /// The server → client request `app.willPresent` (ids "s1", …), against a
 /// scripted host on a socket of the test's own: the center answers with its
 /// delegate's options on the connection the request came on.
-@Suite struct AppServerRequestTests {
+@Suite(.onOwnThreads) struct AppServerRequestTests {
     /// A host that answers every call with `{}` and, once the app declares
     /// itself in the foreground, asks `app.willPresent` and returns the answer.
     static func scriptedHost(_ listener: Int32) throws -> JSON {
