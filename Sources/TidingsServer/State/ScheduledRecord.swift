@@ -56,6 +56,11 @@ package struct ScheduledRecord: Sendable {
         (try? JSON.parse(bytes)).flatMap { contents(of: $0, identifier: identifier) }
     }
 
+    /// The trigger the record `bytes` holds; nil when they are not a record this server wrote.
+    static func trigger(ofBytes bytes: [UInt8]) -> NotificationTrigger? {
+        (try? JSON.parse(bytes))?["trigger"].flatMap { NotificationTrigger.read($0, allowingPush: true).trigger }
+    }
+
     /// What the record `json` holds, for a request of `identifier`.
     static func contents(of json: JSON, identifier: String) -> Contents? {
         guard let added = json["added"]?.doubleValue, let members = json["request"]?.objectMembers,
