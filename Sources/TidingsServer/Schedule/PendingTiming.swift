@@ -18,18 +18,18 @@ extension PendingScheduler {
             book.offset = wallNow - elapsedNow
             var firings: [Firing] = []
             while let entry = book.wallHeap.popDue(at: Self.nanoseconds(wallNow)) {
-                guard Self.isArmed(book.requests[entry.key], at: entry.instant, onWall: true) else {
+                guard Self.isArmed(book.requests[entry: entry], at: entry.instant, onWall: true) else {
                     book.wallHeap.noteStaleTaken()
                     continue
                 }
-                if let firing = fire(entry.key, in: &book, wallNow: wallNow, elapsedNow: elapsedNow) { firings.append(firing) }
+                if let firing = fire(book.requests.key(of: entry), in: &book, wallNow: wallNow, elapsedNow: elapsedNow) { firings.append(firing) }
             }
             while let entry = book.elapsedHeap.popDue(at: Self.nanoseconds(elapsedNow)) {
-                guard Self.isArmed(book.requests[entry.key], at: entry.instant, onWall: false) else {
+                guard Self.isArmed(book.requests[entry: entry], at: entry.instant, onWall: false) else {
                     book.elapsedHeap.noteStaleTaken()
                     continue
                 }
-                if let firing = fire(entry.key, in: &book, wallNow: wallNow, elapsedNow: elapsedNow) { firings.append(firing) }
+                if let firing = fire(book.requests.key(of: entry), in: &book, wallNow: wallNow, elapsedNow: elapsedNow) { firings.append(firing) }
             }
             Self.tidy(&book)
             book.armedWall = book.wallHeap.earliest
@@ -179,9 +179,9 @@ extension PendingScheduler {
         book.requests[key] = request
         switch request.trigger {
         case .interval:
-            if let due = request.due { book.elapsedHeap.insert(key, at: nanoseconds(due)) }
+            if let due = request.due { book.elapsedHeap.insert(key.identifier, of: book.requests.number(of: key.app), at: nanoseconds(due)) }
         case .calendar:
-            if let due = request.due { book.wallHeap.insert(key, at: nanoseconds(due)) }
+            if let due = request.due { book.wallHeap.insert(key.identifier, of: book.requests.number(of: key.app), at: nanoseconds(due)) }
         case .boxed(let box):
             if case .location = box.trigger { book.regions.insert(key) }
         }
@@ -211,20 +211,20 @@ extension PendingScheduler {
     /// Takes stale entries off the top of both heaps, so that each heap's
     /// earliest is a request's, and sweeps a heap whose stale entries outnumber its live ones.
     static func tidy(_ book: inout Book) {
-        while let top = book.wallHeap.top, !isArmed(book.requests[top.key], at: top.instant, onWall: true) {
+        while let top = book.wallHeap.top, !isArmed(book.requests[entry: top], at: top.instant, onWall: true) {
             book.wallHeap.popTop()
             book.wallHeap.noteStaleTaken()
         }
-        while let top = book.elapsedHeap.top, !isArmed(book.requests[top.key], at: top.instant, onWall: false) {
+        while let top = book.elapsedHeap.top, !isArmed(book.requests[entry: top], at: top.instant, onWall: false) {
             book.elapsedHeap.popTop()
             book.elapsedHeap.noteStaleTaken()
         }
         if book.wallHeap.needsSweep {
-            let live = book.wallHeap.entries.filter { isArmed(book.requests[$0.key], at: $0.instant, onWall: true) }
+            let live = book.wallHeap.entries.filter { isArmed(book.requests[entry: $0], at: $0.instant, onWall: true) }
             book.wallHeap.rebuild(keeping: live)
         }
         if book.elapsedHeap.needsSweep {
-            let live = book.elapsedHeap.entries.filter { isArmed(book.requests[$0.key], at: $0.instant, onWall: false) }
+            let live = book.elapsedHeap.entries.filter { isArmed(book.requests[entry: $0], at: $0.instant, onWall: false) }
             book.elapsedHeap.rebuild(keeping: live)
         }
     }
