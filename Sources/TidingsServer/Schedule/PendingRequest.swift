@@ -76,7 +76,7 @@ enum StoredTrigger: Sendable {
     func trigger(record: [UInt8]) -> NotificationTrigger? {
         switch self {
         case .interval(let seconds, let repeats): .timeInterval(seconds: seconds, repeats: repeats)
-        case .calendar: ScheduledRecord.trigger(ofBytes: record)
+        case .calendar(let repeats): ScheduledRecord.dateMatching(ofBytes: record).map { .calendar($0, repeats: repeats) }
         case .boxed(let box): box.trigger
         }
     }

@@ -60,7 +60,7 @@ extension PendingScheduler {
     /// but one whose date passed already: it fires once, late (a forward jump
     /// past it); a repeating one then arms its next date after now. Each
     /// one's components are read back from its record (50,000 calendar
-    /// requests: some 0.1 s, once per jump or change of zone).
+    /// requests: some 0.15 s, once per jump or change of zone).
     private func rearmCalendars(_ book: inout Book, wallNow: Double) {
         let zone = clock.timeZone()
         for (key, var request) in book.requests.all where !request.firing {

@@ -56,9 +56,10 @@ package struct ScheduledRecord: Sendable {
         (try? JSON.parse(bytes)).flatMap { contents(of: $0, identifier: identifier) }
     }
 
-    /// The trigger the record `bytes` holds; nil when they are not a record this server wrote.
-    static func trigger(ofBytes bytes: [UInt8]) -> NotificationTrigger? {
-        (try? JSON.parse(bytes))?["trigger"].flatMap { NotificationTrigger.read($0, allowingPush: true).trigger }
+    /// The components of the calendar trigger the record `bytes` holds, as
+    /// this server wrote them (not checked again); nil when they hold none.
+    static func dateMatching(ofBytes bytes: [UInt8]) -> DateMatching? {
+        (try? JSON.parse(bytes))?["trigger"]?["dateMatching"].flatMap { DateMatching(written: $0) }
     }
 
     /// What the record `json` holds, for a request of `identifier`.
