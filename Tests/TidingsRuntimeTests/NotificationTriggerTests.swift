@@ -29,6 +29,17 @@ import TidingsRuntime
         #expect(now.json["trigger"] == nil)
     }
 
+    @Test func calendarComponentsTheHostWroteReadBackAsTheyWere() throws {
+        var matching = DateMatching()
+        for (offset, name) in DateMatching.componentNames.enumerated() { matching[component: name] = offset + 1 }
+        matching.timeZone = "Europe/Paris"
+        #expect(DateMatching(written: matching.json) == matching)
+        var fewer = DateMatching()
+        fewer.hour = 0
+        #expect(DateMatching(written: fewer.json) == fewer)
+        #expect(DateMatching(written: .string("08:00")) == nil)
+    }
+
     @Test func anAppsCalendarTriggerMustNameAZoneTheSystemKnowsWhileAKeptOneIsNotLookedUpAgain() throws {
         let trigger = JSON.object([("dateMatching", .object([("hour", .integer(8)), ("timeZone", .string("Mars/Olympus_Mons"))]))])
         let scheduled = NotificationTrigger.read(trigger)

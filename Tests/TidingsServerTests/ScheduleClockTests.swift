@@ -110,6 +110,25 @@ import TidingsRuntime
         #expect(events.events("request.fired").count == 1)
     }
 
+    @Test func aCalendarRequestKeptAsItsRecordFiresAndReArmsWithEveryComponent() throws {
+        // Its components are not kept in memory but read back from its record when it fires and re-arms.
+        let trigger = #"{"dateMatching": {"weekday": 2, "hour": 9, "minute": 30, "timeZone": "Europe/Paris"}, "repeats": true}"#
+        let service = try fixture.service(events: events)
+        _ = try fixture.add(service, "monday", trigger: trigger).get()
+        // 09:30 in Paris (UTC+1 in March) on Monday 2 March is 08:30 UTC.
+        #expect(try fixture.pending(service).map(\.1) == [ScheduleFixture.date(5_400)])
+        fixture.clock.advance(by: 5_400)
+        service.schedule.runDue()
+        let fired = try #require(events.events("request.fired").first)
+        let written = try #require(NotificationTrigger.read(try JSON.parse(Array(trigger.utf8))).trigger)
+        #expect(fired["trigger"] == written.json)
+        #expect(try fixture.pending(service).map(\.1) == [ScheduleFixture.date(5_400 + 7 * 86_400)])
+        // Set back a day, to Sunday: the next Monday is 2 March again.
+        fixture.clock.jumpWall(by: -86_400)
+        service.schedule.runDue()
+        #expect(try fixture.pending(service).map(\.1) == [ScheduleFixture.date(5_400)])
+    }
+
     @Test func aChangeOfTimeZoneReArmsCalendarRequestsInTheNewZone() throws {
         let service = try fixture.service(events: events)
         _ = try fixture.add(service, "nine", trigger: #"{"dateMatching": {"hour": 9}, "repeats": true}"#).get()

@@ -42,6 +42,22 @@ package struct DateMatching: Sendable, Equatable {
     /// No components: matches nothing (as Foundation's `Calendar.nextDate`), so never fires.
     package init() {}
 
+    /// The components `json` (the property) wrote, read back without the
+    /// checks an app's are read with (`NotificationTrigger.read`): for what
+    /// the host kept and reads again often — a pending calendar request's
+    /// components, when it fires or the clock changes. Nil when `json` is
+    /// not an object.
+    package init?(written json: JSON) {
+        guard let members = json.objectMembers else { return nil }
+        for (name, value) in members {
+            if name == "timeZone" {
+                timeZone = value.stringValue
+            } else if let number = value.integerValue.flatMap({ Int(exactly: $0) }) {
+                self[component: name] = number
+            }
+        }
+    }
+
     /// The names of the components, in the order JSON lists them.
     package static let componentNames = ["era", "year", "month", "day", "hour", "minute", "second",
                                          "weekday", "weekdayOrdinal", "weekOfMonth", "weekOfYear"]

@@ -8,12 +8,14 @@
 /// one that comes due, takes stale ones off the top so that `earliest` is
 /// a request's, and sweeps them all out once they outnumber the live ones.
 struct FireHeap {
-    /// One request's time.
+    /// One request's time: 32 bytes (its app by number rather than by name, a string's 16 bytes).
     struct Entry {
         /// When it fires, in nanoseconds on the heap's clock.
         let instant: UInt64
-        /// The request.
-        let key: PendingKey
+        /// The request's identifier.
+        let identifier: String
+        /// The request's app, by its number (`PendingRequests.number(of:)`).
+        let app: UInt32
     }
 
     /// The entries, as a binary heap on `instant`.
@@ -30,9 +32,9 @@ struct FireHeap {
     /// True once stale entries outnumber live ones (and are worth a sweep).
     var needsSweep: Bool { stale > 64 && 2 * stale > entries.count }
 
-    /// Adds `key`, firing at `instant`.
-    mutating func insert(_ key: PendingKey, at instant: UInt64) {
-        entries.append(Entry(instant: instant, key: key))
+    /// Adds `identifier` of the app numbered `app`, firing at `instant`.
+    mutating func insert(_ identifier: String, of app: UInt32, at instant: UInt64) {
+        entries.append(Entry(instant: instant, identifier: identifier, app: app))
         var child = entries.count - 1
         while child > 0 {
             let parent = (child - 1) / 2

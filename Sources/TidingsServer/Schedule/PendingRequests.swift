@@ -13,6 +13,11 @@ struct PendingRequests {
     private(set) var apps: [String: [String: PendingRequest]] = [:]
     /// How many requests are pending, across apps.
     private(set) var count = 0
+    /// The name of each app numbered (`number(of:)`), by number: what the heaps' entries name an app by.
+    private var appNames: [String] = []
+    /// The number of each app numbered, by name. An app keeps its number
+    /// while the server runs (a few bytes for each app that ever had a request pending).
+    private var appNumbers: [String: UInt32] = [:]
 
     /// The request `key` names, if pending.
     subscript(key: PendingKey) -> PendingRequest? {
@@ -33,6 +38,25 @@ struct PendingRequests {
     /// any: one copy of a long name for all of an app's requests, not one each.
     func interned(_ app: String) -> String {
         apps.index(forKey: app).map { apps.keys[$0] } ?? app
+    }
+
+    /// The number of `app`, which the heaps' entries name it by; given on first sight.
+    mutating func number(of app: String) -> UInt32 {
+        if let number = appNumbers[app] { return number }
+        let number = UInt32(appNames.count)
+        appNames.append(app)
+        appNumbers[app] = number
+        return number
+    }
+
+    /// The key of the request a heap's `entry` names.
+    func key(of entry: FireHeap.Entry) -> PendingKey {
+        PendingKey(app: appNames[Int(entry.app)], identifier: entry.identifier)
+    }
+
+    /// The request a heap's `entry` names, if pending.
+    subscript(entry entry: FireHeap.Entry) -> PendingRequest? {
+        apps[appNames[Int(entry.app)]]?[entry.identifier]
     }
 
     /// Every request, with its key.

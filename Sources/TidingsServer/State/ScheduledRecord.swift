@@ -56,6 +56,12 @@ package struct ScheduledRecord: Sendable {
         (try? JSON.parse(bytes)).flatMap { contents(of: $0, identifier: identifier) }
     }
 
+    /// The components of the calendar trigger the record `bytes` holds, as
+    /// this server wrote them (not checked again); nil when they hold none.
+    static func dateMatching(ofBytes bytes: [UInt8]) -> DateMatching? {
+        (try? JSON.parse(bytes))?["trigger"]?["dateMatching"].flatMap { DateMatching(written: $0) }
+    }
+
     /// What the record `json` holds, for a request of `identifier`.
     static func contents(of json: JSON, identifier: String) -> Contents? {
         guard let added = json["added"]?.doubleValue, let members = json["request"]?.objectMembers,
