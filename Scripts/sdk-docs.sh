@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
-# Generates the TidingsSDK API reference from its /// comments and its DocC
-# catalog with the toolchain's own tools (swift-symbolgraph via the compiler,
+# Generates the API references of the two libraries others import — TidingsSDK
+# (extensions) and TidingsApp (apps) — from their /// comments and DocC
+# catalogs with the toolchain's own tools (swift-symbolgraph via the compiler,
 # then docc), failing on any warning, such as an undocumented parameter.
-#   Scripts/sdk-docs.sh [OUTPUT]   (default .build-docs/TidingsSDK.doccarchive)
-# Open OUTPUT/index.html through a web server (python3 -m http.server -d OUTPUT).
+#   Scripts/sdk-docs.sh [OUTPUT]   (default .build-docs: OUTPUT/TidingsSDK.doccarchive, OUTPUT/TidingsApp.doccarchive)
+# Open an archive's index.html through a web server (python3 -m http.server -d ARCHIVE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-output=${1:-.build-docs/TidingsSDK.doccarchive}
-graphs=.build-docs/symbol-graphs
-rm -rf "$graphs" && mkdir -p "$graphs"
-swift build --scratch-path .build-docs --target TidingsSDK \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
-# Only the SDK's own symbols: the modules below it are not its API.
-find "$graphs" -name '*.symbols.json' ! -name 'TidingsSDK*' -delete
-docc convert Sources/TidingsSDK/TidingsSDK.docc \
-    --additional-symbol-graph-dir "$graphs" \
-    --fallback-display-name TidingsSDK --fallback-bundle-identifier org.tidings.TidingsSDK \
-    --fallback-bundle-version "$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/TidingsRuntime/Host/HostFunctions.swift)" \
-    --transform-for-static-hosting --warnings-as-errors \
-    --output-path "$output"
-echo "TidingsSDK reference: $output/documentation/tidingssdk/index.html"
+output=${1:-.build-docs}
+version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' Sources/TidingsRuntime/Host/HostFunctions.swift)
+for module in TidingsSDK TidingsApp; do
+    graphs=.build-docs/symbol-graphs/$module
+    rm -rf "$graphs" && mkdir -p "$graphs"
+    swift build --scratch-path .build-docs --target "$module" \
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
+    # Only the library's own symbols: the modules below it are not its API.
+    find "$graphs" -name '*.symbols.json' ! -name "$module*" -delete
+    lower=$(echo "$module" | tr '[:upper:]' '[:lower:]')
+    docc convert "Sources/$module/$module.docc" \
+        --additional-symbol-graph-dir "$graphs" \
+        --fallback-display-name "$module" --fallback-bundle-identifier "org.tidings.$module" \
+        --fallback-bundle-version "$version" \
+        --transform-for-static-hosting --warnings-as-errors \
+        --output-path "$output/$module.doccarchive"
+    echo "$module reference: $output/$module.doccarchive/documentation/$lower/index.html"
+done

@@ -121,31 +121,47 @@ final class PipelinedClient {
                 try readAnswer()
                 unanswered -= 1
             }
-            var line = Array(request.utf8)
-            line.append(UInt8(ascii: "\n"))
-            var sent = 0
-            while sent < line.count {
-                let count = line[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                guard count > 0 else { throw BenchmarkFailure("The server closed the connection.") }
-                sent += count
-            }
+            try write(request)
             unanswered += 1
         }
         for _ in 0..<unanswered { try readAnswer() }
     }
 
+    /// Sends `request` alone and returns its answer line, whatever it says.
+    func call(_ request: String) throws(BenchmarkFailure) -> String {
+        try write(request)
+        return String(decoding: try readLine(), as: UTF8.self)
+    }
+
+    /// Sends `request` and a newline.
+    private func write(_ request: String) throws(BenchmarkFailure) {
+        var line = Array(request.utf8)
+        line.append(UInt8(ascii: "\n"))
+        var sent = 0
+        while sent < line.count {
+            let count = line[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw BenchmarkFailure("The server closed the connection.") }
+            sent += count
+        }
+    }
+
     /// Reads one answer and checks it is not an error.
     private func readAnswer() throws(BenchmarkFailure) {
+        let line = try readLine()
+        guard line.starts(with: Array(#"{"jsonrpc":"2.0","id":"#.utf8)),
+              !String(decoding: line.prefix(80), as: UTF8.self).contains(#""error""#)
+        else {
+            throw BenchmarkFailure("The server answered: " + String(decoding: line.prefix(300), as: UTF8.self))
+        }
+    }
+
+    /// Reads one line, without its newline.
+    private func readLine() throws(BenchmarkFailure) -> ArraySlice<UInt8> {
         while true {
             if let newline = held[position...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = held[position..<newline]
-                guard line.starts(with: Array(#"{"jsonrpc":"2.0","id":"#.utf8)),
-                      !String(decoding: line.prefix(80), as: UTF8.self).contains(#""error""#)
-                else {
-                    throw BenchmarkFailure("The server answered: " + String(decoding: line.prefix(300), as: UTF8.self))
-                }
                 position = newline + 1
-                return
+                return line
             }
             held.removeSubrange(..<position)
             position = 0

@@ -111,7 +111,7 @@ struct ScheduleBenchmark {
         }
         var intended: [String: UInt64] = [:]
         var twoSeconds: Set<String> = []
-        let adder = try CallClient(path: socket)
+        let adder = try PipelinedClient(path: socket)
         let count = Self.twoSecondCount + Self.spreadCount
         for number in 0..<count {
             let identifier = "fire\(number)"
@@ -140,7 +140,7 @@ struct ScheduleBenchmark {
 
     /// How many requests `app` has pending on the server at `socket`.
     private static func pendingCount(socket: String, app: String) throws(BenchmarkFailure) -> Int {
-        let answer = try CallClient(path: socket).call(#"{"jsonrpc":"2.0","id":1,"method":"requests.pending","params":{"app":"\#(app)"}}"#)
+        let answer = try PipelinedClient(path: socket).call(#"{"jsonrpc":"2.0","id":1,"method":"requests.pending","params":{"app":"\#(app)"}}"#)
         do throws(Diagnostic) {
             return try JSON.parse(Array(answer.utf8))["result"]?["requests"]?.arrayValue?.count ?? 0
         } catch {
@@ -148,47 +148,6 @@ struct ScheduleBenchmark {
         }
     }
 
-}
-
-/// A connection that sends one request line at a time and reads its answer line.
-final class CallClient {
-    private let socket: Int32
-    private var held: [UInt8] = []
-
-    /// Connects to `path`.
-    init(path: String) throws(BenchmarkFailure) {
-        do throws(Diagnostic) {
-            socket = try UnixSocket.connect(to: path).take()
-        } catch {
-            throw BenchmarkFailure(error.message)
-        }
-    }
-
-    deinit {
-        close(socket)
-    }
-
-    /// Sends `line` and a newline; the answer line.
-    func call(_ line: String) throws(BenchmarkFailure) -> String {
-        let bytes = Array((line + "\n").utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw BenchmarkFailure("The server closed the connection.") }
-            sent += count
-        }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            if let newline = held.firstIndex(of: UInt8(ascii: "\n")) {
-                let answer = String(decoding: held[..<newline], as: UTF8.self)
-                held.removeSubrange(...newline)
-                return answer
-            }
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw BenchmarkFailure("The server closed the connection.") }
-            held += buffer[..<count]
-        }
-    }
 }
 
 /// A subscriber to one app's events on a thread of its own, noting when
