@@ -179,4 +179,15 @@ import Testing
             #expect(help.standardOutput.contains("no fault"))
         }
     }
+
+    /// The counts that 0 turns off (`--spin`, `--warm-workers`) take 0, as
+    /// their help calls it the default or "off"; below 0 is a usage error.
+    @Test func countsThatZeroTurnsOffTakeZero() throws {
+        let served = try tidings.run(["serve", "--stdio", "--isolation", "in-process", "--spin", "0", "--warm-workers", "0"],
+                                     environment: ["XDG_STATE_HOME": tidings.home.file("state"),
+                                                   "XDG_CACHE_HOME": tidings.home.file("cache")], deadline: 60)
+        #expect(served.status == 0, "\(served.standardError)")
+        let negative = try tidings.run(["serve", "--stdio", "--spin", "-1"])
+        #expect(negative.status == 64 && negative.standardError.contains("--spin must be"), "\(negative.standardError)")
+    }
 }

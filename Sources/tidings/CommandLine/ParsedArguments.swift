@@ -77,6 +77,12 @@ struct ParsedArguments {
         return number
     }
 
+    /// `--name` as a whole number, 0 or more (0 turns something off), at
+    /// most `ceiling`; nil when not given.
+    func count(_ name: String, atMost ceiling: Int) throws(CommandFailure) -> Int? {
+        value(name) == "0" ? 0 : try wholeNumber(name, atMost: ceiling)
+    }
+
     /// `--name` as a whole number greater than 0, at most `ceiling`; nil when not given.
     func wholeNumber(_ name: String, atMost ceiling: Int = Int(Int32.max)) throws(CommandFailure) -> Int? {
         guard let number = try positiveNumber(name) else { return nil }

@@ -168,7 +168,7 @@ enum ServeCommand: Command {
     /// How long the server polls for a request before sleeping, in
     /// nanoseconds: `--spin`, else `TIDINGS_SERVE_SPIN`, in microseconds; 0 by default.
     private static func spin(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> UInt64 {
-        if let given = try arguments.wholeNumber("spin", atMost: 1_000_000) { return UInt64(given) * 1_000 }
+        if let given = try arguments.count("spin", atMost: 1_000_000) { return UInt64(given) * 1_000 }
         guard let text = environment["TIDINGS_SERVE_SPIN"] else { return 0 }
         guard let microseconds = UInt64(text), microseconds <= 1_000_000 else {
             throw .usage("TIDINGS_SERVE_SPIN takes a whole number of microseconds up to 1000000; it is \"\(text)\".")

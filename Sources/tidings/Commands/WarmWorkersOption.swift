@@ -32,8 +32,8 @@ enum WarmWorkersOption {
     /// - Throws: a usage failure for a count or time out of range.
     static func settings(_ arguments: ParsedArguments) throws(CommandFailure) -> WorkerPoolSettings {
         var settings = WorkerPoolSettings()
-        settings.hostLimit = try count("warm-workers", arguments) ?? settings.hostLimit
-        settings.bundleLimit = try count("warm-workers-per-bundle", arguments) ?? settings.bundleLimit
+        settings.hostLimit = try arguments.count("warm-workers", atMost: 1_024) ?? settings.hostLimit
+        settings.bundleLimit = try arguments.count("warm-workers-per-bundle", atMost: 1_024) ?? settings.bundleLimit
         if let idle = try arguments.positiveNumber("warm-idle") {
             guard idle <= longestIdle else {
                 throw .usage("--warm-idle must be at most \(NumberText.short(longestIdle)) seconds (a day); it is \(NumberText.short(idle)).")
@@ -49,8 +49,4 @@ enum WarmWorkersOption {
                  ("anonymousBytes", .integer(Int64(status.anonymousBytes)))])
     }
 
-    /// `--name` as a count of workers (0 included), at most 1,024; nil when not given.
-    private static func count(_ name: String, _ arguments: ParsedArguments) throws(CommandFailure) -> Int? {
-        arguments.value(name) == "0" ? 0 : try arguments.wholeNumber(name, atMost: 1_024)
-    }
 }
