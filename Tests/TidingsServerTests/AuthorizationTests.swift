@@ -49,6 +49,35 @@ import TidingsRuntime
                   #"{"app": "\#(Self.app)", "options": \#(options)\#(timeout.map { ", \"timeout\": \($0)" } ?? "")}"#)
     }
 
+    /// An app has at most `AppAuthorizations.waitingLimit` requests waiting
+    /// for the user; one more is refused (-32602) and changes nothing, and the
+    /// waits of a connection that left end, answered not determined.
+    @Test func waitsAreBoundedAndEndWithTheirConnection() throws {
+        let events = EventRecorder()
+        let service = try service(events: events)
+        let leaving = EventRecorder()
+        var waits: [LaterAnswer] = []
+        for _ in 0..<AppAuthorizations.waitingLimit {
+            let answer = LaterAnswer()
+            service.answer(RPCRequest(id: .number(1), method: "authorization.request",
+                                      params: try JSON.parse(Array(#"{"app": "\#(Self.app)", "options": ["alert"]}"#.utf8))),
+                           from: leaving) { answer.give($0) }
+            waits.append(answer)
+        }
+        let refused = try call(service, "authorization.request", #"{"app": "\#(Self.app)", "options": ["alert"]}"#)
+        guard case .failure(let error) = refused else {
+            Issue.record("the request past the bound waits: \(refused)")
+            return
+        }
+        #expect(error.code == -32602 && error.message.contains("64 authorization requests waiting"), "\(error.message)")
+        #expect(waits.allSatisfy { $0.value == nil })
+        service.authorizations.forget(client: ObjectIdentifier(leaving))
+        for wait in waits {
+            let answer = try #require(try wait.wait()?.get())
+            #expect(answer["timedOut"] == .bool(true) && answer["status"] == .string("notDetermined"))
+        }
+    }
+
     /// The user's `decision` about the app.
     func decide(_ service: HostService, _ decision: String) throws -> JSON {
         try call(service, "authorization.decide", #"{"app": "\#(Self.app)", "decision": "\#(decision)"}"#).get()

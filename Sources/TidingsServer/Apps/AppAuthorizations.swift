@@ -33,6 +33,8 @@ package final class AppAuthorizations: Sendable {
     /// A request waiting for the user.
     private struct Waiter {
         let number: UInt64
+        /// The connection it came on: its wait ends when that one does.
+        let client: ObjectIdentifier
         let options: Set<AppAuthorization.Option>
         let answer: @Sendable (Answer) -> Void
         var timer: UInt64 = 0
@@ -44,6 +46,10 @@ package final class AppAuthorizations: Sendable {
         var waiting: [String: [Waiter]] = [:]
         var nextNumber: UInt64 = 1
     }
+
+    /// The most requests of one app waiting for the user at once: a front
+    /// end shows one prompt, and each wait holds its connection open.
+    package static let waitingLimit = 64
 
     /// How an app that never asked is delivered.
     package let unasked: UnaskedApps
@@ -89,13 +95,16 @@ package final class AppAuthorizations: Sendable {
         authorization(of: app).showsBadge(unasked: unasked)
     }
 
-    /// `app` (named `name` to the user) asks for `options`: answers through
-    /// `answer` once, at once when it is decided already or asks
-    /// provisionally while not determined (granted, recorded first), else
-    /// when the user decides or `timeout` seconds pass.
-    /// - Throws: when a provisional grant cannot be recorded; nothing changed then.
+    /// `app` (named `name` to the user) asks for `options` on the
+    /// connection `client`: answers through `answer` once, at once when it
+    /// is decided already or asks provisionally while not determined
+    /// (granted, recorded first), else when the user decides, `timeout`
+    /// seconds pass or `client` leaves (`forget(client:)`).
+    /// - Throws: when a provisional grant cannot be recorded, or the app has
+    ///   `waitingLimit` requests waiting already (`authorization.too-many-waiting`);
+    ///   nothing changed then.
     package func request(_ options: Set<AppAuthorization.Option>, of app: String, name: String?, timeout: Double,
-                         answer: @escaping @Sendable (Answer) -> Void) throws(Diagnostic) {
+                         from client: ObjectIdentifier, answer: @escaping @Sendable (Answer) -> Void) throws(Diagnostic) {
         let immediate = try book.withLock { (book: inout Book) throws(Diagnostic) -> Answer? in
             let current = book.decided[app] ?? .notDetermined
             switch current.status {
@@ -110,9 +119,13 @@ package final class AppAuthorizations: Sendable {
                 subscribers.publish("authorization.changed", Self.changed(app, granted), app: app)
                 return Answer(authorization: granted, timedOut: false)
             case .notDetermined, .provisional:
+                guard book.waiting[app, default: []].count < Self.waitingLimit else {
+                    throw .error(.authorizationTooManyWaiting,
+                                 "\(app) has \(Self.waitingLimit) authorization requests waiting for the user already; wait for their answer.")
+                }
                 let number = book.nextNumber
                 book.nextNumber += 1
-                var waiter = Waiter(number: number, options: options, answer: answer)
+                var waiter = Waiter(number: number, client: client, options: options, answer: answer)
                 // The job waits for this lock, so it finds the waiter in place.
                 waiter.timer = timer.schedule(at: clock.deadline(after: timeout)) { [weak self] in
                     self?.timeOut(number, of: app)
@@ -162,6 +175,35 @@ package final class AppAuthorizations: Sendable {
         return made
     }
 
+    /// Ends the waits of the requests that came on `client`, which left:
+    /// each is answered not determined, timed out (nobody reads it), so that
+    /// nothing holds the connection open.
+    package func forget(client: ObjectIdentifier) {
+        end { $0.client == client }
+    }
+
+    /// Ends every wait, answered not determined, timed out: the server stops.
+    package func endWaits() {
+        end { _ in true }
+    }
+
+    /// Takes the waiting requests `ending` picks and answers them not determined, timed out.
+    private func end(_ ending: (Waiter) -> Bool) {
+        let ended = book.withLock { (book: inout Book) -> [Waiter] in
+            var ended: [Waiter] = []
+            for (app, waiters) in book.waiting {
+                ended += waiters.filter(ending)
+                let staying = waiters.filter { !ending($0) }
+                book.waiting[app] = staying.isEmpty ? nil : staying
+            }
+            return ended
+        }
+        for waiter in ended {
+            timer.cancel(waiter.timer)
+            waiter.answer(Answer(authorization: .notDetermined, timedOut: true))
+        }
+    }
+
     /// Answers the waiting request `number` of `app` not determined: its bound passed.
     private func timeOut(_ number: UInt64, of app: String) {
         let waiter = book.withLock { (book: inout Book) -> Waiter? in
@@ -177,4 +219,9 @@ package final class AppAuthorizations: Sendable {
     private static func changed(_ app: String, _ authorization: AppAuthorization) -> JSON {
         .object([("app", .string(app)), ("status", .string(authorization.status.rawValue))])
     }
+}
+
+extension Diagnostic.Code {
+    /// An app asked for authorization while `AppAuthorizations.waitingLimit` of its requests wait already.
+    package static let authorizationTooManyWaiting = Self("authorization.too-many-waiting")
 }

@@ -23,7 +23,9 @@ extension HostService {
             result: "`granted` (the app may notify: authorized or provisional), `status` (`notDetermined`, `denied`, `authorized`, `provisional`, `ephemeral`: Apple's UNAuthorizationStatus), `settings` (as `authorization.settings` answers them); `timedOut: true` when the user did not decide in time (`granted` false, `status` `notDetermined`). Kept across restarts.",
             errors: [-32602, -32010]),
                scope: { _ in RequestScope(reading: [.subscription]) },
-               later: { service, params, _, reply throws(RPCError) in try service.requestAuthorization(&params, reply: reply) }),
+               later: { service, params, client, reply throws(RPCError) in
+                   try service.requestAuthorization(&params, from: client, reply: reply)
+               }),
         Method(ProtocolMethod(
             "authorization.decide",
             summary: "Record the user's answer about an app's notifications, from a front end's prompt or the command line (`tidings apps allow|deny|reset`); answers every `authorization.request` of the app waiting, and publishes `authorization.changed`.",
@@ -63,8 +65,10 @@ extension HostService {
         },
     ]
 
-    /// `authorization.request`: answers through `reply` once decided.
-    private func requestAuthorization(_ params: inout Params, reply: @escaping Method.Reply) throws(RPCError) {
+    /// `authorization.request` from `client`: answers through `reply` once
+    /// decided, or when `client` leaves (its wait ends with it).
+    private func requestAuthorization(_ params: inout Params, from client: any EventReceiver,
+                                      reply: @escaping Method.Reply) throws(RPCError) {
         let app = params.string("app")
         let names = params.strings("options")
         let timeout = params.number("timeout", in: 0...86_400) ?? Self.defaultAuthorizationTimeout
@@ -82,7 +86,7 @@ extension HostService {
         }
         let name = host.registeredApps()[app]?.name
         do throws(Diagnostic) {
-            try authorizations.request(options, of: app, name: name, timeout: timeout) { answer in
+            try authorizations.request(options, of: app, name: name, timeout: timeout, from: ObjectIdentifier(client)) { answer in
                 var members: [(String, JSON)] = [
                     ("granted", .bool(!answer.timedOut && answer.authorization.granted)),
                     ("status", .string(answer.authorization.status.rawValue)),
@@ -91,6 +95,8 @@ extension HostService {
                 if answer.timedOut { members.append(("timedOut", .bool(true))) }
                 reply(.success(.object(members)))
             }
+        } catch where error.code == .authorizationTooManyWaiting {
+            throw .invalidParams(error.message)
         } catch {
             throw .stateNotWritten(error)
         }

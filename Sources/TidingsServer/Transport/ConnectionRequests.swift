@@ -41,9 +41,11 @@ extension Connection {
     }
 
     /// The client can answer nothing more: what waits for its answers is
-    /// told it is gone, and the apps it said were in the foreground are not.
+    /// told it is gone, the apps it said were in the foreground are not, and
+    /// its authorization requests stop waiting for the user.
     func leave() {
         context.service.foreground.forget(self)
+        context.service.authorizations.forget(client: ObjectIdentifier(self))
         let waiting = asked.end()
         guard !waiting.isEmpty else { return }
         context.service.serverRequestTally.unanswered(waiting.count)

@@ -154,6 +154,8 @@ enum ServeCommand: Command {
         stopSignals.wait { signal in
             printError("tidings serve: \(StopSignals.name(of: signal)): answering the calls under way, then stopping")
             server.finish()
+            // Requests waiting for the user would hold the stop up to their bound: they end now.
+            service.authorizations.endWaits()
         }
         guard let path, let listener = listener.take() else {
             if let answers = answers.take() { server.serveStandardIO(answeringOn: answers) }
