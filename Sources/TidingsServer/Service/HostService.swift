@@ -151,8 +151,9 @@ package final class HostService: Sendable {
             for (app, categories) in state.kept.categories { host.register(categories, for: app) }
             for (app, registration) in state.kept.registrations { host.register(registration, for: app) }
             for (app, notification, width) in state.kept.delivered { host.restore(notification, to: app, width: width) }
-            state.observe { health in
-                subscribers.announce(health.isDegraded ? "state.degraded" : "state.recovered", health.json)
+            // Weakly: the subscribers reserve sequence numbers in the state, which would hold them for good.
+            state.observe { [weak subscribers] health in
+                subscribers?.announce(health.isDegraded ? "state.degraded" : "state.recovered", health.json)
             }
         }
         schedule.start { [weak self] firing in self?.deliverFired(firing) }
