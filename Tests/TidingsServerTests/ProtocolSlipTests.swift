@@ -9,7 +9,15 @@ import TidingsRegistry
 /// empty lists refused as invalid parameters; and the lag notice a
 /// connection gets before it is cut off.
 @Suite struct ProtocolSlipTests {
-    let service = HostService(index: ExtensionIndex(searchPath: SearchPath(directories: [], origin: .option), bundles: []))
+    let directory = TemporaryDirectory("protocol-slips")
+    let service: HostService
+
+    init() {
+        var configuration = HostService.Configuration()
+        configuration.host.attachmentDirectory = directory.file("attachments")
+        service = HostService(index: ExtensionIndex(searchPath: SearchPath(directories: [], origin: .option), bundles: []),
+                              configuration: configuration)
+    }
 
     /// The error code `method` with `params` (JSON text) is answered with; nil when it succeeds.
     func code(_ method: String, _ params: String) throws -> Int? {
@@ -31,6 +39,16 @@ import TidingsRegistry
         #expect(try code("requests.remove", #"{"app": "com.example", "identifiers": []}"#) == -32602)
         #expect(try code("events.subscribe", #"{"apps": []}"#) == -32602)
         #expect(try code("events.subscribe", #"{"apps": ["com.example"]}"#) == nil)
+    }
+
+    /// Over RPC the server has no directory of the client's to take a relative
+    /// attachment path from: refused as Apple's invalid URL; a `url` that is no `file://` URL, as an invalid payload.
+    @Test func aRelativeAttachmentPathIsRefused() throws {
+        for (attachment, expected) in [(#"{"identifier": "i", "path": "picture.png"}"#, -32004),
+                                       (#"{"identifier": "i", "url": "picture.png"}"#, -32000)] {
+            let payload = #"{"identifier": "a", "content": {"title": "T", "attachments": [\#(attachment)]}}"#
+            #expect(try code("notifications.deliver", #"{"app": "com.example", "payload": \#(payload)}"#) == expected, "\(attachment)")
+        }
     }
 
     /// A connection that lets more than half its bound wait is told so
