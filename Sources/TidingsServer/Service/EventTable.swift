@@ -10,7 +10,7 @@ extension HostService {
     } + [lagging]
 
     /// The `seq` every published event carries.
-    private static let seqField = ProtocolField("seq", "integer", required: true, "The event's sequence number: larger than every earlier event's, across restarts too (not one apart: a subscriber hears some events only, and a restart skips some numbers). Give the last one heard as `after` to `events.subscribe` to resume.")
+    private static let seqField = ProtocolField("seq", "integer", "The event's sequence number: larger than every earlier event's, across restarts too (not one apart: a subscriber hears some events only, and a restart skips some numbers). Give the last one heard as `after` to `events.subscribe` to resume. Absent from what is pushed on subscribing rather than published: replayed inbox entries (`replayed: true`), `state.repaired`, and `state.degraded` sent on subscribing.")
 
     /// The notice a connection gets when it falls behind.
     private static let lagging = ProtocolEvent(

@@ -15,7 +15,13 @@ package protocol EventReceiver: AnyObject, Sendable {
 /// every event. An event whose app is not known (a warning about a bundle
 /// no longer on the search path, say) goes to subscribers of every app
 /// only. Events about the server itself (the state's health) go to every
-/// subscriber.
+/// subscriber. A subscriber may also name the events it hears.
+///
+/// Each event is numbered (`seq`) and kept, the last few (`EventRing`), as
+/// it is pushed, under one lock with the subscriptions: a subscription that
+/// resumes after a number is pushed what it missed and then what comes,
+/// nothing twice and nothing lost, and every subscriber hears events in
+/// the order of their numbers. Pushing never waits (`EventReceiver.push`).
 package final class Subscribers: Sendable {
     /// One subscription.
     private struct Subscription {
