@@ -58,6 +58,18 @@ import TidingsRegistry
         #expect(after > before.last!, "a restart never gives a number again")
     }
 
+    @Test func theLastBlockReservedComesBackThroughAFold() throws {
+        do {
+            let state = try JournaledState(directory: directory.file("state"), foldThreshold: 2_000)
+            try state.recordSequence(through: 3_000)
+            for count in 0..<200 { try state.recordBadge(Int64(count), of: Self.app) }
+            #expect(eventually { state.folds.count > 0 })
+        }
+        let kept = try JournaledState(directory: directory.file("state")).kept
+        #expect(kept.eventSequence == 3_000)
+        #expect(kept.diagnostics.isEmpty)
+    }
+
     @Test func resumingHearsExactlyWhatWasMissedWhileEventsKeepComing() throws {
         let service = service()
         let first = EventRecorder()
