@@ -48,14 +48,27 @@ import TidingsRegistry
             before = seqs(events)
             #expect(before.count == 3 && before == before.sorted() && Set(before).count == 3)
         }
+        // Killed: the numbers the block reserved are skipped, and who heard the last must re-list.
+        var second: Int64 = 0
+        do {
+            let service = service(state: try JournaledState(directory: directory.file("state")))
+            let events = EventRecorder()
+            let subscribed = try call(service, "events.subscribe", #"{"after": \#(before.last!)}"#, from: events).get()
+            #expect(subscribed["resumed"] == .bool(false), "the events of the last run are not kept")
+            #expect(subscribed["reason"] == .string("too far behind: re-list"))
+            try badge(service, 9)
+            second = try #require(seqs(events).first)
+            #expect(second > before.last!, "a restart never gives a number again")
+            // Stopped cleanly: the last number given is recorded.
+            service.subscribers.settle()
+        }
         let service = service(state: try JournaledState(directory: directory.file("state")))
         let events = EventRecorder()
-        let subscribed = try call(service, "events.subscribe", #"{"after": \#(before.last!)}"#, from: events).get()
-        #expect(subscribed["resumed"] == .bool(false), "the events of the last run are not kept")
-        #expect(subscribed["reason"] == .string("too far behind: re-list"))
-        try badge(service, 9)
-        let after = try #require(seqs(events).first)
-        #expect(after > before.last!, "a restart never gives a number again")
+        let subscribed = try call(service, "events.subscribe", #"{"after": \#(second)}"#, from: events).get()
+        #expect(subscribed["resumed"] == .bool(true) && subscribed["missed"] == .integer(0),
+                "a front end that heard the last event before a clean stop misses nothing")
+        try badge(service, 10)
+        #expect(seqs(events) == [second + 1])
     }
 
     @Test func theLastBlockReservedComesBackThroughAFold() throws {

@@ -57,6 +57,16 @@ struct EventRing {
         return next
     }
 
+    /// Makes the last number given the last reserved, telling `reserve`: a
+    /// server started next numbers from just past it (the rest of the block
+    /// is not skipped), and a front end that heard the last event resumes
+    /// across the restart. The next event reserves a new block.
+    mutating func settle(reserving reserve: (UInt64) -> Void) {
+        guard reserved > next - 1 else { return }
+        reserved = next - 1
+        reserve(reserved)
+    }
+
     /// Keeps `event`, forgetting the oldest beyond the limit.
     mutating func keep(_ event: Event) {
         guard limit > 0 else {

@@ -80,6 +80,13 @@ package final class Subscribers: Sendable {
         }
     }
 
+    /// Records the last sequence number given as the last reserved, as the
+    /// server stops: a front end that heard the last event resumes after it
+    /// once the server is started again (`EventRing.settle`).
+    package func settle() {
+        state.withLock { $0.ring.settle(reserving: reserve) }
+    }
+
     /// Stops `receiver` hearing events; true when it was subscribed.
     @discardableResult
     package func unsubscribe(_ receiver: any EventReceiver) -> Bool {

@@ -153,6 +153,8 @@ enum ServeCommand: Command {
             printError("tidings serve: the search path changed; \(reloaded.bundles.filter(\.isUsable).count) bundles serve")
         }
         defer { watcher?.stop() }
+        // The last event's number, so that a front end that heard it resumes across a restart.
+        defer { service.subscribers.settle() }
         stopSignals.wait { signal in
             printError("tidings serve: \(StopSignals.name(of: signal)): answering the calls under way, then stopping")
             server.finish()
