@@ -8,6 +8,17 @@ import TestSupport
     let tidings = Tidings()
     let directory = TemporaryDirectory("serve")
 
+    /// `--help` names every method and event of the protocol: made from the
+    /// server's table, not a hand-kept list.
+    @Test func helpListsEveryMethodAndEvent() throws {
+        let help = try tidings.run("serve", "--help").standardOutput
+        let description = try JSONSerialization.jsonObject(with: Data(try tidings.run("manual", "--protocol", "json").standardOutput.utf8))
+        let table = try #require(description as? [String: Any])
+        let names = [table["methods"], table["events"]].flatMap { ($0 as? [[String: Any]] ?? []).compactMap { $0["name"] as? String } }
+        #expect(names.count > 30)
+        for name in names { #expect(help.contains(name), "serve --help does not name \(name)") }
+    }
+
     /// Installs the Later fixture (a content extension of com.example.news that updates its view after 30 ms).
     func installLater() throws -> String {
         let extensions = directory.file("extensions")

@@ -24,6 +24,16 @@ import TidingsBase
         }
     }
 
+    /// JSON-RPC allows any number as an id: `1.0` and `1.5` are read, and answered as given.
+    @Test func aFractionalIdIsAnsweredAsGiven() throws {
+        for (text, value) in [("1.5", 1.5), ("1.0", 1.0), ("2e3", 2_000.0)] {
+            let request = try #require(try? single(#"{"jsonrpc": "2.0", "id": \#(text), "method": "m"}"#)?.get())
+            #expect(request.id == .fraction(value))
+            let answer = try JSON.parse(Array(RPCReply.result(.null, id: try #require(request.id)).dropLast()))
+            #expect(answer["id"] == .double(value), "\(text)")
+        }
+    }
+
     @Test func aClientsAnswerToTheServersRequestIsAResponse() throws {
         func response(_ text: String) -> RPCResponse? {
             guard case .response(let response) = RPCMessage.read(Array(text.utf8)) else { return nil }
@@ -51,7 +61,7 @@ import TidingsBase
         (#"not json"#, -32700, RPCID.null),
         (#"[]"#, -32600, .null),
         (#"42"#, -32600, .null),
-        (#"{"jsonrpc": "2.0", "id": 1.5, "method": "m"}"#, -32600, .null),
+        (#"{"jsonrpc": "2.0", "id": true, "method": "m"}"#, -32600, .null),
         (#"{"jsonrpc": "1.0", "id": 3, "method": "m"}"#, -32600, .number(3)),
         (#"{"id": 3, "method": "m"}"#, -32600, .number(3)),
         (#"{"jsonrpc": "2.0", "id": "x", "method": ""}"#, -32600, .string("x")),

@@ -223,5 +223,6 @@ final class RefusingState: ServerState {
     func recordUnscheduled(_ identifiers: [String], of app: String) throws(Diagnostic) { throw full }
     func recordFired(_ identifier: String, of app: String, at instant: Double) throws(Diagnostic) { throw full }
     func recordAuthorization(_ authorization: AppAuthorization, of app: String) throws(Diagnostic) { throw full }
+    func recordSequence(through last: UInt64) throws(Diagnostic) { throw full }
     func observe(_ observer: @escaping @Sendable (StateHealth) -> Void) {}
 }

@@ -51,9 +51,10 @@ final class EventRecorder: EventReceiver {
         return true
     }
 
-    /// The params of the events of `method` heard so far.
-    func events(_ method: String) -> [JSON] {
-        heard.withLock { $0.filter { $0.0 == method }.map(\.1) }
+    /// The params of the events of `method` heard so far; without their `seq` unless `withSeq`.
+    func events(_ method: String, withSeq: Bool = true) -> [JSON] {
+        let params = heard.withLock { $0.filter { $0.0 == method }.map(\.1) }
+        return withSeq ? params : params.map { .object(($0.objectMembers ?? []).filter { $0.0 != "seq" }) }
     }
 
     /// Forgets what was heard.

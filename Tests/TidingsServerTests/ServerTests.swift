@@ -55,7 +55,7 @@ import TidingsServer
             "notification.delivered", "presentation.changed", "notification.dismissed", "response.forwarded",
             "notification.background", "inbox.taken", "inbox.dropped", "app.badge-changed", "authorization.requested",
             "authorization.changed", "extension.failed", "extension.late-completion", "request.scheduled", "request.fired", "request.removed", "state.degraded",
-            "state.recovered", "state.repaired",
+            "state.recovered", "state.repaired", "events.lagging",
         ])
         #expect(methods.contains("inbox.list") && methods.contains("inbox.take"))
         // A server that keeps nothing says so.

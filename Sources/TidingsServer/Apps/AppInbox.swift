@@ -136,21 +136,25 @@ package final class AppInbox: Sendable {
         }
     }
 
-    /// Makes `receiver` hear the events of `apps` (nil: every app), and,
-    /// when `replaying`, first pushes it every entry kept for them, in the
-    /// order kept, each as its event marked `"replayed": true` — under the
-    /// inbox's lock, so that no entry kept meanwhile is missed or pushed twice.
-    /// Returns how many entries were replayed.
-    package func subscribe(_ receiver: any EventReceiver, apps: Set<String>?, replaying: Bool) -> Int {
+    /// Makes `receiver` hear the events `events` names (nil: all) of `apps`
+    /// (nil: every app), resuming after the sequence number `after` when
+    /// given (`Subscribers.subscribe`), and, when `replaying`, then pushes it
+    /// every entry kept for them whose event it hears, in the order kept,
+    /// each as its event marked `"replayed": true` — under the inbox's lock,
+    /// so that no entry kept meanwhile is missed or pushed twice.
+    /// Returns how many entries were replayed, and the subscription's resumption and last sequence number.
+    package func subscribe(_ receiver: any EventReceiver, apps: Set<String>?, events: Set<String>? = nil, after: UInt64? = nil,
+                           replaying: Bool) -> (replayed: Int, resumption: Subscribers.Resumption?, last: UInt64) {
         kept.withLock { kept in
-            subscribers.subscribe(receiver, apps: apps)
-            guard replaying else { return 0 }
-            let entries = kept.all.elements.map(\.element).filter { apps?.contains($0.app) ?? true }
+            let (resumption, last) = subscribers.subscribe(receiver, apps: apps, events: events, after: after)
+            guard replaying else { return (0, resumption, last) }
+            let entries = kept.all.elements.map(\.element)
+                .filter { (apps?.contains($0.app) ?? true) && (events?.contains($0.event) ?? true) }
             for entry in entries {
                 let params = JSON.object((entry.json.objectMembers ?? []) + [("replayed", .bool(true))])
                 _ = receiver.push(RPCReply.notification(entry.event, params: params))
             }
-            return entries.count
+            return (entries.count, resumption, last)
         }
     }
 

@@ -3,6 +3,8 @@ import TidingsBase
 /// A request's id: a number, a string, or null (JSON-RPC 2.0).
 package enum RPCID: Sendable, Hashable {
     case number(Int64)
+    /// A number with a fraction or an exponent (`1.0`, `1.5`): JSON-RPC allows any number; answered as given.
+    case fraction(Double)
     case string(String)
     case null
 
@@ -10,6 +12,7 @@ package enum RPCID: Sendable, Hashable {
     package var json: JSON {
         switch self {
         case .number(let value): .integer(value)
+        case .fraction(let value): .double(value)
         case .string(let value): .string(value)
         case .null: .null
         }
@@ -100,10 +103,11 @@ package enum RPCMessage: Sendable {
         case nil: id = nil
         case .null?: id = .null
         case .integer(let value)?: id = .number(value)
+        case .double(let value)?: id = .fraction(value)
         case .string(let value)?: id = .string(value)
         case let other?:
             return .failure(RPCFailure(id: .null, error: .invalidRequest(
-                "\"id\" must be a string, an integer or null; it is \(other.typeDescription).")))
+                "\"id\" must be a string, a number or null; it is \(other.typeDescription).")))
         }
         let answerID = id ?? .null
         guard json["jsonrpc"]?.stringValue == "2.0" else {

@@ -74,7 +74,8 @@ extension HostService {
 
     /// `apps.register`: records and sets an app's name, icon and show-previews setting.
     private func registerApp(_ params: inout Params) throws(RPCError) -> JSON {
-        _ = params.string("app")
+        // Types are the parameters' (-32602); what the values mean, the registration's.
+        for name in ["app", "name", "icon", "showPreviews"] { _ = params.string(name) }
         try params.check()
         let reading = AppRegistration.read(params.json)
         guard let (app, registration) = reading.registration else { throw .invalidInput(reading.diagnostics) }

@@ -15,7 +15,7 @@ extension HostService {
                 ProtocolField("app", "string", "The app it is addressed to, when the payload does not say."),
                 ProtocolField("identifier", "string", "Its request identifier; else the request payload's own, else the server makes one. A delivery under a delivered notification's identifier replaces it."),
                 ProtocolField("width", "number", "The width the front end shows it at, 1 – 100,000 points; the server's default otherwise."),
-                ProtocolField("attachments", "string", "`\"copy\"` (the default) or `\"move\"`: how the attachment files the payload names go into the store."),
+                ProtocolField("attachments", "string", "`\"copy\"` (the default) or `\"move\"`: how the attachment files the payload names go into the store. Over RPC each attachment's `path` must be absolute, or its `url` a `file://` URL: the server has no working directory of the client's. A delivery naming a relative path is refused (-32004, `appleCode` 100: invalid URL); a `url` of another scheme, -32000 (`payload.invalid`)."),
                 ProtocolField("open", "boolean", "`true`: open its expanded interface at once (as `notifications.open`); `false` by default: a banner."),
                 ProtocolField("answer", "string", "`\"delivery\"` (the default): the whole delivery; `\"presentation\"`: a presented notification's answer holds only `display`, `app`, `badge`, the `presentation` and the `diagnostics` — what a front end draws from, in about half the bytes (951 instead of 1,673 for a plain banner) and a sixth less of the server's work. One not presented is answered whole either way."),
             ],

@@ -3,8 +3,26 @@ import TidingsBase
 extension HostService {
     /// The events the server pushes, as JSON-RPC notifications: the table
     /// `events.subscribe` and `server.describe` list and the protocol
-    /// reference is made from.
-    package static let events: [ProtocolEvent] = [
+    /// reference is made from. Each published event carries `seq`; the
+    /// connection's own `events.lagging` does not.
+    package static let events: [ProtocolEvent] = published.map { event in
+        ProtocolEvent(event.name, summary: event.summary, fields: event.fields + [seqField])
+    } + [lagging]
+
+    /// The `seq` every published event carries.
+    private static let seqField = ProtocolField("seq", "integer", "The event's sequence number: larger than every earlier event's, across restarts too (not one apart: a subscriber hears some events only, and a restart skips some numbers). Give the last one heard as `after` to `events.subscribe` to resume. Absent from what is pushed on subscribing rather than published: replayed inbox entries (`replayed: true`), `state.repaired`, and `state.degraded` sent on subscribing.")
+
+    /// The notice a connection gets when it falls behind.
+    private static let lagging = ProtocolEvent(
+        "events.lagging",
+        summary: "The connection has left more than half of the output it may leave unread (`limits.unreadOutput`) unread: it is falling behind and, should it reach the limit, will be cut off (its output dropped, the connection closed) with no further word — the socket is full. Sent once each time it falls behind (again after it caught up); to any connection, subscribed or not, whatever its `events` filter. A front end cut off reconnects and resumes with `after`.",
+        fields: [
+            ProtocolField("behind", "integer", required: true, "The bytes left unread, this notice excluded."),
+            ProtocolField("limit", "integer", required: true, "The bytes it may leave unread before it is cut off."),
+        ])
+
+    /// The events published to subscribers, before each is given its `seq`.
+    private static let published: [ProtocolEvent] = [
         ProtocolEvent("notification.delivered",
                       summary: "A notification was delivered, by any client (its presentation once the content extension answered; `dismissed` when the extension closed it at once).",
                       fields: [appField, ProtocolField("notification", "object", required: true, "The notification, as in the answer to `notifications.deliver`."),

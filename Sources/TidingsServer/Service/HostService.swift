@@ -35,6 +35,9 @@ package final class HostService: Sendable {
         package var unaskedApps = UnaskedApps.deliver
         /// The most entries each app's inbox keeps (`AppInbox`); one more drops the oldest.
         package var inboxLimit = AppInbox.defaultLimit
+        /// The most events kept for subscribers that resume (`events.subscribe`
+        /// with `after`); one further behind is told to re-list.
+        package var eventReplayLimit = 1_000
         /// How long an app in the foreground has to answer `app.willPresent`, in seconds.
         package var willPresentDeadline = 1.0
         /// The most requests pending per app (`requests.add`); one more drops the latest-firing.
@@ -90,7 +93,15 @@ package final class HostService: Sendable {
     ///   events); in this process by default.
     package init(index: ExtensionIndex, configuration: Configuration = Configuration(), state: ServerState? = nil,
                  launcher: (@escaping @Sendable (Diagnostic) -> Void) -> any ExtensionLauncher = { _ in InProcessLauncher() }) {
-        let subscribers = Subscribers()
+        let log = configuration.log
+        let subscribers = Subscribers(replayLimit: configuration.eventReplayLimit, after: state?.kept.eventSequence ?? 0) { last in
+            do throws(Diagnostic) {
+                try state?.recordSequence(through: last)
+            } catch {
+                log(.warning(.sequenceNotRecorded,
+                             "Event sequence numbers up to \(last) could not be reserved in the state; after a restart some may be given again: \(error.message)"))
+            }
+        }
         self.subscribers = subscribers
         self.configuration = configuration
         self.state = state
@@ -140,8 +151,9 @@ package final class HostService: Sendable {
             for (app, categories) in state.kept.categories { host.register(categories, for: app) }
             for (app, registration) in state.kept.registrations { host.register(registration, for: app) }
             for (app, notification, width) in state.kept.delivered { host.restore(notification, to: app, width: width) }
-            state.observe { health in
-                subscribers.announce(health.isDegraded ? "state.degraded" : "state.recovered", health.json)
+            // Weakly: the subscribers reserve sequence numbers in the state, which would hold them for good.
+            state.observe { [weak subscribers] health in
+                subscribers?.announce(health.isDegraded ? "state.degraded" : "state.recovered", health.json)
             }
         }
         schedule.start { [weak self] firing in self?.deliverFired(firing) }
@@ -193,6 +205,11 @@ package final class HostService: Sendable {
         guard let file = diagnostic.location.file else { return nil }
         return index.bundles.first { file == $0.path || file.hasPrefix($0.path + "/") }?.manifest?.appIdentifier
     }
+}
+
+extension Diagnostic.Code {
+    /// A block of event sequence numbers could not be recorded: a restart may number events again.
+    package static let sequenceNotRecorded = Self("events.sequence-not-recorded")
 }
 
 /// The host, for the handlers the host itself is made with.

@@ -79,6 +79,10 @@ struct Params {
     /// The array of strings `name`.
     mutating func strings(_ name: String) -> [String]? {
         guard let elements = present(name).flatMap({ fields.array($0, at: [name]) }) else { return nil }
+        if elements.isEmpty, Self.naming.contains(name) {
+            fields.report(.error, .rpcInvalidParams, "\"\(name)\" may not be an empty list.", at: [name])
+            return nil
+        }
         var strings: [String] = []
         for (position, element) in elements.enumerated() {
             if let text = fields.string(element, at: [name, "\(position)"]).flatMap({ naming($0, at: [name, "\(position)"]) }) {

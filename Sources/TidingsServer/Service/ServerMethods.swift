@@ -7,10 +7,19 @@ extension HostService {
     static let serverMethods: [Method] = [
         Method(ProtocolMethod(
             "server.describe",
-            summary: "The server's version, ABI version, methods, events and limits.",
-            result: "`name`, `version`, `abiVersion`; `methods`: each method's `name` and `summary`; `events`: each event's `method` and a sentence on its `params`; `limits` (`payloadSize` and `messageSize` in bytes; `responseDeadline` and `serviceDeadline` in seconds; `keptNotifications`; `inboxEntries`: the most each app's inbox keeps; `attachmentStore`: bytes and files per notification, bundle and app, and the refusals that make a fault; `listPage`: the default and maximum `limit` of the list methods; `willPresentDeadline` in seconds; per connection `callsPerConnection` and `unreadOutput` in bytes); `sandbox`: the sandbox's layers, each `{layer, status, detail}`; `workers`: the warm workers kept for content extensions, `{idle, residentBytes, anonymousBytes}` (null in process); `state`: the state's status and what it keeps; `serverRequests`: the requests the server sent its clients (`app.willPresent`), `{sent, answered, unanswered, unknownResponses}` (answers to an id nothing waits under, ignored); `schedule`: the pending requests — `pending` (how many), `apps` (of how many apps), `nextTriggerDate` (the next to fire, ISO 8601, or `null`), `timeZone` (the user's, which date components without one of their own are matched in), `pendingLimit` (the most requests pending per app).",
+            summary: "The server's version, ABI version, protocol version and capabilities, methods, events and limits.",
+            result: "`name`, `version`, `abiVersion`; `protocol`: `{version, capabilities}` — the protocol's own version (\(HostService.protocolVersion): 1 was the protocol before events carried `seq`) and what it offers beyond version 1 (`\(HostService.capabilities.joined(separator: "`, `"))`); `methods`: each method's `name` and `summary`; `events`: each event's `method` and a sentence on its `params`; `limits` (`payloadSize` and `messageSize` in bytes; `responseDeadline` and `serviceDeadline` in seconds; `keptNotifications`; `inboxEntries`: the most each app's inbox keeps; `attachmentStore`: bytes and files per notification, bundle and app, and the refusals that make a fault; `listPage`: the default and maximum `limit` of the list methods; `willPresentDeadline` in seconds; `eventReplay`: the most events kept for subscribers that resume; per connection `callsPerConnection` and `unreadOutput` in bytes); `sandbox`: the sandbox's layers, each `{layer, status, detail}`; `workers`: the warm workers kept for content extensions, `{idle, residentBytes, anonymousBytes}` (null in process); `state`: the state's status and what it keeps; `serverRequests`: the requests the server sent its clients (`app.willPresent`), `{sent, answered, unanswered, unknownResponses}` (answers to an id nothing waits under, ignored); `schedule`: the pending requests — `pending` (how many), `apps` (of how many apps), `nextTriggerDate` (the next to fire, ISO 8601, or `null`), `timeZone` (the user's, which date components without one of their own are matched in), `pendingLimit` (the most requests pending per app).",
             errors: [-32602]),
                scope: .nothing) { service, params, _ throws(RPCError) in try service.describe(&params) },
+        Method(ProtocolMethod(
+            "server.ping",
+            summary: "Answers at once: whether the connection and the server are alive.",
+            result: "`pong`: `true`; `time`: the server's clock (ISO 8601).",
+            errors: [-32602]),
+               scope: .nothing) { _, params, _ throws(RPCError) in
+            try params.check()
+            return .object([("pong", .bool(true)), ("time", .string(ISO8601.format(Payload.currentTime())))])
+        },
         Method(ProtocolMethod(
             "server.protocol",
             summary: "The protocol's machine-readable description: every method with its parameters, result and errors, every event with its params, every error code — the reference's protocol.json.",
@@ -31,6 +40,14 @@ extension HostService {
         },
     ]
 
+    /// The protocol's version: 1 was the protocol before events carried
+    /// `seq`; 2 adds what `capabilities` names. A change that a client
+    /// written for the earlier version would misread makes the next.
+    static let protocolVersion = 2
+
+    /// What the protocol offers beyond version 1, as `server.describe` names it.
+    static let capabilities = ["events.seq", "events.resume", "events.filter", "events.lagging", "server.ping"]
+
     private func describe(_ params: inout Params) throws(RPCError) -> JSON {
         try params.check()
         return .object([
@@ -43,6 +60,8 @@ extension HostService {
             ("events", .array(Self.events.map { event in
                 .object([("method", .string(event.name)), ("params", .string(Self.described(event)))])
             })),
+            ("protocol", .object([("version", .integer(Int64(Self.protocolVersion))),
+                                  ("capabilities", .array(Self.capabilities.map(JSON.string)))])),
             ("limits", .object(limits)),
             ("sandbox", .array(configuration.sandbox())),
             ("workers", configuration.workers()),
@@ -70,6 +89,7 @@ extension HostService {
             ("listPage", .object([("default", .integer(Int64(ListCursor.defaultLimit))),
                                   ("maximum", .integer(Int64(ListCursor.maximumLimit)))])),
             ("willPresentDeadline", .double(configuration.willPresentDeadline)),
+            ("eventReplay", .integer(Int64(configuration.eventReplayLimit))),
         ] + transportLimits.withLock { $0 }
     }
 

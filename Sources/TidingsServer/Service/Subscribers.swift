@@ -15,80 +15,119 @@ package protocol EventReceiver: AnyObject, Sendable {
 /// every event. An event whose app is not known (a warning about a bundle
 /// no longer on the search path, say) goes to subscribers of every app
 /// only. Events about the server itself (the state's health) go to every
-/// subscriber.
+/// subscriber. A subscriber may also name the events it hears.
+///
+/// Each event is numbered (`seq`) and kept, the last few (`EventRing`), as
+/// it is pushed, under one lock with the subscriptions: a subscription that
+/// resumes after a number is pushed what it missed and then what comes,
+/// nothing twice and nothing lost, and every subscriber hears events in
+/// the order of their numbers. Pushing never waits (`EventReceiver.push`).
 package final class Subscribers: Sendable {
     /// One subscription.
     private struct Subscription {
         weak var receiver: (any EventReceiver)?
         /// The apps followed; nil for all.
         var apps: Set<String>?
+        /// The events heard, by name; nil for all.
+        var events: Set<String>?
 
-        /// True when the subscription hears the events of `app` (nil: an app not known).
-        func follows(_ app: String?) -> Bool {
-            guard let apps else { return true }
-            return app.map(apps.contains) ?? false
+        /// True when the subscription hears `event`.
+        func hears(_ event: EventRing.Event) -> Bool {
+            guard events?.contains(event.method) ?? true else { return false }
+            guard !event.aboutServer, let apps else { return true }
+            return event.app.map(apps.contains) ?? false
         }
     }
 
-    private let subscriptions = Mutex<[ObjectIdentifier: Subscription]>([:])
+    /// What a subscription that resumes is told.
+    package enum Resumption: Sendable, Equatable {
+        /// The events missed, this many, were pushed first.
+        case resumed(replayed: Int)
+        /// Some events after the one given are no longer kept: the front end re-lists.
+        case tooFarBehind
+    }
 
-    /// No subscribers yet.
-    package init() {}
+    /// The subscriptions, and the events lately pushed: changed together,
+    /// so that a subscription that resumes misses nothing and hears nothing twice.
+    private let state: Mutex<(subscriptions: [ObjectIdentifier: Subscription], ring: EventRing)>
+    /// Records the end of each block of sequence numbers reserved.
+    private let reserve: @Sendable (UInt64) -> Void
 
-    /// Makes `receiver` hear events of `apps` (nil: every app), replacing what it followed.
-    package func subscribe(_ receiver: any EventReceiver, apps: Set<String>?) {
-        subscriptions.withLock { $0[ObjectIdentifier(receiver)] = Subscription(receiver: receiver, apps: apps) }
+    /// No subscribers yet; the last `replayLimit` events are kept for those
+    /// that resume, numbered past `reserved` (the last number reserved
+    /// before a restart), each block of numbers reserved through `reserve`.
+    package init(replayLimit: Int = 1_000, after reserved: UInt64 = 0,
+                 reserve: @escaping @Sendable (UInt64) -> Void = { _ in }) {
+        state = Mutex(([:], EventRing(limit: replayLimit, after: reserved)))
+        self.reserve = reserve
+    }
+
+    /// Makes `receiver` hear the events `events` names (nil: all) of `apps`
+    /// (nil: every app), replacing what it followed; when `after` is given,
+    /// first pushes it the events it hears with a larger sequence number.
+    /// Returns how that went (nil without `after`) and the last sequence number given.
+    package func subscribe(_ receiver: any EventReceiver, apps: Set<String>?, events: Set<String>? = nil,
+                           after: UInt64? = nil) -> (resumption: Resumption?, last: UInt64) {
+        state.withLock { state in
+            let subscription = Subscription(receiver: receiver, apps: apps, events: events)
+            state.subscriptions[ObjectIdentifier(receiver)] = subscription
+            let last = state.ring.next - 1
+            guard let after else { return (nil, last) }
+            guard let missed = state.ring.events(after: after) else { return (.tooFarBehind, last) }
+            let heard = missed.filter(subscription.hears)
+            for event in heard { _ = receiver.push(event.line) }
+            return (.resumed(replayed: heard.count), last)
+        }
+    }
+
+    /// Records the last sequence number given as the last reserved, as the
+    /// server stops: a front end that heard the last event resumes after it
+    /// once the server is started again (`EventRing.settle`).
+    package func settle() {
+        state.withLock { $0.ring.settle(reserving: reserve) }
     }
 
     /// Stops `receiver` hearing events; true when it was subscribed.
     @discardableResult
     package func unsubscribe(_ receiver: any EventReceiver) -> Bool {
-        subscriptions.withLock { $0.removeValue(forKey: ObjectIdentifier(receiver)) != nil }
+        state.withLock { $0.subscriptions.removeValue(forKey: ObjectIdentifier(receiver)) != nil }
     }
 
-    /// Pushes `event` to those who follow its app; the notification is made
-    /// only when someone does.
+    /// Pushes `event` to those who follow its app.
     package func publish(_ event: HostEvent) {
         if case .diagnostic(let diagnostic, _) = event, diagnostic.severity == .note { return }
-        publish(about: Self.app(of: event)) { Self.notification(for: event) }
+        let (method, params) = Self.notification(for: event)
+        publish(method, params, about: Self.app(of: event), aboutServer: false)
     }
 
     /// Pushes the event `method` about `app` to those who follow it.
     package func publish(_ method: String, _ params: JSON, app: String) {
-        publish(about: app) { (method, params) }
-    }
-
-    /// Pushes the event `make` makes, about `app`, to those who follow it;
-    /// it is made only when someone does.
-    private func publish(about app: String?, _ make: () -> (String, JSON)) {
-        let receivers = receivers(where: { $0.follows(app) })
-        guard !receivers.isEmpty else { return }
-        let (method, params) = make()
-        let line = RPCReply.notification(method, params: params)
-        for receiver in receivers { _ = receiver.push(line) }
+        publish(method, params, about: app, aboutServer: false)
     }
 
     /// Pushes the event `method`, about the server rather than an app, to every subscriber.
     package func announce(_ method: String, _ params: JSON) {
-        let line = RPCReply.notification(method, params: params)
-        for receiver in receivers(where: { _ in true }) { _ = receiver.push(line) }
+        publish(method, params, about: nil, aboutServer: true)
     }
 
-    /// The receivers of the subscriptions `hears` accepts; subscriptions
-    /// whose receiver is gone are dropped.
-    private func receivers(where hears: (Subscription) -> Bool) -> [any EventReceiver] {
-        subscriptions.withLock { subscriptions -> [any EventReceiver] in
-            var receivers: [any EventReceiver] = []
+    /// Numbers the event `method`, keeps it for those that resume, and
+    /// pushes it to the subscriptions that hear it; subscriptions whose
+    /// receiver is gone are dropped.
+    private func publish(_ method: String, _ params: JSON, about app: String?, aboutServer: Bool) {
+        state.withLock { state in
+            let seq = state.ring.take(reserving: reserve)
+            let line = RPCReply.notification(method, params: .object((params.objectMembers ?? []) + [("seq", .integer(Int64(clamping: seq)))]))
+            let event = EventRing.Event(seq: seq, app: app, aboutServer: aboutServer, method: method, line: line)
+            state.ring.keep(event)
             var gone: [ObjectIdentifier] = []
-            for (key, subscription) in subscriptions {
-                if let receiver = subscription.receiver {
-                    if hears(subscription) { receivers.append(receiver) }
-                } else {
+            for (key, subscription) in state.subscriptions {
+                guard let receiver = subscription.receiver else {
                     gone.append(key)
+                    continue
                 }
+                if subscription.hears(event) { _ = receiver.push(line) }
             }
-            for key in gone { subscriptions[key] = nil }
-            return receivers
+            for key in gone { state.subscriptions[key] = nil }
         }
     }
 

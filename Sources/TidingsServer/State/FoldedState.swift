@@ -25,6 +25,8 @@ struct FoldedState<Value> {
     private(set) var pending: [String: [String: Value]] = [:]
     /// The record of the last fire of each app's repeating requests that fired, by identifier.
     private(set) var fired: [String: [String: Value]] = [:]
+    /// The record of the event sequence numbers last reserved.
+    private(set) var sequence: Value?
     /// The place the next delivery takes.
     private var nextOrder = 0
 
@@ -65,6 +67,8 @@ struct FoldedState<Value> {
             if fired[app]?.isEmpty == true { fired[app] = nil }
         case .authorization(let app):
             authorizations[app] = value
+        case .sequence:
+            sequence = value
         case .fired(let app, let identifier):
             if pending[app]?[identifier] != nil { fired[app, default: [:]][identifier] = value }
         }
@@ -81,7 +85,7 @@ struct FoldedState<Value> {
         categories.keys.sorted().map { categories[$0]! } + registrations.keys.sorted().map { registrations[$0]! }
             + badges.keys.sorted().map { badges[$0]! } + authorizations.keys.sorted().map { authorizations[$0]! }
             + inboxEntries + orderedDeliveries
-            + pending.values.flatMap(\.values) + fired.values.flatMap(\.values)
+            + pending.values.flatMap(\.values) + fired.values.flatMap(\.values) + (sequence.map { [$0] } ?? [])
     }
 
     /// The inbox entries' records, by app, in the order they were kept.
@@ -105,6 +109,7 @@ struct FoldedState<Value> {
         mapped.delivered = delivered.mapValues { ($0.order, transform($0.value)) }
         mapped.pending = pending.mapValues { $0.mapValues(transform) }
         mapped.fired = fired.mapValues { $0.mapValues(transform) }
+        mapped.sequence = sequence.map(transform)
         mapped.nextOrder = nextOrder
         return mapped
     }

@@ -104,6 +104,7 @@ package final class JournaledState: ServerState {
     private static func kept(from state: FoldedState<JSON>, diagnostics: [Diagnostic]) -> KeptState {
         var kept = KeptState()
         kept.diagnostics = diagnostics
+        kept.eventSequence = state.sequence?["sequence"]?.integerValue.flatMap(UInt64.init(exactly:)) ?? 0
         for (app, record) in state.categories.sorted(by: { $0.key < $1.key }) {
             let reading = CategoryFile.read(.object([("app", .string(app)), ("categories", record["list"] ?? .null)]))
             if let file = reading.file {
@@ -229,6 +230,11 @@ package final class JournaledState: ServerState {
     /// Writes the record of the user's decision about `app`; throws when it cannot be written.
     package func recordAuthorization(_ authorization: AppAuthorization, of app: String) throws(Diagnostic) {
         try writer.write(StateRecord(authorization: authorization, of: app))
+    }
+
+    /// Writes the record of event sequence numbers reserved up to `last`; throws when it cannot be written.
+    package func recordSequence(through last: UInt64) throws(Diagnostic) {
+        try writer.write(StateRecord(sequenceThrough: last))
     }
 
     // MARK: Health

@@ -36,6 +36,8 @@ package protocol ServerState: Sendable {
     func recordFired(_ identifier: String, of app: String, at instant: Double) throws(Diagnostic)
     /// The user decided `authorization` about the notifications of `app`.
     func recordAuthorization(_ authorization: AppAuthorization, of app: String) throws(Diagnostic)
+    /// Event sequence numbers up to `last` were reserved: a restarted server numbers its events past it.
+    func recordSequence(through last: UInt64) throws(Diagnostic)
     /// Whether changes are being written.
     var health: StateHealth { get }
     /// Has `observer` told of each change of health from now on.
@@ -64,6 +66,8 @@ package struct KeptState: Sendable {
     package var delivered: [(app: String, notification: UserNotification, width: Double)] = []
     /// The pending requests, until the scheduler takes them.
     package var pending = KeptRequests()
+    /// The last event sequence number reserved (0: none).
+    package var eventSequence: UInt64 = 0
     /// What was repaired or could not be read back.
     package var diagnostics: [Diagnostic] = []
 

@@ -19,7 +19,8 @@ import TidingsRuntime
 /// [IDS]}` (requests removed: by the app, fired, dropped) and `{"fired": APP,
 /// "identifier": ID, "at": WALL}` (a repeating request's last fire, so that a
 /// restart does not fire it again); `{"authorization": APP, "status": S,
-/// "options": [NAMES]}` (the user's decision about an app, see `AppAuthorization`).
+/// "options": [NAMES]}` (the user's decision about an app, see `AppAuthorization`);
+/// `{"sequence": N}` (event sequence numbers reserved up to N).
 /// A snapshot is the records that rebuild the state: each app's categories
 /// and registration, then each notification kept, in the order they were
 /// delivered, then each pending request and the last fire of those that repeat.
@@ -48,6 +49,8 @@ struct StateRecord: Sendable {
         case fired(app: String, identifier: String)
         /// The user's decision about an app's notifications.
         case authorization(app: String)
+        /// Event sequence numbers reserved.
+        case sequence
     }
 
     /// What the record changes.
@@ -117,6 +120,11 @@ struct StateRecord: Sendable {
         self.init(.authorization(app: app), authorization.record(of: app))
     }
 
+    /// The record of event sequence numbers reserved up to `last`.
+    init(sequenceThrough last: UInt64) {
+        self.init(.sequence, .object([("sequence", .integer(Int64(clamping: last)))]))
+    }
+
     /// The record `json`, serialized, about `subject`.
     private init(_ subject: Subject, _ json: JSON) {
         self.subject = subject
@@ -151,6 +159,8 @@ struct StateRecord: Sendable {
             subject = .fired(app: app, identifier: identifier)
         } else if let app = json["authorization"]?.stringValue, AppAuthorization(record: json) != nil {
             subject = .authorization(app: app)
+        } else if json["sequence"]?.integerValue != nil {
+            subject = .sequence
         } else {
             return nil
         }

@@ -4,7 +4,9 @@ import TidingsBase
 
 /// What a connection writes to its client, from any thread: written at once
 /// as far as the client takes it without waiting, the rest kept, up to a
-/// bound, for the event loop to send when the socket takes more.
+/// bound, for the event loop to send when the socket takes more. A client
+/// that lets more than half the bound wait is told once (`events.lagging`),
+/// before it is sent away; again once it has caught up and falls behind anew.
 final class ConnectionOutput: Sendable {
     /// What became of a line pushed.
     enum Pushed {
@@ -22,7 +24,7 @@ final class ConnectionOutput: Sendable {
     private let isSocket: Bool
     /// Output a client may leave unread before it is sent away, in bytes.
     private let bound: Int
-    private let state = Mutex<(pending: [UInt8], closed: Bool)>(([], false))
+    private let state = Mutex<(pending: [UInt8], closed: Bool, lagging: Bool)>(([], false, false))
 
     /// Output to `descriptor`, bounded by `bound` bytes left unread.
     init(descriptor: Int32, isSocket: Bool, bound: Int) {
@@ -51,6 +53,12 @@ final class ConnectionOutput: Sendable {
                 return .refused(overflow: true)
             }
             state.pending += rest
+            if !state.lagging, state.pending.count > bound / 2 {
+                state.lagging = true
+                state.pending += RPCReply.notification("events.lagging", params: .object([
+                    ("behind", .integer(Int64(state.pending.count))), ("limit", .integer(Int64(bound))),
+                ]))
+            }
             return unread == 0 ? .acceptedWaiting : .accepted
         }
     }
@@ -67,6 +75,7 @@ final class ConnectionOutput: Sendable {
                 return false
             }
             state.pending = Array(rest)
+            if state.pending.isEmpty { state.lagging = false }
             return !state.pending.isEmpty
         }
     }

@@ -42,6 +42,8 @@ enum ServeCommand: Command {
         ],
         discussion: [
             "Every method, its parameters, result and errors, and every event: tidings manual --protocol markdown (or json), Docs/reference/protocol.md in the source tree, and the server.protocol method of a running server.",
+            "Methods: \(HostService.protocolMethods.map(\.name).joined(separator: ", ")).",
+            "Events: \(HostService.events.map(\.name).joined(separator: ", ")). Each carries seq, its sequence number; events.subscribe with after resumes after the last one heard.",
             "State: each change is written to the journal before it is made and answered (it survives kill -9), a notification expiring to make room (--keep) included; the journal is flushed to disk every second and folded into a snapshot on a thread of its own. A change whose record cannot be written (a full disk) is refused with error -32010 and the state reported degraded until writing works again.",
             "Threads: one event loop accepts clients and reads and writes every connection; calls are answered on a pool of 2 threads per core and 4 more. Neither grows with the number of clients, nor with the requests waiting for their turn or for an extension. The soft limit of open files is raised to the hard one at the start (each client is a descriptor); a client that cannot be accepted for want of one waits in the backlog, and the log says so once.",
             "Pending requests (requests.add): kept in the state and armed again at the start — a one-shot request whose time passed while the server was down is delivered once, marked late; a repeating one fires its next time only. One thread sleeps until the earliest is due: time intervals count real time (CLOCK_BOOTTIME, a suspend included), dates follow the wall clock and the user's time zone (TZ, else /etc/localtime; setting the clock or changing the zone arms them again).",
@@ -151,6 +153,8 @@ enum ServeCommand: Command {
             printError("tidings serve: the search path changed; \(reloaded.bundles.filter(\.isUsable).count) bundles serve")
         }
         defer { watcher?.stop() }
+        // The last event's number, so that a front end that heard it resumes across a restart.
+        defer { service.subscribers.settle() }
         stopSignals.wait { signal in
             printError("tidings serve: \(StopSignals.name(of: signal)): answering the calls under way, then stopping")
             server.finish()
