@@ -1,0 +1,139 @@
+/// A typed client of the desktop notification server
+/// (`org.freedesktop.Notifications`, the Desktop Notifications Specification),
+/// over a connection the caller owns.
+package struct NotificationsClient: Sendable {
+    /// The server's bus name.
+    package var destination = "org.freedesktop.Notifications"
+    package static let path = "/org/freedesktop/Notifications"
+    package static let interface = "org.freedesktop.Notifications"
+
+    /// A client of the server at `destination`.
+    package init(destination: String = "org.freedesktop.Notifications") {
+        self.destination = destination
+    }
+
+    /// What GetServerInformation answers.
+    package struct ServerInformation: Hashable, Sendable {
+        package var name: String
+        package var vendor: String
+        package var version: String
+        package var specificationVersion: String
+    }
+
+    /// The server's name, vendor, version and the specification's version it implements.
+    package func serverInformation(on bus: borrowing BusConnection) throws(BusError) -> ServerInformation {
+        try bus.call(destination, Self.path, Self.interface, "GetServerInformation") {
+            (reply: borrowing MessageReader) throws(BusError) in
+            ServerInformation(name: try reply.readString(), vendor: try reply.readString(),
+                              version: try reply.readString(), specificationVersion: try reply.readString())
+        }
+    }
+
+    /// The optional features the server supports (`actions`, `body-markup`, `inline-reply`, …).
+    package func capabilities(on bus: borrowing BusConnection) throws(BusError) -> [String] {
+        try bus.call(destination, Self.path, Self.interface, "GetCapabilities") {
+            (reply: borrowing MessageReader) throws(BusError) in try reply.readStrings()
+        }
+    }
+
+    /// Shows `notification` (or replaces the one it names).
+    /// - Returns: the server's id of the notification.
+    package func notify(_ notification: DesktopNotification, on bus: borrowing BusConnection) throws(BusError) -> UInt32 {
+        try bus.call(destination, Self.path, Self.interface, "Notify", arguments: {
+            (message: borrowing MessageWriter) throws(BusError) in
+            try message.append(notification.appName)
+            try message.append(notification.replacesID)
+            try message.append(notification.appIcon)
+            try message.append(notification.summary)
+            try message.append(notification.body)
+            try message.append(notification.actions.flatMap { [$0.key, $0.label] })
+            try message.append(dictionary: notification.hints)
+            try message.append(notification.expireTimeout)
+        }, reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readUInt32() })
+    }
+
+    /// Closes the notification `id`; the server then emits NotificationClosed with reason 3.
+    package func closeNotification(_ id: UInt32, on bus: borrowing BusConnection) throws(BusError) {
+        try bus.call(destination, Self.path, Self.interface, "CloseNotification", arguments: {
+            (message: borrowing MessageWriter) throws(BusError) in try message.append(id)
+        }, reply: { (_: borrowing MessageReader) in })
+    }
+
+    /// Calls `handler` with each ActionInvoked, NotificationClosed and
+    /// NotificationReplied signal of the server, on the connection's thread
+    /// (inside `processPending`/`run`). Signals whose arguments do not have
+    /// the specification's types are ignored.
+    package func subscribe(on bus: borrowing BusConnection,
+                           _ handler: @escaping (NotificationSignal) -> Void) throws(BusError) {
+        try bus.subscribe(path: Self.path, interface: Self.interface) { (message: borrowing MessageReader) in
+            if let signal = try? NotificationSignal(message) { handler(signal) }
+        }
+    }
+}
+
+/// A notification to show: Notify's arguments.
+package struct DesktopNotification: Hashable, Sendable {
+    /// An action: the key the server reports back, and the label it shows.
+    package struct Action: Hashable, Sendable {
+        package var key: String
+        package var label: String
+        package init(key: String, label: String) {
+            self.key = key
+            self.label = label
+        }
+    }
+
+    package var appName: String
+    /// The id of a notification to replace; 0 for a new one.
+    package var replacesID: UInt32 = 0
+    package var appIcon: String = ""
+    package var summary: String
+    package var body: String = ""
+    package var actions: [Action] = []
+    /// Hints such as `urgency` (byte), `category`, `desktop-entry` (string), `x-kde-reply-placeholder-text`.
+    package var hints: [String: BusValue] = [:]
+    /// Milliseconds; -1 lets the server decide, 0 never expires.
+    package var expireTimeout: Int32 = -1
+
+    /// A notification of `appName` with `summary` and the defaults for the rest.
+    package init(appName: String, summary: String, body: String = "", actions: [Action] = [],
+                 hints: [String: BusValue] = [:], expireTimeout: Int32 = -1) {
+        self.appName = appName
+        self.summary = summary
+        self.body = body
+        self.actions = actions
+        self.hints = hints
+        self.expireTimeout = expireTimeout
+    }
+}
+
+/// What the notification server reports about a notification it showed.
+package enum NotificationSignal: Hashable, Sendable {
+    /// The user chose the action `actionKey` ("default" for the notification itself).
+    case actionInvoked(id: UInt32, actionKey: String)
+    /// The notification went away, for `reason`.
+    case closed(id: UInt32, reason: CloseReason)
+    /// The user answered with `text` (the `inline-reply` capability).
+    case replied(id: UInt32, text: String)
+
+    /// NotificationClosed's reason.
+    package struct CloseReason: RawRepresentable, Hashable, Sendable {
+        package var rawValue: UInt32
+        package init(rawValue: UInt32) { self.rawValue = rawValue }
+        package static let expired = CloseReason(rawValue: 1)
+        package static let dismissed = CloseReason(rawValue: 2)
+        package static let closedByCall = CloseReason(rawValue: 3)
+        package static let undefined = CloseReason(rawValue: 4)
+    }
+
+    /// The signal in `message`; nil for another member of the interface.
+    init?(_ message: borrowing MessageReader) throws(BusError) {
+        switch message.member {
+        case "ActionInvoked": self = .actionInvoked(id: try message.readUInt32(), actionKey: try message.readString())
+        case "NotificationClosed":
+            self = .closed(id: try message.readUInt32(), reason: CloseReason(rawValue: try message.readUInt32()))
+        case "NotificationReplied": self = .replied(id: try message.readUInt32(), text: try message.readString())
+        default: return nil
+        }
+    }
+}
