@@ -18,6 +18,14 @@ package struct NotificationsClient: Sendable {
         package var vendor: String
         package var version: String
         package var specificationVersion: String
+
+        /// The four strings, in GetServerInformation's order.
+        package init(name: String, vendor: String, version: String, specificationVersion: String) {
+            self.name = name
+            self.vendor = vendor
+            self.version = version
+            self.specificationVersion = specificationVersion
+        }
     }
 
     /// The server's name, vendor, version and the specification's version it implements.

@@ -1,0 +1,74 @@
+import Testing
+import TestSupport
+import TidingsDesktop
+
+/// The Notifications and Application clients against services exported
+/// through the wrapper itself, on a private bus: every argument's type and
+/// order, and the signals delivered to the callback from the loop.
+@Suite(.enabled(if: canStartBus, "needs libsystemd.so.0 and dbus-daemon"))
+struct FakeServerTests {
+    @Test func notifyCarriesEveryArgumentAndTheSignalsComeBack() throws {
+        let bus = try PrivateBus()
+        let services = try FakeServices(on: bus)
+        let client = try bus.connect()
+        defer { try? services.stop(through: client) }
+        let notifications = NotificationsClient()
+
+        let information = try notifications.serverInformation(on: client)
+        #expect(information == .init(name: "fake", vendor: "Tidings tests", version: "1.0", specificationVersion: "1.2"))
+        #expect(try notifications.capabilities(on: client) == ["actions", "body", "inline-reply"])
+
+        var signals: [NotificationSignal] = []
+        try notifications.subscribe(on: client) { signals.append($0) }
+        var sent = DesktopNotification(
+            appName: "Reminders", summary: "Stand-up", body: "in 5 minutes",
+            actions: [.init(key: "done", label: "Done"), .init(key: "snooze", label: "Snooze")],
+            hints: ["urgency": .byte(2), "category": .string("im.received"), "resident": .bool(true),
+                    "x-tidings-count": .int32(-3), "x-tidings-bytes": .bytes([0, 1, 255])],
+            expireTimeout: 0)
+        sent.appIcon = "appointment-soon"
+        let id = try notifications.notify(sent, on: client)
+        #expect(id == 1)
+        #expect(services.recorded { $0.notifications } == [sent])
+
+        #expect(try client.run(until: { signals.count == 2 }, seconds: patience))
+        #expect(signals == [.actionInvoked(id: id, actionKey: "done"), .replied(id: id, text: "on my way")])
+
+        try notifications.closeNotification(id, on: client)
+        #expect(try client.run(until: { signals.count == 3 }, seconds: patience))
+        #expect(signals.last == .closed(id: id, reason: .closedByCall))
+    }
+
+    @Test func applicationActivateAndActivateAction() throws {
+        let bus = try PrivateBus()
+        let services = try FakeServices(on: bus)
+        let client = try bus.connect()
+        defer { try? services.stop(through: client) }
+        let app = ApplicationClient(busName: FakeServices.appName)
+        #expect(app.path == "/org/example/Reminders")
+
+        try app.activate(platformData: ["activation-token": .string("t-1")], on: client)
+        try app.activateAction("snooze", parameter: .string("reminder-7"),
+                               platformData: ["activation-token": .string("t-2")], on: client)
+        try app.activateAction("done", on: client)
+
+        #expect(services.recorded { $0.activations } == [["activation-token": .string("t-1")]])
+        let actions = services.recorded { $0.actions }
+        #expect(actions.map(\.name) == ["snooze", "done"])
+        #expect(actions.map(\.parameter) == [[.string("reminder-7")], []])
+        #expect(actions.map(\.platformData) == [["activation-token": .string("t-2")], [:]])
+    }
+
+    @Test func anUnknownMethodOfAnExportedObjectFailsWithItsName() throws {
+        let bus = try PrivateBus()
+        let services = try FakeServices(on: bus)
+        let client = try bus.connect()
+        defer { try? services.stop(through: client) }
+        let error = #expect(throws: BusError.self) {
+            try client.call(NotificationsClient().destination, NotificationsClient.path,
+                            NotificationsClient.interface, "Nonexistent") { (_: borrowing MessageReader) in }
+        }
+        #expect(error?.code == BusError.callFailed)
+        #expect(error?.name == "org.freedesktop.DBus.Error.UnknownMethod")
+    }
+}
