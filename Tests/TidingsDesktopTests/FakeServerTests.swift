@@ -13,6 +13,7 @@ struct FakeServerTests {
         let client = try bus.connect()
         defer { try? services.stop(through: client) }
         let notifications = NotificationsClient()
+        #expect(try client.uniqueName.hasPrefix(":"))
 
         let information = try notifications.serverInformation(on: client)
         #expect(information == .init(name: "fake", vendor: "Tidings tests", version: "1.0", specificationVersion: "1.2"))

@@ -70,10 +70,12 @@ package struct NotificationsClient: Sendable {
     /// Calls `handler` with each ActionInvoked, NotificationClosed and
     /// NotificationReplied signal of the server, on the connection's thread
     /// (inside `processPending`/`run`). Signals whose arguments do not have
-    /// the specification's types are ignored.
+    /// the specification's types are ignored, and so are signals from
+    /// other connections than the owner of `destination` (the bus resolves
+    /// the name).
     package func subscribe(on bus: borrowing BusConnection,
                            _ handler: @escaping (NotificationSignal) -> Void) throws(BusError) {
-        try bus.subscribe(path: Self.path, interface: Self.interface) { (message: borrowing MessageReader) in
+        try bus.subscribe(sender: destination, path: Self.path, interface: Self.interface) { (message: borrowing MessageReader) in
             if let signal = try? NotificationSignal(message) { handler(signal) }
         }
     }
