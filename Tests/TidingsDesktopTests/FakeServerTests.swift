@@ -60,6 +60,45 @@ struct FakeServerTests {
         #expect(actions.map(\.platformData) == [["activation-token": .string("t-2")], [:]])
     }
 
+    @Test func anErrorAnExportedObjectThrowsReachesTheCallerWithItsName() throws {
+        let bus = try PrivateBus()
+        let services = try FakeServices(on: bus)
+        let client = try bus.connect()
+        defer { try? services.stop(through: client) }
+        let error = #expect(throws: BusError.self) {
+            try ApplicationClient(busName: FakeServices.appName).activateAction("refuse", on: client)
+        }
+        #expect(error?.code == BusError.callFailed)
+        #expect(error?.name == "org.example.Error.Refused")
+        #expect(error?.message.contains("not now") == true)
+    }
+
+    @Test func notificationSignalsFromAnotherConnectionAreIgnored() throws {
+        let bus = try PrivateBus()
+        let services = try FakeServices(on: bus)
+        let client = try bus.connect()
+        defer { try? services.stop(through: client) }
+        let notifications = NotificationsClient()
+        var signals: [NotificationSignal] = []
+        try notifications.subscribe(on: client) { signals.append($0) }
+
+        let forger = try bus.connect()
+        try forger.emitSignal(NotificationsClient.path, NotificationsClient.interface, "NotificationClosed") {
+            (m: borrowing MessageWriter) throws(BusError) in
+            try m.append(UInt32(99))
+            try m.append(UInt32(2))
+        }
+        // A round trip to the bus after the signal: the bus has routed it before answering.
+        _ = try forger.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId") {
+            (reply: borrowing MessageReader) throws(BusError) in try reply.readString()
+        }
+        // The server's own signal comes after the forged one; only it is delivered.
+        try notifications.closeNotification(5, on: client)
+        #expect(try client.run(until: { !signals.isEmpty }, seconds: patience))
+        try client.processPending()
+        #expect(signals == [.closed(id: 5, reason: .closedByCall)])
+    }
+
     @Test func anUnknownMethodOfAnExportedObjectFailsWithItsName() throws {
         let bus = try PrivateBus()
         let services = try FakeServices(on: bus)

@@ -88,6 +88,9 @@ final class FakeServices: @unchecked Sendable {
                     try call.reply()
                 case (ApplicationClient.interface, "ActivateAction"):
                     let action = (try call.arguments.readString(), try call.arguments.readVariants(), try call.arguments.readDictionary())
+                    if action.0 == "refuse" {
+                        throw BusError(BusError.callFailed, name: "org.example.Error.Refused", "not now")
+                    }
                     self.lock.withLock { self.actions.append(action) }
                     try call.reply()
                 case (Self.controlInterface, "Stop"):

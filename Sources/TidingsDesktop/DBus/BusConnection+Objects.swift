@@ -1,4 +1,3 @@
-import Glibc
 
 /// Exporting objects: a handler for every method call to one object path
 /// (`sd_bus_add_object`), without vtables or introspection. Enough for a
@@ -7,20 +6,23 @@ extension BusConnection {
     /// Calls `handler` with each method call to the object `path`, on the
     /// connection's thread (inside `processPending`/`run`). A call the
     /// handler does not reply to gets sd-bus's UnknownMethod error; one it
-    /// throws for gets an error reply.
+    /// throws for gets an error reply with the error's D-Bus name
+    /// (`org.freedesktop.DBus.Error.Failed` when it has none) and message.
     package func exportObject(at path: String,
                               handler: @escaping (borrowing MethodCall) throws(BusError) -> Void) throws(BusError) {
-        let box = Registrations.Handler { [sd] message in
+        let box = Registrations.Handler { [sd] message, replyError in
             let call = MethodCall(arguments: MessageReader(message: message, sd: sd))
-            do {
+            do throws(BusError) {
                 try handler(call)
             } catch {
-                return -EINVAL
+                // sd-bus replies with the error it was given (copying both strings).
+                let name = error.name ?? "org.freedesktop.DBus.Error.Failed"
+                return sd.errorSet(replyError, name, error.message)
             }
             return call.replied.value ? 1 : 0
         }
         var slot: OpaquePointer?
-        let result = sd.addObject(bus, &slot, path, { message, userdata, _ in BusConnection.dispatch(message, userdata) },
+        let result = sd.addObject(bus, &slot, path, { message, userdata, error in BusConnection.dispatch(message, userdata, error) },
                                   Unmanaged.passUnretained(box).toOpaque())
         guard result >= 0, let slot else {
             throw BusError(BusError.operationFailed, errno: result, "cannot export an object at \(path)")

@@ -119,13 +119,13 @@ package struct BusConnection: ~Copyable {
     package func subscribe(sender: String? = nil, path: String? = nil, interface: String? = nil,
                            member: String? = nil,
                            handler: @escaping (borrowing MessageReader) -> Void) throws(BusError) {
-        let box = Registrations.Handler { [sd] message in
+        let box = Registrations.Handler { [sd] message, _ in
             handler(MessageReader(message: message, sd: sd))
             return 0
         }
         var slot: OpaquePointer?
         let result = sd.matchSignal(bus, &slot, sender, path, interface, member,
-                                    { message, userdata, _ in BusConnection.dispatch(message, userdata) },
+                                    { message, userdata, error in BusConnection.dispatch(message, userdata, error) },
                                     Unmanaged.passUnretained(box).toOpaque())
         guard result >= 0, let slot else {
             throw BusError(BusError.operationFailed, errno: result, "cannot subscribe to \(member ?? "signals")")
@@ -148,9 +148,10 @@ package struct BusConnection: ~Copyable {
     }
 
     /// Routes a C callback to the Swift handler behind `userdata`.
-    static func dispatch(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?) -> Int32 {
+    static func dispatch(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?,
+                         _ error: UnsafeMutablePointer<tidings_sd_bus_error>?) -> Int32 {
         guard let message, let userdata else { return 0 }
-        return Unmanaged<Registrations.Handler>.fromOpaque(userdata).takeUnretainedValue().body(message)
+        return Unmanaged<Registrations.Handler>.fromOpaque(userdata).takeUnretainedValue().body(message, error)
     }
 
     /// The slots (matches, objects) a connection holds and the handlers they
@@ -158,8 +159,11 @@ package struct BusConnection: ~Copyable {
     final class Registrations {
         /// A handler, passed to sd-bus as the callback's user data.
         final class Handler {
-            let body: (OpaquePointer) -> Int32
-            init(_ body: @escaping (OpaquePointer) -> Int32) { self.body = body }
+            /// Called with the message and the error sd-bus replies with when the handler sets it.
+            let body: (OpaquePointer, UnsafeMutablePointer<tidings_sd_bus_error>?) -> Int32
+            init(_ body: @escaping (OpaquePointer, UnsafeMutablePointer<tidings_sd_bus_error>?) -> Int32) {
+                self.body = body
+            }
         }
 
         private(set) var slots: [OpaquePointer] = []

@@ -52,6 +52,7 @@ package final class SDBusLibrary: @unchecked Sendable {
     let getPath: tidings_sd_bus_message_get_string
     let getSender: tidings_sd_bus_message_get_string
     let errorFree: tidings_sd_bus_error_free
+    let errorSet: tidings_sd_bus_error_set
 
     /// Opens the library at `path` and resolves every function the wrapper calls.
     /// - Throws: `dbus.no-library` when it cannot be opened or lacks one of them.
@@ -97,6 +98,7 @@ package final class SDBusLibrary: @unchecked Sendable {
         getPath = try Self.resolve("sd_bus_message_get_path", in: opened, at: path)
         getSender = try Self.resolve("sd_bus_message_get_sender", in: opened, at: path)
         errorFree = try Self.resolve("sd_bus_error_free", in: opened, at: path)
+        errorSet = try Self.resolve("sd_bus_error_set", in: opened, at: path)
         library = opened
     }
 

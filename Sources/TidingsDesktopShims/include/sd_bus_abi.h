@@ -70,5 +70,7 @@ typedef int (*tidings_sd_bus_message_peek_type)(tidings_sd_bus_message *m, char 
 typedef int (*tidings_sd_bus_message_skip)(tidings_sd_bus_message *m, const char *types);
 typedef const char *(*tidings_sd_bus_message_get_string)(tidings_sd_bus_message *m);
 typedef void (*tidings_sd_bus_error_free)(tidings_sd_bus_error *e);
+/// Sets e (copying both strings); returns the negative errno the name maps to.
+typedef int (*tidings_sd_bus_error_set)(tidings_sd_bus_error *e, const char *name, const char *message);
 
 #endif
