@@ -2,6 +2,7 @@
 /// interface (the freedesktop Desktop Entry Specification's D-Bus
 /// activation): what a notification's action starts in its app.
 package struct ApplicationClient: Sendable {
+    /// The interface an app exports at `path`.
     package static let interface = "org.freedesktop.Application"
     /// The app's bus name, its desktop file id (`org.example.Reminders`).
     package var busName: String

@@ -39,5 +39,6 @@ package struct BusError: Error, Hashable, Sendable, CustomStringConvertible {
         Diagnostic(.error, code, name.map { "\(message) (\($0))" } ?? message)
     }
 
+    /// The code, the message and the D-Bus error name, for logs.
     package var description: String { "\(code): \(diagnostic.message)" }
 }

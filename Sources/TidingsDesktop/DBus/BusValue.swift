@@ -1,12 +1,19 @@
 /// A value inside a D-Bus variant (`v`): the basic types and arrays the
 /// notification and application interfaces carry in hints and parameters.
 package enum BusValue: Hashable, Sendable {
+    /// `s`.
     case string(String)
+    /// `b`.
     case bool(Bool)
+    /// `y`, such as the `urgency` hint.
     case byte(UInt8)
+    /// `i`.
     case int32(Int32)
+    /// `u`.
     case uint32(UInt32)
+    /// `x`.
     case int64(Int64)
+    /// `d`.
     case double(Double)
     /// `ay`, such as a hint's raw bytes.
     case bytes([UInt8])

@@ -4,7 +4,9 @@
 package struct NotificationsClient: Sendable {
     /// The server's bus name.
     package var destination = "org.freedesktop.Notifications"
+    /// The server's object.
     package static let path = "/org/freedesktop/Notifications"
+    /// The server's interface.
     package static let interface = "org.freedesktop.Notifications"
 
     /// A client of the server at `destination`.
@@ -14,9 +16,13 @@ package struct NotificationsClient: Sendable {
 
     /// What GetServerInformation answers.
     package struct ServerInformation: Hashable, Sendable {
+        /// The product (`dunst`, `gnome-shell`).
         package var name: String
+        /// Who makes it.
         package var vendor: String
+        /// The product's version.
         package var version: String
+        /// The Desktop Notifications Specification's version it implements (`1.2`).
         package var specificationVersion: String
 
         /// The four strings, in GetServerInformation's order.
@@ -85,20 +91,28 @@ package struct NotificationsClient: Sendable {
 package struct DesktopNotification: Hashable, Sendable {
     /// An action: the key the server reports back, and the label it shows.
     package struct Action: Hashable, Sendable {
+        /// What ActionInvoked reports; `default` is the notification itself.
         package var key: String
+        /// What the server shows.
         package var label: String
+        /// The action `key`, shown as `label`.
         package init(key: String, label: String) {
             self.key = key
             self.label = label
         }
     }
 
+    /// The sending app's name, as the server shows it.
     package var appName: String
     /// The id of a notification to replace; 0 for a new one.
     package var replacesID: UInt32 = 0
+    /// An icon name or `file://` URI; empty for none.
     package var appIcon: String = ""
+    /// The one-line title.
     package var summary: String
+    /// The text under it (some servers take a little markup).
     package var body: String = ""
+    /// The actions, in order (Notify sends them flat: key, label, key, label, …).
     package var actions: [Action] = []
     /// Hints such as `urgency` (byte), `category`, `desktop-entry` (string), `x-kde-reply-placeholder-text`.
     package var hints: [String: BusValue] = [:]
@@ -128,11 +142,17 @@ package enum NotificationSignal: Hashable, Sendable {
 
     /// NotificationClosed's reason.
     package struct CloseReason: RawRepresentable, Hashable, Sendable {
+        /// The number the server sent.
         package var rawValue: UInt32
+        /// The reason numbered `rawValue`.
         package init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// It timed out.
         package static let expired = CloseReason(rawValue: 1)
+        /// The user dismissed it.
         package static let dismissed = CloseReason(rawValue: 2)
+        /// CloseNotification closed it.
         package static let closedByCall = CloseReason(rawValue: 3)
+        /// The server gave no reason.
         package static let undefined = CloseReason(rawValue: 4)
     }
 
