@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import TestSupport
 import TidingsDesktop
@@ -35,6 +36,18 @@ import TidingsDesktop
             ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/x/bus", "XDG_RUNTIME_DIR": "/nonexistent"][$0]
         }
         #expect(address == "unix:path=/run/x/bus")
+    }
+
+    @Test(.enabled(if: canStartBus, "needs libsystemd.so.0 and dbus-daemon"))
+    func theSocketInTheRuntimeDirectoryIsTheSessionBus() throws {
+        let bus = try PrivateBus()
+        // The private bus listens on `bus` in its directory, as a session bus does in $XDG_RUNTIME_DIR.
+        let environment: (String) -> String? = { $0 == "XDG_RUNTIME_DIR" ? bus.directory.path : nil }
+        #expect(try BusConnection.sessionAddress(environment: environment) == bus.address)
+        let connection = try BusConnection(sessionBusWith: sdBus!, environment: environment)
+        #expect(try connection.uniqueName.hasPrefix(":"))
+        #expect(connection.descriptor >= 0)
+        #expect(connection.events & Int16(POLLIN) != 0)
     }
 
     @Test(.enabled(if: sdBus != nil, "needs libsystemd.so.0"))

@@ -15,7 +15,7 @@ extension BusConnection {
     /// must be called even if `descriptor` is quiet; nil when there is none.
     package var timeout: UInt64? {
         var usec: UInt64 = 0
-        return sd.getTimeout(bus, &usec) > 0 && usec != UInt64.max ? usec : nil
+        return sd.getTimeout(bus, &usec) >= 0 && usec != UInt64.max ? usec : nil
     }
 
     /// Reads and dispatches every message that is ready (signals to their
