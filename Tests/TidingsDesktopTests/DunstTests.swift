@@ -25,11 +25,14 @@ struct DunstTests {
         let bus: PrivateBus
         let display: BackgroundProcess
         let dunst: BackgroundProcess
+        /// The X display's number.
+        let number: Int
 
         init() throws {
             bus = try PrivateBus()
-            var number = 100 + Int(getpid() % 500)
-            while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
+            var free = 100 + Int(getpid() % 500)
+            while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(free)") { free += 1 }
+            number = free
             display = try BackgroundProcess(ProcessRunner.which("Xvfb")!, [":\(number)", "-nolisten", "tcp"],
                                             environment: [:], log: bus.directory.file("xvfb.log"))
             guard BackgroundProcess.wait(forListener: "/tmp/.X11-unix/X\(number)") else {
@@ -49,7 +52,15 @@ struct DunstTests {
         }
 
         enum SessionError: Error { case noDisplay(String) }
-        // Each process is killed (SIGKILL) by pid when its value goes away.
+
+        /// Kills both by pid (under the test runner they outlive SIGTERM's
+        /// patience), then removes the socket and lock file the killed Xvfb left.
+        deinit {
+            dunst.stop(with: SIGKILL)
+            display.stop(with: SIGKILL)
+            try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
+            try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+        }
     }
 
     @Test func notifyActOnAndCloseThroughDunst() throws {
