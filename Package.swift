@@ -66,6 +66,11 @@ let package = Package(
         // 8. App library: what an app's own code imports. Nothing of the runtime,
         // only the protocol: its own JSON-RPC client (Glibc, FoundationEssentials).
         .target(name: "TidingsApp"),
+        // 9. Desktop: the Linux desktop front end's pieces. D-Bus through
+        // libsystemd's sd-bus, opened with dlopen at run time (not linked);
+        // its C declarations, header only, in TidingsDesktopShims.
+        .target(name: "TidingsDesktopShims"),
+        .target(name: "TidingsDesktop", dependencies: ["TidingsBase", "TidingsLoader", "TidingsDesktopShims"]),
         // The sample app: reminders with "done" and "snooze".
         .executableTarget(name: "tidings-reminders", dependencies: ["TidingsApp"], path: "Sources/RemindersSample"),
 
@@ -111,6 +116,7 @@ let package = Package(
         .testTarget(name: "TidingsServerTests",
                     dependencies: ["TidingsServer", "TidingsRuntime", "TestSupport", "ServerTestSupport"]),
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "TidingsDesktopTests", dependencies: ["TidingsDesktop", "TestSupport"]),
         .testTarget(name: "TidingsAppTests", dependencies: ["TidingsApp", "TidingsBase", "TidingsServer", "TestSupport", "ServerTestSupport"]),
     ]
 )

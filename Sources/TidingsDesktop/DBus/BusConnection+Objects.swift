@@ -1,0 +1,62 @@
+
+/// Exporting objects: a handler for every method call to one object path
+/// (`sd_bus_add_object`), without vtables or introspection. Enough for a
+/// small service (a test's notification server, an app's Activate).
+extension BusConnection {
+    /// Calls `handler` with each method call to the object `path`, on the
+    /// connection's thread (inside `processPending`/`run`). A call the
+    /// handler does not reply to gets sd-bus's UnknownMethod error; one it
+    /// throws for gets an error reply with the error's D-Bus name
+    /// (`org.freedesktop.DBus.Error.Failed` when it has none) and message.
+    package func exportObject(at path: String,
+                              handler: @escaping (borrowing MethodCall) throws(BusError) -> Void) throws(BusError) {
+        let box = Registrations.Handler { [sd] message, replyError in
+            let call = MethodCall(arguments: MessageReader(message: message, sd: sd))
+            do throws(BusError) {
+                try handler(call)
+            } catch {
+                // sd-bus replies with the error it was given (copying both strings).
+                let name = error.name ?? "org.freedesktop.DBus.Error.Failed"
+                return sd.errorSet(replyError, name, error.message)
+            }
+            return call.replied.value ? 1 : 0
+        }
+        var slot: OpaquePointer?
+        let result = sd.addObject(bus, &slot, path, { message, userdata, error in BusConnection.dispatch(message, userdata, error) },
+                                  Unmanaged.passUnretained(box).toOpaque())
+        guard result >= 0, let slot else {
+            throw BusError(BusError.operationFailed, errno: result, "cannot export an object at \(path)")
+        }
+        registrations.keep(slot, box)
+    }
+}
+
+/// A method call to an exported object, valid only inside the handler.
+package struct MethodCall: ~Copyable {
+    /// The call's arguments, its member and interface.
+    package let arguments: MessageReader
+    /// Set when the handler replied.
+    let replied = Flag()
+
+    /// Replies with the values `body` appends.
+    package func reply(_ body: (borrowing MessageWriter) throws(BusError) -> Void = { (_: borrowing MessageWriter) in })
+        throws(BusError) {
+        let sd = arguments.sd
+        var created: OpaquePointer?
+        let result = sd.newMethodReturn(arguments.message, &created)
+        guard result >= 0, let created else {
+            throw BusError(BusError.operationFailed, errno: result, "cannot build a reply")
+        }
+        let message = OwnedMessage(created, sd)
+        try body(MessageWriter(message: message.pointer, sd: sd))
+        // With no bus given, sd-bus sends on the bus the message belongs to.
+        let sent = sd.send(nil, message.pointer, nil)
+        if sent < 0 { throw BusError(BusError.operationFailed, errno: sent, "cannot send a reply") }
+        replied.value = true
+    }
+
+    /// A boolean the handler sets and its caller reads.
+    final class Flag {
+        var value = false
+    }
+}

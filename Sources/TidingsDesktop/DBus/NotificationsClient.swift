@@ -1,0 +1,169 @@
+/// A typed client of the desktop notification server
+/// (`org.freedesktop.Notifications`, the Desktop Notifications Specification),
+/// over a connection the caller owns.
+package struct NotificationsClient: Sendable {
+    /// The server's bus name.
+    package var destination = "org.freedesktop.Notifications"
+    /// The server's object.
+    package static let path = "/org/freedesktop/Notifications"
+    /// The server's interface.
+    package static let interface = "org.freedesktop.Notifications"
+
+    /// A client of the server at `destination`.
+    package init(destination: String = "org.freedesktop.Notifications") {
+        self.destination = destination
+    }
+
+    /// What GetServerInformation answers.
+    package struct ServerInformation: Hashable, Sendable {
+        /// The product (`dunst`, `gnome-shell`).
+        package var name: String
+        /// Who makes it.
+        package var vendor: String
+        /// The product's version.
+        package var version: String
+        /// The Desktop Notifications Specification's version it implements (`1.2`).
+        package var specificationVersion: String
+
+        /// The four strings, in GetServerInformation's order.
+        package init(name: String, vendor: String, version: String, specificationVersion: String) {
+            self.name = name
+            self.vendor = vendor
+            self.version = version
+            self.specificationVersion = specificationVersion
+        }
+    }
+
+    /// The server's name, vendor, version and the specification's version it implements.
+    package func serverInformation(on bus: borrowing BusConnection) throws(BusError) -> ServerInformation {
+        try bus.call(destination, Self.path, Self.interface, "GetServerInformation") {
+            (reply: borrowing MessageReader) throws(BusError) in
+            ServerInformation(name: try reply.readString(), vendor: try reply.readString(),
+                              version: try reply.readString(), specificationVersion: try reply.readString())
+        }
+    }
+
+    /// The optional features the server supports (`actions`, `body-markup`, `inline-reply`, …).
+    package func capabilities(on bus: borrowing BusConnection) throws(BusError) -> [String] {
+        try bus.call(destination, Self.path, Self.interface, "GetCapabilities") {
+            (reply: borrowing MessageReader) throws(BusError) in try reply.readStrings()
+        }
+    }
+
+    /// Shows `notification` (or replaces the one it names).
+    /// - Returns: the server's id of the notification.
+    package func notify(_ notification: DesktopNotification, on bus: borrowing BusConnection) throws(BusError) -> UInt32 {
+        try bus.call(destination, Self.path, Self.interface, "Notify", arguments: {
+            (message: borrowing MessageWriter) throws(BusError) in
+            try message.append(notification.appName)
+            try message.append(notification.replacesID)
+            try message.append(notification.appIcon)
+            try message.append(notification.summary)
+            try message.append(notification.body)
+            try message.append(notification.actions.flatMap { [$0.key, $0.label] })
+            try message.append(dictionary: notification.hints)
+            try message.append(notification.expireTimeout)
+        }, reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readUInt32() })
+    }
+
+    /// Closes the notification `id`; the server then emits NotificationClosed with reason 3.
+    package func closeNotification(_ id: UInt32, on bus: borrowing BusConnection) throws(BusError) {
+        try bus.call(destination, Self.path, Self.interface, "CloseNotification", arguments: {
+            (message: borrowing MessageWriter) throws(BusError) in try message.append(id)
+        }, reply: { (_: borrowing MessageReader) in })
+    }
+
+    /// Calls `handler` with each ActionInvoked, NotificationClosed and
+    /// NotificationReplied signal of the server, on the connection's thread
+    /// (inside `processPending`/`run`). Signals whose arguments do not have
+    /// the specification's types are ignored, and so are signals from
+    /// other connections than the owner of `destination` (the bus resolves
+    /// the name).
+    package func subscribe(on bus: borrowing BusConnection,
+                           _ handler: @escaping (NotificationSignal) -> Void) throws(BusError) {
+        try bus.subscribe(sender: destination, path: Self.path, interface: Self.interface) { (message: borrowing MessageReader) in
+            if let signal = try? NotificationSignal(message) { handler(signal) }
+        }
+    }
+}
+
+/// A notification to show: Notify's arguments.
+package struct DesktopNotification: Hashable, Sendable {
+    /// An action: the key the server reports back, and the label it shows.
+    package struct Action: Hashable, Sendable {
+        /// What ActionInvoked reports; `default` is the notification itself.
+        package var key: String
+        /// What the server shows.
+        package var label: String
+        /// The action `key`, shown as `label`.
+        package init(key: String, label: String) {
+            self.key = key
+            self.label = label
+        }
+    }
+
+    /// The sending app's name, as the server shows it.
+    package var appName: String
+    /// The id of a notification to replace; 0 for a new one.
+    package var replacesID: UInt32 = 0
+    /// An icon name or `file://` URI; empty for none.
+    package var appIcon: String = ""
+    /// The one-line title.
+    package var summary: String
+    /// The text under it (some servers take a little markup).
+    package var body: String = ""
+    /// The actions, in order (Notify sends them flat: key, label, key, label, …).
+    package var actions: [Action] = []
+    /// Hints such as `urgency` (byte), `category`, `desktop-entry` (string), `x-kde-reply-placeholder-text`.
+    package var hints: [String: BusValue] = [:]
+    /// Milliseconds; -1 lets the server decide, 0 never expires.
+    package var expireTimeout: Int32 = -1
+
+    /// A notification of `appName` with `summary` and the defaults for the rest.
+    package init(appName: String, summary: String, body: String = "", actions: [Action] = [],
+                 hints: [String: BusValue] = [:], expireTimeout: Int32 = -1) {
+        self.appName = appName
+        self.summary = summary
+        self.body = body
+        self.actions = actions
+        self.hints = hints
+        self.expireTimeout = expireTimeout
+    }
+}
+
+/// What the notification server reports about a notification it showed.
+package enum NotificationSignal: Hashable, Sendable {
+    /// The user chose the action `actionKey` ("default" for the notification itself).
+    case actionInvoked(id: UInt32, actionKey: String)
+    /// The notification went away, for `reason`.
+    case closed(id: UInt32, reason: CloseReason)
+    /// The user answered with `text` (the `inline-reply` capability).
+    case replied(id: UInt32, text: String)
+
+    /// NotificationClosed's reason.
+    package struct CloseReason: RawRepresentable, Hashable, Sendable {
+        /// The number the server sent.
+        package var rawValue: UInt32
+        /// The reason numbered `rawValue`.
+        package init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// It timed out.
+        package static let expired = CloseReason(rawValue: 1)
+        /// The user dismissed it.
+        package static let dismissed = CloseReason(rawValue: 2)
+        /// CloseNotification closed it.
+        package static let closedByCall = CloseReason(rawValue: 3)
+        /// The server gave no reason.
+        package static let undefined = CloseReason(rawValue: 4)
+    }
+
+    /// The signal in `message`; nil for another member of the interface.
+    init?(_ message: borrowing MessageReader) throws(BusError) {
+        switch message.member {
+        case "ActionInvoked": self = .actionInvoked(id: try message.readUInt32(), actionKey: try message.readString())
+        case "NotificationClosed":
+            self = .closed(id: try message.readUInt32(), reason: CloseReason(rawValue: try message.readUInt32()))
+        case "NotificationReplied": self = .replied(id: try message.readUInt32(), text: try message.readString())
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TestSupport
+import TidingsDesktop
+
+/// True when a real notification server can run here: dunst and its
+/// dunstctl, on an X server of its own (Xvfb).
+private let canRunDunst: Bool = {
+    guard canStartBus else { return false }
+    let missing = ["dunst", "dunstctl", "Xvfb"].filter { ProcessRunner.which($0) == nil }
+    if !missing.isEmpty {
+        print("SKIPPING the dunst tests: no \(missing.joined(separator: ", ")) "
+              + "(apt-get install dunst xvfb; .ci/run installs them)")
+    }
+    return missing.isEmpty
+}()
+
+/// The Notifications client against the real dunst, on a private bus and a
+/// private X display: what the server shows, and the signals it sends when
+/// its own controls act on a notification.
+@Suite(.enabled(if: canRunDunst, "needs dunst, dunstctl and Xvfb"))
+struct DunstTests {
+    /// Xvfb on a free display, and dunst on it and on `bus`, each stopped by pid.
+    final class Session: @unchecked Sendable {
+        let bus: PrivateBus
+        let display: BackgroundProcess
+        let dunst: BackgroundProcess
+        /// The X display's number.
+        let number: Int
+
+        init() throws {
+            bus = try PrivateBus()
+            var free = 100 + Int(getpid() % 500)
+            while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(free)") { free += 1 }
+            number = free
+            display = try BackgroundProcess(ProcessRunner.which("Xvfb")!, [":\(number)", "-nolisten", "tcp"],
+                                            environment: [:], log: bus.directory.file("xvfb.log"))
+            guard BackgroundProcess.wait(forListener: "/tmp/.X11-unix/X\(number)") else {
+                throw SessionError.noDisplay(try String(contentsOfFile: bus.directory.file("xvfb.log"), encoding: .utf8))
+            }
+            dunst = try BackgroundProcess(ProcessRunner.which("dunst")!, [],
+                                          environment: ["DISPLAY": ":\(number)", "DBUS_SESSION_BUS_ADDRESS": bus.address,
+                                                        "HOME": bus.directory.path],
+                                          log: bus.directory.file("dunst.log"))
+        }
+
+        /// Runs `dunstctl` with `arguments` on the private bus; its output.
+        func dunstctl(_ arguments: String...) throws -> String {
+            try ProcessRunner.run(ProcessRunner.which("dunstctl")!, arguments,
+                                  environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address], deadline: patience)
+                .standardOutput
+        }
+
+        enum SessionError: Error { case noDisplay(String) }
+
+        /// Kills both by pid (under the test runner they outlive SIGTERM's
+        /// patience), then removes the socket and lock file the killed Xvfb left.
+        deinit {
+            dunst.stop(with: SIGKILL)
+            display.stop(with: SIGKILL)
+            try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
+            try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
+        }
+    }
+
+    @Test func notifyActOnAndCloseThroughDunst() throws {
+        let session = try Session()
+        let client = try session.bus.connect()
+        let notifications = NotificationsClient()
+        // dunst owns its name a moment after it starts: only asking can tell.
+        #expect(eventually { (try? notifications.serverInformation(on: client)) != nil })
+        #expect(try notifications.serverInformation(on: client).name == "dunst")
+        #expect(try notifications.capabilities(on: client).contains("actions"))
+
+        var signals: [NotificationSignal] = []
+        try notifications.subscribe(on: client) { signals.append($0) }
+
+        let first = try notifications.notify(
+            DesktopNotification(appName: "Reminders", summary: "Stand-up", body: "in 5 minutes",
+                                actions: [.init(key: "default", label: "Open")],
+                                hints: ["urgency": .byte(1), "category": .string("reminder")], expireTimeout: 0),
+            on: client)
+        #expect(eventually { (try? session.dunstctl("count", "displayed"))?.contains("1") == true })
+        _ = try session.dunstctl("action", "0")
+        #expect(try client.run(until: { signals.contains(.actionInvoked(id: first, actionKey: "default")) },
+                               seconds: patience))
+
+        let second = try notifications.notify(
+            DesktopNotification(appName: "Reminders", summary: "Lunch", expireTimeout: 0), on: client)
+        #expect(second != first)
+        try notifications.closeNotification(second, on: client)
+        #expect(try client.run(until: { signals.contains(.closed(id: second, reason: .closedByCall)) },
+                               seconds: patience))
+
+        // dunst keeps what it closed in its history, with the summaries it was sent.
+        let history = try session.dunstctl("history")
+        let json = try JSONSerialization.jsonObject(with: Data(history.utf8)) as? [String: Any]
+        let entries = ((json?["data"] as? [[Any]])?.first as? [[String: Any]]) ?? []
+        let summaries = entries.compactMap { ($0["summary"] as? [String: Any])?["data"] as? String }
+        #expect(summaries.contains("Lunch"))
+    }
+}
