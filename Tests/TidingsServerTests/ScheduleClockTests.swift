@@ -123,10 +123,26 @@ import TidingsRuntime
         let written = try #require(NotificationTrigger.read(try JSON.parse(Array(trigger.utf8))).trigger)
         #expect(fired["trigger"] == written.json)
         #expect(try fixture.pending(service).map(\.1) == [ScheduleFixture.date(5_400 + 7 * 86_400)])
-        // Set back a day, to Sunday: the next Monday is 2 March again.
+        // Set back a day, to Sunday: 2 March fired already, so the next Monday stays the 9th.
         fixture.clock.jumpWall(by: -86_400)
         service.schedule.runDue()
-        #expect(try fixture.pending(service).map(\.1) == [ScheduleFixture.date(5_400)])
+        #expect(try fixture.pending(service).map(\.1) == [ScheduleFixture.date(5_400 + 7 * 86_400)])
+    }
+
+    /// A clock stepped back a little after a repeating request fired (an NTP
+    /// step) does not fire the same occurrence again.
+    @Test func aRepeatingCalendarRequestDoesNotFireAnOccurrenceTwiceWhenTheClockStepsBack() throws {
+        let service = try fixture.service(events: events)
+        _ = try fixture.add(service, "morning", trigger: Self.eightDaily).get()
+        fixture.clock.advance(by: 3_601)  // 08:00:01
+        service.schedule.runDue()
+        #expect(events.events("request.fired").count == 1)
+        fixture.clock.jumpWall(by: -3)  // 07:59:58
+        service.schedule.runDue()
+        #expect(try fixture.pending(service).map(\.1) == [ScheduleFixture.date(3_600 + 86_400)])
+        fixture.clock.advance(by: 5)
+        service.schedule.runDue()
+        #expect(events.events("request.fired").count == 1)
     }
 
     @Test func aChangeOfTimeZoneReArmsCalendarRequestsInTheNewZone() throws {

@@ -20,7 +20,7 @@ struct PendingRequest: Sendable {
     /// `due`, NaN for none: 8 bytes rather than an optional's 16, for each of 100,000 requests.
     private var dueOrNaN = Double.nan
     /// Its trigger, small for the common time interval.
-    let trigger: StoredTrigger
+    var trigger: StoredTrigger
     /// For a location trigger, whether the device was last known inside its
     /// region; nil until a position tells.
     var inside: Bool?
@@ -57,8 +57,11 @@ struct PendingRequest: Sendable {
 enum StoredTrigger: Sendable {
     /// `NotificationTrigger.timeInterval`.
     case interval(seconds: Double, repeats: Bool)
-    /// `NotificationTrigger.calendar`, its components left in the record.
-    case calendar(repeats: Bool)
+    /// `NotificationTrigger.calendar`, its components left in the record;
+    /// `fired` once a repeating one fired (its next date is then a bound a
+    /// clock set back does not move it before: nothing matches between the
+    /// last fire and it, and the last fire does not fire again).
+    case calendar(repeats: Bool, fired: Bool)
     /// Any other trigger: location, push.
     case boxed(TriggerBox)
 
@@ -66,7 +69,7 @@ enum StoredTrigger: Sendable {
     init(_ trigger: NotificationTrigger) {
         switch trigger {
         case .timeInterval(let seconds, let repeats): self = .interval(seconds: seconds, repeats: repeats)
-        case .calendar(_, let repeats): self = .calendar(repeats: repeats)
+        case .calendar(_, let repeats): self = .calendar(repeats: repeats, fired: false)
         case .location, .push: self = .boxed(TriggerBox(trigger))
         }
     }
@@ -76,7 +79,7 @@ enum StoredTrigger: Sendable {
     func trigger(record: [UInt8]) -> NotificationTrigger? {
         switch self {
         case .interval(let seconds, let repeats): .timeInterval(seconds: seconds, repeats: repeats)
-        case .calendar(let repeats): ScheduledRecord.dateMatching(ofBytes: record).map { .calendar($0, repeats: repeats) }
+        case .calendar(let repeats, _): ScheduledRecord.dateMatching(ofBytes: record).map { .calendar($0, repeats: repeats) }
         case .boxed(let box): box.trigger
         }
     }

@@ -85,6 +85,9 @@ package final class PendingScheduler: Sendable {
             var pending = PendingRequest(record: request.record.bytes, trigger: StoredTrigger(request.trigger),
                                          number: book.nextNumber)
             book.nextNumber &+= 1
+            if case .calendar(_, true) = pending.trigger, request.lastFired != nil {
+                pending.trigger = .calendar(repeats: true, fired: true)
+            }
             pending.due = Self.firstDue(of: request.trigger, added: request.added, lastFired: request.lastFired,
                                         wallNow: wallNow, elapsedNow: elapsedNow, zone: clock.timeZone())
             Self.arm(key, pending, in: &book)

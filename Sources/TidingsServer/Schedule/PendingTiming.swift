@@ -66,8 +66,12 @@ extension PendingScheduler {
         for (key, var request) in book.requests.all where !request.firing {
             guard case .calendar = request.trigger else { continue }
             if let due = request.due, due <= wallNow { continue }
+            let next = Self.calendarMatching(of: request).flatMap { $0.nextDate(after: wallNow, in: zone) }
+            // A repeating request that fired keeps a later date than the clock set back finds: what
+            // matches before it matched at or before the last fire, which does not fire again.
+            if case .calendar(_, true) = request.trigger, let due = request.due, let next, next < due { continue }
             if request.due != nil { book.wallHeap.noteStale() }
-            request.due = Self.calendarMatching(of: request).flatMap { $0.nextDate(after: wallNow, in: zone) }
+            request.due = next
             Self.arm(key, request, in: &book)
         }
         Self.tidy(&book)
@@ -97,7 +101,10 @@ extension PendingScheduler {
             }
         case .calendar(let matching, let repeats):
             late = wallNow - due > Self.lateness
-            if repeats { request.due = matching.nextDate(after: max(due, wallNow), in: clock.timeZone()) }
+            if repeats {
+                request.due = matching.nextDate(after: max(due, wallNow), in: clock.timeZone())
+                request.trigger = .calendar(repeats: true, fired: true)
+            }
         case .location, .push:
             return nil
         }
