@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsRuntime
 @testable import TidingsServer
 
 /// `location.update` against pending region requests: the first position
@@ -52,5 +53,27 @@ import TidingsBase
         // Paris to London, about 343.5 km.
         let distance = PendingScheduler.distance(from: (48.8566, 2.3522), to: (51.5074, -0.1278))
         #expect(abs(distance - 343_500) < 1_500)
+    }
+
+    /// A crossing whose delivery could not be recorded (the state degraded)
+    /// is not lost: the region is taken to be on its old side again, so the
+    /// next position fires it again.
+    @Test func aCrossingWhoseDeliveryWasNotRecordedFiresAgainOnTheNextPosition() throws {
+        let clock = ManualScheduleClock(wall: 1_800_000_000)
+        let scheduler = PendingScheduler(clock: clock, limit: 64, kept: [], state: nil, subscribers: Subscribers(),
+                                         drivingItself: false, log: { _ in })
+        let trigger = try #require(NotificationTrigger.read(try JSON.parse(Array(
+            #"{"region": {"identifier": "home", "latitude": 0, "longitude": 0, "radius": 1000}}"#.utf8))).trigger)
+        _ = try scheduler.add(app: "a", identifier: "arrive", trigger: trigger,
+                              request: try JSON.parse(Array(#"{"identifier": "arrive", "content": {"title": "Hi"}}"#.utf8)))
+        #expect(scheduler.locate(latitude: 1, longitude: 0, accuracy: nil).isEmpty)  // outside: established
+        let entered = scheduler.locate(latitude: 0, longitude: 0, accuracy: nil)
+        #expect(entered.count == 1)
+        scheduler.settle(try #require(entered.first), .notRecorded(.error(.stateNotWritten, "disk full")))
+        let again = scheduler.locate(latitude: 0, longitude: 0, accuracy: nil)
+        #expect(again.map(\.crossing) == ["entry"])
+        scheduler.settle(try #require(again.first), .delivered)
+        #expect(scheduler.locate(latitude: 0, longitude: 0, accuracy: nil).isEmpty)
+        #expect(scheduler.count == 0)
     }
 }

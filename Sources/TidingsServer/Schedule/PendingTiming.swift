@@ -150,7 +150,14 @@ extension PendingScheduler {
                 if !firing.trigger.repeats { unschedule(firing.key, from: &book, reason: "undeliverable") }
             case .notRecorded(let problem):
                 log(.warning(problem.code, "Request \(identifier) of \(app) fired and its delivery could not be recorded; it is tried again: \(problem.message)"))
-                guard !firing.trigger.repeats else { return false }
+                if let crossing = firing.crossing {
+                    // The side it was on before the crossing, so that the next position fires it again.
+                    request.inside = crossing == "exit"
+                }
+                guard !firing.trigger.repeats else {
+                    if firing.crossing != nil { book.requests[firing.key] = request }
+                    return false
+                }
                 request.firing = false
                 switch firing.trigger {
                 case .calendar: request.due = clock.wallNow() + Self.retryDelay
