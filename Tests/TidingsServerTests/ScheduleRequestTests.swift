@@ -45,6 +45,21 @@ import TidingsRuntime
         #expect(events.events("notification.delivered").count == 1)
     }
 
+    /// A request is kept for as long as it is pending: one larger than
+    /// 16 KiB (as compact JSON) is refused, and nothing is added.
+    @Test func aRequestLargerThanTheLimitIsRefused() throws {
+        let service = try fixture.service(events: events)
+        let title = String(repeating: "x", count: HostService.requestSizeLimit)
+        let refused = try fixture.add(service, "huge", trigger: #"{"timeInterval": 60}"#, title: title)
+        guard case .failure(let error) = refused else {
+            Issue.record("a request of \(title.utf8.count) bytes was scheduled")
+            return
+        }
+        #expect(error.code == -32602 && error.message.contains("at most 16384"), "\(error.message)")
+        #expect(try fixture.pending(service).isEmpty)
+        #expect(try fixture.add(service, "small", trigger: #"{"timeInterval": 60}"#).get()["identifier"] == .string("small"))
+    }
+
     @Test func aRepeatingIntervalFiresAgainEachPeriod() throws {
         let service = try fixture.service(events: events)
         _ = try fixture.add(service, "drink", trigger: #"{"timeInterval": 60, "repeats": true}"#).get()

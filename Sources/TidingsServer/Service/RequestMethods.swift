@@ -7,6 +7,15 @@ import TidingsRuntime
 /// `removePendingNotificationRequests`), and the device's position that
 /// location triggers fire on.
 extension HostService {
+    /// The largest request `requests.add` keeps, as compact JSON without its
+    /// trigger: 16 KiB, four times an APNs payload, for the attachments and
+    /// userInfo of a local request.
+    static let requestSizeLimit = 16 << 10
+    /// The most requests the server keeps pending across all apps (each app
+    /// is bounded by the pending limit, the number of apps is not): a million,
+    /// about 0.5 GB at the benchmark's size.
+    static let pendingLimitOfServer = 1_000_000
+
     /// The family's methods.
     static let requestMethods: [Method] = [
         Method(ProtocolMethod(
@@ -14,7 +23,7 @@ extension HostService {
             summary: "Schedule a request: it is delivered, as `notifications.deliver` delivers a request payload, when its trigger fires — after a time interval, at a date, on entering or leaving a region (UNUserNotificationCenter.add). A pending request of the same app and identifier is replaced. Kept across restarts.",
             parameters: [
                 ProtocolField("request", "object", required: true,
-                              "The request: `identifier` (made up when absent), `content` as in a request payload, and `trigger`: `{\"timeInterval\": 90, \"repeats\": false}` (seconds, more than 0; at least 60 when repeating), `{\"dateMatching\": {\"hour\": 8, \"minute\": 30}, \"repeats\": true}` (any of `era`, `year`, `month`, `day`, `hour`, `minute`, `second`, `weekday` (1 Sunday … 7 Saturday), `weekdayOrdinal`, `weekOfMonth`, `weekOfYear`, and `timeZone`, a zone name; the user's zone otherwise) or `{\"region\": {\"identifier\": \"office\", \"latitude\": 48.85, \"longitude\": 2.35, \"radius\": 100, \"notifyOnEntry\": true, \"notifyOnExit\": false}, \"repeats\": false}`."),
+                              "The request, at most 16 KiB as compact JSON without its trigger (the server keeps at most 1,000,000 pending across apps; -32602 beyond either): `identifier` (made up when absent), `content` as in a request payload, and `trigger`: `{\"timeInterval\": 90, \"repeats\": false}` (seconds, more than 0; at least 60 when repeating), `{\"dateMatching\": {\"hour\": 8, \"minute\": 30}, \"repeats\": true}` (any of `era`, `year`, `month`, `day`, `hour`, `minute`, `second`, `weekday` (1 Sunday … 7 Saturday), `weekdayOrdinal`, `weekOfMonth`, `weekOfYear`, and `timeZone`, a zone name; the user's zone otherwise) or `{\"region\": {\"identifier\": \"office\", \"latitude\": 48.85, \"longitude\": 2.35, \"radius\": 100, \"notifyOnEntry\": true, \"notifyOnExit\": false}, \"repeats\": false}`."),
                 ProtocolField("app", "string", "The app it is for; may be left out when the request's category names exactly one app (registered, else served by a content extension)."),
             ],
             result: "`app`, `identifier`, `nextTriggerDate` (ISO 8601; `null` for a region, or for date components that match no date to come), `replaced` (a pending request of its identifier was replaced), `dropped`: the identifiers of the app's requests its pending limit (`server.describe`'s `schedule.pendingLimit`, 64 by default as on iOS) pushed out, the latest-firing first — requests that never fire first, then the latest dated, region requests last; it may be this one.",
@@ -94,6 +103,13 @@ extension HostService {
         let reading = NotificationTrigger.read(triggerJSON, at: ["request", "trigger"])
         guard let trigger = reading.trigger else { throw .invalidInput(reading.diagnostics) }
         let payload = JSON.object(members.filter { $0.0 != "trigger" })
+        // Kept as long as it is pending, in memory and in the journal: bounded, as an APNs payload is.
+        guard case let size = payload.utf8Count(), size <= Self.requestSizeLimit else {
+            throw .invalidParams("The request is \(payload.utf8Count()) bytes as compact JSON; a scheduled request is at most \(Self.requestSizeLimit).")
+        }
+        guard schedule.count < Self.pendingLimitOfServer else {
+            throw .invalidParams("The server keeps \(Self.pendingLimitOfServer) pending requests already; remove some (requests.remove) first.")
+        }
         let decoded = Payload.decode(payload, baseDirectory: nil)
         guard let notification = decoded.notification else {
             throw .invalidInput(decoded.diagnostics, appleCode: Payload.appleCode(of: decoded.diagnostics))
