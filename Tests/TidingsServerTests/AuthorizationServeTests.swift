@@ -31,39 +31,6 @@ import TidingsBase
         #expect(try again.call("notifications.deliver", alert)["display"] == .string("presented"))
     }
 
-    /// A request waiting for the user ends with its connection (an app that
-    /// quit holds nothing open), and an app has at most
-    /// `AppAuthorizations.waitingLimit` requests waiting at once.
-    @Test func waitingRequestsEndWithTheirConnectionAndAreBounded() throws {
-        let server = try fixture.startProcess(.inProcess)
-        defer { server.stop() }
-        let waiting = try json(#"{"app": "\#(Self.app)", "options": ["alert"], "timeout": 86400}"#)
-        let brief = try json(#"{"app": "\#(Self.app)", "options": ["alert"], "timeout": 0.01}"#)
-        /// What a request that would wait briefly is answered: nil when refused for too many waiting.
-        func tryBrief(_ client: RPCClient) throws -> JSON? {
-            do {
-                return try client.call("authorization.request", brief)
-            } catch let refusal as RPCErrorReply where refusal.code == -32602 {
-                #expect(refusal.message.contains("requests waiting"), "\(refusal.message)")
-                return nil
-            }
-        }
-        var leaving: RPCClient? = try fixture.client()
-        for _ in 0..<64 { leaving?.request("authorization.request", waiting) }
-        let other = try fixture.client()
-        // Once the 64 wait, one more is refused.
-        #expect(try eventually { try tryBrief(other) == nil }, "\(fixture.serveLog)")
-        // The connection they came on closes: they end, and a request waits again (and times out).
-        leaving = nil
-        var answered: JSON?
-        #expect(try eventually {
-            answered = try tryBrief(other)
-            return answered != nil
-        }, "\(fixture.serveLog)")
-        #expect(answered?["timedOut"] == .bool(true) && answered?["status"] == .string("notDetermined"))
-        _ = leaving
-    }
-
     /// A request waiting for the user ends with its connection: an app that
     /// quit while its prompt was up holds nothing open, and the next request
     /// of the app is the first waiting again (the prompt is asked anew).
