@@ -11,7 +11,8 @@ extension Connection {
         tally.sent()
         let deadline = MonotonicClock.deadline(after: seconds)
         context.loop.post { [self] in
-            context.loop.schedule(at: deadline) { [self] in settle(.string(id), .timedOut) }
+            // Weakly: an answer that came early leaves the deadline holding nothing, not the connection.
+            context.loop.schedule(at: deadline) { [weak self] in self?.settle(.string(id), .timedOut) }
         }
         if !push(RPCReply.request(method, params: params, id: .string(id))) {
             settle(.string(id), .gone)
