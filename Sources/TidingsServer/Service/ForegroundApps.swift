@@ -23,7 +23,23 @@ package final class ForegroundApps: Sendable {
         let delegate: Bool
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    /// The apps in the foreground, and how many each connection holds.
+    private struct Table {
+        var entries: [String: Entry] = [:]
+        var held: [ObjectIdentifier: Int] = [:]
+
+        /// Puts `entry` for `app` (or none), keeping the counts.
+        mutating func put(_ entry: Entry?, for app: String) {
+            if let old = entries[app] {
+                let left = held[old.key, default: 1] - 1
+                held[old.key] = left > 0 ? left : nil
+            }
+            entries[app] = entry
+            if let entry { held[entry.key, default: 0] += 1 }
+        }
+    }
+
+    private let table = Mutex(Table())
     /// How long a delegate has to answer, in seconds.
     let deadline: Double
 
@@ -32,29 +48,39 @@ package final class ForegroundApps: Sendable {
         self.deadline = deadline
     }
 
+    /// The most apps one connection may say are in the foreground at once:
+    /// an app's connection names its own, a front end a few.
+    static let appsPerConnection = 64
+
     /// Records that `app` is (or is no longer) in the foreground on
     /// `client`'s connection, with a delegate or not. An app leaving the
     /// foreground on another connection than the one it is on changes nothing.
-    func set(_ app: String, foreground: Bool, delegate: Bool, on client: any EventReceiver) {
+    /// - Returns: false, changing nothing, when the connection holds
+    ///   `appsPerConnection` other apps in the foreground already.
+    func set(_ app: String, foreground: Bool, delegate: Bool, on client: any EventReceiver) -> Bool {
         let key = ObjectIdentifier(client)
-        entries.withLock { entries in
+        return table.withLock { table in
             if foreground {
-                entries[app] = Entry(client: client, key: key, delegate: delegate)
-            } else if entries[app]?.key == key || entries[app]?.client == nil {
-                entries[app] = nil
+                guard table.entries[app]?.key == key || table.held[key, default: 0] < Self.appsPerConnection else { return false }
+                table.put(Entry(client: client, key: key, delegate: delegate), for: app)
+            } else if table.entries[app]?.key == key || (table.entries[app] != nil && table.entries[app]?.client == nil) {
+                table.put(nil, for: app)
             }
+            return true
         }
     }
 
     /// Forgets every app `client`'s connection said was in the foreground: it ended.
     func forget(_ client: any EventReceiver) {
         let key = ObjectIdentifier(client)
-        entries.withLock { entries in entries = entries.filter { $0.value.key != key && $0.value.client != nil } }
+        table.withLock { table in
+            for (app, entry) in table.entries where entry.key == key || entry.client == nil { table.put(nil, for: app) }
+        }
     }
 
     /// True when `app` is in the foreground on a connection still open.
     package func isForeground(_ app: String) -> Bool {
-        entries.withLock { $0[app]?.client != nil }
+        table.withLock { $0.entries[app]?.client != nil }
     }
 
     /// How `notification` for `app` is presented (a `PresentationDecider`):
@@ -62,7 +88,7 @@ package final class ForegroundApps: Sendable {
     /// answer, asked on its connection.
     func decide(_ app: String, _ notification: UserNotification,
                 answer: @escaping @Sendable (PresentationDecision) -> Void) {
-        let entry = entries.withLock { $0[app] }
+        let entry = table.withLock { $0.entries[app] }
         guard let entry, let client = entry.client else { return answer(.all) }
         guard entry.delegate, let asked = client as? any RequestReceiver else {
             return answer(PresentationDecision(options: [], diagnostics: [.note(

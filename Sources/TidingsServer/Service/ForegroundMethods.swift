@@ -47,7 +47,9 @@ extension HostService {
         if foreground && delegate && !(client is any RequestReceiver) {
             throw .invalidParams("This client cannot be asked app.willPresent; declare the app without a delegate.")
         }
-        self.foreground.set(app, foreground: foreground, delegate: delegate, on: client)
+        guard self.foreground.set(app, foreground: foreground, delegate: delegate, on: client) else {
+            throw .invalidParams("This connection has \(ForegroundApps.appsPerConnection) apps in the foreground already; put one in the background first.")
+        }
         return .object([("app", .string(app)), ("foreground", .bool(self.foreground.isForeground(app))),
                         ("delegate", .bool(foreground && delegate))])
     }
