@@ -82,6 +82,10 @@ import TidingsBase
         #expect(none.delivery["display"] == .string("foreground") && none.delivery["badge"] == nil)
         #expect(none.delivery["notification"]?["identifier"] == .string("m3"))
         #expect(Self.names(none.delivery["presentationOptions"]) == [])
+        // Only the badge: not shown, and the badge set, as iOS does with `[.badge]`.
+        let badged = try Self.deliver("m4", from: frontEnd, answering: app, with: ["badge"])
+        #expect(badged.delivery["display"] == .string("foreground") && badged.delivery["badge"] == .integer(3),
+                "\(badged.delivery)")
         let kept = try frontEnd.listAll(app: Self.app).compactMap { $0["notification"]?["identifier"]?.stringValue }
         #expect(kept == ["m1", "m2"])
     }
