@@ -19,8 +19,8 @@ struct EventRing {
         let aboutServer: Bool
         /// Its method (the event's name).
         let method: String
-        /// The JSON-RPC notification, `seq` included, as pushed.
-        let line: [UInt8]
+        /// The JSON-RPC notification, `seq` included, made when first pushed.
+        let line: EventLine
     }
 
     /// How many sequence numbers are reserved at once.
@@ -88,5 +88,33 @@ struct EventRing {
         guard seq >= forgotten, seq < next else { return nil }
         let ordered = events[start...] + events[..<start]
         return ordered.filter { $0.seq > seq }
+    }
+}
+
+/// An event's JSON-RPC notification, made the first time a subscriber
+/// hears it (live or resuming) and kept: an event nobody hears — most, on a
+/// server whose front end follows other apps or has not connected — costs
+/// its number, not its presentation turned into JSON and written out.
+///
+/// `@unchecked Sendable`: read and made only under the lock of the
+/// `Subscribers` that keeps it.
+final class EventLine: @unchecked Sendable {
+    /// Makes the line.
+    private var make: (() -> [UInt8])?
+    /// The line, once made.
+    private var made: [UInt8]?
+
+    /// A line `make` makes when it is first asked for.
+    init(_ make: @escaping () -> [UInt8]) {
+        self.make = make
+    }
+
+    /// The line, made now if it was not yet.
+    var bytes: [UInt8] {
+        if let made { return made }
+        let line = make?() ?? []
+        made = line
+        make = nil
+        return line
     }
 }

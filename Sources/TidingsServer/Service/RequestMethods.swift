@@ -105,7 +105,7 @@ extension HostService {
         let payload = JSON.object(members.filter { $0.0 != "trigger" })
         // Kept as long as it is pending, in memory and in the journal: bounded, as an APNs payload is.
         guard case let size = payload.utf8Count(), size <= Self.requestSizeLimit else {
-            throw .invalidParams("The request is \(payload.utf8Count()) bytes as compact JSON; a scheduled request is at most \(Self.requestSizeLimit).")
+            throw .invalidParams("The request is \(size) bytes as compact JSON; a scheduled request is at most \(Self.requestSizeLimit).")
         }
         guard schedule.count < Self.pendingLimitOfServer else {
             throw .invalidParams("The server keeps \(Self.pendingLimitOfServer) pending requests already; remove some (requests.remove) first.")

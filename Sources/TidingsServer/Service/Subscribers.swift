@@ -75,7 +75,7 @@ package final class Subscribers: Sendable {
             guard let after else { return (nil, last) }
             guard let missed = state.ring.events(after: after) else { return (.tooFarBehind, last) }
             let heard = missed.filter(subscription.hears)
-            for event in heard { _ = receiver.push(event.line) }
+            for event in heard { _ = receiver.push(event.line.bytes) }
             return (.resumed(replayed: heard.count), last)
         }
     }
@@ -96,27 +96,30 @@ package final class Subscribers: Sendable {
     /// Pushes `event` to those who follow its app.
     package func publish(_ event: HostEvent) {
         if case .diagnostic(let diagnostic, _) = event, diagnostic.severity == .note { return }
-        let (method, params) = Self.notification(for: event)
-        publish(method, params, about: Self.app(of: event), aboutServer: false)
+        publish(Self.method(of: event), about: Self.app(of: event), aboutServer: false) { Self.params(of: event) }
     }
 
     /// Pushes the event `method` about `app` to those who follow it.
     package func publish(_ method: String, _ params: JSON, app: String) {
-        publish(method, params, about: app, aboutServer: false)
+        publish(method, about: app, aboutServer: false) { params }
     }
 
     /// Pushes the event `method`, about the server rather than an app, to every subscriber.
     package func announce(_ method: String, _ params: JSON) {
-        publish(method, params, about: nil, aboutServer: true)
+        publish(method, about: nil, aboutServer: true) { params }
     }
 
     /// Numbers the event `method`, keeps it for those that resume, and
     /// pushes it to the subscriptions that hear it; subscriptions whose
-    /// receiver is gone are dropped.
-    private func publish(_ method: String, _ params: JSON, about app: String?, aboutServer: Bool) {
+    /// receiver is gone are dropped. Its `params` are made only when
+    /// someone hears it (`EventLine`).
+    private func publish(_ method: String, about app: String?, aboutServer: Bool,
+                         params: @escaping () -> JSON) {
         state.withLock { state in
             let seq = state.ring.take(reserving: reserve)
-            let line = RPCReply.notification(method, params: .object((params.objectMembers ?? []) + [("seq", .integer(Int64(clamping: seq)))]))
+            let line = EventLine {
+                RPCReply.notification(method, params: .object((params().objectMembers ?? []) + [("seq", .integer(Int64(clamping: seq)))]))
+            }
             let event = EventRing.Event(seq: seq, app: app, aboutServer: aboutServer, method: method, line: line)
             state.ring.keep(event)
             var gone: [ObjectIdentifier] = []
@@ -125,7 +128,7 @@ package final class Subscribers: Sendable {
                     gone.append(key)
                     continue
                 }
-                if subscription.hears(event) { _ = receiver.push(line) }
+                if subscription.hears(event) { _ = receiver.push(line.bytes) }
             }
             for key in gone { state.subscriptions[key] = nil }
         }
@@ -142,29 +145,39 @@ package final class Subscribers: Sendable {
         }
     }
 
-    /// The notification an event becomes: its method and its parameters.
-    private static func notification(for event: HostEvent) -> (String, JSON) {
+    /// The event's method (its name).
+    private static func method(of event: HostEvent) -> String {
+        switch event {
+        case .delivered: "notification.delivered"
+        case .presentationChanged: "presentation.changed"
+        case .dismissed: "notification.dismissed"
+        case .forwarded: "response.forwarded"
+        case .lateCompletion: "extension.late-completion"
+        case .diagnostic: "extension.failed"
+        }
+    }
+
+    /// The event's params, `seq` aside.
+    private static func params(of event: HostEvent) -> JSON {
         switch event {
         case .delivered(let presentation):
-            ("notification.delivered", .object([
+            .object([
                 ("app", .string(presentation.app)), ("notification", presentation.notification.json),
                 ("presentation", presentation.json),
-            ]))
+            ])
         case .presentationChanged(let presentation):
-            ("presentation.changed", .object([("app", .string(presentation.app)), ("presentation", presentation.json)]))
+            .object([("app", .string(presentation.app)), ("presentation", presentation.json)])
         case let .dismissed(identifier, app, reason):
-            ("notification.dismissed", .object([
-                ("identifier", .string(identifier)), ("app", .string(app)), ("reason", .string(reason.rawValue)),
-            ]))
+            .object([("identifier", .string(identifier)), ("app", .string(app)), ("reason", .string(reason.rawValue))])
         case .forwarded(let response):
-            ("response.forwarded", response.json)
+            response.json
         case let .lateCompletion(late, diagnostic):
-            ("extension.late-completion", .object([
+            .object([
                 ("app", .string(late.app)), ("notification", .string(late.notificationIdentifier)),
                 ("extension", .string(late.extensionIdentifier)), ("diagnostic", diagnostic.json),
-            ]))
+            ])
         case let .diagnostic(diagnostic, app):
-            ("extension.failed", .object([("app", app.map(JSON.string) ?? .null), ("diagnostic", diagnostic.json)]))
+            .object([("app", app.map(JSON.string) ?? .null), ("diagnostic", diagnostic.json)])
         }
     }
 }
