@@ -104,7 +104,8 @@ extension HostService {
         guard let trigger = reading.trigger else { throw .invalidInput(reading.diagnostics) }
         let payload = JSON.object(members.filter { $0.0 != "trigger" })
         // Kept as long as it is pending, in memory and in the journal: bounded, as an APNs payload is.
-        guard case let size = payload.utf8Count(), size <= Self.requestSizeLimit else {
+        let size = payload.utf8Count()
+        guard size <= Self.requestSizeLimit else {
             throw .invalidParams("The request is \(size) bytes as compact JSON; a scheduled request is at most \(Self.requestSizeLimit).")
         }
         guard schedule.count < Self.pendingLimitOfServer else {
