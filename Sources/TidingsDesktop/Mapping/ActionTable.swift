@@ -1,0 +1,89 @@
+import TidingsBase
+
+/// A desktop notification's actions: the keys and labels Notify sends, what
+/// each key means, and the hints an inline reply needs.
+///
+/// Keys are the presentation's action identifiers, so that what the server
+/// reports back names the action itself. Three keys are the front end's:
+/// `default` (the notification itself), `inline-reply` (the key KDE Plasma
+/// and swaync take for the reply field, reported as NotificationReplied) and
+/// `tidings.open` (open the expanded interface); an action of the app's with
+/// one of those identifiers, an empty one, or one already used is left out.
+struct ActionTable {
+    /// The most actions of a presentation offered (iOS shows up to ten).
+    static let actionLimit = 10
+    /// The key of the inline reply.
+    static let replyKey = "inline-reply"
+    /// The key that opens the expanded interface.
+    static let openKey = "tidings.open"
+    /// The label of the action that opens the expanded interface.
+    static let openLabel = "Show More"
+
+    /// Notify's actions, in order.
+    private(set) var actions: [DesktopNotification.Action] = []
+    /// What each key means.
+    private(set) var meanings: [String: DesktopAction] = [:]
+    /// The inline reply's hints: `x-kde-reply-placeholder-text`, `x-kde-reply-submit-button-text`.
+    private(set) var hints: [String: BusValue] = [:]
+    /// What the server cannot offer.
+    private(set) var degradations: [String] = []
+
+    /// An empty table.
+    init() {}
+
+    /// The actions of `presentation` on a server with `capabilities`: the
+    /// default action ("Open"), the presentation's actions (its text-input
+    /// action as the inline reply, where the server takes one), and "Show
+    /// More" when a content extension can open an expanded interface not open yet.
+    init(_ presentation: JSON, capabilities: ServerCapabilities) {
+        guard capabilities.actions else {
+            degradations.append(Degradation.noActions)
+            return
+        }
+        add(key: "default", label: "Open", meaning: .respond("default"))
+        let listed = presentation["actions"]?.arrayValue ?? []
+        for action in listed.prefix(Self.actionLimit) { add(action, capabilities: capabilities) }
+        if listed.count > Self.actionLimit { degradations.append(Degradation.tooManyActions) }
+        if presentation["extension"]?.stringValue?.isEmpty == false, presentation["expanded"]?.boolValue != true,
+           presentation["previewsHidden"]?.boolValue != true {
+            add(key: Self.openKey, label: Self.openLabel, meaning: .openInterface)
+        }
+    }
+
+    /// Offers `key` as `label`, meaning `meaning`; false (nothing offered) when the key is taken.
+    @discardableResult
+    mutating func add(key: String, label: String, meaning: DesktopAction) -> Bool {
+        guard meanings[key] == nil else { return false }
+        actions.append(DesktopNotification.Action(key: key, label: label))
+        meanings[key] = meaning
+        return true
+    }
+
+    /// Adds one action of the presentation (`identifier`, `title`, `textInput`).
+    private mutating func add(_ action: JSON, capabilities: ServerCapabilities) {
+        let identifier = action["identifier"]?.stringValue ?? ""
+        let title = DesktopText.line(action["title"]?.stringValue ?? "", limit: DesktopText.labelLimit)
+        let label = title.isEmpty ? DesktopText.line(identifier, limit: DesktopText.labelLimit) : title
+        guard !identifier.isEmpty, identifier.utf8.count <= DesktopText.keyLimit,
+              ![Self.replyKey, Self.openKey].contains(identifier), meanings[identifier] == nil else {
+            degradations.append(Degradation.actionKeyTaken)
+            return
+        }
+        guard let input = action["textInput"], input.objectMembers != nil else {
+            add(key: identifier, label: label, meaning: .respond(identifier))
+            return
+        }
+        guard capabilities.inlineReply else {
+            degradations.append(Degradation.noInlineReply)
+            return
+        }
+        guard add(key: Self.replyKey, label: label, meaning: .reply(identifier)) else {
+            degradations.append(Degradation.oneInlineReply)
+            return
+        }
+        let placeholder = DesktopText.line(input["placeholder"]?.stringValue ?? "", limit: DesktopText.labelLimit)
+        let button = DesktopText.line(input["buttonTitle"]?.stringValue ?? "", limit: DesktopText.labelLimit)
+        if !placeholder.isEmpty { hints["x-kde-reply-placeholder-text"] = .string(placeholder) }
+        if !button.isEmpty { hints["x-kde-reply-submit-button-text"] = .string(button) }
+    }
+}
