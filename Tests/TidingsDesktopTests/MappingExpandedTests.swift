@@ -94,6 +94,13 @@ import TidingsDesktop
         let mapped = DesktopPresentation(presentation: open, app: events, capabilities: Servers.full)
         #expect(mapped.notification.hints["image-path"] == nil)
         #expect(mapped.degradations == ["the view's image is not a file this server can show"])
+
+        let second = stack([imageElement("/data/song.mp3", type: "public.mp3"), imageElement("/data/cover.gif",
+                                                                                               type: "com.compuserve.gif")])
+        let shown = DesktopPresentation(presentation: open.setting("view", to: second), app: events,
+                                        capabilities: Servers.full)
+        #expect(shown.notification.hints["image-path"] == .string("file:///data/cover.gif"))
+        #expect(shown.degradations == ["the view's image is not a file this server can show"])
     }
 
     @Test func hiddenElementsAndUnboundImagesAreLeftOut() throws {

@@ -15,8 +15,8 @@ import TidingsBase
 ///
 /// An expanded interface with a view shows the view flattened (`FlatView`):
 /// its labels in order, one a line, titles bold and footnotes italic with
-/// markup; its first image as the image; later images inline where the
-/// server shows body images. Unless the extension hides the default content,
+/// markup; its first image that is a local image file as the image; later
+/// images inline where the server shows body images. Unless the extension hides the default content,
 /// the default content follows the view (as iOS shows it under the view) and
 /// its title stays the summary; when hidden, the view's first bold label (its
 /// title) is the summary and is not repeated, else the header.
@@ -83,9 +83,10 @@ struct PresentationContent {
     }
 
     /// Adds the view's labels and images to `lines`: its first bold label
-    /// becomes the summary when there is none yet, its first image the image.
+    /// becomes the summary when there is none yet, its first image that is a
+    /// file the image, later ones inline where the server shows body images.
     private mutating func addView(_ view: FlatView, to lines: inout BodyText, capabilities: ServerCapabilities) {
-        var sawImage = false
+        var notFile = false
         var imagesLeftOut = false
         var emphasised = false
         for item in view.items {
@@ -98,17 +99,20 @@ struct PresentationContent {
                 emphasised = emphasised || emphasis != .plain
                 lines.append(text, emphasis)
             case .image(let path):
-                if !sawImage {
-                    sawImage = true
+                guard let path else {
+                    notFile = true
+                    continue
+                }
+                if imagePath == nil {
                     imagePath = path
-                    if path == nil { degradations.append(Degradation.imageNotFile) }
-                } else if let path, capabilities.body, capabilities.bodyMarkup, capabilities.bodyImages {
+                } else if capabilities.body, capabilities.bodyMarkup, capabilities.bodyImages {
                     lines.appendImage(path)
                 } else {
                     imagesLeftOut = true
                 }
             }
         }
+        if notFile { degradations.append(Degradation.imageNotFile) }
         if imagesLeftOut { degradations.append(Degradation.noBodyImages) }
         if emphasised, capabilities.body, !capabilities.bodyMarkup { degradations.append(Degradation.noMarkup) }
         if view.hasControls { degradations.append(Degradation.noControls) }
