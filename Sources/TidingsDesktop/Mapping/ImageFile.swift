@@ -7,6 +7,8 @@ enum ImageFile {
     private static let types: Set<String> = ["public.png", "public.jpeg", "com.compuserve.gif", "org.webmproject.webp"]
     /// The file name extensions of the same images, for attachments of an unknown type.
     private static let extensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp"]
+    /// The most attachments of a notification looked at.
+    private static let attachmentLimit = 100
 
     /// The absolute path of `attachment`'s file when it is a PNG, JPEG, GIF
     /// or WebP image (by its type, else its file name); nil otherwise.
@@ -20,7 +22,7 @@ enum ImageFile {
     /// The first attachment of `attachments` that is an image to show as a
     /// thumbnail (not `thumbnailHidden`), as a path.
     static func firstThumbnail(in attachments: JSON?) -> String? {
-        for attachment in (attachments?.arrayValue ?? []).prefix(FlatView.elementLimit)
+        for attachment in (attachments?.arrayValue ?? []).prefix(Self.attachmentLimit)
         where attachment["thumbnailHidden"]?.boolValue != true {
             if let path = path(ofAttachment: attachment) { return path }
         }
