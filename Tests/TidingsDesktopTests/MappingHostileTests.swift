@@ -92,7 +92,8 @@ import TidingsDesktop
         #expect(mapped.notification.summary == "Bell[31m red linetxt")
         #expect(mapped.notification.body == "one\ntwo three")
         #expect(mapped.notification.appName == "Name")
-        #expect(mapped.notification.hints["desktop-entry"] == .string("com.example.x"))
+        // An identifier with a control character names nothing: no hint rather than another app's.
+        #expect(mapped.notification.hints["desktop-entry"] == nil)
     }
 
     @Test func tooManyActionsAndTakenKeysAreLeftOutAndSaid() throws {
@@ -103,21 +104,25 @@ import TidingsDesktop
             .object([("identifier", .string("ok")), ("title", .string(""))]),
             .object([("identifier", .string("ok")), ("title", .string("Again"))]),
             .string("not an action"),
+            .object([("identifier", .string("bell\u{07}")), ("title", .string("Bell"))]),
+            .object([("identifier", .string(String(repeating: "k", count: 5_000))), ("title", .string("Long"))]),
         ]
         actions += (0..<20).map { .object([("identifier", .string("a\($0)")), ("title", .string("A\($0)"))]) }
         let mapped = DesktopPresentation(
             presentation: try captured(CapturedPresentation.buildStatus).setting("actions", to: .array(actions)),
             app: events, capabilities: Servers.full)
-        #expect(mapped.notification.actions.map(\.key) == ["default", "ok", "a0", "a1", "a2", "a3", "tidings.open"])
+        #expect(mapped.notification.actions.map(\.key) == ["default", "ok", "a0", "a1", "tidings.open"])
         #expect(mapped.notification.actions[1].label == "ok")
         #expect(mapped.actions["default"] == .respond("default"))
         #expect(mapped.actions["tidings.open"] == .openInterface)
         #expect(mapped.degradations == [
-            "an action whose identifier is empty or repeats another key is left out",
-            "an action whose identifier is empty or repeats another key is left out",
-            "an action whose identifier is empty or repeats another key is left out",
-            "an action whose identifier is empty or repeats another key is left out",
-            "an action whose identifier is empty or repeats another key is left out",
+            "an action whose identifier is empty, malformed or another key is left out",
+            "an action whose identifier is empty, malformed or another key is left out",
+            "an action whose identifier is empty, malformed or another key is left out",
+            "an action whose identifier is empty, malformed or another key is left out",
+            "an action whose identifier is empty, malformed or another key is left out",
+            "an action whose identifier is empty, malformed or another key is left out",
+            "an action whose identifier is empty, malformed or another key is left out",
             "a notification offers at most 10 actions: the rest are left out",
         ])
     }

@@ -8,7 +8,8 @@ import TidingsBase
 /// `default` (the notification itself), `inline-reply` (the key KDE Plasma
 /// and swaync take for the reply field, reported as NotificationReplied) and
 /// `tidings.open` (open the expanded interface); an action of the app's with
-/// one of those identifiers, an empty one, or one already used is left out.
+/// one of those identifiers, one already used, or one that is no name (empty,
+/// huge, with control characters: `DesktopText.name`) is left out.
 struct ActionTable {
     /// The most actions of a presentation offered (iOS shows up to ten).
     static let actionLimit = 10
@@ -61,14 +62,13 @@ struct ActionTable {
 
     /// Adds one action of the presentation (`identifier`, `title`, `textInput`).
     private mutating func add(_ action: JSON, capabilities: ServerCapabilities) {
-        let identifier = action["identifier"]?.stringValue ?? ""
-        let title = DesktopText.line(action["title"]?.stringValue ?? "", limit: DesktopText.labelLimit)
-        let label = title.isEmpty ? DesktopText.line(identifier, limit: DesktopText.labelLimit) : title
-        guard !identifier.isEmpty, identifier.utf8.count <= DesktopText.keyLimit,
+        guard let identifier = DesktopText.name(action["identifier"]?.stringValue),
               ![Self.replyKey, Self.openKey].contains(identifier), meanings[identifier] == nil else {
             degradations.append(Degradation.actionKeyTaken)
             return
         }
+        let title = DesktopText.line(action["title"]?.stringValue ?? "", limit: DesktopText.labelLimit)
+        let label = title.isEmpty ? DesktopText.line(identifier, limit: DesktopText.labelLimit) : title
         guard let input = action["textInput"], input.objectMembers != nil else {
             add(key: identifier, label: label, meaning: .respond(identifier))
             return

@@ -12,8 +12,8 @@ enum Degradation {
     static let oneInlineReply = "this server takes one inline reply per notification: further text-input actions are left out"
     /// More actions than a notification offers.
     static let tooManyActions = "a notification offers at most \(ActionTable.actionLimit) actions: the rest are left out"
-    /// An action without an identifier, or whose identifier is already a key.
-    static let actionKeyTaken = "an action whose identifier is empty or repeats another key is left out"
+    /// An action whose identifier is no name (empty, huge, with control characters) or already a key.
+    static let actionKeyTaken = "an action whose identifier is empty, malformed or another key is left out"
     /// The server has no `body` capability.
     static let noBody = "this server shows no body: only the summary is shown"
     /// The expanded view has titles and the server has no `body-markup`.

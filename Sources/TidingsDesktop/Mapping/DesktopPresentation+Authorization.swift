@@ -35,8 +35,7 @@ extension DesktopPresentation {
             degradations.append(Degradation.noActionsToDecide)
         }
         var hints: [String: BusValue] = ["urgency": .byte(1)]
-        let entry = DesktopText.line(app.identifier, limit: DesktopText.labelLimit)
-        if !entry.isEmpty { hints["desktop-entry"] = .string(entry) }
+        if let entry = DesktopText.name(app.identifier) { hints["desktop-entry"] = .string(entry) }
         if capabilities.persistence {
             hints["resident"] = .bool(true)
         } else {
@@ -48,7 +47,7 @@ extension DesktopPresentation {
             appName: DesktopText.line(app.name, limit: DesktopText.labelLimit),
             summary: "\(name) would like to send you notifications", body: capabilities.body ? body : "",
             actions: table.actions, hints: hints, expireTimeout: 0)
-        notification.appIcon = DesktopText.line(app.icon, limit: DesktopText.keyLimit)
+        notification.appIcon = DesktopText.name(app.icon) ?? ""
         self.notification = notification
         self.actions = table.meanings
         self.degradations = degradations

@@ -40,7 +40,7 @@ package struct DesktopPresentation: Hashable, Sendable {
         var notification = DesktopNotification(appName: DesktopText.line(app.name, limit: DesktopText.labelLimit),
                                                summary: content.summary, body: content.body, actions: table.actions,
                                                hints: hints.hints.merging(table.hints) { first, _ in first })
-        notification.appIcon = DesktopText.line(app.icon, limit: DesktopText.keyLimit)
+        notification.appIcon = DesktopText.name(app.icon) ?? ""
         self.notification = notification
         self.actions = table.meanings
         self.degradations = content.degradations + hints.degradations + table.degradations

@@ -8,8 +8,9 @@ enum DesktopText {
     static let bodyLimit = 10_000
     /// The most characters an action's label or a hint's text keeps.
     static let labelLimit = 200
-    /// The most bytes of an action key: an identifier longer than this is no action's.
-    static let keyLimit = 1_000
+    /// The most bytes of a name: an action key, an app or category
+    /// identifier, an icon name or URI.
+    static let nameLimit = 4_096
 
     /// `text` without control characters, on one line (a newline becomes a
     /// space), at most `limit` characters.
@@ -21,6 +22,15 @@ enum DesktopText {
     /// a space), at most `limit` characters.
     static func lines(_ text: String, limit: Int) -> String {
         capped(cleaned(text, keepingNewlines: true), limit: limit)
+    }
+
+    /// `text` when it can name something (an action key, an app or category
+    /// identifier, an icon): not empty, at most `nameLimit` bytes, no control
+    /// character; nil otherwise (a name cut or cleaned would name something else).
+    static func name(_ text: String?) -> String? {
+        guard let text, !text.isEmpty, text.utf8.count <= nameLimit,
+              !text.unicodeScalars.contains(where: isStripped) else { return nil }
+        return text
     }
 
     /// `text` cut to `limit` characters, its last one "…" when it was longer.
@@ -56,10 +66,18 @@ enum DesktopText {
             switch scalar.value {
             case 0x0A: result.unicodeScalars.append(keepingNewlines ? scalar : " ")
             case 0x09: result += " "
-            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: continue
-            default: result.unicodeScalars.append(scalar)
+            default: if !isStripped(scalar) { result.unicodeScalars.append(scalar) }
             }
         }
         return result
+    }
+
+    /// Whether `scalar` is left out of text: a control character (C0, DEL,
+    /// C1) or a bidirectional override or isolate.
+    private static func isStripped(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }

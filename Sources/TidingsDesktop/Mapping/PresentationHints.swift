@@ -52,11 +52,10 @@ struct PresentationHints {
             if !capabilities.sound { degradations.append(Degradation.noSound) }
         }
 
-        let entry = DesktopText.line(app.identifier, limit: DesktopText.labelLimit)
-        if !entry.isEmpty { hints["desktop-entry"] = .string(entry) }
-        let category = DesktopText.line(presentation["category"]?["identifier"]?.stringValue ?? "",
-                                        limit: DesktopText.labelLimit)
-        if !category.isEmpty { hints["category"] = .string(category) }
+        if let entry = DesktopText.name(app.identifier) { hints["desktop-entry"] = .string(entry) }
+        if let category = DesktopText.name(presentation["category"]?["identifier"]?.stringValue) {
+            hints["category"] = .string(category)
+        }
     }
 
     /// Sets `image-path` to the image at the absolute `path`, as a `file://` URI.
