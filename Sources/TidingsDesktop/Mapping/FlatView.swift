@@ -52,7 +52,9 @@ struct FlatView {
                 guard let attachment = element["attachment"], attachment.objectMembers != nil else { continue }
                 items.append(.image(path: ImageFile.path(ofAttachment: attachment)))
             case "stack":
-                pending += (element["children"]?.arrayValue ?? []).reversed()
+                let children = element["children"]?.arrayValue ?? []
+                if children.count > Self.elementLimit { cut = true }
+                pending += children.prefix(Self.elementLimit).reversed()
             case "button", "textField":
                 hasControls = true
             default:
