@@ -9,7 +9,10 @@ import TidingsBase
 /// and swaync take for the reply field, reported as NotificationReplied) and
 /// `tidings.open` (open the expanded interface); an action of the app's with
 /// one of those identifiers, one already used, or one that is no name (empty,
-/// huge, with control characters: `DesktopText.name`) is left out.
+/// huge, with control characters: `DesktopText.name`) is left out. An
+/// action's options change nothing here: a server has one kind of button
+/// (`destructive` has no colour, `authenticationRequired` no lock), and
+/// `foreground` is for the response's delivery to the app.
 struct ActionTable {
     /// The most actions of a presentation offered (iOS shows up to ten).
     static let actionLimit = 10
