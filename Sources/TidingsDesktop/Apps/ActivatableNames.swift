@@ -4,16 +4,31 @@ import TidingsBase
 /// (`ListActivatableNames`). A name not among them has the bus list them
 /// again, at most once per `refreshInterval` (an app installed since shows
 /// up; a stream of responses to apps that have no service file does not
-/// make a listing each), and only one listing at a time: the questions asked
-/// while one is under way wait for it.
+/// make a listing each), and only one listing at a time on a connection: the
+/// questions asked while one is under way wait for it (unless its connection
+/// went away, which cancelled it).
 final class ActivatableNames {
     /// The shortest time between two listings, in seconds.
     let refreshInterval: Double
     private var names: Set<String> = []
     /// When the bus last listed them (MonotonicClock nanoseconds); nil before the first listing.
     private var listed: UInt64?
-    /// The questions waiting for the listing under way; nil when none is.
-    private var waiting: [(name: String, answer: (borrowing BusConnection, Result<Bool, BusError>) -> Void)]?
+    /// The listing under way, if any.
+    private var listing: Listing?
+
+    /// A listing under way: the connection it was asked on, and the
+    /// questions waiting for it.
+    private final class Listing {
+        /// Gone when the connection closed: the listing was cancelled with it, and never answers.
+        weak var connection: BusConnection.Registrations?
+        var questions: [(name: String, answer: (borrowing BusConnection, Result<Bool, BusError>) -> Void)]
+
+        init(on connection: BusConnection.Registrations, name: String,
+             answer: @escaping (borrowing BusConnection, Result<Bool, BusError>) -> Void) {
+            self.connection = connection
+            questions = [(name, answer)]
+        }
+    }
 
     /// An empty cache, listed on the first question.
     init(refreshInterval: Double = 2) {
@@ -27,28 +42,28 @@ final class ActivatableNames {
     func contains(_ name: String, on bus: borrowing BusConnection,
                   answer: @escaping (borrowing BusConnection, Result<Bool, BusError>) -> Void) {
         if names.contains(name) { return answer(bus, .success(true)) }
-        if waiting != nil {
-            waiting?.append((name, answer))
+        if let listing, let connection = listing.connection, connection === bus.registrations {
+            listing.questions.append((name, answer))
             return
         }
         if let listed, MonotonicClock.now() &- listed < UInt64(refreshInterval * 1e9) {
             return answer(bus, .success(false))
         }
-        waiting = [(name, answer)]
+        let started = Listing(on: bus.registrations, name: name, answer: answer)
+        listing = started
         do throws(BusError) {
             try BusDaemonClient.activatableNames(on: bus) { [self] bus, result in
-                let questions = waiting ?? []
-                waiting = nil
-                if case .success(let listing) = result {
-                    names = Set(listing)
+                if listing === started { listing = nil }
+                if case .success(let names) = result {
+                    self.names = Set(names)
                     listed = MonotonicClock.now()
                 }
-                for question in questions {
+                for question in started.questions {
                     question.answer(bus, result.map { [names] _ in names.contains(question.name) })
                 }
             }
         } catch {
-            waiting = nil
+            listing = nil
             answer(bus, .failure(error))
         }
     }

@@ -51,7 +51,9 @@ package final class AppActivation {
     /// An entry that is not a response (a member missing or of another type)
     /// is `.failed` with a sentence saying what is wrong. Only when the
     /// connection cannot even take a call (it is closed) does `completion`
-    /// run before this returns, with `.failed`.
+    /// run before this returns, with `.failed`; when the connection goes
+    /// away (its owner's deinit) before the outcome, `completion` never runs,
+    /// and the entry, still in the inbox, is replayed to the next connection.
     package func forward(_ entry: JSON, on bus: borrowing BusConnection,
                          completion: @escaping (Outcome) -> Void) {
         let response: AppResponse
