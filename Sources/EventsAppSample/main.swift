@@ -40,6 +40,14 @@ func serve(_ options: Options) -> Never {
             app.called = false
             if try !connection.run(until: { app.called }, seconds: idle) { break }
         }
+        // Leave without losing a call: give the name back first (a call sent
+        // to it afterwards starts the app anew), then answer the calls the bus
+        // routed here before (they arrive ahead of ReleaseName's reply).
+        _ = try connection.call(BusDaemonClient.name, BusDaemonClient.path, BusDaemonClient.name, "ReleaseName",
+                                arguments: { (message: borrowing MessageWriter) throws(BusError) in
+                                    try message.append(EventsApp.busName)
+                                }, reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readUInt32() })
+        try connection.processPending()
     } catch {
         // The bus went away (the session ended): nothing left to serve.
         writeLine("tidings-events-app: \(error.description)", to: 2)

@@ -2,9 +2,10 @@
 /// daemon answers): who owns a name, which names D-Bus activation can start.
 /// Every call is asynchronous: its completion runs inside `processPending`.
 package enum BusDaemonClient {
-    /// The bus's own name, object and interface.
+    /// The bus's own name, which is also its interface's.
     package static let name = "org.freedesktop.DBus"
-    static let path = "/org/freedesktop/DBus"
+    /// The bus's object.
+    package static let path = "/org/freedesktop/DBus"
 
     /// Whether some connection owns `busName` now (`NameHasOwner`).
     package static func nameHasOwner(_ busName: String, on bus: borrowing BusConnection,
