@@ -117,6 +117,27 @@ struct AppActivationTests {
         #expect(activations == (opensApp ? 1 : 0))
     }
 
+    @Test func anAppThatRefusesTheResponseFailsWithItsReason() throws {
+        let bus = try PrivateBus()
+        let client = try bus.connect()
+        let app = try bus.connect()
+        try app.exportObject(at: ApplicationClient(busName: "org.example.Busy").path) {
+            (call: borrowing MethodCall) throws(BusError) in
+            throw BusError(BusError.callFailed, name: "org.example.Error.Busy", "saving another response")
+        }
+        try app.requestName("org.example.Busy")
+
+        var outcomes: [AppActivation.Outcome] = []
+        AppActivation().forward(Self.response(app: "org.example.Busy"), on: client) { outcomes.append($0) }
+        #expect(try pump(client, app, until: { !outcomes.isEmpty }))
+        guard case .failed(let sentence)? = outcomes.first else {
+            Issue.record("expected .failed, got \(outcomes)")
+            return
+        }
+        #expect(sentence.contains("org.example.Busy did not take the response"))
+        #expect(sentence.contains("saving another response"))
+    }
+
     @Test func anEntryThatIsNotAResponseFailsWithASentence() throws {
         let bus = try PrivateBus()
         let client = try bus.connect()
