@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "TidingsApp", targets: ["TidingsApp"]),
         // A sample app built on TidingsApp.
         .executable(name: "tidings-reminders", targets: ["tidings-reminders"]),
+        // A sample D-Bus app: com.example.events, which receives responses over org.freedesktop.Application.
+        .executable(name: "tidings-events-app", targets: ["tidings-events-app"]),
         // Sample extensions: each one a shared library loaded by the host.
         .library(name: "EventInvite", type: .dynamic, targets: ["EventInvite"]),
         .library(name: "InviteService", type: .dynamic, targets: ["InviteService"]),
@@ -73,6 +75,9 @@ let package = Package(
         .target(name: "TidingsDesktop", dependencies: ["TidingsBase", "TidingsLoader", "TidingsDesktopShims"]),
         // The sample app: reminders with "done" and "snooze".
         .executableTarget(name: "tidings-reminders", dependencies: ["TidingsApp"], path: "Sources/RemindersSample"),
+        // The sample D-Bus app EventInvite's responses go to: com.example.events.
+        .executableTarget(name: "tidings-events-app", dependencies: ["TidingsBase", "TidingsDesktop"],
+                          path: "Sources/EventsAppSample"),
 
         // Benchmarks (release mode): swift run -c release tidings-benchmark
         .executableTarget(
@@ -116,7 +121,7 @@ let package = Package(
         .testTarget(name: "TidingsServerTests",
                     dependencies: ["TidingsServer", "TidingsRuntime", "TestSupport", "ServerTestSupport"]),
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "TidingsDesktopTests", dependencies: ["TidingsDesktop", "TestSupport"]),
+        .testTarget(name: "TidingsDesktopTests", dependencies: ["TidingsBase", "TidingsDesktop", "TestSupport"]),
         .testTarget(name: "TidingsAppTests", dependencies: ["TidingsApp", "TidingsBase", "TidingsServer", "TestSupport", "ServerTestSupport"]),
     ]
 )

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs tidings under a prefix: the binary, the C header and its
 # pkg-config file, the manual pages, the bash/zsh/fish completions and the
-# systemd user unit for tidings serve.
+# systemd user units for tidings serve and tidings desktop.
 set -euo pipefail
 
 usage() {
@@ -17,6 +17,7 @@ Installs tidings under PREFIX (default /usr/local):
   PREFIX/share/zsh/site-functions/_tidings
   PREFIX/share/fish/vendor_completions.d/tidings.fish
   PREFIX/lib/systemd/user/tidings.service     (PREFIX/share/systemd/user for ~/.local)
+  PREFIX/lib/systemd/user/tidings-desktop.service   the desktop front end, beside it
 
 Options:
   --prefix PREFIX   where to install (default /usr/local; ~/.local for one user)
@@ -59,6 +60,7 @@ install -m 0755 "$binary" "$root/bin/tidings"
 install -m 0644 Sources/TidingsABI/include/tidings.h "$root/include/tidings/tidings.h"
 sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" Packaging/tidings.pc.in > "$root/lib/pkgconfig/tidings.pc"
 sed -e "s|@BINDIR@|$prefix/bin|g" Packaging/tidings.service.in > "$root/$units/tidings.service"
+sed -e "s|@BINDIR@|$prefix/bin|g" Packaging/tidings-desktop.service.in > "$root/$units/tidings-desktop.service"
 "$binary" manual --directory "$root/share/man/man1"
 for shell in bash zsh fish; do
     case $shell in

@@ -101,7 +101,7 @@ import Testing
         for file in ["bin/tidings", "include/tidings/tidings.h", "lib/pkgconfig/tidings.pc", "share/man/man1/tidings.1",
                      "share/man/man1/tidings-serve.1", "share/bash-completion/completions/tidings",
                      "share/zsh/site-functions/_tidings", "share/fish/vendor_completions.d/tidings.fish",
-                     "lib/systemd/user/tidings.service"] {
+                     "lib/systemd/user/tidings.service", "lib/systemd/user/tidings-desktop.service"] {
             #expect(FileManager.default.fileExists(atPath: "\(prefix)/\(file)"), "missing \(file)")
         }
         // man tidings, as a user would type it.
@@ -117,6 +117,8 @@ import Testing
         // The unit starts the installed binary.
         let unit = try String(contentsOfFile: "\(prefix)/lib/systemd/user/tidings.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=\(prefix)/bin/tidings serve"))
+        let desktop = try String(contentsOfFile: "\(prefix)/lib/systemd/user/tidings-desktop.service", encoding: .utf8)
+        #expect(desktop.contains("ExecStart=\(prefix)/bin/tidings desktop"))
     }
 }
 

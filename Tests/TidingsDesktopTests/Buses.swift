@@ -25,23 +25,31 @@ let canStartBus: Bool = {
 
 /// A private session bus: `dbus-daemon --nofork` listening on a socket in a
 /// temporary directory, stopped (by pid) when the value goes away. Its
-/// configuration has no service directories, so that no name is
-/// auto-started (the machine's dunst would be, for the notification server's).
+/// configuration has no service directory but one of its own, holding only
+/// the service files the test gives, so that no other name is auto-started
+/// (the machine's dunst would be, for the notification server's).
 final class PrivateBus: @unchecked Sendable {
     let directory = TemporaryDirectory("tidings-dbus")
     let daemon: BackgroundProcess
     /// The bus's D-Bus address.
     let address: String
 
-    init() throws {
+    /// Starts the bus; D-Bus activation starts `services` (bus name → the
+    /// service file's `Exec` line) when a name of theirs is called.
+    init(services: [String: String] = [:]) throws {
         let socket = directory.file("bus")
         address = "unix:path=" + socket
+        for (name, exec) in services {
+            try directory.write("[D-BUS Service]\nName=\(name)\nExec=\(exec)\n", to: "services/\(name).service")
+        }
+        let serviceDirectory = services.isEmpty ? "" : "<servicedir>\(directory.file("services"))</servicedir>"
         let configuration = try directory.write("""
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
               <type>session</type>
               <listen>\(address)</listen>
+              \(serviceDirectory)
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>

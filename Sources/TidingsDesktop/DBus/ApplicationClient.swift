@@ -17,19 +17,56 @@ package struct ApplicationClient: Sendable {
     /// Activates the app (brings it up), with `platformData` such as
     /// `activation-token` and `desktop-startup-id`.
     package func activate(platformData: [String: BusValue] = [:], on bus: borrowing BusConnection) throws(BusError) {
-        try bus.call(busName, path, Self.interface, "Activate", arguments: {
-            (message: borrowing MessageWriter) throws(BusError) in try message.append(dictionary: platformData)
-        }, reply: { (_: borrowing MessageReader) in })
+        try bus.call(busName, path, Self.interface, "Activate", arguments: Self.activateArguments(platformData),
+                     reply: { (_: borrowing MessageReader) in })
     }
 
     /// Runs the app's action `name` with an optional `parameter`.
     package func activateAction(_ name: String, parameter: BusValue? = nil, platformData: [String: BusValue] = [:],
                                 on bus: borrowing BusConnection) throws(BusError) {
-        try bus.call(busName, path, Self.interface, "ActivateAction", arguments: {
-            (message: borrowing MessageWriter) throws(BusError) in
+        try bus.call(busName, path, Self.interface, "ActivateAction",
+                     arguments: Self.actionArguments(name, parameter, platformData),
+                     reply: { (_: borrowing MessageReader) in })
+    }
+
+    /// `activate` without waiting: `completion` runs later, inside
+    /// `processPending` (see `BusConnection.callAsync`). D-Bus activation may
+    /// be starting the app meanwhile.
+    /// - Parameter timeout: microseconds; 0 is sd-bus's default (25 s).
+    package func activate(platformData: [String: BusValue] = [:], timeout: UInt64 = 0, on bus: borrowing BusConnection,
+                          completion: @escaping (borrowing BusConnection, Result<Void, BusError>) -> Void)
+        throws(BusError) {
+        try bus.callAsync(busName, path, Self.interface, "Activate", timeout: timeout,
+                          arguments: Self.activateArguments(platformData),
+                          reply: { (_: borrowing MessageReader) in }, completion: completion)
+    }
+
+    /// `activateAction` without waiting: `completion` runs later, inside
+    /// `processPending` (see `BusConnection.callAsync`). D-Bus activation may
+    /// be starting the app meanwhile.
+    /// - Parameter timeout: microseconds; 0 is sd-bus's default (25 s).
+    package func activateAction(_ name: String, parameter: BusValue? = nil, platformData: [String: BusValue] = [:],
+                                timeout: UInt64 = 0, on bus: borrowing BusConnection,
+                                completion: @escaping (borrowing BusConnection, Result<Void, BusError>) -> Void)
+        throws(BusError) {
+        try bus.callAsync(busName, path, Self.interface, "ActivateAction", timeout: timeout,
+                          arguments: Self.actionArguments(name, parameter, platformData),
+                          reply: { (_: borrowing MessageReader) in }, completion: completion)
+    }
+
+    /// Activate's arguments: `a{sv}` platform data.
+    private static func activateArguments(_ platformData: [String: BusValue])
+        -> (borrowing MessageWriter) throws(BusError) -> Void {
+        { (message: borrowing MessageWriter) throws(BusError) in try message.append(dictionary: platformData) }
+    }
+
+    /// ActivateAction's arguments: `s` the action, `av` its parameter (none or one), `a{sv}` platform data.
+    private static func actionArguments(_ name: String, _ parameter: BusValue?, _ platformData: [String: BusValue])
+        -> (borrowing MessageWriter) throws(BusError) -> Void {
+        { (message: borrowing MessageWriter) throws(BusError) in
             try message.append(name)
             try message.append(variants: parameter.map { [$0] } ?? [])
             try message.append(dictionary: platformData)
-        }, reply: { (_: borrowing MessageReader) in })
+        }
     }
 }

@@ -10,8 +10,11 @@ import TidingsDesktopShims
 package struct BusConnection: ~Copyable {
     let sd: SDBusLibrary
     let bus: OpaquePointer
-    /// The match and object slots, and the handlers they call back into.
-    let registrations = Registrations()
+    /// The match, object and pending-call slots, and the handlers they call back into.
+    let registrations: Registrations
+    /// False for the view of the connection a reply handler is given (see
+    /// `callAsync`): only the owner closes the connection.
+    private let ownsConnection: Bool
 
     /// Connects to the bus at `address` (a D-Bus address, `unix:path=…`) as
     /// a client, and says hello.
@@ -37,6 +40,18 @@ package struct BusConnection: ~Copyable {
         }
         sd = library
         bus = created
+        registrations = Registrations()
+        ownsConnection = true
+    }
+
+    /// A view of the connection `bus`, for a handler running inside its
+    /// owner's `processPending`: it shares the owner's registrations and
+    /// never closes the connection.
+    init(viewOf bus: OpaquePointer, _ sd: SDBusLibrary, _ registrations: Registrations) {
+        self.sd = sd
+        self.bus = bus
+        self.registrations = registrations
+        ownsConnection = false
     }
 
     /// Connects to the session bus the environment names.
@@ -63,7 +78,10 @@ package struct BusConnection: ~Copyable {
     }
 
     deinit {
-        for slot in registrations.slots { _ = sd.slotUnref(slot) }
+        guard ownsConnection else { return }
+        // Unreferencing a pending call's slot cancels it: its handler never runs.
+        for slot in registrations.slots + registrations.calls.keys { _ = sd.slotUnref(slot) }
+        registrations.calls.removeAll()
         _ = sd.flushCloseUnref(bus)
     }
 
@@ -168,6 +186,8 @@ package struct BusConnection: ~Copyable {
 
         private(set) var slots: [OpaquePointer] = []
         private var handlers: [Handler] = []
+        /// The asynchronous calls waiting for their reply, by their slot (see `callAsync`).
+        var calls: [OpaquePointer: PendingCall] = [:]
 
         func keep(_ slot: OpaquePointer, _ handler: Handler) {
             slots.append(slot)

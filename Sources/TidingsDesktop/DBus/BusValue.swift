@@ -1,6 +1,7 @@
-/// A value inside a D-Bus variant (`v`): the basic types and arrays the
-/// notification and application interfaces carry in hints and parameters.
-package enum BusValue: Hashable, Sendable {
+/// A value inside a D-Bus variant (`v`): the basic types, arrays and
+/// dictionaries the notification and application interfaces carry in hints
+/// and parameters.
+package indirect enum BusValue: Hashable, Sendable {
     /// `s`.
     case string(String)
     /// `b`.
@@ -19,6 +20,8 @@ package enum BusValue: Hashable, Sendable {
     case bytes([UInt8])
     /// `as`.
     case strings([String])
+    /// `a{sv}`, such as the parameter of Tidings' `tidings.response` action.
+    case dictionary([String: BusValue])
 
     /// The value's D-Bus type signature.
     package var signature: String {
@@ -32,6 +35,7 @@ package enum BusValue: Hashable, Sendable {
         case .double: "d"
         case .bytes: "ay"
         case .strings: "as"
+        case .dictionary: "a{sv}"
         }
     }
 }

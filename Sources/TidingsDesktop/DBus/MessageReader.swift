@@ -74,7 +74,7 @@ package struct MessageReader: ~Copyable {
         try expect(sd.peekType(message, &type, &contents), "v")
         guard type == typeCode("v"), let contents else { throw mismatch("v") }
         let signature = String(cString: contents)
-        let known = ["s", "b", "y", "i", "u", "x", "d", "ay", "as"]
+        let known = ["s", "b", "y", "i", "u", "x", "d", "ay", "as", "a{sv}"]
         guard known.contains(signature) else {
             try expect(sd.skip(message, "v"), "v")
             return nil
@@ -89,7 +89,8 @@ package struct MessageReader: ~Copyable {
             case "x": .int64(try reader.readInt64())
             case "d": .double(try reader.readDouble())
             case "ay": .bytes(try reader.readBytes())
-            default: .strings(try reader.readStrings())
+            case "as": .strings(try reader.readStrings())
+            default: .dictionary(try reader.readDictionary())
             }
         }
     }

@@ -60,6 +60,7 @@ package struct MessageWriter: ~Copyable {
             case .double(let v): try writer.append(v)
             case .bytes(let v): try writer.append(v)
             case .strings(let v): try writer.append(v)
+            case .dictionary(let v): try writer.append(dictionary: v)
             }
         }
     }

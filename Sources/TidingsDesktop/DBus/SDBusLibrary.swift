@@ -35,6 +35,8 @@ package final class SDBusLibrary: @unchecked Sendable {
     let newSignal: tidings_sd_bus_message_new_signal
     let call: tidings_sd_bus_call
     let send: tidings_sd_bus_send
+    let callAsync: tidings_sd_bus_call_async
+    let getError: tidings_sd_bus_message_get_error
     let matchSignal: tidings_sd_bus_match_signal
     let addObject: tidings_sd_bus_add_object
     let slotUnref: tidings_sd_bus_slot_unref
@@ -81,6 +83,8 @@ package final class SDBusLibrary: @unchecked Sendable {
         newSignal = try Self.resolve("sd_bus_message_new_signal", in: opened, at: path)
         call = try Self.resolve("sd_bus_call", in: opened, at: path)
         send = try Self.resolve("sd_bus_send", in: opened, at: path)
+        callAsync = try Self.resolve("sd_bus_call_async", in: opened, at: path)
+        getError = try Self.resolve("sd_bus_message_get_error", in: opened, at: path)
         matchSignal = try Self.resolve("sd_bus_match_signal", in: opened, at: path)
         addObject = try Self.resolve("sd_bus_add_object", in: opened, at: path)
         slotUnref = try Self.resolve("sd_bus_slot_unref", in: opened, at: path)

@@ -51,6 +51,11 @@ typedef int (*tidings_sd_bus_message_new_signal)(tidings_sd_bus *bus, tidings_sd
 typedef int (*tidings_sd_bus_call)(tidings_sd_bus *bus, tidings_sd_bus_message *m, uint64_t usec,
                                    tidings_sd_bus_error *ret_error, tidings_sd_bus_message **reply);
 typedef int (*tidings_sd_bus_send)(tidings_sd_bus *bus, tidings_sd_bus_message *m, uint64_t *cookie);
+/// sd_bus_call_async: sends m; callback runs with the reply (or an error reply) inside sd_bus_process.
+typedef int (*tidings_sd_bus_call_async)(tidings_sd_bus *bus, tidings_sd_bus_slot **slot, tidings_sd_bus_message *m,
+                                         tidings_sd_bus_message_handler callback, void *userdata, uint64_t usec);
+/// sd_bus_message_get_error: the error of an error reply; NULL for any other message.
+typedef const tidings_sd_bus_error *(*tidings_sd_bus_message_get_error)(tidings_sd_bus_message *m);
 typedef int (*tidings_sd_bus_match_signal)(tidings_sd_bus *bus, tidings_sd_bus_slot **ret, const char *sender,
                                            const char *path, const char *interface, const char *member,
                                            tidings_sd_bus_message_handler callback, void *userdata);

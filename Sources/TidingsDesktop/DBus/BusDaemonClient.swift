@@ -1,0 +1,37 @@
+/// A typed client of the bus itself (`org.freedesktop.DBus`, which the bus
+/// daemon answers): who owns a name, which names D-Bus activation can start.
+/// Every call is asynchronous: its completion runs inside `processPending`.
+package enum BusDaemonClient {
+    /// The bus's own name, which is also its interface's.
+    package static let name = "org.freedesktop.DBus"
+    /// The bus's object.
+    package static let path = "/org/freedesktop/DBus"
+
+    /// Whether some connection owns `busName` now (`NameHasOwner`).
+    package static func nameHasOwner(_ busName: String, on bus: borrowing BusConnection,
+                                     completion: @escaping (borrowing BusConnection, Result<Bool, BusError>) -> Void)
+        throws(BusError) {
+        try bus.callAsync(name, path, name, "NameHasOwner", arguments: {
+            (message: borrowing MessageWriter) throws(BusError) in try message.append(busName)
+        }, reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readBool() }, completion: completion)
+    }
+
+    /// The names D-Bus activation can start: those of the bus's service
+    /// files (`ListActivatableNames`).
+    package static func activatableNames(on bus: borrowing BusConnection,
+                                         completion: @escaping (borrowing BusConnection, Result<[String], BusError>) -> Void)
+        throws(BusError) {
+        try bus.callAsync(name, path, name, "ListActivatableNames",
+                          reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readStrings() },
+                          completion: completion)
+    }
+
+    /// A round trip to the bus (`GetId`): `completion` runs once the bus
+    /// answered, inside `processPending`. For work that must happen later,
+    /// on the loop, rather than inside the caller.
+    package static func roundTrip(on bus: borrowing BusConnection,
+                                  completion: @escaping (borrowing BusConnection, Result<Void, BusError>) -> Void)
+        throws(BusError) {
+        try bus.callAsync(name, path, name, "GetId", reply: { (_: borrowing MessageReader) in }, completion: completion)
+    }
+}
