@@ -41,8 +41,7 @@ enum BuiltLibrary {
         try FileSystem.copyFile(newest.path, to: Path.join(bundle, manifest.executable))
         let other = candidates.count > 1 ? " (newer than the other build's)" : ""
         let used = String(newest.path.dropFirst(directory.count).drop { $0 == "/" })
-        return (bundle, .note(.builtLibrary, "Validating the package's built library \(used)\(other), as a bundle with \(directory)'s Info.plist.",
-                              at: .init(file: newest.path)))
+        return (bundle, .note(.builtLibrary, "Validating \(used), the package's newest build of \(manifest.executable)\(other), with the Info.plist beside Package.swift."))
     }
 }
 
