@@ -38,7 +38,7 @@ extension HostService {
                scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
             let identifier = try HostService.identifier(&params)
             return try HostService.onInterface(identifier) { () throws(Diagnostic) in
-                try service.host.tapMediaButton(of: identifier)
+                try service.host.tapMediaButton(of: identifier).presentation
             }.json
         },
         Method(ProtocolMethod(
