@@ -143,6 +143,7 @@ public struct ThumbnailOptions: Sendable, Equatable {
         self.time = time
     }
 
+    /// True when both hide alike and show the same part at the same moment.
     public static func == (lhs: ThumbnailOptions, rhs: ThumbnailOptions) -> Bool {
         lhs.hidden == rhs.hidden && lhs.time == rhs.time
             && lhs.clippingRect.map { [$0.x, $0.y, $0.width, $0.height] }
@@ -171,6 +172,7 @@ public struct NotificationResponse: Sendable {
 public struct NotificationAction: Sendable {
     /// Action options, with Apple's raw values.
     public struct Options: OptionSet, Sendable {
+        /// The options' bits, with Apple's raw values.
         public let rawValue: UInt32
         /// Creates options from Apple's raw value.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
