@@ -32,7 +32,8 @@ enum ValidateCommand: Command {
         examples: [
             "tidings validate ./Greeter.appex",
             "tidings validate EventInvite --categories Plugins/EventInvite/Payloads/categories.json --seed 7 --json",
-        ])
+        ],
+        bundleArguments: true)
 
     static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw .usage("tidings validate needs a bundle (see tidings validate --help).") }
