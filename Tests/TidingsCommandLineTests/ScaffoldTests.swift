@@ -25,4 +25,26 @@ import Testing
         #expect(validated.standardError.contains("neither .build/debug/libUnbuilt.so nor .build/release/libUnbuilt.so is built"))
         #expect(validated.standardError.contains("run swift build"))
     }
+
+    /// Of .build/debug and .build/release, validate takes the newest build, and says so.
+    @Test func validateTakesAPackagesNewestBuild() throws {
+        // A C project's library stands for a Swift build: only the files' places and times matter.
+        #expect(try tidings.run("new", "Twice", "--language", "c", "--into", scratch.path).status == 0)
+        let project = scratch.file("Twice")
+        #expect(try ProcessRunner.run("/bin/sh", ["-c", "make -s"], directory: project).status == 0)
+        let files = FileManager.default
+        try "// swift-tools-version: 6.0\n".write(toFile: project + "/Package.swift", atomically: true, encoding: .utf8)
+        for build in ["debug", "release"] {
+            try files.createDirectory(atPath: project + "/.build/\(build)", withIntermediateDirectories: true)
+            try files.copyItem(atPath: project + "/libTwice.so", toPath: project + "/.build/\(build)/libTwice.so")
+        }
+        try files.removeItem(atPath: project + "/libTwice.so")
+        try files.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: project + "/.build/debug/libTwice.so")
+        let validated = try tidings.run(["validate", ".", "--categories", "categories.json"], directory: project)
+        #expect(validated.status == 0, "\(validated.standardOutput)")
+        #expect(validated.standardError.contains("Validating .build/release/libTwice.so, the package's newest build of libTwice.so (newer than the other build's)"),
+                "\(validated.standardError)")
+        // The report is the project's, under the path given, not the staged bundle's.
+        #expect(validated.standardOutput.hasPrefix(".\n") && validated.standardOutput.contains("pass  library"))
+    }
 }
