@@ -50,25 +50,17 @@ enum NewCommand: Command {
             throw .usage("--categories takes names separated by commas, such as reminder,overdue.")
         }
         let source: Scaffold.Source
-        let located: SourceLocator.Located?
         if let given = arguments.value("tidings") {
-            guard let found = Scaffold.source(given: given) else {
+            guard let found = SourceLocator.source(given: given) else {
                 throw CommandFailure(.noInput, [.error(.fileNotFound, "\(given) is not a Tidings package (a checkout or an installed SDK package): it has no Package.swift.")])
             }
-            (source, located) = (found, nil)
+            source = found
         } else {
-            let found = SourceLocator.locate()
-            (source, located) = (found.source ?? Scaffold.Source(), found)
+            source = SourceLocator.locate().source ?? Scaffold.Source()
         }
-        switch language {
-        case .swift where source.package == nil:
-            throw CommandFailure(.noInput, [located?.failure(needing: "the Tidings Swift package")
-                ?? .error(.fileNotFound, "Give the Tidings package with --tidings.")])
-        case .c where source.include == nil:
-            throw CommandFailure(.noInput, [located?.failure(needing: "Tidings' C header, tidings.h")
-                ?? .error(.fileNotFound, "Cannot find tidings.h beside this tidings; give a checkout's path with --tidings.")])
-        default:
-            break
+        guard language == .swift ? source.package != nil : source.include != nil else {
+            let needed = language == .swift ? "the Tidings Swift package" : "Tidings' C header, tidings.h"
+            throw CommandFailure(.noInput, [SourceLocator.locate().failure(needing: needed)])
         }
         let project = Scaffold(name: name, kind: kind, language: language, app: app, categories: categories, source: source)
         let directory = Path.join(arguments.value("into") ?? ".", name)

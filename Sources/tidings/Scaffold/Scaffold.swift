@@ -84,19 +84,4 @@ struct Scaffold {
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
     }
-
-    /// A checkout's (or an installed SDK package's) header directory, relative to the package.
-    static let packagedHeaders = "Sources/TidingsABI/include"
-
-    /// The Source given by `--tidings`: a URL (the header, if any, from where
-    /// this tidings is), or a package's path (a checkout or an installed SDK
-    /// package: it holds the header too); nil for a path with no Package.swift.
-    static func source(given: String) -> Source? {
-        if given.contains("://") { return Source(include: SourceLocator.locate().source?.include, package: given) }
-        guard FileSystem.status(of: Path.join(given, "Package.swift"))?.kind == .regular else { return nil }
-        let path = FileSystem.absolutePath(given)
-        let include = Path.join(path, packagedHeaders)
-        let hasHeader = FileSystem.status(of: Path.join(include, "tidings.h"))?.kind == .regular
-        return Source(include: hasHeader ? include : SourceLocator.locate().source?.include, package: path)
-    }
 }

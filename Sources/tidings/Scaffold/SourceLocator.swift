@@ -26,6 +26,9 @@ enum SourceLocator {
         }
     }
 
+    /// A checkout's (or an installed SDK package's) header directory, relative to the package.
+    static let packagedHeaders = "Sources/TidingsABI/include"
+
     /// The prefix-relative path of the installed SDK package.
     static let installedPackage = "share/tidings/TidingsSDK"
 
@@ -35,6 +38,18 @@ enum SourceLocator {
         for _ in 0..<4 { path = Path.directory(of: path) }
         return path
     }()
+
+    /// The source `--tidings` gives: a URL (the header, if any, found from
+    /// this tidings), or a package's path (a checkout or an installed SDK
+    /// package, which holds the header too); nil for a path with no Package.swift.
+    static func source(given: String) -> Scaffold.Source? {
+        if given.contains("://") { return Scaffold.Source(include: locate().source?.include, package: given) }
+        guard FileSystem.status(of: Path.join(given, "Package.swift"))?.kind == .regular else { return nil }
+        let path = FileSystem.absolutePath(given)
+        let include = Path.join(path, packagedHeaders)
+        let hasHeader = FileSystem.status(of: Path.join(include, "tidings.h"))?.kind == .regular
+        return Scaffold.Source(include: hasHeader ? include : locate().source?.include, package: path)
+    }
 
     /// Looks for Tidings from the running executable.
     static func locate() -> Located {
@@ -46,7 +61,7 @@ enum SourceLocator {
             directory = Path.directory(of: directory)
             if isPackage(directory) { return Located(source: checkout(directory), executable: executable, places: []) }
         }
-        places.append("a checkout above \(bin) (Package.swift and \(Scaffold.packagedHeaders)/tidings.h)")
+        places.append("a checkout above \(bin) (Package.swift and \(packagedHeaders)/tidings.h)")
 
         let prefix = Path.directory(of: bin)
         let include = Path.join(prefix, "include/tidings")
@@ -67,11 +82,11 @@ enum SourceLocator {
     /// True when `directory` holds a Tidings package: Package.swift and the header beneath it.
     private static func isPackage(_ directory: String) -> Bool {
         FileSystem.status(of: Path.join(directory, "Package.swift"))?.kind == .regular
-            && FileSystem.status(of: Path.join(directory, Scaffold.packagedHeaders + "/tidings.h"))?.kind == .regular
+            && FileSystem.status(of: Path.join(directory, packagedHeaders + "/tidings.h"))?.kind == .regular
     }
 
     private static func checkout(_ directory: String) -> Scaffold.Source {
-        Scaffold.Source(include: Path.join(directory, Scaffold.packagedHeaders), package: directory)
+        Scaffold.Source(include: Path.join(directory, packagedHeaders), package: directory)
     }
 
     /// The running executable's path.
