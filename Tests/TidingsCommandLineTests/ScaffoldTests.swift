@@ -47,4 +47,29 @@ import Testing
         // The report is the project's, under the path given, not the staged bundle's.
         #expect(validated.standardOutput.hasPrefix(".\n") && validated.standardOutput.contains("pass  library"))
     }
+
+    /// An install with the header but not the SDK package (an older one): C finds the header; Swift
+    /// is refused with the places looked in and --tidings as the fix, never a checkout's package in its place.
+    @Test func aPrefixWithoutTheSDKPackageNamesWhereItLooked() throws {
+        let prefix = scratch.file("old-prefix")
+        let files = FileManager.default
+        for directory in ["bin", "include/tidings"] {
+            try files.createDirectory(atPath: "\(prefix)/\(directory)", withIntermediateDirectories: true)
+        }
+        try files.copyItem(atPath: Locations.product("tidings"), toPath: prefix + "/bin/tidings")
+        try files.copyItem(atPath: Locations.headerDirectory + "/tidings.h", toPath: prefix + "/include/tidings/tidings.h")
+        var installed = tidings
+        installed.executable = prefix + "/bin/tidings"
+
+        #expect(try installed.run("new", "Plain", "--language", "c", "--into", scratch.path).status == 0)
+        let makefile = try String(contentsOfFile: scratch.file("Plain/Makefile"), encoding: .utf8)
+        #expect(makefile.contains("TIDINGS_CFLAGS ?= -I") && makefile.contains("old-prefix/include/tidings\n"))
+
+        let swift = try installed.run("new", "Swifty", "--into", scratch.path)
+        #expect(swift.status == 66)
+        #expect(swift.standardError.contains("Cannot find the Tidings Swift package from this tidings"), "\(swift.standardError)")
+        #expect(swift.standardError.contains("old-prefix (include/tidings/tidings.h, share/tidings/TidingsSDK/Package.swift)"))
+        #expect(swift.standardError.contains("with --tidings"))
+        #expect(!files.fileExists(atPath: scratch.file("Swifty")))
+    }
 }
