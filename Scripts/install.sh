@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs tidings under a prefix: the binary, the C header and its
-# pkg-config file, the manual pages, the bash/zsh/fish completions and the
-# systemd user units for tidings serve and tidings desktop.
+# pkg-config file, the Swift SDK package (for tidings new), the manual pages,
+# the bash/zsh/fish completions and the systemd user units for tidings serve
+# and tidings desktop.
 set -euo pipefail
 
 usage() {
@@ -12,6 +13,7 @@ Installs tidings under PREFIX (default /usr/local):
   PREFIX/bin/tidings
   PREFIX/include/tidings/tidings.h            the C ABI
   PREFIX/lib/pkgconfig/tidings.pc             pkg-config --cflags tidings
+  PREFIX/share/tidings/TidingsSDK/            the Swift SDK package a Swift extension depends on
   PREFIX/share/man/man1/tidings*.1            man tidings, man tidings-deliver, ...
   PREFIX/share/bash-completion/completions/tidings
   PREFIX/share/zsh/site-functions/_tidings
@@ -59,6 +61,13 @@ install -d "$root/bin" "$root/include/tidings" "$root/lib/pkgconfig" "$root/shar
 install -m 0755 "$binary" "$root/bin/tidings"
 install -m 0644 Sources/TidingsABI/include/tidings.h "$root/include/tidings/tidings.h"
 sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" Packaging/tidings.pc.in > "$root/lib/pkgconfig/tidings.pc"
+sdk=$root/share/tidings/TidingsSDK
+rm -rf "$sdk" && install -d "$sdk/Sources"
+sed -e "s|@VERSION@|$version|g" Packaging/sdk-package.swift.in > "$sdk/Package.swift"
+for module in TidingsABI TidingsBase TidingsSDK; do
+    cp -R "Sources/$module" "$sdk/Sources/$module"
+done
+rm -rf "$sdk/Sources/TidingsSDK/TidingsSDK.docc"
 sed -e "s|@BINDIR@|$prefix/bin|g" Packaging/tidings.service.in > "$root/$units/tidings.service"
 sed -e "s|@BINDIR@|$prefix/bin|g" Packaging/tidings-desktop.service.in > "$root/$units/tidings-desktop.service"
 "$binary" manual --directory "$root/share/man/man1"
@@ -72,3 +81,11 @@ for shell in bash zsh fish; do
     "$binary" completions $shell > "$root/$file"
 done
 echo "tidings $version installed under $root"
+# pkg-config looks in its own directories (pkg-config --variable pc_path pkg-config); say how to add this one.
+pcdir=$prefix/lib/pkgconfig
+if command -v pkg-config > /dev/null; then searched=$(pkg-config --variable pc_path pkg-config); else searched=; fi
+case ":$searched:${PKG_CONFIG_PATH:-}:" in
+    *":$pcdir:"*) ;;
+    *) echo "pkg-config does not look in $pcdir: for pkg-config --cflags tidings, run"
+       echo "  export PKG_CONFIG_PATH=$pcdir\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}" ;;
+esac

@@ -2,7 +2,10 @@
 # Generates the API references of the two libraries others import — TidingsSDK
 # (extensions) and TidingsApp (apps) — from their /// comments and DocC
 # catalogs with the toolchain's own tools (swift-symbolgraph via the compiler,
-# then docc), failing on any warning, such as an undocumented parameter.
+# then docc), failing on any warning, such as an undocumented parameter, and
+# on any public declaration without a /// summary: docc says nothing about
+# those (its --warnings-as-errors covers links and parameters), so
+# Scripts/check-doc-coverage.py reads the symbol graphs first.
 #   Scripts/sdk-docs.sh [OUTPUT]   (default .build-docs: OUTPUT/TidingsSDK.doccarchive, OUTPUT/TidingsApp.doccarchive)
 # Open an archive's index.html through a web server (python3 -m http.server -d ARCHIVE).
 set -euo pipefail
@@ -16,6 +19,8 @@ for module in TidingsSDK TidingsApp; do
         -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs"
     # Only the library's own symbols: the modules below it are not its API.
     find "$graphs" -name '*.symbols.json' ! -name "$module*" -delete
+    python3 Scripts/check-doc-coverage.py "$graphs" \
+        || { echo "sdk-docs.sh: $module has public declarations without documentation (above)" >&2; exit 1; }
     lower=$(echo "$module" | tr '[:upper:]' '[:lower:]')
     docc convert "Sources/$module/$module.docc" \
         --additional-symbol-graph-dir "$graphs" \

@@ -5,6 +5,7 @@ public struct DeliveredNotification: Sendable {
     public let identifier: String
     /// Delivery time in seconds since 1970-01-01 UTC.
     public let date: Double
+    /// What the notification says: title, body, category, userInfo, attachments.
     public let content: NotificationContent
     /// What delivered it, from the host's `tidings.trigger/1`; nil for a
     /// request delivered at once and from a host without the interface.
@@ -32,11 +33,17 @@ public struct NotificationRequest: Sendable {
 /// What a notification says (UNNotificationContent). A service extension
 /// changes a copy (UNMutableNotificationContent) and hands it back.
 public struct NotificationContent: Sendable {
+    /// The title ("" for none).
     public var title: String
+    /// The subtitle ("" for none).
     public var subtitle: String
+    /// The body ("" for none).
     public var body: String
+    /// The category, which chooses the content extension and the actions ("" for none).
     public var categoryIdentifier: String
+    /// The thread it is grouped in ("" for none).
     public var threadIdentifier: String
+    /// The identifier of the app's content it is about, for the app's scene; nil for none.
     public var targetContentIdentifier: String?
     /// The sound's name ("default" for the default sound); nil for silence.
     public var sound: String?
@@ -70,6 +77,7 @@ public struct NotificationContent: Sendable {
 
 /// One top-level userInfo entry.
 public struct UserInfoEntry: Sendable {
+    /// The entry's key.
     public let key: String
     /// The value as JSON text.
     public let json: String
@@ -105,6 +113,7 @@ public struct UserInfoEntry: Sendable {
 
 /// A media file attached to a notification (UNNotificationAttachment).
 public struct NotificationAttachment: Sendable {
+    /// The attachment's identifier, unique within the notification.
     public let identifier: String
     /// Its uniform type identifier, such as "public.png".
     public let type: String
@@ -134,6 +143,7 @@ public struct ThumbnailOptions: Sendable, Equatable {
         self.time = time
     }
 
+    /// True when both hide alike and show the same part at the same moment.
     public static func == (lhs: ThumbnailOptions, rhs: ThumbnailOptions) -> Bool {
         lhs.hidden == rhs.hidden && lhs.time == rhs.time
             && lhs.clippingRect.map { [$0.x, $0.y, $0.width, $0.height] }
@@ -148,9 +158,13 @@ public struct NotificationResponse: Sendable {
     /// The identifier the host uses when the user dismissed it (customDismissAction categories only).
     public static let dismissActionIdentifier = "com.apple.UNNotificationDismissActionIdentifier"
 
+    /// The action the user chose: one of the category's (or the extension's)
+    /// action identifiers, or `defaultActionIdentifier` (opened) or
+    /// `dismissActionIdentifier` (dismissed).
     public let actionIdentifier: String
     /// What the user typed, for a text-input action.
     public let userText: String?
+    /// The notification the user answered, as it was delivered.
     public let notification: DeliveredNotification
 }
 
@@ -158,16 +172,23 @@ public struct NotificationResponse: Sendable {
 public struct NotificationAction: Sendable {
     /// Action options, with Apple's raw values.
     public struct Options: OptionSet, Sendable {
+        /// The options' bits, with Apple's raw values.
         public let rawValue: UInt32
         /// Creates options from Apple's raw value.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
+        /// The action needs the device unlocked.
         public static let authenticationRequired = Options(rawValue: 1)
+        /// The action destroys something: drawn in red.
         public static let destructive = Options(rawValue: 2)
+        /// The action opens the app.
         public static let foreground = Options(rawValue: 4)
     }
 
+    /// The identifier the response carries when the user chooses it.
     public var identifier: String
+    /// The button's title.
     public var title: String
+    /// How it is drawn and what it needs.
     public var options: Options
     /// For a text-input action: the send button's title and the placeholder.
     public var textInput: (buttonTitle: String, placeholder: String)?

@@ -244,9 +244,13 @@ public final class NotificationExtensionContext: @unchecked Sendable {
 
     /// A log line's severity.
     public enum LogLevel: Int32, Sendable {
+        /// Detail for whoever debugs the extension.
         case debug = 0
+        /// What happened, in the ordinary course.
         case info = 1
+        /// Something unexpected that the extension got over.
         case warning = 2
+        /// Something that failed.
         case error = 3
     }
 }

@@ -52,6 +52,13 @@ import Testing
     @Test func responseAddsTheViewAsItLeftIt() throws {
         let html = try page(invite, ["--respond", "accept", "--appearance", "dark"])
         #expect(html.contains("After accept: the extension answered dismiss; dismissed"))
+        // The panel after the dismissal draws the card as gone: outlined, a mark in place of the actions; the first is as it was.
+        let after = try #require(html.components(separatedBy: "After accept:").last)
+        #expect(after.contains("<div class=\"dismissed-card\">\n<article class=\"platter expanded dismissed\">"))
+        #expect(after.contains("<div class=\"dismissed-mark\">Dismissed: no longer shown</div>"))
+        #expect(!after.contains("<ul class=\"actions\""))
+        #expect(html.contains(".dismissed-card .platter{outline:2px dashed var(--destructive)"))
+        #expect(html.components(separatedBy: "<div class=\"dismissed-mark\">").count == 2)
         #expect(html.contains("data-id=\"eventResponse\" style=\"color:#34C759\">Going!</div>"))
         #expect(html.contains("data-appearance=\"dark\"") && !html.contains("data-appearance=\"light\""))
         // The image was read before the dismissal took the attachment out of the store.

@@ -2,58 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `tidings new`: each kind of project builds with its one command, installs
-/// with the next, and is delivered to.
+/// `tidings new`'s checks and `tidings validate` on a Swift project (the
+/// flows themselves: ScaffoldFlowTests).
 @Suite struct ScaffoldTests {
     let tidings = Tidings()
     let scratch = TemporaryDirectory("scaffold")
-
-    struct Project: CustomTestStringConvertible, Sendable {
-        var name: String
-        var kind: String
-        var language: String
-        var testDescription: String { "\(kind) in \(language)" }
-    }
-
-    static let projects = [Project(name: "Greeter", kind: "content", language: "swift"),
-                           Project(name: "Hello", kind: "content", language: "c"),
-                           Project(name: "Stamp", kind: "service", language: "c"),
-                           Project(name: "Stamper", kind: "service", language: "swift")]
-
-    @Test(arguments: projects)
-    func aNewProjectBuildsInstallsAndIsDelivered(_ project: Project) throws {
-        let app = "com.example.\(project.name.lowercased())"
-        let made = try tidings.run("new", project.name, "--kind", project.kind, "--language", project.language,
-                                   "--app", app, "--into", scratch.path, "--json")
-        #expect(made.status == 0, "\(made.standardError)")
-        let plan = try #require(try JSONSerialization.jsonObject(with: Data(made.standardOutput.utf8)) as? [String: Any])
-        let directory = try #require(plan["directory"] as? String)
-
-        // The one build command the project names.
-        let build = try #require(plan["build"] as? String)
-        let built = try ProcessRunner.run("/bin/sh", ["-c", build], directory: directory)
-        #expect(built.status == 0, "\(build): \(built.standardError)")
-
-        // The one install command, with the test's extension directory.
-        let extensions = scratch.file("extensions-\(project.name)")
-        let install = try #require(plan["install"] as? String).split(separator: " ").dropFirst().map(String.init)
-        let installed = try tidings.run(install.map { $0 == "Info.plist" || $0.hasSuffix(".so") || $0.hasSuffix(".json")
-                                                      ? directory + "/" + $0 : $0 } + ["--into", extensions])
-        #expect(installed.status == 0, "\(installed.standardError)")
-
-        // Delivered: the content extension draws the sample and answers "done"; the service extension rewrites the title.
-        var deliver = ["deliver", directory + "/payload.json", "--app", app, "--extensions", extensions, "--json"]
-        if project.kind == "content" { deliver += ["--categories", directory + "/categories.json", "--respond", "done"] }
-        let delivered = try tidings.run(deliver)
-        #expect(delivered.status == 0, "\(delivered.standardError)")
-        let output = delivered.standardOutput
-        if project.kind == "content" {
-            #expect(output.contains("\"com.example.\(project.name.lowercased()).\(project.name.lowercased())\""))
-            #expect(output.contains("\"Done.\""))
-        } else {
-            #expect(output.contains("[\(project.name)] Hello from \(project.name)"))
-        }
-    }
 
     @Test func namesAndPlacesAreChecked() throws {
         #expect(try tidings.run("new", "9lives").status == 64)
@@ -63,5 +16,60 @@ import Testing
         #expect(try tidings.run("new", "Taken", "--into", scratch.path).status == 0)
         let again = try tidings.run("new", "Taken", "--into", scratch.path)
         #expect(again.status == 73 && again.standardError.contains("exists already"))
+    }
+
+    @Test func validateOnAnUnbuiltSwiftPackageSaysToBuildIt() throws {
+        #expect(try tidings.run("new", "Unbuilt", "--into", scratch.path).status == 0)
+        let validated = try tidings.run(["validate", "."], environment: [:], directory: scratch.file("Unbuilt"))
+        #expect(validated.status == 66)
+        #expect(validated.standardError.contains("neither .build/debug/libUnbuilt.so nor .build/release/libUnbuilt.so is built"))
+        #expect(validated.standardError.contains("run swift build"))
+    }
+
+    /// Of .build/debug and .build/release, validate takes the newest build, and says so.
+    @Test func validateTakesAPackagesNewestBuild() throws {
+        // A C project's library stands for a Swift build: only the files' places and times matter.
+        #expect(try tidings.run("new", "Twice", "--language", "c", "--into", scratch.path).status == 0)
+        let project = scratch.file("Twice")
+        #expect(try ProcessRunner.run("/bin/sh", ["-c", "make -s"], directory: project).status == 0)
+        let files = FileManager.default
+        try "// swift-tools-version: 6.0\n".write(toFile: project + "/Package.swift", atomically: true, encoding: .utf8)
+        for build in ["debug", "release"] {
+            try files.createDirectory(atPath: project + "/.build/\(build)", withIntermediateDirectories: true)
+            try files.copyItem(atPath: project + "/libTwice.so", toPath: project + "/.build/\(build)/libTwice.so")
+        }
+        try files.removeItem(atPath: project + "/libTwice.so")
+        try files.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: project + "/.build/debug/libTwice.so")
+        let validated = try tidings.run(["validate", ".", "--categories", "categories.json"], directory: project)
+        #expect(validated.status == 0, "\(validated.standardOutput)")
+        #expect(validated.standardError.contains("Validating .build/release/libTwice.so, the package's newest build of libTwice.so (newer than the other build's)"),
+                "\(validated.standardError)")
+        // The report is the project's, under the path given, not the staged bundle's.
+        #expect(validated.standardOutput.hasPrefix(".\n") && validated.standardOutput.contains("pass  library"))
+    }
+
+    /// An install with the header but not the SDK package (an older one): C finds the header; Swift
+    /// is refused with the places looked in and --tidings as the fix, never a checkout's package in its place.
+    @Test func aPrefixWithoutTheSDKPackageNamesWhereItLooked() throws {
+        let prefix = scratch.file("old-prefix")
+        let files = FileManager.default
+        for directory in ["bin", "include/tidings"] {
+            try files.createDirectory(atPath: "\(prefix)/\(directory)", withIntermediateDirectories: true)
+        }
+        try files.copyItem(atPath: Locations.product("tidings"), toPath: prefix + "/bin/tidings")
+        try files.copyItem(atPath: Locations.headerDirectory + "/tidings.h", toPath: prefix + "/include/tidings/tidings.h")
+        var installed = tidings
+        installed.executable = prefix + "/bin/tidings"
+
+        #expect(try installed.run("new", "Plain", "--language", "c", "--into", scratch.path).status == 0)
+        let makefile = try String(contentsOfFile: scratch.file("Plain/Makefile"), encoding: .utf8)
+        #expect(makefile.contains("TIDINGS_CFLAGS ?= -I") && makefile.contains("old-prefix/include/tidings\n"))
+
+        let swift = try installed.run("new", "Swifty", "--into", scratch.path)
+        #expect(swift.status == 66)
+        #expect(swift.standardError.contains("Cannot find the Tidings Swift package from this tidings"), "\(swift.standardError)")
+        #expect(swift.standardError.contains("old-prefix (include/tidings/tidings.h, share/tidings/TidingsSDK/Package.swift)"))
+        #expect(swift.standardError.contains("with --tidings"))
+        #expect(!files.fileExists(atPath: scratch.file("Swifty")))
     }
 }

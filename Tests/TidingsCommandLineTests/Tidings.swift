@@ -5,19 +5,22 @@ import TestSupport
 /// nothing installed on the machine leaks into a test.
 struct Tidings {
     let home = TemporaryDirectory("cli-home")
+    /// The executable run: the build's, unless a test runs one elsewhere (copied, installed).
+    var executable = Locations.product("tidings")
 
     @discardableResult
     func run(_ arguments: String...) throws -> ProcessResult {
         try run(arguments)
     }
 
-    /// Runs `tidings` with `arguments`; `environment` adds to or overrides
-    /// the test's; past `deadline` seconds it is killed (see `ProcessRunner`).
-    func run(_ arguments: [String], environment: [String: String] = [:], deadline: Double? = nil) throws -> ProcessResult {
-        try ProcessRunner.run(Locations.product("tidings"), arguments, environment: [
+    /// Runs `tidings` with `arguments` (in `directory`, else the test's);
+    /// `environment` adds to or overrides the test's; past `deadline` seconds it is killed (see `ProcessRunner`).
+    func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
+             deadline: Double? = nil) throws -> ProcessResult {
+        try ProcessRunner.run(executable, arguments, environment: [
             "HOME": home.path, "XDG_DATA_HOME": home.file("data"), "XDG_DATA_DIRS": home.file("system"),
             "TIDINGS_EXTENSIONS_PATH": "", "NO_COLOR": "1",
-        ].merging(environment) { _, given in given }, deadline: deadline)
+        ].merging(environment) { _, given in given }, directory: directory, deadline: deadline)
     }
 
     /// Runs and parses standard output as JSON.

@@ -114,10 +114,10 @@ import TidingsRuntime
         #expect(report(kept.presentation) == "keep: ok", "\(kept.diagnostics.map(\.description))")
         #expect(kept.option == .doNotDismiss)
         #expect(!kept.presentation.dismissed)
-        let played = try host.tapMediaButton(of: "a")
+        let played = try host.tapMediaButton(of: "a").presentation
         #expect(report(played) == "play: ok")
         #expect(played.view?.text(of: "media") == "play")
-        let paused = try host.tapMediaButton(of: "a")
+        let paused = try host.tapMediaButton(of: "a").presentation
         #expect(report(paused) == "pause: ok")
         let replied = try host.respond(to: "a", with: ResponseRequest(actionIdentifier: "reply", userText: "hello"))
         #expect(report(replied.presentation) == "reply: ok")

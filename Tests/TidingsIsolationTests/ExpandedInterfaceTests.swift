@@ -275,9 +275,9 @@ import TidingsRuntime
         _ = host.deliver(notification("n", category: "misbehave"), to: "com.example.tests")
         #expect(throws: Diagnostic.self) { try host.tapMediaButton(of: "n") }
         _ = try host.open("n")
-        let playing = try host.tapMediaButton(of: "n")
+        let playing = try host.tapMediaButton(of: "n").presentation
         #expect(playing.mediaPlaying && playing.view?.text(of: "count") == "play")
-        let paused = try host.tapMediaButton(of: "n")
+        let paused = try host.tapMediaButton(of: "n").presentation
         #expect(!paused.mediaPlaying && paused.view?.text(of: "count") == "pause")
     }
 }

@@ -188,10 +188,10 @@ import TidingsRuntime
         #expect(button.type == 2)
         #expect(button.tint?.description == "#FFFFFF")
         #expect(!delivery.presentation.mediaPlaying)
-        let playing = try host.tapMediaButton(of: "n")
+        let playing = try host.tapMediaButton(of: "n").presentation
         #expect(playing.mediaPlaying)
         #expect(playing.view?.text(of: "count") == "play")
-        let paused = try host.tapMediaButton(of: "n")
+        let paused = try host.tapMediaButton(of: "n").presentation
         #expect(!paused.mediaPlaying)
         #expect(paused.view?.text(of: "count") == "pause")
     }

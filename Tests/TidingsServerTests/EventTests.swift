@@ -136,6 +136,8 @@ import TidingsServer
         _ = try first.call("notifications.open", .object([("identifier", .string("m2"))]))
         let tapped = try first.call("notifications.tap-media-button", .object([("identifier", .string("m2"))]))
         #expect(tapped["mediaButton"]?["playing"] == .bool(true))
+        // With what the extension logged and did wrong in media_play.
+        #expect(tapped["log"]?.arrayValue != nil && tapped["diagnostics"]?.arrayValue != nil)
         let unknown = #expect(throws: RPCErrorReply.self) {
             try first.call("notifications.open", .object([("identifier", .string("gone"))]))
         }

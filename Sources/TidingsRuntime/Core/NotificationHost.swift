@@ -381,10 +381,11 @@ package final class NotificationHost: Sendable {
     // MARK: The view
 
     /// The user tapped the media play/pause button of the notification's
-    /// open interface: plays when paused, pauses when playing.
+    /// open interface: plays when paused, pauses when playing. Returns the
+    /// presentation after, with what the extension logged meanwhile.
     /// - Throws: for a notification not presented, or whose interface is
     ///   not open or shows no media button.
-    package func tapMediaButton(of identifier: String) throws(Diagnostic) -> Presentation {
+    package func tapMediaButton(of identifier: String) throws(Diagnostic) -> MediaTapOutcome {
         try viewEvents.tapMediaButton(of: identifier)
     }
 

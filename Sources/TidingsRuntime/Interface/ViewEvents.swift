@@ -14,7 +14,7 @@ struct ViewEvents: Sendable {
     /// interface: plays when paused, pauses when playing.
     /// - Throws: for a notification not presented, or whose interface is
     ///   not open or shows no media button.
-    func tapMediaButton(of identifier: String) throws(Diagnostic) -> Presentation {
+    func tapMediaButton(of identifier: String) throws(Diagnostic) -> MediaTapOutcome {
         guard let (entry, registered, held) = screen.state.withLock({ $0.claim(identifier) }) else {
             throw Screen.notPresented(identifier)
         }
@@ -32,9 +32,10 @@ struct ViewEvents: Sendable {
         try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
             if playing { try extensionInstance.mediaPlay() } else { try extensionInstance.mediaPause() }
         }
-        var ignored = CallResult()
-        return reports.collect(from: instance, for: entry, categoryActions: registered?.category.actions,
-                               closing: false, into: &ignored)
+        var result = CallResult()
+        let presentation = reports.collect(from: instance, for: entry, categoryActions: registered?.category.actions,
+                                           closing: false, into: &result)
+        return MediaTapOutcome(presentation: presentation, diagnostics: result.diagnostics, log: result.log)
     }
 
     /// A front end's `event` on `identifier`'s view, passed to its

@@ -33,7 +33,7 @@ extension HostService {
             "notifications.tap-media-button",
             summary: "Tap the media play/pause button of a notification's open interface: plays when paused, pauses when playing. Returns the presentation.",
             parameters: [identifierParameter],
-            result: "The presentation (`mediaButton.playing`). Refused with -32000 when its interface is closed or shows no media button.",
+            result: "The presentation (`mediaButton.playing`), with `log` and `diagnostics`: what the extension logged and did wrong in its `media_play` or `media_pause`. Refused with -32000 when its interface is closed or shows no media button.",
             errors: [-32602, -32000, -32001]),
                scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
             let identifier = try HostService.identifier(&params)

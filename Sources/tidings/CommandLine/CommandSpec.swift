@@ -53,6 +53,8 @@ struct CommandSpec {
     /// Paragraphs after the options.
     var discussion: [String] = []
     var examples: [String] = []
+    /// True when the arguments may name installed bundles (by name or identifier): shells offer those installed.
+    var bundleArguments = false
 
     /// The options `--help` and the manual list: the command's own and `--help`.
     var allOptions: [Option] { options + [Option(name: "help", value: nil, help: "Show this help.")] }

@@ -88,7 +88,7 @@ enum DeliverCommand: Command {
         delivery.diagnostics.insert(contentsOf: notes, at: 0)
         delivery.diagnostics += faults.take(besides: delivery.diagnostics)
         made.delivery = delivery
-        var tapped: Result<Presentation, Diagnostic>?
+        var tapped: Result<MediaTapOutcome, Diagnostic>?
         if arguments.flag("tap-media-button") {
             let identifier = delivery.presentation.notification.identifier
             tapped = Result { () throws(Diagnostic) in try host.tapMediaButton(of: identifier) }
@@ -111,7 +111,7 @@ enum DeliverCommand: Command {
         if arguments.flag("json") {
             var members = made.json.objectMembers ?? []
             switch tapped {
-            case .success(let presentation)?: members.append(("mediaTap", presentation.json))
+            case .success(let outcome)?: members.append(("mediaTap", outcome.json))
             case .failure(let problem)?: members.append(("mediaTapError", problem.json))
             case nil: break
             }
@@ -129,7 +129,7 @@ enum DeliverCommand: Command {
                 print(text.verdicts(bundles), terminator: "")
             }
             print(text.render(delivery), terminator: "")
-            if case .success(let presentation)? = tapped { print(text.renderMediaTap(presentation), terminator: "") }
+            if case .success(let outcome)? = tapped { print(text.renderMediaTap(outcome), terminator: "") }
             var before = delivery.presentation
             for interaction in interactions {
                 print(text.render(interaction, before: before), terminator: "")

@@ -14,13 +14,14 @@ enum NewCommand: Command {
                   help: "For a content extension: the categories it draws, separated by commas (default NAME in lower case)."),
             .init(name: "into", value: "DIR", help: "Make the project in DIR/NAME (default ./NAME)."),
             .init(name: "tidings", value: "PATH|URL",
-                  help: "Where a Swift project gets the Tidings package: a checkout's path, or a URL (default: the checkout this tidings was built in)."),
+                  help: "Where a Swift project gets the Tidings package: a checkout's path, an installed SDK package's path (PREFIX/share/tidings/TidingsSDK), or a URL (default: found from this tidings, see below)."),
             .init(name: "json", value: nil, help: "Print JSON instead of text."),
         ],
         arguments: .text,
         discussion: [
-            "NAME is the Swift module, the C file and the library (libNAME.so): a letter, then letters, digits or _. The project builds with one command (swift build, or make for C) and installs with one more (tidings install …, or make install); its README.md says which, and how to deliver its sample payload.",
-            "A Swift project depends on the Tidings package by path (a checkout) or by URL (a release), naming it by its identity, the last part of that path or URL in lower case. A C project needs only tidings.h: its Makefile points at the header of the checkout or prefix this tidings comes from (or pkg-config --cflags tidings once installed).",
+            "NAME is the Swift module, the C file and the library (libNAME.so): a letter, then letters, digits or _. The project builds with one command (swift build, or make for C), is checked with tidings validate . (which finds a Swift package's built library) and installs with one more (tidings install …, or make install); its README.md says which, and how to deliver its sample payload.",
+            "A Swift project depends on the Tidings package by path or by URL, naming it by its identity, the last part of that path or URL in lower case. A C project needs only tidings.h: its Makefile points at that header (or pkg-config --cflags tidings once installed).",
+            "Without --tidings, both are found from this tidings itself: built in a checkout, that checkout; installed as PREFIX/bin/tidings, PREFIX/include/tidings/tidings.h and the SDK package PREFIX/share/tidings/TidingsSDK (Scripts/install.sh installs both); a build copied elsewhere, the checkout it was built in while it is there. When none is found, the error names each place looked in.",
         ],
         examples: [
             "tidings new Reminders --app com.example.reminders --categories reminder,overdue",
@@ -50,22 +51,16 @@ enum NewCommand: Command {
         }
         let source: Scaffold.Source
         if let given = arguments.value("tidings") {
-            if given.contains("://") {
-                source = .installed(include: Scaffold.locateSource(packageURL: given).map(includeDirectory) ?? "", packageURL: given)
-            } else {
-                guard FileSystem.status(of: Path.join(given, "Package.swift"))?.kind == .regular else {
-                    throw CommandFailure(.noInput, [.error(.fileNotFound, "\(given) is not a checkout of Tidings: it has no Package.swift.")])
-                }
-                source = .checkout(FileSystem.absolutePath(given))
-            }
-        } else if let found = Scaffold.locateSource(packageURL: "") {
-            if case .installed = found, language == .swift {
-                throw .usage("This tidings is installed, not built in a checkout: give the Tidings package's URL or a checkout's path with --tidings.")
+            guard let found = SourceLocator.source(given: given) else {
+                throw CommandFailure(.noInput, [.error(.fileNotFound, "\(given) is not a Tidings package (a checkout or an installed SDK package): it has no Package.swift.")])
             }
             source = found
         } else {
-            throw CommandFailure(.noInput, [.error(.fileNotFound,
-                "Cannot find Tidings' header or package beside this tidings; give a checkout's path with --tidings.")])
+            source = SourceLocator.locate().source ?? Scaffold.Source()
+        }
+        guard language == .swift ? source.package != nil : source.include != nil else {
+            let needed = language == .swift ? "the Tidings Swift package" : "Tidings' C header, tidings.h"
+            throw CommandFailure(.noInput, [SourceLocator.locate().failure(needing: needed)])
         }
         let project = Scaffold(name: name, kind: kind, language: language, app: app, categories: categories, source: source)
         let directory = Path.join(arguments.value("into") ?? ".", name)
@@ -86,22 +81,14 @@ enum NewCommand: Command {
             print(JSON.object([
                 ("directory", .string(FileSystem.absolutePath(directory))),
                 ("files", .array(project.files.map { .string($0.path) })),
-                ("build", .string(project.buildCommand)), ("install", .string(project.installCommand)),
+                ("build", .string(project.buildCommand)), ("validate", .string(project.validateCommand)), ("install", .string(project.installCommand)),
                 ("deliver", .string(project.deliverCommand)),
             ]).serialized(pretty: true))
         } else {
             print("Made \(directory): a \(kind.rawValue) extension of \(app) in \(language == .swift ? "Swift" : "C").")
-            print("  cd \(directory)\n  \(project.buildCommand)\n  \(project.installCommand)\n  \(project.deliverCommand)")
+            print("  cd \(directory)\n  \(project.buildCommand)\n  \(project.validateCommand)\n  \(project.installCommand)\n  \(project.deliverCommand)")
         }
         return .success
-    }
-
-    /// The include directory of a located source, for a C project when the package itself comes by URL.
-    private static func includeDirectory(_ source: Scaffold.Source) -> String {
-        switch source {
-        case .checkout(let path): Path.join(path, "Sources/TidingsABI/include")
-        case .installed(let include, _): include
-        }
     }
 
     /// The value of `--name` among `Choice`'s cases, or `fallback`.

@@ -19,7 +19,8 @@ enum UninstallCommand: Command {
         examples: [
             "tidings uninstall EventInvite",
             "tidings uninstall com.example.events.invite --extensions ./extensions",
-        ])
+        ],
+        bundleArguments: true)
 
     static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
         guard !arguments.positionals.isEmpty else {

@@ -32,7 +32,8 @@ enum ValidateCommand: Command {
         examples: [
             "tidings validate ./Greeter.appex",
             "tidings validate EventInvite --categories Plugins/EventInvite/Payloads/categories.json --seed 7 --json",
-        ])
+        ],
+        bundleArguments: true)
 
     static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw .usage("tidings validate needs a bundle (see tidings validate --help).") }
@@ -68,7 +69,17 @@ enum ValidateCommand: Command {
                 throw CommandFailure(.cannotCreate, [error])
             }
             defer { try? FileSystem.removeTree(scratch) }
-            let validator = Validator(bundle: .judged(FileSystem.absolutePath(path)), settings: settings, scratch: scratch)
+            var bundle = FileSystem.absolutePath(path)
+            do throws(Diagnostic) {
+                // A Swift package made by tidings new: its library is in .build (BuiltLibrary.swift).
+                if let built = try BuiltLibrary.stage(project: path, in: scratch) {
+                    bundle = built.bundle
+                    printError("tidings validate: " + Terminal(descriptor: 2, environment: environment).line(for: built.note))
+                }
+            } catch {
+                throw CommandFailure(.noInput, [error])
+            }
+            let validator = Validator(bundle: .judged(bundle), settings: settings, scratch: scratch)
             report.bundles.append((path, validator.run()))
         }
         if arguments.flag("json") {

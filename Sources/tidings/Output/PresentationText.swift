@@ -116,8 +116,9 @@ struct PresentationText {
     }
 
     /// The media button after a tap (`--tap-media-button`).
-    func renderMediaTap(_ presentation: Presentation) -> String {
-        "\n" + terminal.bold("Media button") + "  tapped: " + (presentation.mediaPlaying ? "playing" : "paused") + "\n"
+    func renderMediaTap(_ outcome: MediaTapOutcome) -> String {
+        "\n" + terminal.bold("Media button") + "  tapped: " + (outcome.presentation.mediaPlaying ? "playing" : "paused") + "\n"
+            + log(outcome.log) + diagnostics(outcome.diagnostics)
     }
 
     /// `--explain`'s last stage: the verdict on each bundle of the app, and

@@ -104,8 +104,16 @@ struct PreviewPage {
     /// The expanded notification: the header, the extension's view at its
     /// size (with the media button), the default content unless hidden, then
     /// the actions; without an extension, the first image attachment in
-    /// place of the view.
+    /// place of the view. A dismissed notification is drawn as gone: its
+    /// card outlined with dashes (the view as the extension left it), and in
+    /// place of the actions a mark saying it is no longer shown.
     private func expanded(_ presentation: Presentation) -> String {
+        guard presentation.dismissed else { return card(presentation) }
+        return "<div class=\"dismissed-card\">\n" + card(presentation) + "<div class=\"dismissed-mark\">Dismissed: no longer shown</div>\n</div>\n"
+    }
+
+    /// The expanded notification's card, and its actions unless dismissed.
+    private func card(_ presentation: Presentation) -> String {
         var html = "<article class=\"platter expanded\(presentation.dismissed ? " dismissed" : "")\">\n"
         html += header(presentation.header)
         let attachments = presentation.notification.content.attachments
@@ -278,6 +286,8 @@ struct PreviewPage {
         figure{margin-bottom:20px}
         figcaption{font-size:12px;color:var(--secondary);margin-bottom:6px;overflow-wrap:anywhere}
         .platter{background:var(--platter);border-radius:14px;overflow:hidden}
+        .dismissed-card .platter{outline:2px dashed var(--destructive);outline-offset:3px}
+        .dismissed-mark{margin-top:10px;padding:8px 12px;border-radius:14px;border:1px dashed var(--destructive);color:var(--destructive);font-size:13px;font-weight:600;text-align:center}
         header{display:flex;align-items:center;gap:8px;padding:10px 12px 6px}
         .icon{width:20px;height:20px;border-radius:5px;flex:none;object-fit:cover}
         .icon.letter{display:flex;align-items:center;justify-content:center;background:var(--tint);color:#FFFFFF;font-size:12px;font-weight:600}

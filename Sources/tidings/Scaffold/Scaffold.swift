@@ -1,4 +1,3 @@
-import Glibc
 import TidingsBase
 
 /// What `tidings new` makes: the files of a new extension project, from its
@@ -17,11 +16,11 @@ struct Scaffold {
     }
 
     /// Where the Tidings package (for a Swift project) and header (for a C one) come from.
-    enum Source {
-        /// A checkout of the Tidings repository: depended on by path.
-        case checkout(String)
-        /// An installed header (`PREFIX/include/tidings`), and the package by URL.
-        case installed(include: String, packageURL: String)
+    struct Source {
+        /// The directory holding `tidings.h`, for a C project; nil when none was found.
+        var include: String?
+        /// The package a Swift project depends on, a path or a URL; nil when none was found.
+        var package: String?
     }
 
     var name: String
@@ -65,6 +64,11 @@ struct Scaffold {
     /// The command that builds the project, run in its directory.
     var buildCommand: String { language == .swift ? "swift build" : "make" }
 
+    /// The command that validates the built project, run in its directory (for a Swift package, it finds the built library).
+    var validateCommand: String {
+        "tidings validate ." + (kind == .content ? " --categories categories.json" : "")
+    }
+
     /// The command that installs the built bundle, run in its directory.
     var installCommand: String {
         "tidings install Info.plist \(builtLibrary)\(kind == .content ? " MainInterface.json" : "") --name \(name)"
@@ -79,28 +83,5 @@ struct Scaffold {
     static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic, first.isASCII else { return false }
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
-    }
-
-    /// Where Tidings is, seen from the running `tidings`: the checkout it was
-    /// built in (an ancestor with `Sources/TidingsABI/include/tidings.h`), else
-    /// the prefix it was installed under (`PREFIX/include/tidings/tidings.h`).
-    static func locateSource(packageURL: String) -> Source? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        var directory = Path.directory(of: String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        let binDirectory = directory
-        for _ in 0..<5 {
-            directory = Path.directory(of: directory)
-            if FileSystem.status(of: Path.join(directory, "Sources/TidingsABI/include/tidings.h"))?.kind == .regular,
-               FileSystem.status(of: Path.join(directory, "Package.swift"))?.kind == .regular {
-                return .checkout(directory)
-            }
-        }
-        let include = Path.join(Path.directory(of: binDirectory), "include/tidings")
-        if FileSystem.status(of: Path.join(include, "tidings.h"))?.kind == .regular {
-            return .installed(include: include, packageURL: packageURL)
-        }
-        return nil
     }
 }

@@ -111,11 +111,13 @@ enum ScaffoldTemplates {
 
             ```
             \(project.buildCommand)
+            \(project.validateCommand)
             \(project.installCommand)
             \(project.deliverCommand)
             ```
 
-            `tidings validate .` … and `tidings manifest lint \(project.name)` say what is wrong with it, if anything.
+            `\(project.validateCommand)` loads the built library in a sandboxed worker and exercises it as hosts do\(project.language == .swift ? "; it uses the newest of `.build/debug/\(project.library)` and `.build/release/\(project.library)` (`swift build -c release` makes the second), and says which" : "").
+            `tidings manifest lint \(project.name)` says what is wrong with the installed bundle, if anything.
             Edit `Info.plist` with `tidings manifest` (see `tidings manifest --help`)\(project.kind == .content ? ", the view in `MainInterface.json`, the actions in `categories.json`" : "").
 
             """
@@ -126,13 +128,13 @@ enum ScaffoldTemplates {
     static func package(_ project: Scaffold) -> String {
         let dependency: String
         let identity: String
-        switch project.source {
-        case .checkout(let path):
-            dependency = ".package(path: \"\(path)\")"
-            identity = Path.lastComponent(of: path).lowercased()
-        case .installed(_, let url):
-            dependency = ".package(url: \"\(url)\", from: \"\(HostFunctions.version)\")"
-            identity = Path.deletingExtension(of: Path.lastComponent(of: url)).lowercased()
+        let package = project.source.package ?? ""
+        if package.contains("://") {
+            dependency = ".package(url: \"\(package)\", from: \"\(HostFunctions.version)\")"
+            identity = Path.deletingExtension(of: Path.lastComponent(of: package)).lowercased()
+        } else {
+            dependency = ".package(path: \"\(package)\")"
+            identity = Path.lastComponent(of: package).lowercased()
         }
         return """
             // swift-tools-version: 6.0
@@ -239,11 +241,7 @@ enum ScaffoldTemplates {
     // MARK: C
 
     static func makefile(_ project: Scaffold) -> String {
-        let include: String
-        switch project.source {
-        case .checkout(let path): include = "-I\(path)/Sources/TidingsABI/include"
-        case .installed(let directory, _): include = "-I\(directory)"
-        }
+        let include = "-I" + (project.source.include ?? "")
         return """
             # Builds \(project.library) from \(project.name).c against the Tidings header.
             # Once Tidings is installed, TIDINGS_CFLAGS="$$(pkg-config --cflags tidings)" finds it too.
