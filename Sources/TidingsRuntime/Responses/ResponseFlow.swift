@@ -19,6 +19,8 @@ struct ResponseFlow: Sendable {
     let clock: DeadlineClock
     /// How long an extension has to complete a response, in seconds.
     let deadline: Double
+    /// Told of the wait for each response's call and completion.
+    var onWait: ExtensionWaitObserver? = nil
 
     /// Sends `response` to the notification presented as `identifier`,
     /// without telling front ends what the app received, and calls `finish`
@@ -129,7 +131,11 @@ struct ResponseFlow: Sendable {
             for: instance.context.handle, deadline: clock.deadline(after: deadline), extensionIdentifier: name,
             report: { onEvent?(late.event(reporting: $0)) },
             fault: { [provider = instance.started.provider] in provider.noteFault($0) })
+        let waited = onWait?(ExtensionWait(
+            extensionIdentifier: name, call: "didReceive of response \"\(response.actionIdentifier)\" and its completion (complete_response)",
+            seconds: deadline, deadline: .response))
         let conclude: @Sendable (PendingCompletion.Answer?, Diagnostic?) -> Void = { answer, failure in
+            waited?()
             completions.finish(pending)
             then(answer, pending.isAbandoned, (failure.map { [$0] } ?? []) + pending.problems)
         }

@@ -8,6 +8,8 @@ struct SampleNotifications {
     struct Sample {
         var shape: String
         var payload: JSON
+        /// The directory its attachments' relative paths start from (the run's scratch directory when nil).
+        var directory: String? = nil
     }
 
     /// SplitMix64: small, fast, and the same sequence for a seed everywhere.
