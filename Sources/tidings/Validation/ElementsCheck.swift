@@ -17,7 +17,7 @@ extension Run {
         ]))]))
         let delivered = deliver(sample, through: host)
         var problems = delivered.failures(shape: sample.shape)
-        guard problems.isEmpty, var presentation = delivered.delivery?.presentation else {
+        guard !problems.containsError, var presentation = delivered.delivery?.presentation else {
             return .judging(.elements, problems, passing: "")
         }
         let identifier = presentation.notification.identifier
@@ -45,11 +45,11 @@ extension Run {
                 problems.append(error.prefixed("[\(label)]"))
             }
             // A request for text input the extension made is answered, as a user would (a few times at most).
-            if problems.isEmpty, presentation.textInput != nil, answered < 3, !presentation.dismissed {
+            if !problems.containsError, presentation.textInput != nil, answered < 3, !presentation.dismissed {
                 answered += 1
                 return send(.textInput(text: "Validated ✓ — テキスト"), label: "text input after \(label)")
             }
-            return problems.isEmpty && !presentation.dismissed
+            return !problems.containsError && !presentation.dismissed
         }
         if presentation.textInput != nil, !send(.textInput(text: "Validated ✓"), label: "text input") {
             return judged(problems, events: events)

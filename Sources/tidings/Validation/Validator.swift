@@ -222,10 +222,11 @@ struct Run {
                                                           userText: $0.textInput == nil ? nil : "Validated ✓ — テキスト") }
                 + [ResponseRequest(actionIdentifier: ActionIdentifier.default, userText: nil),
                    ResponseRequest(actionIdentifier: ActionIdentifier.dismiss, userText: nil)]
-            for response in responses where problems.isEmpty {
+            // On while nothing failed: a warning (a view element not found) leaves the other actions to try.
+            for response in responses where !problems.containsError {
                 let delivered = deliver(sample, through: host)
                 problems += delivered.failures(shape: "response \(response.actionIdentifier)")
-                guard problems.isEmpty, let identifier = delivered.delivery?.presentation.notification.identifier else { break }
+                guard !problems.containsError, let identifier = delivered.delivery?.presentation.notification.identifier else { break }
                 let (outcome, notes) = timed(host) { () throws(Diagnostic) -> ResponseOutcome in
                     try host.respond(to: identifier, with: response)
                 }
@@ -235,7 +236,7 @@ struct Run {
                     // Warnings too: what the extension did to the view after the response (an element it cannot find, say).
                     problems += (outcome.diagnostics + notes).filter { $0.severity == .error || $0.severity == .warning }
                         .filter { $0.code != .workerOutput }
-                        .map { $0.prefixed("[\(response.actionIdentifier)]") }
+                        .map { Self.misuseFails($0).prefixed("[\(response.actionIdentifier)]") }
                 case .failure(let error):
                     problems.append(error.prefixed("[\(response.actionIdentifier)]"))
                 }
@@ -376,6 +377,14 @@ struct Run {
     private static func isLoadProblem(_ problem: Diagnostic) -> Bool {
         problem.severity == .error && (problem.code.rawValue.hasPrefix("load.") || problem.code == .instanceCreateFailed
             || problem.code == .workerLaunchFailed)
+    }
+
+    /// `problem`, an error when it is a misuse of a completion (called twice, an undefined option, the wrong
+    /// function or instance): each is a fault toward the quarantine, so validate fails it however the host reported it.
+    private static func misuseFails(_ problem: Diagnostic) -> Diagnostic {
+        let misuses: Set<Diagnostic.Code> = [.completionRepeated, .completionInvalidOption, .completionWrongKind, .completionWrongInstance]
+        guard misuses.contains(problem.code), problem.severity != .error else { return problem }
+        return .error(problem.code, problem.message, at: problem.location)
     }
 
     /// A category with an action of each kind, for an app whose categories were not given.
