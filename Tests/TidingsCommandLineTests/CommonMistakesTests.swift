@@ -193,7 +193,7 @@ import Testing
         let said = try String(contentsOfFile: log, encoding: .utf8)
         #expect(said.contains("Waiting for com.example.mistake.completion: didReceive of response \"reply\" and its completion (complete_response), 120 s until the deadline"),
                 "\(said)")
-        deliver.stop()
+        deliver.stop(with: SIGKILL)  // it would wait its two minutes: nothing is left to learn from it
         // With a deadline it ends with validate's diagnostic.
         let ended = try tidings.run(["deliver", payload, "--categories", categories, "--extensions", extensions,
                                      "--respond", "reply", "--deadline", "1", "--json"])
