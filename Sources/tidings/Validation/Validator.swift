@@ -93,24 +93,6 @@ struct Validator {
             ValidationCheck(name: $0, verdict: .skip, detail: reason)
         }
     }
-
-    /// The sample attachments: small images of each kind the store recognises, by file name.
-    func sampleAttachments() -> [String] {
-        let png: [UInt8] = [
-            0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
-            0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00,
-            0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x60, 0x00, 0x02, 0x00, 0x00, 0x05, 0x00, 0x01, 0x7A, 0x5E,
-            0xAB, 0x3F, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
-        let gif: [UInt8] = Array("GIF89a".utf8) + [
-            0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x21, 0xF9, 0x04, 0x01, 0x00,
-            0x00, 0x00, 0x00, 0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B]
-        var names: [String] = []
-        for number in 0..<10 {
-            let (name, bytes) = number.isMultiple(of: 2) ? ("image-\(number).png", png) : ("image-\(number).gif", gif)
-            if (try? FileSystem.writeFileAtomically(Path.join(scratch, name), bytes)) != nil { names.append(name) }
-        }
-        return names
-    }
 }
 
 /// One run of the checks that load the extension: a host per check, so that one check's fault never spoils the next.
@@ -134,7 +116,7 @@ struct Run {
     var isService: Bool { manifest.point == .service }
 
     mutating func exercise() -> [ValidationCheck] {
-        let attachments = isService ? [] : validator.sampleAttachments()
+        let attachments = isService ? [] : SampleNotifications.writeAttachments(into: validator.scratch)
         let category = isService ? "" : manifest.categories.first ?? ""
         let samples = SampleNotifications.make(category: category, attachments: attachments, seed: settings.seed)
             + settings.payloads.map { SampleNotifications.Sample(shape: "payload \($0.path)", payload: $0.json,
