@@ -67,7 +67,7 @@ import Testing
 
     /// The verdicts on files a bundle on disk holds (not what running it showed).
     static func fileVerdicts(_ verdicts: Set<String>) -> Set<String> {
-        verdicts.filter { ["manifest.", "interface.", "bundle.", "load.", "plist.", "registry."].contains(where: $0.split(separator: " ")[1].hasPrefix) }
+        verdicts.filter { ["manifest.", "interface.", "bundle.", "load.", "plist.", "json.", "strings.", "registry."].contains(where: $0.split(separator: " ")[1].hasPrefix) }
     }
 
     /// Installs (forced), then asks every tool: the verdicts of install, list, manifest lint, validate's file checks

@@ -66,7 +66,8 @@ extension CommonMistakesTests {
         Breakage(code: "interface.unsupported-version") { files, _ in
             try interface(files, #"{"version": 99, "root": {"type": "label", "id": "state"}}"#)
         },
-        Breakage(code: "interface.invalid") { files, _ in try interface(files, #"{"version": 1, "root": "#) },
+        Breakage(code: "interface.invalid") { files, _ in try interface(files, #"{"version": 1}"#) },
+        Breakage(code: "json.syntax") { files, _ in try interface(files, #"{"version": 1, "root": "#) },
         Breakage(code: "bundle.interface-missing") { files, _ in
             try editManifest(files, "<string>MainInterface</string>", "<string>OtherInterface</string>")
         },

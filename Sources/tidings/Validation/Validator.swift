@@ -58,7 +58,10 @@ struct Validator {
     /// The checks of the bundle's files: manifest, interface file, library.
     private func fileChecks() -> [ValidationCheck] {
         func isInterface(_ problem: Diagnostic) -> Bool {
-            problem.code.rawValue.hasPrefix("interface.") || problem.code.rawValue.hasPrefix("bundle.interface")
+            let code = problem.code.rawValue
+            // An interface file that is not JSON at all is the interface's problem too.
+            return code.hasPrefix("interface.") || code.hasPrefix("bundle.interface")
+                || (code.hasPrefix("json.") && problem.location.file.map { Path.lastComponent(of: $0) != BundleReader.manifestName } ?? false)
         }
         func isLibrary(_ problem: Diagnostic) -> Bool { problem.code.rawValue.hasPrefix("load.") }
         let manifest = bundle.diagnostics.filter { !isInterface($0) && !isLibrary($0) && !$0.isRegistryVerdict }
