@@ -189,9 +189,11 @@ import Testing
             "deliver", payload, "--categories", categories, "--extensions", extensions, "--respond", "reply", "--verbose",
         ], environment: ["HOME": tidings.home.path, "XDG_DATA_HOME": tidings.home.file("data"),
                          "XDG_DATA_DIRS": tidings.home.file("system"), "NO_COLOR": "1"], log: log)
-        #expect(BackgroundProcess.wait(for: "(--deadline SECONDS changes it)", inFile: log))
+        #expect(BackgroundProcess.wait(for: "not called when its didReceive returned", inFile: log))
+        #expect(BackgroundProcess.wait(for: "(--deadline SECONDS changes it)…\n", inFile: log))
         let said = try String(contentsOfFile: log, encoding: .utf8)
-        #expect(said.contains("Waiting for com.example.mistake.completion: didReceive of response \"reply\" and its completion (complete_response), 120 s until the deadline"),
+        #expect(said.contains("Waiting for com.example.mistake.completion: didReceive of response \"reply\", 120 s until the deadline"), "\(said)")
+        #expect(said.contains("Waiting for com.example.mistake.completion: its completion of response \"reply\" (complete_response), not called when its didReceive returned, "),
                 "\(said)")
         deliver.stop(with: SIGKILL)  // it would wait its two minutes: nothing is left to learn from it
         // With a deadline it ends with validate's diagnostic.

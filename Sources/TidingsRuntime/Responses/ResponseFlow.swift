@@ -131,23 +131,35 @@ struct ResponseFlow: Sendable {
             for: instance.context.handle, deadline: clock.deadline(after: deadline), extensionIdentifier: name,
             report: { onEvent?(late.event(reporting: $0)) },
             fault: { [provider = instance.started.provider] in provider.noteFault($0) })
-        let waited = onWait?(ExtensionWait(
-            extensionIdentifier: name, call: "didReceive of response \"\(response.actionIdentifier)\" and its completion (complete_response)",
-            seconds: deadline, deadline: .response))
         let conclude: @Sendable (PendingCompletion.Answer?, Diagnostic?) -> Void = { answer, failure in
-            waited?()
             completions.finish(pending)
             then(answer, pending.isAbandoned, (failure.map { [$0] } ?? []) + pending.problems)
         }
+        let action = response.actionIdentifier
+        let calling = onWait?(ExtensionWait(extensionIdentifier: name, call: "didReceive of response \"\(action)\"",
+                                            seconds: deadline, deadline: .response))
         do throws(Diagnostic) {
             try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
                 try extensionInstance.didReceive(response, to: entry.notification, token: pending.token,
                                                  deadline: pending.deadline)
             }
         } catch {
+            calling?()
             return conclude(nil, error)
         }
-        pending.whenAnswered { conclude($0, nil) }
+        calling?()
+        // The handler returned without completing: what is waited for now is the completion alone, which a
+        // forgotten one never gives (tidings validate's responses check finds that in seconds).
+        let left = Double(pending.deadline &- min(clock.now(), pending.deadline)) / 1e9
+        let completing = pending.result == nil
+            ? onWait?(ExtensionWait(extensionIdentifier: name,
+                                    call: "its completion of response \"\(action)\" (complete_response), not called when its didReceive returned",
+                                    seconds: left, deadline: .response))
+            : nil
+        pending.whenAnswered { answer in
+            completing?()
+            conclude(answer, nil)
+        }
     }
 
     /// Says why `instance`'s extension gave no answer (an undefined one is
