@@ -30,7 +30,7 @@ extension ExtensionBundle {
         let onPath = searchPath.directories.contains { Path.trimmingTrailingSlashes(FileSystem.absolutePath($0)) == directory }
         let scope = onPath ? searchPath : SearchPath(directories: [directory], origin: .option)
         var others = Discovery.scan(scope).bundles
-        var placed = BundleReader.read(path)
+        var placed = bundle
         placed.path = destination
         if let found = others.firstIndex(where: { FileSystem.absolutePath($0.path) == destination }) {
             placed.searchRank = others[found].searchRank

@@ -74,6 +74,8 @@ enum ValidateCommand: Command {
             }
             return bundle.path
         }
+        // Each bundle is judged among the bundles beside it, as tidings list judges it.
+        let searchPath = SearchPath.resolve(environment: environment, override: arguments.values("extensions"))
         var report = ValidationReport(bundles: [], seed: settings.seed)
         for path in paths {
             let scratch: String
@@ -83,7 +85,6 @@ enum ValidateCommand: Command {
                 throw CommandFailure(.cannotCreate, [error])
             }
             defer { try? FileSystem.removeTree(scratch) }
-            let searchPath = SearchPath.resolve(environment: environment, override: arguments.values("extensions"))
             let bundle = ExtensionBundle.judged(FileSystem.absolutePath(path), on: searchPath)
             let validator = Validator(bundle: bundle, settings: settings, scratch: scratch, only: selected)
             let checks = LostIdentifiers.explain(validator.run(), bundle: bundle)
