@@ -113,7 +113,7 @@ import Testing
         let files = try make("Key", categoryKey: "UNNotificationExtensionCategroy")
         let results = try everyVerdict(files, name: "key")
         expectAgreement(results, ["error manifest.category-missing", "warning manifest.unknown-attribute"],
-                        fix: "UNNotificationExtensionCategory")
+                        fix: "did you mean UNNotificationExtensionCategory?")
         // Refused by install, failed by lint and validate: one verdict, one failure.
         for tool in ["install", "manifest lint", "validate"] { #expect(results[tool]?.status == 65, "\(tool)") }
     }

@@ -111,6 +111,7 @@ import Testing
         // Only the checks named were reported; --verbose said what it waited for.
         #expect(!result.standardOutput.contains("responses"))
         #expect(result.standardError.contains("Waiting for com.example.validate.interactive: didReceive"))
+        #expect(result.standardError.contains("Waiting for com.example.validate.interactive: the element event tap on \"go\""))
     }
 
     @Test func aCheckNameIsOneOfTheChecks() throws {

@@ -85,7 +85,7 @@ package final class NotificationHost: Sendable {
         responses = ResponseFlow(screen: screen, interfaces: interfaces, reports: reports, endpoint: endpoint,
                                  clock: configuration.clock, deadline: configuration.responseDeadline,
                                  onWait: configuration.onWait)
-        viewEvents = ViewEvents(screen: screen, reports: reports)
+        viewEvents = ViewEvents(screen: screen, reports: reports, onWait: configuration.onWait)
     }
 
     // MARK: The bundles served

@@ -14,7 +14,7 @@ struct WaitNotice: Sendable {
 
     static let discussion = """
         Waits: whenever an extension keeps the command waiting (its didReceive, a service extension's content \
-        handler, a response's completion), standard error says which extension, which call, how long until the \
+        handler, a response's didReceive and then its completion, an element event, a media tap), standard error says which extension, which call, how long until the \
         deadline and the option that changes it — after a second on a terminal, at once with --verbose.
         """
 
