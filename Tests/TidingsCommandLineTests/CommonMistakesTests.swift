@@ -202,6 +202,32 @@ import Testing
         #expect(ended.standardOutput.contains("response.completion-timeout"))
     }
 
+    /// On a terminal (a pseudo-terminal made by util-linux's script), deliver says what it waits for without --verbose.
+    @Test func aMissingCompletionOnATerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            Issue.record("SKIPPED: /usr/bin/script (util-linux) is missing, so no terminal can be given to tidings deliver")
+            return
+        }
+        let files = try make("Terminal", flags: ["-DFAULT_COMPLETION_NEVER"])
+        let extensions = scratch.file("extensions-terminal")
+        #expect(try tidings.run(["install"] + files.all + ["--into", extensions]).status == 0)
+        let payload = try scratch.write(#"{"content": {"title": "t", "body": "b", "categoryIdentifier": "chat"}}"#,
+                                        to: "payload-terminal.json")
+        let categories = try scratch.write(#"{"app": "com.example.mistake", "categories": [{"identifier": "chat", "actions": [{"identifier": "reply", "title": "Reply"}]}]}"#,
+                                           to: "categories-terminal.json")
+        let command = [Locations.product("tidings"), "deliver", payload, "--categories", categories, "--extensions", extensions,
+                       "--respond", "reply"].map { "'\($0)'" }.joined(separator: " ")
+        let log = scratch.file("deliver-terminal.log")
+        let deliver = try BackgroundProcess("/usr/bin/script", ["-qfec", command, "/dev/null"],
+                                            environment: ["HOME": tidings.home.path, "XDG_DATA_HOME": tidings.home.file("data"),
+                                                          "XDG_DATA_DIRS": tidings.home.file("system"), "NO_COLOR": "1",
+                                                          "TERM": "xterm"], log: log)
+        #expect(BackgroundProcess.wait(for: "not called when its didReceive returned", inFile: log),
+                "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("(--deadline SECONDS changes it)"))
+        deliver.stop(with: SIGKILL)
+    }
+
     @Test func aViewElementThatLostItsIdentifier() throws {
         let lost = """
             {"version": 1, "root": {"type": "stack", "children": [{"type": "label", "text": "Waiting"}, {"type": "label", "id": "count"}]}}
