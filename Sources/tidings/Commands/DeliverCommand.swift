@@ -71,7 +71,7 @@ enum DeliverCommand: Command {
         .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
         IsolationOption.option,
         WaitNotice.option,
-    ] + DeadlineOption.options + [
+    ] + DeadlineOption.oneShotOptions + [
         SearchPathOption.option,
         SearchPathOption.noCacheOption,
     ]
@@ -185,7 +185,7 @@ enum DeliverCommand: Command {
         }
         let width = try arguments.positiveNumber("width")
         var configuration = NotificationHost.Configuration()
-        try DeadlineOption.apply(arguments, to: &configuration)
+        try DeadlineOption.apply(arguments, to: &configuration, oneShot: true)
         configuration.onWait = WaitNotice(arguments, environment: environment).observer
         configuration.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
