@@ -35,9 +35,7 @@ package enum LibraryLinking {
         }
         var problems: [Diagnostic] = []
         if !linkage.defined.contains(TIDINGS_ENTRY_SYMBOL) && !linkage.defined.contains(TIDINGS_ENTRY_V3_SYMBOL) {
-            problems.append(.error(.entryMissing,
-                                   "\(name) does not export \(TIDINGS_ENTRY_SYMBOL), the entry function every extension must have (is it declared static, or hidden?).",
-                                   at: location))
+            problems.append(.error(.entryMissing, entryMissing(name, exported: linkage.defined), at: location))
         }
         let resolution = scope.withLock { $0.resolve(linkage, origin: Path.directory(of: path)) }
         if !resolution.missing.isEmpty {
@@ -52,6 +50,23 @@ package enum LibraryLinking {
                                    at: location))
         }
         return problems
+    }
+
+    /// Why `name`, which exports the dynamic symbols `exported`, has no entry
+    /// function, and the fix: the `tidings_` symbols it does export, with the
+    /// one the entry was likely meant to be; else the usual causes.
+    package static func entryMissing(_ name: String, exported: Set<String>) -> String {
+        let sentence = "\(name) does not export \(TIDINGS_ENTRY_SYMBOL), the entry function every extension must have"
+        let ours = exported.filter { $0.hasPrefix("tidings_") || $0.hasPrefix("_tidings_") }.sorted()
+        let entries = [TIDINGS_ENTRY_SYMBOL, TIDINGS_ENTRY_V3_SYMBOL]
+        if let meant = ours.first(where: { name in entries.contains { Suggestion.closest(to: name, among: [$0], limit: 6) != nil } }) {
+            let entry = entries.min { Suggestion.editDistance(meant, $0) < Suggestion.editDistance(meant, $1) }!
+            return sentence + ": it exports \(meant). Did you mean \(entry)? Rename the function \(entry)."
+        }
+        if !ours.isEmpty {
+            return sentence + "; its exported tidings_ symbols are \(list(ours)). Export a function named \(TIDINGS_ENTRY_SYMBOL)."
+        }
+        return sentence + " and exports no tidings_ symbol: is the entry misspelt, declared static, or hidden (-fvisibility=hidden without TIDINGS_EXPORT)?"
     }
 
     /// Up to three names, then how many more.

@@ -105,6 +105,11 @@ package struct ExtensionIndex: Sendable {
             sameDirectory ? .warning : .note, .identifierShadowed,
             "\(winner.path) has the same identifier \(winner.manifest!.bundleIdentifier) and comes first on the search path, so this bundle is not used.",
             at: .init(file: Path.join(bundles[position].path, BundleReader.manifestName), path: ManifestKey.bundleIdentifier)))
+        // The one that serves is told too, so that every tool judging it names what it shadows.
+        bundles[first].diagnostics.append(.note(
+            .identifierShadowed,
+            "This bundle serves \(winner.manifest!.bundleIdentifier); \(bundles[position].path), later on the search path, has the same identifier and is not used (remove it, or give it an identifier of its own).",
+            at: .init(file: Path.join(winner.path, BundleReader.manifestName), path: ManifestKey.bundleIdentifier)))
     }
 
     /// Gives `route` to the bundle at `position` unless an earlier one has it.
@@ -125,6 +130,12 @@ package struct ExtensionIndex: Sendable {
             .categoryConflict,
             "\(first.manifest!.bundleIdentifier) (\(first.path)) and \(second.manifest!.bundleIdentifier) (\(second.path)) are both \(kind) claiming \(what) of app \(route.app); the first serves it.",
             at: .init(file: Path.join(second.path, BundleReader.manifestName),
+                      path: ManifestKey.attributePath(ManifestKey.category))))
+        // The one that serves is told which one it shadows.
+        bundles[winner].diagnostics.append(.note(
+            .categoryConflict,
+            "This bundle serves \(what) of app \(route.app); \(second.manifest!.bundleIdentifier) (\(second.path)) claims it too and is shadowed (uninstall the one not meant to serve).",
+            at: .init(file: Path.join(first.path, BundleReader.manifestName),
                       path: ManifestKey.attributePath(ManifestKey.category))))
     }
 }

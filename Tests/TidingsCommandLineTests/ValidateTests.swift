@@ -87,4 +87,38 @@ import Testing
         #expect(details(first.standardOutput) == details(second.standardOutput) && !details(first.standardOutput).isEmpty)
         #expect(try tidings.run("validate", bundle, "--seed", "-1").status == 64)
     }
+
+    /// The elements check uses every input the view allows: each enabled button, each text field, each text input asked for.
+    @Test func everyElementEventTheViewAllowsIsMade() throws {
+        let build = scratch.file("build-interactive")
+        try FileManager.default.createDirectory(atPath: build, withIntermediateDirectories: true)
+        let library = try CCompiler.fixture("Interactive", into: build, output: "libInteractive.so")
+        let interface = try scratch.write("""
+            {"version": 1, "root": {"type": "stack", "children": [
+              {"type": "label", "id": "status"}, {"type": "button", "id": "go", "title": "Go"},
+              {"type": "button", "id": "ask", "title": "Ask"}, {"type": "button", "id": "off", "title": "Off", "enabled": false},
+              {"type": "textField", "id": "note", "placeholder": "A note"}]}}
+            """, to: "build-interactive/MainInterface.json")
+        let manifest = BundleMaker.contentManifest(identifier: "com.example.validate.interactive", executable: "libInteractive.so",
+                                                   categories: ["interactive"], interface: "MainInterface", userInteraction: true)
+        let bundle = try BundleMaker.make("Interactive", in: scratch.file("bundles"), manifest: manifest, library: library,
+                                          resources: [interface])
+        let result = try tidings.run("validate", bundle, "--check", "elements", "--verbose")
+        #expect(result.status == 0, "\(result.standardOutput)")
+        // tap go, tap ask, the text input it asked for, submit note; the disabled button is left alone.
+        #expect(result.standardOutput.contains("pass  elements"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("4 element events"), "\(result.standardOutput)")
+        // Only the checks named were reported; --verbose said what it waited for.
+        #expect(!result.standardOutput.contains("responses"))
+        #expect(result.standardError.contains("Waiting for com.example.validate.interactive: didReceive"))
+        #expect(result.standardError.contains("Waiting for com.example.validate.interactive: the element event tap on \"go\""))
+    }
+
+    @Test func aCheckNameIsOneOfTheChecks() throws {
+        let bundle = try BundleMaker.installSample("NoOp", in: scratch.file("checked"))
+        let misspelt = try tidings.run("validate", bundle, "--check", "respones")
+        #expect(misspelt.status == 64 && misspelt.standardError.contains("Did you mean responses?"))
+        let help = try tidings.run("validate", "--help").standardOutput
+        for name in ["manifest", "registry", "categories", "elements", "responses", "cost"] { #expect(help.contains(name)) }
+    }
 }

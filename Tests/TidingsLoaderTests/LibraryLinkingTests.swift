@@ -22,6 +22,21 @@ import TidingsLoader
         if code == "load.unresolved-symbol" { #expect(problems[0].message.contains("tidings_test_symbol_nobody_defines")) }
     }
 
+    /// A missing entry names the cause: the tidings_ symbol the library exports instead, with the fix, or the usual causes.
+    @Test func aMissingEntryListsTheExportedTidingsSymbols() throws {
+        let misspelt = try CCompiler.fixture("Broken", into: directory.path, output: "libMisspelt.so",
+                                             extraFlags: ["-Dtidings_extension_entry=tidings_extention_entry"])
+        let problem = try #require(LibraryLinking.problems(of: misspelt).first)
+        #expect(problem.code.rawValue == "load.entry-missing")
+        #expect(problem.message.hasSuffix("it exports tidings_extention_entry. Did you mean tidings_extension_entry? Rename the function tidings_extension_entry."))
+        // Exported tidings_ symbols far from the entry are listed; none at all names the usual causes.
+        #expect(LibraryLinking.entryMissing("libX.so", exported: ["tidings_helper", "other"])
+            .hasSuffix("its exported tidings_ symbols are tidings_helper. Export a function named tidings_extension_entry."))
+        let hidden = try #require(LibraryLinking.problems(of: CCompiler.fixture("Broken", into: directory.path, output: "libHidden.so",
+                                                                              extraFlags: ["-DNO_ENTRY"])).first)
+        #expect(hidden.message.contains("exports no tidings_ symbol: is the entry misspelt, declared static, or hidden"))
+    }
+
     @Test func theLinkageListsWhatTheLinkerReads() throws {
         let path = try CCompiler.fixture("Broken", into: directory.path, output: "libLinked.so",
                                          extraFlags: ["-DUNRESOLVED", "-Wl,-soname,libLinked.so.1", "-Wl,-rpath,$ORIGIN/lib",

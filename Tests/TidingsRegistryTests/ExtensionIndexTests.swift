@@ -119,7 +119,10 @@ import TidingsRegistry
         #expect(shadowed.diagnostics.first?.location.file == theirs + "/Info.plist")
         #expect(shadowed.diagnostics.first?.message.contains(mine) == true)
         #expect(shadowed.diagnostics.first?.message.contains("com.example.mail.preview") == true)
-        #expect(index.bundle(named: "Zed")?.diagnostics.isEmpty == true)
+        // The one that serves is told what it shadows, so every tool judging it says so.
+        let serving = try #require(index.bundle(named: "Zed"))
+        #expect(findings(serving.diagnostics) == [.note("registry.identifier-shadowed", at: "CFBundleIdentifier")])
+        #expect(serving.diagnostics.first?.message.contains(theirs) == true)
     }
 
     @Test func identicalIdentifierInOneDirectoryIsAWarningAndTheFirstByNameServes() throws {
@@ -162,7 +165,10 @@ import TidingsRegistry
         let index = tree.scan([directory])
         #expect(index.contentExtension(forApp: "com.example.mail", category: "MESSAGE")?.path == aardvark)
         #expect(index.contentExtension(forApp: "com.example.mail", category: "DRAFT")?.path == zebra)
-        #expect(index.bundle(named: "Aardvark")?.diagnostics.isEmpty == true)
+        // The one that serves is told which one it shadows.
+        let winner = try #require(index.bundle(named: "Aardvark"))
+        #expect(findings(winner.diagnostics) == [.note("registry.category-conflict", at: categoryPath)])
+        #expect(winner.diagnostics.first?.message.contains("com.example.mail.aaa (\(zebra)) claims it too") == true)
         let loser = try #require(index.bundle(named: "Zebra"))
         #expect(findings(loser.diagnostics) == [.warning("registry.category-conflict", at: categoryPath)])
         let message = try #require(loser.diagnostics.first?.message)
@@ -183,7 +189,7 @@ import TidingsRegistry
         let loser = try #require(index.bundle(named: "Alpha"))
         #expect(loser.path == alpha)
         #expect(findings(loser.diagnostics) == [.warning("registry.category-conflict", at: categoryPath)])
-        #expect(index.bundle(named: "Zulu")?.diagnostics.isEmpty == true)
+        #expect(findings(index.bundle(named: "Zulu")?.diagnostics ?? []) == [.note("registry.category-conflict", at: categoryPath)])
     }
 
     @Test func eachConflictingCategoryIsReported() throws {

@@ -43,6 +43,10 @@ extension NotificationHost {
         /// presented (the user's authorization of it): every app's presented by default.
         package var presentationPolicy: @Sendable (String) -> PresentationPolicy = { _ in .present }
 
+        /// Told as the host begins to wait on an extension (a call, a
+        /// completion), to say what it waits for; nil tells nobody.
+        package var onWait: ExtensionWaitObserver?
+
         /// The default settings.
         package init() {}
     }

@@ -74,16 +74,18 @@ package final class NotificationHost: Sendable {
         providers = ProviderCache(for: endpoint)
         service = ServiceStage(index: currentIndex, providers: providers, launcher: launcher, endpoint: endpoint,
                                deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
-                               store: attachments, callRate: configuration.hostCallRate, onEvent: onEvent ?? { _ in })
+                               store: attachments, callRate: configuration.hostCallRate, onEvent: onEvent ?? { _ in },
+                               onWait: configuration.onWait)
         screen = Screen(attachments: attachments, deliveredLimit: configuration.deliveredLimit, onEvent: onEvent,
                         onDismissal: onDismissal)
         let reports = CallReports(screen: screen)
         interfaces = InterfaceLifecycle(screen: screen, reports: reports, changes: OutOfCallChanges(reports: reports),
                                         providers: providers, launcher: launcher, endpoint: endpoint,
-                                        callRate: configuration.hostCallRate)
+                                        callRate: configuration.hostCallRate, onWait: configuration.onWait)
         responses = ResponseFlow(screen: screen, interfaces: interfaces, reports: reports, endpoint: endpoint,
-                                 clock: configuration.clock, deadline: configuration.responseDeadline)
-        viewEvents = ViewEvents(screen: screen, reports: reports)
+                                 clock: configuration.clock, deadline: configuration.responseDeadline,
+                                 onWait: configuration.onWait)
+        viewEvents = ViewEvents(screen: screen, reports: reports, onWait: configuration.onWait)
     }
 
     // MARK: The bundles served

@@ -19,6 +19,8 @@ struct InterfaceLifecycle: Sendable {
     let endpoint: HostEndpoint
     /// How fast each instance may call host functions; nil for no limit.
     let callRate: CallRate?
+    /// Told of the wait for each didReceive.
+    var onWait: ExtensionWaitObserver? = nil
 
     /// What opening an interface did, left for its caller to tell front ends.
     struct Opening {
@@ -77,6 +79,8 @@ struct InterfaceLifecycle: Sendable {
             state.attachments = entry.notification.attachments
             state.categoryActions = categoryActions ?? []
         }
+        let waited = onWait?(ExtensionWait(extensionIdentifier: instance.manifest.bundleIdentifier, call: "didReceive"))
+        defer { waited?() }
         do throws(Diagnostic) {
             try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
                 try extensionInstance.didReceive(entry.notification)

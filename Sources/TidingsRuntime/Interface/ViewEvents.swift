@@ -9,6 +9,8 @@ struct ViewEvents: Sendable {
     let screen: Screen
     /// How a call's reports are collected.
     let reports: CallReports
+    /// Told of the wait for each media tap and element event.
+    var onWait: ExtensionWaitObserver? = nil
 
     /// The user tapped the media play/pause button of `identifier`'s open
     /// interface: plays when paused, pauses when playing.
@@ -29,6 +31,9 @@ struct ViewEvents: Sendable {
             state.mediaPlaying.toggle()
             return state.mediaPlaying
         }
+        let waited = onWait?(ExtensionWait(extensionIdentifier: instance.manifest.bundleIdentifier,
+                                           call: playing ? "mediaPlay" : "mediaPause"))
+        defer { waited?() }
         try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
             if playing { try extensionInstance.mediaPlay() } else { try extensionInstance.mediaPause() }
         }
@@ -64,11 +69,13 @@ struct ViewEvents: Sendable {
         }
         try instance.context.admit(event)
         var result = CallResult()
+        let waited = onWait?(ExtensionWait(extensionIdentifier: name, call: "the element event \(event.name)" + (event.element.map { " on \"\($0)\"" } ?? "")))
         do throws(Diagnostic) {
             try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in try extensionInstance.handle(event) }
         } catch {
             result.diagnostics.append(error)
         }
+        waited?()
         let presentation = reports.collect(from: instance, for: entry, categoryActions: registered?.category.actions,
                                            closing: false, into: &result)
         screen.announce(forwarded: result.forwarded)

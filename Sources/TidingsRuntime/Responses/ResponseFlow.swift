@@ -19,6 +19,8 @@ struct ResponseFlow: Sendable {
     let clock: DeadlineClock
     /// How long an extension has to complete a response, in seconds.
     let deadline: Double
+    /// Told of the wait for each response's call and completion.
+    var onWait: ExtensionWaitObserver? = nil
 
     /// Sends `response` to the notification presented as `identifier`,
     /// without telling front ends what the app received, and calls `finish`
@@ -133,15 +135,31 @@ struct ResponseFlow: Sendable {
             completions.finish(pending)
             then(answer, pending.isAbandoned, (failure.map { [$0] } ?? []) + pending.problems)
         }
+        let action = response.actionIdentifier
+        let calling = onWait?(ExtensionWait(extensionIdentifier: name, call: "didReceive of response \"\(action)\"",
+                                            seconds: deadline, deadline: .response))
         do throws(Diagnostic) {
             try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
                 try extensionInstance.didReceive(response, to: entry.notification, token: pending.token,
                                                  deadline: pending.deadline)
             }
         } catch {
+            calling?()
             return conclude(nil, error)
         }
-        pending.whenAnswered { conclude($0, nil) }
+        calling?()
+        // The handler returned without completing: what is waited for now is the completion alone, which a
+        // forgotten one never gives (tidings validate's responses check finds that in seconds).
+        let left = Double(pending.deadline &- min(clock.now(), pending.deadline)) / 1e9
+        let completing = pending.result == nil
+            ? onWait?(ExtensionWait(extensionIdentifier: name,
+                                    call: "its completion of response \"\(action)\" (complete_response), not called when its didReceive returned",
+                                    seconds: left, deadline: .response))
+            : nil
+        pending.whenAnswered { answer in
+            completing?()
+            conclude(answer, nil)
+        }
     }
 
     /// Says why `instance`'s extension gave no answer (an undefined one is

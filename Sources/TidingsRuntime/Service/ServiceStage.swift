@@ -29,6 +29,8 @@ struct ServiceStage: Sendable {
     /// How fast the extension may call host functions; nil for no limit.
     let callRate: CallRate?
     let onEvent: @Sendable (HostEvent) -> Void
+    /// Told of the wait for each service extension's content handler.
+    var onWait: ExtensionWaitObserver? = nil
 
     /// What the stage did.
     struct Outcome: Sendable {
@@ -132,6 +134,9 @@ struct ServiceStage: Sendable {
         // content handler counts until the deadline and the grace period after time-will-expire.
         let call = RequestCall()
         let last = clock.deadline(after: deadline + gracePeriod)
+        let waited = onWait?(ExtensionWait(extensionIdentifier: identifier,
+                                           call: "the service's didReceive and its content handler (complete_request)",
+                                           seconds: deadline, deadline: .service))
         let request = notification
         let token = pending.token
         if !Threads.start({
@@ -146,6 +151,7 @@ struct ServiceStage: Sendable {
         }
         let begun = result
         let conclude: @Sendable (PendingCompletion.Answer?, Bool, Diagnostic?) -> Void = { answer, expired, failure in
+            waited?()
             finish(conclusion(of: pending, answer: answer, expired: expired, failure: failure ?? call.failure,
                               content: content, context: context, instance: instance, call: call, begun: begun,
                               identifier: identifier, started: started))

@@ -40,6 +40,7 @@ enum DeliverCommand: Command {
             SearchPathOption.discussion,
             IsolationOption.discussion,
             DeadlineOption.discussion,
+            WaitNotice.discussion,
             "Exit status: " + ExitCode.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ") + ".",
         ],
         examples: [
@@ -69,7 +70,8 @@ enum DeliverCommand: Command {
               help: "Then respond with this action: an action identifier, \"default\" (the user opened it) or \"dismiss\"."),
         .init(name: "text", value: "T", help: "The user's text, for a text-input action."),
         IsolationOption.option,
-    ] + DeadlineOption.options + [
+        WaitNotice.option,
+    ] + DeadlineOption.oneShotOptions + [
         SearchPathOption.option,
         SearchPathOption.noCacheOption,
     ]
@@ -183,7 +185,8 @@ enum DeliverCommand: Command {
         }
         let width = try arguments.positiveNumber("width")
         var configuration = NotificationHost.Configuration()
-        try DeadlineOption.apply(arguments, to: &configuration)
+        try DeadlineOption.apply(arguments, to: &configuration, oneShot: true)
+        configuration.onWait = WaitNotice(arguments, environment: environment).observer
         configuration.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         var notes: [Diagnostic] = []
@@ -293,7 +296,7 @@ enum DeliverCommand: Command {
     }
 
     /// The payload file's JSON.
-    private static func readPayload(_ path: String) throws(CommandFailure) -> JSON {
+    static func readPayload(_ path: String) throws(CommandFailure) -> JSON {
         do {
             return try JSON.parse(try FileSystem.readFile(path, limit: payloadFileLimit), file: path)
         } catch {

@@ -81,8 +81,10 @@ enum InstallCommand: Command {
             let input: Set<Diagnostic.Code> = [.fileLink, .fileUnreadable, .fileNotFound]
             throw input.contains(error.code) ? .input(error) : CommandFailure(.cannotCreate, [error])
         }
-        // The verdict list gives, on the bundle as it will be; its problems named at their installed paths.
-        let problems = ExtensionBundle.judged(staged.path).diagnostics.map { $0.moved(from: staged.path, to: bundle) }
+        // The verdict list gives, on the bundle as it will be and among the bundles it joins (what it shadows,
+        // what shadows it); its problems named at their installed paths.
+        let problems = ExtensionBundle.judged(staged.path, on: SearchPath.resolve(environment: environment), installedAt: bundle)
+            .diagnostics.map { $0.moved(from: staged.path, to: bundle) }
         if problems.containsError && !force {
             staged.abandon()
             throw CommandFailure(.dataError, problems + [.note(.usage, "Nothing was installed; --force installs anyway.")])

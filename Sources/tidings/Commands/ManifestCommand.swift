@@ -93,11 +93,12 @@ enum ManifestCommand: Command {
             return .success
         case "lint":
             var diagnostics = original.document.warnings + Manifest.validate(original.document.value, file: path).diagnostics
-            // A bundle's manifest gets the verdict list and install give: its interface file and its library too.
+            // A bundle's manifest gets the verdict list and install give: its interface file, its library and what
+            // the registry says of it among the bundles beside it (shadowing) too.
             let directory = Path.directory(of: path)
             if Path.lastComponent(of: path) == BundleReader.manifestName,
                Path.pathExtension(of: directory) == BundleReader.bundleExtension {
-                for diagnostic in ExtensionBundle.judged(directory).diagnostics where !diagnostics.contains(diagnostic) {
+                for diagnostic in ExtensionBundle.judged(directory, on: SearchPath.resolve(environment: environment)).diagnostics where !diagnostics.contains(diagnostic) {
                     diagnostics.append(diagnostic)
                 }
             }

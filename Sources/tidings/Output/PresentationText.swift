@@ -128,10 +128,14 @@ struct PresentationText {
         guard !bundles.isEmpty else { return field("Bundles", "none of the app's on the search path") + "\n" }
         var text = field("Bundles", "")
         for bundle in bundles {
-            let errors = bundle.diagnostics.filter { $0.severity == .error }
-            let state = !bundle.isUsable ? "rejected" : errors.isEmpty ? "ok" : "\(errors.count) error\(errors.count == 1 ? "" : "s")"
+            let errors = bundle.diagnostics.filter { $0.severity == .error }.count
+            let warnings = bundle.diagnostics.filter { $0.severity == .warning }.count
+            let state = !bundle.isUsable ? "rejected"
+                : errors > 0 ? "\(errors) error\(errors == 1 ? "" : "s")"
+                : warnings > 0 ? "\(warnings) warning\(warnings == 1 ? "" : "s")" : "ok"
             text += "    \(bundle.name) \(terminal.dim(state))\n"
-            for error in errors { text += "      " + terminal.line(for: error) + "\n" }
+            // Every problem, as list and manifest lint show them: warnings keep their did-you-mean, notes say what it shadows.
+            for problem in bundle.diagnostics { text += "      " + terminal.line(for: problem) + "\n" }
         }
         return text + "\n"
     }

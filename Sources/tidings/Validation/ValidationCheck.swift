@@ -10,13 +10,19 @@ struct ValidationCheck {
         case interface
         /// The library would link: ELF for this machine, the entry symbol, the libraries and symbols it needs.
         case library
+        /// No other bundle beside it shares its identifier or claims one of its categories: which one serves, which is shadowed.
+        case registry
+        /// The categories of `--categories` files and `--payload` files are the manifest's, case included.
+        case categories
         /// The entry function and its descriptor: negotiation, sizes per version, create.
         case load
         /// `didReceive` of varied notifications: every payload shape, Unicode, empty and long fields, many attachments.
         case notifications
         /// A thread-mate delivered again to the same extension.
         case thread
-        /// Every action of its categories, text input included, and the default and dismiss actions: the completion called once, in time.
+        /// Every element event and text input the interface allows: each button tapped, each text field submitted, each text input answered.
+        case elements
+        /// Every action of its categories, text input included, and the default and dismiss actions: the completion called once, in time, and the view after each.
         case responses
         /// A service extension's content handler within the deadline, and its time-will-expire.
         case service
@@ -31,9 +37,12 @@ struct ValidationCheck {
             case .manifest: "the manifest validates"
             case .interface: "the interface file validates"
             case .library: "the library would link (entry symbol, needed libraries and symbols)"
+            case .registry: "no other bundle beside it shares its identifier or claims its categories"
+            case .categories: "the categories of --categories and --payload files are the manifest's, case included"
             case .load: "the entry negotiates a descriptor and create makes an instance"
             case .notifications: "didReceive of varied notifications"
             case .thread: "a thread-mate reaches the extension again"
+            case .elements: "each button tapped, each text field submitted, each text input answered"
             case .responses: "each action answered once, in time"
             case .service: "the content handler within the deadline"
             case .output: "nothing written to standard output or error"

@@ -4,9 +4,13 @@ import TidingsBase
 struct ValidationReport {
     var bundles: [(path: String, checks: [ValidationCheck])]
     var seed: UInt64
+    /// `--strict`: a warning fails too.
+    var strict = false
 
-    /// True when any check of any bundle failed.
-    var failed: Bool { bundles.contains { $0.checks.contains { $0.verdict == .fail } } }
+    /// True when any check of any bundle failed (or, when strict, warned).
+    var failed: Bool {
+        bundles.contains { $0.checks.contains { $0.verdict == .fail || (strict && $0.verdict == .warn) } }
+    }
 
     func text(terminal: Terminal) -> String {
         var text = ""
@@ -16,7 +20,7 @@ struct ValidationReport {
             for check in checks {
                 let verdict = switch check.verdict {
                 case .pass: terminal.green("pass")
-                case .warn: terminal.yellow("warn")
+                case .warn: strict ? terminal.red("FAIL") : terminal.yellow("warn")
                 case .fail: terminal.red("FAIL")
                 case .skip: terminal.dim("skip")
                 }
@@ -36,7 +40,7 @@ struct ValidationReport {
 
     var json: JSON {
         .object([
-            ("seed", .integer(Int64(bitPattern: seed))), ("passed", .bool(!failed)),
+            ("seed", .integer(Int64(bitPattern: seed))), ("passed", .bool(!failed)), ("strict", .bool(strict)),
             ("bundles", .array(bundles.map { bundle in
                 .object([("bundle", .string(bundle.path)), ("checks", .array(bundle.checks.map(\.json)))])
             })),

@@ -19,26 +19,36 @@ struct Validator {
         var serviceDeadline = 5.0
         /// The seconds one call may take before its worker is stopped.
         var callTimeout = 5.0
-        /// Categories registered for the extension's app (else made up from its manifest).
-        var categories: [CategoryFile] = []
+        /// Categories registered for the extension's app (else made up from its manifest), with their files.
+        var categoryFiles: [(path: String, file: CategoryFile)] = []
+        /// Payloads to deliver besides the samples (`--payload`), whose categories are checked too.
+        var payloads: [CategoryAgreement.PayloadFile] = []
         /// The isolation policy of the user's configuration (its sandbox requirements and limits).
         var policy = IsolationPolicy()
         var environment: [String: String] = [:]
+        /// What tells of each wait on the extension (`--verbose`, a terminal).
+        var notice: WaitNotice?
     }
 
     let bundle: ExtensionBundle
     let settings: Settings
     /// A directory of the run's own: the sample attachments and the attachment store.
     let scratch: String
+    /// The checks `--check` selected; nil for all.
+    var only: Set<ValidationCheck.Name>? = nil
 
     /// Every check, in order.
     func run() -> [ValidationCheck] {
         var checks = fileChecks()
         guard let manifest = bundle.manifest else {
-            return checks + skipped(after: .library, because: "the manifest has errors, so no host would load the bundle")
+            return checks + skipped(after: .categories, because: "the manifest has errors, so no host would load the bundle")
         }
         if checks.contains(where: { $0.name == .library && $0.verdict == .fail }) {
-            return checks + skipped(after: .library, because: "the library would not link")
+            return checks + skipped(after: .categories, because: "the library would not link")
+        }
+        // None of the checks that load the extension was selected: none of its code runs.
+        if let only, only.isSubset(of: [.manifest, .interface, .library, .registry, .categories]) {
+            return checks + skipped(after: .categories, because: "not selected (--check)")
         }
         var run = Run(validator: self, manifest: manifest)
         checks += run.exercise()
@@ -48,10 +58,13 @@ struct Validator {
     /// The checks of the bundle's files: manifest, interface file, library.
     private func fileChecks() -> [ValidationCheck] {
         func isInterface(_ problem: Diagnostic) -> Bool {
-            problem.code.rawValue.hasPrefix("interface.") || problem.code.rawValue.hasPrefix("bundle.interface")
+            let code = problem.code.rawValue
+            // An interface file that is not JSON at all is the interface's problem too.
+            return code.hasPrefix("interface.") || code.hasPrefix("bundle.interface")
+                || (code.hasPrefix("json.") && problem.location.file.map { Path.lastComponent(of: $0) != BundleReader.manifestName } ?? false)
         }
         func isLibrary(_ problem: Diagnostic) -> Bool { problem.code.rawValue.hasPrefix("load.") }
-        let manifest = bundle.diagnostics.filter { !isInterface($0) && !isLibrary($0) }
+        let manifest = bundle.diagnostics.filter { !isInterface($0) && !isLibrary($0) && !$0.isRegistryVerdict }
         var checks = [ValidationCheck.judging(.manifest, manifest, passing: "valid")]
         if bundle.manifest?.point == .service {
             checks.append(ValidationCheck(name: .interface, verdict: .skip, detail: "a service extension has no interface file"))
@@ -60,6 +73,20 @@ struct Validator {
                                    passing: bundle.interface == nil ? "no interface file named" : "valid"))
         }
         checks.append(.judging(.library, bundle.diagnostics.filter(isLibrary), passing: "links: entry symbol, libraries and symbols found"))
+        // What the registry says of it among the bundles beside it, as list says it: which serves, which is shadowed.
+        let registry = bundle.diagnostics.filter(\.isRegistryVerdict)
+        checks.append(.judging(.registry, registry, passing: registry.first?.message
+            ?? "no other bundle beside it shares its identifier or claims its categories"))
+        if bundle.manifest == nil {
+            checks.append(ValidationCheck(name: .categories, verdict: .skip, detail: "the manifest has errors"))
+        } else if let manifest = bundle.manifest {
+            let given = settings.categoryFiles.count + settings.payloads.count
+            let problems = CategoryAgreement.problems(of: manifest, manifestFile: Path.join(bundle.path, BundleReader.manifestName),
+                                                      files: settings.categoryFiles, payloads: settings.payloads)
+            checks.append(given == 0
+                ? ValidationCheck(name: .categories, verdict: .skip, detail: "no --categories or --payload file to compare")
+                : .judging(.categories, problems, passing: "the categories of \(given) file\(given == 1 ? "" : "s") are the manifest's"))
+        }
         return checks
     }
 
@@ -69,28 +96,10 @@ struct Validator {
             ValidationCheck(name: $0, verdict: .skip, detail: reason)
         }
     }
-
-    /// The sample attachments: small images of each kind the store recognises, by file name.
-    func sampleAttachments() -> [String] {
-        let png: [UInt8] = [
-            0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00,
-            0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00,
-            0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x60, 0x00, 0x02, 0x00, 0x00, 0x05, 0x00, 0x01, 0x7A, 0x5E,
-            0xAB, 0x3F, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
-        let gif: [UInt8] = Array("GIF89a".utf8) + [
-            0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x21, 0xF9, 0x04, 0x01, 0x00,
-            0x00, 0x00, 0x00, 0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B]
-        var names: [String] = []
-        for number in 0..<10 {
-            let (name, bytes) = number.isMultiple(of: 2) ? ("image-\(number).png", png) : ("image-\(number).gif", gif)
-            if (try? FileSystem.writeFileAtomically(Path.join(scratch, name), bytes)) != nil { names.append(name) }
-        }
-        return names
-    }
 }
 
 /// One run of the checks that load the extension: a host per check, so that one check's fault never spoils the next.
-private struct Run {
+struct Run {
     let validator: Validator
     let manifest: Manifest
     /// Every call's duration, in milliseconds.
@@ -110,9 +119,11 @@ private struct Run {
     var isService: Bool { manifest.point == .service }
 
     mutating func exercise() -> [ValidationCheck] {
-        let attachments = isService ? [] : validator.sampleAttachments()
+        let attachments = isService ? [] : SampleNotifications.writeAttachments(into: validator.scratch)
         let category = isService ? "" : manifest.categories.first ?? ""
         let samples = SampleNotifications.make(category: category, attachments: attachments, seed: settings.seed)
+            + settings.payloads.map { SampleNotifications.Sample(shape: "payload \($0.path)", payload: $0.json,
+                                                                 directory: Path.directory(of: $0.path)) }
         var checks: [ValidationCheck] = []
 
         // load: the first delivery makes the instance.
@@ -121,7 +132,7 @@ private struct Run {
         let loadProblems = first.problems.filter(Self.isLoadProblem)
         checks.append(.judging(.load, loadProblems, passing: "descriptor negotiated, instance made"))
         guard loadProblems.isEmpty else {
-            return checks + [ValidationCheck.Name.notifications, .thread, .responses, .service].map {
+            return checks + [ValidationCheck.Name.notifications, .thread, .elements, .responses, .service].map {
                 ValidationCheck(name: $0, verdict: .skip, detail: "the extension did not load")
             } + [outputCheck(), costCheck()]
         }
@@ -129,11 +140,13 @@ private struct Run {
         if isService {
             checks.append(ValidationCheck(name: .notifications, verdict: .skip, detail: "a service extension draws nothing"))
             checks.append(ValidationCheck(name: .thread, verdict: .skip, detail: "a service extension draws nothing"))
+            checks.append(ValidationCheck(name: .elements, verdict: .skip, detail: "a service extension draws nothing"))
             checks.append(ValidationCheck(name: .responses, verdict: .skip, detail: "a service extension answers no action"))
             checks.append(serviceCheck(samples, first: first))
         } else {
             checks.append(notificationsCheck(samples, first: first, host: host))
             checks.append(threadCheck(category: category))
+            checks.append(elementsCheck(category: category))
             checks.append(responsesCheck())
             checks.append(ValidationCheck(name: .service, verdict: .skip, detail: "a content extension"))
         }
@@ -174,7 +187,7 @@ private struct Run {
 
     private mutating func responsesCheck() -> ValidationCheck {
         let host = makeHost()
-        let given = settings.categories.filter { $0.app == app }.flatMap(\.categories)
+        let given = settings.categoryFiles.map(\.file).filter { $0.app == app }.flatMap(\.categories)
         let categories = manifest.categories.map { name in
             given.first { $0.identifier == name } ?? Self.madeUpCategory(name)
         }
@@ -194,18 +207,21 @@ private struct Run {
                                                           userText: $0.textInput == nil ? nil : "Validated ✓ — テキスト") }
                 + [ResponseRequest(actionIdentifier: ActionIdentifier.default, userText: nil),
                    ResponseRequest(actionIdentifier: ActionIdentifier.dismiss, userText: nil)]
-            for response in responses where problems.isEmpty {
+            // On while nothing failed: a warning (a view element not found) leaves the other actions to try.
+            for response in responses where !problems.containsError {
                 let delivered = deliver(sample, through: host)
                 problems += delivered.failures(shape: "response \(response.actionIdentifier)")
-                guard problems.isEmpty, let identifier = delivered.delivery?.presentation.notification.identifier else { break }
+                guard !problems.containsError, let identifier = delivered.delivery?.presentation.notification.identifier else { break }
                 let (outcome, notes) = timed(host) { () throws(Diagnostic) -> ResponseOutcome in
                     try host.respond(to: identifier, with: response)
                 }
                 count += 1
                 switch outcome {
                 case .success(let outcome):
-                    problems += (outcome.diagnostics + notes).filter { $0.severity == .error }
-                        .map { $0.prefixed("[\(response.actionIdentifier)]") }
+                    // Warnings too: what the extension did to the view after the response (an element it cannot find, say).
+                    problems += (outcome.diagnostics + notes).filter { $0.severity == .error || $0.severity == .warning }
+                        .filter { $0.code != .workerOutput }
+                        .map { Self.misuseFails($0).prefixed("[\(response.actionIdentifier)]") }
                 case .failure(let error):
                     problems.append(error.prefixed("[\(response.actionIdentifier)]"))
                 }
@@ -276,12 +292,12 @@ private struct Run {
 
     /// Delivers `sample`, opening its expanded interface at once unless not
     /// `opening`: the extension draws every notification it is given.
-    private mutating func deliver(_ sample: SampleNotifications.Sample, through host: NotificationHost,
+    mutating func deliver(_ sample: SampleNotifications.Sample, through host: NotificationHost,
                                   opening: Bool = true) -> Delivered {
         var submission = PayloadSubmission(payload: sample.payload, appOption: "--app")
         submission.opening = opening
         submission.app = app
-        submission.baseDirectory = validator.scratch
+        submission.baseDirectory = sample.directory ?? validator.scratch
         submission.sizeLimit = Int.max
         let (result, notes) = timed(host) { () throws(PayloadRefusal) -> PayloadDelivery in try host.deliver(submission) }
         switch result {
@@ -298,7 +314,7 @@ private struct Run {
     }
 
     /// Runs `call`, timing it and noting what the worker reported meanwhile.
-    private mutating func timed<Value, Failure: Error>(_ host: NotificationHost, _ call: () throws(Failure) -> Value)
+    mutating func timed<Value, Failure: Error>(_ host: NotificationHost, _ call: () throws(Failure) -> Value)
         -> (Result<Value, Failure>, [Diagnostic])
     {
         let start = MonotonicClock.now()
@@ -323,11 +339,12 @@ private struct Run {
     private let faults = FaultNotes()
 
     /// A host serving only the bundle, running it in a worker with the validation's limits.
-    private func makeHost() -> NotificationHost {
+    func makeHost() -> NotificationHost {
         var configuration = NotificationHost.Configuration()
         configuration.responseDeadline = settings.responseDeadline
         configuration.serviceDeadline = settings.serviceDeadline
         configuration.attachmentDirectory = Path.join(validator.scratch, "store")
+        configuration.onWait = settings.notice?.observer
         var policy = settings.policy
         policy.defaultMode = .process
         policy.bundles = [:]
@@ -345,6 +362,14 @@ private struct Run {
     private static func isLoadProblem(_ problem: Diagnostic) -> Bool {
         problem.severity == .error && (problem.code.rawValue.hasPrefix("load.") || problem.code == .instanceCreateFailed
             || problem.code == .workerLaunchFailed)
+    }
+
+    /// `problem`, an error when it is a misuse of a completion (called twice, an undefined option, the wrong
+    /// function or instance): each is a fault toward the quarantine, so validate fails it however the host reported it.
+    private static func misuseFails(_ problem: Diagnostic) -> Diagnostic {
+        let misuses: Set<Diagnostic.Code> = [.completionRepeated, .completionInvalidOption, .completionWrongKind, .completionWrongInstance]
+        guard misuses.contains(problem.code), problem.severity != .error else { return problem }
+        return .error(problem.code, problem.message, at: problem.location)
     }
 
     /// A category with an action of each kind, for an app whose categories were not given.
