@@ -64,7 +64,8 @@ import Testing
 
     /// Delivers a notification to the app in the foreground and returns the delivery's answer.
     func deliverInForeground(presenting: PresentationOptions?) async throws -> (JSON, UserNotification?) {
-        let host = try HostFixture()
+        // The delegate answers on a loaded machine too: a deadline no answer misses.
+        let host = try HostFixture(["--will-present-deadline", "60"])
         let center = host.center(Self.app)
         let delegate = presenting.map { RecordingDelegate(presenting: $0) }
         if let delegate { try await center.setDelegate(delegate) }
