@@ -5,7 +5,7 @@ import TidingsDesktop
 
 /// True when a real notification server can run here: dunst and its
 /// dunstctl, on an X server of its own (Xvfb).
-private let canRunDunst: Bool = {
+let canRunDunst: Bool = {
     guard canStartBus else { return false }
     let missing = ["dunst", "dunstctl", "Xvfb"].filter { ProcessRunner.which($0) == nil }
     if !missing.isEmpty {
@@ -27,13 +27,20 @@ struct DunstTests {
         let dunst: BackgroundProcess
         /// The X display's number.
         let number: Int
+        /// Where Xvfb keeps its screen as an XWD file (`Xvfb_screen0`), for screenshots.
+        var framebuffer: String { bus.directory.file("framebuffer") }
 
-        init() throws {
+        /// Starts them; dunst with `configuration` as its dunstrc when given.
+        init(configuration: String? = nil) throws {
             bus = try PrivateBus()
             var free = 100 + Int(getpid() % 500)
             while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(free)") { free += 1 }
             number = free
-            display = try BackgroundProcess(ProcessRunner.which("Xvfb")!, [":\(number)", "-nolisten", "tcp"],
+            let framebuffer = bus.directory.file("framebuffer")
+            try FileManager.default.createDirectory(atPath: framebuffer, withIntermediateDirectories: true)
+            if let configuration { _ = try bus.directory.write(configuration, to: ".config/dunst/dunstrc") }
+            display = try BackgroundProcess(ProcessRunner.which("Xvfb")!, [":\(number)", "-nolisten", "tcp",
+                                                                             "-screen", "0", "1024x768x24", "-fbdir", framebuffer],
                                             environment: [:], log: bus.directory.file("xvfb.log"))
             guard BackgroundProcess.wait(forListener: "/tmp/.X11-unix/X\(number)") else {
                 throw SessionError.noDisplay(try String(contentsOfFile: bus.directory.file("xvfb.log"), encoding: .utf8))

@@ -16,6 +16,9 @@ package struct DesktopPresentation: Hashable, Sendable {
         notification = DesktopNotification(appName: app.name, summary: content?["title"]?.stringValue ?? "",
                                            body: content?["body"]?.stringValue ?? "")
         notification.hints["desktop-entry"] = .string(app.identifier)
+        if presentation["expanded"]?.boolValue == true, let view = presentation["view"] {
+            notification.body = Self.texts(of: view).joined(separator: "\n")
+        }
         notification.actions = [.init(key: "default", label: "Open")]
         actions = ["default": .respond("default")]
         for action in presentation["actions"]?.arrayValue ?? [] {
@@ -28,6 +31,13 @@ package struct DesktopPresentation: Hashable, Sendable {
             actions["tidings-open"] = .openInterface
         }
         degradations = []
+    }
+
+    /// The texts of the view's labels that show, in order.
+    private static func texts(of element: JSON) -> [String] {
+        guard element["hidden"]?.boolValue != true else { return [] }
+        let own = element["type"]?.stringValue == "label" ? [element["text"]?.stringValue ?? ""].filter { !$0.isEmpty } : []
+        return own + (element["children"]?.arrayValue ?? []).flatMap(texts)
     }
 
     /// The prompt for an `authorization.requested` event's params (Allow / Don't Allow).
