@@ -34,7 +34,6 @@ struct DesktopFrontEndTests {
         try rig.chooseInMenu("")
         #expect(rig.menu.contains("#Accept (Team offsite) [\(desktopID),accept]"), "the menu offered: \(rig.menu)")
         #expect(rig.menu.contains("[\(desktopID),decline]"), "the menu offered: \(rig.menu)")
-        if ProcessInfo.processInfo.environment["DEBUG_RIG"] != nil { print(rig.text(of: rig.desktopLog)); print(rig.menu); print(rig.dunstShowed) }
         if let path = ProcessInfo.processInfo.environment["TIDINGS_SCREENSHOT"] {
             try Screenshot.write(framebuffer: rig.session.framebuffer + "/Xvfb_screen0", to: path)
         }
@@ -117,7 +116,7 @@ struct DesktopFrontEndTests {
             let ids = Set(rig.events("shown", identifier: identifier).compactMap { $0["desktopID"]?.integerValue })
             #expect(ids.count == 1, "\(identifier) was shown as \(ids.sorted())")
         }
-        #expect(rig.events("closed").isEmpty, "closed: \(rig.events("closed"))")
+        #expect(rig.events("closed").isEmpty, "\(rig.desktopLog)")
         #expect(eventually { (try? rig.dunstOnScreen()) == 4 }, "dunst shows \((try? rig.dunstOnScreen()) ?? -1) notifications")
     }
 }

@@ -17,8 +17,12 @@ final class FrontEndRig: @unchecked Sendable {
     private(set) var server: BackgroundProcess?
     private(set) var desktop: BackgroundProcess?
     private var serverRuns = 0
+    private var desktopRuns = 0
     var socket: String { directory.file("run/tidings.sock") }
-    var desktopLog: String { directory.file("desktop.log") }
+    /// The logs of the front end's runs, in order.
+    var desktopLogs: [String] { (0..<desktopRuns).map { directory.file("desktop-\($0 + 1).log") } }
+    /// What the front end's runs logged.
+    var desktopLog: String { desktopLogs.map(text(of:)).joined() }
 
     init() throws {
         let menu = try directory.write("""
@@ -43,6 +47,7 @@ final class FrontEndRig: @unchecked Sendable {
                 notification_limit = 0
                 history_length = 100
                 always_run_script = true
+                stack_duplicates = false
             [urgency_low]
                 timeout = 0
             [urgency_normal]
@@ -111,10 +116,11 @@ final class FrontEndRig: @unchecked Sendable {
 
     /// Starts `tidings desktop --json` on the rig's server and bus.
     func startDesktop() throws {
+        desktopRuns += 1
         desktop = try BackgroundProcess(Locations.product("tidings"),
                                         ["desktop", "--socket", socket, "--bus", session.bus.address,
                                          "--state", directory.file("desktop.json"), "--json"],
-                                        environment: ["HOME": directory.path, "NO_COLOR": "1"], log: desktopLog)
+                                        environment: ["HOME": directory.path, "NO_COLOR": "1"], log: desktopLogs.last!)
     }
 
     /// Stops the front end with `signal` and waits for it to end.
@@ -125,7 +131,7 @@ final class FrontEndRig: @unchecked Sendable {
 
     /// The front end's JSON log lines so far.
     var logged: [JSON] {
-        text(of: desktopLog).split(separator: "\n").compactMap { line in
+        desktopLog.split(separator: "\n").compactMap { line in
             line.hasPrefix("{") ? try? JSON.parse(Array(line.utf8)) : nil
         }
     }
@@ -142,7 +148,7 @@ final class FrontEndRig: @unchecked Sendable {
             found = events(event, identifier: identifier).first(where: condition)
             return found != nil || desktop?.isRunning == false
         }
-        return try #require(seen ? found : nil, "no \(event) for \(identifier ?? "any") in the front end's log:\n\(text(of: desktopLog))")
+        return try #require(seen ? found : nil, "no \(event) for \(identifier ?? "any") in the front end's log:\n\(desktopLog)")
     }
 
     // MARK: dunst
