@@ -7,7 +7,7 @@ import TestSupport
 /// Python's zlib: the machine has no ImageMagick and no xwd.
 enum Screenshot {
     /// The width and height of the corner kept.
-    static let size = (width: 420, height: 260)
+    static let size = (width: 420, height: 150)
 
     /// Writes the screen in `framebuffer` (Xvfb_screen0) to `path` as a PNG.
     static func write(framebuffer: String, to path: String) throws {
