@@ -16,6 +16,7 @@ struct DesktopFrontEndTests {
         let rig = try FrontEndRig()
         try rig.startServer()
         try rig.startDesktop()
+        _ = try rig.waitFor("desktop")
         _ = try rig.waitFor("synchronised")
         return rig
     }
@@ -82,6 +83,8 @@ struct DesktopFrontEndTests {
         #expect(responded["action"] == .string("dismiss"))
         // event-invite has customDismissAction: the dismissal goes to the app.
         #expect(responded["receiver"] == .string("app"))
+        // The app owns no bus name here: the forwarded dismissal stays in its inbox.
+        _ = try rig.waitFor("kept") { $0["app"] == .string(FrontEndRig.app) }
 
         try rig.deliverInvite("invite-removed")
         let shown = try rig.waitFor("shown", identifier: "invite-removed")
@@ -118,5 +121,34 @@ struct DesktopFrontEndTests {
         }
         #expect(rig.events("closed").isEmpty, "\(rig.desktopLog)")
         #expect(eventually { (try? rig.dunstOnScreen()) == 4 }, "dunst shows \((try? rig.dunstOnScreen()) ?? -1) notifications")
+    }
+
+    @Test func aNotificationServerThatComesBackShowsWhatTidingsStillShows() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-kept")
+        _ = try rig.waitFor("shown", identifier: "invite-kept")
+        try rig.session.restartDunst()
+        _ = try rig.waitFor("disconnected") { $0["from"] == .string("bus") }
+        let again = try rig.waitFor("shown", identifier: "invite-kept") { _ in rig.events("shown", identifier: "invite-kept").count == 2 }
+        let desktopID = try #require(again["desktopID"]?.integerValue)
+        #expect(again["replaced"] == .bool(false))
+        #expect(eventually { (try? rig.dunstOnScreen()) == 1 })
+        #expect(rig.dunstShowed.contains { $0.id == "\(desktopID)" && $0.summary == "Team offsite" })
+    }
+
+    @Test func anAppsAuthorizationRequestIsAnsweredOnDunst() throws {
+        let rig = try started()
+        let client = try rig.client()
+        let request = client.request("authorization.request", .object([("app", .string("com.example.asking")),
+                                                                         ("options", .array([.string("alert")]))]))
+        let prompted = try rig.waitFor("prompted") { $0["app"] == .string("com.example.asking") }
+        let allow = try #require(prompted["actions"]?.objectMembers?.first { $0.1 == .string("allow") }?.0,
+                                 "the prompt offers no Allow: \(prompted)")
+        try rig.chooseInMenu(allow)
+        let decided = try rig.waitFor("decided") { $0["app"] == .string("com.example.asking") }
+        #expect(decided["decision"] == .string("allow"))
+        let answer = try client.result(of: request)
+        #expect(answer["granted"] == .bool(true))
+        #expect(answer["status"] == .string("authorized"))
     }
 }

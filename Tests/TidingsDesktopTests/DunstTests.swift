@@ -24,7 +24,7 @@ struct DunstTests {
     final class Session: @unchecked Sendable {
         let bus: PrivateBus
         let display: BackgroundProcess
-        let dunst: BackgroundProcess
+        private(set) var dunst: BackgroundProcess
         /// The X display's number.
         let number: Int
         /// Where Xvfb keeps its screen as an XWD file (`Xvfb_screen0`), for screenshots.
@@ -45,10 +45,21 @@ struct DunstTests {
             guard BackgroundProcess.wait(forListener: "/tmp/.X11-unix/X\(number)") else {
                 throw SessionError.noDisplay(try String(contentsOfFile: bus.directory.file("xvfb.log"), encoding: .utf8))
             }
-            dunst = try BackgroundProcess(ProcessRunner.which("dunst")!, [],
-                                          environment: ["DISPLAY": ":\(number)", "DBUS_SESSION_BUS_ADDRESS": bus.address,
-                                                        "HOME": bus.directory.path],
-                                          log: bus.directory.file("dunst.log"))
+            dunst = try Self.startDunst(bus: bus, number: number)
+        }
+
+        /// Starts dunst on the display `number` and on `bus`.
+        private static func startDunst(bus: PrivateBus, number: Int) throws -> BackgroundProcess {
+            try BackgroundProcess(ProcessRunner.which("dunst")!, [],
+                                  environment: ["DISPLAY": ":\(number)", "DBUS_SESSION_BUS_ADDRESS": bus.address,
+                                                "HOME": bus.directory.path],
+                                  log: bus.directory.file("dunst.log"))
+        }
+
+        /// Kills dunst and starts another: a notification server that goes away and comes back.
+        func restartDunst() throws {
+            dunst.stop(with: SIGKILL)
+            dunst = try Self.startDunst(bus: bus, number: number)
         }
 
         /// Runs `dunstctl` with `arguments` on the private bus; its output.

@@ -24,6 +24,8 @@ package final class DesktopBus {
     /// The signals received, in order, waiting to be handled.
     private final class SignalQueue {
         var signals: [NotificationSignal] = []
+        /// True once the notification server's name changed owner (it quit, or another took its place).
+        var ownerChanged = false
     }
 
     /// Connects to the bus at `address` and asks the notification server
@@ -34,6 +36,11 @@ package final class DesktopBus {
         connection = try BusConnection(address: address, description: "tidings-desktop", library: library)
         notifications = NotificationsClient(destination: name)
         try notifications.subscribe(on: connection) { [queue] in queue.signals.append($0) }
+        try connection.subscribe(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                 interface: "org.freedesktop.DBus", member: "NameOwnerChanged") {
+            [queue] (message: borrowing MessageReader) in
+            if (try? message.readString()) == name { queue.ownerChanged = true }
+        }
         information = try notifications.serverInformation(on: connection)
         capabilities = ServerCapabilities(try notifications.capabilities(on: connection))
     }
@@ -48,6 +55,10 @@ package final class DesktopBus {
         defer { queue.signals = [] }
         return queue.signals
     }
+
+    /// True when the notification server's name changed owner since the bus
+    /// was connected: the ids it gave belong to a server that is gone.
+    package var ownerChanged: Bool { queue.ownerChanged }
 
     /// Shows `notification`, replacing `replacing` when given; the server's id for it.
     package func notify(_ notification: DesktopNotification, replacing: UInt32?) throws(BusError) -> UInt32 {

@@ -62,7 +62,8 @@ extension DesktopFrontEnd {
                    "closed desktop notification \(entry.desktopID) (\(identifier)): \(reason)")
     }
 
-    /// Shows the authorization prompt of an `authorization.requested` event.
+    /// Shows the authorization prompt of an `authorization.requested` event
+    /// (when the bus is away, `authorizationRequests` keeps it for its return).
     func prompt(_ request: JSON) {
         guard let app = request["app"]?.stringValue, let bus = desktop else { return }
         let mapped = DesktopPresentation(authorizationRequest: request, app: display(of: app), capabilities: bus.capabilities)
@@ -71,7 +72,9 @@ extension DesktopFrontEnd {
             let desktopID = try bus.notify(mapped.notification, replacing: replacing)
             prompts[desktopID] = app
             promptActions[desktopID] = mapped.actions
-            log.record("prompted", [("app", .string(app)), ("desktopID", .integer(Int64(desktopID)))],
+            let meanings = mapped.notification.actions.map { ($0.key, JSON.string(Self.meaning(of: mapped.actions[$0.key]))) }
+            log.record("prompted", [("app", .string(app)), ("desktopID", .integer(Int64(desktopID))),
+                                    ("actions", .object(meanings))],
                        "asked whether \(app) may send notifications (desktop notification \(desktopID))")
         } catch {
             desktopGone(error.message)

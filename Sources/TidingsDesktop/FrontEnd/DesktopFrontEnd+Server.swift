@@ -141,9 +141,13 @@ extension DesktopFrontEnd {
         case "response.forwarded":
             forward(params)
         case "authorization.requested":
+            guard let app = params["app"]?.stringValue else { return }
+            authorizationRequests[app] = params
             prompt(params)
         case "authorization.changed":
-            if let app = params["app"]?.stringValue { closePrompt(of: app) }
+            guard let app = params["app"]?.stringValue else { return }
+            authorizationRequests[app] = nil
+            closePrompt(of: app)
         case "events.lagging":
             log.record("lagging", [("behind", params["behind"] ?? .null), ("limit", params["limit"] ?? .null)],
                        "the front end is falling behind the server's events")

@@ -34,6 +34,9 @@ package final class DesktopFrontEnd {
     var appsAsked: Set<String> = []
     /// The inbox entries forwarded (or being forwarded) to their apps, by id: each once.
     var forwarded: Set<Int64> = []
+    /// The authorization requests waiting for the user, by app: shown again
+    /// when the bus comes back (the server publishes each only once).
+    var authorizationRequests: [String: JSON] = [:]
     /// The authorization prompts on screen: desktop id → app.
     var prompts: [UInt32: String] = [:]
     /// What the action keys of each prompt on screen mean.
@@ -237,6 +240,7 @@ package final class DesktopFrontEnd {
             promptActions = [:]
             invoked = []
             if synchronised { relist() } else { relistOwed = true }
+            for request in authorizationRequests.values { prompt(request) }
         } catch {
             log.detail("the bus or its notification server is still away: \(error)")
             busRetry.schedule()
@@ -252,7 +256,13 @@ package final class DesktopFrontEnd {
             return
         }
         for signal in bus.takeSignals() { handleSignal(signal) }
-        if events & (Int16(POLLHUP) | Int16(POLLERR)) != 0 { desktopGone("the bus closed the connection") }
+        if events & (Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+            desktopGone("the bus closed the connection")
+        } else if bus.ownerChanged {
+            // Connected again at once: the notification server that shows them now has none of them.
+            desktopGone("the notification server left the bus or was replaced")
+            busRetry.now()
+        }
     }
 
     /// The bus (or a call on it) failed: forget it, plan a reconnection.
