@@ -110,7 +110,8 @@ struct DesktopFrontEndTests {
         try rig.deliverInvite("after-1")
         _ = try rig.waitFor("shown", identifier: "after-1")
         // The front end restarts too, and resumes from what it kept.
-        rig.stopDesktop()
+        let ending = rig.stopDesktop()
+        #expect(ending?.status == 0 && ending?.bySignal == false, "SIGTERM ended the front end with \(String(describing: ending))")
         try rig.startDesktop()
         _ = try rig.waitFor("connected") { _ in rig.events("connected").count == 2 }
         try rig.deliverInvite("after-2")

@@ -123,10 +123,12 @@ final class FrontEndRig: @unchecked Sendable {
                                         environment: ["HOME": directory.path, "NO_COLOR": "1"], log: desktopLogs.last!)
     }
 
-    /// Stops the front end with `signal` and waits for it to end.
-    func stopDesktop(with signal: Int32 = SIGTERM) {
+    /// Stops the front end with `signal` and waits for it to end; how it ended.
+    @discardableResult
+    func stopDesktop(with signal: Int32 = SIGTERM) -> (status: Int32, bySignal: Bool)? {
         desktop?.stop(with: signal)
-        desktop = nil
+        defer { desktop = nil }
+        return desktop?.ending
     }
 
     /// The front end's JSON log lines so far.

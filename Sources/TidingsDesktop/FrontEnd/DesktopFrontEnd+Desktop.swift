@@ -52,6 +52,7 @@ extension DesktopFrontEnd {
     func close(_ identifier: String, reason: String) {
         relisting?.unseen.remove(identifier)
         guard let entry = shown.forget(identifier), entry.desktopID != 0 else { return }
+        invoked.remove(entry.desktopID)
         do throws(BusError) {
             try desktop?.close(entry.desktopID)
         } catch {
