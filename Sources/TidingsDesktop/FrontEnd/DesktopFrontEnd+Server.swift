@@ -52,8 +52,8 @@ extension DesktopFrontEnd {
     }
 
     /// `events.subscribe`, resuming after the last `seq` handled; re-lists
-    /// when the server cannot resume, or when this process has not mapped
-    /// what is on screen yet.
+    /// when the server cannot resume, on the first connection of the process,
+    /// and when the bus came back meanwhile.
     private func subscribe(_ connection: ServerConnection) {
         var params: [(String, JSON)] = [("apps", .string("all")), ("events", .array(Self.subscribedEvents.map(JSON.string))),
                                         ("replay", .bool(true))]
@@ -61,7 +61,6 @@ extension DesktopFrontEnd {
         connection.call("events.subscribe", .object(params)) { [unowned self] answer in
             guard case .success(let result) = answer else { return serverGone("events.subscribe failed") }
             let resumed = result["resumed"]?.boolValue ?? false
-            let unmapped = shown.entries.values.contains { $0.presentation == nil && $0.desktopID != 0 }
             let reconnected = everConnected
             everConnected = true
             log.record(reconnected ? "reconnected" : "connected",
@@ -71,7 +70,10 @@ extension DesktopFrontEnd {
                        (reconnected ? "reconnected to " : "connected to ") + options.socketPath
                        + (resumed ? ", resuming after event \(shown.lastSeq ?? 0)" : ", listing what it shows"))
             synchronised = true
-            if !resumed || unmapped || relistOwed { relist() }
+            // The first connection of this process re-lists whatever it resumed: what the
+            // screen shows was mapped by another process, and one that stopped while the
+            // bus was away may have handled events it could not show.
+            if !resumed || !reconnected || relistOwed { relist() }
         }
     }
 

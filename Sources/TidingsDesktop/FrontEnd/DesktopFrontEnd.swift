@@ -101,7 +101,9 @@ package final class DesktopFrontEnd {
         }
         connectServer()
         while failure == nil {
-            if !turn() { break }
+            let going = turn()
+            shown.persist()
+            if !going { break }
         }
         if let failure { throw failure }
     }

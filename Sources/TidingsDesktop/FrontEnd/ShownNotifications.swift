@@ -5,8 +5,9 @@ import TidingsBase
 /// desktop id, the presentation last sent for it (its fingerprint, kept
 /// across restarts, and the mapping itself while the front end runs), and the
 /// last event `seq` handled. Kept in a small file (`desktop.json`), written
-/// atomically after each change, so that a restarted front end replaces
-/// rather than doubles what is on screen and resumes where it stopped.
+/// atomically by `persist()` after the changes of a round of the loop, so
+/// that a restarted front end replaces rather than doubles what is on screen
+/// and resumes where it stopped.
 package struct ShownNotifications {
     /// One notification on the desktop.
     package struct Entry {
@@ -24,6 +25,8 @@ package struct ShownNotifications {
     package private(set) var lastSeq: Int64?
     /// The file; nil: kept in memory only.
     private let path: String?
+    /// True when something changed since the file was written.
+    private var changed = false
 
     /// What `path` kept (nothing when it is missing, unreadable or not its
     /// form: the front end then re-lists, which doubles nothing it could not know of).
@@ -49,7 +52,7 @@ package struct ShownNotifications {
     package mutating func show(_ identifier: String, as desktopID: UInt32, _ presentation: DesktopPresentation) {
         entries[identifier] = Entry(desktopID: desktopID, fingerprint: Self.fingerprint(of: presentation.notification),
                                     presentation: presentation)
-        save()
+        markChanged()
     }
 
     /// Keeps `presentation` as the mapping of `identifier`, shown already with
@@ -64,14 +67,14 @@ package struct ShownNotifications {
     package mutating func retire(_ identifier: String) {
         guard entries[identifier] != nil else { return }
         entries[identifier]?.desktopID = 0
-        save()
+        markChanged()
     }
 
     /// Forgets `identifier`; its entry, if it had one.
     @discardableResult
     package mutating func forget(_ identifier: String) -> Entry? {
         let entry = entries.removeValue(forKey: identifier)
-        if entry != nil { save() }
+        if entry != nil { markChanged() }
         return entry
     }
 
@@ -79,14 +82,14 @@ package struct ShownNotifications {
     /// one now); the notifications the desktop closed by itself stay retired.
     package mutating func forgetShown() {
         entries = entries.filter { $0.value.desktopID == 0 }
-        save()
+        markChanged()
     }
 
     /// Records the `seq` of an event handled; false for one handled already (not larger than the last).
     package mutating func handle(seq: Int64) -> Bool {
         if let lastSeq, seq <= lastSeq { return false }
         lastSeq = seq
-        save()
+        markChanged()
         return true
     }
 
@@ -99,9 +102,16 @@ package struct ShownNotifications {
         return SHA256.hex(of: Array(text.joined(separator: "\u{1F}").utf8))
     }
 
-    /// Writes the file, atomically; a file that cannot be written only costs a re-list after a restart.
-    private func save() {
-        guard let path else { return }
+    /// Notes that the file is to be written again.
+    private mutating func markChanged() {
+        changed = true
+    }
+
+    /// Writes the file if something changed, atomically; a file that cannot
+    /// be written only costs a re-list after a restart.
+    package mutating func persist() {
+        guard changed, let path else { return }
+        changed = false
         let shown = entries.sorted { $0.key < $1.key }.map { identifier, entry in
             (identifier, JSON.object([("id", .integer(Int64(entry.desktopID))), ("fingerprint", .string(entry.fingerprint))]))
         }
