@@ -152,4 +152,16 @@ struct DesktopFrontEndTests {
         #expect(answer["granted"] == .bool(true))
         #expect(answer["status"] == .string("authorized"))
     }
+
+    @Test func aDeliveryUnderTheSameIdentifierReplacesItOnDunst() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-again")
+        let first = try rig.waitFor("shown", identifier: "invite-again")
+        try rig.deliverInvite("invite-again", title: "Team offsite, moved to Friday")
+        let second = try rig.waitFor("shown", identifier: "invite-again") { $0["replaced"] == .bool(true) }
+        #expect(second["desktopID"] == first["desktopID"])
+        #expect(second["summary"] == .string("Team offsite, moved to Friday"))
+        #expect(rig.events("closed").isEmpty)
+        #expect(eventually { (try? rig.dunstOnScreen()) == 1 }, "\(rig.desktopLog)")
+    }
 }

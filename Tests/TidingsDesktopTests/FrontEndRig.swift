@@ -97,13 +97,14 @@ final class FrontEndRig: @unchecked Sendable {
         try RPCClient(path: socket)
     }
 
-    /// Delivers EventInvite's invite.json under `identifier`.
+    /// Delivers EventInvite's invite.json under `identifier`, with `title` instead of its own when given.
     @discardableResult
-    func deliverInvite(_ identifier: String) throws -> JSON {
+    func deliverInvite(_ identifier: String, title: String? = nil) throws -> JSON {
         var payload = try JSON.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Locations.repositoryFile(
             "Plugins/EventInvite/Payloads/invite.json")))), file: nil)
         guard case .object(var members) = payload, case .object(var content)? = payload["content"] else { return .null }
         let image = Locations.repositoryFile("Plugins/EventInvite/Payloads/lighthouse.png")
+        if let title { content = content.map { $0.0 == "title" ? ($0.0, .string(title)) : $0 } }
         content = content.map { $0.0 == "attachments" ? ($0.0, .array([.object([("identifier", .string("event-image")),
                                                                                   ("path", .string(image))])])) : $0 }
         members = members.map { $0.0 == "content" ? ($0.0, .object(content)) : $0 }

@@ -63,6 +63,12 @@ extension DesktopFrontEnd {
                    "closed desktop notification \(entry.desktopID) (\(identifier)): \(reason)")
     }
 
+    /// Closes a replaced notification whose replacement did not come.
+    func closeReplaced(_ identifier: String) {
+        awaitingReplacement[identifier] = nil
+        close(identifier, reason: "replaced")
+    }
+
     /// Shows the authorization prompt of an `authorization.requested` event
     /// (when the bus is away, `authorizationRequests` keeps it for its return).
     func prompt(_ request: JSON) {

@@ -128,10 +128,14 @@ extension DesktopFrontEnd {
             return
         }
         log.detail("event \(method) \(params["seq"]?.integerValue.map(String.init) ?? "(replayed)")")
+        // A replaced notification's new delivery comes right after its dismissal, or not at all.
+        let delivered = method == "notification.delivered" ? params["notification"]?["identifier"]?.stringValue : nil
+        for identifier in awaitingReplacement.keys where identifier != delivered { closeReplaced(identifier) }
         switch method {
         case "notification.delivered":
             guard let identifier = params["notification"]?["identifier"]?.stringValue,
                   let app = params["app"]?.stringValue, let presentation = params["presentation"] else { return }
+            awaitingReplacement[identifier] = nil
             show(identifier, app: app, presentation, fromRelist: false)
         case "presentation.changed":
             guard let presentation = params["presentation"], let identifier = presentation["notification"]?.stringValue,
@@ -139,7 +143,12 @@ extension DesktopFrontEnd {
             show(identifier, app: app, presentation, fromRelist: false)
         case "notification.dismissed":
             guard let identifier = params["identifier"]?.stringValue else { return }
-            close(identifier, reason: params["reason"]?.stringValue ?? "dismissed")
+            let reason = params["reason"]?.stringValue ?? "dismissed"
+            if reason == "replaced", let entry = shown.entries[identifier], entry.desktopID != 0 {
+                awaitingReplacement[identifier] = MonotonicClock.deadline(after: Self.replacementWait)
+            } else {
+                close(identifier, reason: reason)
+            }
         case "response.forwarded":
             forward(params)
         case "authorization.requested":

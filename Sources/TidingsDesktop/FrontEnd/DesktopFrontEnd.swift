@@ -43,6 +43,12 @@ package final class DesktopFrontEnd {
     var promptActions: [UInt32: [String: DesktopAction]] = [:]
     /// Desktop ids whose action was invoked: their close that follows is no dismissal.
     var invoked: Set<UInt32> = []
+    /// Notifications dismissed as `replaced` whose new delivery has not come
+    /// yet, by identifier, with the instant (monotonic) they are closed by if
+    /// it does not: the new one then replaces it on screen (`replaces_id`).
+    var awaitingReplacement: [String: UInt64] = [:]
+    /// How long a replaced notification waits for its replacement, in seconds.
+    static let replacementWait = 1.0
     /// A re-list under way: the identifiers shown before it that it has not seen listed yet.
     var relisting: Relisting?
     /// True once subscribed (and re-listed when needed) on the current connection.
@@ -130,6 +136,7 @@ package final class DesktopFrontEnd {
         if let serverIndex, descriptors[serverIndex].revents != 0 { serviceServer(descriptors[serverIndex].revents) }
         if let busIndex, desktop != nil { serviceDesktop(descriptors[busIndex].revents) }
         let now = MonotonicClock.now()
+        for (identifier, due) in awaitingReplacement where due <= now { closeReplaced(identifier) }
         if serverRetry.isDue(at: now) { connectServer() }
         if busRetry.isDue(at: now) { retryDesktop() }
         if let server, server.wantsToWrite { flush(server) }
@@ -139,7 +146,7 @@ package final class DesktopFrontEnd {
     /// Milliseconds until the next timer (a retry, the bus's own), -1 for none.
     private func timeout() -> Int32 {
         let now = MonotonicClock.now()
-        var next: UInt64? = [serverRetry.due, busRetry.due].compactMap { $0 }.min()
+        var next: UInt64? = ([serverRetry.due, busRetry.due].compactMap { $0 } + awaitingReplacement.values).min()
         if let busDue = desktop?.connection.timeout {
             let due = busDue * 1_000
             next = min(next ?? due, due)
