@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "tidings",
             dependencies: ["TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader", "TidingsRuntime",
-                           "TidingsIsolation", "TidingsServer"]
+                           "TidingsIsolation", "TidingsServer", "TidingsDesktop"]
         ),
         // 7. SDK: what Swift extension authors import.
         .target(name: "TidingsSDK", dependencies: ["TidingsABI", "TidingsBase"]),
@@ -121,7 +121,8 @@ let package = Package(
         .testTarget(name: "TidingsServerTests",
                     dependencies: ["TidingsServer", "TidingsRuntime", "TestSupport", "ServerTestSupport"]),
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "TidingsDesktopTests", dependencies: ["TidingsBase", "TidingsDesktop", "TestSupport"]),
+        // The end-to-end tests drive `tidings serve` with the server tests' JSON-RPC client.
+        .testTarget(name: "TidingsDesktopTests", dependencies: ["TidingsDesktop", "TidingsBase", "TestSupport", "ServerTestSupport"]),
         .testTarget(name: "TidingsAppTests", dependencies: ["TidingsApp", "TidingsBase", "TidingsServer", "TestSupport", "ServerTestSupport"]),
     ]
 )

@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func bashCompletesCommandsOptionsAndTheirValues() throws {
-        #expect(try bashCompletions(["tidings", "de"]) == ["deliver"])
+        #expect(try bashCompletions(["tidings", "del"]) == ["deliver"])
         #expect(try bashCompletions(["tidings", "deliver", "--isol"]) == ["--isolation"])
         #expect(try bashCompletions(["tidings", "serve", "--isolation", ""]) == ["in-process", "process"])
         #expect(try bashCompletions(["tidings", "deliver", "--previews", "n"]) == ["never"])

@@ -5,7 +5,7 @@ import TidingsDesktop
 
 /// True when a real notification server can run here: dunst and its
 /// dunstctl, on an X server of its own (Xvfb).
-private let canRunDunst: Bool = {
+let canRunDunst: Bool = {
     guard canStartBus else { return false }
     let missing = ["dunst", "dunstctl", "Xvfb"].filter { ProcessRunner.which($0) == nil }
     if !missing.isEmpty {
@@ -24,24 +24,42 @@ struct DunstTests {
     final class Session: @unchecked Sendable {
         let bus: PrivateBus
         let display: BackgroundProcess
-        let dunst: BackgroundProcess
+        private(set) var dunst: BackgroundProcess
         /// The X display's number.
         let number: Int
+        /// Where Xvfb keeps its screen as an XWD file (`Xvfb_screen0`), for screenshots.
+        var framebuffer: String { bus.directory.file("framebuffer") }
 
-        init() throws {
+        /// Starts them; dunst with `configuration` as its dunstrc when given.
+        init(configuration: String? = nil) throws {
             bus = try PrivateBus()
             var free = 100 + Int(getpid() % 500)
             while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(free)") { free += 1 }
             number = free
-            display = try BackgroundProcess(ProcessRunner.which("Xvfb")!, [":\(number)", "-nolisten", "tcp"],
+            let framebuffer = bus.directory.file("framebuffer")
+            try FileManager.default.createDirectory(atPath: framebuffer, withIntermediateDirectories: true)
+            if let configuration { _ = try bus.directory.write(configuration, to: ".config/dunst/dunstrc") }
+            display = try BackgroundProcess(ProcessRunner.which("Xvfb")!, [":\(number)", "-nolisten", "tcp",
+                                                                             "-screen", "0", "1024x768x24", "-fbdir", framebuffer],
                                             environment: [:], log: bus.directory.file("xvfb.log"))
             guard BackgroundProcess.wait(forListener: "/tmp/.X11-unix/X\(number)") else {
                 throw SessionError.noDisplay(try String(contentsOfFile: bus.directory.file("xvfb.log"), encoding: .utf8))
             }
-            dunst = try BackgroundProcess(ProcessRunner.which("dunst")!, [],
-                                          environment: ["DISPLAY": ":\(number)", "DBUS_SESSION_BUS_ADDRESS": bus.address,
-                                                        "HOME": bus.directory.path],
-                                          log: bus.directory.file("dunst.log"))
+            dunst = try Self.startDunst(bus: bus, number: number)
+        }
+
+        /// Starts dunst on the display `number` and on `bus`.
+        private static func startDunst(bus: PrivateBus, number: Int) throws -> BackgroundProcess {
+            try BackgroundProcess(ProcessRunner.which("dunst")!, [],
+                                  environment: ["DISPLAY": ":\(number)", "DBUS_SESSION_BUS_ADDRESS": bus.address,
+                                                "HOME": bus.directory.path],
+                                  log: bus.directory.file("dunst.log"))
+        }
+
+        /// Kills dunst and starts another: a notification server that goes away and comes back.
+        func restartDunst() throws {
+            dunst.stop(with: SIGKILL)
+            dunst = try Self.startDunst(bus: bus, number: number)
         }
 
         /// Runs `dunstctl` with `arguments` on the private bus; its output.

@@ -17,6 +17,9 @@ enum ExitCode: Int32, CaseIterable {
     case extensionFailed = 69
     /// Something failed that should not have: a bug in Tidings.
     case software = 70
+    /// The desktop cannot be reached: no session bus, or no libsystemd
+    /// (`tidings desktop`).
+    case noDesktop = 71
     /// No headless browser was found for a screenshot, or it failed.
     case browserFailed = 72
     /// An output file or directory cannot be created.
@@ -24,6 +27,8 @@ enum ExitCode: Int32, CaseIterable {
     /// No server answers at the socket a command talks to (start one with
     /// `tidings serve`), or it is too busy or too old for the call: try again.
     case unavailable = 75
+    /// The server speaks an older protocol than the command needs: restart it with this version.
+    case protocolTooOld = 76
     /// A file or directory of Tidings' own (state, cache, fault ledger,
     /// socket, attachment store, configuration) is not what it must be: a
     /// link, a FIFO or another kind, another user's, or writable by others.
@@ -38,9 +43,11 @@ enum ExitCode: Int32, CaseIterable {
         case .noInput: "an input file is missing or unreadable"
         case .extensionFailed: "an extension failed; the default content was shown or the response went to the app"
         case .software: "an internal error"
+        case .noDesktop: "no session bus or no libsystemd to reach the desktop with"
         case .browserFailed: "no headless browser was found for the screenshot, or it failed"
         case .cannotCreate: "an output cannot be written"
         case .unavailable: "no server answers at the socket (start one with tidings serve), or it cannot take the call now"
+        case .protocolTooOld: "the server speaks an older protocol than the command needs (restart it with this tidings)"
         case .unsafePath: "a file or directory of Tidings' own is a link, of the wrong kind, another user's, or writable by others"
         }
     }

@@ -1,9 +1,10 @@
 import Glibc
 import TidingsBase
-import TidingsSystemShims
 
 /// Unix-domain stream sockets: the server's listener, its peers' credentials,
-/// and a client's connection (for tests and the benchmark).
+/// and a client's connection (the command line, the desktop front end, tests
+/// and the benchmark). The server accepts its clients with `accept(on:)`, in
+/// TidingsServer.
 package enum UnixSocket {
     /// The default socket: `$XDG_RUNTIME_DIR/tidings/tidings.sock`; nil
     /// when `XDG_RUNTIME_DIR` is not set.
@@ -88,32 +89,6 @@ package enum UnixSocket {
         return socket
     }
 
-    /// The next client waiting on `listener` (which must not block), if
-    /// one waits; thrown: why none could be accepted (`EMFILE` and the other
-    /// shortages: the client still waits; others: the listener is shut down
-    /// or closed). The client's descriptor is close-on-exec from the moment
-    /// it exists (no worker started meanwhile inherits it), and does not
-    /// block, as the event loop wants.
-    /// The corresponding C function is `accept4`.
-    package static func accept(on listener: borrowing FileDescriptor) throws(SystemError) -> FileDescriptor? {
-        while true {
-            let flags = Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-            let client = SystemCall.retrying { tidings_accept4(listener.rawValue, flags) }
-            if client >= 0 { return FileDescriptor(adopting: client) }
-            switch errno {
-            case ECONNABORTED, EPROTO: continue
-            case EAGAIN, EWOULDBLOCK: return nil
-            default: throw SystemError.current()
-            }
-        }
-    }
-
-    /// True for an error of `accept` that says the system is short of
-    /// something (descriptors, memory) for now, the client still waiting.
-    package static func isShortage(_ error: SystemError) -> Bool {
-        [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.code)
-    }
-
     /// The user id of the process at the other end of `socket`.
     /// The corresponding C function is `getsockopt(SO_PEERCRED)`.
     package static func peerUser(of socket: borrowing FileDescriptor) -> uid_t? {
@@ -156,7 +131,4 @@ extension Diagnostic.Code {
     package static let socketUnavailable = Self("serve.socket")
     /// A live server already listens at the socket's path.
     package static let socketInUse = Self("serve.socket-in-use")
-    /// A client cannot be accepted for now: the process or the system is
-    /// out of descriptors (`RLIMIT_NOFILE`) or memory.
-    package static let acceptShortage = Self("serve.accept-shortage")
 }

@@ -1,0 +1,191 @@
+import TidingsBase
+
+/// The server's side: the connection's first calls, the re-list, the events.
+extension DesktopFrontEnd {
+    /// The events the front end subscribes to (`events.lagging` comes anyway).
+    static let subscribedEvents = ["notification.delivered", "presentation.changed", "notification.dismissed",
+                                   "response.forwarded", "authorization.requested", "authorization.changed",
+                                   "state.degraded", "state.recovered", "state.repaired"]
+    /// What the front end needs of the protocol beyond version 1.
+    static let neededCapabilities = ["events.seq", "events.resume", "events.filter"]
+
+    /// `server.describe`: checks the protocol, then lists the apps and subscribes.
+    func describe(_ connection: ServerConnection) {
+        connection.call("server.describe") { [unowned self] answer in
+            guard case .success(let description) = answer else { return serverGone("server.describe failed") }
+            let version = description["protocol"]?["version"]?.integerValue ?? 1
+            let offered = Set(description["protocol"]?["capabilities"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            let missing = Self.neededCapabilities.filter { !offered.contains($0) }
+            guard version >= 2, missing.isEmpty else {
+                failure = FrontEndError(.protocolTooOld, .error(.desktopProtocolTooOld,
+                    "The server at \(options.socketPath) speaks protocol version \(version)"
+                    + (missing.isEmpty ? "" : " without \(missing.joined(separator: ", "))")
+                    + "; tidings desktop needs version 2 with \(Self.neededCapabilities.joined(separator: ", ")): restart it with this tidings."))
+                return
+            }
+            connection.call("apps.list") { [unowned self] answer in
+                if case .success(let list) = answer { learnApps(list) }
+                subscribe(connection)
+            }
+        }
+    }
+
+    /// Keeps the names and icons of the apps `apps.list` answered.
+    func learnApps(_ list: JSON) {
+        for app in list["apps"]?.arrayValue ?? [] {
+            guard let identifier = app["app"]?.stringValue else { continue }
+            apps[identifier] = AppDisplay(identifier: identifier, name: app["name"]?.stringValue,
+                                          icon: app["icon"]?.stringValue)
+        }
+    }
+
+    /// How `app` shows: as `apps.list` said, else by its identifier (and
+    /// `apps.list` is asked about it once, for its next notifications).
+    func display(of app: String) -> AppDisplay {
+        if let known = apps[app] { return known }
+        if appsAsked.insert(app).inserted, let server {
+            server.call("apps.list", .object([("app", .string(app))])) { [unowned self] answer in
+                if case .success(let list) = answer { learnApps(list) }
+            }
+        }
+        return AppDisplay(identifier: app)
+    }
+
+    /// `events.subscribe`, resuming after the last `seq` handled; re-lists
+    /// when the server cannot resume, on the first connection of the process,
+    /// and when the bus came back meanwhile.
+    private func subscribe(_ connection: ServerConnection) {
+        var params: [(String, JSON)] = [("apps", .string("all")), ("events", .array(Self.subscribedEvents.map(JSON.string))),
+                                        ("replay", .bool(true))]
+        if let after = shown.lastSeq { params.append(("after", .integer(after))) }
+        connection.call("events.subscribe", .object(params)) { [unowned self] answer in
+            guard case .success(let result) = answer else { return serverGone("events.subscribe failed") }
+            let resumed = result["resumed"]?.boolValue ?? false
+            let reconnected = everConnected
+            everConnected = true
+            log.record(reconnected ? "reconnected" : "connected",
+                       [("socket", .string(options.socketPath)), ("resumed", .bool(resumed)),
+                        ("missed", .integer(result["missed"]?.integerValue ?? 0)),
+                        ("replayed", .integer(result["replayed"]?.integerValue ?? 0))],
+                       (reconnected ? "reconnected to " : "connected to ") + options.socketPath
+                       + (resumed ? ", resuming after event \(shown.lastSeq ?? 0)" : ", listing what it shows"))
+            synchronised = true
+            // The first connection of this process re-lists whatever it resumed: what the
+            // screen shows was mapped by another process, and one that stopped while the
+            // bus was away may have handled events it could not show.
+            if !resumed || !reconnected || relistOwed { relist() }
+        }
+    }
+
+    /// Lists every notification delivered, shows those not shown, refreshes
+    /// those shown, and closes those shown that the server no longer lists.
+    func relist() {
+        relistOwed = false
+        relisting = Relisting(unseen: Set(shown.entries.keys))
+        listPage(after: .null)
+    }
+
+    private func listPage(after cursor: JSON) {
+        guard let server else { return }
+        server.call("notifications.list", .object([("cursor", cursor), ("limit", .integer(1000))])) { [unowned self] answer in
+            guard relisting != nil, case .success(let page) = answer else { return }
+            for item in page["notifications"]?.arrayValue ?? [] {
+                guard let identifier = item["notification"]?["identifier"]?.stringValue else { continue }
+                relisting?.unseen.remove(identifier)
+                relisting?.outstanding += 1
+                server.call("notifications.presentation", .object([("identifier", .string(identifier))])) { [unowned self] answer in
+                    guard relisting != nil else { return }
+                    relisting?.outstanding -= 1
+                    if case .success(let presentation) = answer, let app = item["app"]?.stringValue {
+                        show(identifier, app: app, presentation, fromRelist: true, notification: item["notification"])
+                    }
+                    finishRelist()
+                }
+            }
+            if let next = page["next"], next != .null {
+                listPage(after: next)
+            } else {
+                relisting?.listed = true
+                finishRelist()
+            }
+        }
+    }
+
+    /// Ends a re-list whose pages and presentations are all in: closes what is no longer listed.
+    private func finishRelist() {
+        guard let relisting, relisting.listed, relisting.outstanding == 0 else { return }
+        self.relisting = nil
+        for identifier in relisting.unseen.sorted() { close(identifier, reason: "gone") }
+        log.record("synchronised", [("shown", .integer(Int64(shown.entries.values.filter { $0.desktopID != 0 }.count))),
+                                    ("closed", .integer(Int64(relisting.unseen.count)))],
+                   "the screen shows what the server lists (\(relisting.unseen.count) closed that it no longer lists)")
+    }
+
+    /// Handles one event of the server.
+    func handleEvent(_ method: String, _ params: JSON) {
+        if let seq = params["seq"]?.integerValue, !shown.handle(seq: seq) {
+            log.detail("event \(seq) (\(method)) was handled already")
+            return
+        }
+        log.detail("event \(method) \(params["seq"]?.integerValue.map(String.init) ?? "(replayed)")")
+        // A replaced notification's new delivery comes right after its dismissal, or not at all.
+        let delivered = method == "notification.delivered" ? params["notification"]?["identifier"]?.stringValue : nil
+        for identifier in awaitingReplacement.keys where identifier != delivered { closeReplaced(identifier) }
+        switch method {
+        case "notification.delivered":
+            guard let identifier = params["notification"]?["identifier"]?.stringValue,
+                  let app = params["app"]?.stringValue, let presentation = params["presentation"] else { return }
+            awaitingReplacement[identifier] = nil
+            show(identifier, app: app, presentation, fromRelist: false, notification: params["notification"])
+        case "presentation.changed":
+            guard let presentation = params["presentation"], let identifier = presentation["notification"]?.stringValue,
+                  let app = params["app"]?.stringValue else { return }
+            show(identifier, app: app, presentation, fromRelist: false)
+        case "notification.dismissed":
+            guard let identifier = params["identifier"]?.stringValue else { return }
+            let reason = params["reason"]?.stringValue ?? "dismissed"
+            if reason == "replaced", let entry = shown.entries[identifier], entry.desktopID != 0 {
+                awaitingReplacement[identifier] = MonotonicClock.deadline(after: Self.replacementWait)
+            } else {
+                close(identifier, reason: reason)
+            }
+        case "response.forwarded":
+            forward(params)
+        case "authorization.requested":
+            guard let app = params["app"]?.stringValue else { return }
+            authorizationRequests[app] = params
+            prompt(params)
+        case "authorization.changed":
+            guard let app = params["app"]?.stringValue else { return }
+            authorizationRequests[app] = nil
+            closePrompt(of: app)
+        case "events.lagging":
+            log.record("lagging", [("behind", params["behind"] ?? .null), ("limit", params["limit"] ?? .null)],
+                       "the front end is falling behind the server's events")
+        default:
+            log.record("state", [("method", .string(method)), ("params", params)], "the server's state: \(method)")
+        }
+    }
+
+    /// Hands a response to its app (once per inbox entry), and takes it from the inbox once the app has it.
+    private func forward(_ entry: JSON) {
+        guard entry["kind"]?.stringValue == "response", let id = entry["id"]?.integerValue,
+              let app = entry["app"]?.stringValue, let bus = desktop, forwarded.insert(id).inserted else { return }
+        activation.forward(entry, on: bus.connection) { [unowned self] outcome in
+            switch outcome {
+            case .delivered:
+                server?.call("inbox.take", .object([("app", .string(app)), ("ids", .array([.integer(id)]))])) { _ in }
+                log.record("activated", [("app", .string(app)), ("entry", .integer(id)),
+                                         ("action", entry["actionIdentifier"] ?? .null)],
+                           "handed response \(id) to \(app) (ActivateAction) and took it from its inbox")
+            case .noBusName:
+                log.record("kept", [("app", .string(app)), ("entry", .integer(id))],
+                           "\(app) has no bus name: response \(id) stays in its inbox")
+            case .failed(let why):
+                forwarded.remove(id)
+                log.record("kept", [("app", .string(app)), ("entry", .integer(id)), ("error", .string(why))],
+                           "response \(id) could not be handed to \(app) (\(why)); it stays in its inbox")
+            }
+        }
+    }
+}

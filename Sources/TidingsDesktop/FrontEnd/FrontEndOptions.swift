@@ -1,0 +1,26 @@
+import TidingsBase
+
+/// What `tidings desktop` is told: where the server and the bus are, how it logs.
+package struct FrontEndOptions: Sendable {
+    /// The socket of `tidings serve`.
+    package var socketPath: String
+    /// The D-Bus address of the session bus.
+    package var busAddress: String
+    /// The bus name of the desktop's notification server.
+    package var notificationsName = "org.freedesktop.Notifications"
+    /// Where the front end keeps its last `seq` and the desktop ids of what it
+    /// shows (`desktop.json`), so that a restart doubles nothing; nil: nowhere.
+    package var statePath: String?
+    /// Whether to wait for a server that is not there at the start (else fail).
+    package var waitForServer = true
+    /// One JSON object per line on standard output, beside the human log on standard error.
+    package var json = false
+    /// Log the details too (each event heard, each call made).
+    package var verbose = false
+
+    /// Options for the server at `socketPath` and the bus at `busAddress`.
+    package init(socketPath: String, busAddress: String) {
+        self.socketPath = socketPath
+        self.busAddress = busAddress
+    }
+}

@@ -1,0 +1,121 @@
+import Glibc
+import TidingsBase
+
+/// What the front end shows on the desktop: each Tidings notification's
+/// desktop id, the presentation last sent for it (its fingerprint, kept
+/// across restarts, and the mapping itself while the front end runs), and the
+/// last event `seq` handled. Kept in a small file (`desktop.json`), written
+/// atomically by `persist()` after the changes of a round of the loop, so
+/// that a restarted front end replaces rather than doubles what is on screen
+/// and resumes where it stopped.
+package struct ShownNotifications {
+    /// One notification on the desktop.
+    package struct Entry {
+        /// The notification server's id; 0 when the desktop closed it by itself (`retire`).
+        package var desktopID: UInt32
+        /// The fingerprint of the Notify arguments last sent.
+        package var fingerprint: String
+        /// The mapping last sent; nil after a restart until it is mapped again.
+        package var presentation: DesktopPresentation?
+    }
+
+    /// The notifications shown, by identifier.
+    package private(set) var entries: [String: Entry] = [:]
+    /// The `seq` of the last event handled; nil before the first.
+    package private(set) var lastSeq: Int64?
+    /// The file; nil: kept in memory only.
+    private let path: String?
+    /// True when something changed since the file was written.
+    private var changed = false
+
+    /// What `path` kept (nothing when it is missing, unreadable or not its
+    /// form: the front end then re-lists, which doubles nothing it could not know of).
+    package init(path: String?) {
+        self.path = path
+        guard let path, let bytes = try? FileSystem.readFile(path, limit: 16 << 20, own: true),
+              let kept = try? JSON.parse(bytes, file: path) else { return }
+        lastSeq = kept["lastSeq"]?.integerValue
+        for (identifier, value) in kept["shown"]?.objectMembers ?? [] {
+            guard let id = value["id"]?.integerValue, let desktopID = UInt32(exactly: id) else { continue }
+            entries[identifier] = Entry(desktopID: desktopID, fingerprint: value["fingerprint"]?.stringValue ?? "",
+                                        presentation: nil)
+        }
+    }
+
+    /// The identifier of the notification shown as `desktopID`.
+    package func identifier(of desktopID: UInt32) -> String? {
+        guard desktopID != 0 else { return nil }
+        return entries.first { $0.value.desktopID == desktopID }?.key
+    }
+
+    /// Records that `identifier` is shown as `desktopID` with `presentation`.
+    package mutating func show(_ identifier: String, as desktopID: UInt32, _ presentation: DesktopPresentation) {
+        entries[identifier] = Entry(desktopID: desktopID, fingerprint: Self.fingerprint(of: presentation.notification),
+                                    presentation: presentation)
+        markChanged()
+    }
+
+    /// Keeps `presentation` as the mapping of `identifier`, shown already with
+    /// the same arguments (after a restart, or a change the desktop cannot show).
+    package mutating func remember(_ identifier: String, _ presentation: DesktopPresentation) {
+        entries[identifier]?.presentation = presentation
+    }
+
+    /// Records that the desktop closed `identifier` by itself (it expired,
+    /// or the user dismissed it): still delivered, no longer on screen, and
+    /// not shown again by a re-list unless its presentation changes.
+    package mutating func retire(_ identifier: String) {
+        guard entries[identifier] != nil else { return }
+        entries[identifier]?.desktopID = 0
+        markChanged()
+    }
+
+    /// Forgets `identifier`; its entry, if it had one.
+    @discardableResult
+    package mutating func forget(_ identifier: String) -> Entry? {
+        let entry = entries.removeValue(forKey: identifier)
+        if entry != nil { markChanged() }
+        return entry
+    }
+
+    /// Forgets every desktop id on screen (the notification server is another
+    /// one now); the notifications the desktop closed by itself stay retired.
+    package mutating func forgetShown() {
+        entries = entries.filter { $0.value.desktopID == 0 }
+        markChanged()
+    }
+
+    /// Records the `seq` of an event handled; false for one handled already (not larger than the last).
+    package mutating func handle(seq: Int64) -> Bool {
+        if let lastSeq, seq <= lastSeq { return false }
+        lastSeq = seq
+        markChanged()
+        return true
+    }
+
+    /// A stable digest of Notify's arguments but `replacesID` (hints in key order).
+    package static func fingerprint(of notification: DesktopNotification) -> String {
+        var text = [notification.appName, notification.appIcon, notification.summary, notification.body,
+                    String(notification.expireTimeout)]
+        text += notification.actions.flatMap { [$0.key, $0.label] }
+        text += notification.hints.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return SHA256.hex(of: Array(text.joined(separator: "\u{1F}").utf8))
+    }
+
+    /// Notes that the file is to be written again.
+    private mutating func markChanged() {
+        changed = true
+    }
+
+    /// Writes the file if something changed, atomically; a file that cannot
+    /// be written only costs a re-list after a restart.
+    package mutating func persist() {
+        guard changed, let path else { return }
+        changed = false
+        let shown = entries.sorted { $0.key < $1.key }.map { identifier, entry in
+            (identifier, JSON.object([("id", .integer(Int64(entry.desktopID))), ("fingerprint", .string(entry.fingerprint))]))
+        }
+        let file = JSON.object([("lastSeq", lastSeq.map(JSON.integer) ?? .null), ("shown", .object(shown))])
+        try? DurableFile.replace(path, with: Array(file.serialized().utf8))
+    }
+}

@@ -1,0 +1,87 @@
+import Glibc
+import TidingsBase
+import TidingsDesktop
+
+/// `tidings desktop`: the Linux desktop front end, a client of `tidings serve`
+/// that shows its notifications on the session's notification server.
+enum DesktopCommand: Command {
+    static let spec = CommandSpec(
+        name: "desktop",
+        summary: "Show a running server's notifications (tidings serve) on the desktop's notification server (org.freedesktop.Notifications: GNOME, KDE, dunst, mako…) and answer it with what the user does there.",
+        usage: "[--socket PATH] [--bus ADDRESS] [--notifications-name NAME] [--state FILE] [--no-wait] [--json] [--verbose]",
+        options: [
+            SocketOption.option,
+            .init(name: "bus", value: "ADDRESS",
+                  help: "The D-Bus address of the session bus (default $DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus)."),
+            .init(name: "notifications-name", value: "NAME",
+                  help: "The bus name of the notification server (default org.freedesktop.Notifications)."),
+            .init(name: "state", value: "FILE",
+                  help: "Where to keep the last event handled and what is on screen, so that a restart doubles nothing (default desktop.json beside the socket)."),
+            .init(name: "no-wait", value: nil, help: "Fail (exit 75) when no server listens at the start, instead of waiting for one."),
+            .init(name: "json", value: nil,
+                  help: "Also log one JSON object per line on standard output, each with an \"event\" field, for programs."),
+            .init(name: "verbose", value: nil, help: "Log every event heard and every event skipped, too."),
+        ],
+        discussion: [
+            "It runs until SIGTERM or SIGINT. Each notification the server presents is shown with its app's name and icon, its title and body, its category's actions and the default action; a change of its presentation replaces it; one the server dismisses or removes is closed. Choosing an action answers it (notifications.respond, or notifications.open for the action that opens the content extension's interface, which then replaces the notification); closing it on the desktop dismisses it (action dismiss), and one that expires stays delivered. Responses the server forwards to an app are handed to it with org.freedesktop.Application.ActivateAction and taken from its inbox; an app without a bus name keeps them in its inbox.",
+            "It reconnects when the server or the bus goes away (retrying from 0.1 s to every 2 s, at once when the socket reappears) and resumes after the last event it handled; when the server cannot resume, it lists every notification again and closes, shows or replaces what differs. It keeps what it shows in --state, so that a restarted front end replaces rather than doubles.",
+            "JSON log events (--json): waiting, desktop, connected, reconnected, disconnected, synchronised, shown, closed, invoked, responded, refused, opened, prompted, decided, activated, kept, lost, degraded, lagging, state. Each line is {\"event\": NAME, …}; shown has identifier, app, desktopID, replaced, summary and actions (each key's meaning: respond:ID, reply:ID, open, allow, deny); closed has identifier, desktopID, by (tidings or desktop) and reason; responded has identifier, action, receiver, option and dismissed.",
+            "Exit status: 0 stopped by a signal; 64 the command line is wrong; 71 no session bus or no libsystemd (sd-bus); 75 no server listens (with --no-wait); 76 the server's protocol is older than version 2; 77 the socket is not the user's own.",
+        ],
+        examples: [
+            "tidings desktop",
+            "tidings desktop --socket ./run/tidings.sock --json",
+            "tidings desktop --no-wait --verbose",
+        ])
+
+    static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw .usage("tidings desktop takes no arguments (see tidings desktop --help).") }
+        guard let socket = arguments.value("socket") ?? UnixSocket.defaultPath(in: environment) else {
+            throw .usage("XDG_RUNTIME_DIR is not set, so there is no default socket: give the server's with --socket PATH.")
+        }
+        let library: SDBusLibrary
+        let address: String
+        do throws(BusError) {
+            library = try SDBusLibrary()
+            if let given = arguments.value("bus") {
+                address = given
+            } else {
+                address = try BusConnection.sessionAddress { environment[$0] }
+            }
+        } catch {
+            throw CommandFailure(.noDesktop, [error.diagnostic])
+        }
+        var options = FrontEndOptions(socketPath: socket, busAddress: address)
+        if let name = arguments.value("notifications-name") { options.notificationsName = name }
+        options.statePath = arguments.value("state") ?? Path.join(Path.directory(of: socket), "desktop.json")
+        options.waitForServer = !arguments.flag("no-wait")
+        options.json = arguments.flag("json")
+        options.verbose = arguments.flag("verbose")
+        let stop: StopPipe
+        do throws(SystemError) {
+            stop = try StopPipe()
+        } catch {
+            throw CommandFailure(.software, [.error(.desktopSystem, "Cannot make the stop pipe: \(error).")])
+        }
+        StopSignals.block().wait { _ in stop.stop() }
+        do throws(FrontEndError) {
+            let frontEnd = try DesktopFrontEnd(options: options, library: library,
+                                               log: FrontEndLog(json: options.json, verbose: options.verbose), stop: stop)
+            try frontEnd.run()
+        } catch {
+            throw CommandFailure(exitCode(for: error.kind), [error.diagnostic])
+        }
+        return .success
+    }
+
+    /// The exit code of a front end that stopped for `kind`.
+    private static func exitCode(for kind: FrontEndError.Kind) -> ExitCode {
+        switch kind {
+        case .noServer: .unavailable
+        case .unsafeSocket: .unsafePath
+        case .protocolTooOld: .protocolTooOld
+        case .noSessionBus, .noLibrary: .noDesktop
+        case .system: .software
+        }
+    }
+}

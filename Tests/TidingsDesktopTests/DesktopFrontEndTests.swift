@@ -1,0 +1,167 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+import TidingsBase
+
+/// `tidings desktop` end to end: `tidings serve` with the EventInvite sample,
+/// the front end, and dunst on a private bus and X display. Each test waits
+/// for what the front end logs (`--json`) and what dunst reports (its
+/// context menu's input, its rule script, `dunstctl`), never for a time.
+/// Serialized: each test runs an X server and a notification server.
+@Suite(.serialized, .enabled(if: canRunDunst, "needs dunst, dunstctl and Xvfb"))
+struct DesktopFrontEndTests {
+    /// A rig with the server and the front end up and synchronised.
+    private func started() throws -> FrontEndRig {
+        let rig = try FrontEndRig()
+        try rig.startServer()
+        try rig.startDesktop()
+        _ = try rig.waitFor("desktop")
+        _ = try rig.waitFor("synchronised")
+        return rig
+    }
+
+    @Test func anInviteShowsOnDunstWithItsTextAndActions() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-1")
+        let shown = try rig.waitFor("shown", identifier: "invite-1")
+        let desktopID = try #require(shown["desktopID"]?.integerValue)
+        #expect(shown["replaced"] == .bool(false))
+        #expect(eventually { rig.dunstShowed.contains { $0.id == "\(desktopID)" } }, "dunst did not show it")
+        let showed = try #require(rig.dunstShowed.first { $0.id == "\(desktopID)" })
+        #expect(showed.summary == "Team offsite")
+        #expect(showed.body.contains("You are invited to the team offsite."))
+        // dunst's context menu offers the category's actions: "#LABEL (SUMMARY) [ID,KEY]".
+        try rig.chooseInMenu("")
+        #expect(rig.menu.contains("#Accept (Team offsite) [\(desktopID),accept]"), "the menu offered: \(rig.menu)")
+        #expect(rig.menu.contains("[\(desktopID),decline]"), "the menu offered: \(rig.menu)")
+        if let path = ProcessInfo.processInfo.environment["TIDINGS_SCREENSHOT"] {
+            try Screenshot.write(framebuffer: rig.session.framebuffer + "/Xvfb_screen0", to: path)
+        }
+    }
+
+    @Test func acceptingOnDunstReachesTheExtension() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-accept")
+        let shown = try rig.waitFor("shown", identifier: "invite-accept")
+        try rig.chooseInMenu("accept")
+        let responded = try rig.waitFor("responded", identifier: "invite-accept")
+        #expect(responded["action"] == .string("accept"))
+        #expect(responded["receiver"] == .string("extension"))
+        // EventInvite shows "Going!" and dismisses the invitation: the server's event closes it on dunst.
+        #expect(responded["option"] == .string("dismiss"))
+        let desktopID = try #require(shown["desktopID"]?.integerValue)
+        #expect(eventually { (try? rig.dunstHistory())?.contains { $0.id == Int(desktopID) } == true },
+                "the accepted invitation is still on screen")
+        #expect(try rig.client().call("notifications.list")["notifications"]?.arrayValue?.isEmpty == true)
+    }
+
+    @Test func openingTheInterfaceShowsTheExtensionsView() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-open")
+        let shown = try rig.waitFor("shown", identifier: "invite-open")
+        let open = try #require(shown["actions"]?.objectMembers?.first { $0.1 == .string("open") }?.0,
+                                "no action opens the interface: \(shown)")
+        try rig.chooseInMenu(open)
+        _ = try rig.waitFor("opened", identifier: "invite-open")
+        // The extension's view, filled from the invitation's userInfo, replaces the banner on dunst.
+        let expanded = try rig.waitFor("shown", identifier: "invite-open") { $0["desktopID"] != shown["desktopID"] || $0["replaced"] == .bool(true) }
+        let desktopID = try #require(expanded["desktopID"]?.integerValue)
+        #expect(eventually { rig.dunstShowed.contains { $0.id == "\(desktopID)" && $0.body.contains("Lighthouse, Pier 3") } },
+                "dunst did not show the extension's view: \(rig.dunstShowed)")
+    }
+
+    @Test func closingOnDunstDismissesAndTidingsClosesOnDunst() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-close")
+        _ = try rig.waitFor("shown", identifier: "invite-close")
+        _ = try rig.session.dunstctl("close")
+        let closed = try rig.waitFor("closed", identifier: "invite-close")
+        #expect(closed["by"] == .string("desktop"))
+        #expect(closed["reason"] == .string("dismissed"))
+        let responded = try rig.waitFor("responded", identifier: "invite-close")
+        #expect(responded["action"] == .string("dismiss"))
+        // event-invite has customDismissAction: the dismissal goes to the app.
+        #expect(responded["receiver"] == .string("app"))
+        // The app owns no bus name here: the forwarded dismissal stays in its inbox.
+        _ = try rig.waitFor("kept") { $0["app"] == .string(FrontEndRig.app) }
+
+        try rig.deliverInvite("invite-removed")
+        let shown = try rig.waitFor("shown", identifier: "invite-removed")
+        _ = try rig.client().call("notifications.remove", .object([("identifiers", .array([.string("invite-removed")]))]))
+        let removed = try rig.waitFor("closed", identifier: "invite-removed")
+        #expect(removed["by"] == .string("tidings"))
+        #expect(removed["reason"] == .string("removed"))
+        let desktopID = try #require(shown["desktopID"]?.integerValue)
+        #expect(eventually { (try? rig.dunstHistory())?.contains { $0.id == Int(desktopID) } == true },
+                "dunst still shows the removed notification")
+    }
+
+    @Test(arguments: [SIGTERM, SIGKILL])
+    func aHostRestartLosesAndDoublesNothing(_ signal: Int32) throws {
+        let rig = try started()
+        try rig.deliverInvite("before-1")
+        try rig.deliverInvite("before-2")
+        _ = try rig.waitFor("shown", identifier: "before-2")
+        rig.stopServer(with: signal)
+        _ = try rig.waitFor("disconnected")
+        try rig.startServer()
+        _ = try rig.waitFor("reconnected")
+        try rig.deliverInvite("after-1")
+        _ = try rig.waitFor("shown", identifier: "after-1")
+        // The front end restarts too, and resumes from what it kept.
+        let ending = rig.stopDesktop()
+        #expect(ending?.status == 0 && ending?.bySignal == false, "SIGTERM ended the front end with \(String(describing: ending))")
+        try rig.startDesktop()
+        _ = try rig.waitFor("connected") { _ in rig.events("connected").count == 2 }
+        try rig.deliverInvite("after-2")
+        _ = try rig.waitFor("shown", identifier: "after-2")
+        for identifier in ["before-1", "before-2", "after-1", "after-2"] {
+            let ids = Set(rig.events("shown", identifier: identifier).compactMap { $0["desktopID"]?.integerValue })
+            #expect(ids.count == 1, "\(identifier) was shown as \(ids.sorted())")
+        }
+        #expect(rig.events("closed").isEmpty, "\(rig.desktopLog)")
+        #expect(eventually { (try? rig.dunstOnScreen()) == 4 }, "dunst shows \((try? rig.dunstOnScreen()) ?? -1) notifications")
+    }
+
+    @Test func aNotificationServerThatComesBackShowsWhatTidingsStillShows() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-kept")
+        _ = try rig.waitFor("shown", identifier: "invite-kept")
+        try rig.session.restartDunst()
+        _ = try rig.waitFor("disconnected") { $0["from"] == .string("bus") }
+        let again = try rig.waitFor("shown", identifier: "invite-kept") { _ in rig.events("shown", identifier: "invite-kept").count == 2 }
+        let desktopID = try #require(again["desktopID"]?.integerValue)
+        #expect(again["replaced"] == .bool(false))
+        #expect(eventually { (try? rig.dunstOnScreen()) == 1 })
+        #expect(rig.dunstShowed.contains { $0.id == "\(desktopID)" && $0.summary == "Team offsite" })
+    }
+
+    @Test func anAppsAuthorizationRequestIsAnsweredOnDunst() throws {
+        let rig = try started()
+        let client = try rig.client()
+        let request = client.request("authorization.request", .object([("app", .string("com.example.asking")),
+                                                                         ("options", .array([.string("alert")]))]))
+        let prompted = try rig.waitFor("prompted") { $0["app"] == .string("com.example.asking") }
+        let allow = try #require(prompted["actions"]?.objectMembers?.first { $0.1 == .string("allow") }?.0,
+                                 "the prompt offers no Allow: \(prompted)")
+        try rig.chooseInMenu(allow)
+        let decided = try rig.waitFor("decided") { $0["app"] == .string("com.example.asking") }
+        #expect(decided["decision"] == .string("allow"))
+        let answer = try client.result(of: request)
+        #expect(answer["granted"] == .bool(true))
+        #expect(answer["status"] == .string("authorized"))
+    }
+
+    @Test func aDeliveryUnderTheSameIdentifierReplacesItOnDunst() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-again")
+        let first = try rig.waitFor("shown", identifier: "invite-again")
+        try rig.deliverInvite("invite-again", title: "Team offsite, moved to Friday")
+        let second = try rig.waitFor("shown", identifier: "invite-again") { $0["replaced"] == .bool(true) }
+        #expect(second["desktopID"] == first["desktopID"])
+        #expect(second["summary"] == .string("Team offsite, moved to Friday"))
+        #expect(rig.events("closed").isEmpty)
+        #expect(eventually { (try? rig.dunstOnScreen()) == 1 }, "\(rig.desktopLog)")
+    }
+}

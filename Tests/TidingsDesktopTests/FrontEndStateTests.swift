@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+import TestSupport
+import TidingsBase
+import TidingsDesktop
+
+/// What the front end keeps across its restarts (`desktop.json`): the last
+/// `seq` and the desktop id of each notification on screen.
+@Suite struct FrontEndStateTests {
+    let directory = TemporaryDirectory("desktop-state")
+
+    private func presentation(_ title: String) -> DesktopPresentation {
+        DesktopPresentation(presentation: .object([("notification", .string("n")), ("app", .string("com.example.app")),
+                                                   ("defaultContent", .object([("title", .string(title)), ("body", .string("")),
+                                                                               ("subtitle", .string(""))])),
+                                                   ("actions", .array([])), ("expanded", .bool(false)), ("dismissed", .bool(false))]),
+                            app: AppDisplay(identifier: "com.example.app"), capabilities: ServerCapabilities(["actions", "body"]))
+    }
+
+    @Test func aRestartFindsWhatWasShownAndTheLastSeq() throws {
+        let path = directory.file("desktop.json")
+        var state = ShownNotifications(path: path)
+        let first = state.handle(seq: 7)
+        #expect(first)
+        state.show("a", as: 12, presentation("A"))
+        state.show("b", as: 13, presentation("B"))
+        state.retire("b")
+        state.persist()
+
+        var again = ShownNotifications(path: path)
+        #expect(again.lastSeq == 7)
+        let twice = again.handle(seq: 7)
+        #expect(!twice, "an event handled before the restart is handled again")
+        #expect(again.identifier(of: 12) == "a")
+        #expect(again.entries["a"]?.fingerprint == ShownNotifications.fingerprint(of: presentation("A").notification))
+        #expect(again.entries["b"]?.desktopID == 0, "a notification the desktop closed is shown again")
+        #expect(again.identifier(of: 0) == nil)
+        // Another notification server: what was on screen is forgotten, what it closed stays closed.
+        again.forgetShown()
+        #expect(again.entries["a"] == nil && again.entries["b"] != nil)
+    }
+
+    @Test func aFingerprintChangesWithWhatIsShownOnly() {
+        let shown = presentation("A").notification
+        var replaced = shown
+        replaced.replacesID = 99
+        #expect(ShownNotifications.fingerprint(of: shown) == ShownNotifications.fingerprint(of: replaced))
+        #expect(ShownNotifications.fingerprint(of: shown) != ShownNotifications.fingerprint(of: presentation("B").notification))
+    }
+
+    @Test func aDamagedFileIsStartedAfresh() throws {
+        let path = try directory.write("{not json", to: "desktop.json")
+        let state = ShownNotifications(path: path)
+        #expect(state.lastSeq == nil && state.entries.isEmpty)
+    }
+}
