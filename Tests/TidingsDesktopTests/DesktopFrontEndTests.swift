@@ -112,16 +112,47 @@ struct DesktopFrontEndTests {
         // The front end restarts too, and resumes from what it kept.
         let ending = rig.stopDesktop()
         #expect(ending?.status == 0 && ending?.bySignal == false, "SIGTERM ended the front end with \(String(describing: ending))")
+        // Delivered while no front end runs: shown once it is back.
+        try rig.deliverInvite("while-down")
         try rig.startDesktop()
         _ = try rig.waitFor("connected") { _ in rig.events("connected").count == 2 }
         try rig.deliverInvite("after-2")
         _ = try rig.waitFor("shown", identifier: "after-2")
-        for identifier in ["before-1", "before-2", "after-1", "after-2"] {
+        _ = try rig.waitFor("shown", identifier: "while-down")
+        for identifier in ["before-1", "before-2", "after-1", "while-down", "after-2"] {
             let ids = Set(rig.events("shown", identifier: identifier).compactMap { $0["desktopID"]?.integerValue })
             #expect(ids.count == 1, "\(identifier) was shown as \(ids.sorted())")
         }
         #expect(rig.events("closed").isEmpty, "\(rig.desktopLog)")
-        #expect(eventually { (try? rig.dunstOnScreen()) == 4 }, "dunst shows \((try? rig.dunstOnScreen()) ?? -1) notifications")
+        #expect(eventually { (try? rig.dunstOnScreen()) == 5 }, "dunst shows \((try? rig.dunstOnScreen()) ?? -1) notifications")
+    }
+
+    @Test func theDefaultActionReachesTheSampleAppThroughActivateAction() throws {
+        let scratch = TemporaryDirectory("desktop-app")
+        let record = scratch.file("calls.jsonl")
+        let sample = Locations.product("tidings-events-app")
+        let rig = try FrontEndRig(services: ["com.example.events": "\(sample) --record \(record) --idle \(Int(patience))"])
+        try rig.startServer()
+        try rig.startDesktop()
+        _ = try rig.waitFor("synchronised")
+        try rig.deliverInvite("invite-open")
+        _ = try rig.waitFor("shown", identifier: "invite-open")
+        // The user opens the notification itself: the default action goes to the app, which D-Bus starts.
+        try rig.chooseInMenu("default")
+        let responded = try rig.waitFor("responded", identifier: "invite-open")
+        #expect(responded["receiver"] == .string("app"))
+        let activated = try rig.waitFor("activated") { $0["app"] == .string("com.example.events") }
+        let entry = try #require(activated["entry"]?.integerValue)
+        let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
+        let call = try JSON.parse(Array(try #require(lines.last).utf8))
+        #expect(call["method"] == .string("ActivateAction") && call["action"] == .string("tidings.response"))
+        #expect(call["parameter"]?["notification"] == .string("invite-open"))
+        #expect(call["parameter"]?["action"] == .string("com.apple.UNNotificationDefaultActionIdentifier"))
+        #expect(call["parameter"]?["opensApp"] == .bool(true))
+        #expect(call["parameter"]?["entry"] == .integer(entry))
+        // The app has it: the front end took it out of the inbox.
+        #expect(eventually { (try? rig.client().call("inbox.list"))?["entries"]?.arrayValue?.isEmpty == true },
+                "the response stayed in the inbox")
     }
 
     @Test func aNotificationServerThatComesBackShowsWhatTidingsStillShows() throws {

@@ -30,9 +30,10 @@ struct DunstTests {
         /// Where Xvfb keeps its screen as an XWD file (`Xvfb_screen0`), for screenshots.
         var framebuffer: String { bus.directory.file("framebuffer") }
 
-        /// Starts them; dunst with `configuration` as its dunstrc when given.
-        init(configuration: String? = nil) throws {
-            bus = try PrivateBus()
+        /// Starts them; dunst with `configuration` as its dunstrc when given;
+        /// the bus starts `services` (bus name → command) by D-Bus activation.
+        init(configuration: String? = nil, services: [String: String] = [:]) throws {
+            bus = try PrivateBus(services: services)
             var free = 100 + Int(getpid() % 500)
             while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(free)") { free += 1 }
             number = free

@@ -24,7 +24,8 @@ final class FrontEndRig: @unchecked Sendable {
     /// What the front end's runs logged.
     var desktopLog: String { desktopLogs.map(text(of:)).joined() }
 
-    init() throws {
+    /// A rig whose bus starts `services` (bus name → command) by D-Bus activation.
+    init(services: [String: String] = [:]) throws {
         let menu = try directory.write("""
             #!/bin/sh
             # dunst's context menu: record what it offers, pick the line of the action in `choice`.
@@ -57,7 +58,7 @@ final class FrontEndRig: @unchecked Sendable {
             [record]
                 summary = "*"
                 script = \(record)
-            """)
+            """, services: services)
         try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
         _ = try BundleMaker.installSample("EventInvite", in: directory.file("extensions"))
     }
