@@ -1,5 +1,4 @@
 import Glibc
-import TidingsBase
 
 /// Unix-domain stream sockets: the server's listener, its peers' credentials,
 /// and a client's connection (the command line, the desktop front end, tests

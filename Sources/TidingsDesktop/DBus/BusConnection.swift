@@ -107,6 +107,7 @@ package struct BusConnection: ~Copyable {
     /// with the arguments `arguments` appends, and reads the reply with `reply`.
     /// - Parameter timeout: microseconds; 0 is sd-bus's default (25 s).
     /// - Throws: `dbus.call-failed` with the D-Bus error's name when the call fails.
+    @_semantics("optimize.sil.specialize.generic.never")  // see BusConnection.callAsync
     package func call<Result>(
         _ destination: String, _ path: String, _ interface: String, _ member: String, timeout: UInt64 = 0,
         arguments: (borrowing MessageWriter) throws(BusError) -> Void = { (_: borrowing MessageWriter) in },

@@ -96,6 +96,7 @@ package struct MessageReader: ~Copyable {
     }
 
     /// Reads an array whose elements have the signature `element`, each with `readElement`.
+    @_semantics("optimize.sil.specialize.generic.never")  // see BusConnection.callAsync
     package func readArray<Element>(_ element: String,
                                     _ readElement: (borrowing MessageReader) throws(BusError) -> Element)
         throws(BusError) -> [Element] {
@@ -107,6 +108,7 @@ package struct MessageReader: ~Copyable {
     }
 
     /// Enters a container of `type` with the signature `contents`, reads it with `body`, and leaves it.
+    @_semantics("optimize.sil.specialize.generic.never")  // see BusConnection.callAsync
     package func inContainer<Result>(_ type: Unicode.Scalar, _ contents: String,
                                      _ body: (borrowing MessageReader) throws(BusError) -> Result)
         throws(BusError) -> Result {
@@ -126,6 +128,7 @@ package struct MessageReader: ~Copyable {
         return result > 0
     }
 
+    @_semantics("optimize.sil.specialize.generic.never")  // see BusConnection.callAsync
     private func readBasic<Value>(_ type: Unicode.Scalar, _ initial: Value) throws(BusError) -> Value {
         var value = initial
         try expect(withUnsafeMutablePointer(to: &value) { sd.readBasic(message, typeCode(type), $0) }, type)

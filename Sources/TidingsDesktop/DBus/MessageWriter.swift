@@ -93,6 +93,7 @@ package struct MessageWriter: ~Copyable {
         try check(sd.closeContainer(message), "close a container")
     }
 
+    @_semantics("optimize.sil.specialize.generic.never")  // see BusConnection.callAsync
     private func appendBasic<Value>(_ type: Unicode.Scalar, _ value: Value) throws(BusError) {
         var value = value
         try check(withUnsafePointer(to: &value) { sd.appendBasic(message, typeCode(type), $0) }, "append a value")

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""How quickly a Tidings notification reaches the desktop, and an action the
+extension: `tidings serve` and `tidings desktop` against dunst, on a private
+session bus and a headless X display (Xvfb), beside `notify-send` to the same
+dunst in the same run.
+
+Usage (from the repository's root, after `swift build -c release --product tidings`
+and `swift build -c release --product EventInvite`, or the debug build):
+    python3 Scripts/desktop-latency.py [TIDINGS] [--rounds N] [--isolation MODE] [--json]
+TIDINGS defaults to the release build's tidings (.build/release/tidings).
+MODE is what `tidings serve --isolation` takes (its default: isolated, the
+extension in a sandboxed worker).
+
+It measures, per round (median, p90, in milliseconds):
+- on screen: `notifications.deliver` sent → the front end logged `shown`, which
+  it does once dunst answered its `Notify` (the notification is on screen);
+- notify-send: `notify-send` started → it exited (it waits for dunst's answer
+  to its `Notify`): the same server, a process of its own each time;
+- action → response: the front end heard dunst's `ActionInvoked` (`invoked`) →
+  it logged `responded`, once the server answered `notifications.respond`
+  (EventInvite's response handler ran and completed), both stamped by the front
+  end's clock;
+and the front end's resident memory (VmRSS, VmHWM) after the rounds.
+Needs dbus-daemon, Xvfb, dunst (with dunstctl) and notify-send (Debian:
+dbus-daemon xvfb dunst libnotify-bin).
+"""
+import json
+import os
+import select
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def option(name, default):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+def wait_for(condition, what, seconds=60):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return
+        time.sleep(0.01)
+    raise SystemExit(f"desktop-latency: gave up waiting for {what}")
+
+
+class Desktop:
+    """`tidings desktop --json`'s standard output, read line by line."""
+
+    def __init__(self, process):
+        self.process = process
+        self.pending = b""
+        self.lines = []
+
+    def next_event(self, event, identifier=None, seconds=60):
+        end = time.monotonic() + seconds
+        while True:
+            for index, line in enumerate(self.lines):
+                if line.get("event") == event and (identifier is None or line.get("identifier") == identifier):
+                    del self.lines[:index + 1]
+                    return line
+            left = end - time.monotonic()
+            if left <= 0 or self.process.poll() is not None:
+                raise SystemExit(f"desktop-latency: no `{event}` from tidings desktop")
+            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            if ready:
+                self.pending += os.read(self.process.stdout.fileno(), 65536)
+                *whole, self.pending = self.pending.split(b"\n")
+                self.lines += [json.loads(line) for line in whole if line.startswith(b"{")]
+
+
+class Client:
+    """A JSON-RPC client of `tidings serve`, one line each way."""
+
+    def __init__(self, path):
+        import socket
+        self.socket = socket.socket(socket.AF_UNIX)
+        self.socket.connect(path)
+        self.stream = self.socket.makefile("rwb")
+        self.counter = 0
+
+    def call(self, method, params):
+        self.counter += 1
+        self.stream.write((json.dumps({"jsonrpc": "2.0", "id": self.counter, "method": method,
+                                       "params": params}) + "\n").encode())
+        self.stream.flush()
+        while True:
+            message = json.loads(self.stream.readline())
+            if message.get("id") == self.counter:
+                if "error" in message:
+                    raise SystemExit(f"desktop-latency: {method}: {message['error']['message']}")
+                return message["result"]
+
+
+def summary(values):
+    ordered = sorted(values)
+    return {"median": statistics.median(ordered), "p90": ordered[int(0.9 * (len(ordered) - 1))],
+            "min": ordered[0], "rounds": len(ordered)}
+
+
+def main():
+    rounds = int(option("--rounds", "30"))
+    isolation = option("--isolation", None)
+    arguments = [a for i, a in enumerate(sys.argv[1:])
+                 if not a.startswith("--") and sys.argv[i] not in ("--rounds", "--isolation")]
+    tidings = os.path.abspath(arguments[0] if arguments else ".build/release/tidings")
+    products = os.path.dirname(tidings)
+    for tool in ("dbus-daemon", "Xvfb", "dunst", "dunstctl", "notify-send"):
+        if shutil.which(tool) is None:
+            raise SystemExit(f"desktop-latency: needs {tool} (apt-get install dbus-daemon xvfb dunst libnotify-bin)")
+    work = tempfile.mkdtemp(prefix="tidings-desktop-latency-")
+    children = []
+
+    def start(command, env=None, **kwargs):
+        log = open(os.path.join(work, os.path.basename(command[0]) + ".log"), "ab")
+        process = subprocess.Popen(command, env=dict(os.environ, HOME=work, NO_COLOR="1", **(env or {})),
+                                   stderr=log, stdout=kwargs.pop("stdout", log), **kwargs)
+        children.append(process)
+        return process
+
+    try:
+        bus_socket = os.path.join(work, "bus")
+        bus = "unix:path=" + bus_socket
+        with open(os.path.join(work, "session.conf"), "w") as conf:
+            conf.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>{bus}</listen>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
+""")
+        start(["dbus-daemon", "--config-file=" + os.path.join(work, "session.conf"), "--nofork"])
+        wait_for(lambda: os.path.exists(bus_socket), "the bus")
+        display = 100 + os.getpid() % 500
+        while os.path.exists(f"/tmp/.X11-unix/X{display}"):
+            display += 1
+        start(["Xvfb", f":{display}", "-nolisten", "tcp"])
+        wait_for(lambda: os.path.exists(f"/tmp/.X11-unix/X{display}"), "Xvfb")
+        menu = os.path.join(work, "dmenu.sh")
+        with open(menu, "w") as script:
+            script.write("#!/bin/sh\ngrep -F ',accept]' | head -n 1\n")
+        os.chmod(menu, 0o755)
+        os.makedirs(os.path.join(work, "dunst"))
+        with open(os.path.join(work, "dunst", "dunstrc"), "w") as conf:
+            conf.write(f"[global]\n    dmenu = {menu}\n    notification_limit = 0\n    history_length = 20\n"
+                       "[urgency_low]\n    timeout = 0\n[urgency_normal]\n    timeout = 0\n")
+        environment = {"DBUS_SESSION_BUS_ADDRESS": bus, "DISPLAY": f":{display}"}
+        start(["dunst", "-config", os.path.join(work, "dunst", "dunstrc")], env=environment)
+        wait_for(lambda: subprocess.run(["dunstctl", "is-paused"], env=dict(os.environ, **environment),
+                                        capture_output=True).returncode == 0, "dunst")
+
+        extensions = os.path.join(work, "extensions")
+        subprocess.run([tidings, "install", "Manifests/EventInvite.plist", os.path.join(products, "libEventInvite.so"),
+                        "Plugins/EventInvite/MainInterface.json", "--into", extensions],
+                       check=True, stdout=subprocess.DEVNULL)
+        socket_path = os.path.join(work, "tidings.sock")
+        serve = [tidings, "serve", "--socket", socket_path, "--state", os.path.join(work, "state"),
+                 "--extensions", extensions] + (["--isolation", isolation] if isolation else [])
+        start(serve)
+        wait_for(lambda: os.path.exists(socket_path), "tidings serve")
+        client = Client(socket_path)
+        with open("Plugins/EventInvite/Payloads/categories.json") as categories:
+            client.call("categories.register", json.load(categories))
+        with open("Plugins/EventInvite/Payloads/invite.json") as invite:
+            payload = json.load(invite)
+        payload["content"].pop("attachments", None)
+        desktop = Desktop(start([tidings, "desktop", "--socket", socket_path, "--bus", bus,
+                                 "--state", os.path.join(work, "desktop.json"), "--json"],
+                                stdout=subprocess.PIPE))
+        desktop.next_event("synchronised")
+
+        on_screen, responses, notify_send = [], [], []
+        for round_number in range(rounds + 1):
+            identifier = f"latency-{round_number}"
+            started = time.monotonic()
+            client.call("notifications.deliver", {"payload": payload, "app": "com.example.events",
+                                                  "identifier": identifier, "answer": "presentation"})
+            desktop.next_event("shown", identifier)
+            shown = time.monotonic()
+            subprocess.run(["dunstctl", "context"], env=dict(os.environ, **environment), check=True)
+            invoked = desktop.next_event("invoked", identifier)
+            responded = desktop.next_event("responded", identifier)
+            sent = time.monotonic()
+            subprocess.run(["notify-send", "-a", "bench", "Team offsite", "You are invited."],
+                           env=dict(os.environ, **environment), check=True)
+            answered = time.monotonic()
+            subprocess.run(["dunstctl", "close-all"], env=dict(os.environ, **environment), check=True)
+            if round_number == 0:
+                continue  # the first round warms the worker, the bus's caches and dunst
+            on_screen.append((shown - started) * 1000)
+            responses.append((responded["monotonic"] - invoked["monotonic"]) * 1000)
+            notify_send.append((answered - sent) * 1000)
+
+        memory = {}
+        with open(f"/proc/{desktop.process.pid}/status") as status:
+            for line in status:
+                if line.startswith(("VmRSS", "VmHWM")):
+                    memory[line.split(":")[0]] = int(line.split()[1])
+        result = {"mode": isolation or "isolated (the default)", "onScreen": summary(on_screen),
+                  "notifySend": summary(notify_send), "actionToResponse": summary(responses),
+                  "frontEndKiB": memory}
+        if "--json" in sys.argv:
+            print(json.dumps(result, indent=2))
+        else:
+            print(f"tidings serve --isolation {result['mode']}, {rounds} rounds (ms: median / p90 / min)")
+            for name, key in (("deliver → on screen (Notify answered)", "onScreen"),
+                              ("notify-send → exited (Notify answered)", "notifySend"),
+                              ("ActionInvoked → extension's response answered", "actionToResponse")):
+                figures = result[key]
+                print(f"  {name:48} {figures['median']:7.2f} / {figures['p90']:7.2f} / {figures['min']:7.2f}")
+            print(f"  ratio on screen / notify-send: {result['onScreen']['median'] / result['notifySend']['median']:.2f}")
+            print(f"  tidings desktop memory: VmRSS {memory.get('VmRSS', 0)} KiB, VmHWM {memory.get('VmHWM', 0)} KiB")
+    finally:
+        for process in reversed(children):
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if sys.exc_info()[0] is None:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"desktop-latency: the logs are in {work}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
