@@ -32,13 +32,7 @@ extension BusConnection {
         reply: @escaping (borrowing MessageReader) throws(BusError) -> Answer,
         completion: @escaping (borrowing BusConnection, Result<Answer, BusError>) -> Void
     ) throws(BusError) {
-        var created: OpaquePointer?
-        let result = sd.newMethodCall(bus, &created, destination, path, interface, member)
-        guard result >= 0, let created else {
-            throw BusError(BusError.operationFailed, errno: result, "cannot build the call \(interface).\(member)")
-        }
-        let message = OwnedMessage(created, sd)
-        try arguments(MessageWriter(message: message.pointer, sd: sd))
+        let message = try methodCall(destination, path, interface, member, arguments: arguments)
         let what = "\(interface).\(member) on \(destination)"
         let pending = Registrations.PendingCall(sd: sd, registrations: registrations) { [sd, bus, registrations] answer in
             let outcome: Result<Answer, BusError>

@@ -113,13 +113,7 @@ package struct BusConnection: ~Copyable {
         arguments: (borrowing MessageWriter) throws(BusError) -> Void = { (_: borrowing MessageWriter) in },
         reply: (borrowing MessageReader) throws(BusError) -> Result
     ) throws(BusError) -> Result {
-        var created: OpaquePointer?
-        let result = sd.newMethodCall(bus, &created, destination, path, interface, member)
-        guard result >= 0, let created else {
-            throw BusError(BusError.operationFailed, errno: result, "cannot build the call \(interface).\(member)")
-        }
-        let message = OwnedMessage(created, sd)
-        try arguments(MessageWriter(message: message.pointer, sd: sd))
+        let message = try methodCall(destination, path, interface, member, arguments: arguments)
         var error = tidings_sd_bus_error()
         defer { sd.errorFree(&error) }
         var answered: OpaquePointer?
@@ -198,6 +192,23 @@ package struct BusConnection: ~Copyable {
 }
 
 /// A message this side created or received: its one reference, dropped when the value goes away.
+extension BusConnection {
+    /// A call of `member` of `interface` on the object `path` of
+    /// `destination`, with the arguments `arguments` appends, to send.
+    /// - Throws: `dbus.operation-failed` when it cannot be built.
+    func methodCall(_ destination: String, _ path: String, _ interface: String, _ member: String,
+                    arguments: (borrowing MessageWriter) throws(BusError) -> Void) throws(BusError) -> OwnedMessage {
+        var created: OpaquePointer?
+        let result = sd.newMethodCall(bus, &created, destination, path, interface, member)
+        guard result >= 0, let created else {
+            throw BusError(BusError.operationFailed, errno: result, "cannot build the call \(interface).\(member)")
+        }
+        let message = OwnedMessage(created, sd)
+        try arguments(MessageWriter(message: message.pointer, sd: sd))
+        return message
+    }
+}
+
 struct OwnedMessage: ~Copyable {
     let pointer: OpaquePointer
     private let sd: SDBusLibrary
