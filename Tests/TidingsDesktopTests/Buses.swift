@@ -35,14 +35,17 @@ final class PrivateBus: @unchecked Sendable {
     let address: String
 
     /// Starts the bus; D-Bus activation starts `services` (bus name → the
-    /// service file's `Exec` line) when a name of theirs is called.
-    init(services: [String: String] = [:]) throws {
+    /// service file's `Exec` line) when a name of theirs is called. With
+    /// `everyUser`, any user may connect (a daemon run as root otherwise
+    /// accepts only root): for a notification server run as `nobody`.
+    init(services: [String: String] = [:], everyUser: Bool = false) throws {
         let socket = directory.file("bus")
         address = "unix:path=" + socket
         for (name, exec) in services {
             try directory.write("[D-BUS Service]\nName=\(name)\nExec=\(exec)\n", to: "services/\(name).service")
         }
         let serviceDirectory = services.isEmpty ? "" : "<servicedir>\(directory.file("services"))</servicedir>"
+        if everyUser { chmod(directory.path, 0o755) }
         let configuration = try directory.write("""
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -51,6 +54,7 @@ final class PrivateBus: @unchecked Sendable {
               <listen>\(address)</listen>
               \(serviceDirectory)
               <policy context="default">
+                \(everyUser ? "<allow user=\"*\"/>" : "")
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
                 <allow own="*"/>

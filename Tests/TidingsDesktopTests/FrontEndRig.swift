@@ -5,15 +5,25 @@ import Testing
 import TestSupport
 import TidingsBase
 
-/// Everything an end-to-end test of `tidings desktop` runs: a private bus,
-/// Xvfb and dunst (its context menu's `dmenu` a script that picks the action
-/// the test names, a rule's script that records each notification it
-/// shows), `tidings serve` with the EventInvite sample, and
-/// `tidings desktop --json` between them. Each is a child process stopped by pid.
-final class FrontEndRig: @unchecked Sendable {
-    static let app = "com.example.events"
-    let directory = TemporaryDirectory("desktop-front-end")
-    let session: DunstTests.Session
+/// A real notification server on a private bus, for `DesktopRig`: dunst on
+/// Xvfb (`DunstTests.Session`), mako on a headless sway (`MakoSession`).
+protocol NotificationServerSession: AnyObject, Sendable {
+    /// The private bus it serves `org.freedesktop.Notifications` on.
+    var bus: PrivateBus { get }
+}
+
+/// The end-to-end rig on dunst, which most desktop tests use.
+typealias FrontEndRig = DesktopRig<DunstTests.Session>
+
+/// Everything an end-to-end test of `tidings desktop` runs: a notification
+/// server on a private bus (`session`), `tidings serve` with the EventInvite
+/// sample, and `tidings desktop --json` between them. Each is a child
+/// process stopped by pid.
+final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable {
+    /// The EventInvite sample's app.
+    static var app: String { "com.example.events" }
+    let directory: TemporaryDirectory
+    let session: Session
     private(set) var server: BackgroundProcess?
     private(set) var desktop: BackgroundProcess?
     private var serverRuns = 0
@@ -24,41 +34,10 @@ final class FrontEndRig: @unchecked Sendable {
     /// What the front end's runs logged.
     var desktopLog: String { desktopLogs.map(text(of:)).joined() }
 
-    /// A rig whose bus starts `services` (bus name → command) by D-Bus activation.
-    init(services: [String: String] = [:]) throws {
-        let menu = try directory.write("""
-            #!/bin/sh
-            # dunst's context menu: record what it offers, pick the line of the action in `choice`.
-            cat > "\(directory.file("menu.txt")).tmp"
-            mv "\(directory.file("menu.txt")).tmp" "\(directory.file("menu.txt"))"
-            key=$(cat "\(directory.file("choice"))" 2>/dev/null)
-            [ -n "$key" ] && grep -F ",$key]" "\(directory.file("menu.txt"))" | head -n 1
-            exit 0
-            """, to: "dmenu.sh")
-        let record = try directory.write("""
-            #!/bin/sh
-            # A dunst rule's script: each notification dunst shows, as it shows it.
-            printf 'id=%s\\nsummary=%s\\nbody=%s\\nend\\n' "$DUNST_ID" "$DUNST_SUMMARY" "$DUNST_BODY" >> "\(directory.file("shown.txt"))"
-            """, to: "record.sh")
-        chmod(menu, 0o755)
-        chmod(record, 0o755)
-        session = try DunstTests.Session(configuration: """
-            [global]
-                dmenu = \(menu)
-                notification_limit = 0
-                history_length = 100
-                always_run_script = true
-                stack_duplicates = false
-            [urgency_low]
-                timeout = 0
-            [urgency_normal]
-                timeout = 0
-            [urgency_critical]
-                timeout = 0
-            [record]
-                summary = "*"
-                script = \(record)
-            """, services: services)
+    /// A rig in `directory` (where `session` may keep its scripts) on `session`; installs EventInvite.
+    init(directory: TemporaryDirectory, session: Session) throws {
+        self.directory = directory
+        self.session = session
         try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
         _ = try BundleMaker.installSample("EventInvite", in: directory.file("extensions"))
     }
@@ -155,7 +134,54 @@ final class FrontEndRig: @unchecked Sendable {
         return try #require(seen ? found : nil, "no \(event) for \(identifier ?? "any") in the front end's log:\n\(desktopLog)")
     }
 
-    // MARK: dunst
+    /// A file's text; "" when it cannot be read.
+    func text(of path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+}
+
+extension DunstTests.Session: NotificationServerSession {}
+
+/// The rig on dunst: its context menu's `dmenu` a script that picks the
+/// action the test names, a rule's script that records each notification it shows.
+extension DesktopRig where Session == DunstTests.Session {
+    /// A rig whose bus starts `services` (bus name → command) by D-Bus activation.
+    convenience init(services: [String: String] = [:]) throws {
+        let directory = TemporaryDirectory("desktop-front-end")
+        let menu = try directory.write("""
+            #!/bin/sh
+            # dunst's context menu: record what it offers, pick the line of the action in `choice`.
+            cat > "\(directory.file("menu.txt")).tmp"
+            mv "\(directory.file("menu.txt")).tmp" "\(directory.file("menu.txt"))"
+            key=$(cat "\(directory.file("choice"))" 2>/dev/null)
+            [ -n "$key" ] && grep -F ",$key]" "\(directory.file("menu.txt"))" | head -n 1
+            exit 0
+            """, to: "dmenu.sh")
+        let record = try directory.write("""
+            #!/bin/sh
+            # A dunst rule's script: each notification dunst shows, as it shows it.
+            printf 'id=%s\\nsummary=%s\\nbody=%s\\nend\\n' "$DUNST_ID" "$DUNST_SUMMARY" "$DUNST_BODY" >> "\(directory.file("shown.txt"))"
+            """, to: "record.sh")
+        chmod(menu, 0o755)
+        chmod(record, 0o755)
+        try self.init(directory: directory, session: DunstTests.Session(configuration: """
+            [global]
+                dmenu = \(menu)
+                notification_limit = 0
+                history_length = 100
+                always_run_script = true
+                stack_duplicates = false
+            [urgency_low]
+                timeout = 0
+            [urgency_normal]
+                timeout = 0
+            [urgency_critical]
+                timeout = 0
+            [record]
+                summary = "*"
+                script = \(record)
+            """, services: services))
+    }
 
     /// Opens dunst's context menu; the dmenu script picks the action `key` (none: "").
     func chooseInMenu(_ key: String) throws {
@@ -202,10 +228,5 @@ final class FrontEndRig: @unchecked Sendable {
         let displayed = Int(try session.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         let waiting = Int(try session.dunstctl("count", "waiting").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
         return displayed + waiting
-    }
-
-    /// A file's text; "" when it cannot be read.
-    func text(of path: String) -> String {
-        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     }
 }
