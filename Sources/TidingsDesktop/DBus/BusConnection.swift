@@ -196,6 +196,7 @@ extension BusConnection {
     /// A call of `member` of `interface` on the object `path` of
     /// `destination`, with the arguments `arguments` appends, to send.
     /// - Throws: `dbus.operation-failed` when it cannot be built.
+    @inline(never)  // inlined into callAsync, it crashed Swift 6.3.1's -O (see callAsync)
     func methodCall(_ destination: String, _ path: String, _ interface: String, _ member: String,
                     arguments: (borrowing MessageWriter) throws(BusError) -> Void) throws(BusError) -> OwnedMessage {
         var created: OpaquePointer?
