@@ -64,10 +64,27 @@ sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" Packaging/tidings.pc.i
 sdk=$root/share/tidings/TidingsSDK
 rm -rf "$sdk" && install -d "$sdk/Sources"
 sed -e "s|@VERSION@|$version|g" Packaging/sdk-package.swift.in > "$sdk/Package.swift"
+# The SDK's sources only, never what a build or an editor left beside them: in a git checkout (this
+# directory its top), the files git tracks; else the source files (*.swift, *.h, *.c, module.modulemap, include/).
+if [ "$(git rev-parse --show-toplevel 2> /dev/null)" = "$(pwd -P)" ]; then checkout=yes; else checkout=no; fi
+sources() {
+    if [ $checkout = yes ]; then
+        git ls-files -z -- "Sources/$1"
+    else
+        find "Sources/$1" -type f \( -name '*.swift' -o -name '*.h' -o -name '*.c' -o -name module.modulemap \
+            -o -path "Sources/$1/include/*" \) -print0
+    fi
+}
 for module in TidingsABI TidingsBase TidingsSDK; do
-    cp -R "Sources/$module" "$sdk/Sources/$module"
+    sources $module | while IFS= read -r -d '' file; do
+        case $file in
+            *.docc/*) continue ;;   # the documentation catalogue is the docs build's, not the package's
+        esac
+        # A tracked file deleted from the work tree is not there to install.
+        [ -f "$file" ] || continue
+        install -D -m 0644 "$file" "$sdk/$file"
+    done
 done
-rm -rf "$sdk/Sources/TidingsSDK/TidingsSDK.docc"
 sed -e "s|@BINDIR@|$prefix/bin|g" Packaging/tidings.service.in > "$root/$units/tidings.service"
 sed -e "s|@BINDIR@|$prefix/bin|g" Packaging/tidings-desktop.service.in > "$root/$units/tidings-desktop.service"
 "$binary" manual --directory "$root/share/man/man1"

@@ -12,7 +12,7 @@ package enum ExtensionLoader {
     package static func inspect(_ path: String) throws(Diagnostic) {
         let location = Diagnostic.Location(file: path)
         guard let status = FileSystem.status(of: path) else {
-            throw .error(.libraryMissing, "The library \(Path.lastComponent(of: path)) named by CFBundleExecutable is not in the bundle.",
+            throw .error(.libraryMissing, "The library \(Path.lastComponent(of: path)) named by CFBundleExecutable is not in the bundle: build it (make, in a C project of tidings new), or name the library built in CFBundleExecutable.",
                          at: location)
         }
         guard status.kind == .regular else {

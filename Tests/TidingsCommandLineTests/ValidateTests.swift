@@ -114,6 +114,34 @@ import Testing
         #expect(result.standardError.contains("Waiting for com.example.validate.interactive: the element event tap on \"go\""))
     }
 
+    /// `--check` never hides a failed prerequisite: an unbuilt C project's library check is reported beside the
+    /// check named, with its fix, the skip says why, and the run fails as the full one does (with --strict too).
+    @Test func aFailedPrerequisiteOfTheChecksNamedIsReportedAndFails() throws {
+        #expect(try tidings.run("new", "Unmade", "--language", "c", "--into", scratch.path).status == 0)
+        let project = scratch.file("Unmade")
+        let full = try tidings.run(["validate", "."], directory: project)
+        #expect(full.status == 65, "\(full.standardOutput)")
+        for strict in [[], ["--strict"]] {
+            let text = try tidings.run(["validate", ".", "--check", "responses"] + strict, directory: project)
+            #expect(text.status == full.status, "\(text.standardOutput)")
+            #expect(text.standardOutput.contains("FAIL  library"), "\(text.standardOutput)")
+            #expect(text.standardOutput.contains("build it (make"), "\(text.standardOutput)")
+            #expect(text.standardOutput.contains("skip  responses      the library check failed"), "\(text.standardOutput)")
+            // Only the failed check it needed joins it: not the manifest's pass, not the other checks.
+            #expect(text.standardOutput.contains("\n  1 skip, 1 fail\n"), "\(text.standardOutput)")
+        }
+        let json = try tidings.run(["validate", ".", "--check", "responses", "--json"], directory: project)
+        #expect(json.status == 65)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let checks = try #require(((report["bundles"] as? [[String: Any]])?.first?["checks"]) as? [[String: Any]])
+        #expect(checks.map { $0["check"] as? String } == ["library", "responses"])
+        #expect(checks.map { $0["verdict"] as? String } == ["fail", "skip"])
+        #expect(report["passed"] as? Bool == false)
+        // A check the failed one does not gate is reported alone: the registry check needs nothing.
+        let registry = try tidings.run(["validate", ".", "--check", "registry"], directory: project)
+        #expect(registry.status == 0 && !registry.standardOutput.contains("library"), "\(registry.standardOutput)")
+    }
+
     @Test func aCheckNameIsOneOfTheChecks() throws {
         let bundle = try BundleMaker.installSample("NoOp", in: scratch.file("checked"))
         let misspelt = try tidings.run("validate", bundle, "--check", "respones")

@@ -20,7 +20,7 @@ enum ValidateCommand: Command {
                   help: "Also deliver this payload (as tidings deliver reads it), and check that its category is one the manifest declares, case included.",
                   repeatable: true),
             .init(name: "check", value: "NAME",
-                  help: "Run and report only these checks (repeatable, or comma-separated): " + ValidationCheck.Name.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+                  help: "Run and report only these checks (repeatable, or comma-separated): " + ValidationCheck.Name.allCases.map(\.rawValue).joined(separator: ", ") + "; a check they need that failed (manifest, library, load) is reported too, and fails the run.",
                   repeatable: true),
             .init(name: "strict", value: nil, help: "Fail on warnings too: a check that warns fails, and the exit status is 65."),
             .init(name: "seed", value: "N", help: "The seed of the random notifications (default 1): the same seed delivers the same notifications."),
@@ -99,7 +99,8 @@ enum ValidateCommand: Command {
             let bundle = ExtensionBundle.judged(staged, on: searchPath)
             let validator = Validator(bundle: bundle, settings: settings, scratch: scratch, only: selected)
             let checks = LostIdentifiers.explain(validator.run(), bundle: bundle)
-            report.bundles.append((path, checks.filter { selected?.contains($0.name) ?? true }))
+            // The checks named, and any failed check they needed: a skip never hides why, and the run fails as a full one would.
+            report.bundles.append((path, ValidationCheck.selecting(selected, from: checks)))
         }
         report.strict = arguments.flag("strict")
         if arguments.flag("json") {

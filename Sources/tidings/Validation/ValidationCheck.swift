@@ -49,6 +49,17 @@ struct ValidationCheck {
             case .cost: "time per call and the worker's memory"
             }
         }
+
+        /// The checks whose failure keeps this one from running: with `--check`, a failed one is
+        /// reported beside it (and fails the run), so that a skip never hides why.
+        var prerequisites: [Name] {
+            switch self {
+            case .manifest, .interface, .library, .registry: []
+            case .categories: [.manifest]
+            case .load, .output, .cost: [.manifest, .library]
+            case .notifications, .thread, .elements, .responses, .service: [.manifest, .library, .load]
+            }
+        }
     }
 
     /// How a check went.
@@ -79,6 +90,13 @@ struct ValidationCheck {
             return ValidationCheck(name: name, verdict: .warn, detail: first.message, problems: problems)
         }
         return ValidationCheck(name: name, verdict: .pass, detail: detail, problems: problems)
+    }
+
+    /// Of `checks`, those `selected` names (all when nil) and each failed prerequisite of one of them, in order.
+    static func selecting(_ selected: Set<Name>?, from checks: [ValidationCheck]) -> [ValidationCheck] {
+        guard let selected else { return checks }
+        let needed = Set(selected.flatMap(\.prerequisites))
+        return checks.filter { selected.contains($0.name) || (needed.contains($0.name) && $0.verdict == .fail) }
     }
 
     /// The check's JSON for `--json`.

@@ -41,10 +41,10 @@ struct Validator {
     func run() -> [ValidationCheck] {
         var checks = fileChecks()
         guard let manifest = bundle.manifest else {
-            return checks + skipped(after: .categories, because: "the manifest has errors, so no host would load the bundle")
+            return checks + skipped(after: .categories, because: "the manifest check failed: no host would load a bundle whose manifest has errors")
         }
         if checks.contains(where: { $0.name == .library && $0.verdict == .fail }) {
-            return checks + skipped(after: .categories, because: "the library would not link")
+            return checks + skipped(after: .categories, because: "the library check failed: the library would not link")
         }
         // None of the checks that load the extension was selected: none of its code runs.
         if let only, only.isSubset(of: [.manifest, .interface, .library, .registry, .categories]) {
@@ -78,7 +78,7 @@ struct Validator {
         checks.append(.judging(.registry, registry, passing: registry.first?.message
             ?? "no other bundle beside it shares its identifier or claims its categories"))
         if bundle.manifest == nil {
-            checks.append(ValidationCheck(name: .categories, verdict: .skip, detail: "the manifest has errors"))
+            checks.append(ValidationCheck(name: .categories, verdict: .skip, detail: "the manifest check failed: it has errors"))
         } else if let manifest = bundle.manifest {
             let given = settings.categoryFiles.count + settings.payloads.count
             let problems = CategoryAgreement.problems(of: manifest, manifestFile: Path.join(bundle.path, BundleReader.manifestName),
@@ -133,7 +133,7 @@ struct Run {
         checks.append(.judging(.load, loadProblems, passing: "descriptor negotiated, instance made"))
         guard loadProblems.isEmpty else {
             return checks + [ValidationCheck.Name.notifications, .thread, .elements, .responses, .service].map {
-                ValidationCheck(name: $0, verdict: .skip, detail: "the extension did not load")
+                ValidationCheck(name: $0, verdict: .skip, detail: "the load check failed: the extension did not load")
             } + [outputCheck(), costCheck()]
         }
 
