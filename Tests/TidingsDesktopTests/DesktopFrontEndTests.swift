@@ -56,6 +56,22 @@ struct DesktopFrontEndTests {
         #expect(try rig.client().call("notifications.list")["notifications"]?.arrayValue?.isEmpty == true)
     }
 
+    @Test func signalsForgedByAnotherConnectionAreIgnored() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-forged")
+        let shown = try rig.waitFor("shown", identifier: "invite-forged")
+        let desktopID = try #require(shown["desktopID"]?.integerValue)
+        // Another app on the bus sends the notification server's signals to the front end: accept, then dismissed.
+        try rig.forgeSignal("ActionInvoked", "uint32:\(desktopID)", "string:accept")
+        try rig.forgeSignal("NotificationClosed", "uint32:\(desktopID)", "uint32:2")
+        // The user's own choice, made after: the only one answered.
+        try rig.chooseInMenu("decline")
+        let responded = try rig.waitFor("responded", identifier: "invite-forged")
+        #expect(responded["action"] == .string("decline"))
+        #expect(rig.events("invoked").map { $0["key"] } == [.string("decline")], "\(rig.desktopLog)")
+        #expect(rig.events("responded").count == 1, "\(rig.desktopLog)")
+    }
+
     @Test func openingTheInterfaceShowsTheExtensionsView() throws {
         let rig = try started()
         try rig.deliverInvite("invite-open")

@@ -20,7 +20,7 @@ struct FakeServerTests {
         #expect(try notifications.capabilities(on: client) == ["actions", "body", "inline-reply"])
 
         var signals: [NotificationSignal] = []
-        try notifications.subscribe(on: client) { signals.append($0) }
+        try notifications.subscribe(on: client) { signal, _ in signals.append(signal) }
         var sent = DesktopNotification(
             appName: "Reminders", summary: "Stand-up", body: "in 5 minutes",
             actions: [.init(key: "done", label: "Done"), .init(key: "snooze", label: "Snooze")],
@@ -80,7 +80,7 @@ struct FakeServerTests {
         defer { try? services.stop(through: client) }
         let notifications = NotificationsClient()
         var signals: [NotificationSignal] = []
-        try notifications.subscribe(on: client) { signals.append($0) }
+        try notifications.subscribe(on: client) { signal, _ in signals.append(signal) }
 
         let forger = try bus.connect()
         try forger.emitSignal(NotificationsClient.path, NotificationsClient.interface, "NotificationClosed") {

@@ -134,6 +134,26 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
         return try #require(seen ? found : nil, "no \(event) for \(identifier ?? "any") in the front end's log:\n\(desktopLog)")
     }
 
+    /// Sends, from a connection of its own, the notification server's signal
+    /// `member` with `arguments` (`dbus-send`'s `type:value`) to every
+    /// connection of the bus: what any app on the bus could forge.
+    func forgeSignal(_ member: String, _ arguments: String...) throws {
+        let send = try #require(ProcessRunner.which("dbus-send"), "no dbus-send (the dbus-bin package, which dbus-daemon needs)")
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": session.bus.address]
+        let names = try ProcessRunner.run(send, ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                 "org.freedesktop.DBus.ListNames"], environment: environment, deadline: patience)
+            .standardOutput.split(separator: "\n").compactMap { line -> String? in
+                let parts = line.split(separator: "\"")
+                return parts.count >= 2 && parts[1].hasPrefix(":") ? String(parts[1]) : nil
+            }
+        try #require(!names.isEmpty, "the bus listed no connection")
+        for name in names {
+            _ = try ProcessRunner.run(send, ["--session", "--type=signal", "--dest=" + name, "/org/freedesktop/Notifications",
+                                             "org.freedesktop.Notifications." + member] + arguments,
+                                      environment: environment, deadline: patience)
+        }
+    }
+
     /// A file's text; "" when it cannot be read.
     func text(of path: String) -> String {
         (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""

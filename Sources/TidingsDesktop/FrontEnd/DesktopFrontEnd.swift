@@ -237,6 +237,10 @@ package final class DesktopFrontEnd {
         let bus = try DesktopBus(address: options.busAddress, notificationsName: options.notificationsName, library: library)
         desktop = bus
         busRetry.reset()
+        // Ids kept from another bus or notification server (the last login's) mean nothing to this one.
+        if shown.showing(onBus: bus.busID, server: bus.owner) {
+            log.detail("the notification server is \(bus.owner) on bus \(bus.busID): the desktop ids kept are forgotten")
+        }
         let capabilities = bus.capabilities.names.sorted()
         log.record("desktop", [("server", .string(bus.information.name)), ("version", .string(bus.information.version)),
                                ("capabilities", .array(capabilities.map(JSON.string)))],
@@ -245,9 +249,8 @@ package final class DesktopFrontEnd {
 
     private func retryDesktop() {
         do throws(BusError) {
+            // What the screen showed before is forgotten when it belongs to a notification server that is gone.
             try connectDesktop()
-            // What the screen showed before belongs to a notification server that is gone.
-            shown.forgetShown()
             prompts = [:]
             promptActions = [:]
             invoked = []
