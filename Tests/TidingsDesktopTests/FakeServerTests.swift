@@ -73,6 +73,21 @@ struct FakeServerTests {
         #expect(error?.message.contains("not now") == true)
     }
 
+    @Test func aNotifyTheServerRefusesLeavesTheConnectionUp() throws {
+        let bus = try PrivateBus()
+        let services = try FakeServices(on: bus)
+        let client = try bus.connect()
+        defer { try? services.stop(through: client) }
+        let notifications = NotificationsClient()
+        let refusal = #expect(throws: BusError.self) {
+            _ = try notifications.notify(DesktopNotification(appName: "a", summary: "refuse"), on: client)
+        }
+        #expect(refusal?.name == "org.example.Error.Refused")
+        #expect(refusal?.closedConnection == false, "a refusal is taken for the bus going away")
+        let id = try notifications.notify(DesktopNotification(appName: "a", summary: "shown"), on: client)
+        #expect(id > 0)
+    }
+
     @Test func notificationSignalsFromAnotherConnectionAreIgnored() throws {
         let bus = try PrivateBus()
         let services = try FakeServices(on: bus)

@@ -30,6 +30,12 @@ extension DesktopFrontEnd {
         do throws(BusError) {
             desktopID = try bus.notify(mapped.notification, replacing: replacing)
         } catch {
+            guard error.closedConnection else {
+                // The notification server refused it: the connection stays, the next re-list tries again.
+                return log.record("refused", [("identifier", .string(identifier)), ("by", .string("desktop")),
+                                              ("message", .string(error.diagnostic.message))],
+                                  "the notification server did not show \(identifier): \(error.diagnostic.message)")
+            }
             relistOwed = true
             return desktopGone(error.message)
         }
@@ -61,7 +67,8 @@ extension DesktopFrontEnd {
         do throws(BusError) {
             try desktop?.close(entry.desktopID)
         } catch {
-            desktopGone(error.message)
+            // One the notification server no longer has (closed meanwhile) is refused: nothing to do.
+            if error.closedConnection { desktopGone(error.message) } else { log.detail("closing \(identifier): \(error)") }
         }
         log.record("closed", [("identifier", .string(identifier)), ("desktopID", .integer(Int64(entry.desktopID))),
                               ("by", .string("tidings")), ("reason", .string(reason))],
@@ -89,7 +96,7 @@ extension DesktopFrontEnd {
                                     ("actions", .object(meanings))],
                        "asked whether \(app) may send notifications (desktop notification \(desktopID))")
         } catch {
-            desktopGone(error.message)
+            if error.closedConnection { desktopGone(error.message) } else { log.detail("prompting for \(app): \(error)") }
         }
     }
 
@@ -101,7 +108,7 @@ extension DesktopFrontEnd {
         do throws(BusError) {
             try desktop?.close(desktopID)
         } catch {
-            desktopGone(error.message)
+            if error.closedConnection { desktopGone(error.message) } else { log.detail("closing the prompt of \(app): \(error)") }
         }
     }
 
