@@ -72,6 +72,20 @@ struct DesktopFrontEndTests {
         #expect(rig.events("responded").count == 1, "\(rig.desktopLog)")
     }
 
+    @Test func anAnswerGivenWhileTheServerIsAwayReachesItWhenItIsBack() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-later")
+        _ = try rig.waitFor("shown", identifier: "invite-later")
+        rig.stopServer(with: SIGTERM)
+        _ = try rig.waitFor("disconnected")
+        try rig.chooseInMenu("accept")
+        _ = try rig.waitFor("queued") { $0["method"] == .string("notifications.respond") }
+        try rig.startServer()
+        let responded = try rig.waitFor("responded", identifier: "invite-later")
+        #expect(responded["action"] == .string("accept"))
+        #expect(responded["receiver"] == .string("extension"))
+    }
+
     @Test func openingTheInterfaceShowsTheExtensionsView() throws {
         let rig = try started()
         try rig.deliverInvite("invite-open")

@@ -164,16 +164,12 @@ extension DesktopFrontEnd {
         }
     }
 
-    /// `notifications.respond`; the server's events that follow drive the screen.
+    /// `notifications.respond` (now, or once the server is back); the server's events that follow drive the screen.
     /// One the response leaves delivered and off the screen is shown again.
     private func respond(_ identifier: String, action: String, text: String?) {
-        guard let server else {
-            return log.record("lost", [("identifier", .string(identifier)), ("action", .string(action))],
-                              "no server to answer \(action) on \(identifier) to")
-        }
         var params: [(String, JSON)] = [("identifier", .string(identifier)), ("action", .string(action))]
         if let text { params.append(("text", .string(text))) }
-        server.call("notifications.respond", .object(params)) { [unowned self] answer in
+        answer("notifications.respond", .object(params)) { [unowned self] answer in
             switch answer {
             case .success(let result):
                 log.record("responded", [("identifier", .string(identifier)), ("action", .string(action)),
@@ -194,7 +190,7 @@ extension DesktopFrontEnd {
 
     /// `notifications.open`: the `presentation.changed` that follows shows the extension's view.
     private func open(_ identifier: String) {
-        server?.call("notifications.open", .object([("identifier", .string(identifier))])) { [unowned self] answer in
+        answer("notifications.open", .object([("identifier", .string(identifier))])) { [unowned self] answer in
             switch answer {
             case .success:
                 log.record("opened", [("identifier", .string(identifier))], "opened the interface of \(identifier)")
@@ -209,7 +205,7 @@ extension DesktopFrontEnd {
     /// `authorization.decide` for the prompt's app.
     private func decide(_ app: String, allow: Bool) {
         let decision = allow ? "allow" : "deny"
-        server?.call("authorization.decide", .object([("app", .string(app)), ("decision", .string(decision))])) {
+        answer("authorization.decide", .object([("app", .string(app)), ("decision", .string(decision))])) {
             [unowned self] answer in
             if case .success(let result) = answer {
                 log.record("decided", [("app", .string(app)), ("decision", .string(decision)),

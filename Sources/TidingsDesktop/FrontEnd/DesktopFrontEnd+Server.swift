@@ -74,6 +74,7 @@ extension DesktopFrontEnd {
             // screen shows was mapped by another process, and one that stopped while the
             // bus was away may have handled events it could not show.
             if !resumed || !reconnected || relistOwed { relist() }
+            sendKeptAnswers()
         }
     }
 

@@ -44,6 +44,12 @@ package final class DesktopFrontEnd {
     var prompts: [UInt32: String] = [:]
     /// What the action keys of each prompt on screen mean.
     var promptActions: [UInt32: [String: DesktopAction]] = [:]
+    /// The user's answers waiting for the server (it is away), oldest first.
+    var answersWaiting: [Answer] = []
+    /// The user's answers sent on the current connection and not answered yet, by the order they were sent.
+    var answersInFlight: [Int: Answer] = [:]
+    /// The number of the last answer sent.
+    var nextAnswer = 0
     /// Desktop ids whose action was invoked: their close that follows is no dismissal.
     var invoked: Set<UInt32> = []
     /// Notifications dismissed as `replaced` whose new delivery has not come
@@ -197,6 +203,7 @@ package final class DesktopFrontEnd {
         server = nil
         synchronised = false
         relisting = nil
+        keepUnansweredAnswers()
         log.record("disconnected", [("reason", .string(why))], "the server went away (\(why)); reconnecting")
         watch.arm()
         serverRetry.schedule()
