@@ -86,6 +86,20 @@ struct DesktopFrontEndTests {
         #expect(responded["receiver"] == .string("extension"))
     }
 
+    @Test func aResponseKeptForAnAppWithoutBusNameIsTriedAgainWhenTheBusIsBack() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-kept-response")
+        _ = try rig.waitFor("shown", identifier: "invite-kept-response")
+        _ = try rig.session.dunstctl("close")
+        // The dismissal goes to the app, which owns no bus name: it stays in the inbox.
+        let kept = try rig.waitFor("kept") { $0["app"] == .string(FrontEndRig.app) }
+        let entry = try #require(kept["entry"])
+        // Another notification server: the front end connects again and hands the inbox over again.
+        try rig.session.restartDunst()
+        _ = try rig.waitFor("disconnected") { $0["from"] == .string("bus") }
+        _ = try rig.waitFor("kept") { _ in rig.events("kept").filter { $0["entry"] == entry }.count == 2 }
+    }
+
     @Test func openingTheInterfaceShowsTheExtensionsView() throws {
         let rig = try started()
         try rig.deliverInvite("invite-open")

@@ -168,25 +168,46 @@ extension DesktopFrontEnd {
         }
     }
 
-    /// Hands a response to its app (once per inbox entry), and takes it from the inbox once the app has it.
+    /// Hands a response to its app (once per inbox entry), and takes it from
+    /// the inbox once the app has it. While the bus is away the entry waits
+    /// in the inbox: `forwardInbox` hands it over when the bus is back.
     private func forward(_ entry: JSON) {
         guard entry["kind"]?.stringValue == "response", let id = entry["id"]?.integerValue,
-              let app = entry["app"]?.stringValue, let bus = desktop, forwarded.insert(id).inserted else { return }
+              let app = entry["app"]?.stringValue, let bus = desktop, !forwarded.contains(id),
+              forwarding.insert(id).inserted else { return }
         activation.forward(entry, on: bus.connection) { [unowned self] outcome in
             switch outcome {
             case .delivered:
-                server?.call("inbox.take", .object([("app", .string(app)), ("ids", .array([.integer(id)]))])) { _ in }
+                forwarding.remove(id)
+                forwarded.insert(id)
+                answer("inbox.take", .object([("app", .string(app)), ("ids", .array([.integer(id)]))])) { _ in }
                 log.record("activated", [("app", .string(app)), ("entry", .integer(id)),
                                          ("action", entry["actionIdentifier"] ?? .null)],
                            "handed response \(id) to \(app) (ActivateAction) and took it from its inbox")
             case .noBusName:
+                // Tried again when either connection comes back (`forwardInbox`, the subscription's replay).
+                forwarding.remove(id)
                 log.record("kept", [("app", .string(app)), ("entry", .integer(id))],
                            "\(app) has no bus name: response \(id) stays in its inbox")
             case .failed(let why):
-                forwarded.remove(id)
+                forwarding.remove(id)
                 log.record("kept", [("app", .string(app)), ("entry", .integer(id)), ("error", .string(why))],
                            "response \(id) could not be handed to \(app) (\(why)); it stays in its inbox")
             }
+        }
+    }
+
+    /// Hands over the responses every app's inbox keeps (`inbox.list`, a page
+    /// at a time): when the bus comes back, for those that came while it was
+    /// away, were being handed over when it went, or found no bus name.
+    func forwardInbox(after cursor: JSON = .null) {
+        guard let server, synchronised else { return }
+        var params: [(String, JSON)] = [("limit", .integer(1000))]
+        if cursor != .null { params.append(("after", cursor)) }
+        server.call("inbox.list", .object(params)) { [unowned self] answer in
+            guard case .success(let page) = answer else { return }
+            for entry in page["entries"]?.arrayValue ?? [] { forward(entry) }
+            if let next = page["next"], next != .null { forwardInbox(after: next) }
         }
     }
 }

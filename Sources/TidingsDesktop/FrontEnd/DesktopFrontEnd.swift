@@ -35,8 +35,11 @@ package final class DesktopFrontEnd {
     var notifications: [String: JSON] = [:]
     /// Apps asked about once (`apps.list` for an app not known).
     var appsAsked: Set<String> = []
-    /// The inbox entries forwarded (or being forwarded) to their apps, by id: each once.
+    /// The inbox entries handed to their apps, by id: each once.
     var forwarded: Set<Int64> = []
+    /// The inbox entries being handed to their apps: forgotten when the bus
+    /// goes away (their calls go with it), and tried again when it is back.
+    var forwarding: Set<Int64> = []
     /// The authorization requests waiting for the user, by app: shown again
     /// when the bus comes back (the server publishes each only once).
     var authorizationRequests: [String: JSON] = [:]
@@ -263,6 +266,9 @@ package final class DesktopFrontEnd {
             invoked = []
             if synchronised { relist() } else { relistOwed = true }
             for request in authorizationRequests.values { prompt(request) }
+            // The responses that came, or were being handed over, while it was away (without a
+            // server synchronised, its subscription's replay of the inboxes hands them over).
+            forwardInbox()
         } catch {
             log.detail("the bus or its notification server is still away: \(error)")
             busRetry.schedule()
@@ -291,6 +297,8 @@ package final class DesktopFrontEnd {
     func desktopGone(_ why: String) {
         guard desktop != nil else { return }
         desktop = nil
+        // Their calls went with the bus (their completion never runs): tried again when it is back.
+        forwarding = []
         log.record("disconnected", [("from", .string("bus")), ("reason", .string(why))],
                    "the bus or the notification server went away (\(why)); reconnecting")
         busRetry.schedule()
