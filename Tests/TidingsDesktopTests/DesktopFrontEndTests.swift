@@ -100,6 +100,19 @@ struct DesktopFrontEndTests {
         _ = try rig.waitFor("kept") { _ in rig.events("kept").filter { $0["entry"] == entry }.count == 2 }
     }
 
+    @Test func aServerWithFreshStateIsFollowedFromItsFirstEvent() throws {
+        let rig = try started()
+        for number in 1...3 { try rig.deliverInvite("old-\(number)") }
+        _ = try rig.waitFor("shown", identifier: "old-3")
+        rig.stopServer(with: SIGTERM)
+        _ = try rig.waitFor("disconnected")
+        // Another server, with state of its own: its events number from 1 again.
+        try rig.startServer(state: "fresh-state")
+        _ = try rig.waitFor("reconnected") { $0["resumed"] == .bool(false) }
+        try rig.deliverInvite("fresh-1")
+        _ = try rig.waitFor("shown", identifier: "fresh-1")
+    }
+
     @Test func openingTheInterfaceShowsTheExtensionsView() throws {
         let rig = try started()
         try rig.deliverInvite("invite-open")

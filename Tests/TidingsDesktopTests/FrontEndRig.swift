@@ -49,13 +49,14 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
 
     // MARK: The server
 
-    /// Starts `tidings serve` on the rig's socket and state (in process: the
-    /// front end is what is tested), and registers EventInvite's categories.
-    func startServer() throws {
+    /// Starts `tidings serve` on the rig's socket and state (`state`, in the
+    /// rig's directory; in process: the front end is what is tested), and
+    /// registers EventInvite's categories.
+    func startServer(state: String = "state") throws {
         serverRuns += 1
         let log = directory.file("serve-\(serverRuns).log")
         let process = try BackgroundProcess(Locations.product("tidings"),
-                                            ["serve", "--socket", socket, "--state", directory.file("state"),
+                                            ["serve", "--socket", socket, "--state", directory.file(state),
                                              "--isolation", "in-process", "--extensions", directory.file("extensions")],
                                             environment: ["HOME": directory.path, "NO_COLOR": "1"], log: log)
         server = process

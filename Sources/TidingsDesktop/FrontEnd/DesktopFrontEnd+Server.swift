@@ -61,6 +61,8 @@ extension DesktopFrontEnd {
         connection.call("events.subscribe", .object(params)) { [unowned self] answer in
             guard case .success(let result) = answer else { return serverGone("events.subscribe failed") }
             let resumed = result["resumed"]?.boolValue ?? false
+            // Not resumed: the events to come follow the server's last `seq` (a server with fresh state numbers from 1 again).
+            if let seq = result["seq"]?.integerValue, !resumed || seq < shown.lastSeq ?? 0 { shown.restart(after: seq) }
             let reconnected = everConnected
             everConnected = true
             log.record(reconnected ? "reconnected" : "connected",

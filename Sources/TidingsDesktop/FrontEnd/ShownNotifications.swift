@@ -111,6 +111,14 @@ package struct ShownNotifications {
         return true
     }
 
+    /// Starts counting again after `seq`: the server could not resume (it
+    /// may be a server with fresh state, which numbers from 1 again).
+    package mutating func restart(after seq: Int64) {
+        guard lastSeq != seq else { return }
+        lastSeq = seq
+        markChanged()
+    }
+
     /// A stable digest of Notify's arguments but `replacesID` (hints in key order).
     package static func fingerprint(of notification: DesktopNotification) -> String {
         var text = [notification.appName, notification.appIcon, notification.summary, notification.body,
