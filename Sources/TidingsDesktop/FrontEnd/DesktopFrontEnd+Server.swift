@@ -84,20 +84,22 @@ extension DesktopFrontEnd {
     /// those shown, and closes those shown that the server no longer lists.
     func relist() {
         relistOwed = false
-        relisting = Relisting(unseen: Set(shown.entries.keys))
-        listPage(after: .null)
+        relistGeneration += 1
+        relisting = Relisting(generation: relistGeneration, unseen: Set(shown.entries.keys))
+        listPage(after: .null, generation: relistGeneration)
     }
 
-    private func listPage(after cursor: JSON) {
+    /// Lists a page for the re-list `generation`; the answers of a re-list another replaced are dropped.
+    private func listPage(after cursor: JSON, generation: Int) {
         guard let server else { return }
         server.call("notifications.list", .object([("cursor", cursor), ("limit", .integer(1000))])) { [unowned self] answer in
-            guard relisting != nil, case .success(let page) = answer else { return }
+            guard relisting?.generation == generation, case .success(let page) = answer else { return }
             for item in page["notifications"]?.arrayValue ?? [] {
                 guard let identifier = item["notification"]?["identifier"]?.stringValue else { continue }
                 relisting?.unseen.remove(identifier)
                 relisting?.outstanding += 1
                 server.call("notifications.presentation", .object([("identifier", .string(identifier))])) { [unowned self] answer in
-                    guard relisting != nil else { return }
+                    guard relisting?.generation == generation else { return }
                     relisting?.outstanding -= 1
                     if case .success(let presentation) = answer, let app = item["app"]?.stringValue {
                         show(identifier, app: app, presentation, fromRelist: true, notification: item["notification"])
@@ -106,7 +108,7 @@ extension DesktopFrontEnd {
                 }
             }
             if let next = page["next"], next != .null {
-                listPage(after: next)
+                listPage(after: next, generation: generation)
             } else {
                 relisting?.listed = true
                 finishRelist()

@@ -63,6 +63,8 @@ package final class DesktopFrontEnd {
     static let replacementWait = 1.0
     /// A re-list under way: the identifiers shown before it that it has not seen listed yet.
     var relisting: Relisting?
+    /// The last re-list's generation.
+    var relistGeneration = 0
     /// True once subscribed (and re-listed when needed) on the current connection.
     var synchronised = false
     /// True when a re-list is owed as soon as both connections are up (the bus came back).
@@ -78,6 +80,8 @@ package final class DesktopFrontEnd {
 
     /// A re-list's progress.
     struct Relisting {
+        /// Which re-list it is: the answers of one another replaced are dropped.
+        var generation: Int
         /// Shown before the re-list and not listed (yet): closed at its end.
         var unseen: Set<String>
         /// Presentations asked for and not answered yet.
