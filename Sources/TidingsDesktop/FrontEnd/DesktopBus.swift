@@ -67,9 +67,16 @@ package final class DesktopBus {
     }
 
     /// Reads and dispatches what the bus sent; the signals among it wait in `takeSignals`.
+    /// At most `Self.messagesPerTurn`, so that a flood on the bus does not
+    /// starve the server's connection: `busy` then says more may be ready.
     package func processPending() throws(BusError) {
-        try connection.processPending()
+        busy = try connection.processPending(maximum: Self.messagesPerTurn)
     }
+
+    /// The most messages `processPending` handles at once.
+    static let messagesPerTurn = 64
+    /// True when `processPending` stopped at `messagesPerTurn`: the loop comes back without waiting.
+    package private(set) var busy = false
 
     /// The signals received since the last call, in order.
     package func takeSignals() -> [NotificationSignal] {

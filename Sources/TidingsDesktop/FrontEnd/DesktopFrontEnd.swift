@@ -161,6 +161,7 @@ package final class DesktopFrontEnd {
 
     /// Milliseconds until the next timer (a retry, the bus's own), -1 for none.
     private func timeout() -> Int32 {
+        if desktop?.busy == true { return 0 }
         let now = MonotonicClock.now()
         var next: UInt64? = ([serverRetry.due, busRetry.due].compactMap { $0 } + awaitingReplacement.values).min()
         if let busDue = desktop?.connection.timeout {
