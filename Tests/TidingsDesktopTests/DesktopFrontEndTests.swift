@@ -56,6 +56,63 @@ struct DesktopFrontEndTests {
         #expect(try rig.client().call("notifications.list")["notifications"]?.arrayValue?.isEmpty == true)
     }
 
+    @Test func signalsForgedByAnotherConnectionAreIgnored() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-forged")
+        let shown = try rig.waitFor("shown", identifier: "invite-forged")
+        let desktopID = try #require(shown["desktopID"]?.integerValue)
+        // Another app on the bus sends the notification server's signals to the front end: accept, then dismissed.
+        try rig.forgeSignal("ActionInvoked", "uint32:\(desktopID)", "string:accept")
+        try rig.forgeSignal("NotificationClosed", "uint32:\(desktopID)", "uint32:2")
+        // The user's own choice, made after: the only one answered.
+        try rig.chooseInMenu("decline")
+        let responded = try rig.waitFor("responded", identifier: "invite-forged")
+        #expect(responded["action"] == .string("decline"))
+        #expect(rig.events("invoked").map { $0["key"] } == [.string("decline")], "\(rig.desktopLog)")
+        #expect(rig.events("responded").count == 1, "\(rig.desktopLog)")
+    }
+
+    @Test func anAnswerGivenWhileTheServerIsAwayReachesItWhenItIsBack() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-later")
+        _ = try rig.waitFor("shown", identifier: "invite-later")
+        rig.stopServer(with: SIGTERM)
+        _ = try rig.waitFor("disconnected")
+        try rig.chooseInMenu("accept")
+        _ = try rig.waitFor("queued") { $0["method"] == .string("notifications.respond") }
+        try rig.startServer()
+        let responded = try rig.waitFor("responded", identifier: "invite-later")
+        #expect(responded["action"] == .string("accept"))
+        #expect(responded["receiver"] == .string("extension"))
+    }
+
+    @Test func aResponseKeptForAnAppWithoutBusNameIsTriedAgainWhenTheBusIsBack() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-kept-response")
+        _ = try rig.waitFor("shown", identifier: "invite-kept-response")
+        _ = try rig.session.dunstctl("close")
+        // The dismissal goes to the app, which owns no bus name: it stays in the inbox.
+        let kept = try rig.waitFor("kept") { $0["app"] == .string(FrontEndRig.app) }
+        let entry = try #require(kept["entry"])
+        // Another notification server: the front end connects again and hands the inbox over again.
+        try rig.session.restartDunst()
+        _ = try rig.waitFor("disconnected") { $0["from"] == .string("bus") }
+        _ = try rig.waitFor("kept") { _ in rig.events("kept").filter { $0["entry"] == entry }.count == 2 }
+    }
+
+    @Test func aServerWithFreshStateIsFollowedFromItsFirstEvent() throws {
+        let rig = try started()
+        for number in 1...3 { try rig.deliverInvite("old-\(number)") }
+        _ = try rig.waitFor("shown", identifier: "old-3")
+        rig.stopServer(with: SIGTERM)
+        _ = try rig.waitFor("disconnected")
+        // Another server, with state of its own: its events number from 1 again.
+        try rig.startServer(state: "fresh-state")
+        _ = try rig.waitFor("reconnected") { $0["resumed"] == .bool(false) }
+        try rig.deliverInvite("fresh-1")
+        _ = try rig.waitFor("shown", identifier: "fresh-1")
+    }
+
     @Test func openingTheInterfaceShowsTheExtensionsView() throws {
         let rig = try started()
         try rig.deliverInvite("invite-open")

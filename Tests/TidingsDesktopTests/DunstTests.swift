@@ -92,7 +92,7 @@ struct DunstTests {
         #expect(try notifications.capabilities(on: client).contains("actions"))
 
         var signals: [NotificationSignal] = []
-        try notifications.subscribe(on: client) { signals.append($0) }
+        try notifications.subscribe(on: client) { signal, _ in signals.append(signal) }
 
         let first = try notifications.notify(
             DesktopNotification(appName: "Reminders", summary: "Stand-up", body: "in 5 minutes",

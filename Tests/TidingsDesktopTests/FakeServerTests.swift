@@ -20,7 +20,7 @@ struct FakeServerTests {
         #expect(try notifications.capabilities(on: client) == ["actions", "body", "inline-reply"])
 
         var signals: [NotificationSignal] = []
-        try notifications.subscribe(on: client) { signals.append($0) }
+        try notifications.subscribe(on: client) { signal, _ in signals.append(signal) }
         var sent = DesktopNotification(
             appName: "Reminders", summary: "Stand-up", body: "in 5 minutes",
             actions: [.init(key: "done", label: "Done"), .init(key: "snooze", label: "Snooze")],
@@ -73,6 +73,21 @@ struct FakeServerTests {
         #expect(error?.message.contains("not now") == true)
     }
 
+    @Test func aNotifyTheServerRefusesLeavesTheConnectionUp() throws {
+        let bus = try PrivateBus()
+        let services = try FakeServices(on: bus)
+        let client = try bus.connect()
+        defer { try? services.stop(through: client) }
+        let notifications = NotificationsClient()
+        let refusal = #expect(throws: BusError.self) {
+            _ = try notifications.notify(DesktopNotification(appName: "a", summary: "refuse"), on: client)
+        }
+        #expect(refusal?.name == "org.example.Error.Refused")
+        #expect(refusal?.closedConnection == false, "a refusal is taken for the bus going away")
+        let id = try notifications.notify(DesktopNotification(appName: "a", summary: "shown"), on: client)
+        #expect(id > 0)
+    }
+
     @Test func notificationSignalsFromAnotherConnectionAreIgnored() throws {
         let bus = try PrivateBus()
         let services = try FakeServices(on: bus)
@@ -80,7 +95,7 @@ struct FakeServerTests {
         defer { try? services.stop(through: client) }
         let notifications = NotificationsClient()
         var signals: [NotificationSignal] = []
-        try notifications.subscribe(on: client) { signals.append($0) }
+        try notifications.subscribe(on: client) { signal, _ in signals.append(signal) }
 
         let forger = try bus.connect()
         try forger.emitSignal(NotificationsClient.path, NotificationsClient.interface, "NotificationClosed") {

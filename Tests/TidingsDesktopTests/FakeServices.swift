@@ -63,6 +63,9 @@ final class FakeServices: @unchecked Sendable {
                     }
                     notification.hints = try call.arguments.readDictionary()
                     notification.expireTimeout = try call.arguments.readInt32()
+                    if notification.summary == "refuse" {
+                        throw BusError(BusError.callFailed, name: "org.example.Error.Refused", "not this one")
+                    }
                     let id = UInt32(self.recorded { $0.notifications.count } + 1)
                     self.lock.withLock { self.notifications.append(notification) }
                     try call.reply { (reply: borrowing MessageWriter) throws(BusError) in try reply.append(id) }

@@ -49,13 +49,14 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
 
     // MARK: The server
 
-    /// Starts `tidings serve` on the rig's socket and state (in process: the
-    /// front end is what is tested), and registers EventInvite's categories.
-    func startServer() throws {
+    /// Starts `tidings serve` on the rig's socket and state (`state`, in the
+    /// rig's directory; in process: the front end is what is tested), and
+    /// registers EventInvite's categories.
+    func startServer(state: String = "state") throws {
         serverRuns += 1
         let log = directory.file("serve-\(serverRuns).log")
         let process = try BackgroundProcess(Locations.product("tidings"),
-                                            ["serve", "--socket", socket, "--state", directory.file("state"),
+                                            ["serve", "--socket", socket, "--state", directory.file(state),
                                              "--isolation", "in-process", "--extensions", directory.file("extensions")],
                                             environment: ["HOME": directory.path, "NO_COLOR": "1"], log: log)
         server = process
@@ -132,6 +133,26 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
             return found != nil || desktop?.isRunning == false
         }
         return try #require(seen ? found : nil, "no \(event) for \(identifier ?? "any") in the front end's log:\n\(desktopLog)")
+    }
+
+    /// Sends, from a connection of its own, the notification server's signal
+    /// `member` with `arguments` (`dbus-send`'s `type:value`) to every
+    /// connection of the bus: what any app on the bus could forge.
+    func forgeSignal(_ member: String, _ arguments: String...) throws {
+        let send = try #require(ProcessRunner.which("dbus-send"), "no dbus-send (the dbus-bin package, which dbus-daemon needs)")
+        let environment = ["DBUS_SESSION_BUS_ADDRESS": session.bus.address]
+        let names = try ProcessRunner.run(send, ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                 "org.freedesktop.DBus.ListNames"], environment: environment, deadline: patience)
+            .standardOutput.split(separator: "\n").compactMap { line -> String? in
+                let parts = line.split(separator: "\"")
+                return parts.count >= 2 && parts[1].hasPrefix(":") ? String(parts[1]) : nil
+            }
+        try #require(!names.isEmpty, "the bus listed no connection")
+        for name in names {
+            _ = try ProcessRunner.run(send, ["--session", "--type=signal", "--dest=" + name, "/org/freedesktop/Notifications",
+                                             "org.freedesktop.Notifications." + member] + arguments,
+                                      environment: environment, deadline: patience)
+        }
     }
 
     /// A file's text; "" when it cannot be read.

@@ -40,6 +40,32 @@ import TidingsDesktop
         #expect(again.entries["a"] == nil && again.entries["b"] != nil)
     }
 
+    @Test func idsOfAnotherBusOrNotificationServerAreForgotten() throws {
+        let path = directory.file("desktop.json")
+        var state = ShownNotifications(path: path)
+        let first = state.showing(onBus: "bus-1", server: ":1.4")
+        #expect(first)
+        state.show("a", as: 1, presentation("A"))
+        state.show("b", as: 2, presentation("B"))
+        state.retire("b")
+        state.persist()
+
+        // The same bus and server after a restart of the front end: the ids hold.
+        var again = ShownNotifications(path: path)
+        let same = again.showing(onBus: "bus-1", server: ":1.4")
+        #expect(!same)
+        #expect(again.identifier(of: 1) == "a")
+        // Another notification server on the bus, or the next login's bus: they do not.
+        var replaced = again
+        let otherServer = replaced.showing(onBus: "bus-1", server: ":1.9")
+        #expect(otherServer && replaced.identifier(of: 1) == nil && replaced.entries["b"]?.desktopID == 0)
+        let otherBus = again.showing(onBus: "bus-2", server: ":1.4")
+        #expect(otherBus && again.identifier(of: 1) == nil)
+        again.persist()
+        let kept = try #require(ShownNotifications(path: path).notificationServer)
+        #expect(kept.bus == "bus-2" && kept.owner == ":1.4")
+    }
+
     @Test func aFingerprintChangesWithWhatIsShownOnly() {
         let shown = presentation("A").notification
         var replaced = shown

@@ -18,16 +18,19 @@ extension BusConnection {
         return sd.getTimeout(bus, &usec) >= 0 && usec != UInt64.max ? usec : nil
     }
 
-    /// Reads and dispatches every message that is ready (signals to their
-    /// handlers, calls to exported objects), without blocking.
-    package func processPending() throws(BusError) {
-        while true {
+    /// Reads and dispatches the messages that are ready (signals to their
+    /// handlers, calls to exported objects), at most `maximum` of them, without blocking.
+    /// - Returns: true when it stopped at `maximum` (more may be ready: call it again without polling).
+    @discardableResult
+    package func processPending(maximum: Int = .max) throws(BusError) -> Bool {
+        for _ in 0..<maximum {
             let result = sd.process(bus, nil)
             if result < 0 {
                 throw BusError(BusError.operationFailed, errno: result, "cannot process the D-Bus connection")
             }
-            if result == 0 { return }
+            if result == 0 { return false }
         }
+        return true
     }
 
     /// Blocks until the connection has something to process, or `microseconds` pass.

@@ -106,7 +106,8 @@ package struct BusConnection: ~Copyable {
     /// Calls `member` of `interface` on the object `path` of `destination`,
     /// with the arguments `arguments` appends, and reads the reply with `reply`.
     /// - Parameter timeout: microseconds; 0 is sd-bus's default (25 s).
-    /// - Throws: `dbus.call-failed` with the D-Bus error's name when the call fails.
+    /// - Throws: `dbus.call-failed` with the D-Bus error's name when the call
+    ///   fails; `dbus.operation-failed` when the connection is closed.
     @_semantics("optimize.sil.specialize.generic.never")  // see BusConnection.callAsync
     package func call<Result>(
         _ destination: String, _ path: String, _ interface: String, _ member: String, timeout: UInt64 = 0,
@@ -119,6 +120,9 @@ package struct BusConnection: ~Copyable {
         var answered: OpaquePointer?
         let called = sd.call(bus, message.pointer, timeout, &error, &answered)
         guard called >= 0, let answered else {
+            if [-ENOTCONN, -ECONNRESET, -EPIPE, -ESHUTDOWN].contains(called) {
+                throw BusError(BusError.operationFailed, errno: called, "\(interface).\(member) on \(destination): the connection is closed")
+            }
             let name = error.name.map { String(cString: $0) }
             let text = error.message.map { String(cString: $0) } ?? String(cString: strerror(-called))
             throw BusError(BusError.callFailed, name: name, "\(interface).\(member) on \(destination) failed: \(text)")

@@ -1,6 +1,7 @@
 /// A typed client of the bus itself (`org.freedesktop.DBus`, which the bus
 /// daemon answers): who owns a name, which names D-Bus activation can start.
-/// Every call is asynchronous: its completion runs inside `processPending`.
+/// The calls with a completion are asynchronous (it runs inside
+/// `processPending`); `nameOwner` and `busID` block, for connecting.
 package enum BusDaemonClient {
     /// The bus's own name, which is also its interface's.
     package static let name = "org.freedesktop.DBus"
@@ -33,5 +34,20 @@ package enum BusDaemonClient {
                                   completion: @escaping (borrowing BusConnection, Result<Void, BusError>) -> Void)
         throws(BusError) {
         try bus.callAsync(name, path, name, "GetId", reply: { (_: borrowing MessageReader) in }, completion: completion)
+    }
+
+    /// The unique name (`:1.42`) of the connection that owns `busName` now (`GetNameOwner`).
+    /// - Throws: `dbus.call-failed` (`org.freedesktop.DBus.Error.NameHasNoOwner`) when none does.
+    package static func nameOwner(_ busName: String, on bus: borrowing BusConnection) throws(BusError) -> String {
+        try bus.call(name, path, name, "GetNameOwner", arguments: {
+            (message: borrowing MessageWriter) throws(BusError) in try message.append(busName)
+        }, reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readString() })
+    }
+
+    /// The bus's id (`GetId`): another bus (the next login's) has another.
+    package static func busID(on bus: borrowing BusConnection) throws(BusError) -> String {
+        try bus.call(name, path, name, "GetId", reply: { (reply: borrowing MessageReader) throws(BusError) in
+            try reply.readString()
+        })
     }
 }

@@ -34,6 +34,11 @@ package struct BusError: Error, Hashable, Sendable, CustomStringConvertible {
         self.init(code, "\(what): \(String(cString: strerror(-result)))")
     }
 
+    /// True when the connection itself is gone (or could not be used): a
+    /// call the peer answered with a D-Bus error (`dbus.call-failed`) leaves
+    /// the connection as it was.
+    package var closedConnection: Bool { code == Self.operationFailed || code == Self.noSessionBus }
+
     /// The same error as a diagnostic, for surfaces that print or send diagnostics.
     package var diagnostic: Diagnostic {
         Diagnostic(.error, code, name.map { "\(message) (\($0))" } ?? message)

@@ -74,15 +74,18 @@ package struct NotificationsClient: Sendable {
     }
 
     /// Calls `handler` with each ActionInvoked, NotificationClosed and
-    /// NotificationReplied signal of the server, on the connection's thread
-    /// (inside `processPending`/`run`). Signals whose arguments do not have
-    /// the specification's types are ignored, and so are signals from
-    /// other connections than the owner of `destination` (the bus resolves
-    /// the name).
+    /// NotificationReplied signal on the server's object and interface, and
+    /// its sender's unique name, on the connection's thread (inside
+    /// `processPending`/`run`). Signals whose arguments do not have the
+    /// specification's types are ignored. The sender is not checked: sd-bus
+    /// lets a match on a well-known sender through from any unique name, so
+    /// any connection can send these (to this one's unique name). A caller
+    /// that acts on them compares the sender with the name's owner
+    /// (`BusDaemonClient.nameOwner`).
     package func subscribe(on bus: borrowing BusConnection,
-                           _ handler: @escaping (NotificationSignal) -> Void) throws(BusError) {
+                           _ handler: @escaping (NotificationSignal, _ sender: String?) -> Void) throws(BusError) {
         try bus.subscribe(sender: destination, path: Self.path, interface: Self.interface) { (message: borrowing MessageReader) in
-            if let signal = try? NotificationSignal(message) { handler(signal) }
+            if let signal = try? NotificationSignal(message) { handler(signal, message.sender) }
         }
     }
 }

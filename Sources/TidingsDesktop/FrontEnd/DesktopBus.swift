@@ -19,36 +19,64 @@ package final class DesktopBus {
     package let capabilities: ServerCapabilities
     /// Its name and version, for the log.
     package let information: NotificationsClient.ServerInformation
+    /// The bus's id (`GetId`): with `owner`, which notification server the desktop ids are of.
+    package let busID: String
+    /// The unique name (`:1.42`) of the notification server's connection:
+    /// only its signals are handled.
+    package let owner: String
     private let queue = SignalQueue()
 
     /// The signals received, in order, waiting to be handled.
     private final class SignalQueue {
         var signals: [NotificationSignal] = []
+        /// The notification server's unique name, once known: signals of others are dropped.
+        var owner: String?
         /// True once the notification server's name changed owner (it quit, or another took its place).
         var ownerChanged = false
     }
 
     /// Connects to the bus at `address` and asks the notification server
-    /// `name` what it can show, subscribing to its signals first.
+    /// `name` what it can show, subscribing to its signals first. Only the
+    /// signals of the connection that owns `name` once it answered are
+    /// handled: any other connection can send a signal that looks like its
+    /// (sd-bus lets a match on a well-known sender through from any unique
+    /// name), and must not answer or dismiss in the user's place.
     /// - Throws: `dbus.no-session-bus` when the bus cannot be reached;
     ///   `dbus.call-failed` when no notification server answers.
     package init(address: String, notificationsName name: String, library: SDBusLibrary) throws(BusError) {
         connection = try BusConnection(address: address, description: "tidings-desktop", library: library)
         notifications = NotificationsClient(destination: name)
-        try notifications.subscribe(on: connection) { [queue] in queue.signals.append($0) }
-        try connection.subscribe(sender: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                 interface: "org.freedesktop.DBus", member: "NameOwnerChanged") {
-            [queue] (message: borrowing MessageReader) in
-            if (try? message.readString()) == name { queue.ownerChanged = true }
+        try notifications.subscribe(on: connection) { [queue] signal, sender in
+            // Before the owner is known nothing is dispatched: signals wait inside sd-bus until `processPending`.
+            if let owner = queue.owner, sender == owner { queue.signals.append(signal) }
         }
+        try connection.subscribe(sender: BusDaemonClient.name, path: BusDaemonClient.path,
+                                 interface: BusDaemonClient.name, member: "NameOwnerChanged") {
+            [queue] (message: borrowing MessageReader) in
+            // Only the bus's own (a D-Bus activation that started the server while it was asked has no old owner).
+            guard message.sender == BusDaemonClient.name, (try? message.readString()) == name,
+                  let old = try? message.readString(), let owner = queue.owner, old == owner else { return }
+            queue.ownerChanged = true
+        }
+        // Asking may start the server (D-Bus activation): its owner is asked for after.
         information = try notifications.serverInformation(on: connection)
+        owner = try BusDaemonClient.nameOwner(name, on: connection)
+        busID = try BusDaemonClient.busID(on: connection)
+        queue.owner = owner
         capabilities = ServerCapabilities(try notifications.capabilities(on: connection))
     }
 
     /// Reads and dispatches what the bus sent; the signals among it wait in `takeSignals`.
+    /// At most `Self.messagesPerTurn`, so that a flood on the bus does not
+    /// starve the server's connection: `busy` then says more may be ready.
     package func processPending() throws(BusError) {
-        try connection.processPending()
+        busy = try connection.processPending(maximum: Self.messagesPerTurn)
     }
+
+    /// The most messages `processPending` handles at once.
+    static let messagesPerTurn = 64
+    /// True when `processPending` stopped at `messagesPerTurn`: the loop comes back without waiting.
+    package private(set) var busy = false
 
     /// The signals received since the last call, in order.
     package func takeSignals() -> [NotificationSignal] {

@@ -30,6 +30,12 @@ extension DesktopFrontEnd {
         do throws(BusError) {
             desktopID = try bus.notify(mapped.notification, replacing: replacing)
         } catch {
+            guard error.closedConnection else {
+                // The notification server refused it: the connection stays, the next re-list tries again.
+                return log.record("refused", [("identifier", .string(identifier)), ("by", .string("desktop")),
+                                              ("message", .string(error.diagnostic.message))],
+                                  "the notification server did not show \(identifier): \(error.diagnostic.message)")
+            }
             relistOwed = true
             return desktopGone(error.message)
         }
@@ -61,7 +67,8 @@ extension DesktopFrontEnd {
         do throws(BusError) {
             try desktop?.close(entry.desktopID)
         } catch {
-            desktopGone(error.message)
+            // One the notification server no longer has (closed meanwhile) is refused: nothing to do.
+            if error.closedConnection { desktopGone(error.message) } else { log.detail("closing \(identifier): \(error)") }
         }
         log.record("closed", [("identifier", .string(identifier)), ("desktopID", .integer(Int64(entry.desktopID))),
                               ("by", .string("tidings")), ("reason", .string(reason))],
@@ -89,7 +96,7 @@ extension DesktopFrontEnd {
                                     ("actions", .object(meanings))],
                        "asked whether \(app) may send notifications (desktop notification \(desktopID))")
         } catch {
-            desktopGone(error.message)
+            if error.closedConnection { desktopGone(error.message) } else { log.detail("prompting for \(app): \(error)") }
         }
     }
 
@@ -101,7 +108,7 @@ extension DesktopFrontEnd {
         do throws(BusError) {
             try desktop?.close(desktopID)
         } catch {
-            desktopGone(error.message)
+            if error.closedConnection { desktopGone(error.message) } else { log.detail("closing the prompt of \(app): \(error)") }
         }
     }
 
@@ -157,16 +164,12 @@ extension DesktopFrontEnd {
         }
     }
 
-    /// `notifications.respond`; the server's events that follow drive the screen.
+    /// `notifications.respond` (now, or once the server is back); the server's events that follow drive the screen.
     /// One the response leaves delivered and off the screen is shown again.
     private func respond(_ identifier: String, action: String, text: String?) {
-        guard let server else {
-            return log.record("lost", [("identifier", .string(identifier)), ("action", .string(action))],
-                              "no server to answer \(action) on \(identifier) to")
-        }
         var params: [(String, JSON)] = [("identifier", .string(identifier)), ("action", .string(action))]
         if let text { params.append(("text", .string(text))) }
-        server.call("notifications.respond", .object(params)) { [unowned self] answer in
+        answer("notifications.respond", .object(params)) { [unowned self] answer in
             switch answer {
             case .success(let result):
                 log.record("responded", [("identifier", .string(identifier)), ("action", .string(action)),
@@ -187,7 +190,7 @@ extension DesktopFrontEnd {
 
     /// `notifications.open`: the `presentation.changed` that follows shows the extension's view.
     private func open(_ identifier: String) {
-        server?.call("notifications.open", .object([("identifier", .string(identifier))])) { [unowned self] answer in
+        answer("notifications.open", .object([("identifier", .string(identifier))])) { [unowned self] answer in
             switch answer {
             case .success:
                 log.record("opened", [("identifier", .string(identifier))], "opened the interface of \(identifier)")
@@ -202,7 +205,7 @@ extension DesktopFrontEnd {
     /// `authorization.decide` for the prompt's app.
     private func decide(_ app: String, allow: Bool) {
         let decision = allow ? "allow" : "deny"
-        server?.call("authorization.decide", .object([("app", .string(app)), ("decision", .string(decision))])) {
+        answer("authorization.decide", .object([("app", .string(app)), ("decision", .string(decision))])) {
             [unowned self] answer in
             if case .success(let result) = answer {
                 log.record("decided", [("app", .string(app)), ("decision", .string(decision)),

@@ -61,6 +61,8 @@ extension DesktopFrontEnd {
         connection.call("events.subscribe", .object(params)) { [unowned self] answer in
             guard case .success(let result) = answer else { return serverGone("events.subscribe failed") }
             let resumed = result["resumed"]?.boolValue ?? false
+            // Not resumed: the events to come follow the server's last `seq` (a server with fresh state numbers from 1 again).
+            if let seq = result["seq"]?.integerValue, !resumed || seq < shown.lastSeq ?? 0 { shown.restart(after: seq) }
             let reconnected = everConnected
             everConnected = true
             log.record(reconnected ? "reconnected" : "connected",
@@ -74,6 +76,7 @@ extension DesktopFrontEnd {
             // screen shows was mapped by another process, and one that stopped while the
             // bus was away may have handled events it could not show.
             if !resumed || !reconnected || relistOwed { relist() }
+            sendKeptAnswers()
         }
     }
 
@@ -81,20 +84,22 @@ extension DesktopFrontEnd {
     /// those shown, and closes those shown that the server no longer lists.
     func relist() {
         relistOwed = false
-        relisting = Relisting(unseen: Set(shown.entries.keys))
-        listPage(after: .null)
+        relistGeneration += 1
+        relisting = Relisting(generation: relistGeneration, unseen: Set(shown.entries.keys))
+        listPage(after: .null, generation: relistGeneration)
     }
 
-    private func listPage(after cursor: JSON) {
+    /// Lists a page for the re-list `generation`; the answers of a re-list another replaced are dropped.
+    private func listPage(after cursor: JSON, generation: Int) {
         guard let server else { return }
         server.call("notifications.list", .object([("cursor", cursor), ("limit", .integer(1000))])) { [unowned self] answer in
-            guard relisting != nil, case .success(let page) = answer else { return }
+            guard relisting?.generation == generation, case .success(let page) = answer else { return }
             for item in page["notifications"]?.arrayValue ?? [] {
                 guard let identifier = item["notification"]?["identifier"]?.stringValue else { continue }
                 relisting?.unseen.remove(identifier)
                 relisting?.outstanding += 1
                 server.call("notifications.presentation", .object([("identifier", .string(identifier))])) { [unowned self] answer in
-                    guard relisting != nil else { return }
+                    guard relisting?.generation == generation else { return }
                     relisting?.outstanding -= 1
                     if case .success(let presentation) = answer, let app = item["app"]?.stringValue {
                         show(identifier, app: app, presentation, fromRelist: true, notification: item["notification"])
@@ -103,7 +108,7 @@ extension DesktopFrontEnd {
                 }
             }
             if let next = page["next"], next != .null {
-                listPage(after: next)
+                listPage(after: next, generation: generation)
             } else {
                 relisting?.listed = true
                 finishRelist()
@@ -167,25 +172,46 @@ extension DesktopFrontEnd {
         }
     }
 
-    /// Hands a response to its app (once per inbox entry), and takes it from the inbox once the app has it.
+    /// Hands a response to its app (once per inbox entry), and takes it from
+    /// the inbox once the app has it. While the bus is away the entry waits
+    /// in the inbox: `forwardInbox` hands it over when the bus is back.
     private func forward(_ entry: JSON) {
         guard entry["kind"]?.stringValue == "response", let id = entry["id"]?.integerValue,
-              let app = entry["app"]?.stringValue, let bus = desktop, forwarded.insert(id).inserted else { return }
+              let app = entry["app"]?.stringValue, let bus = desktop, !forwarded.contains(id),
+              forwarding.insert(id).inserted else { return }
         activation.forward(entry, on: bus.connection) { [unowned self] outcome in
             switch outcome {
             case .delivered:
-                server?.call("inbox.take", .object([("app", .string(app)), ("ids", .array([.integer(id)]))])) { _ in }
+                forwarding.remove(id)
+                forwarded.insert(id)
+                answer("inbox.take", .object([("app", .string(app)), ("ids", .array([.integer(id)]))])) { _ in }
                 log.record("activated", [("app", .string(app)), ("entry", .integer(id)),
                                          ("action", entry["actionIdentifier"] ?? .null)],
                            "handed response \(id) to \(app) (ActivateAction) and took it from its inbox")
             case .noBusName:
+                // Tried again when either connection comes back (`forwardInbox`, the subscription's replay).
+                forwarding.remove(id)
                 log.record("kept", [("app", .string(app)), ("entry", .integer(id))],
                            "\(app) has no bus name: response \(id) stays in its inbox")
             case .failed(let why):
-                forwarded.remove(id)
+                forwarding.remove(id)
                 log.record("kept", [("app", .string(app)), ("entry", .integer(id)), ("error", .string(why))],
                            "response \(id) could not be handed to \(app) (\(why)); it stays in its inbox")
             }
+        }
+    }
+
+    /// Hands over the responses every app's inbox keeps (`inbox.list`, a page
+    /// at a time): when the bus comes back, for those that came while it was
+    /// away, were being handed over when it went, or found no bus name.
+    func forwardInbox(after cursor: JSON = .null) {
+        guard let server, synchronised else { return }
+        var params: [(String, JSON)] = [("limit", .integer(1000))]
+        if cursor != .null { params.append(("after", cursor)) }
+        server.call("inbox.list", .object(params)) { [unowned self] answer in
+            guard case .success(let page) = answer else { return }
+            for entry in page["entries"]?.arrayValue ?? [] { forward(entry) }
+            if let next = page["next"], next != .null { forwardInbox(after: next) }
         }
     }
 }

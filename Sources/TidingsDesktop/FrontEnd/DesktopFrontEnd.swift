@@ -35,8 +35,11 @@ package final class DesktopFrontEnd {
     var notifications: [String: JSON] = [:]
     /// Apps asked about once (`apps.list` for an app not known).
     var appsAsked: Set<String> = []
-    /// The inbox entries forwarded (or being forwarded) to their apps, by id: each once.
+    /// The inbox entries handed to their apps, by id: each once.
     var forwarded: Set<Int64> = []
+    /// The inbox entries being handed to their apps: forgotten when the bus
+    /// goes away (their calls go with it), and tried again when it is back.
+    var forwarding: Set<Int64> = []
     /// The authorization requests waiting for the user, by app: shown again
     /// when the bus comes back (the server publishes each only once).
     var authorizationRequests: [String: JSON] = [:]
@@ -44,6 +47,12 @@ package final class DesktopFrontEnd {
     var prompts: [UInt32: String] = [:]
     /// What the action keys of each prompt on screen mean.
     var promptActions: [UInt32: [String: DesktopAction]] = [:]
+    /// The user's answers waiting for the server (it is away), oldest first.
+    var answersWaiting: [Answer] = []
+    /// The user's answers sent on the current connection and not answered yet, by the order they were sent.
+    var answersInFlight: [Int: Answer] = [:]
+    /// The number of the last answer sent.
+    var nextAnswer = 0
     /// Desktop ids whose action was invoked: their close that follows is no dismissal.
     var invoked: Set<UInt32> = []
     /// Notifications dismissed as `replaced` whose new delivery has not come
@@ -54,6 +63,8 @@ package final class DesktopFrontEnd {
     static let replacementWait = 1.0
     /// A re-list under way: the identifiers shown before it that it has not seen listed yet.
     var relisting: Relisting?
+    /// The last re-list's generation.
+    var relistGeneration = 0
     /// True once subscribed (and re-listed when needed) on the current connection.
     var synchronised = false
     /// True when a re-list is owed as soon as both connections are up (the bus came back).
@@ -69,6 +80,8 @@ package final class DesktopFrontEnd {
 
     /// A re-list's progress.
     struct Relisting {
+        /// Which re-list it is: the answers of one another replaced are dropped.
+        var generation: Int
         /// Shown before the re-list and not listed (yet): closed at its end.
         var unseen: Set<String>
         /// Presentations asked for and not answered yet.
@@ -148,6 +161,7 @@ package final class DesktopFrontEnd {
 
     /// Milliseconds until the next timer (a retry, the bus's own), -1 for none.
     private func timeout() -> Int32 {
+        if desktop?.busy == true { return 0 }
         let now = MonotonicClock.now()
         var next: UInt64? = ([serverRetry.due, busRetry.due].compactMap { $0 } + awaitingReplacement.values).min()
         if let busDue = desktop?.connection.timeout {
@@ -197,6 +211,7 @@ package final class DesktopFrontEnd {
         server = nil
         synchronised = false
         relisting = nil
+        keepUnansweredAnswers()
         log.record("disconnected", [("reason", .string(why))], "the server went away (\(why)); reconnecting")
         watch.arm()
         serverRetry.schedule()
@@ -237,6 +252,10 @@ package final class DesktopFrontEnd {
         let bus = try DesktopBus(address: options.busAddress, notificationsName: options.notificationsName, library: library)
         desktop = bus
         busRetry.reset()
+        // Ids kept from another bus or notification server (the last login's) mean nothing to this one.
+        if shown.showing(onBus: bus.busID, server: bus.owner) {
+            log.detail("the notification server is \(bus.owner) on bus \(bus.busID): the desktop ids kept are forgotten")
+        }
         let capabilities = bus.capabilities.names.sorted()
         log.record("desktop", [("server", .string(bus.information.name)), ("version", .string(bus.information.version)),
                                ("capabilities", .array(capabilities.map(JSON.string)))],
@@ -245,14 +264,16 @@ package final class DesktopFrontEnd {
 
     private func retryDesktop() {
         do throws(BusError) {
+            // What the screen showed before is forgotten when it belongs to a notification server that is gone.
             try connectDesktop()
-            // What the screen showed before belongs to a notification server that is gone.
-            shown.forgetShown()
             prompts = [:]
             promptActions = [:]
             invoked = []
             if synchronised { relist() } else { relistOwed = true }
             for request in authorizationRequests.values { prompt(request) }
+            // The responses that came, or were being handed over, while it was away (without a
+            // server synchronised, its subscription's replay of the inboxes hands them over).
+            forwardInbox()
         } catch {
             log.detail("the bus or its notification server is still away: \(error)")
             busRetry.schedule()
@@ -281,6 +302,8 @@ package final class DesktopFrontEnd {
     func desktopGone(_ why: String) {
         guard desktop != nil else { return }
         desktop = nil
+        // Their calls went with the bus (their completion never runs): tried again when it is back.
+        forwarding = []
         log.record("disconnected", [("from", .string("bus")), ("reason", .string(why))],
                    "the bus or the notification server went away (\(why)); reconnecting")
         busRetry.schedule()

@@ -94,30 +94,26 @@ package final class ServerConnection {
     /// - Returns: whether the server closed the connection.
     /// - Throws: why the connection broke, or a line that is not JSON.
     package func receive(_ handle: (Message) -> Void) throws(Diagnostic) -> Bool {
-        var closed = false
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { buffer in
                 SystemCall.retrying { recv(socket.rawValue, buffer.baseAddress, buffer.count, 0) }
             }
-            if count > 0 {
-                input += chunk[..<count]
-                continue
+            if count == 0 { return true }
+            if count < 0 { return errno != EAGAIN && errno != EWOULDBLOCK }
+            input += chunk[..<count]
+            // Each chunk's whole lines are handled as they come: a line too long is refused before more is read.
+            var start = input.startIndex
+            while let newline = input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(input[start..<newline])
+                start = newline + 1
+                if let message = try dispatch(try JSON.parse(line, file: "the server's message")) { handle(message) }
             }
-            if count == 0 { closed = true } else if errno != EAGAIN && errno != EWOULDBLOCK { closed = true }
-            break
+            input.removeSubrange(..<start)
+            if input.count > Self.lineLimit {
+                throw .error(.socketUnavailable, "The server sent a line longer than \(Self.lineLimit) bytes.")
+            }
         }
-        var start = input.startIndex
-        while let newline = input[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            let line = Array(input[start..<newline])
-            start = newline + 1
-            if let message = try dispatch(try JSON.parse(line, file: "the server's message")) { handle(message) }
-        }
-        input.removeSubrange(..<start)
-        if input.count > Self.lineLimit {
-            throw .error(.socketUnavailable, "The server sent a line longer than \(Self.lineLimit) bytes.")
-        }
-        return closed
     }
 
     /// Calls the callback of an answer; returns an event or a request of the server's.

@@ -4,7 +4,8 @@ import TidingsBase
 /// What the front end shows on the desktop: each Tidings notification's
 /// desktop id, the presentation last sent for it (its fingerprint, kept
 /// across restarts, and the mapping itself while the front end runs), and the
-/// last event `seq` handled. Kept in a small file (`desktop.json`), written
+/// last event `seq` handled, and which notification server gave those ids
+/// (the bus's id and the server's unique name on it). Kept in a small file (`desktop.json`), written
 /// atomically by `persist()` after the changes of a round of the loop, so
 /// that a restarted front end replaces rather than doubles what is on screen
 /// and resumes where it stopped.
@@ -23,6 +24,9 @@ package struct ShownNotifications {
     package private(set) var entries: [String: Entry] = [:]
     /// The `seq` of the last event handled; nil before the first.
     package private(set) var lastSeq: Int64?
+    /// The bus (its id) and the notification server (its unique name) the
+    /// desktop ids are of; nil before the first connection.
+    package private(set) var notificationServer: (bus: String, owner: String)?
     /// The file; nil: kept in memory only.
     private let path: String?
     /// True when something changed since the file was written.
@@ -35,6 +39,9 @@ package struct ShownNotifications {
         guard let path, let bytes = try? FileSystem.readFile(path, limit: 16 << 20, own: true),
               let kept = try? JSON.parse(bytes, file: path) else { return }
         lastSeq = kept["lastSeq"]?.integerValue
+        if let bus = kept["bus"]?.stringValue, let owner = kept["notificationServer"]?.stringValue {
+            notificationServer = (bus, owner)
+        }
         for (identifier, value) in kept["shown"]?.objectMembers ?? [] {
             guard let id = value["id"]?.integerValue, let desktopID = UInt32(exactly: id) else { continue }
             entries[identifier] = Entry(desktopID: desktopID, fingerprint: value["fingerprint"]?.stringValue ?? "",
@@ -85,12 +92,31 @@ package struct ShownNotifications {
         markChanged()
     }
 
+    /// Records that the desktop ids to come are those of the notification
+    /// server `owner` on the bus `bus`; when the ids kept are another's (the
+    /// next login's bus and server number from 1 again), forgets them
+    /// (`forgetShown`). True when it forgot them.
+    package mutating func showing(onBus bus: String, server owner: String) -> Bool {
+        if let notificationServer, notificationServer == (bus, owner) { return false }
+        notificationServer = (bus, owner)
+        forgetShown()
+        return true
+    }
+
     /// Records the `seq` of an event handled; false for one handled already (not larger than the last).
     package mutating func handle(seq: Int64) -> Bool {
         if let lastSeq, seq <= lastSeq { return false }
         lastSeq = seq
         markChanged()
         return true
+    }
+
+    /// Starts counting again after `seq`: the server could not resume (it
+    /// may be a server with fresh state, which numbers from 1 again).
+    package mutating func restart(after seq: Int64) {
+        guard lastSeq != seq else { return }
+        lastSeq = seq
+        markChanged()
     }
 
     /// A stable digest of Notify's arguments but `replacesID` (hints in key order).
@@ -115,7 +141,10 @@ package struct ShownNotifications {
         let shown = entries.sorted { $0.key < $1.key }.map { identifier, entry in
             (identifier, JSON.object([("id", .integer(Int64(entry.desktopID))), ("fingerprint", .string(entry.fingerprint))]))
         }
-        let file = JSON.object([("lastSeq", lastSeq.map(JSON.integer) ?? .null), ("shown", .object(shown))])
+        let file = JSON.object([("lastSeq", lastSeq.map(JSON.integer) ?? .null),
+                                ("bus", notificationServer.map { .string($0.bus) } ?? .null),
+                                ("notificationServer", notificationServer.map { .string($0.owner) } ?? .null),
+                                ("shown", .object(shown))])
         try? DurableFile.replace(path, with: Array(file.serialized().utf8))
     }
 }
