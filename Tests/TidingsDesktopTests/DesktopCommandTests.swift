@@ -37,6 +37,18 @@ import TidingsBase
     }
 
     @Test(.enabled(if: canStartBus, "needs dbus-daemon and libsystemd"))
+    func aSecondFrontEndOnTheSessionSaysSoAndExits75() throws {
+        let bus = try PrivateBus()
+        // The first front end of the session holds the name.
+        let first = try bus.connect()
+        try first.requestName("org.tidings.Desktop")
+        let result = try desktop(["--socket", directory.file("run/tidings.sock"), "--bus", bus.address, "--no-wait"])
+        #expect(result.status == 75)
+        #expect(result.standardError.contains("another tidings desktop runs on this session bus"), "\(result.standardError)")
+        #expect(result.standardError.contains("dbus.name-taken"), "\(result.standardError)")
+    }
+
+    @Test(.enabled(if: canStartBus, "needs dbus-daemon and libsystemd"))
     func aServerOfProtocolVersion1IsRefusedWithExit76() throws {
         let bus = try PrivateBus()
         let socket = directory.file("old/tidings.sock")

@@ -100,6 +100,7 @@ package struct BusConnection: ~Copyable {
     /// Takes the well-known `name` on the bus (no queueing, no replacement).
     package func requestName(_ name: String) throws(BusError) {
         let result = sd.requestName(bus, name, 0)
+        if result == -EEXIST { throw BusError(BusError.nameTaken, "another connection owns the bus name \(name)") }
         if result < 0 { throw BusError(BusError.operationFailed, errno: result, "cannot own the bus name \(name)") }
     }
 

@@ -10,6 +10,8 @@ package struct BusError: Error, Hashable, Sendable, CustomStringConvertible {
     package static let noSessionBus = Diagnostic.Code("dbus.no-session-bus")
     /// A method call failed: the peer answered with an error, or none came.
     package static let callFailed = Diagnostic.Code("dbus.call-failed")
+    /// Another connection owns the bus name asked for.
+    package static let nameTaken = Diagnostic.Code("dbus.name-taken")
     /// A message did not have the signature the caller expected.
     package static let unexpectedReply = Diagnostic.Code("dbus.unexpected-reply")
     /// Anything else sd-bus refused (building a message, matching, processing).

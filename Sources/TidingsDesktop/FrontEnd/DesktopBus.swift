@@ -25,6 +25,9 @@ package final class DesktopBus {
     /// only its signals are handled.
     package let owner: String
     private let queue = SignalQueue()
+    /// The well-known name the front end owns on the bus: one per session,
+    /// and the sender apps accept `tidings.response` from.
+    package static let busName = "org.tidings.Desktop"
 
     /// The signals received, in order, waiting to be handled.
     private final class SignalQueue {
@@ -45,6 +48,15 @@ package final class DesktopBus {
     ///   `dbus.call-failed` when no notification server answers.
     package init(address: String, notificationsName name: String, library: SDBusLibrary) throws(BusError) {
         connection = try BusConnection(address: address, description: "tidings-desktop", library: library)
+        // One front end per session: a second would show every notification twice. Apps
+        // check that a response comes from this name's owner (Docs/reference/desktop-activation.md).
+        do throws(BusError) {
+            try connection.requestName(Self.busName)
+        } catch {
+            guard error.code == BusError.nameTaken else { throw error }
+            throw BusError(BusError.nameTaken, "another tidings desktop runs on this session bus (it owns \(Self.busName)): "
+                           + "one front end shows a session's notifications")
+        }
         notifications = NotificationsClient(destination: name)
         try notifications.subscribe(on: connection) { [queue] signal, sender in
             // Before the owner is known nothing is dispatched: signals wait inside sd-bus until `processPending`.

@@ -275,6 +275,8 @@ package final class DesktopFrontEnd {
             // server synchronised, its subscription's replay of the inboxes hands them over).
             forwardInbox()
         } catch {
+            // Another front end took the session while the bus was away: it shows the notifications now.
+            if error.code == BusError.nameTaken { return failure = FrontEndError(error) }
             log.detail("the bus or its notification server is still away: \(error)")
             busRetry.schedule()
         }

@@ -12,6 +12,8 @@ package struct FrontEndError: Error, Sendable, CustomStringConvertible {
         case protocolTooOld
         /// No session bus, or it cannot be reached.
         case noSessionBus
+        /// Another front end runs on the session bus (it owns `DesktopBus.busName`).
+        case alreadyRunning
         /// libsystemd (sd-bus) is missing.
         case noLibrary
         /// Anything else the system refused (a pipe, inotify).
@@ -31,7 +33,12 @@ package struct FrontEndError: Error, Sendable, CustomStringConvertible {
 
     /// The failure for a D-Bus error met at the start.
     package init(_ error: BusError) {
-        self.init(error.code == BusError.noLibrary ? .noLibrary : .noSessionBus, error.diagnostic)
+        let kind: Kind = switch error.code {
+        case BusError.noLibrary: .noLibrary
+        case BusError.nameTaken: .alreadyRunning
+        default: .noSessionBus
+        }
+        self.init(kind, error.diagnostic)
     }
 
     /// The code and the sentence.

@@ -26,7 +26,7 @@ enum DesktopCommand: Command {
             "It runs until SIGTERM or SIGINT. Each notification the server presents is shown with its app's name and icon, its title and body, its category's actions and the default action; a change of its presentation replaces it; one the server dismisses or removes is closed. Choosing an action answers it (notifications.respond, or notifications.open for the action that opens the content extension's interface, which then replaces the notification); closing it on the desktop dismisses it (action dismiss), and one that expires stays delivered. Responses the server forwards to an app are handed to it with org.freedesktop.Application.ActivateAction and taken from its inbox; an app without a bus name keeps them in its inbox.",
             "It reconnects when the server or the bus goes away (retrying from 0.1 s to every 2 s, at once when the socket reappears) and resumes after the last event it handled; when the server cannot resume, it lists every notification again and closes, shows or replaces what differs. It keeps what it shows in --state, so that a restarted front end replaces rather than doubles.",
             "JSON log events (--json): waiting, desktop, connected, reconnected, disconnected, synchronised, shown, closed, invoked, responded, refused, opened, prompted, decided, activated, kept, lost, degraded, lagging, state. Each line is {\"event\": NAME, …}; shown has identifier, app, desktopID, replaced, summary and actions (each key's meaning: respond:ID, reply:ID, open, allow, deny); closed has identifier, desktopID, by (tidings or desktop) and reason; responded has identifier, action, receiver, option and dismissed.",
-            "Exit status: 0 stopped by a signal; 64 the command line is wrong; 71 no session bus or no libsystemd (sd-bus); 75 no server listens (with --no-wait); 76 the server's protocol is older than version 2; 77 the socket is not the user's own.",
+            "Exit status: 0 stopped by a signal; 64 the command line is wrong; 71 no session bus or no libsystemd (sd-bus); 75 no server listens (with --no-wait), or another tidings desktop runs on the session bus (one owns org.tidings.Desktop); 76 the server's protocol is older than version 2; 77 the socket is not the user's own.",
         ],
         examples: [
             "tidings desktop",
@@ -77,7 +77,7 @@ enum DesktopCommand: Command {
     /// The exit code of a front end that stopped for `kind`.
     private static func exitCode(for kind: FrontEndError.Kind) -> ExitCode {
         switch kind {
-        case .noServer: .unavailable
+        case .noServer, .alreadyRunning: .unavailable
         case .unsafeSocket: .unsafePath
         case .protocolTooOld: .protocolTooOld
         case .noSessionBus, .noLibrary: .noDesktop
