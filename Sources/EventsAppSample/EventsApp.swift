@@ -11,6 +11,9 @@ final class EventsApp {
     private let options: Options
     /// Set by each call; the loop clears it to measure idleness.
     var called = false
+    /// The unique name of the desktop front end (the owner of
+    /// `org.tidings.Desktop`), the only caller whose responses it accepts.
+    var frontEnd: String?
 
     init(options: Options) {
         self.options = options
@@ -31,6 +34,13 @@ final class EventsApp {
                               ("platformData", Self.json(.dictionary(try call.arguments.readDictionary())))])
         case "ActivateAction":
             let action = try call.arguments.readString()
+            // Anyone on the bus can call: a response is the front end's to give.
+            if action == "tidings.response", call.arguments.sender == nil || call.arguments.sender != frontEnd {
+                writeLine("tidings-events-app: refused a response from \(call.arguments.sender ?? "nobody"), "
+                          + "which does not own \(DesktopBus.busName)", to: 2)
+                throw BusError(BusError.callFailed, name: "org.freedesktop.DBus.Error.AccessDenied",
+                               "tidings.response is accepted from the owner of \(DesktopBus.busName) only")
+            }
             let parameter = try call.arguments.readVariants()
             record = .object([("method", .string("ActivateAction")), ("action", .string(action)),
                               ("parameter", parameter.first.map(Self.json) ?? .null),

@@ -24,6 +24,15 @@ func serve(_ options: Options) -> Never {
         } else {
             connection = try BusConnection(sessionBusWith: library, environment: environment)
         }
+        // Who the desktop front end is, followed as it changes (subscribed before asking, so no change is missed).
+        try connection.subscribe(sender: BusDaemonClient.name, path: BusDaemonClient.path,
+                                 interface: BusDaemonClient.name, member: "NameOwnerChanged") {
+            (message: borrowing MessageReader) in
+            guard message.sender == BusDaemonClient.name, (try? message.readString()) == DesktopBus.busName,
+                  (try? message.readString()) != nil, let owner = try? message.readString() else { return }
+            app.frontEnd = owner.isEmpty ? nil : owner
+        }
+        app.frontEnd = try? BusDaemonClient.nameOwner(DesktopBus.busName, on: connection)
         // The object first, then the name: a call queued for the name while D-Bus
         // activation started the app finds the object there.
         try connection.exportObject(at: ApplicationClient(busName: EventsApp.busName).path) {

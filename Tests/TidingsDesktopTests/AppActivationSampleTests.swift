@@ -21,6 +21,30 @@ import TidingsDesktop
     }
 
     @Test(.enabled(if: canStartBus, "needs libsystemd.so.0 and dbus-daemon"))
+    func itAcceptsResponsesFromTheDesktopFrontEndOnly() throws {
+        let scratch = TemporaryDirectory("tidings-sample-app")
+        let record = scratch.file("calls.jsonl")
+        let bus = try PrivateBus(services: ["com.example.events": "\(Self.sample) --record \(record) --idle \(Int(patience))"])
+        let app = ApplicationClient(busName: "com.example.events")
+        let response = BusValue.dictionary(["notification": .string("invite-offsite-2026"), "action": .string("accept")])
+        // Another process on the bus makes up a response: refused, not recorded.
+        let stranger = try bus.connect()
+        let refused = #expect(throws: BusError.self) {
+            try app.activateAction("tidings.response", parameter: response, on: stranger)
+        }
+        #expect(refused?.name == "org.freedesktop.DBus.Error.AccessDenied")
+        let recorded = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
+        #expect(recorded.isEmpty, "\(recorded)")
+        // The front end (the owner of org.tidings.Desktop) is heard, though it came after the app started.
+        let frontEnd = try bus.connect()
+        try frontEnd.requestName("org.tidings.Desktop")
+        try app.activateAction("tidings.response", parameter: response, on: frontEnd)
+        let calls = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").map { try JSON.parse(Array($0.utf8)) }
+        #expect(calls.count == 1)
+        #expect(calls.first?["parameter"]?["action"] == .string("accept"))
+    }
+
+    @Test(.enabled(if: canStartBus, "needs libsystemd.so.0 and dbus-daemon"))
     func itRecordsEachCallOfTheApplicationInterfaceAndLeavesWhenIdle() throws {
         let scratch = TemporaryDirectory("tidings-sample-app")
         let record = scratch.file("calls.jsonl")

@@ -33,6 +33,8 @@ struct AppActivationTests {
         #expect(FileManager.default.isExecutableFile(atPath: sample), "swift build builds tidings-events-app")
         let bus = try PrivateBus(services: ["com.example.events": "\(sample) --record \(record) --idle \(Int(patience))"])
         let client = try bus.connect()
+        // The sample accepts responses from the desktop front end only: this connection plays it.
+        try client.requestName("org.tidings.Desktop")
         let activation = AppActivation()
         var outcomes: [AppActivation.Outcome] = []
         activation.forward(Self.response(), on: client) { outcomes.append($0) }
