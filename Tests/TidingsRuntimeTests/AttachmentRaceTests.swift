@@ -214,8 +214,13 @@ import TidingsBase
             #expect(ftruncate(writer, off_t(png.count)) == 0)
             switch store.admit(AttachmentRequest(url: path), as: .copy) {
             case .success(let admission):
-                #expect(admission.attachment.size == UInt64(png.count))
-                #expect(contents(of: admission.attachment.path) == png, "round \(round)")
+                // What was stored is what was read: the PNG, and whatever (sparse) growth came
+                // before the copy, never past the image limit.
+                let stored = contents(of: admission.attachment.path) ?? []
+                #expect(admission.attachment.size == UInt64(stored.count), "round \(round)")
+                #expect(admission.attachment.size <= MediaType.Family.image.sizeLimit, "round \(round)")
+                #expect(Array(stored.prefix(png.count)) == png, "round \(round)")
+                #expect(stored.dropFirst(png.count).allSatisfy { $0 == 0 }, "round \(round)")
                 store.remove([admission.attachment])
             case .failure(let failure):
                 #expect([.invalidFileSize, .invalidURL].contains(failure.code), "\(failure.diagnostic.message)")
