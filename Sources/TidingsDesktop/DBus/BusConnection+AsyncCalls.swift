@@ -32,7 +32,9 @@ extension BusConnection {
         reply: @escaping (borrowing MessageReader) throws(BusError) -> Answer,
         completion: @escaping (borrowing BusConnection, Result<Answer, BusError>) -> Void
     ) throws(BusError) {
-        let message = try methodCall(destination, path, interface, member, arguments: arguments)
+        let message = try OwnedMessage.make("the call \(interface).\(member)", sd, {
+            sd.newMethodCall(bus, &$0, destination, path, interface, member)
+        }, body: arguments)
         let what = "\(interface).\(member) on \(destination)"
         let pending = Registrations.PendingCall(sd: sd, registrations: registrations) { [sd, bus, registrations] answer in
             let outcome: Result<Answer, BusError>

@@ -42,13 +42,7 @@ package struct MethodCall: ~Copyable {
     package func reply(_ body: (borrowing MessageWriter) throws(BusError) -> Void = { (_: borrowing MessageWriter) in })
         throws(BusError) {
         let sd = arguments.sd
-        var created: OpaquePointer?
-        let result = sd.newMethodReturn(arguments.message, &created)
-        guard result >= 0, let created else {
-            throw BusError(BusError.operationFailed, errno: result, "cannot build a reply")
-        }
-        let message = OwnedMessage(created, sd)
-        try body(MessageWriter(message: message.pointer, sd: sd))
+        let message = try OwnedMessage.make("a reply", sd, { sd.newMethodReturn(arguments.message, &$0) }, body: body)
         // With no bus given, sd-bus sends on the bus the message belongs to.
         let sent = sd.send(nil, message.pointer, nil)
         if sent < 0 { throw BusError(BusError.operationFailed, errno: sent, "cannot send a reply") }

@@ -115,7 +115,9 @@ package struct BusConnection: ~Copyable {
         arguments: (borrowing MessageWriter) throws(BusError) -> Void = { (_: borrowing MessageWriter) in },
         reply: (borrowing MessageReader) throws(BusError) -> Result
     ) throws(BusError) -> Result {
-        let message = try methodCall(destination, path, interface, member, arguments: arguments)
+        let message = try OwnedMessage.make("the call \(interface).\(member)", sd, {
+            sd.newMethodCall(bus, &$0, destination, path, interface, member)
+        }, body: arguments)
         var error = tidings_sd_bus_error()
         defer { sd.errorFree(&error) }
         var answered: OpaquePointer?
@@ -154,13 +156,9 @@ package struct BusConnection: ~Copyable {
     /// Sends a signal from the object `path`, with the arguments `arguments` appends.
     package func emitSignal(_ path: String, _ interface: String, _ member: String,
                             arguments: (borrowing MessageWriter) throws(BusError) -> Void) throws(BusError) {
-        var created: OpaquePointer?
-        let result = sd.newSignal(bus, &created, path, interface, member)
-        guard result >= 0, let created else {
-            throw BusError(BusError.operationFailed, errno: result, "cannot build the signal \(interface).\(member)")
-        }
-        let message = OwnedMessage(created, sd)
-        try arguments(MessageWriter(message: message.pointer, sd: sd))
+        let message = try OwnedMessage.make("the signal \(interface).\(member)", sd, {
+            sd.newSignal(bus, &$0, path, interface, member)
+        }, body: arguments)
         let sent = sd.send(bus, message.pointer, nil)
         if sent < 0 { throw BusError(BusError.operationFailed, errno: sent, "cannot send \(interface).\(member)") }
     }
@@ -197,24 +195,6 @@ package struct BusConnection: ~Copyable {
 }
 
 /// A message this side created or received: its one reference, dropped when the value goes away.
-extension BusConnection {
-    /// A call of `member` of `interface` on the object `path` of
-    /// `destination`, with the arguments `arguments` appends, to send.
-    /// - Throws: `dbus.operation-failed` when it cannot be built.
-    @inline(never)  // inlined into callAsync, it crashed Swift 6.3.1's -O (see callAsync)
-    func methodCall(_ destination: String, _ path: String, _ interface: String, _ member: String,
-                    arguments: (borrowing MessageWriter) throws(BusError) -> Void) throws(BusError) -> OwnedMessage {
-        var created: OpaquePointer?
-        let result = sd.newMethodCall(bus, &created, destination, path, interface, member)
-        guard result >= 0, let created else {
-            throw BusError(BusError.operationFailed, errno: result, "cannot build the call \(interface).\(member)")
-        }
-        let message = OwnedMessage(created, sd)
-        try arguments(MessageWriter(message: message.pointer, sd: sd))
-        return message
-    }
-}
-
 struct OwnedMessage: ~Copyable {
     let pointer: OpaquePointer
     private let sd: SDBusLibrary
@@ -225,4 +205,18 @@ struct OwnedMessage: ~Copyable {
     }
 
     deinit { _ = sd.messageUnref(pointer) }
+
+    /// The message `create` makes (one of sd-bus's `sd_bus_message_new…`),
+    /// with the values `body` appends: a call, a signal or a reply to send.
+    /// - Throws: `dbus.operation-failed`, naming `what`, when it cannot be built.
+    @inline(never)  // inlined into callAsync, it crashed Swift 6.3.1's -O (see callAsync)
+    static func make(_ what: String, _ sd: SDBusLibrary, _ create: (inout OpaquePointer?) -> Int32,
+                     body: (borrowing MessageWriter) throws(BusError) -> Void) throws(BusError) -> OwnedMessage {
+        var created: OpaquePointer?
+        let result = create(&created)
+        guard result >= 0, let created else { throw BusError(BusError.operationFailed, errno: result, "cannot build \(what)") }
+        let message = OwnedMessage(created, sd)
+        try body(MessageWriter(message: message.pointer, sd: sd))
+        return message
+    }
 }
