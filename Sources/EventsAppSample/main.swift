@@ -25,11 +25,7 @@ func serve(_ options: Options) -> Never {
             connection = try BusConnection(sessionBusWith: library, environment: environment)
         }
         // Who the desktop front end is, followed as it changes (subscribed before asking, so no change is missed).
-        try connection.subscribe(sender: BusDaemonClient.name, path: BusDaemonClient.path,
-                                 interface: BusDaemonClient.name, member: "NameOwnerChanged") {
-            (message: borrowing MessageReader) in
-            guard message.sender == BusDaemonClient.name, (try? message.readString()) == DesktopBus.busName,
-                  (try? message.readString()) != nil, let owner = try? message.readString() else { return }
+        try BusDaemonClient.followOwner(of: DesktopBus.busName, on: connection) { _, owner in
             app.frontEnd = owner.isEmpty ? nil : owner
         }
         app.frontEnd = try? BusDaemonClient.nameOwner(DesktopBus.busName, on: connection)

@@ -44,6 +44,20 @@ package enum BusDaemonClient {
         }, reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readString() })
     }
 
+    /// Calls `handler` with the old and new owner (unique names; "" for
+    /// none) each time `busName` changes owner (`NameOwnerChanged`), on the
+    /// connection's thread. Only the bus itself is believed: the same signal
+    /// sent by any other connection is ignored.
+    package static func followOwner(of busName: String, on bus: borrowing BusConnection,
+                                    _ handler: @escaping (_ old: String, _ new: String) -> Void) throws(BusError) {
+        try bus.subscribe(sender: name, path: path, interface: name, member: "NameOwnerChanged") {
+            (message: borrowing MessageReader) in
+            guard message.sender == name, (try? message.readString()) == busName,
+                  let old = try? message.readString(), let new = try? message.readString() else { return }
+            handler(old, new)
+        }
+    }
+
     /// The bus's id (`GetId`): another bus (the next login's) has another.
     package static func busID(on bus: borrowing BusConnection) throws(BusError) -> String {
         try bus.call(name, path, name, "GetId", reply: { (reply: borrowing MessageReader) throws(BusError) in

@@ -62,13 +62,10 @@ package final class DesktopBus {
             // Before the owner is known nothing is dispatched: signals wait inside sd-bus until `processPending`.
             if let owner = queue.owner, sender == owner { queue.signals.append(signal) }
         }
-        try connection.subscribe(sender: BusDaemonClient.name, path: BusDaemonClient.path,
-                                 interface: BusDaemonClient.name, member: "NameOwnerChanged") {
-            [queue] (message: borrowing MessageReader) in
-            // Only the bus's own (a D-Bus activation that started the server while it was asked has no old owner).
-            guard message.sender == BusDaemonClient.name, (try? message.readString()) == name,
-                  let old = try? message.readString(), let owner = queue.owner, old == owner else { return }
-            queue.ownerChanged = true
+        // Only a change away from the owner recorded (a D-Bus activation that
+        // started the server while it was asked has no old owner).
+        try BusDaemonClient.followOwner(of: name, on: connection) { [queue] old, _ in
+            if let owner = queue.owner, old == owner { queue.ownerChanged = true }
         }
         // Asking may start the server (D-Bus activation): its owner is asked for after.
         information = try notifications.serverInformation(on: connection)
