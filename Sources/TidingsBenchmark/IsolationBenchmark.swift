@@ -38,6 +38,10 @@ struct IsolationBenchmark {
         Progress.say("Measuring deliver → presentation in a sandboxed worker process")
         results.append(try sample(key: "isolated", title: "deliver → presentation, sandboxed worker",
                               host: NotificationHost(index: index, launcher: launcher()), notification: notification))
+        Progress.say("Measuring deliver → presentation in a sandboxed worker process sharing this thread's core")
+        results.append(try sample(key: "isolated-one-core", title: "deliver → presentation, sandboxed worker, one core",
+                                  host: NotificationHost(index: index, launcher: launcher()), notification: notification,
+                                  oneCore: true))
         for (key, workers, sandbox) in [("cold-start-bare", "worker without sandbox", SandboxRequirements.none),
                                         ("cold-start", "sandboxed worker", SandboxRequirements())] {
             let title = "cold start, \(workers)"
@@ -79,9 +83,12 @@ struct IsolationBenchmark {
 
     /// Round trips of `host.deliver` for `seconds`, the same thread each
     /// time: an "anchor" of the thread is open, so each delivery, a
-    /// thread-mate, reaches its instance.
+    /// thread-mate, reaches its instance. With `oneCore`, this process and
+    /// the worker the anchor started share CPU 0 while they are timed, as
+    /// with the raw round trip "both blocking, one core": they take turns,
+    /// and no wake-up crosses cores.
     private func sample(key: String, title: String, host: NotificationHost,
-                        notification: UserNotification) throws(BenchmarkFailure) -> IsolationResult {
+                        notification: UserNotification, oneCore: Bool = false) throws(BenchmarkFailure) -> IsolationResult {
         host.register([], for: BundleFarm.app)
         var anchor = notification
         anchor.identifier = "anchor"
@@ -89,6 +96,9 @@ struct IsolationBenchmark {
         guard first.presentation.extensionIdentifier != nil else {
             throw BenchmarkFailure("NoOp did not serve \(title): \(first.diagnostics.map(\.description))")
         }
+        let everywhere = CoreAffinity.current()
+        if oneCore { CoreAffinity.apply(CoreAffinity.only(0), toProcessTreeOf: getpid()) }
+        defer { if oneCore, let everywhere { CoreAffinity.apply(everywhere, toProcessTreeOf: getpid()) } }
         // Every delivery measured must be NoOp's, not a fallback to the default content.
         var fallbacks: [String] = []
         let run = { () -> Double in

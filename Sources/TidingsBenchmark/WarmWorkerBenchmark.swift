@@ -90,12 +90,13 @@ struct WarmWorkerBenchmark {
             for clients in [1, 8] {
                 Progress.say("Measuring deliver-open-respond \(name) with \(clients) client\(clients == 1 ? "" : "s")")
                 results.append(try run(key: "cycle-\(isolation)-\(clients)", title: "deliver-open-respond, \(name), \(clients) client\(clients == 1 ? "" : "s")",
-                                       clients: clients, socket: socket, echo: false))
+                                       clients: clients, socket: socket, echo: false, server: server.pid))
             }
         }
         let echo = try EchoServer(path: workspace.file("warm-echo.sock"), answerSize: answerSize)
         defer { echo.stop() }
         for clients in [1, 8] {
+            echo.connectionCPU.store(clients == 1 ? ServerBenchmark.oneClientCPU : -1, ordering: .relaxed)
             Progress.say("Measuring the raw echo (two round trips a cycle) with \(clients) client\(clients == 1 ? "" : "s")")
             results.append(try run(key: "cycle-echo-\(clients)", title: "raw echo, two round trips, \(clients) client\(clients == 1 ? "" : "s")",
                                    clients: clients, socket: echo.path, echo: true))
@@ -136,8 +137,15 @@ struct WarmWorkerBenchmark {
     }
 
     /// `clients` threads doing cycles (delivery, then response; or two echo
-    /// round trips) on `socket` for `seconds`, after a warm-up.
-    private func run(key: String, title: String, clients: Int, socket: String, echo: Bool) throws(BenchmarkFailure) -> IsolationResult {
+    /// round trips) on `socket` for `seconds`, after a warm-up. One client
+    /// shares one core with the process `server` and its workers, as in
+    /// `ServerBenchmark`; eight have the whole machine.
+    private func run(key: String, title: String, clients: Int, socket: String, echo: Bool,
+                     server: pid_t? = nil) throws(BenchmarkFailure) -> IsolationResult {
+        let oneCore = clients == 1
+        let everywhere = CoreAffinity.current()
+        if oneCore, let server { CoreAffinity.apply(CoreAffinity.only(ServerBenchmark.oneClientCPU), toProcessTreeOf: server) }
+        defer { if oneCore, let server, let everywhere { CoreAffinity.apply(everywhere, toProcessTreeOf: server) } }
         var pairs: [(RoundTripClient, RoundTripClient)] = []
         for number in 1...clients {
             pairs.append((try RoundTripClient(path: socket, request: echo ? [10] : Self.delivery(client: number)),
@@ -151,11 +159,12 @@ struct WarmWorkerBenchmark {
         let failed = Atomic<Bool>(false)
         for (deliver, respond) in pairs {
             Threads.start {
+                if oneCore { CoreAffinity.restore(CoreAffinity.only(ServerBenchmark.oneClientCPU)) }
                 var samples: [Double] = []
                 while true {
                     let start = MonotonicClock.now()
                     guard start < ends else { break }
-                    guard deliver.roundTrip() != nil, respond.roundTrip() != nil else {
+                    guard deliver.timedRoundTrip() != nil, respond.timedRoundTrip() != nil else {
                         failed.store(true, ordering: .relaxed)
                         break
                     }

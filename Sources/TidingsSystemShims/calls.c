@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -37,6 +38,13 @@ _Static_assert(TIDINGS_O_PATH == O_PATH, "TIDINGS_O_PATH is this architecture's 
 /* The result of a call that returns -1 and sets errno, as this shim returns it. */
 static long result(long value) {
     return value < 0 ? -errno : value;
+}
+
+int tidings_allowed_cpus(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -errno;
+    return CPU_COUNT(&set);
 }
 
 int tidings_prctl(int option, unsigned long a2, unsigned long a3, unsigned long a4, unsigned long a5) {

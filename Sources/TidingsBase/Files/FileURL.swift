@@ -34,7 +34,7 @@ package enum FileURL {
             }
         }
         guard !bytes.contains(0) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
+        return bytes.withUnsafeBufferPointer { ValidUTF8.string($0) }
     }
 
     /// The value of one hexadecimal digit; nil for any other byte (a sign included).

@@ -83,7 +83,7 @@ package struct ByteReader: Sendable {
     package mutating func readString() throws(Malformed) -> String {
         let range = try take(try readCount(), "a string")
         let text: String? = bytes.withUnsafeBufferPointer { buffer in
-            String(validating: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+            ValidUTF8.string(UnsafeBufferPointer(rebasing: buffer[range]))
         }
         guard let text else { throw Malformed(description: "a string is not valid UTF-8") }
         return text

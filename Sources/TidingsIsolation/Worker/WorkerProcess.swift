@@ -2,6 +2,7 @@ import Glibc
 import TidingsBase
 import TidingsRegistry
 import TidingsRuntime
+import TidingsSystemShims
 
 /// The worker process (`tidings worker`): serves one bundle's extension to
 /// the host that started it, over the channel on descriptor 3.
@@ -89,14 +90,26 @@ package enum WorkerProcess {
 /// microseconds on a virtual machine, more than a call itself. The spin
 /// grows while the next message keeps coming within it (a burst of calls)
 /// and shrinks to nothing while it does not (an idle worker uses no CPU).
+/// A worker that may run on one CPU alone never spins: the host it waits
+/// for needs that CPU to send the message (looked at again every 100 ms,
+/// as affinity can change).
 struct AdaptiveSpin {
     /// The longest spin, in nanoseconds.
     static let longest: UInt64 = 200_000
     /// The spin now, in nanoseconds.
     private(set) var length: UInt64 = 50_000
+    /// Whether the worker may run on more than one CPU, and when that was last looked at.
+    private var severalCPUs = true
+    private var cpusCheckedAt: UInt64 = 0
 
     /// The next message of `channel`: spinning for a while, then waiting; nil once it is closed.
     mutating func receive(from channel: WorkerChannel) throws(WorkerChannel.Failure) -> WorkerChannel.Message? {
+        let now = MonotonicClock.now()
+        if now - cpusCheckedAt >= 100_000_000 {
+            cpusCheckedAt = now
+            severalCPUs = tidings_allowed_cpus() != 1
+        }
+        guard severalCPUs else { return try channel.receive() }
         if length > 0 {
             let end = MonotonicClock.now() + length
             repeat {

@@ -1,4 +1,5 @@
 import Glibc
+import TidingsBase
 
 /// How much an extension may pass to the host: every string has a length
 /// cap (in UTF-8 bytes, as `tidings.h` documents them as
@@ -47,7 +48,7 @@ package enum HostLimits {
         let length = strnlen(pointer, limit + 1)
         guard length <= limit else { return .tooLong }
         let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
-        guard let text = String(validating: bytes, as: UTF8.self) else { return .invalid }
+        guard let text = ValidUTF8.string(bytes) else { return .invalid }
         return .text(text)
     }
 

@@ -14,10 +14,16 @@ import TidingsSystemShims
 /// the blocked thread ends once its call returns. At most `blockedLimit`
 /// threads may be so blocked; beyond them, the loop waits for its call.
 ///
-/// The overseer costs no wake-up per call: each inline call arms a one-shot
-/// alarm (a timerfd) `slowCall` ahead and disarms it when it returns, so the
-/// overseer, asleep on the alarm, wakes only for a call that ran that long
-/// — never on a tick, whether calls come or the server is idle.
+/// The overseer costs a call nothing but a clock read: a call that begins
+/// while the one-shot alarm (a timerfd) is disarmed arms it `slowCall`
+/// ahead, and nothing disarms it when the call returns. When it rings, the
+/// overseer looks at the call under way, if any: one that has run
+/// `slowCall` loses the loop, a younger one has the alarm set again for the
+/// rest of its time, and with none the alarm stays disarmed until the next
+/// call. So while calls keep coming the overseer wakes at most once a
+/// `slowCall` (2 ms: 500 times a second, against the two timer system calls
+/// a call that armed and disarmed it each time made — 7 % of the server's
+/// time for a delivery), and an idle server makes no wake-up at all.
 final class LoopBaton: @unchecked Sendable {
     /// A call answered on the loop's thread, or given to the pool.
     typealias Call = @Sendable () -> Void
@@ -43,6 +49,8 @@ final class LoopBaton: @unchecked Sendable {
     private var runningSince: UInt64 = 0
     /// Calls begun on the loop so far.
     private var begun: UInt64 = 0
+    /// Whether the alarm is set.
+    private var armed = false
     /// Threads that gave up the loop while in a call and have not returned from it.
     private var blocked = 0
     private var stopping = false
@@ -97,7 +105,7 @@ final class LoopBaton: @unchecked Sendable {
             begun += 1
             running = begun
             runningSince = MonotonicClock.now()
-            arm(after: slowCall)
+            if !armed { arm(after: slowCall) }
             return true
         }
         guard direct else {
@@ -111,7 +119,6 @@ final class LoopBaton: @unchecked Sendable {
                 return false
             }
             running = 0
-            arm(after: 0)
             return true
         }
     }
@@ -127,6 +134,7 @@ final class LoopBaton: @unchecked Sendable {
             var expirations: UInt64 = 0
             _ = SystemCall.retrying { read(alarm.rawValue, &expirations, 8) }
             pthread_mutex_lock(mutex)
+            armed = false
             guard running != 0, !stopping else { continue }
             let now = MonotonicClock.now()
             if now < runningSince + slowCall {
@@ -141,9 +149,9 @@ final class LoopBaton: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    /// Sets the alarm `nanoseconds` ahead (0 disarms it). With the mutex held.
+    /// Sets the alarm `nanoseconds` (at least 1) ahead. With the mutex held.
     private func arm(after nanoseconds: UInt64) {
-        _ = tidings_timerfd_arm(alarm.rawValue, nanoseconds)
+        armed = tidings_timerfd_arm(alarm.rawValue, max(1, nanoseconds)) == 0
     }
 
     /// Starts a thread to take the loop over from the thread blocked in call

@@ -35,6 +35,12 @@ pid_t tidings_gettid(void);
 /** close_range(first, last, flags); -ENOSYS before Linux 5.9. */
 int tidings_close_range(unsigned int first, unsigned int last, unsigned int flags);
 
+/**
+ * The number of CPUs the calling thread may run on (sched_getaffinity's
+ * CPU_COUNT), or -errno. Thread: any.
+ */
+int tidings_allowed_cpus(void);
+
 /** eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): a descriptor to wake a poll with. */
 int tidings_eventfd(void);
 
