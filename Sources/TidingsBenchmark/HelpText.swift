@@ -71,11 +71,15 @@ enum HelpText {
             and for 8 clients (one connection and one thread of notifications
             each, each sending its next request when answered, for
             --server-seconds after a tenth of it as warm-up): round trips per
-            second, median and p99, first for a raw echo over the same kind of
-            socket (a thread answering each line with as many bytes as the
-            server's answer), then for deliver → presentation (banners, each
-            asking for the presentation only: "answer": "presentation"); then
-            one client against `tidings serve` in its default, isolated mode;
+            second (the median of five equal windows' rates), median and
+            p99, first for a raw echo over the same kind of socket (a thread
+            answering each line with as many bytes as the server's answer),
+            then for deliver → presentation (banners, each asking for the
+            presentation only: "answer": "presentation"); then one client
+            against `tidings serve` in its default, isolated mode. One
+            client and what answers it (the server and its workers, or the
+            echo's thread) share CPU 0 while measured: a wake-up across
+            cores costs a VM more than the server's work;
           - server-scale (before the pin): `tidings serve` with extensions in
             process (Misbehaving from Tests/Fixtures, built with cc): its
             threads (/proc/PID/status Threads) and resident set (VmRSS) idle,
@@ -104,16 +108,18 @@ enum HelpText {
             own): deliver → presentation with NoOp, the same thread each time,
             for --server-seconds after a tenth of it: a raw round trip over a
             SOCK_SEQPACKET socket pair (600 bytes each way, a thread echoing),
-            then in this process, then in a worker process (tidings worker);
-            median and p99 µs; and 20 worker cold starts (a new host's first
-            delivery: spawn, load, instance, call);
+            then in this process, then in a worker process (tidings worker),
+            then in one again with this process and the worker on CPU 0
+            (the target's row); median and p99 µs; and 20 worker cold starts
+            (a new host's first delivery: spawn, load, instance, call);
           - warm (before the pin): an isolated open → first presentation of
             NoOp (closed again untimed), with the pool of warm workers (the
             defaults) for --server-seconds, and 20 with no pool (each a cold
             start); then deliver-open-respond cycles over `tidings serve`
             (a delivery opened at once, replacing the client's last, and a
             response NoOp answers), in process and isolated, with 1 and 8
-            clients, beside a raw echo doing two round trips a cycle;
+            clients, beside a raw echo doing two round trips a cycle (one
+            client sharing CPU 0 with the server and its workers, as in server);
           - memory (before the pin): `tidings serve` with NoOp in process and
             its state journaled, --keep as large as the rounds; its resident
             set (VmRSS) at start and idle after 1,000 notifications delivered

@@ -1,5 +1,6 @@
 import Testing
 import TestSupport
+import Synchronization
 import TidingsBase
 @testable import TidingsServer
 
@@ -53,6 +54,40 @@ struct CallPoolTests {
             }
         }
         #expect(blocked.wait(until: MonotonicClock.deadline(after: patience)), "the inline call never ran")
+        loop.post { ran.open() }
+        #expect(ran.wait(until: MonotonicClock.deadline(after: patience)), "the loop stalled behind the call")
+        release.open()
+    }
+
+    /// The overseer's alarm is set by the first call of a burst, not by
+    /// each: a call that blocks right after many short ones begins while the
+    /// alarm is set for an earlier call, and still loses the loop once it
+    /// has run its own slow-call time.
+    @Test func aCallBlockedAfterABurstStillHandsTheLoopOver() throws {
+        let pool = CallPool(limit: 1, overflowLimit: 2, slowCall: 1_000_000)
+        defer { pool.stop() }
+        let loop = try EventLoop(spin: 0, slowCall: 1_000_000, blockedLimit: 2, pool: pool)
+        defer { loop.end() }
+        let release = Latch()
+        let blocked = Latch()
+        let ran = Latch()
+        let answered = Atomic<Int>(0)
+        // One inline call a turn of the loop (calls admitted together would go to the pool): each posts the next.
+        @Sendable func next() {
+            loop.post {
+                if answered.add(1, ordering: .relaxed).newValue < 1_000 {
+                    loop.answerInline { next() }
+                } else {
+                    loop.answerInline {
+                        blocked.open()
+                        _ = release.wait(until: .max)
+                    }
+                }
+            }
+        }
+        next()
+        #expect(blocked.wait(until: MonotonicClock.deadline(after: patience)), "the blocking call never ran")
+        #expect(answered.load(ordering: .relaxed) == 1_000)
         loop.post { ran.open() }
         #expect(ran.wait(until: MonotonicClock.deadline(after: patience)), "the loop stalled behind the call")
         release.open()
