@@ -1,6 +1,5 @@
 import Testing
 import TestSupport
-import Synchronization
 import TidingsBase
 @testable import TidingsServer
 
@@ -59,35 +58,38 @@ struct CallPoolTests {
         release.open()
     }
 
-    /// The overseer's alarm is set by the first call of a burst, not by
-    /// each: a call that blocks right after many short ones begins while the
-    /// alarm is set for an earlier call, and still loses the loop once it
-    /// has run its own slow-call time.
-    @Test func aCallBlockedAfterABurstStillHandsTheLoopOver() throws {
-        let pool = CallPool(limit: 1, overflowLimit: 2, slowCall: 1_000_000)
+    /// The overseer's alarm is set by the first call after it rang, not by
+    /// each: a call that blocks while the alarm is set for an earlier one
+    /// (here, half a slow-call time after it) still loses the loop once it
+    /// has run its own slow-call time — the overseer, finding it young when
+    /// the alarm rings, sets it again for the rest.
+    @Test func aCallBlockedWhileTheAlarmIsSetForAnEarlierOneStillHandsTheLoopOver() throws {
+        let slowCall: UInt64 = 20_000_000
+        let pool = CallPool(limit: 1, overflowLimit: 2, slowCall: slowCall)
         defer { pool.stop() }
-        let loop = try EventLoop(spin: 0, slowCall: 1_000_000, blockedLimit: 2, pool: pool)
+        let loop = try EventLoop(spin: 0, slowCall: slowCall, blockedLimit: 2, pool: pool)
         defer { loop.end() }
         let release = Latch()
         let blocked = Latch()
         let ran = Latch()
-        let answered = Atomic<Int>(0)
-        // One inline call a turn of the loop (calls admitted together would go to the pool): each posts the next.
-        @Sendable func next() {
-            loop.post {
-                if answered.add(1, ordering: .relaxed).newValue < 1_000 {
-                    loop.answerInline { next() }
-                } else {
-                    loop.answerInline {
-                        blocked.open()
-                        _ = release.wait(until: .max)
+        loop.post {
+            // A short inline call sets the alarm a slow-call time ahead; the blocking one begins halfway there.
+            loop.answerInline {
+                let halfway = MonotonicClock.now() + slowCall / 2
+                loop.post {
+                    loop.schedule(at: halfway) {
+                        // Posted: a call admitted by a timer alone would wait for the loop's next event.
+                        loop.post {
+                            loop.answerInline {
+                                blocked.open()
+                                _ = release.wait(until: .max)
+                            }
+                        }
                     }
                 }
             }
         }
-        next()
         #expect(blocked.wait(until: MonotonicClock.deadline(after: patience)), "the blocking call never ran")
-        #expect(answered.load(ordering: .relaxed) == 1_000)
         loop.post { ran.open() }
         #expect(ran.wait(until: MonotonicClock.deadline(after: patience)), "the loop stalled behind the call")
         release.open()

@@ -30,8 +30,9 @@
  *    (not always the same thread). Host functions may be called from any
  *    thread, at any time, with any context, including a stale one.
  *  - Completion. A response's completion is called exactly once, from any
- *    thread, before its deadline: `--deadline SECONDS` of `tidings deliver`
- *    and `tidings serve`, 120 s by default (Apple sets none). Past it the
+ *    thread, before its deadline: `--deadline SECONDS` of `tidings serve`
+ *    (120 s by default) and of `tidings deliver` and `preview` (10 s by
+ *    default); Apple sets none. Past it the
  *    host applies TIDINGS_RESPONSE_DISMISS_AND_FORWARD_ACTION. The host
  *    never crashes on a completion call, and what counts as a fault of the
  *    extension (toward the quarantine of an isolated bundle: 3 faults within
@@ -598,8 +599,8 @@ struct tidings_host {
 
     /**
      * Completes a response passed to tidings_extension.did_receive_response.
-     * Call it exactly once per response, before the deadline (120 s by
-     * default, `--deadline`), from any thread, during or after
+     * Call it exactly once per response, before the deadline (see
+     * "Completion" above), from any thread, during or after
      * did_receive_response. A repeated, late or unknown call returns
      * TIDINGS_STATUS_INVALID_COMPLETION and changes nothing; an option
      * outside the three defined values is treated as
@@ -792,8 +793,8 @@ typedef struct tidings_extension {
      * When present it must handle every action of every category the
      * extension serves and call host->complete_response(completion, option)
      * exactly once, during this call or later from any thread, before the
-     * deadline (120 s by default; a later completion is no fault, see
-     * "Completion" above).
+     * deadline (see "Completion" above: 120 s by default in `tidings serve`;
+     * a later completion is no fault).
      * Thread: the instance's. Ownership: `response` is borrowed for the call;
      * `completion` is a number and may be kept.
      */

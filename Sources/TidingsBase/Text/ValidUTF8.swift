@@ -9,7 +9,7 @@ import Glibc
 package enum ValidUTF8 {
     /// The string `bytes` spell, or nil when they are not valid UTF-8.
     package static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
-        string(bytes.bindMemory(to: UInt8.self))
+        string(bytes.assumingMemoryBound(to: UInt8.self))
     }
 
     /// The string `bytes` spell, or nil when they are not valid UTF-8.
