@@ -63,23 +63,22 @@ enum HelpText {
                 with a directory of 1 bundle and of --bundles bundles;
             and Discovery.scan of the --bundles directory in this process, to
             show how much of a one-shot delivery is reading manifests.
-          - server (first, before the pin, so that the server and its clients
-            have the whole machine): `tidings serve` started on a Unix socket
-            with NoOp and its state journaled; the server's own work for a
-            delivery measured in this process without the socket, answering
-            with the whole delivery and with the presentation only; then, for 1
-            and for 8 clients (one connection and one thread of notifications
-            each, each sending its next request when answered, for
-            --server-seconds after a tenth of it as warm-up): round trips per
-            second (the median of five equal windows' rates), median and
-            p99, first for a raw echo over the same kind of socket (a thread
-            answering each line with as many bytes as the server's answer),
-            then for deliver → presentation (banners, each asking for the
-            presentation only: "answer": "presentation"); then one client
-            against `tidings serve` in its default, isolated mode. One
-            client and what answers it (the server and its workers, or the
-            echo's thread) share CPU 0 while measured: a wake-up across
-            cores costs a VM more than the server's work;
+          - server (first, before the pin, so that eight clients and the server
+            have the whole machine): `tidings serve` started on a Unix socket with
+            NoOp and its state journaled; the server's own work for a delivery
+            measured in this process without the socket, answering with the whole
+            delivery and with the presentation only; then, for 1 and for 8 clients
+            (one connection and one thread of notifications each, each sending its
+            next request when answered, for --server-seconds after a tenth of it
+            as warm-up): round trips per second (the median of five equal windows'
+            rates), median and p99, first for a raw echo over the same kind of
+            socket (a thread answering each line with as many bytes as the
+            server's answer), then for deliver → presentation (banners, each
+            asking for the presentation only: "answer": "presentation"); then one
+            client against `tidings serve` in its default, isolated mode. One
+            client and what answers it (the server and its workers, or the echo's
+            thread) share CPU 0 while measured: a wake-up across cores costs a VM
+            more than the server's work;
           - server-scale (before the pin): `tidings serve` with extensions in
             process (Misbehaving from Tests/Fixtures, built with cc): its
             threads (/proc/PID/status Threads) and resident set (VmRSS) idle,
