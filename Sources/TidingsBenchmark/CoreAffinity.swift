@@ -1,8 +1,10 @@
 import Glibc
 import TidingsBase
+import TidingsIsolation
 
 /// Pins the benchmark to one CPU, so that every in-process measurement runs
-/// on one core and the processes it spawns inherit that core.
+/// on one core and the processes it spawns inherit that core; and puts a
+/// process tree (a server and its workers) on one CPU while one client shares it.
 ///
 /// Glibc declares `sched_setaffinity` only under `_GNU_SOURCE`, which Swift's
 /// Glibc module does not define, so the function is found with `dlsym`.
@@ -49,48 +51,40 @@ enum CoreAffinity {
         _ = withUnsafeMutableBytes(of: &set) { apply(0, $0.count, $0.baseAddress) }
     }
 
-    /// The set holding `cpu` alone.
-    static func only(_ cpu: Int) -> cpu_set_t {
-        var set = cpu_set_t()
-        withUnsafeMutableBytes(of: &set) { $0[cpu / 8] = UInt8(1 << (cpu % 8)) }
-        return set
+    /// Puts every thread of process `pid` and of its descendants (its
+    /// workers, say) on `cpu` alone, until `undo` is called on what it returns.
+    static func pin(processTreeOf pid: pid_t, to cpu: Int) -> TreePin {
+        let previous = current()
+        var only = cpu_set_t()
+        withUnsafeMutableBytes(of: &only) { $0[cpu / 8] = UInt8(1 << (cpu % 8)) }
+        apply(only, toProcessTreeOf: pid)
+        return TreePin(pid: pid, previous: previous)
     }
 
-    /// Puts every thread of process `pid` now on the CPUs of `set` (the
-    /// threads it starts later inherit their creator's); threads that end meanwhile are skipped.
-    static func apply(_ set: cpu_set_t, toThreadsOf pid: pid_t) {
-        guard let apply = function("sched_setaffinity"), let tasks = opendir("/proc/\(pid)/task") else { return }
-        defer { closedir(tasks) }
+    /// A process tree put on one CPU by `pin(processTreeOf:to:)`.
+    struct TreePin {
+        let pid: pid_t
+        /// The CPUs of the thread that pinned it.
+        let previous: cpu_set_t?
+
+        /// Puts the tree back on the CPUs of the thread that pinned it.
+        func undo() {
+            if let previous { CoreAffinity.apply(previous, toProcessTreeOf: pid) }
+        }
+    }
+
+    /// Puts every thread of process `pid` and of its descendants now on the
+    /// CPUs of `set` (threads started later inherit their creator's);
+    /// threads and processes that end meanwhile are skipped.
+    private static func apply(_ set: cpu_set_t, toProcessTreeOf pid: pid_t) {
+        guard let apply = function("sched_setaffinity") else { return }
         var set = set
-        while let entry = readdir(tasks) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let thread = pid_t(name) else { continue }
+        for thread in (try? FileSystem.contentsOfDirectory("/proc/\(pid)/task"))?.compactMap({ pid_t($0) }) ?? [] {
             _ = withUnsafeMutableBytes(of: &set) { apply(thread, $0.count, $0.baseAddress) }
         }
-    }
-
-    /// Puts every thread of process `pid` and of its descendants (its
-    /// workers, say) now on the CPUs of `set`.
-    static func apply(_ set: cpu_set_t, toProcessTreeOf pid: pid_t) {
-        apply(set, toThreadsOf: pid)
-        for child in children(of: pid) { apply(set, toProcessTreeOf: child) }
-    }
-
-    /// The processes whose parent is `pid`, from /proc/PID/stat.
-    private static func children(of pid: pid_t) -> [pid_t] {
-        guard let processes = opendir("/proc") else { return [] }
-        defer { closedir(processes) }
-        var found: [pid_t] = []
-        while let entry = readdir(processes) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard let process = pid_t(name), let stat = try? FileSystem.readFile("/proc/\(process)/stat", limit: 4096) else { continue }
-            // pid (comm) state ppid …: the name may hold spaces and parentheses, so read from the last ')'.
-            let text = String(decoding: stat, as: UTF8.self)
-            guard let close = text.lastIndex(of: ")") else { continue }
-            let fields = text[text.index(after: close)...].split(separator: " ")
-            if fields.count > 1, pid_t(fields[1]) == pid { found.append(process) }
+        for child in ProcessStatus.children(of: String(pid)).compactMap({ pid_t($0) }) {
+            self.apply(set, toProcessTreeOf: child)
         }
-        return found
     }
 
     /// The C library's function `name`, looked up in the global scope (`RTLD_DEFAULT`).

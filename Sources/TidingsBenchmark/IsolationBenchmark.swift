@@ -96,9 +96,8 @@ struct IsolationBenchmark {
         guard first.presentation.extensionIdentifier != nil else {
             throw BenchmarkFailure("NoOp did not serve \(title): \(first.diagnostics.map(\.description))")
         }
-        let everywhere = CoreAffinity.current()
-        if oneCore { CoreAffinity.apply(CoreAffinity.only(0), toProcessTreeOf: getpid()) }
-        defer { if oneCore, let everywhere { CoreAffinity.apply(everywhere, toProcessTreeOf: getpid()) } }
+        let pin = oneCore ? CoreAffinity.pin(processTreeOf: getpid(), to: 0) : nil
+        defer { pin?.undo() }
         // Every delivery measured must be NoOp's, not a fallback to the default content.
         var fallbacks: [String] = []
         let run = { () -> Double in

@@ -132,9 +132,8 @@ struct ServerBenchmark {
     private func run(key: String, title: String, clients: Int, socket: String,
                      server: pid_t? = nil) throws(BenchmarkFailure) -> ServerResult {
         let oneCore = clients == 1
-        let everywhere = CoreAffinity.current()
-        if oneCore, let server { CoreAffinity.apply(CoreAffinity.only(Self.oneClientCPU), toProcessTreeOf: server) }
-        defer { if oneCore, let server, let everywhere { CoreAffinity.apply(everywhere, toProcessTreeOf: server) } }
+        let pin = oneCore ? server.map { CoreAffinity.pin(processTreeOf: $0, to: Self.oneClientCPU) } : nil
+        defer { pin?.undo() }
         var connections: [RoundTripClient] = []
         for number in 0..<clients {
             connections.append(try RoundTripClient(path: socket, request: Self.request(client: number + 1)))
@@ -149,7 +148,7 @@ struct ServerBenchmark {
         let failed = Atomic<Bool>(false)
         for connection in connections {
             Threads.start {
-                if oneCore { CoreAffinity.restore(CoreAffinity.only(Self.oneClientCPU)) }
+                if oneCore { try? CoreAffinity.pin(to: Self.oneClientCPU) }
                 var samples: [UInt64] = []
                 samples.reserveCapacity(1 << 16)
                 var counts = Array(repeating: 0, count: Self.windows)
@@ -315,7 +314,7 @@ final class EchoServer: Sendable {
                 guard client >= 0 else { return }
                 let cpu = self.connectionCPU.load(ordering: .relaxed)
                 Threads.start {
-                    if cpu >= 0 { CoreAffinity.restore(CoreAffinity.only(cpu)) }
+                    if cpu >= 0 { try? CoreAffinity.pin(to: cpu) }
                     Self.echo(client, answer: answer)
                 }
             }

@@ -143,9 +143,8 @@ struct WarmWorkerBenchmark {
     private func run(key: String, title: String, clients: Int, socket: String, echo: Bool,
                      server: pid_t? = nil) throws(BenchmarkFailure) -> IsolationResult {
         let oneCore = clients == 1
-        let everywhere = CoreAffinity.current()
-        if oneCore, let server { CoreAffinity.apply(CoreAffinity.only(ServerBenchmark.oneClientCPU), toProcessTreeOf: server) }
-        defer { if oneCore, let server, let everywhere { CoreAffinity.apply(everywhere, toProcessTreeOf: server) } }
+        let pin = oneCore ? server.map { CoreAffinity.pin(processTreeOf: $0, to: ServerBenchmark.oneClientCPU) } : nil
+        defer { pin?.undo() }
         var pairs: [(RoundTripClient, RoundTripClient)] = []
         for number in 1...clients {
             pairs.append((try RoundTripClient(path: socket, request: echo ? [10] : Self.delivery(client: number)),
@@ -159,7 +158,7 @@ struct WarmWorkerBenchmark {
         let failed = Atomic<Bool>(false)
         for (deliver, respond) in pairs {
             Threads.start {
-                if oneCore { CoreAffinity.restore(CoreAffinity.only(ServerBenchmark.oneClientCPU)) }
+                if oneCore { try? CoreAffinity.pin(to: ServerBenchmark.oneClientCPU) }
                 var samples: [Double] = []
                 while true {
                     let start = MonotonicClock.now()

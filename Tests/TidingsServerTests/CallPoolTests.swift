@@ -43,19 +43,9 @@ struct CallPoolTests {
         defer { pool.stop() }
         let loop = try EventLoop(spin: 0, slowCall: 1_000_000, blockedLimit: 2, pool: pool)
         defer { loop.end() }
-        let release = Latch()
-        let blocked = Latch()
-        let ran = Latch()
-        loop.post {
-            loop.answerInline {
-                blocked.open()
-                _ = release.wait(until: .max)
-            }
+        expectTheLoopRunsBeside(loop) { blockingCall in
+            loop.post { loop.answerInline(blockingCall) }
         }
-        #expect(blocked.wait(until: MonotonicClock.deadline(after: patience)), "the inline call never ran")
-        loop.post { ran.open() }
-        #expect(ran.wait(until: MonotonicClock.deadline(after: patience)), "the loop stalled behind the call")
-        release.open()
     }
 
     /// The overseer's alarm is set by the first call after it rang, not by
@@ -69,27 +59,31 @@ struct CallPoolTests {
         defer { pool.stop() }
         let loop = try EventLoop(spin: 0, slowCall: slowCall, blockedLimit: 2, pool: pool)
         defer { loop.end() }
-        let release = Latch()
-        let blocked = Latch()
-        let ran = Latch()
-        loop.post {
+        expectTheLoopRunsBeside(loop) { blockingCall in
             // A short inline call sets the alarm a slow-call time ahead; the blocking one begins halfway there.
-            loop.answerInline {
-                let halfway = MonotonicClock.now() + slowCall / 2
-                loop.post {
-                    loop.schedule(at: halfway) {
-                        // Posted: a call admitted by a timer alone would wait for the loop's next event.
-                        loop.post {
-                            loop.answerInline {
-                                blocked.open()
-                                _ = release.wait(until: .max)
-                            }
-                        }
-                    }
+            loop.post {
+                loop.answerInline {
+                    let halfway = MonotonicClock.now() + slowCall / 2
+                    // Posted again from the timer: a call admitted by a timer alone would wait for the loop's next event.
+                    loop.post { loop.schedule(at: halfway) { loop.post { loop.answerInline(blockingCall) } } }
                 }
             }
         }
-        #expect(blocked.wait(until: MonotonicClock.deadline(after: patience)), "the blocking call never ran")
+    }
+
+    /// Has `admit` admit an inline call to `loop` that blocks until the
+    /// end, then checks that the call ran and that what is posted to the
+    /// loop meanwhile still runs.
+    private func expectTheLoopRunsBeside(_ loop: EventLoop,
+                                         blockingCallAdmittedBy admit: (@escaping LoopBaton.Call) -> Void) {
+        let release = Latch()
+        let blocked = Latch()
+        let ran = Latch()
+        admit {
+            blocked.open()
+            _ = release.wait(until: .max)
+        }
+        #expect(blocked.wait(until: MonotonicClock.deadline(after: patience)), "the blocking inline call never ran")
         loop.post { ran.open() }
         #expect(ran.wait(until: MonotonicClock.deadline(after: patience)), "the loop stalled behind the call")
         release.open()
