@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RuntimeTestSupport
 import Testing
 import TestSupport
@@ -115,6 +116,27 @@ import TidingsRuntime
         #expect(delivery.presentation.notification.content.title == "slow but done",
                 "\(delivery.diagnostics.map(\.description))")
         #expect(!delivery.diagnostics.map(\.code.rawValue).contains("worker.hang"))
+    }
+
+    /// A burst to a slow service extension is rewritten whole: in a worker,
+    /// its requests run on threads whose stacks fit the worker's memory limit,
+    /// at most `ServiceRequests.threadLimit` at once and the rest in turn.
+    /// Each thread used to get the default 8 MiB stack, and past the sixth
+    /// the worker could start none: 6 of 16 rewritten, the others shown as
+    /// they came after the whole deadline.
+    @Test(arguments: IsolationMode.allCases)
+    func thirtyTwoConcurrentRequestsToASlowServiceAreAllRewritten(_ mode: IsolationMode) {
+        let host = host(mode) { configuration, _ in configuration.serviceDeadline = 60 }
+        let titles = Mutex<[Int: String]>([:])
+        onThreads(32) { index in
+            var request = remote("slow", [("milliseconds", .string("1000"))])
+            request.identifier = "burst-\(index)"
+            let delivery = host.deliver(request, to: "com.example.svc")
+            titles.withLock { $0[index] = delivery.presentation.notification.content.title }
+        }
+        let shown = titles.withLock { $0 }
+        #expect(shown.count == 32)
+        #expect(shown.values.filter { $0 == "slow but done" }.count == 32, "\(shown.sorted { $0.key < $1.key })")
     }
 
     /// A million host calls, then twenty threads calling at once: the host's

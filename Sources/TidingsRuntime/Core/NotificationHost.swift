@@ -94,10 +94,15 @@ package final class NotificationHost: Sendable {
     /// edited on the search path). Notifications shown keep the instances
     /// serving them; the next delivery of each (app, category) finds its
     /// extension in `new`. A bundle that failed to load is tried again. A
+    /// bundle replaced (its library or manifest changed) or removed keeps
+    /// no worker for later: its idle ones end, a busy one ends with its
+    /// instance, and its next instance is served by its new version. A
     /// library loaded in this process keeps its code: it cannot be unloaded,
     /// so a replaced library takes effect when the host restarts.
     package func replaceIndex(with new: ExtensionIndex) {
         currentIndex.replace(with: new)
+        // Before the routes forget their targets: a target made for `new` never finds the old provider.
+        providers.retireChanged(in: new)
         screen.state.withLock { $0.routes.forgetTargets() }
         providers.forgetFailures()
     }

@@ -119,7 +119,7 @@ final class StartedExtension: Sendable {
 }
 
 /// The started extension of each bundle, or why it could not start; each
-/// bundle is launched at most once, for one host.
+/// bundle is launched at most once per version (`BundleVersion`), for one host.
 final class ProviderCache: Sendable {
     /// The host the extensions are launched for.
     private let host: HostEndpoint
@@ -129,8 +129,15 @@ final class ProviderCache: Sendable {
         self.host = host
     }
 
+    /// One bundle's launch, once tried.
+    private struct Launch {
+        var result: Result<any ExtensionProvider, Diagnostic>
+        /// The version it was launched from.
+        var version: BundleVersion
+    }
+
     private final class Entry: Sendable {
-        let result = Mutex<Result<any ExtensionProvider, Diagnostic>?>(nil)
+        let launch = Mutex<Launch?>(nil)
     }
 
     private let entries = Mutex<[String: Entry]>([:])
@@ -140,12 +147,31 @@ final class ProviderCache: Sendable {
     func forgetFailures() {
         let all = entries.withLock { Array($0) }
         let failed = all.filter { _, entry in
-            entry.result.withLock { result in
-                if case .failure? = result { return true }
+            entry.launch.withLock { launch in
+                if case .failure? = launch?.result { return true }
                 return false
             }
         }.map(\.key)
         entries.withLock { entries in for path in failed { entries[path] = nil } }
+    }
+
+    /// Retires the extensions whose bundle `index` no longer has, or has in
+    /// another version (its library replaced, its manifest or interface
+    /// edited): each keeps nothing for later (no idle worker; see
+    /// `ExtensionProvider.retire()`) and is forgotten, so that the bundle's
+    /// next instance is launched from what is there now — unless it serves
+    /// on (a library loaded in this process). Instances under way keep theirs.
+    func retireChanged(in index: ExtensionIndex) {
+        let bundles = Dictionary(index.bundles.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let all = entries.withLock { Array($0) }
+        let changed = all.compactMap { path, entry -> (String, any ExtensionProvider)? in
+            guard let launch = entry.launch.withLock({ $0 }), case .success(let provider) = launch.result,
+                  bundles[path].map({ BundleVersion(of: $0) }) != launch.version
+            else { return nil }
+            return (path, provider)
+        }
+        let forgotten = changed.filter { $0.1.retire() }.map(\.0)
+        entries.withLock { entries in for path in forgotten { entries[path] = nil } }
     }
 
     /// The bundle's provider, launching it on first use.
@@ -158,15 +184,17 @@ final class ProviderCache: Sendable {
             entries[bundle.path] = entry
             return entry
         }
-        let result = entry.result.withLock { result in
-            if let result { return result }
+        let result = entry.launch.withLock { launch in
+            if let launch { return launch.result }
+            // Read before the launch: a library replaced meanwhile is a new version at the next reload.
+            let version = BundleVersion(of: bundle)
             let launched: Result<any ExtensionProvider, Diagnostic>
             do throws(Diagnostic) {
                 launched = .success(try launcher.launch(bundle, for: host))
             } catch {
                 launched = .failure(error)
             }
-            result = launched
+            launch = Launch(result: launched, version: version)
             return launched
         }
         return try result.get()
