@@ -65,6 +65,7 @@ import TidingsRuntime
     @Test func aRequestThatCannotFitDoesNotEndTheServer() throws {
         let directory = TemporaryDirectory("numbers-serve")
         let socket = directory.file("run/tidings.sock")
+        try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
         let server = try BackgroundProcess(Locations.product("tidings"), [
             "serve", "--socket", socket, "--state", directory.file("state"), "--extensions", directory.file("extensions"),
         ], environment: ["HOME": directory.path, "NO_COLOR": "1"], log: directory.file("serve.log"))
@@ -112,11 +113,13 @@ import TidingsRuntime
         try store.synchronize()
 
         let socket = directory.file("run/tidings.sock")
+        try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
         let server = try BackgroundProcess(Locations.product("tidings"), [
             "serve", "--socket", socket, "--state", stateDirectory, "--extensions", directory.file("extensions"),
         ], environment: ["HOME": directory.path, "NO_COLOR": "1"], log: directory.file("serve.log"))
         defer { server.stop() }
-        try #require(BackgroundProcess.wait(forListener: socket), "the server did not start")
+        try #require(BackgroundProcess.wait(forListener: socket),
+                     "the server did not start: \((try? String(contentsOfFile: directory.file("serve.log"), encoding: .utf8)) ?? "")")
         let client = try RPCClient(path: socket)
         let pending = try client.call("requests.pending")["requests"]?.arrayValue ?? []
         #expect(pending.map { $0["identifier"] } == [.string("fine")])
@@ -137,7 +140,7 @@ import TidingsRuntime
     @Test func aOneShotDueWhileTheServerWasDownIsDeliveredSayingItWasLate() throws {
         var first: HostService? = try fixture.service(state: try fixture.state(), events: events)
         _ = try fixture.add(try #require(first), "missed", trigger: #"{"timeInterval": 600}"#).get()
-        _ = try fixture.add(try #require(first), "on-time", trigger: #"{"timeInterval": 7_200}"#).get()
+        _ = try fixture.add(try #require(first), "on-time", trigger: #"{"timeInterval": 7200}"#).get()
         first = nil  // the server is down past the first one's time
         fixture.clock.advance(by: 3_600)
         let later = EventRecorder()
