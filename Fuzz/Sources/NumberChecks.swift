@@ -32,7 +32,6 @@ enum NumberChecks {
         #"{"method": "inbox.list", "params": {"app": "a.b", "after": NUMBER, "limit": NUMBER}}"#,
         #"{"method": "inbox.take", "params": {"app": "a.b", "ids": [NUMBER], "upTo": NUMBER}}"#,
         #"{"method": "events.subscribe", "params": {"apps": "all", "after": NUMBER}}"#,
-        #"{"method": "authorization.request", "params": {"app": "a.b", "options": ["alert"], "timeout": NUMBER}}"#,
     ]
 
     /// The codes an answer may carry: the specification's and the server's own.
@@ -77,14 +76,7 @@ enum NumberChecks {
 
         /// Answers `method` with `params`, checking the answer's form.
         func answer(_ method: String, _ params: JSON?) {
-            // authorization.request waits for a user: its timeout, not an answer, is what is checked.
-            guard method != "authorization.request" else {
-                if case .failure(let error) = service.answer(RPCRequest(id: .number(1), method: "server.ping", params: nil), from: Silent()) {
-                    preconditionFailure("server.ping failed: \(error.message)")
-                }
-                return
-            }
-            switch service.answer(RPCRequest(id: .number(1), method: method, params: params), from: Silent()) {
+            switch call(method, params) {
             case .success(let result):
                 if method == "requests.add", case .string(let date)? = result["nextTriggerDate"] {
                     precondition(ISO8601.parse(date) != nil, "a next trigger date does not read back: \(date)")
@@ -97,16 +89,28 @@ enum NumberChecks {
             }
         }
 
+        /// The answer to `method` with `params`, as the server reads the call from a line.
+        func call(_ method: String, _ params: JSON?) -> Result<JSON, RPCError> {
+            var members: [(String, JSON)] = [("jsonrpc", .string("2.0")), ("id", .integer(1)), ("method", .string(method))]
+            if let params { members.append(("params", params)) }
+            var line: [UInt8] = []
+            JSON.object(members).serialize(into: &line)
+            guard case .single(.success(let request)) = RPCMessage.read(line) else {
+                preconditionFailure("a call the check made does not read as one: \(method)")
+            }
+            return service.answer(request, from: Silent())
+        }
+
         /// Lists, describes and fires what was added, far ahead of now: none of it traps.
         func exercise() {
-            for (method, params) in [("requests.pending", nil), ("server.describe", nil), ("notifications.list", nil)] as [(String, JSON?)] {
-                if case .failure(let error) = service.answer(RPCRequest(id: .number(1), method: method, params: params), from: Silent()) {
+            for method in ["requests.pending", "server.describe", "notifications.list"] {
+                if case .failure(let error) = call(method, nil) {
                     preconditionFailure("\(method) failed: \(error.message)")
                 }
             }
             clock.advance(by: NotificationTrigger.longestInterval + 1)
             service.schedule.runDue()
-            _ = service.answer(RPCRequest(id: .number(1), method: "requests.pending", params: nil), from: Silent())
+            _ = call("requests.pending", nil)
         }
     }
 

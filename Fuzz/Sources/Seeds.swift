@@ -147,7 +147,7 @@ enum Seeds {
         ]
         var messages: [(String, WorkerMessage)] = [
             ("hello", .hello(version: WorkerMessage.version, bundle: "/usr/share/tidings/extensions/EventInvite.appex",
-                             sandbox: sandbox, host: WorkerHostTable(abiVersion: 3, callRate: CallRate(perSecond: 200, burst: 50)))),
+                             manifest: nil, interface: nil, sandbox: sandbox, host: WorkerHostTable(abiVersion: 3, callRate: CallRate(perSecond: 200, burst: 50)))),
             ("create", .create(call: 1, instance: 1, mayOverrideTitle: true, service: false,
                                callRate: CallRate(perSecond: 200, burst: 50))),
             ("create-service", .create(call: 2, instance: 2, mayOverrideTitle: false, service: true, callRate: nil)),
