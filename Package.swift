@@ -140,7 +140,8 @@ let package = Package(
 if Context.environment["TIDINGS_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
         name: "tidings-fuzz",
-        dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRuntime", "TidingsIsolation", "TidingsServer"],
+        dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsRuntime", "TidingsIsolation",
+                       "TidingsServer"],
         path: "Fuzz/Sources",
         // No top-level code: Entry.swift defines the entry point, which calls
         // libFuzzer's driver, declared with @_extern(c).

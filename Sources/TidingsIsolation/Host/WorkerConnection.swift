@@ -145,7 +145,7 @@ final class WorkerConnection: Sendable {
         /// behind `earlier`, which the worker answers first.
         func allowing(_ earlier: PostedCall) -> PostedCall {
             var call = self
-            call.deadline += UInt64(earlier.limit * 1e9)
+            call.deadline = CheckedNumbers.instant(call.deadline, after: earlier.limit)
             return call
         }
     }

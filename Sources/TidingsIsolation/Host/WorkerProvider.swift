@@ -129,8 +129,9 @@ final class WorkerProvider: ExtensionProvider {
             // Faults other hosts (earlier one-shot commands) recorded within the window count too.
             let (wallNow, now) = (FaultLedger.now, MonotonicClock.now())
             let recent = entry.faults.compactMap { record -> UInt64? in
-                let age = UInt64(max(0, wallNow - record.time) * 1e9)
-                return age < UInt64(settings.restarts.window * 1e9) && age < now ? now - age : nil
+                // The ledger is a file: a planted time makes an age that saturates rather than traps.
+                let age = CheckedNumbers.nanoseconds(wallNow - record.time)
+                return age < CheckedNumbers.nanoseconds(settings.restarts.window) && age < now ? now - age : nil
             }
             state.withLock { $0.recentFaults = recent }
         }
@@ -376,7 +377,7 @@ final class WorkerProvider: ExtensionProvider {
     private func note(_ fault: WorkerFault, in state: inout State) -> [Diagnostic] {
         let policy = settings.restarts
         let now = MonotonicClock.now()
-        let window = UInt64(policy.window * 1e9)
+        let window = CheckedNumbers.nanoseconds(policy.window)
         state.recentFaults.removeAll { now - $0 > window }
         state.recentFaults.append(now)
         let count = state.recentFaults.count
@@ -390,16 +391,16 @@ final class WorkerProvider: ExtensionProvider {
             // opened interface, several may run.
             let quarantine = Diagnostic.error(
                 .workerQuarantined,
-                "\(extensionName) is quarantined after \(count) faults within \(Int(policy.window)) s (the last: \(fault.kind.rawValue)); its notifications show their default content until its library or manifest changes.")
+                "\(extensionName) is quarantined after \(count) faults within \(NumberText.short(policy.window)) s (the last: \(fault.kind.rawValue)); its notifications show their default content until its library or manifest changes.")
             state.connection?.retire(because: quarantine)
             for connection in state.running.values { connection.retire(because: quarantine) }
             pool.removeAll(for: poolKey)
             reports.append(quarantine)
         } else if !fault.kind.leavesWorkerRunning {
             let wait = policy.backoff(afterFaults: count)
-            state.restartAt = now + UInt64(wait * 1e9)
+            state.restartAt = CheckedNumbers.instant(now, after: wait)
             reports.append(.note(.workerRestarting,
-                                 "\(extensionName)'s worker restarts in \(Int((wait * 1000).rounded())) ms (fault \(count) of \(policy.quarantineAfter) within \(Int(policy.window)) s)."))
+                                 "\(extensionName)'s worker restarts in \(Int(saturating: wait * 1000, .toNearestOrAwayFromZero)) ms (fault \(count) of \(policy.quarantineAfter) within \(NumberText.short(policy.window)) s)."))
         }
         ledger?.record(fault, bundle: bundle.path, identifier: extensionName, quarantineFiles: quarantined)
         return reports

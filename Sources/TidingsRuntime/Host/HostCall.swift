@@ -130,7 +130,7 @@ extension InstanceContext {
     private func refuseOverRate(_ refused: Int, _ rate: CallRate, in state: inout State) -> tidings_status {
         if refused == 1 {
             state.diagnostics.append(.warning(.hostCallRateLimited,
-                                              "\(extensionIdentifier) called host functions faster than \(Int(rate.perSecond)) a second; calls are refused until it slows down."))
+                                              "\(extensionIdentifier) called host functions faster than \(NumberText.short(rate.perSecond)) a second; calls are refused until it slows down."))
         }
         if Double(refused) >= rate.burst {
             state.abusive = true

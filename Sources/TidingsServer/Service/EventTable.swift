@@ -25,7 +25,7 @@ extension HostService {
     private static let published: [ProtocolEvent] = [
         ProtocolEvent("notification.delivered",
                       summary: "A notification was delivered, by any client (its presentation once the content extension answered; `dismissed` when the extension closed it at once).",
-                      fields: [appField, ProtocolField("notification", "object", required: true, "The notification, as in the answer to `notifications.deliver`."),
+                      fields: [appField, ProtocolField("notification", "object", required: true, "The notification, as in the answer to `notifications.deliver`; one a scheduled request delivered has its `trigger`, and `late: true` when it fired more than a second after its time (as its `request.fired` says)."),
                                presentationField]),
         ProtocolEvent("presentation.changed",
                       summary: "What a notification shows changed other than in the answer to its delivery: its expanded interface opened or closed (`presentation.expanded`; by `notifications.open`/`close`, by opening another, by a response on a closed interface, by the extension's `dismissNotificationContentExtension`), its extension changed the view, height, title, actions or media on its own, or a thread-mate delivered while it is open changed it.",
@@ -146,7 +146,7 @@ extension HostService {
             appField,
             ProtocolField("kind", "string", required: true, "`\"\(kind)\"`."),
             ProtocolField("received", "string", required: true, "When the app received it (ISO 8601)."),
-            ProtocolField("notification", "object", required: true, "The whole notification: identifier, date, full content, `userInfo`, category, thread, target content id, attachments."),
+            ProtocolField("notification", "object", required: true, "The whole notification: identifier, date, full content, `userInfo`, category, thread, target content id, attachments; the `trigger` that delivered it, and `late: true` when a scheduled request fired late."),
         ]
     }
 }
