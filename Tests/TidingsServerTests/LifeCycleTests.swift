@@ -97,9 +97,10 @@ import TidingsServer
     static let flood = (1...4_000).map(ping).joined()
 
     /// The most threads the server may run: those it ran idle, after one
-    /// call answered, and the pool's (which starts its threads as work comes).
+    /// call answered, the pool's (which starts its threads as work comes)
+    /// and the pool's overseer (started with the first work queued).
     static func threadBound(idle: Int) -> Int {
-        idle + Server.Limits().callThreads
+        idle + Server.Limits().callThreads + 1
     }
 
     /// The number of threads of process `pid` (`/proc/PID/status`); 0 when it cannot be read.
