@@ -158,7 +158,7 @@ import TidingsBase
             guard let client = try? RPCClient(path: socket) else { return }
             for delivery in 1... {
                 let identifier = "r\(round)-c\(number)-\(delivery)"
-                let params: JSON = .object([("identifier", .string(identifier)),
+                let params: JSON = .object([("app", .string("com.example.events")), ("identifier", .string(identifier)),
                                             ("payload", .object([("aps", .object([("alert", .string("Hi"))]))]))])
                 guard (try? client.call("notifications.deliver", params)) != nil else { return }
                 tally.acknowledge(identifier)
@@ -205,7 +205,7 @@ import TidingsBase
         // Killed: the events after the last heard may have gone with it, and the answer says why.
         let killed = try start("killed.log")
         let client = try RPCClient(path: socket)
-        _ = try client.call("notifications.deliver", .object([("identifier", .string("last")),
+        _ = try client.call("notifications.deliver", .object([("app", .string("com.example.events")), ("identifier", .string("last")),
                                                                ("payload", .object([("aps", .object([("alert", .string("Hi"))]))]))]))
         let last = try #require(try client.call("events.subscribe")["seq"]?.integerValue)
         killed.stop(with: SIGKILL)
