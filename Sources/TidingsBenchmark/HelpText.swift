@@ -131,9 +131,9 @@ enum HelpText {
           - soak (before the pin): `tidings serve` isolated with its warm
             workers (kept idle for the whole run) and NoOp, two clients doing
             deliver-open-respond cycles, each delivery replacing the client's
-            last; the resident sets of the server (settled) and of every
-            process below it (the workers and their sandboxes' inits) after
-            2,000 cycles and after --soak-opens more;
+            last; the resident sets of the server (settled) and of its
+            `tidings worker` processes after 5,000 cycles (past the tables
+            bounded at 4,096) and after --soak-opens more;
           - discovery, for each of --discovery-bundles (100, 1,000, 10,000):
             Scripts/make-bundles.sh makes that many Tidings bundles (NoOp's
             manifest under new identifiers, libNoOp.so copied) and as many

@@ -7,7 +7,7 @@ import TidingsIsolation
 /// warm workers, serving NoOp to two clients that do deliver-open-respond
 /// cycles (each delivery replaces the client's last, so that what the
 /// server keeps stays the same). The resident sets of the server and of its
-/// workers are read after a warm-up of 2,000 opens and again after `opens`
+/// workers are read after a warm-up of 5,000 opens and again after `opens`
 /// more: neither may grow, since nothing an open leaves should stay once
 /// the next replaces it.
 struct SoakBenchmark {
@@ -18,8 +18,11 @@ struct SoakBenchmark {
     /// Opens measured after the warm-up.
     let opens: Int
 
-    /// Opens before the first reading: the pool, the allocator and the caches settle.
-    static let warmUp = 2_000
+    /// Opens before the first reading: past the bounded tables that fill as
+    /// responses come (the 4,096 finished completions the host remembers, and
+    /// as many tokens in each worker, the 1,000 events kept for resuming),
+    /// so that what grows after it is what is not bounded.
+    static let warmUp = 5_000
     /// Clients cycling at once: two warm workers serve them.
     static let clients = 2
 
@@ -80,24 +83,29 @@ struct SoakBenchmark {
 struct SoakMemory {
     /// The server's.
     var server: Int
-    /// Its workers' together (each worker and its sandbox's init).
+    /// Its workers' together (the `tidings worker` processes; their
+    /// sandboxes' inits, copies of the server, are left out).
     var workers: Int
-    /// How many processes below the server were read.
+    /// How many workers were read.
     var processes: Int
 
-    /// Reads the server `pid` (once its memory stops falling) and every process below it.
+    /// Reads the server `pid` (once its memory stops falling) and the workers below it.
     init(server pid: pid_t) throws(BenchmarkFailure) {
         server = try ProcessMemory.settled(of: pid).resident
         var queue = ProcessStatus.children(of: "\(pid)")
         var seen: Set<String> = []
         var workers = 0
+        var processes = 0
         while let child = queue.popLast() {
             guard seen.insert(child).inserted, let status = ProcessStatus(of: child) else { continue }
-            workers += Int((status.bytes("VmRSS") ?? 0) / 1024)
             queue += ProcessStatus.children(of: child)
+            let arguments = (try? FileSystem.readFile("/proc/\(child)/cmdline", limit: 4096)) ?? []
+            guard arguments.split(separator: 0).dropFirst().first.map(Array.init) == Array("worker".utf8) else { continue }
+            workers += Int((status.bytes("VmRSS") ?? 0) / 1024)
+            processes += 1
         }
         self.workers = workers
-        processes = seen.count
+        self.processes = processes
     }
 }
 
@@ -123,7 +131,7 @@ struct SoakResult {
             "".rightPadded(to: 34) + "warm MB".leftPadded(to: 10) + "after MB".leftPadded(to: 10) + "× warm".leftPadded(to: 9),
             "the server".rightPadded(to: 34) + megabytes(warm.server).leftPadded(to: 10) + megabytes(after.server).leftPadded(to: 10)
                 + NumberText.fixed(Double(after.server) / Double(max(1, warm.server)), 2).leftPadded(to: 9),
-            "its workers (\(after.processes) processes below it)".rightPadded(to: 34) + megabytes(warm.workers).leftPadded(to: 10)
+            "its workers (\(warm.processes), then \(after.processes))".rightPadded(to: 34) + megabytes(warm.workers).leftPadded(to: 10)
                 + megabytes(after.workers).leftPadded(to: 10)
                 + NumberText.fixed(Double(after.workers) / Double(max(1, warm.workers)), 2).leftPadded(to: 9),
         ]

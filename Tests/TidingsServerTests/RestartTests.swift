@@ -146,22 +146,32 @@ import TidingsBase
     final class Tally: @unchecked Sendable {
         private let lock = NSLock()
         private var acknowledged: Set<String> = []
+        private var stopped: String?
 
         func acknowledge(_ identifier: String) { lock.withLock { _ = acknowledged.insert(identifier) } }
         var all: Set<String> { lock.withLock { acknowledged } }
+        /// Why a client stopped delivering.
+        var stop: String? {
+            get { lock.withLock { stopped } }
+            set { lock.withLock { stopped = newValue } }
+        }
     }
 
     /// Delivers one notification after another on a connection of its own
     /// until the server closes it, noting each one acknowledged.
     func deliver(round: Int, client number: Int, into tally: Tally) -> Thread {
         Thread { [socket] in
-            guard let client = try? RPCClient(path: socket) else { return }
-            for delivery in 1... {
-                let identifier = "r\(round)-c\(number)-\(delivery)"
-                let params: JSON = .object([("app", .string("com.example.events")), ("identifier", .string(identifier)),
-                                            ("payload", .object([("aps", .object([("alert", .string("Hi"))]))]))])
-                guard (try? client.call("notifications.deliver", params)) != nil else { return }
-                tally.acknowledge(identifier)
+            do {
+                let client = try RPCClient(path: socket)
+                for delivery in 1... {
+                    let identifier = "r\(round)-c\(number)-\(delivery)"
+                    let params: JSON = .object([("app", .string("com.example.events")), ("identifier", .string(identifier)),
+                                                ("payload", .object([("aps", .object([("alert", .string("Hi"))]))]))])
+                    _ = try client.call("notifications.deliver", params)
+                    tally.acknowledge(identifier)
+                }
+            } catch {
+                tally.stop = "\(error)"
             }
         }
     }
@@ -187,7 +197,7 @@ import TidingsBase
             let tally = Tally()
             let clients = (1...2).map { deliver(round: round, client: $0, into: tally) }
             for client in clients { client.start() }
-            try #require(eventually { tally.all.count >= 20 }, "round \(round): nothing delivered")
+            try #require(eventually { tally.all.count >= 20 }, "round \(round): nothing delivered: \(tally.stop ?? "")")
 
             kill(server.identifier, SIGTERM)
             // The subscriber hears every event until the server closes its connection.
