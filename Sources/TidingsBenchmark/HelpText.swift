@@ -132,7 +132,7 @@ enum HelpText {
             workers (kept idle for the whole run) and NoOp, two clients doing
             deliver-open-respond cycles, each delivery replacing the client's
             last; the resident sets of the server (settled) and of its
-            `tidings worker` processes after 5,000 cycles (past the tables
+            largest `tidings worker` after 5,000 cycles (past the tables
             bounded at 4,096) and after --soak-opens more;
           - discovery, for each of --discovery-bundles (100, 1,000, 10,000):
             Scripts/make-bundles.sh makes that many Tidings bundles (NoOp's
@@ -180,7 +180,7 @@ enum HelpText {
             runs; with group, each call's median at 10,000 within 1.5 × its
             median at 1; with schedule, the pending requests costing < 50 MB
             and those 2 s ahead firing <= 50 ms late at p99; with soak, the
-            server's and its workers' resident memory after --soak-opens
+            server's and its largest worker's resident memory after --soak-opens
             opens within 1.1 × what it was after the warm-up.
 
         Options:
