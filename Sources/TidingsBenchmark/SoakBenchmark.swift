@@ -130,10 +130,10 @@ struct SoakResult {
             "Soak: tidings serve isolated (warm workers), NoOp, \(SoakBenchmark.clients) clients doing deliver-open-respond "
                 + "cycles, each replacing its last; resident sets (VmRSS; the server's settled) after \(SoakBenchmark.warmUp) "
                 + "opens and after \(opens) more (\(NumberText.fixed(Double(opens) / seconds, 0))/s)",
-            "".rightPadded(to: 34) + "warm MB".leftPadded(to: 10) + "after MB".leftPadded(to: 10) + "× warm".leftPadded(to: 9),
-            "the server".rightPadded(to: 34) + megabytes(warm.server).leftPadded(to: 10) + megabytes(after.server).leftPadded(to: 10)
+            "".rightPadded(to: 46) + "warm MB".leftPadded(to: 10) + "after MB".leftPadded(to: 10) + "× warm".leftPadded(to: 9),
+            "the server".rightPadded(to: 46) + megabytes(warm.server).leftPadded(to: 10) + megabytes(after.server).leftPadded(to: 10)
                 + NumberText.fixed(Double(after.server) / Double(max(1, warm.server)), 2).leftPadded(to: 9),
-            "its largest worker (\(after.pids.intersection(warm.pids).count) of \(after.pids.count) lived through)".rightPadded(to: 34) + megabytes(warm.workers).leftPadded(to: 10)
+            "its largest worker (\(after.pids.intersection(warm.pids).count) of \(after.pids.count) lived through)".rightPadded(to: 46) + megabytes(warm.workers).leftPadded(to: 10)
                 + megabytes(after.workers).leftPadded(to: 10)
                 + NumberText.fixed(Double(after.workers) / Double(max(1, warm.workers)), 2).leftPadded(to: 9),
         ]
