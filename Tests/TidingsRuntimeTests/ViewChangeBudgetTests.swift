@@ -45,13 +45,14 @@ import TidingsManifest
     @Test func theBucketRefillsAtItsRate() {
         let rate = CallRate(perSecond: 100, burst: 2)
         var allowance = CallAllowance(rate, now: 0)
-        // 2 at once and 2 owed, then the flood at the 4th… unless time paid the debt back.
-        #expect(allowance.takeOnCredit(rate, now: 0) && allowance.takeOnCredit(rate, now: 0))
-        #expect(allowance.takeOnCredit(rate, now: 0))
-        // 50 ms later 5 came back: the bucket is full again (2), and owes nothing.
-        #expect(allowance.takeOnCredit(rate, now: 50_000_000))
-        #expect(allowance.takeOnCredit(rate, now: 50_000_000) && allowance.takeOnCredit(rate, now: 50_000_000))
-        #expect(!allowance.takeOnCredit(rate, now: 50_000_000))
+        /// Whether each of `count` changes at `now` goes on.
+        func take(_ count: Int, at now: UInt64) -> [Bool] {
+            (0..<count).map { _ in allowance.takeOnCredit(rate, now: now) }
+        }
+        // 2 at once and 1 owed, the 4th would owe the whole burst…
+        #expect(take(3, at: 0) == [true, true, true])
+        // …but 50 ms later 5 came back: the bucket is full again (2), and owes nothing.
+        #expect(take(4, at: 50_000_000) == [true, true, true, false])
     }
 
     @Test func aWorkersCopyCountsNoChanges() throws {

@@ -7,9 +7,12 @@
  * storm) and floods only what the host shows.
  *
  * The notification's userInfo "calls" (a string) is how many texts it sets,
- * ending with the text of that number; "0" (or none) floods until the host
- * refuses it for good (TIDINGS_STATUS_INVALID_CONTEXT: an instance judged
- * abusive) or ends its worker. ViewChangeServerTests delivers it.
+ * ending with the text of that number, eight at a time with a millisecond's
+ * rest after each eight (as an extension that animates too fast would: its
+ * changes come spread out, not in one burst the host sees as one);
+ * "0" (or none) floods without rest until the host refuses it for good
+ * (TIDINGS_STATUS_INVALID_CONTEXT: an instance judged abusive) or ends its
+ * worker. ViewChangeServerTests delivers it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -47,6 +50,7 @@ static void *run(void *argument) {
         snprintf(text, sizeof text, "%ld", i);
         tidings_status status = host->set_text(work->context, "text", text);
         if (status == TIDINGS_STATUS_OK) {
+            if (work->calls != 0 && i % 8 == 0) nanosleep(&pause, NULL);
             i++;
         } else if (status == TIDINGS_STATUS_RATE_LIMITED) {
             nanosleep(&pause, NULL);
