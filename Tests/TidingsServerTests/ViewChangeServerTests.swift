@@ -124,20 +124,7 @@ import TidingsBase
         let calls = 800
         let started = seconds()
         _ = try deliverFlood("burst", calls: calls, through: client)
-        // Nothing is lost: the last text set is heard, by every subscriber.
-        for listener in listeners {
-            #expect(try eventually { label("text", in: try changes(of: "burst", heardBy: listener).last) == String(calls) },
-                    "the last change was never heard")
-        }
-        let elapsed = seconds() - started
-        for listener in listeners {
-            let heard = try changes(of: "burst", heardBy: listener)
-            #expect(heard.count <= mostEvents(within: elapsed), "\(heard.count) events in \(elapsed) s")
-            #expect(heard.count * 4 <= calls, "\(heard.count) events for \(calls) calls")
-            // In order: the texts only grow.
-            let texts = heard.compactMap { label("text", in: $0).flatMap { Int($0) } }
-            #expect(texts == texts.sorted(), "\(texts)")
-        }
+        try expectFewEvents(of: "burst", heardBy: listeners, since: started, last: calls)
         let shown = try client.call("notifications.presentation", .object([("identifier", .string("burst"))]))
         #expect(label("text", in: shown) == String(calls))
         // No fault: the extension stayed within its budget.
@@ -173,16 +160,27 @@ import TidingsBase
         let shown = try client.call("notifications.presentation", .object([("identifier", .string("flood"))]))
         let last = try #require(label("text", in: shown).flatMap { Int($0) }, "\(shown)")
         #expect(last >= 1_999)
+        try expectFewEvents(of: "flood", heardBy: listeners, since: started, last: last)
+    }
+
+    /// Expects each of `listeners` to hear, as the last `presentation.changed` of
+    /// `identifier`, the Flood fixture's text `last` (nothing is lost), and
+    /// to have heard few such events, in order: at most one a frame since
+    /// `started` (seconds), and at most a quarter as many as the `last` changes made.
+    func expectFewEvents(of identifier: String, heardBy listeners: [RPCClient], since started: Double,
+                         last: Int) throws {
         for listener in listeners {
-            // What shows last is heard last.
-            #expect(try eventually { label("text", in: try changes(of: "flood", heardBy: listener).last) == String(last) },
+            #expect(try eventually { label("text", in: try changes(of: identifier, heardBy: listener).last) == String(last) },
                     "the last change was never heard")
         }
         let elapsed = seconds() - started
         for listener in listeners {
-            let heard = try changes(of: "flood", heardBy: listener)
+            let heard = try changes(of: identifier, heardBy: listener)
             #expect(heard.count <= mostEvents(within: elapsed), "\(heard.count) events in \(elapsed) s")
             #expect(heard.count * 4 <= last, "\(heard.count) events for \(last) changes")
+            // In order: the texts only grow.
+            let texts = heard.compactMap { label("text", in: $0).flatMap { Int($0) } }
+            #expect(texts == texts.sorted(), "\(texts)")
         }
     }
 }
