@@ -170,10 +170,12 @@ import TidingsRuntime
 
     /// A host for a storm in `mode`, its shared worker (in a worker) started.
     private func stormHost(_ mode: IsolationMode) -> NotificationHost {
-        // No rate limit, time enough for a million calls in a debug build, and no memory limit: twenty
-        // threads' stacks (8 MiB each) are more than a worker may have, which is not what is tested here.
+        // No rate limit (of calls, or of changes of the view: a million of them is a flood), time enough
+        // for a million calls in a debug build, and no memory limit: twenty threads' stacks (8 MiB each)
+        // are more than a worker may have, which is not what is tested here.
         let host = host(mode) { configuration, settings in
             configuration.hostCallRate = nil
+            configuration.viewChangeRate = nil
             settings.cpuTimePerCall = 120
             settings.callTimeout = 120
             settings.memoryLimit = 0

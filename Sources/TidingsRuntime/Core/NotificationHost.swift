@@ -81,7 +81,8 @@ package final class NotificationHost: Sendable {
         let reports = CallReports(screen: screen)
         interfaces = InterfaceLifecycle(screen: screen, reports: reports, changes: OutOfCallChanges(reports: reports),
                                         providers: providers, launcher: launcher, endpoint: endpoint,
-                                        callRate: configuration.hostCallRate, onWait: configuration.onWait)
+                                        callRate: configuration.hostCallRate,
+                                        viewChangeRate: configuration.viewChangeRate, onWait: configuration.onWait)
         responses = ResponseFlow(screen: screen, interfaces: interfaces, reports: reports, endpoint: endpoint,
                                  clock: configuration.clock, deadline: configuration.responseDeadline,
                                  onWait: configuration.onWait)
@@ -251,7 +252,7 @@ package final class NotificationHost: Sendable {
         if let refusal = screen.finishShowing(showing, keeping: notification, announcingReplaced: true) {
             result.diagnostics.append(refusal)
         }
-        var mateChanges: [Presentation] = []
+        var mateChanges: [ViewChange] = []
         if let mate {
             mateChanges = interfaces.passToThreadMate(notification, instance: mate, into: &result)
         }
@@ -268,7 +269,7 @@ package final class NotificationHost: Sendable {
         // Front ends hear of the delivery that shows (the latest of its identifier).
         if showing.shown { screen.onEvent?(.delivered(presentation)) }
         if let closedByOpening { screen.onEvent?(.presentationChanged(closedByOpening)) }
-        for change in mateChanges { screen.onEvent?(.presentationChanged(change)) }
+        for change in mateChanges { screen.tell(change) }
         screen.announce(forwarded: result.forwarded)
         return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
                         diagnostics: result.diagnostics, log: result.log, forwarded: result.forwarded)
@@ -335,8 +336,7 @@ package final class NotificationHost: Sendable {
             state.delivered[identifier].map { ($0, state.routes.registered(for: $0)) }
         }) else { throw Screen.notPresented(identifier) }
         var opened = interfaces.open(entry, categoryActions: registered?.category.actions)
-        if let closed = opened.closed.take() { screen.onEvent?(.presentationChanged(closed)) }
-        if opened.changed { screen.onEvent?(.presentationChanged(opened.outcome.presentation)) }
+        interfaces.announce(&opened, of: entry)
         screen.announce(forwarded: opened.outcome.forwarded)
         return opened.outcome
     }

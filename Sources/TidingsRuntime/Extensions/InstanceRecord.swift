@@ -25,9 +25,12 @@ final class InstanceRecord: Sendable {
     /// How many calls into the instance are under way; what the extension
     /// changes meanwhile is collected when the call returns.
     private let calls = Atomic<Int>(0)
-    /// The extension changed what shows outside a call, and the host has not
-    /// looked yet: changes in a burst make one look.
-    let changedOutsideCall = Atomic<Bool>(false)
+    /// When the host looks at what the extension changed outside calls
+    /// (`OutOfCallChanges`): at most once a frame.
+    let looks = Mutex(LookSchedule())
+    /// The revision of the state (`InstanceContext.State.revision`) drawn
+    /// in the last presentation of the instance front ends were told of.
+    private let told = Mutex(-1)
 
     /// What the lock guards.
     private struct Slot {
@@ -52,15 +55,32 @@ final class InstanceRecord: Sendable {
     private let slot = Mutex(Slot())
 
     /// A record for an instance of `target`'s extension, made by `provider`
-    /// on first use, whose host calls may come at `callRate`, named by a
-    /// handle of `contexts`.
-    init(target: RouteTarget, provider: StartedExtension, callRate: CallRate?, in contexts: ContextRegistry) {
+    /// on first use, whose host calls may come at `callRate` and whose
+    /// changes of what shows at `viewChangeRate`, named by a handle of `contexts`.
+    init(target: RouteTarget, provider: StartedExtension, callRate: CallRate?, viewChangeRate: CallRate?,
+         in contexts: ContextRegistry) {
         self.target = target
         started = provider
         context = InstanceContext(extensionIdentifier: target.manifest.bundleIdentifier,
                                   mayOverrideTitle: target.manifest.overridesDefaultTitle,
                                   mayInteract: target.manifest.userInteractionEnabled,
-                                  interface: target.bundle.interface, callRate: callRate, in: contexts)
+                                  interface: target.bundle.interface, callRate: callRate,
+                                  viewChangeRate: viewChangeRate, in: contexts)
+    }
+
+    /// Tells front ends, through `onEvent`, of `presentation`, the
+    /// instance's, drawn from its state at `revision`, unless one drawn at
+    /// that revision or later was told already, or `stillShown` (asked
+    /// then) says it no longer shows: a call and a look that drew one after
+    /// the other may come to tell in the other order, and what front ends
+    /// hear last must be the latest.
+    func tell(_ presentation: Presentation, drawnAt revision: Int, stillShown: () -> Bool,
+              to onEvent: (@Sendable (HostEvent) -> Void)?) {
+        told.withLock { told in
+            guard revision > told, stillShown() else { return }
+            told = revision
+            onEvent?(.presentationChanged(presentation))
+        }
     }
 
     /// True while a call into the instance is under way.
