@@ -113,4 +113,61 @@ import TidingsRegistry
         let log = (try? String(contentsOfFile: fixture.directory.file("serve.log"), encoding: .utf8)) ?? ""
         #expect(log.contains("the search path changed"))
     }
+
+    /// `tidings install` over a bundle while `tidings serve` keeps its
+    /// workers warm: once the reload is seen, every open runs the new
+    /// library. The old one used to serve on, in two warm workers taking
+    /// turns, however long after the install.
+    @Test func aBundleInstalledOverAWarmOneServesItsNewLibrary() throws {
+        let tidings = Locations.product("tidings")
+        let extensions = fixture.directory.file("extensions")
+        try FileManager.default.createDirectory(atPath: extensions, withIntermediateDirectories: true)
+        let interface = try fixture.directory.write(LedgerFixture.interface, to: "ledger/MainInterface.json")
+        let manifest = try fixture.directory.write(BundleMaker.contentManifest(
+            identifier: LedgerFixture.identifier, executable: "libLedger.so", categories: [LedgerFixture.category],
+            interface: "MainInterface"), to: "ledger/Info.plist")
+        /// Installs the Ledger bundle with its library built as `build`, as an operator does.
+        func install(build: String) throws {
+            let library = try CCompiler.fixture("Ledger", into: fixture.directory.file("ledger"), output: "libLedger-\(build).so",
+                                                extraFlags: ["-DLEDGER_BUILD=\"\(build)\""])
+            let installed = try ProcessRunner.run(tidings, ["install", manifest, library, interface, "--into", extensions,
+                                                            "--name", "Ledger"])
+            try #require(installed.status == 0, "\(installed.standardError)")
+        }
+        try install(build: "1")
+        let socket = fixture.directory.file("run/tidings.sock")
+        let server = try BackgroundProcess(tidings, ["serve", "--socket", socket, "--state", fixture.directory.file("state"),
+                                                     "--extensions", extensions],
+                                           environment: ["HOME": fixture.directory.path, "NO_COLOR": "1"],
+                                           log: fixture.directory.file("serve.log"))
+        defer { server.stop() }
+        try #require(BackgroundProcess.wait(forListener: socket))
+        let client = try RPCClient(path: socket)
+        /// The build of the library that served notification `identifier`'s expanded interface, closed again.
+        func openedBuild(_ identifier: String) throws -> String? {
+            let delivery = try client.call(
+                "notifications.deliver",
+                .object([("app", .string(LedgerFixture.app)), ("open", .bool(true)), ("payload", .object([
+                    ("identifier", .string(identifier)), ("content", .object([
+                        ("title", .string("T")), ("categoryIdentifier", .string(LedgerFixture.category)),
+                        ("threadIdentifier", .string(identifier)),
+                    ])),
+                ]))]))
+            _ = try client.call("notifications.close", .object([("identifier", .string(identifier))]))
+            return LedgerRequests.label("instance", in: delivery["presentation"])?
+                .components(separatedBy: " build ").dropFirst().first
+        }
+        // The pool warm with build 1's workers.
+        #expect(try openedBuild("before-1") == "1")
+        #expect(try openedBuild("before-2") == "1")
+        try install(build: "2")
+        var attempt = 0
+        #expect(try eventually {
+            attempt += 1
+            return try openedBuild("reloading-\(attempt)") == "2"
+        })
+        var builds: [String?] = []
+        for round in 0..<20 { builds.append(try openedBuild("after-\(round)")) }
+        #expect(builds == Array(repeating: "2", count: 20))
+    }
 }
