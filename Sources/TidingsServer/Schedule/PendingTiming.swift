@@ -17,14 +17,14 @@ extension PendingScheduler {
             if abs(wallNow - elapsedNow - book.offset) > Self.jumpTolerance { rearmCalendars(&book, wallNow: wallNow) }
             book.offset = wallNow - elapsedNow
             var firings: [Firing] = []
-            while let entry = book.wallHeap.popDue(at: Self.nanoseconds(wallNow)) {
+            while let entry = book.wallHeap.popDue(at: CheckedNumbers.nanoseconds(wallNow)) {
                 guard Self.isArmed(book.requests[entry: entry], at: entry.instant, onWall: true) else {
                     book.wallHeap.noteStaleTaken()
                     continue
                 }
                 if let firing = fire(book.requests.key(of: entry), in: &book, wallNow: wallNow, elapsedNow: elapsedNow) { firings.append(firing) }
             }
-            while let entry = book.elapsedHeap.popDue(at: Self.nanoseconds(elapsedNow)) {
+            while let entry = book.elapsedHeap.popDue(at: CheckedNumbers.nanoseconds(elapsedNow)) {
                 guard Self.isArmed(book.requests[entry: entry], at: entry.instant, onWall: false) else {
                     book.elapsedHeap.noteStaleTaken()
                     continue
@@ -193,9 +193,9 @@ extension PendingScheduler {
         book.requests[key] = request
         switch request.trigger {
         case .interval:
-            if let due = request.due { book.elapsedHeap.insert(key.identifier, of: book.requests.number(of: key.app), at: nanoseconds(due)) }
+            if let due = request.due { book.elapsedHeap.insert(key.identifier, of: book.requests.number(of: key.app), at: CheckedNumbers.nanoseconds(due)) }
         case .calendar:
-            if let due = request.due { book.wallHeap.insert(key.identifier, of: book.requests.number(of: key.app), at: nanoseconds(due)) }
+            if let due = request.due { book.wallHeap.insert(key.identifier, of: book.requests.number(of: key.app), at: CheckedNumbers.nanoseconds(due)) }
         case .boxed(let box):
             if case .location = box.trigger { book.regions.insert(key) }
         }
@@ -217,7 +217,7 @@ extension PendingScheduler {
     /// True when `request` is armed at `instant` on the wall heap (`onWall`)
     /// or the elapsed one: the heap's entry is its, not a stale one.
     static func isArmed(_ request: PendingRequest?, at instant: UInt64, onWall: Bool) -> Bool {
-        guard let request, !request.firing, let due = request.due, nanoseconds(due) == instant else { return false }
+        guard let request, !request.firing, let due = request.due, CheckedNumbers.nanoseconds(due) == instant else { return false }
         if case .interval = request.trigger { return !onWall }
         return onWall
     }
@@ -278,10 +278,5 @@ extension PendingScheduler {
         guard let due = request.due else { return nil }
         if case .interval = request.trigger { return wallNow + (due - elapsedNow) }
         return due
-    }
-
-    /// `seconds` as whole nanoseconds, 0 for what came before 0.
-    static func nanoseconds(_ seconds: Double) -> UInt64 {
-        CheckedNumbers.nanoseconds(seconds)
     }
 }

@@ -168,11 +168,13 @@ package final class JournaledState: ServerState {
         var pending: [KeptRequest] = []
         for (app, requests) in state.pending.sorted(by: { $0.key < $1.key }) {
             for (identifier, record) in requests.sorted(by: { $0.key < $1.key }) {
-                let lastFired = state.fired[app]?[identifier].map { $0.json["at"]?.doubleValue }
+                // A repeating request's last fire, when it fired: at a date that fits, or the request is set aside.
+                let fired = state.fired[app]?[identifier]
+                let lastFired = fired?.json["at"]?.doubleValue
                 guard let json = try? JSON.parse(record.bytes),
                       let contents = ScheduledRecord.contents(of: json, identifier: identifier),
                       let scheduled = ScheduledRecord(reading: json, bytes: record.bytes),
-                      lastFired.map({ $0.map(CheckedNumbers.dates.contains) ?? false }) ?? true
+                      fired == nil || lastFired.map(CheckedNumbers.dates.contains) == true
                 else {
                     kept.diagnostics.append(.warning(.stateUnreadable,
                                                      "The kept pending request \"\(identifier)\" of \(app) could not be used (unreadable, or a trigger or date that does not fit); it was set aside."))
@@ -180,7 +182,7 @@ package final class JournaledState: ServerState {
                     continue
                 }
                 pending.append(KeptRequest(record: scheduled, added: contents.added, trigger: contents.trigger,
-                                           lastFired: lastFired ?? nil))
+                                           lastFired: lastFired))
             }
         }
         kept.pending = KeptRequests(pending)
