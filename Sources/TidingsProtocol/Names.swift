@@ -1,19 +1,34 @@
-/// The name of a method of the protocol (`family.verb`): the server's method
-/// table and every client take their names from these constants, so that a
-/// name is written once.
-package struct MethodName: Hashable, Sendable, CustomStringConvertible {
+/// A name of the protocol as the wire carries it: a method's (`family.verb`,
+/// ``MethodName``) or an event's (``EventName``). The server's method and
+/// event tables and every client take their names from the constants below,
+/// so that a name is written once.
+package struct ProtocolName<Kind: ProtocolNameKind>: Hashable, Sendable, CustomStringConvertible {
     /// The name as the wire carries it.
     package let rawValue: String
 
-    /// A method's name; for names the constants do not hold (an app's own
-    /// call of a newer method, a test of an unknown one).
+    /// A name; for those the constants do not hold (an app's own call of a
+    /// newer method, a test of an unknown one).
     package init(_ rawValue: String) {
         self.rawValue = rawValue
     }
 
     /// The name as the wire carries it.
     package var description: String { rawValue }
+}
 
+/// What a ``ProtocolName`` names.
+package protocol ProtocolNameKind: Sendable {}
+/// Methods: what a client calls, and the server's own requests.
+package enum MethodKind: ProtocolNameKind {}
+/// Events: what the server pushes (JSON-RPC notifications).
+package enum EventKind: ProtocolNameKind {}
+
+/// The name of a method (`family.verb`).
+package typealias MethodName = ProtocolName<MethodKind>
+/// The name of an event (a JSON-RPC notification's `method`).
+package typealias EventName = ProtocolName<EventKind>
+
+extension ProtocolName where Kind == MethodKind {
     /// `apps.foreground`.
     package static let appsForeground = Self("apps.foreground")
     /// `apps.list`.
@@ -82,20 +97,7 @@ package struct MethodName: Hashable, Sendable, CustomStringConvertible {
     package static let appWillPresent = Self("app.willPresent")
 }
 
-/// The name of an event the server pushes (a JSON-RPC notification's
-/// `method`): the server's event table and every client take theirs from these.
-package struct EventName: Hashable, Sendable, CustomStringConvertible {
-    /// The name as the wire carries it.
-    package let rawValue: String
-
-    /// An event's name.
-    package init(_ rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    /// The name as the wire carries it.
-    package var description: String { rawValue }
-
+extension ProtocolName where Kind == EventKind {
     /// `notification.delivered`.
     package static let notificationDelivered = Self("notification.delivered")
     /// `presentation.changed`.
