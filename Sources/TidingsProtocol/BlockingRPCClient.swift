@@ -32,14 +32,6 @@ package final class BlockingRPCClient {
         return id
     }
 
-    /// Calls `method` and returns its result; thrown, the error the server answered.
-    /// - Parameter timeout: the longest it waits for the answer, in seconds.
-    package func call(_ method: MethodName, _ params: JSON?, timeout: Double) throws(RPCCallFailure) -> JSON {
-        let id: JSON
-        do throws(RPCClientFailure) { id = try request(method, params) } catch { throw .client(error) }
-        return try result(of: id, until: MonotonicClock.deadline(after: timeout))
-    }
-
     /// The result of the answer to `id`, waiting for it until `deadline`; thrown, its error.
     package func result(of id: JSON, until deadline: UInt64) throws(RPCCallFailure) -> JSON {
         let answer: JSON

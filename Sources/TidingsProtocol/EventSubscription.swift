@@ -1,8 +1,8 @@
 import TidingsBase
 
 /// Following the server's events across connections: the `events.subscribe`
-/// params (resuming with `after` once an event was heard), the `seq` of each
-/// event heard, and what the server answered about resuming.
+/// params (resuming with `after` the last `seq` the subscriber handled) and
+/// what the server answered about resuming.
 package struct EventSubscription: Sendable {
     /// `"all"`, or the apps' identifiers.
     package var apps: JSON
@@ -10,7 +10,7 @@ package struct EventSubscription: Sendable {
     package var events: [EventName]?
     /// Whether the apps' inboxes are replayed on subscribing.
     package var replay: Bool
-    /// The `seq` of the last event heard; where a new connection resumes.
+    /// The `seq` of the last event handled; where a new connection resumes.
     package var lastSeq: Int64?
 
     /// A subscription to `events` (every one when nil) of `apps`.
@@ -21,19 +21,13 @@ package struct EventSubscription: Sendable {
         self.lastSeq = lastSeq
     }
 
-    /// The `events.subscribe` params: after the last event heard, when one was.
+    /// The `events.subscribe` params: after the last event handled, when there is one.
     package var params: JSON {
         var members: [(String, JSON)] = [("apps", apps)]
         if let events { members.append(("events", .array(events.map { .string($0.rawValue) }))) }
         members.append(("replay", .bool(replay)))
         if let lastSeq { members.append(("after", .integer(lastSeq))) }
         return .object(members)
-    }
-
-    /// Records the `seq` of an event heard (its params); one without (a replay, `events.lagging`) changes nothing.
-    package mutating func heard(_ params: JSON) {
-        guard let seq = params["seq"]?.integerValue else { return }
-        lastSeq = max(seq, lastSeq ?? seq)
     }
 
     /// What `events.subscribe` answered.

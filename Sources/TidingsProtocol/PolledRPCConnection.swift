@@ -1,4 +1,3 @@
-import Glibc
 import TidingsBase
 
 /// A JSON-RPC 2.0 connection to `tidings serve` that never blocks, for a

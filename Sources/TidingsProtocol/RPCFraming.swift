@@ -23,7 +23,7 @@ package struct RPCOutput: Sendable {
     }
 
     /// A new id: one more than the last.
-    package mutating func nextID() -> JSON {
+    private mutating func nextID() -> JSON {
         lastID += 1
         return .integer(lastID)
     }
@@ -76,11 +76,6 @@ package struct RPCInput: Sendable {
 
     /// Nothing read yet.
     package init() {}
-
-    /// Adds bytes read.
-    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        buffer.append(contentsOf: bytes)
-    }
 
     /// Adds bytes read.
     package mutating func append(_ bytes: [UInt8]) {

@@ -36,18 +36,13 @@ package final class RPCSocket: Sendable {
     /// The descriptor, to poll.
     package var descriptor: Int32 { socket.rawValue }
 
-    /// Writes `bytes` whole, waiting while the socket is full.
+    /// Writes `bytes` whole, waiting while the socket is full (a blocking socket's).
     /// The corresponding C function is `send`.
     package func send(_ bytes: [UInt8]) throws(SystemError) {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { buffer in
                 SystemCall.retrying { Glibc.send(socket.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
-            }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                var ready = pollfd(fd: socket.rawValue, events: Int16(POLLOUT), revents: 0)
-                _ = SystemCall.retrying { poll(&ready, 1, -1) }
-                continue
             }
             guard count > 0 else { throw SystemError.current() }
             sent += count
