@@ -58,26 +58,32 @@ let package = Package(
             dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader",
                            "TidingsRuntime", "TidingsSystemShims", "TidingsCrypto"]
         ),
+        // The protocol's one client side: the method and event names (the
+        // server's method table takes them from here), the line-framed
+        // JSON-RPC client over the wire JSON of TidingsBase (blocking,
+        // polled and async adapters of one core), and following events.
+        .target(name: "TidingsProtocol", dependencies: ["TidingsBase"]),
         // 6. Surfaces: the JSON-RPC server and the command line.
         .target(
             name: "TidingsServer",
-            dependencies: ["TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsRuntime", "TidingsSystemShims"]
+            dependencies: ["TidingsBase", "TidingsProtocol", "TidingsManifest", "TidingsRegistry", "TidingsRuntime",
+                           "TidingsSystemShims"]
         ),
         .executableTarget(
             name: "tidings",
-            dependencies: ["TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader", "TidingsRuntime",
-                           "TidingsIsolation", "TidingsServer", "TidingsDesktop"]
+            dependencies: ["TidingsBase", "TidingsProtocol", "TidingsManifest", "TidingsRegistry", "TidingsLoader",
+                           "TidingsRuntime", "TidingsIsolation", "TidingsServer", "TidingsDesktop"]
         ),
         // 7. SDK: what Swift extension authors import.
         .target(name: "TidingsSDK", dependencies: ["TidingsABI", "TidingsBase"]),
         // 8. App library: what an app's own code imports. Nothing of the runtime,
-        // only the protocol: its own JSON-RPC client (Glibc, FoundationEssentials).
-        .target(name: "TidingsApp"),
+        // only the protocol: TidingsProtocol's client and the wire JSON of TidingsBase (Glibc, no Foundation).
+        .target(name: "TidingsApp", dependencies: ["TidingsBase", "TidingsProtocol"]),
         // 9. Desktop: the Linux desktop front end's pieces. D-Bus through
         // libsystemd's sd-bus, opened with dlopen at run time (not linked);
         // its C declarations, header only, in TidingsDesktopShims.
         .target(name: "TidingsDesktopShims"),
-        .target(name: "TidingsDesktop", dependencies: ["TidingsBase", "TidingsLoader", "TidingsCrypto", "TidingsDesktopShims"]),
+        .target(name: "TidingsDesktop", dependencies: ["TidingsBase", "TidingsProtocol", "TidingsLoader", "TidingsCrypto", "TidingsDesktopShims"]),
         // The sample app: reminders with "done" and "snooze".
         .executableTarget(name: "tidings-reminders", dependencies: ["TidingsApp"], path: "Sources/RemindersSample"),
         // The sample D-Bus app EventInvite's responses go to: com.example.events.
@@ -110,11 +116,12 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(name: "RuntimeTestSupport", dependencies: ["TidingsRuntime", "TestSupport"],
                 path: "Tests/RuntimeTestSupport"),
-        // A JSON-RPC client of `tidings serve`, for the tests that drive a server.
-        .target(name: "ServerTestSupport", dependencies: ["TidingsBase", "TidingsServer", "TestSupport"],
+        // The tests' JSON-RPC client of `tidings serve`: a facade over TidingsProtocol's.
+        .target(name: "ServerTestSupport", dependencies: ["TidingsBase", "TidingsProtocol", "TidingsServer", "TestSupport"],
                 path: "Tests/ServerTestSupport"),
         .testTarget(name: "TidingsABITests", dependencies: ["TidingsRegistry", "TidingsRuntime", "TestSupport"]),
         .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase", "TestSupport"]),
+        .testTarget(name: "TidingsProtocolTests", dependencies: ["TidingsProtocol", "TidingsBase", "TestSupport"]),
         .testTarget(name: "TidingsManifestTests", dependencies: ["TidingsManifest", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "TidingsRegistryTests", dependencies: ["TidingsRegistry", "TestSupport"]),

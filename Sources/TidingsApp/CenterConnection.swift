@@ -1,23 +1,30 @@
-/// The center's connection: opening it, reading what the host sends
-/// (answers, events, the server's own requests), and reconnecting when the
-/// host restarts.
+import TidingsBase
+import TidingsProtocol
+
+/// The center's connection: opening it, what the host sends besides answers
+/// (events, the server's own requests), and reconnecting when the host restarts.
 extension UserNotificationCenter {
     /// The connection, opened when there is none (subscribed and declared
     /// again first, when the app follows its events or is in the foreground).
-    func connected() async throws -> HostConnection {
+    func connected() async throws -> AsyncRPCConnection {
         if let connection { return connection }
         let connection = try open()
         if delegate != nil || isForeground { try await restore() }
         return connection
     }
 
-    /// Opens a connection and starts handing its lines to the center.
-    func open() throws(UserNotificationError) -> HostConnection {
-        let connection = try HostConnection(path: socketPath)
+    /// Opens a connection and starts handing what the host sends to the center.
+    func open() throws(UserNotificationError) -> AsyncRPCConnection {
+        let connection: AsyncRPCConnection
+        do throws(Diagnostic) {
+            connection = try AsyncRPCConnection(path: socketPath)
+        } catch {
+            throw UserNotificationError(code: .hostUnavailable, message: "The host's socket cannot be reached: \(error.message)")
+        }
         self.connection = connection
         closing = false
         Task { [weak self] in
-            for await line in connection.lines { await self?.receive(line) }
+            for await message in connection.incoming { await self?.receive(message) }
             await self?.ended(connection)
         }
         return connection
@@ -27,7 +34,7 @@ extension UserNotificationCenter {
     /// when there is a delegate, and declares the foreground.
     func restore() async throws {
         if delegate != nil {
-            _ = try await call("events.subscribe", ["apps": [.string(app)], "replay": true])
+            _ = try await call(.eventsSubscribe, wire: EventSubscription(apps: .array([.string(app)]), replay: true).params)
         }
         try await declareForeground()
     }
@@ -39,65 +46,42 @@ extension UserNotificationCenter {
     func declareForeground() async throws {
         guard connection != nil || isForeground || delegate != nil else { return }
         do {
-            _ = try await call("apps.foreground", ["app": .string(app), "foreground": .bool(isForeground),
-                                                   "delegate": .bool(delegate != nil)])
+            _ = try await call(.appsForeground, wire: .object([
+                ("app", .string(app)), ("foreground", .bool(isForeground)), ("delegate", .bool(delegate != nil)),
+            ]))
         } catch let error as UserNotificationError where error.protocolCode == -32601 {
             return
         }
     }
 
-    /// One line from the host: an answer, an event or a request of the server's.
-    func receive(_ line: [UInt8]) {
-        guard let message = JSONValue.parse(line) else { return }
-        if case .array(let answers) = message {
-            for answer in answers { file(answer) }
-        } else {
-            file(message)
-        }
-    }
-
-    private func file(_ message: JSONValue) {
-        let id = message["id"]
-        if let method = message["method"]?.stringValue {
-            if let id, id != .null {
-                Task { await answerServer(id: id, method: method, params: message["params"] ?? .null) }
-            } else if let params = message["params"] {
-                inboxEvent(method, params)
-            }
-        } else if let id = id?.integerValue, let continuation = waiting.removeValue(forKey: id) {
-            if let error = message["error"] {
-                continuation.resume(throwing: UserNotificationError(answer: error))
-            } else {
-                continuation.resume(returning: message["result"] ?? .null)
-            }
+    /// What the host sent that is not an answer: an event or a request of the server's.
+    func receive(_ message: ServerMessage) {
+        switch message {
+        case .event(let method, _):
+            inboxEvent(method, JSONValue(message.params ?? .object([])))
+        case .request(let id, let method, _):
+            Task { await answerServer(id: id, method: method, params: JSONValue(message.params ?? .object([]))) }
+        case .answer:
+            return
         }
     }
 
     /// Answers a request of the server's: `app.willPresent` with the delegate's options.
-    private func answerServer(id: JSONValue, method: String, params: JSONValue) async {
-        var answer: [String: JSONValue] = ["jsonrpc": "2.0", "id": id]
-        if method == "app.willPresent" {
-            let notification = UserNotification(json: params["notification"] ?? .object([:]))
-            let options = await delegate?.willPresent(notification) ?? []
-            answer["result"] = ["options": options.json]
-        } else {
-            answer["error"] = ["code": -32601, "message": .string("The app answers no method \"\(method)\".")]
+    private func answerServer(id: JSON, method: String, params: JSONValue) async {
+        guard method == MethodName.appWillPresent.rawValue else {
+            connection?.respond(to: id, error: RPCErrorReply(code: -32601, message: "The app answers no method \"\(method)\"."))
+            return
         }
-        guard let line = try? JSONValue.object(answer).line() else { return }
-        try? connection?.send(line)
+        let notification = UserNotification(json: params["notification"] ?? .object([:]))
+        let options = await delegate?.willPresent(notification) ?? []
+        connection?.respond(to: id, result: .object([("options", options.json.wire)]))
     }
 
-    /// The host closed `connection`: its calls fail, and the center reconnects
-    /// when the app follows its events or declared its foreground.
-    func ended(_ connection: HostConnection) {
+    /// The host closed `connection` (its calls failed with it), and the center
+    /// reconnects when the app follows its events or declared its foreground.
+    func ended(_ connection: AsyncRPCConnection) {
         guard self.connection === connection else { return }
         self.connection = nil
-        let lost = waiting
-        waiting = [:]
-        for continuation in lost.values {
-            continuation.resume(throwing: UserNotificationError(
-                code: .hostUnavailable, message: "The connection to the host ended before its answer."))
-        }
         guard (delegate != nil || isForeground) && !closing && reconnecting == nil else { return }
         reconnecting = Task { [weak self] in
             // Backoff between attempts: 50 ms, doubling, at most 2 s.

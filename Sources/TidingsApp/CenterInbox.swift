@@ -1,3 +1,5 @@
+import TidingsProtocol
+
 /// The entries of the app's inbox (responses forwarded, background
 /// notifications), queued for the delegate one at a time, in the order received.
 final class InboxDispatch {
@@ -29,7 +31,7 @@ extension UserNotificationCenter {
     /// its inbox, is queued for the delegate once (a replay of one queued is
     /// passed over; of one handed already, only taken).
     func inboxEvent(_ method: String, _ params: JSONValue) {
-        guard method == "response.forwarded" || method == "notification.background",
+        guard method == EventName.responseForwarded.rawValue || method == EventName.notificationBackground.rawValue,
               params["app"]?.stringValue == app, let id = params["id"]?.integerValue, let inbox else { return }
         switch inbox.entries[id] {
         case nil:
@@ -66,7 +68,7 @@ extension UserNotificationCenter {
     /// first, the entry stays, is replayed on reconnecting and taken then.
     private func take(_ id: Int64) async {
         do {
-            _ = try await call("inbox.take", ["app": .string(app), "ids": [.integer(id)]])
+            _ = try await call(.inboxTake, ["app": .string(app), "ids": [.integer(id)]])
             inbox?.entries[id] = nil
         } catch {
             return

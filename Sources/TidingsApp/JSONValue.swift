@@ -1,7 +1,8 @@
-import FoundationEssentials
+import TidingsBase
 
 /// A JSON value, as the host's protocol carries it: what `userInfo` holds,
-/// and what ``UserNotificationCenter/call(_:_:)`` sends and answers.
+/// and what ``UserNotificationCenter/call(_:_:)`` sends and answers. Numbers
+/// without a fraction that fit in 64 bits stay exact integers, however large.
 public enum JSONValue: Sendable, Hashable, Codable {
     /// `null`.
     case null
@@ -64,11 +65,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return nil
     }
 
-    /// The number as an integer, when the value is a whole number.
+    /// The number as an integer, when the value is a whole number that fits.
     public var integerValue: Int64? {
         switch self {
         case .integer(let value): value
-        case .double(let value) where value.rounded() == value && abs(value) < 9e18: Int64(value)
+        case .double(let value) where value.rounded() == value: Int64(exactly: value)
         default: nil
         }
     }
@@ -103,18 +104,31 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// The strings of an array of strings (other elements left out); empty for anything else.
     var strings: [String] { (arrayValue ?? []).compactMap(\.stringValue) }
 
-    /// The value as one line of UTF-8 JSON (JSON escapes every newline in strings).
-    func line() throws(UserNotificationError) -> [UInt8] {
-        do {
-            return Array(try JSONEncoder().encode(self)) + [UInt8(ascii: "\n")]
-        } catch {
-            throw UserNotificationError(code: .invalidInput, message: "The value cannot be written as JSON: \(error).")
+    /// The value as the wire JSON carries it (an object's members by name, in order).
+    var wire: JSON {
+        switch self {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .integer(let value): .integer(value)
+        case .double(let value): .double(value)
+        case .string(let value): .string(value)
+        case .array(let values): .array(values.map(\.wire))
+        case .object(let members): .object(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value.wire) })
         }
     }
 
-    /// Parses one line of JSON; nil when it is not JSON.
-    static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    /// The value the wire JSON `json` is (of an object's repeated members, the first).
+    init(_ json: JSON) {
+        switch json {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .integer(let value): self = .integer(value)
+        case .double(let value): self = .double(value)
+        case .string(let value): self = .string(value)
+        case .array(let values): self = .array(values.map(JSONValue.init))
+        case .object(let members):
+            self = .object(Dictionary(members.map { ($0.0, JSONValue($0.1)) }, uniquingKeysWith: { first, _ in first }))
+        }
     }
 }
 

@@ -1,4 +1,6 @@
 import Glibc
+import TidingsBase
+import TidingsProtocol
 
 /// An app's notification center (`UNUserNotificationCenter`): the app's side
 /// of the Tidings host, over its JSON-RPC socket. One connection, owned by
@@ -11,10 +13,7 @@ public actor UserNotificationCenter {
     public nonisolated let socketPath: String
 
     /// The connection, while there is one.
-    var connection: HostConnection?
-    /// The calls waiting for their answer, by id.
-    var waiting: [Int64: CheckedContinuation<JSONValue, any Error>] = [:]
-    private var lastID: Int64 = 0
+    var connection: AsyncRPCConnection?
     /// The app's delegate, set with ``setDelegate(_:)``.
     var delegate: (any UserNotificationCenterDelegate)?
     /// Whether the app said it is in the foreground.
@@ -35,7 +34,7 @@ public actor UserNotificationCenter {
     }
 
     deinit {
-        // The reading thread holds the connection until its end: end it.
+        // The connection's reading thread holds it until its end: end it.
         reconnecting?.cancel()
         connection?.shutDown()
     }
@@ -54,13 +53,13 @@ public actor UserNotificationCenter {
     /// `options` holds ``AuthorizationOptions/provisional``.
     /// - Returns: whether notifications are allowed (provisionally included).
     public func requestAuthorization(options: AuthorizationOptions) async throws -> Bool {
-        let answer = try await call("authorization.request", ["app": .string(app), "options": options.json])
+        let answer = try await call(.authorizationRequest, ["app": .string(app), "options": options.json])
         return answer["granted"]?.boolValue ?? false
     }
 
     /// The app's notification settings (`notificationSettings()`).
     public func notificationSettings() async throws -> NotificationSettings {
-        NotificationSettings(json: try await call("authorization.settings", ["app": .string(app)]))
+        NotificationSettings(json: try await call(.authorizationSettings, ["app": .string(app)]))
     }
 
     // MARK: Requests
@@ -69,9 +68,9 @@ public actor UserNotificationCenter {
     /// into the host's store, as iOS moves them) or schedules it (`add(_:)`).
     public func add(_ request: NotificationRequest) async throws {
         if request.trigger != nil {
-            _ = try await call("requests.add", ["app": .string(app), "request": request.json])
+            _ = try await call(.requestsAdd, ["app": .string(app), "request": request.json])
         } else {
-            _ = try await call("notifications.deliver", [
+            _ = try await call(.notificationsDeliver, [
                 "app": .string(app), "identifier": .string(request.identifier), "payload": request.json,
                 "attachments": "move", "answer": "presentation",
             ])
@@ -80,7 +79,7 @@ public actor UserNotificationCenter {
 
     /// The app's requests waiting for their trigger, soonest first (`pendingNotificationRequests()`).
     public func pendingNotificationRequests() async throws -> [NotificationRequest] {
-        let answer = try await call("requests.pending", ["app": .string(app)])
+        let answer = try await call(.requestsPending, ["app": .string(app)])
         return (answer["requests"]?.arrayValue ?? []).map { entry in
             let payload = entry["request"] ?? .object([:])
             var request = NotificationRequest(
@@ -95,13 +94,13 @@ public actor UserNotificationCenter {
     /// Removes pending requests before they fire (`removePendingNotificationRequests(withIdentifiers:)`).
     public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) async throws {
         guard !identifiers.isEmpty else { return }
-        _ = try await call("requests.remove",
+        _ = try await call(.requestsRemove,
                            ["app": .string(app), "identifiers": .array(identifiers.map(JSONValue.string))])
     }
 
     /// Removes every pending request of the app (`removeAllPendingNotificationRequests()`).
     public func removeAllPendingNotificationRequests() async throws {
-        _ = try await call("requests.remove", ["app": .string(app)])
+        _ = try await call(.requestsRemove, ["app": .string(app)])
     }
 
     // MARK: Delivered notifications
@@ -111,7 +110,7 @@ public actor UserNotificationCenter {
         var notifications: [UserNotification] = []
         var cursor = JSONValue.null
         repeat {
-            let page = try await call("notifications.list", ["app": .string(app), "cursor": cursor, "limit": 1000])
+            let page = try await call(.notificationsList, ["app": .string(app), "cursor": cursor, "limit": 1000])
             notifications += (page["notifications"]?.arrayValue ?? []).compactMap { $0["notification"] }
                 .map(UserNotification.init(json:))
             cursor = page["next"] ?? .null
@@ -122,12 +121,12 @@ public actor UserNotificationCenter {
     /// Removes delivered notifications (`removeDeliveredNotifications(withIdentifiers:)`).
     public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async throws {
         guard !identifiers.isEmpty else { return }
-        _ = try await call("notifications.remove", ["identifiers": .array(identifiers.map(JSONValue.string))])
+        _ = try await call(.notificationsRemove, ["identifiers": .array(identifiers.map(JSONValue.string))])
     }
 
     /// Removes every delivered notification of the app (`removeAllDeliveredNotifications()`).
     public func removeAllDeliveredNotifications() async throws {
-        _ = try await call("notifications.remove", ["app": .string(app)])
+        _ = try await call(.notificationsRemove, ["app": .string(app)])
     }
 
     // MARK: Categories and badge
@@ -135,12 +134,12 @@ public actor UserNotificationCenter {
     /// Sets the app's categories, replacing those it had (`setNotificationCategories(_:)`).
     public func setNotificationCategories(_ categories: Set<NotificationCategory>) async throws {
         let sorted = categories.sorted { $0.identifier < $1.identifier }
-        _ = try await call("categories.register", ["app": .string(app), "categories": .array(sorted.map(\.json))])
+        _ = try await call(.categoriesRegister, ["app": .string(app), "categories": .array(sorted.map(\.json))])
     }
 
     /// The app's categories as registered (`notificationCategories()`).
     public func notificationCategories() async throws -> Set<NotificationCategory> {
-        let answer = try await call("categories.list", ["app": .string(app)])
+        let answer = try await call(.categoriesList, ["app": .string(app)])
         let mine = (answer["apps"]?.arrayValue ?? []).first { $0["app"]?.stringValue == app }
         return Set((mine?["categories"]?.arrayValue ?? []).map(NotificationCategory.init(json:)))
     }
@@ -148,7 +147,7 @@ public actor UserNotificationCenter {
     /// Sets the app's badge (`setBadgeCount(_:)`); 0 clears it, a negative
     /// count is refused (``UserNotificationError/Code/badgeInputInvalid``).
     public func setBadgeCount(_ count: Int) async throws {
-        _ = try await call("badge.set", ["app": .string(app), "count": .integer(Int64(count))])
+        _ = try await call(.badgeSet, ["app": .string(app), "count": .integer(Int64(count))])
     }
 
     // MARK: The app's state
@@ -161,7 +160,7 @@ public actor UserNotificationCenter {
         self.delegate = delegate
         if delegate != nil && inbox == nil { inbox = InboxDispatch(center: self) }
         if delegate == nil, connection != nil {
-            _ = try await call("events.unsubscribe", nil)
+            _ = try await call(.eventsUnsubscribe, nil)
         }
         try await restore()
     }
@@ -190,19 +189,23 @@ public actor UserNotificationCenter {
     /// such as a front end's `authorization.decide`.
     /// - Throws: ``UserNotificationError``: the host's error, or ``UserNotificationError/Code/hostUnavailable``.
     public func call(_ method: String, _ params: JSONValue?) async throws -> JSONValue {
+        try await call(MethodName(method), params)
+    }
+
+    /// Calls `method` with `params` and returns its result.
+    func call(_ method: MethodName, _ params: JSONValue?) async throws -> JSONValue {
+        JSONValue(try await call(method, wire: params?.wire))
+    }
+
+    /// Calls `method` with the wire JSON `params` and returns its result.
+    func call(_ method: MethodName, wire params: JSON?) async throws -> JSON {
         let connection = try await connected()
-        lastID += 1
-        let id = lastID
-        var message: [String: JSONValue] = ["jsonrpc": "2.0", "id": .integer(id), "method": .string(method)]
-        if let params { message["params"] = params }
-        let line = try JSONValue.object(message).line()
-        return try await withCheckedThrowingContinuation { continuation in
-            waiting[id] = continuation
-            do throws(UserNotificationError) {
-                try connection.send(line)
-            } catch {
-                waiting.removeValue(forKey: id)?.resume(throwing: error)
-            }
+        do {
+            return try await connection.call(method, params)
+        } catch RPCCallFailure.answered(let error) {
+            throw UserNotificationError(answer: JSONValue(error.json))
+        } catch {
+            throw UserNotificationError(code: .hostUnavailable, message: "The connection to the host ended before its answer.")
         }
     }
 }

@@ -1,65 +1,35 @@
-import Glibc
+@_exported import TidingsProtocol
 import TidingsBase
-import TidingsServer
 import TestSupport
-
-/// An error the server answered with.
-package struct RPCErrorReply: Error, CustomStringConvertible {
-    package let code: Int64
-    package let message: String
-    package let data: JSON?
-    package var description: String { "\(code): \(message)" }
-
-    package init(code: Int64, message: String, data: JSON?) {
-        self.code = code
-        self.message = message
-        self.data = data
-    }
-}
 
 /// A JSON-RPC client over a Unix socket, as a front end would be: it sends
 /// lines and reads answers and events. The server tests drive a server in
 /// their own process with it; the attack tests, `tidings serve` as a process.
+/// A facade over TidingsProtocol's `BlockingRPCClient` (what failed on the
+/// client's side is thrown as an `RPCErrorReply` of code 0).
 package final class RPCClient {
-    package let socket: Int32
-    private var buffer: [UInt8] = []
-    private var nextID: Int64 = 0
-    /// Events received, in order, not yet taken.
-    package private(set) var events: [JSON] = []
-    /// Requests the server sent (an `id` and a `method`), in order, not yet taken.
-    package private(set) var serverRequests: [JSON] = []
-    /// Answers read while waiting for another, by id.
-    private var answers: [JSON: JSON] = [:]
+    private let client: BlockingRPCClient
 
     package init(path: String) throws {
-        let descriptor = try UnixSocket.connect(to: path)
-        socket = descriptor.take()
+        client = try BlockingRPCClient(path: path)
     }
 
-    deinit {
-        close(socket)
-    }
+    /// The socket's descriptor.
+    package var socket: Int32 { client.socket.descriptor }
+    /// Events received, in order, not yet taken.
+    package var events: [JSON] { client.events }
+    /// Requests the server sent (an `id` and a `method`), in order, not yet taken.
+    package var serverRequests: [JSON] { client.serverRequests }
 
     /// Sends `text` and a newline.
     package func send(_ text: String) {
-        let bytes = Array((text + "\n").utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { return }
-            sent += count
-        }
+        try? client.send(line: Array(text.utf8))
     }
 
     /// Sends a request and returns its id.
     @discardableResult
     package func request(_ method: String, _ params: JSON? = nil, id: JSON? = nil) -> JSON {
-        nextID += 1
-        let id = id ?? .integer(nextID)
-        var members: [(String, JSON)] = [("jsonrpc", .string("2.0")), ("id", id), ("method", .string(method))]
-        if let params { members.append(("params", params)) }
-        send(JSON.object(members).serialized())
-        return id
+        (try? client.request(MethodName(method), params, id: id)) ?? id ?? .null
     }
 
     /// Calls `method` and returns its result, or throws the error the server answered.
@@ -70,12 +40,14 @@ package final class RPCClient {
 
     /// The answer to request `id`: its result, or its error thrown.
     package func result(of id: JSON, timeout: Double = patience) throws -> JSON {
-        let answer = try self.answer(to: id, timeout: timeout)
-        if let error = answer["error"] {
-            throw RPCErrorReply(code: error["code"]?.integerValue ?? 0, message: error["message"]?.stringValue ?? "",
-                                data: error["data"])
+        do throws(RPCCallFailure) {
+            return try client.result(of: id, until: MonotonicClock.deadline(after: timeout))
+        } catch {
+            switch error {
+            case .answered(let reply): throw reply
+            case .client(let failure): throw Self.reply(failure, waitingFor: id)
+            }
         }
-        return answer["result"] ?? .null
     }
 
     /// Every delivered notification (`{app, notification}`), of `app` when
@@ -97,101 +69,68 @@ package final class RPCClient {
 
     /// The whole response object for `id`.
     package func answer(to id: JSON, timeout: Double = patience) throws -> JSON {
-        let deadline = MonotonicClock.deadline(after: timeout)
-        while true {
-            if let answer = answers.removeValue(forKey: id) { return answer }
-            guard let message = try readMessage(until: deadline) else { throw RPCErrorReply(code: 0, message: "no answer to \(id) in time", data: nil) }
-            file(message)
+        try clientSide(waitingFor: id) { () throws(RPCClientFailure) in
+            try client.answer(to: id, until: MonotonicClock.deadline(after: timeout))
         }
     }
 
     /// True when the answer to `id` has arrived (read while waiting for
     /// another) and is not taken yet; it does not read.
     package func hasAnswer(to id: JSON) -> Bool {
-        answers[id] != nil
+        client.hasAnswer(to: id)
     }
 
     /// The next event of `method` (taking it): waits until it comes, for at most `timeout` seconds.
     package func event(_ method: String, timeout: Double = patience) throws -> JSON? {
-        let deadline = MonotonicClock.deadline(after: timeout)
-        while true {
-            if let position = events.firstIndex(where: { $0["method"]?.stringValue == method }) {
-                return events.remove(at: position)["params"]
-            }
-            guard let message = try readMessage(until: deadline) else { return nil }
-            file(message)
+        try clientSide { () throws(RPCClientFailure) in
+            try client.event(method, until: MonotonicClock.deadline(after: timeout))?["params"]
         }
     }
 
     /// The next request the server sent of `method` (taking it): waits until
     /// it comes, for at most `timeout` seconds.
     package func serverRequest(_ method: String, timeout: Double = patience) throws -> JSON? {
-        let deadline = MonotonicClock.deadline(after: timeout)
-        while true {
-            if let position = serverRequests.firstIndex(where: { $0["method"]?.stringValue == method }) {
-                return serverRequests.remove(at: position)
-            }
-            guard let message = try readMessage(until: deadline) else { return nil }
-            file(message)
+        try clientSide { () throws(RPCClientFailure) in
+            try client.serverRequest(method, until: MonotonicClock.deadline(after: timeout))
         }
     }
 
     /// Answers the server's request `id` with `result`.
     package func respond(to id: JSON, result: JSON) {
-        send(JSON.object([("jsonrpc", .string("2.0")), ("id", id), ("result", result)]).serialized())
+        try? client.respond(to: id, result: result)
     }
 
     /// Answers the server's request `id` with an error of `code`.
     package func respond(to id: JSON, errorCode code: Int64, message: String) {
-        send(JSON.object([("jsonrpc", .string("2.0")), ("id", id), ("error", .object([
-            ("code", .integer(code)), ("message", .string(message)),
-        ]))]).serialized())
+        try? client.respond(to: id, error: RPCErrorReply(code: code, message: message))
     }
 
     /// Reads whatever arrives for `seconds`, filing it.
     package func drain(for seconds: Double) throws {
-        let deadline = MonotonicClock.deadline(after: seconds)
-        while let message = try readMessage(until: deadline) { file(message) }
+        try clientSide { () throws(RPCClientFailure) in try client.drain(until: MonotonicClock.deadline(after: seconds)) }
     }
 
     /// The next raw line, or nil when none came in time; throws at end of stream.
     package func readLine(until deadline: UInt64) throws -> String? {
-        try readMessageBytes(until: deadline).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    private func file(_ message: JSON) {
-        if case .array(let replies) = message {
-            for reply in replies { file(reply) }
-        } else if message["method"] != nil && message["id"] != nil {
-            serverRequests.append(message)
-        } else if let id = message["id"] {
-            answers[id] = message
-        } else {
-            events.append(message)
+        try clientSide { () throws(RPCClientFailure) in
+            try client.readLine(until: deadline).map { String(decoding: $0, as: UTF8.self) }
         }
     }
 
-    private func readMessage(until deadline: UInt64) throws -> JSON? {
-        guard let bytes = try readMessageBytes(until: deadline) else { return nil }
-        return try JSON.parse(bytes)
+    /// `body`, its failure thrown as a reply of code 0.
+    private func clientSide<Value>(waitingFor id: JSON? = nil,
+                                   _ body: () throws(RPCClientFailure) -> Value) throws -> Value {
+        do throws(RPCClientFailure) {
+            return try body()
+        } catch {
+            throw Self.reply(error, waitingFor: id)
+        }
     }
 
-    private func readMessageBytes(until deadline: UInt64) throws -> [UInt8]? {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            let now = MonotonicClock.now()
-            guard now < deadline else { return nil }
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(max(1, (deadline - now) / 1_000_000)))
-            if ready <= 0 { continue }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { throw RPCErrorReply(code: 0, message: "the server closed the connection", data: nil) }
-            buffer += chunk[..<count]
+    private static func reply(_ failure: RPCClientFailure, waitingFor id: JSON?) -> RPCErrorReply {
+        switch failure {
+        case .timedOut: RPCErrorReply(code: 0, message: "no answer to \(id.map { "\($0)" } ?? "it") in time")
+        case .broken(let reason): RPCErrorReply(code: 0, message: reason)
         }
     }
 }

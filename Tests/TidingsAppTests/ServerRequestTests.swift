@@ -41,7 +41,7 @@ import Testing
                 break
             }
         }
-        send(#"{"jsonrpc": "2.0", "id": "s1", "method": "app.willPresent", "params": {"app": "org.example.app", "notification": {"identifier": "n1", "date": "2026-11-26T10:00:00Z", "title": "Hi", "body": "There", "userInfo": {"k": 1}}}}"#)
+        send(#"{"jsonrpc": "2.0", "id": "s1", "method": "app.willPresent", "params": {"app": "org.example.app", "notification": {"identifier": "n1", "date": "2026-11-26T10:00:00Z", "title": "Hi", "body": "There", "userInfo": {"k": 1, "big": 9007199254740993}}}}"#)
         while true {
             let message = try readLine()
             if message["id"] == .string("s1") { return message }
@@ -67,6 +67,8 @@ import Testing
         #expect(asked.request.identifier == "n1")
         #expect(asked.request.content.body == "There")
         #expect(asked.request.content.userInfo["k"] == 1)
+        // Above 2^53 an integer is still exact (never read through a Double).
+        #expect(asked.request.content.userInfo["big"] == .integer(9_007_199_254_740_993))
         await center.disconnect()
     }
 }

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// What the user does on the desktop, sent to the server: `notifications.respond`,
 /// `notifications.open`, `authorization.decide`. None is lost while the server
@@ -9,20 +10,20 @@ extension DesktopFrontEnd {
     /// A call made for the user, and what to do with its answer.
     struct Answer {
         /// The method and its params.
-        var method: String
+        var method: MethodName
         var params: JSON
         /// Called with the server's answer.
-        var then: (Result<JSON, ServerError>) -> Void
+        var then: (Result<JSON, RPCErrorReply>) -> Void
     }
 
     /// The most answers kept while the server is away; the oldest beyond are lost (and logged).
     static let answersKept = 100
 
     /// Sends `method` with `params` for the user now, or once the server is back.
-    func answer(_ method: String, _ params: JSON, then: @escaping (Result<JSON, ServerError>) -> Void) {
+    func answer(_ method: MethodName, _ params: JSON, then: @escaping (Result<JSON, RPCErrorReply>) -> Void) {
         let answer = Answer(method: method, params: params, then: then)
         guard let server, synchronised else {
-            log.record("queued", [("method", .string(method)), ("params", params)],
+            log.record("queued", [("method", .string(method.rawValue)), ("params", params)],
                        "the server is away: \(method) is sent once it is back")
             return keep([answer])
         }
@@ -45,7 +46,7 @@ extension DesktopFrontEnd {
         keep([])
     }
 
-    private func send(_ answer: Answer, on server: ServerConnection) {
+    private func send(_ answer: Answer, on server: PolledRPCConnection) {
         nextAnswer += 1
         let key = nextAnswer
         answersInFlight[key] = answer
@@ -62,7 +63,7 @@ extension DesktopFrontEnd {
         let lost = answersWaiting.prefix(answersWaiting.count - Self.answersKept)
         answersWaiting.removeFirst(lost.count)
         for answer in lost {
-            log.record("lost", [("method", .string(answer.method)), ("params", answer.params)],
+            log.record("lost", [("method", .string(answer.method.rawValue)), ("params", answer.params)],
                        "too many answers wait for the server: \(answer.method) is lost")
         }
     }

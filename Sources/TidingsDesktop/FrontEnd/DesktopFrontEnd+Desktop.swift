@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// The desktop's side: what is shown and closed, and what the user does there.
 extension DesktopFrontEnd {
@@ -169,7 +170,7 @@ extension DesktopFrontEnd {
     private func respond(_ identifier: String, action: String, text: String?) {
         var params: [(String, JSON)] = [("identifier", .string(identifier)), ("action", .string(action))]
         if let text { params.append(("text", .string(text))) }
-        answer("notifications.respond", .object(params)) { [unowned self] answer in
+        answer(.notificationsRespond, .object(params)) { [unowned self] answer in
             switch answer {
             case .success(let result):
                 log.record("responded", [("identifier", .string(identifier)), ("action", .string(action)),
@@ -190,7 +191,7 @@ extension DesktopFrontEnd {
 
     /// `notifications.open`: the `presentation.changed` that follows shows the extension's view.
     private func open(_ identifier: String) {
-        answer("notifications.open", .object([("identifier", .string(identifier))])) { [unowned self] answer in
+        answer(.notificationsOpen, .object([("identifier", .string(identifier))])) { [unowned self] answer in
             switch answer {
             case .success:
                 log.record("opened", [("identifier", .string(identifier))], "opened the interface of \(identifier)")
@@ -205,7 +206,7 @@ extension DesktopFrontEnd {
     /// `authorization.decide` for the prompt's app.
     private func decide(_ app: String, allow: Bool) {
         let decision = allow ? "allow" : "deny"
-        answer("authorization.decide", .object([("app", .string(app)), ("decision", .string(decision))])) {
+        answer(.authorizationDecide, .object([("app", .string(app)), ("decision", .string(decision))])) {
             [unowned self] answer in
             if case .success(let result) = answer {
                 log.record("decided", [("app", .string(app)), ("decision", .string(decision)),

@@ -1,17 +1,18 @@
 import TidingsBase
+import TidingsProtocol
 
 /// The server's side: the connection's first calls, the re-list, the events.
 extension DesktopFrontEnd {
     /// The events the front end subscribes to (`events.lagging` comes anyway).
-    static let subscribedEvents = ["notification.delivered", "presentation.changed", "notification.dismissed",
-                                   "response.forwarded", "authorization.requested", "authorization.changed",
-                                   "state.degraded", "state.recovered", "state.repaired"]
+    static let subscribedEvents: [EventName] = [.notificationDelivered, .presentationChanged, .notificationDismissed,
+                                                .responseForwarded, .authorizationRequested, .authorizationChanged,
+                                                .stateDegraded, .stateRecovered, .stateRepaired]
     /// What the front end needs of the protocol beyond version 1.
     static let neededCapabilities = ["events.seq", "events.resume", "events.filter"]
 
     /// `server.describe`: checks the protocol, then lists the apps and subscribes.
-    func describe(_ connection: ServerConnection) {
-        connection.call("server.describe") { [unowned self] answer in
+    func describe(_ connection: PolledRPCConnection) {
+        connection.call(.serverDescribe) { [unowned self] answer in
             guard case .success(let description) = answer else { return serverGone("server.describe failed") }
             let version = description["protocol"]?["version"]?.integerValue ?? 1
             let offered = Set(description["protocol"]?["capabilities"]?.arrayValue?.compactMap(\.stringValue) ?? [])
@@ -23,7 +24,7 @@ extension DesktopFrontEnd {
                     + "; tidings desktop needs version 2 with \(Self.neededCapabilities.joined(separator: ", ")): restart it with this tidings."))
                 return
             }
-            connection.call("apps.list") { [unowned self] answer in
+            connection.call(.appsList) { [unowned self] answer in
                 if case .success(let list) = answer { learnApps(list) }
                 subscribe(connection)
             }
@@ -44,7 +45,7 @@ extension DesktopFrontEnd {
     func display(of app: String) -> AppDisplay {
         if let known = apps[app] { return known }
         if appsAsked.insert(app).inserted, let server {
-            server.call("apps.list", .object([("app", .string(app))])) { [unowned self] answer in
+            server.call(.appsList, .object([("app", .string(app))])) { [unowned self] answer in
                 if case .success(let list) = answer { learnApps(list) }
             }
         }
@@ -54,21 +55,21 @@ extension DesktopFrontEnd {
     /// `events.subscribe`, resuming after the last `seq` handled; re-lists
     /// when the server cannot resume, on the first connection of the process,
     /// and when the bus came back meanwhile.
-    private func subscribe(_ connection: ServerConnection) {
-        var params: [(String, JSON)] = [("apps", .string("all")), ("events", .array(Self.subscribedEvents.map(JSON.string))),
-                                        ("replay", .bool(true))]
-        if let after = shown.lastSeq { params.append(("after", .integer(after))) }
-        connection.call("events.subscribe", .object(params)) { [unowned self] answer in
+    private func subscribe(_ connection: PolledRPCConnection) {
+        var subscription = EventSubscription(apps: .string("all"), events: Self.subscribedEvents, replay: true,
+                                             lastSeq: shown.lastSeq)
+        connection.call(.eventsSubscribe, subscription.params) { [unowned self] answer in
             guard case .success(let result) = answer else { return serverGone("events.subscribe failed") }
-            let resumed = result["resumed"]?.boolValue ?? false
+            subscription.lastSeq = shown.lastSeq
+            let said = subscription.subscribed(result)
+            let resumed = said.resumed
             // Not resumed: the events to come follow the server's last `seq` (a server with fresh state numbers from 1 again).
-            if let seq = result["seq"]?.integerValue, !resumed || seq < shown.lastSeq ?? 0 { shown.restart(after: seq) }
+            if let seq = subscription.lastSeq, seq != shown.lastSeq { shown.restart(after: seq) }
             let reconnected = everConnected
             everConnected = true
             log.record(reconnected ? "reconnected" : "connected",
                        [("socket", .string(options.socketPath)), ("resumed", .bool(resumed)),
-                        ("missed", .integer(result["missed"]?.integerValue ?? 0)),
-                        ("replayed", .integer(result["replayed"]?.integerValue ?? 0))],
+                        ("missed", .integer(said.missed)), ("replayed", .integer(said.replayed))],
                        (reconnected ? "reconnected to " : "connected to ") + options.socketPath
                        + (resumed ? ", resuming after event \(shown.lastSeq ?? 0)" : ", listing what it shows"))
             synchronised = true
@@ -92,13 +93,13 @@ extension DesktopFrontEnd {
     /// Lists a page for the re-list `generation`; the answers of a re-list another replaced are dropped.
     private func listPage(after cursor: JSON, generation: Int) {
         guard let server else { return }
-        server.call("notifications.list", .object([("cursor", cursor), ("limit", .integer(1000))])) { [unowned self] answer in
+        server.call(.notificationsList, .object([("cursor", cursor), ("limit", .integer(1000))])) { [unowned self] answer in
             guard relisting?.generation == generation, case .success(let page) = answer else { return }
             for item in page["notifications"]?.arrayValue ?? [] {
                 guard let identifier = item["notification"]?["identifier"]?.stringValue else { continue }
                 relisting?.unseen.remove(identifier)
                 relisting?.outstanding += 1
-                server.call("notifications.presentation", .object([("identifier", .string(identifier))])) { [unowned self] answer in
+                server.call(.notificationsPresentation, .object([("identifier", .string(identifier))])) { [unowned self] answer in
                     guard relisting?.generation == generation else { return }
                     relisting?.outstanding -= 1
                     if case .success(let presentation) = answer, let app = item["app"]?.stringValue {
@@ -184,7 +185,7 @@ extension DesktopFrontEnd {
             case .delivered:
                 forwarding.remove(id)
                 forwarded.insert(id)
-                answer("inbox.take", .object([("app", .string(app)), ("ids", .array([.integer(id)]))])) { _ in }
+                answer(.inboxTake, .object([("app", .string(app)), ("ids", .array([.integer(id)]))])) { _ in }
                 log.record("activated", [("app", .string(app)), ("entry", .integer(id)),
                                          ("action", entry["actionIdentifier"] ?? .null)],
                            "handed response \(id) to \(app) (ActivateAction) and took it from its inbox")
@@ -208,7 +209,7 @@ extension DesktopFrontEnd {
         guard let server, synchronised else { return }
         var params: [(String, JSON)] = [("limit", .integer(1000))]
         if cursor != .null { params.append(("after", cursor)) }
-        server.call("inbox.list", .object(params)) { [unowned self] answer in
+        server.call(.inboxList, .object(params)) { [unowned self] answer in
             guard case .success(let page) = answer else { return }
             for entry in page["entries"]?.arrayValue ?? [] { forward(entry) }
             if let next = page["next"], next != .null { forwardInbox(after: next) }

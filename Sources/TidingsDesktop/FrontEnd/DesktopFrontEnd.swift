@@ -1,5 +1,6 @@
 import Glibc
 import TidingsBase
+import TidingsProtocol
 
 /// `tidings desktop`: shows what a running `tidings serve` presents on the
 /// session's notification server (`org.freedesktop.Notifications`) and
@@ -23,7 +24,7 @@ package final class DesktopFrontEnd {
     let activation = AppActivation()
 
     /// The server's connection, while there is one.
-    var server: ServerConnection?
+    var server: PolledRPCConnection?
     /// The bus and its notification server, while there is one.
     var desktop: DesktopBus?
     /// What is on screen and the last `seq` handled.
@@ -176,9 +177,9 @@ package final class DesktopFrontEnd {
 
     /// Connects to the server, or plans the next try.
     func connectServer() {
-        let connection: ServerConnection
+        let connection: PolledRPCConnection
         do throws(Diagnostic) {
-            connection = try ServerConnection(path: options.socketPath)
+            connection = try PolledRPCConnection(path: options.socketPath)
         } catch {
             if error.code.refusesPath {
                 failure = FrontEndError(.unsafeSocket, error)
@@ -226,9 +227,10 @@ package final class DesktopFrontEnd {
                 // A message read after the connection was given up (a failure met in a callback) is not handled.
                 guard self.server === server else { return }
                 switch message {
-                case .event(let method, let params): handleEvent(method, params)
-                case .request(let id, let method):
+                case .event(let method, let event): handleEvent(method, event["params"] ?? .object([]))
+                case .request(let id, let method, _):
                     server.refuse(id, code: -32601, message: "tidings desktop answers no \(method): it puts no app in the foreground.")
+                case .answer: return
                 }
             }
             if closed { serverGone("the server closed the connection") }
@@ -237,7 +239,7 @@ package final class DesktopFrontEnd {
         }
     }
 
-    private func flush(_ connection: ServerConnection) {
+    private func flush(_ connection: PolledRPCConnection) {
         do throws(SystemError) {
             try connection.flush()
         } catch {

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// What the protocol reference says of one event the server pushes (a
 /// JSON-RPC notification): its method name, when it is sent, and its params.
@@ -10,9 +11,9 @@ package struct ProtocolEvent: Sendable {
     /// The members of its `params`.
     package let fields: [ProtocolField]
 
-    /// The entry of `name`.
-    package init(_ name: String, summary: String, fields: [ProtocolField]) {
-        self.name = name
+    /// The entry of `event` (its name one of TidingsProtocol's, which clients follow it by).
+    package init(_ event: EventName, summary: String, fields: [ProtocolField]) {
+        self.name = event.rawValue
         self.summary = summary
         self.fields = fields
     }

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// What the protocol reference says of one method: its name, what it does,
 /// the parameters it takes, what it answers and the errors it can answer.
@@ -19,9 +20,9 @@ package struct ProtocolMethod: Sendable {
     /// can (`ProtocolErrorCode.anyRequest`), each in `ProtocolErrorCode.all`.
     package let errors: [Int]
 
-    /// The entry of `name`.
-    package init(_ name: String, summary: String, parameters: [ProtocolField] = [], result: String, errors: [Int]) {
-        self.name = name
+    /// The entry of `method` (its name one of TidingsProtocol's, which clients call it by).
+    package init(_ method: MethodName, summary: String, parameters: [ProtocolField] = [], result: String, errors: [Int]) {
+        self.name = method.rawValue
         self.summary = summary
         self.parameters = parameters
         self.result = result

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// `categories.*` and `apps.*`: what an app registers — its categories and
@@ -7,7 +8,7 @@ extension HostService {
     /// The `categories.*` methods.
     static let categoryMethods: [Method] = [
         Method(ProtocolMethod(
-            "categories.register",
+            .categoriesRegister,
             summary: "Set an app's categories and their actions, replacing those it had (setNotificationCategories).",
             parameters: [
                 ProtocolField("app", "string", required: true, "The app's identifier (reverse DNS, as its bundle identifier)."),
@@ -20,7 +21,7 @@ extension HostService {
             try service.registerCategories(&params)
         },
         Method(ProtocolMethod(
-            "categories.list",
+            .categoriesList,
             summary: "The registered categories, of one app or of all.",
             parameters: [ProtocolField("app", "string", "Only this app's; every app's when absent.")],
             result: "`apps`: each app (sorted by identifier) with its `categories`, as registered.",
@@ -33,7 +34,7 @@ extension HostService {
     /// The `apps.*` methods.
     static let appMethods: [Method] = [
         Method(ProtocolMethod(
-            "apps.register",
+            .appsRegister,
             summary: "Set an app's display name and icon (shown in the header instead of its bundle identifier) and whether its notifications show previews (always, or never: the category's hidden-previews placeholder).",
             parameters: [
                 ProtocolField("app", "string", required: true, "The app's identifier."),
@@ -47,7 +48,7 @@ extension HostService {
             try service.registerApp(&params)
         },
         Method(ProtocolMethod(
-            "apps.list",
+            .appsList,
             summary: "The apps' names, icons and show-previews settings (as registered), badges (as notifications and `badge.set` set them) and authorizations, of one app or of all.",
             parameters: [ProtocolField("app", "string", "Only this app; every app registered, with a badge or with an authorization decided when absent.")],
             result: "`apps`: each app (sorted by identifier) with its `name` and `icon` when registered, `showPreviews`, `badge` (0: none), `badgeShown` (false when the app is denied or not granted `badge`: the count is kept, not shown) and `authorizationStatus` (as `authorization.settings` says it).",

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// `authorization.*` and `badge.set`: what an app asks the user
@@ -12,7 +13,7 @@ extension HostService {
     /// The family's methods.
     static let authorizationMethods: [Method] = [
         Method(ProtocolMethod(
-            "authorization.request",
+            .authorizationRequest,
             summary: "Ask the user to allow an app's notifications (requestAuthorization(options:)). Decided already: answered at once from the decision kept. Not determined (or provisional, asking without \"provisional\"): publishes `authorization.requested` for a front end to prompt, and answers once the user decides (`authorization.decide`) or the time runs out. Not determined, asking \"provisional\": granted at once, delivered quietly.",
             parameters: [
                 ProtocolField("app", "string", required: true, "The app asking."),
@@ -27,7 +28,7 @@ extension HostService {
                    try service.requestAuthorization(&params, from: client, reply: reply)
                }),
         Method(ProtocolMethod(
-            "authorization.decide",
+            .authorizationDecide,
             summary: "Record the user's answer about an app's notifications, from a front end's prompt or the command line (`tidings apps allow|deny|reset`); answers every `authorization.request` of the app waiting, and publishes `authorization.changed`.",
             parameters: [
                 ProtocolField("app", "string", required: true, "The app."),
@@ -40,7 +41,7 @@ extension HostService {
             try service.decideAuthorization(&params)
         },
         Method(ProtocolMethod(
-            "authorization.settings",
+            .authorizationSettings,
             summary: "An app's notification settings (getNotificationSettings).",
             parameters: [ProtocolField("app", "string", required: true, "The app.")],
             result: "UNNotificationSettings: `authorizationStatus`; `alertSetting`, `soundSetting`, `badgeSetting`, `lockScreenSetting`, `notificationCenterSetting`, `criticalAlertSetting`, `announcementSetting`, `timeSensitiveSetting`, `scheduledDeliverySetting`, `directMessagesSetting` (each `notSupported`, `disabled` or `enabled`; announcements, scheduled delivery and direct messages are not supported); `alertStyle` (`none`, `banner`); `showPreviewsSetting` (`always`, `never`, as `apps.register` set it); `providesAppNotificationSettings`. An app that never asked and is delivered (`serve --unasked-apps deliver`) has alert, sound and badge enabled.",
@@ -52,7 +53,7 @@ extension HostService {
             return service.settings(of: app, service.authorizations.authorization(of: app))
         },
         Method(ProtocolMethod(
-            "badge.set",
+            .badgeSet,
             summary: "Set an app's badge (setBadgeCount); 0 clears it. Publishes `app.badge-changed` when it changes.",
             parameters: [
                 ProtocolField("app", "string", required: true, "The app."),

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// `notifications.deliver`: a notification in, through its service
@@ -7,7 +8,7 @@ extension HostService {
     /// The family's methods.
     static let deliveryMethods: [Method] = [
         Method(ProtocolMethod(
-            "notifications.deliver",
+            .notificationsDeliver,
             summary: "Deliver a notification (APNs payload or request): attachments, service extension; returns the presentation, a banner (no content-extension code runs) unless \"open\" is true, which opens its expanded interface at once. One iOS does not show (background, badge only) goes to the app's inbox or sets its badge; one with `content-available` 1 and an alert, sound or badge is shown or badged and goes to the inbox as well (`notification.background`), as iOS wakes the app with it. Wrong-typed or out-of-range APNs fields are ignored with a warning (`payload.field-ignored`) and the rest delivered, as on a device; a notification with nothing to show, sound or badge is refused with Apple's 1401 (notificationInvalidNoContent).",
             parameters: [
                 ProtocolField("payload", "object", required: true,

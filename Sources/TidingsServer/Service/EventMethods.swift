@@ -1,11 +1,12 @@
 import TidingsBase
+import TidingsProtocol
 
 /// `events.*`: a connection's subscription to the events of some apps, or of all.
 extension HostService {
     /// The family's methods.
     static let eventMethods: [Method] = [
         Method(ProtocolMethod(
-            "events.subscribe",
+            .eventsSubscribe,
             summary: "Hear the events of some apps, or of all, or only some events: notifications delivered, presentations changed, notifications dismissed, responses forwarded and background notifications (what the inbox keeps is replayed first), badges, extension failures; and the state's health and repairs. Every event carries `seq`, its sequence number; a front end that reconnects gives the last it saw as `after` and hears what it missed, with no gap and nothing twice.",
             parameters: [
                 ProtocolField("apps", "array of strings | \"all\"", "The apps whose events to hear; `\"all\"` (or absent): every app's. Replaces the connection's subscription."),
@@ -19,7 +20,7 @@ extension HostService {
             try service.subscribe(&params, client: client)
         },
         Method(ProtocolMethod(
-            "events.unsubscribe",
+            .eventsUnsubscribe,
             summary: "Stop hearing events.",
             result: "`unsubscribed`: whether the connection was subscribed.",
             errors: [-32602]),

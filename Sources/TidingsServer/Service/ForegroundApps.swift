@@ -1,5 +1,6 @@
 import Synchronization
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// Which apps are in the foreground, on which connection, and whether they
@@ -95,7 +96,7 @@ package final class ForegroundApps: Sendable {
                 .foregroundNoDelegate, "\(app) is in the foreground without a presentation delegate: the notification is not presented.")]))
         }
         let params: JSON = .object([("app", .string(app)), ("notification", notification.json)])
-        asked.ask("app.willPresent", params, within: deadline) { [deadline] reply in
+        asked.ask(MethodName.appWillPresent.rawValue, params, within: deadline) { [deadline] reply in
             answer(Self.decision(of: reply, app: app, deadline: deadline))
         }
     }

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// `apps.foreground`, and the request the server sends an app in the
@@ -7,7 +8,7 @@ extension HostService {
     /// The family's methods.
     static let foregroundMethods: [Method] = [
         Method(ProtocolMethod(
-            "apps.foreground",
+            .appsForeground,
             summary: "Say that an app is in the foreground (or no longer is) on this connection, and whether it has a presentation delegate. Its notifications are then presented as the delegate answers `app.willPresent` (see [Server requests](#server-requests)); without a delegate, or without an answer in time, they are not presented (`display: \"foreground\"`). Forgotten when the connection ends; the last connection to say an app is in the foreground holds it.",
             parameters: [
                 ProtocolField("app", "string", required: true, "The app's identifier."),
@@ -26,7 +27,7 @@ extension HostService {
     /// JSON-RPC request is answered), as the protocol reference lists them.
     package static let serverRequests: [ProtocolMethod] = [
         ProtocolMethod(
-            "app.willPresent",
+            .appWillPresent,
             summary: "Sent to the connection an app is in the foreground on, with a delegate (`apps.foreground`), when a notification for it is about to be presented — after its service extension, before anything shows (`userNotificationCenter(_:willPresent:withCompletionHandler:)`). The delivery waits for the answer, up to the deadline (`limits.willPresentDeadline`, 1 second by default, `tidings serve --will-present-deadline`); an error or no answer in time: not presented. An app in the background is not asked: its notifications have every option.",
             parameters: [
                 ProtocolField("app", "string", required: true, "The app."),

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// `inbox.*`: what apps received — responses, background notifications —
 /// kept until their front ends take it.
@@ -6,7 +7,7 @@ extension HostService {
     /// The family's methods.
     static let inboxMethods: [Method] = [
         Method(ProtocolMethod(
-            "inbox.list",
+            .inboxList,
             summary: "What apps received and their front ends have not taken (responses, background notifications), of one app or of all, in the order received, a page at a time: give back the answer's next as after.",
             parameters: [
                 ProtocolField("app", "string", "Only this app's entries; every app's when absent."),
@@ -25,7 +26,7 @@ extension HostService {
                             ("next", page.next.map { .integer(Int64(clamping: $0)) } ?? .null)])
         },
         Method(ProtocolMethod(
-            "inbox.take",
+            .inboxTake,
             summary: "Take entries out of an app's inbox (the front end has them): by ids, or every one up to an id.",
             parameters: [
                 ProtocolField("app", "string", required: true, "The app whose entries are taken."),

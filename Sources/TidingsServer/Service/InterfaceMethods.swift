@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// `notifications.open`, `.close`, `.tap-media-button`, `.interact`,
@@ -8,7 +9,7 @@ extension HostService {
     /// The family's methods.
     static let interfaceMethods: [Method] = [
         Method(ProtocolMethod(
-            "notifications.open",
+            .notificationsOpen,
             summary: "Open a presented notification's expanded interface (the user long-pressed it): its content extension's instance is made and receives it; the interface open closes. Returns {presentation, forwarded, log, diagnostics}.",
             parameters: [identifierParameter],
             result: "`presentation` (`expanded: true`), `forwarded`, `log`, `diagnostics`.",
@@ -20,7 +21,7 @@ extension HostService {
             return outcome.json
         },
         Method(ProtocolMethod(
-            "notifications.close",
+            .notificationsClose,
             summary: "Close a notification's expanded interface, releasing its extension's instance; the notification stays. Returns the presentation.",
             parameters: [identifierParameter],
             result: "The presentation (a banner, `expanded: false`).",
@@ -30,7 +31,7 @@ extension HostService {
             return try HostService.onInterface(identifier) { () throws(Diagnostic) in try service.host.close(identifier) }.json
         },
         Method(ProtocolMethod(
-            "notifications.tap-media-button",
+            .notificationsTapMediaButton,
             summary: "Tap the media play/pause button of a notification's open interface: plays when paused, pauses when playing. Returns the presentation.",
             parameters: [identifierParameter],
             result: "The presentation (`mediaButton.playing`), with `log` and `diagnostics`: what the extension logged and did wrong in its `media_play` or `media_pause`. Refused with -32000 when its interface is closed or shows no media button.",
@@ -42,7 +43,7 @@ extension HostService {
             }.json
         },
         Method(ProtocolMethod(
-            "notifications.interact",
+            .notificationsInteract,
             summary: "Tap a button (event \"tap\") or submit a text field's text (event \"submit\", text) of a notification's extension view; reaches the extension only with UNNotificationExtensionUserInteractionEnabled; returns the outcome.",
             parameters: [
                 identifierParameter,
@@ -54,7 +55,7 @@ extension HostService {
             errors: [-32602, -32001, -32007]),
                scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in try service.interact(&params) },
         Method(ProtocolMethod(
-            "notifications.input",
+            .notificationsInput,
             summary: "Answer the text input a notification's extension asked for (its textInput: buttonTitle, placeholder) with text; returns the outcome.",
             parameters: [
                 identifierParameter,

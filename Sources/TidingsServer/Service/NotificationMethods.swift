@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// `notifications.respond`, `.presentation`, `.list`, `.remove`: the user's
@@ -7,7 +8,7 @@ extension HostService {
     /// The family's methods.
     static let notificationMethods: [Method] = [
         Method(ProtocolMethod(
-            "notifications.respond",
+            .notificationsRespond,
             summary: "Answer a presented notification with an action (and text); returns the outcome.",
             parameters: [
                 ProtocolField("identifier", "string", required: true, "The notification's identifier."),
@@ -23,7 +24,7 @@ extension HostService {
                          writing: HostService.notifications(params?["identifier"]).union([.inboxEntry]))
         }, later: { service, params, _, reply throws(RPCError) in try service.respond(&params, reply: reply) }),
         Method(ProtocolMethod(
-            "notifications.presentation",
+            .notificationsPresentation,
             summary: "The presentation of a delivered notification, as it is now.",
             parameters: [ProtocolField("identifier", "string", required: true, "The notification's identifier.")],
             result: "The presentation as it is now: `notification`, `app`, `extension` (the content extension serving it, or `null`), `header`, `defaultContentHidden`, `previewsHidden`, `quiet` (present and `true` only when delivered quietly, the app being authorized provisionally: listed, no banner, no sound), `defaultContent` (`title`, `subtitle`, `body`), `contentSize` (`width`, `initialHeight`, `height`), the extension's `view`, `actions`, `mediaButton`, `userInteractionEnabled`, `textInput` (when the extension asks for text: `buttonTitle`, `placeholder`), `presentationOptions` (how it is presented: `banner`, `list`, `sound`, `badge`; all four unless its app, in the foreground, chose fewer — see `app.willPresent`), `expanded`, `dismissed`, and the presentation `attributes`.",
@@ -32,7 +33,7 @@ extension HostService {
             RequestScope(reading: HostService.notifications(params?["identifier"]).union([.categories]))
         }) { service, params, _ throws(RPCError) in try service.presentation(&params) },
         Method(ProtocolMethod(
-            "notifications.list",
+            .notificationsList,
             summary: "The delivered notifications, of one app or of all, in the order delivered, a page at a time: give back the answer's next as cursor (getDeliveredNotifications).",
             parameters: [
                 ProtocolField("app", "string", "Only this app's; every app's when absent."),
@@ -45,7 +46,7 @@ extension HostService {
             try service.listDelivered(&params)
         },
         Method(ProtocolMethod(
-            "notifications.remove",
+            .notificationsRemove,
             summary: "Remove delivered notifications without a response (removeDeliveredNotifications).",
             parameters: [
                 ProtocolField("identifiers", "array of strings", "Those notifications. Give this or `app`, one of the two."),

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// `requests.add`, `.pending`, `.remove` and `location.update`: local
@@ -19,7 +20,7 @@ extension HostService {
     /// The family's methods.
     static let requestMethods: [Method] = [
         Method(ProtocolMethod(
-            "requests.add",
+            .requestsAdd,
             summary: "Schedule a request: it is delivered, as `notifications.deliver` delivers a request payload, when its trigger fires — after a time interval, at a date, on entering or leaving a region (UNUserNotificationCenter.add). A pending request of the same app and identifier is replaced. Kept across restarts.",
             parameters: [
                 ProtocolField("request", "object", required: true,
@@ -32,7 +33,7 @@ extension HostService {
             service, params, _ throws(RPCError) in try service.addRequest(&params)
         },
         Method(ProtocolMethod(
-            "requests.pending",
+            .requestsPending,
             summary: "The requests waiting for their trigger, with the next date each fires (getPendingNotificationRequests).",
             parameters: [ProtocolField("app", "string", "Only this app's; every app's when absent.")],
             result: "`requests`: each `{app, identifier, request, trigger, nextTriggerDate, added}` — the request payload as added (its identifier in it, its trigger beside it), the next date it fires (ISO 8601; `null` for a region or a date that never comes), when it was added — soonest first, then those that never fire (date components matching no date to come), region requests last.",
@@ -43,7 +44,7 @@ extension HostService {
             return .object([("requests", .array(service.schedule.pending(of: app)))])
         },
         Method(ProtocolMethod(
-            "requests.remove",
+            .requestsRemove,
             summary: "Remove pending requests before they fire: those named, or all of the app's (removePendingNotificationRequests, removeAllPendingNotificationRequests).",
             parameters: [
                 ProtocolField("app", "string", required: true, "The app whose requests they are."),
@@ -63,7 +64,7 @@ extension HostService {
             }
         },
         Method(ProtocolMethod(
-            "location.update",
+            .locationUpdate,
             summary: "Tell the device's position: the pending region requests it crosses the edge of fire (on entry or exit, as each asks). The first position after a region is added only tells whether the device is inside it; a position whose accuracy is coarser than a region's radius says nothing of that region.",
             parameters: [
                 ProtocolField("latitude", "number", required: true, "Degrees, -90 – 90."),

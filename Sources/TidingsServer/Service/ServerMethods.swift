@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// `server.*` and `extensions.list`: what the server is, what it serves, and its protocol.
@@ -6,13 +7,13 @@ extension HostService {
     /// The family's methods.
     static let serverMethods: [Method] = [
         Method(ProtocolMethod(
-            "server.describe",
+            .serverDescribe,
             summary: "The server's version, ABI version, protocol version and capabilities, methods, events and limits.",
             result: "`name`, `version`, `abiVersion`; `protocol`: `{version, capabilities}` — the protocol's own version (\(HostService.protocolVersion): 1 was the protocol before events carried `seq`) and what it offers beyond version 1 (`\(HostService.capabilities.joined(separator: "`, `"))`); `methods`: each method's `name` and `summary`; `events`: each event's `method` and a sentence on its `params`; `limits` (`payloadSize` and `messageSize` in bytes; `responseDeadline` and `serviceDeadline` in seconds; `keptNotifications`; `inboxEntries`: the most each app's inbox keeps; `attachmentStore`: bytes and files per notification, bundle and app, and the refusals that make a fault; `listPage`: the default and maximum `limit` of the list methods; `willPresentDeadline` in seconds; `eventReplay`: the most events kept for subscribers that resume; per connection `callsPerConnection` and `unreadOutput` in bytes); `sandbox`: the sandbox's layers, each `{layer, status, detail}`; `workers`: the warm workers kept for content extensions, `{idle, residentBytes, anonymousBytes}` (null in process); `state`: the state's status and what it keeps — with `setAside`, `{count, diagnostics}`: the records loading could not use (unreadable, or a request or notification whose numbers do not fit, such as an interval an older version accepted), left out so that the server serves; `serverRequests`: the requests the server sent its clients (`app.willPresent`), `{sent, answered, unanswered, unknownResponses}` (answers to an id nothing waits under, ignored); `schedule`: the pending requests — `pending` (how many), `apps` (of how many apps), `nextTriggerDate` (the next to fire, ISO 8601, or `null`), `timeZone` (the user's, which date components without one of their own are matched in), `pendingLimit` (the most requests pending per app).",
             errors: [-32602]),
                scope: .nothing) { service, params, _ throws(RPCError) in try service.describe(&params) },
         Method(ProtocolMethod(
-            "server.ping",
+            .serverPing,
             summary: "Answers at once: whether the connection and the server are alive.",
             result: "`pong`: `true`; `time`: the server's clock (ISO 8601).",
             errors: [-32602]),
@@ -21,7 +22,7 @@ extension HostService {
             return .object([("pong", .bool(true)), ("time", .string(ISO8601.format(Payload.currentTime())))])
         },
         Method(ProtocolMethod(
-            "server.protocol",
+            .serverProtocol,
             summary: "The protocol's machine-readable description: every method with its parameters, result and errors, every event with its params, every error code — the reference's protocol.json.",
             result: "`jsonrpc` (\"2.0\"), `methods` (each `name`, `summary`, `params` (each `name`, `type`, `required`, `meaning`), `result`, `errors`), `events` (each `name`, `summary`, `params`), `errors` (each `code`, `meaning`, `anyRequest`).",
             errors: [-32602]),
@@ -30,7 +31,7 @@ extension HostService {
             return ProtocolReference.json
         },
         Method(ProtocolMethod(
-            "extensions.list",
+            .extensionsList,
             summary: "The extension bundles on the search path, what they declare, and their problems.",
             result: "`searchPath` (`origin`, `directories`), `bundles` (each `name`, `path`, `usable`, what its manifest declares — `identifier`, `app`, `point`, `executable`, `categories`, `initialContentSizeRatio`, `defaultContentHidden`, `overridesDefaultTitle`, `userInteractionEnabled`, `interface` — and its `diagnostics`), and the search's own `diagnostics`.",
             errors: [-32602]),

@@ -1,11 +1,12 @@
-import Glibc
 import TidingsBase
+import TidingsProtocol
 import TidingsServer
 
 /// A JSON-RPC 2.0 client of a running `tidings serve`, over its Unix
-/// socket: one JSON message per line each way. A call sends one request
-/// and waits for its answer, skipping the events a subscribed connection
-/// is pushed meanwhile. Used by one thread; it owns its socket.
+/// socket: TidingsProtocol's blocking client, its failures said as the
+/// command line says them. A call sends one request and waits for its
+/// answer, keeping the events a subscribed connection is pushed meanwhile.
+/// Used by one thread; it owns its socket.
 final class ServerClient {
     /// Why a call got no result.
     enum Failure: Error {
@@ -21,11 +22,7 @@ final class ServerClient {
 
     /// The socket's path, for messages.
     let path: String
-    /// The connection, closed with the client.
-    private let connection: FileDescriptor
-    private var socket: Int32 { connection.rawValue }
-    private var received: [UInt8] = []
-    private var nextID: Int64 = 0
+    private let client: BlockingRPCClient
 
     /// The longest a call waits for its answer, in seconds.
     static let answerTimeout = 30.0
@@ -35,7 +32,7 @@ final class ServerClient {
     init(path: String) throws(Failure) {
         self.path = path
         do throws(Diagnostic) {
-            connection = try UnixSocket.connect(to: path)
+            client = try BlockingRPCClient(path: path)
         } catch {
             if error.code.refusesPath { throw .unsafe(error) }
             throw .noServer(path: path)
@@ -43,63 +40,23 @@ final class ServerClient {
     }
 
     /// Calls `method` with `params` and returns its result; thrown: the
-    /// server's error, or why no answer came.
-    func call(_ method: String, _ params: JSON = .object([])) throws(Failure) -> JSON {
-        nextID += 1
-        let id = JSON.integer(nextID)
-        let request = JSON.object([("jsonrpc", .string("2.0")), ("id", id), ("method", .string(method)), ("params", params)])
-        try send(Array((request.serialized() + "\n").utf8))
-        let deadline = MonotonicClock.deadline(after: Self.answerTimeout)
-        while true {
-            let message = try nextMessage(until: deadline)
-            // An event has no id; an error with a null id refuses the connection or the line itself.
-            guard let answered = message["id"], answered == id || (answered == .null && message["error"] != nil) else { continue }
-            if let error = message["error"] {
-                throw .answered(RPCError(Int(error["code"]?.integerValue ?? 0), error["message"]?.stringValue ?? "", data: error["data"]))
+    /// server's error (or its refusal of the line or the connection), or why no answer came.
+    func call(_ method: MethodName, _ params: JSON = .object([])) throws(Failure) -> JSON {
+        let answer: JSON
+        do throws(RPCClientFailure) {
+            let id = try client.request(method, params)
+            answer = try client.answer(to: id, orRefusal: true, until: MonotonicClock.deadline(after: Self.answerTimeout))
+        } catch {
+            switch error {
+            case .timedOut: throw .broken("The server at \(path) did not answer within \(NumberText.short(Self.answerTimeout)) s.")
+            case .broken(let reason): throw .broken("The server at \(path) gave no answer: \(reason)")
             }
-            return message["result"] ?? .null
         }
-    }
-
-    /// Sends `bytes` whole. The corresponding C function is `send`.
-    private func send(_ bytes: [UInt8]) throws(Failure) {
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { buffer in
-                SystemCall.retrying { Glibc.send(socket, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
-            }
-            guard count > 0 else { throw .broken("The server at \(path) closed the connection: \(SystemError.current()).") }
-            sent += count
+        if let error = answer["error"] {
+            let reply = RPCErrorReply(errorObject: error)
+            throw .answered(RPCError(Int(clamping: reply.code), reply.message, data: reply.data))
         }
-    }
-
-    /// The next whole message, read before `deadline` (monotonic nanoseconds).
-    /// The corresponding C functions are `poll` and `recv`.
-    private func nextMessage(until deadline: UInt64) throws(Failure) -> JSON {
-        while true {
-            if let newline = received.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(received[..<newline])
-                received.removeSubrange(...newline)
-                do throws(Diagnostic) {
-                    return try JSON.parse(line)
-                } catch {
-                    throw .broken("The server at \(path) answered something that is not JSON: \(error.message)")
-                }
-            }
-            let now = MonotonicClock.now()
-            guard now < deadline else {
-                throw .broken("The server at \(path) did not answer within \(NumberText.short(Self.answerTimeout)) s.")
-            }
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(min(UInt64(Int32.max), max(1, (deadline - now) / 1_000_000)))
-            guard SystemCall.retrying({ poll(&descriptor, 1, milliseconds) }) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                SystemCall.retrying { recv(socket, buffer.baseAddress, buffer.count, 0) }
-            }
-            guard count > 0 else { throw .broken("The server at \(path) closed the connection before answering.") }
-            received += chunk[..<count]
-        }
+        return answer["result"] ?? .null
     }
 }
 

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsServer
 
 /// `tidings apps allow|deny|reset APP`: the user's answer about an app's
@@ -37,9 +38,9 @@ enum AppsCommand: Command {
         let client = try SocketOption.connect(arguments, environment: environment)
         let answer: JSON
         do throws(ServerClient.Failure) {
-            answer = try client.call("authorization.decide", .object([("app", .string(app)), ("decision", .string(action))]))
+            answer = try client.call(.authorizationDecide, .object([("app", .string(app)), ("decision", .string(action))]))
         } catch {
-            throw SocketOption.failure(error, calling: "authorization.decide")
+            throw SocketOption.failure(error, calling: MethodName.authorizationDecide.rawValue)
         }
         if arguments.flag("json") {
             print(answer.serialized(pretty: true))

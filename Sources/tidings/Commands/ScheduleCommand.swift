@@ -1,5 +1,6 @@
 import Glibc
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// `tidings schedule`: local notifications on a running `tidings serve`:
@@ -58,7 +59,7 @@ enum ScheduleCommand: Command {
         case "list"?:
             guard arguments.positionals.isEmpty else { throw .usage("--list takes no arguments.") }
             let app = arguments.value("app")
-            let answer = try call("requests.pending", .object(app.map { [("app", .string($0))] } ?? []), arguments, environment)
+            let answer = try call(.requestsPending, .object(app.map { [("app", .string($0))] } ?? []), arguments, environment)
             print(json ? answer.serialized(pretty: true) + "\n" : text.pending(answer, app: app), terminator: "")
         case "remove"?, "remove-all"?:
             let all = modes.first == "remove-all"
@@ -68,7 +69,7 @@ enum ScheduleCommand: Command {
             }
             var params: [(String, JSON)] = [("app", .string(app))]
             if !all { params.append(("identifiers", .array(arguments.positionals.map(JSON.string)))) }
-            let answer = try call("requests.remove", .object(params), arguments, environment)
+            let answer = try call(.requestsRemove, .object(params), arguments, environment)
             print(json ? answer.serialized(pretty: true) + "\n" : text.removed(answer, app: app, asked: all ? nil : arguments.positionals),
                   terminator: "")
         case "location"?:
@@ -79,26 +80,26 @@ enum ScheduleCommand: Command {
                                                           form: "LAT,LON[,ACCURACY]", counts: 2...3)
             var params: [(String, JSON)] = [("latitude", .double(numbers[0])), ("longitude", .double(numbers[1]))]
             if numbers.count == 3 { params.append(("accuracy", .double(numbers[2]))) }
-            let answer = try call("location.update", .object(params), arguments, environment)
+            let answer = try call(.locationUpdate, .object(params), arguments, environment)
             print(json ? answer.serialized(pretty: true) + "\n" : text.fired(answer), terminator: "")
         default:
             let (request, trigger) = try request(arguments)
             var params: [(String, JSON)] = [("request", request)]
             if let app = arguments.value("app") { params.insert(("app", .string(app)), at: 0) }
-            let answer = try call("requests.add", .object(params), arguments, environment)
+            let answer = try call(.requestsAdd, .object(params), arguments, environment)
             print(json ? answer.serialized(pretty: true) + "\n" : text.scheduled(answer, trigger: trigger), terminator: "")
         }
         return .success
     }
 
     /// Calls `method` on the server `--socket` names; its failures as the command's.
-    private static func call(_ method: String, _ params: JSON, _ arguments: ParsedArguments,
+    private static func call(_ method: MethodName, _ params: JSON, _ arguments: ParsedArguments,
                              _ environment: [String: String]) throws(CommandFailure) -> JSON {
         let client = try SocketOption.connect(arguments, environment: environment)
         do throws(ServerClient.Failure) {
             return try client.call(method, params)
         } catch {
-            throw SocketOption.failure(error, calling: method)
+            throw SocketOption.failure(error, calling: method.rawValue)
         }
     }
 
