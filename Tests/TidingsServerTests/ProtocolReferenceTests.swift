@@ -150,7 +150,10 @@ import TidingsRegistry
         }
         guard case .failure(let error) = answer("categories.register", .object([
             ("app", .string("com.example.news")), ("categories", .array([.string("story")])),
-        ])) else { return Issue.record("categories.register took a category that is a string") }
+        ])) else {
+            Issue.record("categories.register took a category that is a string")
+            return
+        }
         #expect(error.code == -32602)
         #expect(error.data?["diagnostics"]?.arrayValue?.first?["path"]?.stringValue == "/categories/0")
     }

@@ -128,9 +128,15 @@ package enum ProtocolReference {
     /// The entry of `component`, a named schema: what it is, and its members or the types it may be.
     private static func section(of component: ProtocolComponent) -> [String] {
         var lines = ["### `\(component.name)`", "", component.summary, ""]
-        if case .object = component.schema.kind {
+        switch component.schema.kind {
+        case .object:
             lines += members(of: component.schema)
-        } else {
+        case .either(let alternatives) where alternatives.allSatisfy({ !members(of: $0).isEmpty }):
+            // One table for each object it may be.
+            for (position, alternative) in alternatives.enumerated() {
+                lines += [position == 0 ? "One of these objects:" : "Or:", ""] + members(of: alternative)
+            }
+        default:
             lines += ["Type: \(component.schema.prose).", ""]
         }
         return lines
