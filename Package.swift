@@ -40,6 +40,11 @@ let package = Package(
         .target(name: "TidingsRegistry", dependencies: ["TidingsBase", "TidingsManifest"]),
         // 4. Loader: dlopen, the entry function, ABI negotiation.
         .target(name: "TidingsLoader", dependencies: ["TidingsABI", "TidingsBase"]),
+        // Digests (and ciphers) from the system's OpenSSL 3, libcrypto.so.3,
+        // opened with dlopen at run time (not linked; never written by hand);
+        // its C declarations, header only, in TidingsCryptoShims.
+        .target(name: "TidingsCryptoShims"),
+        .target(name: "TidingsCrypto", dependencies: ["TidingsLoader", "TidingsCryptoShims"]),
         // 5. Runtime: presentations, instances, responses, deadlines.
         .target(
             name: "TidingsRuntime",
@@ -51,7 +56,7 @@ let package = Package(
         .target(
             name: "TidingsIsolation",
             dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader",
-                           "TidingsRuntime", "TidingsSystemShims"]
+                           "TidingsRuntime", "TidingsSystemShims", "TidingsCrypto"]
         ),
         // 6. Surfaces: the JSON-RPC server and the command line.
         .target(
@@ -72,7 +77,7 @@ let package = Package(
         // libsystemd's sd-bus, opened with dlopen at run time (not linked);
         // its C declarations, header only, in TidingsDesktopShims.
         .target(name: "TidingsDesktopShims"),
-        .target(name: "TidingsDesktop", dependencies: ["TidingsBase", "TidingsLoader", "TidingsDesktopShims"]),
+        .target(name: "TidingsDesktop", dependencies: ["TidingsBase", "TidingsLoader", "TidingsCrypto", "TidingsDesktopShims"]),
         // The sample app: reminders with "done" and "snooze".
         .executableTarget(name: "tidings-reminders", dependencies: ["TidingsApp"], path: "Sources/RemindersSample"),
         // The sample D-Bus app EventInvite's responses go to: com.example.events.
@@ -114,10 +119,11 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "TidingsRegistryTests", dependencies: ["TidingsRegistry", "TestSupport"]),
         .testTarget(name: "TidingsLoaderTests", dependencies: ["TidingsABI", "TidingsBase", "TidingsLoader", "TestSupport"]),
+        .testTarget(name: "TidingsCryptoTests", dependencies: ["TidingsCrypto", "TestSupport"]),
         .testTarget(name: "TidingsRuntimeTests", dependencies: ["TidingsRuntime", "TestSupport", "RuntimeTestSupport"]),
         .testTarget(name: "TidingsIsolationTests",
                     dependencies: ["TidingsIsolation", "TidingsRuntime", "TidingsRegistry", "TestSupport",
-                                   "RuntimeTestSupport", "ServerTestSupport"]),
+                                   "RuntimeTestSupport", "ServerTestSupport", "TidingsCrypto"]),
         .testTarget(name: "TidingsServerTests",
                     dependencies: ["TidingsServer", "TidingsRuntime", "TestSupport", "ServerTestSupport"]),
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
@@ -134,7 +140,8 @@ let package = Package(
 if Context.environment["TIDINGS_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
         name: "tidings-fuzz",
-        dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRuntime", "TidingsIsolation", "TidingsServer"],
+        dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsRuntime", "TidingsIsolation",
+                       "TidingsServer"],
         path: "Fuzz/Sources",
         // No top-level code: Entry.swift defines the entry point, which calls
         // libFuzzer's driver, declared with @_extern(c).

@@ -18,6 +18,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case workerMessage = "worker-message"
     /// The journal and snapshot framing, and `RecordStore.load` of a journal.
     case journal
+    /// The server's methods that take numbers (`requests.add` first): what does not fit is refused, never trapped on.
+    case numbers
 
     /// Runs this target's checks on one input.
     func check(_ bytes: [UInt8]) {
@@ -28,6 +30,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .rpc: RPCChecks.check(bytes)
         case .workerMessage: WorkerMessageChecks.check(bytes)
         case .journal: JournalChecks.check(bytes)
+        case .numbers: NumberChecks.check(bytes)
         }
     }
 }

@@ -40,6 +40,9 @@ enum Seeds {
             seeds += rpcLines(payloads).enumerated().map { (.rpc, "line-\($0.offset).json", $0.element) }
             seeds += try workerMessages(payloads).map { (.workerMessage, $0.0 + ".bin", $0.1.encoded) }
             seeds += journals(payloads).map { (.journal, $0.0, $0.1) }
+            seeds += numbers.map { number in
+                (.numbers, "number-\(number)", (0..<8).map { UInt8(truncatingIfNeeded: number.bitPattern >> (8 * $0)) })
+            }
             for (target, name, bytes) in seeds {
                 let folder = Path.join(directory, target.rawValue)
                 if !FileSystem.isDirectory(folder) { try FileSystem.createDirectory(folder) }
@@ -63,6 +66,10 @@ enum Seeds {
         }
         return found
     }
+
+    /// Numbers at the edges of what the numeric parameters take, for `NumberChecks`.
+    private static let numbers: [Double] = [90, 60, 0, -1, 0.5, 1e10, 1e10 + 1, 9.3e18, 1e300, -1e300, 2e19, 9999, 10_000,
+                                            253_402_300_799, 253_402_300_800, .nan, .infinity]
 
     /// An APNs payload whose alert is localized with the payload target's strings.
     private static let localizedPayload = #"""
@@ -140,7 +147,7 @@ enum Seeds {
         ]
         var messages: [(String, WorkerMessage)] = [
             ("hello", .hello(version: WorkerMessage.version, bundle: "/usr/share/tidings/extensions/EventInvite.appex",
-                             sandbox: sandbox, host: WorkerHostTable(abiVersion: 3, callRate: CallRate(perSecond: 200, burst: 50)))),
+                             manifest: nil, interface: nil, sandbox: sandbox, host: WorkerHostTable(abiVersion: 3, callRate: CallRate(perSecond: 200, burst: 50)))),
             ("create", .create(call: 1, instance: 1, mayOverrideTitle: true, service: false,
                                callRate: CallRate(perSecond: 200, burst: 50))),
             ("create-service", .create(call: 2, instance: 2, mayOverrideTitle: false, service: true, callRate: nil)),

@@ -24,6 +24,8 @@ struct BenchmarkOptions {
         case group
         /// `tidings serve` with 100,000 pending requests: arm time, memory, fire accuracy while serving, restart.
         case schedule
+        /// The resident memory of `tidings serve` and its warm workers after 20,000 opens.
+        case soak
     }
 
     /// Print JSON for programs instead of the table.
@@ -47,13 +49,15 @@ struct BenchmarkOptions {
     /// The CPU to pin to; nil leaves the affinity alone (`--no-pin`).
     var cpu: Int? = 0
     /// The sections to run; all but `fold` by default.
-    var sections: Set<Section> = [.inProcess, .oneShot, .server, .serverScale, .discovery, .isolation, .warm, .memory, .group, .schedule]
+    var sections: Set<Section> = [.inProcess, .oneShot, .server, .serverScale, .discovery, .isolation, .warm, .memory, .group, .schedule, .soak]
     /// Seconds each server measurement lasts.
     var serverSeconds = 2.0
     /// Notifications the memory benchmark delivers and removes each round.
     var memoryNotifications = 100_000
     /// Rounds of the memory benchmark.
     var memoryRounds = 2
+    /// Deliver-open-respond cycles the soak measures after its warm-up.
+    var soakOpens = 20_000
     /// Idle connections the server-scale benchmark opens.
     var scaleConnections = 10_000
     /// Requests the server-scale benchmark leaves waiting on completions.
@@ -117,6 +121,7 @@ struct BenchmarkOptions {
             case "--discovery-runs": options.discoveryRuns = try count(argument, atLeast: 1)
             case "--memory-notifications": options.memoryNotifications = try count(argument, atLeast: 1)
             case "--memory-rounds": options.memoryRounds = try count(argument, atLeast: 1)
+            case "--soak-opens": options.soakOpens = try count(argument, atLeast: 1)
             case "--scale-connections": options.scaleConnections = try count(argument, atLeast: 1)
             case "--scale-waiting": options.scaleWaiting = try count(argument, atLeast: 1)
             case "--fold-kept": options.foldKept = try count(argument, atLeast: 1)
@@ -139,7 +144,7 @@ struct BenchmarkOptions {
                     options.sections = [.inProcess]
                     options.benchmark = text
                 } else {
-                    throw BenchmarkFailure("--only takes in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, schedule or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
+                    throw BenchmarkFailure("--only takes in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, schedule, soak or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
                 }
             default:
                 throw BenchmarkFailure("There is no option \"\(argument)\" (see --help).")

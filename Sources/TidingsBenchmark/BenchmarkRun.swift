@@ -40,6 +40,10 @@ struct BenchmarkRun {
             report.memory = try MemoryBenchmark(products: products, workspace: workspace, extensions: single,
                                                 count: options.memoryNotifications, rounds: options.memoryRounds).measure()
         }
+        if options.sections.contains(.soak) {
+            report.soak = try SoakBenchmark(products: products, workspace: workspace, extensions: single,
+                                            opens: options.soakOpens).measure()
+        }
         // The worker process needs a core of its own, as the server does.
         if options.sections.contains(.isolation) {
             report.isolation = try IsolationBenchmark(products: products, extensions: single, seconds: options.serverSeconds,

@@ -128,6 +128,12 @@ enum HelpText {
             resident set with them kept, all removed (notifications.remove,
             1,000 identifiers a call), and the resident set once it has not
             fallen for a second, with the peak (VmHWM);
+          - soak (before the pin): `tidings serve` isolated with its warm
+            workers (kept idle for the whole run) and NoOp, two clients doing
+            deliver-open-respond cycles, each delivery replacing the client's
+            last; the resident sets of the server (settled) and of its
+            largest `tidings worker` after 5,000 cycles (past the tables
+            bounded at 4,096) and after --soak-opens more;
           - discovery, for each of --discovery-bundles (100, 1,000, 10,000):
             Scripts/make-bundles.sh makes that many Tidings bundles (NoOp's
             manifest under new identifiers, libNoOp.so copied) and as many
@@ -173,7 +179,9 @@ enum HelpText {
             with fold, no state-changing call waiting over 10 ms while a fold
             runs; with group, each call's median at 10,000 within 1.5 × its
             median at 1; with schedule, the pending requests costing < 50 MB
-            and those 2 s ahead firing <= 50 ms late at p99.
+            and those 2 s ahead firing <= 50 ms late at p99; with soak, the
+            server's and its largest worker's resident memory after --soak-opens
+            opens within 1.1 × what it was after the warm-up.
 
         Options:
           --json              Print JSON instead of the table.
@@ -188,7 +196,7 @@ enum HelpText {
           --bundles N         Bundles installed for the one-shot delivery (default 100).
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
-          --only WHAT         Run only in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, schedule, or one
+          --only WHAT         Run only in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, schedule, soak, or one
                               in-process benchmark: baseline, deliver-reuse,
                               deliver-fresh, deliver-new, respond.
           --discovery-bundles N,N...  Numbers of bundles discovery is measured
@@ -199,6 +207,7 @@ enum HelpText {
           --memory-notifications N  Notifications delivered and removed each
                               round of the memory benchmark (default 100000).
           --memory-rounds N   Rounds of the memory benchmark (default 2).
+          --soak-opens N      Opens the soak measures after its warm-up (default 20000).
           --scale-connections N  Idle connections of the server-scale benchmark (default 10000).
           --scale-waiting N   Responses left waiting in the server-scale benchmark (default 1000).
           --fold-kept N       Notifications kept while folds are measured (default 100000).

@@ -27,6 +27,8 @@ struct Report {
     var group: [GroupResult] = []
     /// Pending requests at scale: arm time, memory, fire accuracy, restart, when it ran.
     var schedule: ScheduleResult?
+    /// The memory of the server and its warm workers over many opens, when it ran.
+    var soak: SoakResult?
 
     /// The isolation measurement with `key`, if it ran.
     func isolation(_ key: String) -> IsolationResult? {
@@ -78,6 +80,7 @@ struct Report {
         }
         checks += serverScale?.targets ?? []
         checks += schedule?.targets ?? []
+        checks += soak?.targets ?? []
         if let fold {
             checks.append(TargetCheck(key: "fold", goal: "no state-changing call waits > 10 ms for a fold with \(fold.kept) notifications kept (p100 during folds)",
                                       limit: 10, measured: fold.maximumDuringFoldsMilliseconds, unit: "ms"))

@@ -94,6 +94,10 @@ enum ReportTable {
             lines.append("")
             lines += schedule.lines
         }
+        if let soak = report.soak {
+            lines.append("")
+            lines += soak.lines
+        }
         if !report.discovery.isEmpty {
             lines.append("")
             lines.append("Discovery: `tidings list --json --extensions DIR` and `LV2_PATH=DIR lv2ls`, bundles made by "

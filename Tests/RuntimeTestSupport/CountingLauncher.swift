@@ -69,6 +69,8 @@ package final class CountingLauncher: ExtensionLauncher {
         }
 
         func noteFault(_ diagnostic: Diagnostic) { inner.noteFault(diagnostic) }
+
+        func retire() -> Bool { inner.retire() }
     }
 
     /// An instance whose calls are counted.

@@ -13,8 +13,9 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - environment: replaces the environment, but for PATH.
     ///   - input: its standard input; the test's own when nil.
+    ///   - output: its standard output; `log` when nil.
     public init(_ executable: String, _ arguments: [String], environment: [String: String], log: String,
-                input: FileHandle? = nil) throws {
+                input: FileHandle? = nil, output: FileHandle? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var environment = environment
@@ -22,7 +23,7 @@ public final class BackgroundProcess: @unchecked Sendable {
         process.environment = environment
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardOutput = handle
+        process.standardOutput = output ?? handle
         process.standardError = handle
         if let input { process.standardInput = input }
         process.terminationHandler = { [ended] _ in ended.open() }

@@ -178,6 +178,22 @@ import TestSupport
         }
     }
 
+    @Test func aDurationNoClockHoldsIsAUsageErrorAndTheServerGoesOn() throws {
+        let (server, socket) = try serve()
+        defer { server.stop() }
+        let file = try request("Tea")
+        for duration in ["999999999999999999999d", "1e300", "10000000001s"] {
+            let result = try schedule([file, "--app", Self.app, "--in", duration], socket: socket)
+            #expect(result.status == 64, "\(duration): \(result.standardError)")
+            #expect(result.standardError.contains("--in takes at most 10000000000 seconds"), "\(duration): \(result.standardError)")
+        }
+        let every = try schedule([file, "--app", Self.app, "--every", "999999999999999999999d"], socket: socket)
+        #expect(every.status == 64 && every.standardError.contains("--every takes at most"), "\(every.standardError)")
+        // The server was never asked, and answers.
+        let listed = try schedule(["--list"], socket: socket)
+        #expect(listed.status == 0, "\(listed.standardError)")
+    }
+
     @Test func helpExplainsWithExamples() throws {
         let help = try tidings.run("schedule", "--help")
         #expect(help.status == 0)

@@ -22,8 +22,8 @@ import TidingsDesktop
         #expect(mapped.actions == ["default": .respond("default"), "accept": .respond("accept"),
                                    "decline": .respond("decline")])
         #expect(mapped.degradations == [
-            "the view's buttons and text fields are not shown: use them with `tidings` or another front end",
-            "this server takes no inline reply: text-input actions are left out (answer them with `tidings` or another front end)",
+            "the view's buttons and text fields are not shown: use them through another client of `tidings serve` (notifications.interact)",
+            "this server takes no inline reply: text-input actions are left out (answer them through another client of `tidings serve`: notifications.respond with the text)",
         ])
     }
 
@@ -34,8 +34,8 @@ import TidingsDesktop
         #expect(mapped.notification.body.hasPrefix("Thursday 4 December"))
         #expect(mapped.notification.hints["image-path"] == .string(image))
         #expect(mapped.degradations == [
-            "the view's buttons and text fields are not shown: use them with `tidings` or another front end",
-            "this server shows no actions: respond with `tidings` or another front end",
+            "the view's buttons and text fields are not shown: use them through another client of `tidings serve` (notifications.interact)",
+            "this server shows no actions: respond through another client of `tidings serve` (notifications.respond)",
         ])
     }
 
@@ -121,9 +121,9 @@ import TidingsDesktop
             .setting("textInput", to: .object([("buttonTitle", .string("Send")), ("placeholder", .string("Say"))]))
         let mapped = DesktopPresentation(presentation: open, app: events, capabilities: Servers.full)
         #expect(mapped.degradations.contains(
-            "the view's media button is not shown: play or pause with `tidings` or another front end"))
+            "the view's media button is not shown: play or pause through another client of `tidings serve` (notifications.interact)"))
         #expect(mapped.degradations.contains(
-            "the extension's text input is not shown: type with `tidings` or another front end"))
+            "the extension's text input is not shown: type through another client of `tidings serve` (notifications.input)"))
     }
 
     @Test func anExpandedInterfaceWithPreviewsHiddenShowsTheDefaultContent() throws {

@@ -20,7 +20,7 @@ import TidingsDesktop
         #expect(mapped.actions == ["default": .respond("default"), "accept": .respond("accept"),
                                    "decline": .respond("decline"), "tidings.open": .openInterface])
         #expect(mapped.degradations == [
-            "this server takes no inline reply: text-input actions are left out (answer them with `tidings` or another front end)",
+            "this server takes no inline reply: text-input actions are left out (answer them through another client of `tidings serve`: notifications.respond with the text)",
         ])
     }
 
@@ -42,7 +42,7 @@ import TidingsDesktop
         #expect(mapped.notification.body == "You are invited to the team offsite.")
         #expect(mapped.notification.actions.isEmpty)
         #expect(mapped.actions.isEmpty)
-        #expect(mapped.degradations == ["this server shows no actions: respond with `tidings` or another front end"])
+        #expect(mapped.degradations == ["this server shows no actions: respond through another client of `tidings serve` (notifications.respond)"])
     }
 
     @Test func thePresentationAloneHasNoAttachmentToShow() throws {
@@ -86,7 +86,7 @@ import TidingsDesktop
         #expect(mapped.notification.summary == "Lunch")
         #expect(mapped.notification.body == "Today\nPizza at 12 & <cake>")
         #expect(mapped.degradations == ["this server plays no sounds: the notification's sound is not played",
-                                        "this server shows no actions: respond with `tidings` or another front end"])
+                                        "this server shows no actions: respond through another client of `tidings serve` (notifications.respond)"])
     }
 
     @Test func aServerWithoutBodyGetsTitleAndSubtitleInTheSummary() throws {

@@ -26,6 +26,7 @@ import Synchronization
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsCrypto
 import TidingsIsolation
 
 /// Each attack of the security issue ("Tests that attack"), and a few more,
@@ -1009,9 +1010,7 @@ struct FileState: Equatable, CustomStringConvertible {
             modified = -1
             mode = 0
         }
-        var hash = SHA256()
-        hash.update((try? Data(contentsOf: URL(fileURLWithPath: path))).map(Array.init) ?? [])
-        sha256 = SHA256.hexadecimal(hash.finish())
+        sha256 = (try? SHA256.hex(of: (try? Data(contentsOf: URL(fileURLWithPath: path))).map(Array.init) ?? [])) ?? "unavailable"
     }
 
     var description: String { "sha256 \(sha256.prefix(12))…, mtime \(modified), mode \(String(mode, radix: 8))" }

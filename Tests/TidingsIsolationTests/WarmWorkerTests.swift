@@ -1,8 +1,10 @@
+import Foundation
 import RuntimeTestSupport
 import Testing
 import TestSupport
 import TidingsBase
 import TidingsIsolation
+import TidingsRegistry
 import TidingsRuntime
 
 /// Warm workers (`WorkerPool`): a content extension's worker whose
@@ -100,6 +102,88 @@ import TidingsRuntime
         _ = try host.close("third")
         let second = try host.open("second")
         #expect(instanceNumber(second.presentation) == "2")
+    }
+
+    /// The build of the Ledger library an instance whose view is `presentation`'s ran ("B" of "N@T build B").
+    func build(_ presentation: Presentation) -> String? {
+        presentation.view?.text(of: "instance")?.components(separatedBy: " build ").dropFirst().first
+    }
+
+    /// Replaces the Ledger bundle with one whose library is build `build`, as
+    /// `tidings install` does: assembled beside, the old one renamed away,
+    /// the new one renamed into place.
+    func install(build: String) throws {
+        let staging = fixture.directory.file("staging-\(build)")
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        let library = try CCompiler.fixture("Ledger", into: staging, extraFlags: ["-DLEDGER_BUILD=\"\(build)\""])
+        let interface = try fixture.directory.write(LedgerFixture.interface, to: "staging-\(build)/MainInterface.json")
+        let manifest = BundleMaker.contentManifest(identifier: LedgerFixture.identifier, executable: "libLedger.so",
+                                                   categories: [LedgerFixture.category], interface: "MainInterface")
+        let staged = try BundleMaker.make("Ledger", in: staging, manifest: manifest, library: library, resources: [interface])
+        let bundle = fixture.directory.file("Ledger.appex")
+        try FileManager.default.moveItem(atPath: bundle, toPath: fixture.directory.file("Ledger-old-\(build).appex.removed"))
+        try FileManager.default.moveItem(atPath: staged, toPath: bundle)
+    }
+
+    /// The host serves what is on disk now, as `tidings serve` does once its watcher saw a change.
+    func reload(_ host: NotificationHost) {
+        host.replaceIndex(with: Discovery.scan(SearchPath(directories: [fixture.directory.path], origin: .option)))
+    }
+
+    @Test func aReplacedBundleIsServedByItsNewVersionAndNoOldWorkerServesAgain() throws {
+        try install(build: "1")
+        let (host, launcher) = host(pool: WorkerPoolSettings(hostLimit: 4, bundleLimit: 2, idleTime: 600))
+        // Warm: the closed interface's worker and the spare are idle; "second" keeps one busy across the install.
+        let first = try host.open("first")
+        #expect(build(first.presentation) == "1")
+        _ = try host.close("first")
+        #expect(eventually { launcher.idleWorkers.idle == 2 })
+        let second = try host.open("second")
+        #expect(build(second.presentation) == "1")
+        #expect(launcher.idleWorkers.idle >= 1)
+        try install(build: "2")
+        reload(host)
+        // The idle workers of build 1 ended with the reload; the busy one ends with its interface.
+        #expect(launcher.idleWorkers.idle == 0)
+        _ = try host.close("second")
+        var builds: [String?] = []
+        for round in 0..<20 {
+            let identifier = "after-\(round)"
+            _ = host.deliver(notification(identifier, category: LedgerFixture.category, thread: identifier), to: Self.app)
+            let opened = try host.open(identifier)
+            #expect(opened.presentation.view?.text(of: "received") == identifier, "\(opened.diagnostics)")
+            builds.append(build(opened.presentation))
+            _ = try host.close(identifier)
+        }
+        #expect(builds == Array(repeating: "2", count: 20))
+        // A notification delivered before keeps the manifest it was routed by; its interface opens in a
+        // worker of its own, which loads the library there is now.
+        let reopened = try host.open("first")
+        #expect(build(reopened.presentation) == "2")
+    }
+
+    @Test func anEditedManifestOrARemovedBundleEndsItsIdleWorkers() throws {
+        let (host, launcher) = host(pool: WorkerPoolSettings(hostLimit: 4, bundleLimit: 2, idleTime: 600))
+        _ = try host.open("first")
+        _ = try host.close("first")
+        #expect(eventually { launcher.idleWorkers.idle == 2 })
+        // The same library, a manifest that says another version.
+        let manifest = fixture.directory.file("Ledger.appex/Info.plist")
+        let text = try String(contentsOfFile: manifest, encoding: .utf8)
+        try text.replacingOccurrences(of: "<key>CFBundleIdentifier</key>",
+                                      with: "<key>CFBundleShortVersionString</key><string>2.0</string><key>CFBundleIdentifier</key>")
+            .write(toFile: manifest, atomically: true, encoding: .utf8)
+        reload(host)
+        #expect(launcher.idleWorkers.idle == 0)
+        // The new version serves what is delivered from now on, and keeps its workers warm in turn.
+        _ = host.deliver(notification("third", category: LedgerFixture.category, thread: "three"), to: Self.app)
+        let third = try host.open("third")
+        #expect(third.presentation.view?.text(of: "received") == "third")
+        _ = try host.close("third")
+        #expect(eventually { launcher.idleWorkers.idle > 0 })
+        try FileManager.default.removeItem(atPath: fixture.directory.file("Ledger.appex"))
+        reload(host)
+        #expect(launcher.idleWorkers.idle == 0)
     }
 
     @Test func theLimitsBoundTheIdleWorkers() throws {

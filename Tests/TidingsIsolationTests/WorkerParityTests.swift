@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RuntimeTestSupport
 import Testing
 import TestSupport
@@ -117,6 +118,27 @@ import TidingsRuntime
         #expect(!delivery.diagnostics.map(\.code.rawValue).contains("worker.hang"))
     }
 
+    /// A burst to a slow service extension is rewritten whole: in a worker,
+    /// its requests run on threads whose stacks fit the worker's memory limit,
+    /// at most `ServiceRequests.threadLimit` at once and the rest in turn.
+    /// Each thread used to get the default 8 MiB stack, and past the sixth
+    /// the worker could start none: 6 of 16 rewritten, the others shown as
+    /// they came after the whole deadline.
+    @Test(arguments: IsolationMode.allCases)
+    func thirtyTwoConcurrentRequestsToASlowServiceAreAllRewritten(_ mode: IsolationMode) {
+        let host = host(mode) { configuration, _ in configuration.serviceDeadline = 60 }
+        let titles = Mutex<[Int: String]>([:])
+        onThreads(32) { index in
+            var request = remote("slow", [("milliseconds", .string("1000"))])
+            request.identifier = "burst-\(index)"
+            let delivery = host.deliver(request, to: "com.example.svc")
+            titles.withLock { $0[index] = delivery.presentation.notification.content.title }
+        }
+        let shown = titles.withLock { $0 }
+        #expect(shown.count == 32)
+        #expect(shown.values.filter { $0 == "slow but done" }.count == 32, "\(shown.sorted { $0.key < $1.key })")
+    }
+
     /// A million host calls, then twenty threads calling at once: the host's
     /// stack stays flat (each call used to wrap the change observer once
     /// more: a stack overflow after 3–15 k calls in process, about 100 bytes
@@ -148,10 +170,12 @@ import TidingsRuntime
 
     /// A host for a storm in `mode`, its shared worker (in a worker) started.
     private func stormHost(_ mode: IsolationMode) -> NotificationHost {
-        // No rate limit, time enough for a million calls in a debug build, and no memory limit: twenty
-        // threads' stacks (8 MiB each) are more than a worker may have, which is not what is tested here.
+        // No rate limit (of calls, or of changes of the view: a million of them is a flood), time enough
+        // for a million calls in a debug build, and no memory limit: twenty threads' stacks (8 MiB each)
+        // are more than a worker may have, which is not what is tested here.
         let host = host(mode) { configuration, settings in
             configuration.hostCallRate = nil
+            configuration.viewChangeRate = nil
             settings.cpuTimePerCall = 120
             settings.callTimeout = 120
             settings.memoryLimit = 0

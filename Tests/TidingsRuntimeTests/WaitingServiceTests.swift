@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsRegistry
 import TidingsRuntime
 
 /// A delivery waiting on its service extension holds no thread: many
@@ -69,5 +70,55 @@ import TidingsRuntime
                 && deliveries[0].diagnostics.contains { $0.code == .serviceTimeout }
         })
         #expect(host.presentedIdentifiers.count == Self.waiting + 1)
+    }
+
+    /// A request whose call fails (its worker could not start it, say) is
+    /// answered at once, with the original content and the failure: by a
+    /// clock that never moves, a wait for the deadline would never end.
+    @Test func aRequestWhoseCallFailsIsAnsweredAtOnceNotAtTheDeadline() {
+        let time = TestClock()
+        var configuration = NotificationHost.Configuration()
+        configuration.clock = time.clock
+        let host = fixture.host(configuration: configuration, launcher: RefusingLauncher())
+        var request = notification("refused", category: "", title: "As sent", userInfo: [("mode", .string("rewrite"))])
+        request.content.mutableContent = true
+        let delivered = Mutex<Delivery?>(nil)
+        host.deliver(request, to: Self.app, recordingWith: { (_: UserNotification, _: Double) throws(Never) in }) { delivery in
+            delivered.withLock { $0 = delivery.get() }
+        }
+        #expect(eventually { delivered.withLock { $0 } != nil })
+        let delivery = delivered.withLock { $0 }
+        #expect(delivery?.presentation.notification.content.title == "As sent")
+        #expect(delivery?.diagnostics.codes.contains(RefusingLauncher.refusal.code.rawValue) == true)
+    }
+}
+
+/// Starts service extensions whose `did_receive_request` call always fails,
+/// as a worker's does when it cannot start the request.
+private struct RefusingLauncher: ExtensionLauncher {
+    static let refusal = Diagnostic.error(Diagnostic.Code("worker.busy"), "The worker did not start the request.")
+
+    func launch(_ bundle: ExtensionBundle, for host: HostEndpoint) throws(Diagnostic) -> any ExtensionProvider {
+        Provider()
+    }
+
+    struct Provider: ExtensionProvider {
+        var handlesResponses: Bool { false }
+        var handlesMedia: Bool { false }
+        var handlesElementEvents: Bool { false }
+        func makeInstance(context: InstanceContext) throws(Diagnostic) -> any ExtensionInstance { Instance() }
+    }
+
+    struct Instance: ExtensionInstance {
+        func didReceive(_ notification: UserNotification) {}
+        func didReceive(_ response: ResponseRequest, to notification: UserNotification, token: UInt64, deadline: UInt64) {}
+        func didReceive(request: UserNotification, token: UInt64, deadline: UInt64) throws(Diagnostic) {
+            throw RefusingLauncher.refusal
+        }
+        func serviceExtensionTimeWillExpire() {}
+        func mediaPlay() {}
+        func mediaPause() {}
+        func handle(_ event: ElementEvent) {}
+        func destroy() {}
     }
 }

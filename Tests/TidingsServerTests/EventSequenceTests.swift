@@ -55,7 +55,8 @@ import TidingsRegistry
             let events = EventRecorder()
             let subscribed = try call(service, "events.subscribe", #"{"after": \#(before.last!)}"#, from: events).get()
             #expect(subscribed["resumed"] == .bool(false), "the events of the last run are not kept")
-            #expect(subscribed["reason"] == .string("too far behind: re-list"))
+            #expect(subscribed["reason"] == .string("server restarted: re-list") && subscribed["restarted"] == .bool(true),
+                    "the answer says why: \(subscribed)")
             try badge(service, 9)
             second = try #require(seqs(events).first)
             #expect(second > before.last!, "a restart never gives a number again")
@@ -119,6 +120,7 @@ import TidingsRegistry
 
         let behind = try call(service, "events.subscribe", #"{"after": \#(seqs[1])}"#, from: EventRecorder()).get()
         #expect(behind["resumed"] == .bool(false) && behind["reason"] == .string("too far behind: re-list"))
+        #expect(behind["restarted"] == nil, "no restart lost them")
         #expect(behind["seq"] == .integer(seqs.last!), "the answer says where the stream is")
 
         let near = EventRecorder()

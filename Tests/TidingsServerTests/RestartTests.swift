@@ -8,6 +8,9 @@ import TidingsBase
 /// `tidings serve` as a process that dies: killed with SIGKILL in the middle
 /// of a burst of deliveries, it comes back with its categories and every
 /// delivery it acknowledged; a torn journal is cut, never read as garbage.
+/// Stopped with SIGTERM under load, a subscriber hears every acknowledged
+/// delivery and resumes after the restart; after a kill it is told the
+/// server restarted.
 @Suite struct RestartTests {
     let directory = TemporaryDirectory("restart")
     var socket: String { directory.file("run/tidings.sock") }
@@ -135,5 +138,91 @@ import TidingsBase
         let again = try RPCClient(path: socket)
         #expect(try deliveredIdentifiers(again) == Set((1...5).map { "n\($0)" }))
         #expect(log("second.log").contains("state.torn-journal"), "\(log("second.log"))")
+    }
+
+    // MARK: Resuming across restarts
+
+    /// What a delivering client had acknowledged, and what a subscriber heard.
+    final class Tally: @unchecked Sendable {
+        private let lock = NSLock()
+        private var acknowledged: Set<String> = []
+        private var stopped: String?
+
+        func acknowledge(_ identifier: String) { lock.withLock { _ = acknowledged.insert(identifier) } }
+        var all: Set<String> { lock.withLock { acknowledged } }
+        /// Why a client stopped delivering.
+        var stop: String? {
+            get { lock.withLock { stopped } }
+            set { lock.withLock { stopped = newValue } }
+        }
+    }
+
+    /// Delivers one notification after another on a connection of its own
+    /// until the server closes it, noting each one acknowledged.
+    func deliver(round: Int, client number: Int, into tally: Tally) -> Thread {
+        Thread { [socket] in
+            do {
+                let client = try RPCClient(path: socket)
+                for delivery in 1... {
+                    let identifier = "r\(round)-c\(number)-\(delivery)"
+                    let params: JSON = .object([("app", .string("com.example.events")), ("identifier", .string(identifier)),
+                                                ("payload", .object([("aps", .object([("alert", .string("Hi"))]))]))])
+                    _ = try client.call("notifications.deliver", params)
+                    tally.acknowledge(identifier)
+                }
+            } catch {
+                tally.stop = "\(error)"
+            }
+        }
+    }
+
+    /// The events `lines` hold: each `notification.delivered` identifier, and the largest `seq`.
+    func heard(_ events: [JSON]) -> (delivered: Set<String>, last: Int64?) {
+        let delivered = events.filter { $0["method"] == .string("notification.delivered") }
+            .compactMap { $0["params"]?["notification"]?["identifier"]?.stringValue }
+        return (Set(delivered), events.compactMap { $0["params"]?["seq"]?.integerValue }.max())
+    }
+
+    @Test func aSubscriberResumesAfterEveryCleanStopUnderLoad() throws {
+        var after: Int64?
+        for round in 1...20 {
+            let server = try start("round-\(round).log")
+            defer { server.stop(with: SIGKILL) }
+            let subscriber = try RPCClient(path: socket)
+            let subscribed = try subscriber.call("events.subscribe", after.map { .object([("after", .integer($0))]) } ?? .object([]))
+            if after != nil {
+                #expect(subscribed["resumed"] == .bool(true), "round \(round): \(subscribed)")
+            }
+            var events = subscriber.events
+            let tally = Tally()
+            let clients = (1...2).map { deliver(round: round, client: $0, into: tally) }
+            for client in clients { client.start() }
+            try #require(eventually { tally.all.count >= 20 }, "round \(round): nothing delivered: \(tally.stop ?? "")")
+
+            kill(server.identifier, SIGTERM)
+            // The subscriber hears every event until the server closes its connection.
+            while let line = try? subscriber.readLine(until: MonotonicClock.deadline(after: patience)) {
+                events.append(try JSON.parse(Array(line.utf8)))
+            }
+            #expect(server.waitUntilExit(), "round \(round): still running: \(log("round-\(round).log"))")
+            #expect(server.ending?.status == 0, "round \(round): \(String(describing: server.ending))")
+            let (delivered, last) = heard(events)
+            let unheard = tally.all.subtracting(delivered)
+            #expect(unheard.isEmpty, "round \(round): \(unheard.count) acknowledged deliveries unheard, such as \(unheard.sorted().prefix(3))")
+            after = last ?? subscribed["seq"]?.integerValue
+        }
+
+        // Killed: the events after the last heard may have gone with it, and the answer says why.
+        let killed = try start("killed.log")
+        let client = try RPCClient(path: socket)
+        _ = try client.call("notifications.deliver", .object([("app", .string("com.example.events")), ("identifier", .string("last")),
+                                                               ("payload", .object([("aps", .object([("alert", .string("Hi"))]))]))]))
+        let last = try #require(try client.call("events.subscribe")["seq"]?.integerValue)
+        killed.stop(with: SIGKILL)
+        let restarted = try start("restarted.log")
+        defer { restarted.stop() }
+        let answer = try RPCClient(path: socket).call("events.subscribe", .object([("after", .integer(last))]))
+        #expect(answer["resumed"] == .bool(false) && answer["restarted"] == .bool(true), "\(answer)")
+        #expect(answer["reason"] == .string("server restarted: re-list"))
     }
 }

@@ -10,8 +10,9 @@ package enum MonotonicClock {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// The instant `seconds` from now.
+    /// The instant `seconds` from now (now for what is not more than 0; the
+    /// last instant for what lies past it).
     package static func deadline(after seconds: Double) -> UInt64 {
-        now() &+ UInt64(max(0, seconds) * 1e9)
+        CheckedNumbers.instant(now(), after: seconds)
     }
 }

@@ -49,10 +49,30 @@ package struct JSONFieldReader {
         return number
     }
 
-    /// The value as an exact integer.
+    /// The value as a date in seconds since 1970 (a number), within
+    /// `CheckedNumbers.dates`: one outside is `number.out-of-range`.
+    package mutating func date(_ value: JSON?, at path: [String]) -> Double? {
+        guard let seconds = number(value, at: path) else { return nil }
+        guard CheckedNumbers.dates.contains(seconds) else {
+            report(.error, .numberOutOfRange,
+                   "\(name(path)) must be a date from the year 1 to 9999, in seconds since 1970; it is \(seconds).", at: path)
+            return nil
+        }
+        return seconds
+    }
+
+    /// The value as an exact integer; a whole number no `Int64` holds (1e300)
+    /// is `number.out-of-range`.
     package mutating func integer(_ value: JSON?, at path: [String]) -> Int64? {
         guard let value else { return nil }
-        guard let integer = value.integerValue else { return wrongType(value, "an integer", at: path) }
+        guard let integer = value.integerValue else {
+            if let number = value.doubleValue, number.rounded() == number {
+                report(.error, .numberOutOfRange,
+                       "\(name(path)) must be an integer from -9223372036854775808 to 9223372036854775807; it is \(number).", at: path)
+                return nil
+            }
+            return wrongType(value, "an integer", at: path)
+        }
         return integer
     }
 

@@ -59,8 +59,11 @@ package enum ISO8601 {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` (whole seconds, UTC) for seconds since 1970.
+    /// Readers hold dates to `CheckedNumbers.dates`; beyond them the year
+    /// has more digits, and what no `Int` holds is written as its nearest
+    /// (NaN as 1970), rather than trapping.
     package static func format(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.down))
+        let whole = Int(saturating: seconds, .down)
         var days = whole / 86_400
         var rest = whole % 86_400
         if rest < 0 {

@@ -11,6 +11,8 @@ package enum NumberText {
         guard value.isFinite else { return "-" }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
+        // Past what an Int64 holds scaled, as the number writes itself.
+        guard abs(value) * scale < 9e18 else { return String(value) }
         let scaled = Int64((abs(value) * scale).rounded())
         let whole = scaled / Int64(scale)
         let fraction = String(scaled % Int64(scale)).leftPadded(to: digits, with: "0")

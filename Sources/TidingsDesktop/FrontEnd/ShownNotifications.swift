@@ -1,5 +1,6 @@
 import Glibc
 import TidingsBase
+import TidingsCrypto
 
 /// What the front end shows on the desktop: each Tidings notification's
 /// desktop id, the presentation last sent for it (its fingerprint, kept
@@ -119,13 +120,15 @@ package struct ShownNotifications {
         markChanged()
     }
 
-    /// A stable digest of Notify's arguments but `replacesID` (hints in key order).
+    /// A stable digest of Notify's arguments but `replacesID` (hints in key
+    /// order); the arguments themselves where libcrypto is missing.
     package static func fingerprint(of notification: DesktopNotification) -> String {
         var text = [notification.appName, notification.appIcon, notification.summary, notification.body,
                     String(notification.expireTimeout)]
         text += notification.actions.flatMap { [$0.key, $0.label] }
         text += notification.hints.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        return SHA256.hex(of: Array(text.joined(separator: "\u{1F}").utf8))
+        let joined = text.joined(separator: "\u{1F}")
+        return (try? SHA256.hex(of: Array(joined.utf8))) ?? joined
     }
 
     /// Notes that the file is to be written again.

@@ -2,12 +2,12 @@
 /// sentence each, stable (front ends log each kind once; tests compare them).
 enum Degradation {
     /// The server has no `actions` capability.
-    static let noActions = "this server shows no actions: respond with `tidings` or another front end"
+    static let noActions = "this server shows no actions: respond through another client of `tidings serve` (notifications.respond)"
     /// The authorization prompt on a server without `actions`.
     static let noActionsToDecide = "this server shows no actions: decide with `tidings apps allow` or `tidings apps deny`"
     /// A text-input action on a server without `inline-reply`.
     static let noInlineReply =
-        "this server takes no inline reply: text-input actions are left out (answer them with `tidings` or another front end)"
+        "this server takes no inline reply: text-input actions are left out (answer them through another client of `tidings serve`: notifications.respond with the text)"
     /// A second text-input action: a notification takes one inline reply.
     static let oneInlineReply = "this server takes one inline reply per notification: further text-input actions are left out"
     /// More actions than a notification offers.
@@ -23,11 +23,11 @@ enum Degradation {
     /// The view has more than one image and the server shows none in the body.
     static let noBodyImages = "this server shows no images in the body: the view's other images are left out"
     /// The view has buttons or text fields.
-    static let noControls = "the view's buttons and text fields are not shown: use them with `tidings` or another front end"
+    static let noControls = "the view's buttons and text fields are not shown: use them through another client of `tidings serve` (notifications.interact)"
     /// The extension shows a media play/pause button.
-    static let noMediaButton = "the view's media button is not shown: play or pause with `tidings` or another front end"
+    static let noMediaButton = "the view's media button is not shown: play or pause through another client of `tidings serve` (notifications.interact)"
     /// The extension asks for text (its `textInput`).
-    static let noExtensionInput = "the extension's text input is not shown: type with `tidings` or another front end"
+    static let noExtensionInput = "the extension's text input is not shown: type through another client of `tidings serve` (notifications.input)"
     /// The view is cut short: more elements than a notification shows.
     static let viewCut = "the view has more elements than a notification shows: the rest are left out"
     /// A sound would play and the server has no `sound` capability.

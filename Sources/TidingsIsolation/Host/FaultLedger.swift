@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import TidingsBase
+import TidingsCrypto
 import TidingsRegistry
 
 /// The faults of isolated extensions and the bundles quarantined for them,
@@ -245,15 +246,21 @@ final class ContentDigests: Sendable {
         let identity = Identity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
                                 changed: Int64(status.st_ctim.tv_sec), changedNanoseconds: status.st_ctim.tv_nsec)
         if let (seen, digest) = known.withLock({ $0[path] }), seen == identity { return digest }
-        var hash = SHA256()
-        var offset: UInt64 = 0
-        while true {
-            guard let chunk = try? file.read(at: offset, count: 1 << 16) else { return missing }
-            if chunk.isEmpty { break }
-            hash.update(chunk)
-            offset += UInt64(chunk.count)
+        let digest: String
+        do throws(CryptoError) {
+            var hash = try SHA256()
+            var offset: UInt64 = 0
+            while true {
+                guard let chunk = try? file.read(at: offset, count: 1 << 16) else { return missing }
+                if chunk.isEmpty { break }
+                try hash.update(chunk)
+                offset += UInt64(chunk.count)
+            }
+            digest = SHA256.hexadecimal(try hash.finish())
+        } catch {
+            // Not kept: the next look may find the library.
+            return "unavailable (\(error.message))"
         }
-        let digest = SHA256.hexadecimal(hash.finish())
         known.withLock { $0[path] = (identity, digest) }
         return digest
     }

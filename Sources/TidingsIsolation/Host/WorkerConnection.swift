@@ -145,7 +145,7 @@ final class WorkerConnection: Sendable {
         /// behind `earlier`, which the worker answers first.
         func allowing(_ earlier: PostedCall) -> PostedCall {
             var call = self
-            call.deadline += UInt64(earlier.limit * 1e9)
+            call.deadline = CheckedNumbers.instant(call.deadline, after: earlier.limit)
             return call
         }
     }
@@ -200,15 +200,19 @@ final class WorkerConnection: Sendable {
 
     /// Reads and handles the channel's messages on this thread until `slot`
     /// is answered or `end` (monotonic nanoseconds) passes; the answer, or
-    /// nil (at `end`, or when the channel closed: the reader thread then
-    /// answers with how the worker ended).
+    /// nil: at `end`; when the channel closed or the worker ended (the reader
+    /// thread then answers with how the worker ended); or when another caller
+    /// reads the channel.
     ///
-    /// The caller sleeps in `poll` on the channel itself, holding `receiving`,
-    /// so that the worker's answer wakes this thread alone: no hand-over from
-    /// the reader thread, whose wake-up cost as much again (it stands back
-    /// meanwhile, see `ChannelReaders`). With spinning turned on it looks
-    /// without sleeping first. Another caller reading meanwhile (a shared
-    /// worker's) answers this one too: it waits on its slot then, looking again each millisecond.
+    /// The caller sleeps in `poll` on the channel and the sandbox's end,
+    /// holding `receiving`, so that the worker's answer wakes this thread
+    /// alone: no hand-over from the reader thread, whose wake-up cost as much
+    /// again (it stands back meanwhile, see `ChannelReaders`), and no wake-up
+    /// but for a message, the worker's end or `end`, however long the
+    /// extension takes. With spinning turned on it looks without sleeping
+    /// first. Another caller reading meanwhile (a shared worker's) answers
+    /// this one too, and this one waits on its slot (`answer(to:)`): the
+    /// reader thread takes the channel once no caller reads it.
     private func readInline(until slot: CallSlot, before end: UInt64) -> Result<Void, Diagnostic>? {
         readers.beginReading()
         defer { readers.endReading() }
@@ -217,12 +221,16 @@ final class WorkerConnection: Sendable {
             if let answer = slot.answer { return answer }
             let now = MonotonicClock.now()
             if now >= end || readers.channelClosed { return slot.answer }
-            // Asleep at most a millisecond at a time: a deadline passes with at most that much late.
-            let sleep: Int32 = now < spinEnd ? 0 : Int32(min((end - now + 999_999) / 1_000_000, 1))
-            let read: Void? = receiving.withLockIfAvailable { _ in
-                if slot.answer == nil && channel.hasInput(within: sleep) { drainChannel() }
+            // Asleep until `end`, rounded up to the millisecond `poll` counts in; not at all while spinning.
+            let sleep: Int32 = now < spinEnd ? 0 : Int32(clamping: (end - now + 999_999) / 1_000_000)
+            let reading: Bool? = receiving.withLockIfAvailable { _ in
+                guard slot.answer == nil else { return true }
+                let ready = channel.waitForInput(within: sleep, or: sandbox.process.endDescriptor)
+                if ready.input { drainChannel() }
+                // The worker ended: what it left is the reader thread's, which answers with its end.
+                return !ready.other
             }
-            if read == nil && sleep > 0 { _ = slot.wait(until: min(end, now + 1_000_000)) }
+            if reading == false || (reading == nil && sleep > 0) { return slot.answer }
         }
     }
 

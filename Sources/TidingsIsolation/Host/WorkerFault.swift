@@ -33,7 +33,9 @@ package struct WorkerFault: Sendable, Equatable {
         /// The worker did not start, or did not load the library again.
         case launch
         /// The extension called host functions faster than it may, for long
-        /// (a call storm); the host ended the worker.
+        /// (a call storm), changed what it shows far faster than it can be
+        /// drawn, for long (a view flood, `extension.view-flood`), or flooded
+        /// the channel; the host ended the worker.
         case abuse
         /// Killed by a signal the host did not send (`SIGKILL` from outside, say).
         case killed

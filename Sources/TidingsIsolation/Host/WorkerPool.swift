@@ -77,7 +77,7 @@ final class WorkerPool: Sendable {
             return connection.retire()
         }
         let now = MonotonicClock.now()
-        let expiry = now &+ UInt64(max(0, limits.idleTime) * 1e9)
+        let expiry = CheckedNumbers.instant(now, after: limits.idleTime)
         let (surplus, schedulesExpiry): (Bool, Bool) = state.withLock { state in
             state.idle.append(Idle(connection: connection, owner: owner, number: number,
                                    expiry: expiry, destroy: destroy))

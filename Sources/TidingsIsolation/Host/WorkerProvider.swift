@@ -22,7 +22,9 @@ import TidingsRegistry
 /// not), and when the bundle has no idle worker left after an open, a spare
 /// starts in the background, so that an open costs no cold start. With the
 /// pool off (`WorkerPoolSettings.off`), each worker ends with its instance.
-/// When the bundle is quarantined, every worker of its that still runs ends.
+/// When the bundle is quarantined, every worker of its that still runs ends;
+/// when it is replaced or removed (`retire()`), its idle workers end, its
+/// busy ones end with their instances, and a new provider serves the new version.
 /// Its workers' lines in the host's log share one rate (`BundleReports`).
 final class WorkerProvider: ExtensionProvider {
     private let bundle: ExtensionBundle
@@ -80,6 +82,8 @@ final class WorkerProvider: ExtensionProvider {
         var restartAt: UInt64 = 0
         /// Set while the bundle is quarantined.
         var quarantine: Quarantine?
+        /// The bundle was replaced or removed: no worker of this provider's goes to the pool any more.
+        var retired = false
 
         /// Takes what the extension handles from what `connection`'s worker said.
         mutating func handles(as connection: WorkerConnection) {
@@ -125,8 +129,9 @@ final class WorkerProvider: ExtensionProvider {
             // Faults other hosts (earlier one-shot commands) recorded within the window count too.
             let (wallNow, now) = (FaultLedger.now, MonotonicClock.now())
             let recent = entry.faults.compactMap { record -> UInt64? in
-                let age = UInt64(max(0, wallNow - record.time) * 1e9)
-                return age < UInt64(settings.restarts.window * 1e9) && age < now ? now - age : nil
+                // The ledger is a file: a planted time makes an age that saturates rather than traps.
+                let age = CheckedNumbers.nanoseconds(wallNow - record.time)
+                return age < CheckedNumbers.nanoseconds(settings.restarts.window) && age < now ? now - age : nil
             }
             state.withLock { $0.recentFaults = recent }
         }
@@ -163,9 +168,33 @@ final class WorkerProvider: ExtensionProvider {
         instance.returnsWorker { [weak self] destroy in
             // A bundle replaced meanwhile keeps no worker.
             guard let self else { return connection.retire() }
-            pool.keep(connection, number: number, for: poolKey, destroy: destroy, limits: settings.pool)
+            keep(connection, number: number, destroy: destroy)
         }
         return instance
+    }
+
+    /// The bundle was replaced or removed: its idle workers end now, its
+    /// busy ones when their instances do, and no spare starts; the runtime
+    /// launches the new version in a provider of its own.
+    func retire() -> Bool {
+        state.withLock { state in
+            state.retired = true
+            pool.removeAll(for: poolKey)
+        }
+        return true
+    }
+
+    /// Puts worker `number` in the pool for the bundle's next instance
+    /// (`destroy`: its last instance's, nil for a spare); one of a bundle
+    /// replaced meanwhile ends instead. Under the lock, so that `retire()`
+    /// finds every worker kept before it and none is kept after.
+    private func keep(_ connection: WorkerConnection, number: Int, destroy: WorkerConnection.PostedCall?) {
+        let kept = state.withLock { state in
+            guard !state.retired else { return false }
+            pool.keep(connection, number: number, for: poolKey, destroy: destroy, limits: settings.pool)
+            return true
+        }
+        if !kept { connection.retire() }
     }
 
     func noteFault(_ diagnostic: Diagnostic) {
@@ -226,7 +255,8 @@ final class WorkerProvider: ExtensionProvider {
     private func startSpareIfNeeded() {
         guard pool.count(for: poolKey) == 0 else { return }
         let mayStart = state.withLock { state in
-            guard !state.startingSpare, state.quarantine == nil, MonotonicClock.now() >= state.restartAt else { return false }
+            guard !state.startingSpare, !state.retired, state.quarantine == nil, MonotonicClock.now() >= state.restartAt
+            else { return false }
             state.startingSpare = true
             return true
         }
@@ -236,7 +266,7 @@ final class WorkerProvider: ExtensionProvider {
             defer { state.withLock { $0.startingSpare = false } }
             // A spare that does not start is no fault of an open's: the next open starts one and says why.
             guard let (spare, number) = try? startOutsideTheLock() else { return }
-            pool.keep(spare, number: number, for: poolKey, destroy: nil, limits: settings.pool)
+            keep(spare, number: number, destroy: nil)
         }
         if !started { state.withLock { $0.startingSpare = false } }
     }
@@ -347,7 +377,7 @@ final class WorkerProvider: ExtensionProvider {
     private func note(_ fault: WorkerFault, in state: inout State) -> [Diagnostic] {
         let policy = settings.restarts
         let now = MonotonicClock.now()
-        let window = UInt64(policy.window * 1e9)
+        let window = CheckedNumbers.nanoseconds(policy.window)
         state.recentFaults.removeAll { now - $0 > window }
         state.recentFaults.append(now)
         let count = state.recentFaults.count
@@ -361,16 +391,16 @@ final class WorkerProvider: ExtensionProvider {
             // opened interface, several may run.
             let quarantine = Diagnostic.error(
                 .workerQuarantined,
-                "\(extensionName) is quarantined after \(count) faults within \(Int(policy.window)) s (the last: \(fault.kind.rawValue)); its notifications show their default content until its library or manifest changes.")
+                "\(extensionName) is quarantined after \(count) faults within \(NumberText.short(policy.window)) s (the last: \(fault.kind.rawValue)); its notifications show their default content until its library or manifest changes.")
             state.connection?.retire(because: quarantine)
             for connection in state.running.values { connection.retire(because: quarantine) }
             pool.removeAll(for: poolKey)
             reports.append(quarantine)
         } else if !fault.kind.leavesWorkerRunning {
             let wait = policy.backoff(afterFaults: count)
-            state.restartAt = now + UInt64(wait * 1e9)
+            state.restartAt = CheckedNumbers.instant(now, after: wait)
             reports.append(.note(.workerRestarting,
-                                 "\(extensionName)'s worker restarts in \(Int((wait * 1000).rounded())) ms (fault \(count) of \(policy.quarantineAfter) within \(Int(policy.window)) s)."))
+                                 "\(extensionName)'s worker restarts in \(Int(saturating: wait * 1000, .toNearestOrAwayFromZero)) ms (fault \(count) of \(policy.quarantineAfter) within \(NumberText.short(policy.window)) s)."))
         }
         ledger?.record(fault, bundle: bundle.path, identifier: extensionName, quarantineFiles: quarantined)
         return reports

@@ -142,14 +142,25 @@ package final class WorkerChannel: Sendable {
     /// its lock, where a failed `recvmsg` takes the lock the sender needs.
     /// The corresponding C function is `poll` (with no timeout).
     package var hasInput: Bool {
-        hasInput(within: 0)
+        var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        return SystemCall.retrying { poll(&entry, 1, 0) } != 0
     }
 
-    /// True when a message (or the end) is there to receive, waiting for one
-    /// at most `milliseconds` (asleep). The corresponding C function is `poll`.
-    package func hasInput(within milliseconds: Int32) -> Bool {
-        var entry = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
-        return SystemCall.retrying { poll(&entry, 1, milliseconds) } != 0
+    /// Waits asleep until a message (or the end) is there to receive, the
+    /// descriptor `other` is readable (a process's pidfd; -1 for none), or
+    /// `milliseconds` pass (-1: no limit), and says which came: no wake-up
+    /// before one of them. The corresponding C function is `poll`.
+    package func waitForInput(within milliseconds: Int32, or other: Int32) -> (input: Bool, other: Bool) {
+        // A pair on the stack: this runs once per call to a worker.
+        var entries = (pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: other, events: Int16(POLLIN), revents: 0))
+        let ready = withUnsafeMutablePointer(to: &entries) { pair in
+            pair.withMemoryRebound(to: pollfd.self, capacity: 2) { first in
+                SystemCall.retrying { poll(first, 2, milliseconds) }
+            }
+        }
+        guard ready > 0 else { return (false, false) }
+        return (entries.0.revents != 0, entries.1.revents != 0)
     }
 
     /// Receives the next message, `waiting` for one or not; `.none` when

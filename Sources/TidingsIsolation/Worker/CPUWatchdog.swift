@@ -27,7 +27,7 @@ package final class CPUWatchdog: Sendable {
     ///   - report: the bytes sent to `descriptor` (one datagram) before the process ends.
     package init(seconds: Double, report: [UInt8], to descriptor: Int32) throws(SystemError) {
         guard seconds.isFinite, seconds > 0 else { throw SystemError(code: EINVAL) }
-        let budget = UInt64(seconds * 1e9)
+        let budget = CheckedNumbers.nanoseconds(seconds)
         let started = Latch()
         let thread = ThreadIdentity()
         let calls = Calls()

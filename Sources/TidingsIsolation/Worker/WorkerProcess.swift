@@ -59,7 +59,8 @@ package enum WorkerProcess {
         do throws(Diagnostic) {
             // The bundle as the host validated it: its manifest and interface are the host's, never read here.
             server = try WorkerServer(bundle: ExtensionBundle(path: bundlePath, manifest: manifest, interface: interface),
-                                      host: host, channel: channel, watchdog: entered.watchdog)
+                                      host: host, channel: channel, watchdog: entered.watchdog,
+                                      memoryLimit: settings.memoryLimit)
         } catch {
             channel.sendQuietly(.launchFailed(error))
             return 1

@@ -54,7 +54,8 @@ package enum WorkerSandbox {
             if settings.scratchSize > 0 { _ = try setLimit(RLIMIT_FSIZE, to: settings.scratchSize) }
             if settings.cpuTimeTotal > 0 {
                 // SIGXCPU at the soft limit, SIGKILL a second later should it be ignored.
-                let seconds = UInt64(settings.cpuTimeTotal.rounded(.up))
+                // From the host's channel: held to a year rather than trapping on what does not fit.
+                let seconds = min(UInt64(saturating: settings.cpuTimeTotal, .up), 31_536_000)
                 var limit = rlimit(rlim_cur: rlim_t(seconds), rlim_max: rlim_t(seconds + 1))
                 _ = SystemCall.retrying { setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &limit) }
             }

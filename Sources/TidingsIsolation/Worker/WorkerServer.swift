@@ -10,9 +10,10 @@ import TidingsRuntime
 /// the worker's `WorkerEndpoint`, which its handles and tokens lead to).
 ///
 /// Calls arrive on the worker's main thread and run there, one at a time,
-/// but for a service extension's `did_receive_request`, which runs on a
-/// thread of its own so that `service_extension_time_will_expire` can come
-/// while it still runs (the ABI's thread rule for it). Host functions and
+/// but for a service extension's `did_receive_request`, which runs on
+/// another thread so that `service_extension_time_will_expire` can come
+/// while it still runs (the ABI's thread rule for it): a bounded number at
+/// once, more waiting their turn (`ServiceRequests`). Host functions and
 /// completions may come from any thread of the extension's; what they send
 /// goes out in the order they happen (`Outbox`), so the host applies it
 /// before it sees the `done` after it.
@@ -34,14 +35,19 @@ final class WorkerServer: Sendable {
     private let instances = Mutex<[UInt64: Served]>([:])
     /// The contexts and completion tokens the extension names.
     private let endpoint: WorkerEndpoint
+    /// The service requests running and waiting.
+    private let requests: ServiceRequests
 
     /// Loads `bundle` (its path the one it has in the sandbox) in this
-    /// process, with a host table saying what `host` says of the host's.
+    /// process, with a host table saying what `host` says of the host's;
+    /// its extension may allocate `memoryLimit` bytes (0: no limit).
     /// - Throws: why it cannot be loaded, as the host would have said in its own process.
-    init(bundle: ExtensionBundle, host: WorkerHostTable, channel: WorkerChannel, watchdog: CPUWatchdog?) throws(Diagnostic) {
+    init(bundle: ExtensionBundle, host: WorkerHostTable, channel: WorkerChannel, watchdog: CPUWatchdog?,
+         memoryLimit: UInt64) throws(Diagnostic) {
         self.bundle = bundle
         self.channel = channel
         self.watchdog = watchdog
+        requests = ServiceRequests(memoryLimit: memoryLimit)
         outbox = Outbox(channel: channel)
         endpoint = WorkerEndpoint(table: HostFunctions.table(callRate: host.callRate, version: host.abiVersion),
                                   outbox: outbox)
@@ -87,6 +93,11 @@ final class WorkerServer: Sendable {
         case let .receiveRequest(call, instance, request, token, deadline):
             serveRequest(call, instance: instance, request: request, token: token, deadline: deadline)
         case let .timeWillExpire(call, instance):
+            if let withdrawn = requests.withdraw(instance: instance) {
+                // Its request never started: it fails now, and the extension hears nothing of a request it never saw.
+                refuse(withdrawn.call, .error(.workerBusy, "The request waited for one of the worker's \(ServiceRequests.threadLimit) service threads until its time was up: it was not started."))
+                return run(call) { nil }
+            }
             run(call) { with(instance) { (served: Served) throws(Diagnostic) in try served.instance.serviceExtensionTimeWillExpire() } }
         case let .mediaPlay(call, instance):
             run(call) { with(instance) { (served: Served) throws(Diagnostic) in try served.instance.mediaPlay() } }
@@ -122,7 +133,9 @@ final class WorkerServer: Sendable {
         outbox.endCall(with: .done(call: call, failure: failure), holding: holdingDoneBeforeMore && channel.hasInput)
     }
 
-    /// `did_receive_request`, on a thread of its own; its `done` goes out when it returns.
+    /// `did_receive_request`, on one of the service threads (now, or once
+    /// one is free); its `done` goes out when it returns. One that will not
+    /// run is answered now.
     private func serveRequest(_ call: UInt64, instance id: UInt64, request: UserNotification, token: UInt64,
                               deadline: UInt64) {
         guard let served = instances.withLock({ $0[id] }) else {
@@ -132,7 +145,7 @@ final class WorkerServer: Sendable {
         let given = endpoint.token(for: token, kind: .request, deadline: deadline, context: served.sink.context.handle)
         let outbox = self.outbox
         let watchdog = self.watchdog
-        let started = Threads.start {
+        let refused = requests.submit(ServiceRequests.Request(call: call, instance: id) {
             watchdog?.noteCall()
             var failure: Diagnostic?
             do throws(Diagnostic) {
@@ -141,10 +154,15 @@ final class WorkerServer: Sendable {
                 failure = error
             }
             try? outbox.sendNow(.done(call: call, failure: failure))
-        }
-        if !started {
-            run(call) { .error(.workerLaunchFailed, "The worker could not start a thread for did_receive_request.") }
-        }
+        })
+        if let refused { refuse(call, refused) }
+    }
+
+    /// Answers the service request `call` with `failure` at once, and says so
+    /// in the host's log.
+    private func refuse(_ call: UInt64, _ failure: Diagnostic) {
+        report(failure)
+        try? outbox.sendNow(.done(call: call, failure: failure))
     }
 
     /// Makes instance `id`; the failure, if it made none.

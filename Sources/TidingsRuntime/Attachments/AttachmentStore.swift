@@ -320,7 +320,7 @@ package final class AttachmentStore: Sendable {
                                         request: request, code: .attachmentStoreQuota)
         if refusal.abusive {
             failure.abuse = .error(.attachmentStoreAbuse,
-                                   "It was refused \(quota.abuseRefusals) times within \(Int(quota.abuseWindow)) s for passing the attachment store's quota, and keeps trying: a fault.",
+                                   "It was refused \(quota.abuseRefusals) times within \(NumberText.short(quota.abuseWindow)) s for passing the attachment store's quota, and keeps trying: a fault.",
                                    at: failure.diagnostic.location)
         }
         return failure

@@ -149,7 +149,7 @@ package final class StoreLedger: Sendable {
     private func refused(_ sentence: String, for owner: Owner, in state: inout State) -> Refusal {
         guard let bundle = owner.bundle else { return Refusal(sentence: sentence, abusive: false) }
         let now = MonotonicClock.now()
-        let window = UInt64(max(0, quota.abuseWindow) * 1e9)
+        let window = CheckedNumbers.nanoseconds(quota.abuseWindow)
         var recent = state.refusals[bundle, default: []].filter { now &- $0 <= window }
         recent.append(now)
         let abusive = recent.count >= quota.abuseRefusals

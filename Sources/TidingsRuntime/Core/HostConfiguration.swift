@@ -32,6 +32,10 @@ extension NotificationHost {
         package var attachmentQuota = AttachmentQuota()
         /// How fast each instance may call host functions; nil for no limit.
         package var hostCallRate: CallRate? = .standard
+        /// How fast what each instance shows may change before the changes
+        /// are a flood (fault `abuse`); nil for no limit. However fast it
+        /// changes, front ends hear of it at most once a frame.
+        package var viewChangeRate: CallRate? = .viewChanges
         /// The most notifications kept delivered (at least 1): a delivery
         /// beyond it expires the oldest, as a notification centre lets old
         /// notifications go; nil keeps every one.

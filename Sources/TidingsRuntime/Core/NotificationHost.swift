@@ -81,7 +81,8 @@ package final class NotificationHost: Sendable {
         let reports = CallReports(screen: screen)
         interfaces = InterfaceLifecycle(screen: screen, reports: reports, changes: OutOfCallChanges(reports: reports),
                                         providers: providers, launcher: launcher, endpoint: endpoint,
-                                        callRate: configuration.hostCallRate, onWait: configuration.onWait)
+                                        callRate: configuration.hostCallRate,
+                                        viewChangeRate: configuration.viewChangeRate, onWait: configuration.onWait)
         responses = ResponseFlow(screen: screen, interfaces: interfaces, reports: reports, endpoint: endpoint,
                                  clock: configuration.clock, deadline: configuration.responseDeadline,
                                  onWait: configuration.onWait)
@@ -94,10 +95,15 @@ package final class NotificationHost: Sendable {
     /// edited on the search path). Notifications shown keep the instances
     /// serving them; the next delivery of each (app, category) finds its
     /// extension in `new`. A bundle that failed to load is tried again. A
+    /// bundle replaced (its library or manifest changed) or removed keeps
+    /// no worker for later: its idle ones end, a busy one ends with its
+    /// instance, and its next instance is served by its new version. A
     /// library loaded in this process keeps its code: it cannot be unloaded,
     /// so a replaced library takes effect when the host restarts.
     package func replaceIndex(with new: ExtensionIndex) {
         currentIndex.replace(with: new)
+        // Before the routes forget their targets: a target made for `new` never finds the old provider.
+        providers.retireChanged(in: new)
         screen.state.withLock { $0.routes.forgetTargets() }
         providers.forgetFailures()
     }
@@ -246,7 +252,7 @@ package final class NotificationHost: Sendable {
         if let refusal = screen.finishShowing(showing, keeping: notification, announcingReplaced: true) {
             result.diagnostics.append(refusal)
         }
-        var mateChanges: [Presentation] = []
+        var mateChanges: [ViewChange] = []
         if let mate {
             mateChanges = interfaces.passToThreadMate(notification, instance: mate, into: &result)
         }
@@ -263,7 +269,7 @@ package final class NotificationHost: Sendable {
         // Front ends hear of the delivery that shows (the latest of its identifier).
         if showing.shown { screen.onEvent?(.delivered(presentation)) }
         if let closedByOpening { screen.onEvent?(.presentationChanged(closedByOpening)) }
-        for change in mateChanges { screen.onEvent?(.presentationChanged(change)) }
+        for change in mateChanges { screen.tell(change) }
         screen.announce(forwarded: result.forwarded)
         return Delivery(presentation: presentation, service: serviced.report, createdAttachments: serviced.created,
                         diagnostics: result.diagnostics, log: result.log, forwarded: result.forwarded)
@@ -330,8 +336,7 @@ package final class NotificationHost: Sendable {
             state.delivered[identifier].map { ($0, state.routes.registered(for: $0)) }
         }) else { throw Screen.notPresented(identifier) }
         var opened = interfaces.open(entry, categoryActions: registered?.category.actions)
-        if let closed = opened.closed.take() { screen.onEvent?(.presentationChanged(closed)) }
-        if opened.changed { screen.onEvent?(.presentationChanged(opened.outcome.presentation)) }
+        interfaces.announce(&opened, of: entry)
         screen.announce(forwarded: opened.outcome.forwarded)
         return opened.outcome
     }

@@ -43,6 +43,28 @@ final class Screen: Sendable {
         for response in forwarded { onEvent?(.forwarded(response)) }
     }
 
+    /// Tells front ends that `presentation`, what `instance` shows for
+    /// `entry`, drawn from its state at `revision`, changed — unless the
+    /// instance no longer serves `entry`'s open interface (a banner, the
+    /// interface closed, is told all the same) or a presentation of it drawn
+    /// later was told already (`InstanceRecord.tell`).
+    func tell(_ presentation: Presentation, of instance: InstanceRecord, drawnAt revision: Int,
+              for entry: DeliveredNotification) {
+        instance.tell(presentation, drawnAt: revision, stillShown: {
+            !presentation.expanded || state.withLock { $0.interface(of: entry)?.instance === instance }
+        }, to: onEvent)
+    }
+
+    /// Tells front ends of `change`: through its instance when it names one
+    /// (`tell(_:of:drawnAt:for:)`), else as it is.
+    func tell(_ change: ViewChange) {
+        guard let (instance, revision) = change.drawn else {
+            onEvent?(.presentationChanged(change.presentation))
+            return
+        }
+        tell(change.presentation, of: instance, drawnAt: revision, for: change.entry)
+    }
+
     /// Lets go of the hold a call took on `instance` (`ScreenState.claim`),
     /// destroying the instance when that was the last hold.
     func letGo(of instance: InstanceRecord?) {
@@ -149,4 +171,16 @@ final class Screen: Sendable {
         dismissed(takeOff(entry, drawnAs: &presentation, diagnostics: &diagnostics), because: .response)
         return presentation
     }
+}
+
+/// What a call changed of an open interface, for front ends to hear once
+/// the call is done (`Screen.tell(_:)`).
+struct ViewChange {
+    /// What the notification shows now.
+    var presentation: Presentation
+    /// The notification.
+    var entry: DeliveredNotification
+    /// The instance whose view it shows, and the revision of its state it
+    /// was drawn from; nil for a banner whose instance ended.
+    var drawn: (instance: InstanceRecord, revision: Int)?
 }

@@ -31,11 +31,22 @@ package protocol ExtensionProvider: Sendable {
     /// told of a bundle that keeps passing the attachment store's quota
     /// (`attachment.store-abuse`).
     func noteFault(_ diagnostic: Diagnostic)
+    /// Tells the provider that its bundle was replaced or removed (the index
+    /// changed): it keeps nothing for later instances — no idle worker, and
+    /// none of its workers serves again once its instance ends — while the
+    /// instances under way run to their end. True when a new provider is to
+    /// serve the bundle from now on, loading what is there now; false when
+    /// this one serves on.
+    func retire() -> Bool
 }
 
 extension ExtensionProvider {
     /// Nothing: an extension in this process has no fault count.
     package func noteFault(_ diagnostic: Diagnostic) {}
+
+    /// False: a library loaded in this process keeps its code (code cannot be
+    /// unloaded), and the provider serves on.
+    package func retire() -> Bool { false }
 }
 
 /// One instance of an extension (a view controller, or a service extension

@@ -25,9 +25,12 @@ final class InstanceRecord: Sendable {
     /// How many calls into the instance are under way; what the extension
     /// changes meanwhile is collected when the call returns.
     private let calls = Atomic<Int>(0)
-    /// The extension changed what shows outside a call, and the host has not
-    /// looked yet: changes in a burst make one look.
-    let changedOutsideCall = Atomic<Bool>(false)
+    /// When the host looks at what the extension changed outside calls
+    /// (`OutOfCallChanges`): at most once a frame.
+    let looks = Mutex(LookSchedule())
+    /// The revision of the state (`InstanceContext.State.revision`) drawn
+    /// in the last presentation of the instance front ends were told of.
+    private let told = Mutex(-1)
 
     /// What the lock guards.
     private struct Slot {
@@ -52,15 +55,32 @@ final class InstanceRecord: Sendable {
     private let slot = Mutex(Slot())
 
     /// A record for an instance of `target`'s extension, made by `provider`
-    /// on first use, whose host calls may come at `callRate`, named by a
-    /// handle of `contexts`.
-    init(target: RouteTarget, provider: StartedExtension, callRate: CallRate?, in contexts: ContextRegistry) {
+    /// on first use, whose host calls may come at `callRate` and whose
+    /// changes of what shows at `viewChangeRate`, named by a handle of `contexts`.
+    init(target: RouteTarget, provider: StartedExtension, callRate: CallRate?, viewChangeRate: CallRate?,
+         in contexts: ContextRegistry) {
         self.target = target
         started = provider
         context = InstanceContext(extensionIdentifier: target.manifest.bundleIdentifier,
                                   mayOverrideTitle: target.manifest.overridesDefaultTitle,
                                   mayInteract: target.manifest.userInteractionEnabled,
-                                  interface: target.bundle.interface, callRate: callRate, in: contexts)
+                                  interface: target.bundle.interface, callRate: callRate,
+                                  viewChangeRate: viewChangeRate, in: contexts)
+    }
+
+    /// Tells front ends, through `onEvent`, of `presentation`, the
+    /// instance's, drawn from its state at `revision`, unless one drawn at
+    /// that revision or later was told already, or `stillShown` (asked
+    /// then) says it no longer shows: a call and a look that drew one after
+    /// the other may come to tell in the other order, and what front ends
+    /// hear last must be the latest.
+    func tell(_ presentation: Presentation, drawnAt revision: Int, stillShown: () -> Bool,
+              to onEvent: (@Sendable (HostEvent) -> Void)?) {
+        told.withLock { told in
+            guard revision > told, stillShown() else { return }
+            told = revision
+            onEvent?(.presentationChanged(presentation))
+        }
     }
 
     /// True while a call into the instance is under way.
@@ -119,7 +139,7 @@ final class StartedExtension: Sendable {
 }
 
 /// The started extension of each bundle, or why it could not start; each
-/// bundle is launched at most once, for one host.
+/// bundle is launched at most once per version (`BundleVersion`), for one host.
 final class ProviderCache: Sendable {
     /// The host the extensions are launched for.
     private let host: HostEndpoint
@@ -129,8 +149,15 @@ final class ProviderCache: Sendable {
         self.host = host
     }
 
+    /// One bundle's launch, once tried.
+    private struct Launch {
+        var result: Result<any ExtensionProvider, Diagnostic>
+        /// The version it was launched from.
+        var version: BundleVersion
+    }
+
     private final class Entry: Sendable {
-        let result = Mutex<Result<any ExtensionProvider, Diagnostic>?>(nil)
+        let launch = Mutex<Launch?>(nil)
     }
 
     private let entries = Mutex<[String: Entry]>([:])
@@ -140,12 +167,31 @@ final class ProviderCache: Sendable {
     func forgetFailures() {
         let all = entries.withLock { Array($0) }
         let failed = all.filter { _, entry in
-            entry.result.withLock { result in
-                if case .failure? = result { return true }
+            entry.launch.withLock { launch in
+                if case .failure? = launch?.result { return true }
                 return false
             }
         }.map(\.key)
         entries.withLock { entries in for path in failed { entries[path] = nil } }
+    }
+
+    /// Retires the extensions whose bundle `index` no longer has, or has in
+    /// another version (its library replaced, its manifest or interface
+    /// edited): each keeps nothing for later (no idle worker; see
+    /// `ExtensionProvider.retire()`) and is forgotten, so that the bundle's
+    /// next instance is launched from what is there now — unless it serves
+    /// on (a library loaded in this process). Instances under way keep theirs.
+    func retireChanged(in index: ExtensionIndex) {
+        let bundles = Dictionary(index.bundles.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let all = entries.withLock { Array($0) }
+        let changed = all.compactMap { path, entry -> (String, any ExtensionProvider)? in
+            guard let launch = entry.launch.withLock({ $0 }), case .success(let provider) = launch.result,
+                  bundles[path].map({ BundleVersion(of: $0) }) != launch.version
+            else { return nil }
+            return (path, provider)
+        }
+        let forgotten = changed.filter { $0.1.retire() }.map(\.0)
+        entries.withLock { entries in for path in forgotten { entries[path] = nil } }
     }
 
     /// The bundle's provider, launching it on first use.
@@ -158,15 +204,17 @@ final class ProviderCache: Sendable {
             entries[bundle.path] = entry
             return entry
         }
-        let result = entry.result.withLock { result in
-            if let result { return result }
+        let result = entry.launch.withLock { launch in
+            if let launch { return launch.result }
+            // Read before the launch: a library replaced meanwhile is a new version at the next reload.
+            let version = BundleVersion(of: bundle)
             let launched: Result<any ExtensionProvider, Diagnostic>
             do throws(Diagnostic) {
                 launched = .success(try launcher.launch(bundle, for: host))
             } catch {
                 launched = .failure(error)
             }
-            result = launched
+            launch = Launch(result: launched, version: version)
             return launched
         }
         return try result.get()

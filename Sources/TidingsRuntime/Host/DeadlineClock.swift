@@ -24,7 +24,7 @@ package struct DeadlineClock: Sendable {
 
     /// The instant `seconds` from now.
     package func deadline(after seconds: Double) -> UInt64 {
-        now() &+ UInt64(max(0, seconds) * 1e9)
+        CheckedNumbers.instant(now(), after: seconds)
     }
 
     /// The instant of the system's monotonic clock at which this clock reads

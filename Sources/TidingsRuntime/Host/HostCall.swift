@@ -88,19 +88,36 @@ extension InstanceContext {
     /// Applies `call` to the state under its lock (refusing it, with a
     /// diagnostic, when it does not fit) and returns the status the ABI
     /// answers; once the lock is released, tells the runtime when what shows
-    /// may have changed. A closed context answers TIDINGS_STATUS_INVALID_CONTEXT.
+    /// may have changed, or when the call made a flood of changes (so that
+    /// its report goes out). A closed context answers TIDINGS_STATUS_INVALID_CONTEXT.
     package func perform(_ call: HostCall) -> tidings_status {
-        let status = update { state in
-            if let refusal = admit(in: &state) { return refusal }
+        let (status, flooded) = update { state -> (tidings_status, Bool) in
+            if let refusal = admit(in: &state) { return (refusal, false) }
             if let violation = call.violation {
-                return refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument, violation, in: &state)
+                return (refuse(TIDINGS_STATUS_INVALID_ARGUMENT, .hostCallInvalidArgument, violation, in: &state), false)
             }
+            if call.changesPresentation, let refusal = chargeViewChange(in: &state) { return (refusal, true) }
             let status = apply(call, to: &state)
             if call.changesPresentation && status == TIDINGS_STATUS_OK { state.revision += 1 }
-            return status
+            return (status, false)
         }
-        if call.changesPresentation && status == TIDINGS_STATUS_OK { announceChange() }
+        if (call.changesPresentation && status == TIDINGS_STATUS_OK) || flooded { announceChange() }
         return status
+    }
+
+    /// Charges a change of what shows to the instance's bucket of them
+    /// (`viewChangeRate`); nil when it goes on, else — the change that makes
+    /// a flood — the status refusing it: the instance is abusive from now on
+    /// (an extension run elsewhere has its worker ended, fault `abuse`), and reported so.
+    private func chargeViewChange(in state: inout State) -> tidings_status? {
+        guard let rate = viewChangeRate, var allowance = state.viewChanges else { return nil }
+        let allowed = allowance.takeOnCredit(rate, now: MonotonicClock.now())
+        state.viewChanges = allowance
+        if allowed { return nil }
+        state.abusive = true
+        state.diagnostics.append(.error(.viewFlood,
+                                        "\(extensionIdentifier) changed what it shows faster than \(Int(rate.perSecond)) times a second until it was \(Int(rate.burst)) changes beyond that (a flood: fault abuse); front ends heard at most \(OutOfCallChanges.framesPerSecond) a second of them, and it takes no more calls."))
+        return TIDINGS_STATUS_RATE_LIMITED
     }
 
     /// Lets a host call in, or refuses it with the status to answer: a
@@ -130,7 +147,7 @@ extension InstanceContext {
     private func refuseOverRate(_ refused: Int, _ rate: CallRate, in state: inout State) -> tidings_status {
         if refused == 1 {
             state.diagnostics.append(.warning(.hostCallRateLimited,
-                                              "\(extensionIdentifier) called host functions faster than \(Int(rate.perSecond)) a second; calls are refused until it slows down."))
+                                              "\(extensionIdentifier) called host functions faster than \(NumberText.short(rate.perSecond)) a second; calls are refused until it slows down."))
         }
         if Double(refused) >= rate.burst {
             state.abusive = true

@@ -404,6 +404,8 @@ extension Diagnostic.Code {
     package static let hostCallRateLimited = Self("extension.rate-limited")
     /// An extension went on calling through its rate limit's refusals (a call storm).
     package static let hostCallStorm = Self("extension.call-storm")
+    /// An extension changed what it shows far faster than front ends can draw it, for long (`CallRate.viewChanges`).
+    package static let viewFlood = Self("extension.view-flood")
 }
 
 /// A `tidings_host` table and the interfaces its host offers, made once and

@@ -85,6 +85,15 @@ package struct CallRate: Sendable, Equatable {
 
     /// 10,000 calls a second, 20,000 at once: far beyond what filling a view takes.
     package static let standard = CallRate(perSecond: 10_000, burst: 20_000)
+
+    /// Changes of what an instance shows (every host call but `log`), a
+    /// second bucket of its call budget: 300 a second (five a frame), 1,000
+    /// at once. None is refused for it — front ends hear at most a frame's
+    /// worth, 60 a second, however many come (`OutOfCallChanges`) — but
+    /// changes beyond it are owed (`CallAllowance.takeOnCredit`), and owing
+    /// a whole burst is a flood: changing what shows faster than this for
+    /// as long as the burst lasts (4 s at 800 a second, 0.2 s at 10,000).
+    package static let viewChanges = CallRate(perSecond: 300, burst: 1_000)
 }
 
 /// One instance's bucket, and the refusals of the last second.
@@ -104,10 +113,7 @@ package struct CallAllowance: Sendable {
 
     /// Takes one call at `now`; false when the bucket is empty.
     package mutating func take(_ rate: CallRate, now: UInt64) -> Bool {
-        if now > refilled {
-            tokens = min(rate.burst, tokens + Double(now - refilled) / 1e9 * rate.perSecond)
-            refilled = now
-        }
+        refill(rate, now: now)
         if tokens >= 1 {
             tokens -= 1
             return true
@@ -118,5 +124,21 @@ package struct CallAllowance: Sendable {
         }
         refusedRecently += 1
         return false
+    }
+
+    /// Takes one call at `now` even from an empty bucket, owing it (what
+    /// comes in later pays the debt first); false once it owes a whole
+    /// `burst`. A bucket taken from so is never taken from with `take`.
+    package mutating func takeOnCredit(_ rate: CallRate, now: UInt64) -> Bool {
+        refill(rate, now: now)
+        tokens -= 1
+        return tokens > -rate.burst
+    }
+
+    /// Adds what `rate` gave since the last refill, up to its burst.
+    private mutating func refill(_ rate: CallRate, now: UInt64) {
+        guard now > refilled else { return }
+        tokens = min(rate.burst, tokens + Double(now - refilled) / 1e9 * rate.perSecond)
+        refilled = now
     }
 }

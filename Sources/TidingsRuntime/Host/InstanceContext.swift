@@ -68,7 +68,10 @@ package final class InstanceContext: HostCallSink {
         package var closed = false
         /// Its host calls' bucket; nil without a rate limit.
         var allowance: CallAllowance?
-        /// The extension called through `CallRate.burst` refusals: it takes no more calls.
+        /// Its bucket of changes of what shows (`CallRate.viewChanges`); nil where they are not counted.
+        var viewChanges: CallAllowance?
+        /// The extension called through `CallRate.burst` refusals, or
+        /// flooded its view (`viewChangeRate`): it takes no more calls.
         package var abusive = false
         /// How many host calls changed what shows so far: what a call into
         /// the instance changed is known by reading it before and after.
@@ -105,18 +108,26 @@ package final class InstanceContext: HostCallSink {
 
     /// How fast its host calls may come; nil for no limit.
     package let callRate: CallRate?
+    /// How fast what it shows may change before the changes are a flood
+    /// (`CallRate.viewChanges`); nil where they are not counted: the host
+    /// counts them, where front ends hear of them, not a worker's copy.
+    package let viewChangeRate: CallRate?
 
     /// A context named by a handle of `contexts`, for an instance of the
     /// extension `extensionIdentifier` whose view is `interface`.
     package init(extensionIdentifier: String, mayOverrideTitle: Bool, mayInteract: Bool = false, interface: Interface?,
-                 attachments: ServiceAttachments? = nil, callRate: CallRate? = .standard, in contexts: ContextRegistry) {
+                 attachments: ServiceAttachments? = nil, callRate: CallRate? = .standard,
+                 viewChangeRate: CallRate? = nil, in contexts: ContextRegistry) {
         self.extensionIdentifier = extensionIdentifier
         self.mayOverrideTitle = mayOverrideTitle
         self.mayInteract = mayInteract
         self.attachments = attachments
         self.callRate = callRate
+        self.viewChangeRate = viewChangeRate
         var initial = State(view: ViewState(interface: interface))
-        initial.allowance = callRate.map { CallAllowance($0, now: MonotonicClock.now()) }
+        let now = MonotonicClock.now()
+        initial.allowance = callRate.map { CallAllowance($0, now: now) }
+        initial.viewChanges = viewChangeRate.map { CallAllowance($0, now: now) }
         state = Mutex(initial)
         handle = contexts.makeHandle()
         contexts.bind(handle, to: self)
@@ -163,7 +174,8 @@ package final class InstanceContext: HostCallSink {
         tidings_context(bitPattern: UInt(handle))
     }
 
-    /// True once the extension called through its rate limit's refusals (a call storm).
+    /// True once the extension called through its rate limit's refusals (a
+    /// call storm) or flooded what it shows.
     package var isAbusive: Bool {
         state.withLock { $0.abusive }
     }

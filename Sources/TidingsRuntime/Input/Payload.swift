@@ -284,7 +284,7 @@ private struct PayloadReader {
                               at: ["date"])
             }
         case let value?:
-            date = fields.number(value, at: ["date"]) ?? now
+            date = fields.date(value, at: ["date"]) ?? now
         case nil:
             break
         }

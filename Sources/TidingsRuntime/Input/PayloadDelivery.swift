@@ -34,6 +34,8 @@ package struct PayloadSubmission: Sendable {
     package var trigger: NotificationTrigger?
     /// When a scheduled request fired, the notification's date; nil: now, or the request's own `date`.
     package var firedAt: Double?
+    /// A scheduled request fired late (its time passed while the host was down): the notification says so.
+    package var late = false
 
     /// A submission of `payload`, whose front end names its app option `appOption`.
     package init(payload: JSON, appOption: String) {
@@ -231,6 +233,7 @@ extension NotificationHost {
         if let trigger = submission.trigger {
             notification.trigger = trigger
             if let firedAt = submission.firedAt { notification.date = firedAt }
+            notification.late = submission.late
         }
         let category = notification.content.categoryIdentifier
         let app: String

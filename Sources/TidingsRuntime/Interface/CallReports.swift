@@ -17,6 +17,9 @@ struct CallReports: Sendable {
         var reason = DismissReason.extension
         /// Close its interface only (dismissNotificationContentExtension).
         var closeInterface = false
+        /// The revision of the instance's state the presentation was drawn
+        /// from (`InstanceContext.State.revision`), for telling front ends in order.
+        var revision = 0
     }
 
     /// Moves what `instance` reported during a call for `entry` (whose
@@ -25,15 +28,16 @@ struct CallReports: Sendable {
     /// it asked; returns the presentation as it is then: marked dismissed
     /// and taken off the screen when `closing` (a response's answer closes
     /// it) or when the extension performed the default action, a banner
-    /// when the extension closed its interface.
+    /// when the extension closed its interface; and the revision of the
+    /// state it was drawn from.
     func collect(from instance: InstanceRecord, for entry: DeliveredNotification,
                  categoryActions: [NotificationAction]?, closing: Bool,
-                 into result: inout CallResult) -> Presentation {
+                 into result: inout CallResult) -> (presentation: Presentation, revision: Int) {
         let (requested, drawn) = drain(from: instance, for: entry, categoryActions: categoryActions,
                                        closing: closing, into: &result)
         var current = drawn
         _ = carryOut(requested, for: entry, servedBy: instance, drawnAs: &current, diagnostics: &result.diagnostics)
-        return current
+        return (current, requested.revision)
     }
 
     /// `collect` without carrying out what the extension asked: what it
@@ -52,7 +56,8 @@ struct CallReports: Sendable {
                                                           actionIdentifier: ActionIdentifier.default, userText: nil))
             }
             let requested = Requested(takeOff: closing || reports.defaultAction,
-                                      reason: closing ? .response : .extension, closeInterface: reports.dismiss)
+                                      reason: closing ? .response : .extension, closeInterface: reports.dismiss,
+                                      revision: state.revision)
             return (requested, screen.presentation(entry, of: instance, state: state, categoryActions: categoryActions,
                                                    settings: settings, dismissed: requested.takeOff))
         }

@@ -19,6 +19,8 @@ struct InterfaceLifecycle: Sendable {
     let endpoint: HostEndpoint
     /// How fast each instance may call host functions; nil for no limit.
     let callRate: CallRate?
+    /// How fast what each instance shows may change before it is a flood; nil for no limit.
+    let viewChangeRate: CallRate?
     /// Told of the wait for each didReceive.
     var onWait: ExtensionWaitObserver? = nil
 
@@ -34,6 +36,18 @@ struct InterfaceLifecycle: Sendable {
         /// The instance made, held for the caller when it asked to hold it
         /// (who then lets go of it), even if another interface opened since.
         var held: InstanceRecord?
+        /// The instance whose view the presentation shows, and the revision
+        /// of its state it was drawn from; nil when no instance serves it.
+        var drawn: (instance: InstanceRecord, revision: Int)?
+    }
+
+    /// Tells front ends what `opening` the interface of `entry` did: the
+    /// interface it closed, as a banner, then the one it opened, in order
+    /// with what the extension changes on its own (`Screen.tell`).
+    func announce(_ opening: inout Opening, of entry: DeliveredNotification) {
+        if let closed = opening.closed.take() { screen.onEvent?(.presentationChanged(closed)) }
+        guard opening.changed else { return }
+        screen.tell(ViewChange(presentation: opening.outcome.presentation, entry: entry, drawn: opening.drawn))
     }
 
     /// Opens the interface of `entry`, whose registered category has
@@ -55,7 +69,8 @@ struct InterfaceLifecycle: Sendable {
         if let target = entry.target {
             do throws(Diagnostic) {
                 let provider = try target.provider(from: providers, launcher: launcher)
-                instance = InstanceRecord(target: target, provider: provider, callRate: callRate, in: endpoint.contexts)
+                instance = InstanceRecord(target: target, provider: provider, callRate: callRate,
+                                          viewChangeRate: viewChangeRate, in: endpoint.contexts)
             } catch {
                 result.diagnostics.append(error)
             }
@@ -92,11 +107,11 @@ struct InterfaceLifecycle: Sendable {
             return Opening(outcome: InterfaceOutcome(presentation: screen.currentPresentation(of: entry),
                                                      diagnostics: result.diagnostics), closed: closed)
         }
-        let presentation = reports.collect(from: instance, for: entry, categoryActions: categoryActions,
-                                           closing: false, into: &result)
+        let (presentation, revision) = reports.collect(from: instance, for: entry, categoryActions: categoryActions,
+                                                       closing: false, into: &result)
         return Opening(outcome: InterfaceOutcome(presentation: presentation, diagnostics: result.diagnostics,
                                                  log: result.log, forwarded: result.forwarded),
-                       closed: closed, held: holding ? instance : nil)
+                       closed: closed, held: holding ? instance : nil, drawn: (instance, revision))
     }
 
     /// Closes the interface of `entry`, releasing its instance; returns
@@ -109,9 +124,10 @@ struct InterfaceLifecycle: Sendable {
 
     /// Passes `notification` to `instance`, the open interface's (held for
     /// this call, let go of here), as a thread-mate delivered while it is
-    /// open; returns the open presentation as it changed, if it did.
+    /// open; returns the open presentation as it changed, if it did, for
+    /// front ends to hear (`Screen.tell`).
     func passToThreadMate(_ notification: UserNotification, instance: InstanceRecord,
-                          into result: inout CallResult) -> [Presentation] {
+                          into result: inout CallResult) -> [ViewChange] {
         defer { screen.letGo(of: instance) }
         let revision = instance.context.update { state in
             state.attachments = notification.attachments
@@ -133,17 +149,19 @@ struct InterfaceLifecycle: Sendable {
         var presentation = drawn
         let closes = reports.carryOut(requested, for: open.delivered, servedBy: instance, drawnAs: &presentation,
                                       diagnostics: &result.diagnostics)
-        return changed || closes ? [presentation] : []
+        guard changed || closes else { return [] }
+        return [ViewChange(presentation: presentation, entry: open.delivered,
+                           drawn: (instance, requested.revision))]
     }
 
     /// The call into `instance`, the open interface's, failed (its extension
     /// ended): the instance is gone, and the interface closes. Returns the
     /// presentation of the notification whose interface closed, if it did.
-    private func failed(_ instance: InstanceRecord) -> [Presentation] {
+    private func failed(_ instance: InstanceRecord) -> [ViewChange] {
         instance.context.close()
         guard let open = screen.state.withLock({ $0.open }), open.instance === instance else { return [] }
         let (closed, ended) = screen.state.withLock { $0.closeInterface(of: open.delivered, servedBy: instance) }
         ended?.destroy()
-        return closed ? [screen.currentPresentation(of: open.delivered)] : []
+        return closed ? [ViewChange(presentation: screen.currentPresentation(of: open.delivered), entry: open.delivered)] : []
     }
 }

@@ -29,6 +29,7 @@ struct ViewEvents: Sendable {
         }
         let playing = instance.context.update { state in
             state.mediaPlaying.toggle()
+            state.revision += 1
             return state.mediaPlaying
         }
         let waited = onWait?(ExtensionWait(extensionIdentifier: instance.manifest.bundleIdentifier,
@@ -38,8 +39,11 @@ struct ViewEvents: Sendable {
             if playing { try extensionInstance.mediaPlay() } else { try extensionInstance.mediaPause() }
         }
         var result = CallResult()
-        let presentation = reports.collect(from: instance, for: entry, categoryActions: registered?.category.actions,
-                                           closing: false, into: &result)
+        let (presentation, revision) = reports.collect(from: instance, for: entry,
+                                                       categoryActions: registered?.category.actions,
+                                                       closing: false, into: &result)
+        // The button shows playing (or paused) now, and the view as the extension left it.
+        screen.tell(presentation, of: instance, drawnAt: revision, for: entry)
         return MediaTapOutcome(presentation: presentation, diagnostics: result.diagnostics, log: result.log)
     }
 
@@ -76,8 +80,11 @@ struct ViewEvents: Sendable {
             result.diagnostics.append(error)
         }
         waited?()
-        let presentation = reports.collect(from: instance, for: entry, categoryActions: registered?.category.actions,
-                                           closing: false, into: &result)
+        let (presentation, revision) = reports.collect(from: instance, for: entry,
+                                                       categoryActions: registered?.category.actions,
+                                                       closing: false, into: &result)
+        // The event changed the view (a field's text, the text input asked for) and so may the extension.
+        screen.tell(presentation, of: instance, drawnAt: revision, for: entry)
         screen.announce(forwarded: result.forwarded)
         return InteractionOutcome(event: event, presentation: presentation, forwarded: result.forwarded,
                                   diagnostics: result.diagnostics, log: result.log)

@@ -23,15 +23,18 @@ package struct UserNotification: Sendable, Equatable {
         let content: NotificationContent
         /// What delivered it; nil for a request delivered at once.
         let trigger: NotificationTrigger?
+        /// A scheduled request that fired late: its time passed while the host was down or asleep.
+        let late: Bool
         /// The C layout of these fields, once made.
         let cLayout = Mutex<CNotificationLayout?>(nil)
 
         /// Storage holding the given fields.
-        init(identifier: String, date: Double, content: NotificationContent, trigger: NotificationTrigger?) {
+        init(identifier: String, date: Double, content: NotificationContent, trigger: NotificationTrigger?, late: Bool) {
             self.identifier = identifier
             self.date = date
             self.content = content
             self.trigger = trigger
+            self.late = late
         }
     }
 
@@ -41,19 +44,19 @@ package struct UserNotification: Sendable, Equatable {
     /// The request identifier; a new notification with the same one replaces the old.
     package var identifier: String {
         get { storage.identifier }
-        set { storage = Storage(identifier: newValue, date: storage.date, content: storage.content, trigger: storage.trigger) }
+        set { storage = Storage(identifier: newValue, date: storage.date, content: storage.content, trigger: storage.trigger, late: storage.late) }
     }
 
     /// When it was delivered, in seconds since 1970-01-01 UTC.
     package var date: Double {
         get { storage.date }
-        set { storage = Storage(identifier: storage.identifier, date: newValue, content: storage.content, trigger: storage.trigger) }
+        set { storage = Storage(identifier: storage.identifier, date: newValue, content: storage.content, trigger: storage.trigger, late: storage.late) }
     }
 
     /// What it says.
     package var content: NotificationContent {
         get { storage.content }
-        set { storage = Storage(identifier: storage.identifier, date: storage.date, content: newValue, trigger: storage.trigger) }
+        set { storage = Storage(identifier: storage.identifier, date: storage.date, content: newValue, trigger: storage.trigger, late: storage.late) }
     }
 
     /// What delivered it (UNNotificationRequest.trigger): the push of a
@@ -61,15 +64,27 @@ package struct UserNotification: Sendable, Equatable {
     /// request delivered at once.
     package var trigger: NotificationTrigger? {
         get { storage.trigger }
-        set { storage = Storage(identifier: storage.identifier, date: storage.date, content: storage.content, trigger: newValue) }
+        set { storage = Storage(identifier: storage.identifier, date: storage.date, content: storage.content, trigger: newValue,
+                                late: storage.late) }
+    }
+
+    /// True when a scheduled request delivered it late: more than a second
+    /// after its time, which passed while the host was down, the machine
+    /// asleep, or the clock was set past it. False for one on time and for
+    /// every notification delivered at once.
+    package var late: Bool {
+        get { storage.late }
+        set { storage = Storage(identifier: storage.identifier, date: storage.date, content: storage.content, trigger: storage.trigger,
+                                late: newValue) }
     }
 
     /// The content's attachments, read without copying the rest of the content.
     package var attachments: [NotificationAttachment] { storage.content.attachments }
 
-    /// A notification of `identifier`, delivered at `date`, saying `content`, delivered by `trigger`.
-    package init(identifier: String, date: Double, content: NotificationContent, trigger: NotificationTrigger? = nil) {
-        storage = Storage(identifier: identifier, date: date, content: content, trigger: trigger)
+    /// A notification of `identifier`, delivered at `date`, saying `content`, delivered by `trigger`, `late` or not.
+    package init(identifier: String, date: Double, content: NotificationContent, trigger: NotificationTrigger? = nil,
+                 late: Bool = false) {
+        storage = Storage(identifier: identifier, date: date, content: content, trigger: trigger, late: late)
     }
 
     /// The notification as the ABI's C structs, made on the first use by this
@@ -86,9 +101,10 @@ package struct UserNotification: Sendable, Equatable {
         }
     }
 
-    /// True when the identifiers, dates, contents and triggers are equal.
+    /// True when the identifiers, dates, contents, triggers and lateness are equal.
     package static func == (lhs: UserNotification, rhs: UserNotification) -> Bool {
         lhs.identifier == rhs.identifier && lhs.date == rhs.date && lhs.content == rhs.content && lhs.trigger == rhs.trigger
+            && lhs.late == rhs.late
     }
 }
 

@@ -7,7 +7,8 @@ import TidingsManifest
 extension UserNotification {
     /// The notification as JSON: identifier, ISO 8601 date, the trigger
     /// that delivered it when it has one (as `NotificationTrigger.json` gives
-    /// it, a snapshot without a next date: `requests.pending` has those), content.
+    /// it, a snapshot without a next date: `requests.pending` has those),
+    /// `late: true` when a scheduled request fired late, content.
     package var json: JSON {
         let content = self.content
         var members: [(String, JSON)] = [
@@ -22,6 +23,7 @@ extension UserNotification {
         // Room for every member at once: the array would otherwise grow twice.
         members.reserveCapacity(24)
         if let trigger { members.append(("trigger", trigger.json)) }
+        if late { members.append(("late", .bool(true))) }
         if let target = content.targetContentIdentifier { members.append(("targetContentIdentifier", .string(target))) }
         if let badge = content.badge { members.append(("badge", .integer(badge))) }
         if let sound = content.sound { members.append(("sound", .string(sound))) }

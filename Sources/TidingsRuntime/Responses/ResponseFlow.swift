@@ -79,8 +79,7 @@ struct ResponseFlow: Sendable {
             result.diagnostics += opened.outcome.diagnostics
             result.log += opened.outcome.log
             result.forwarded += opened.outcome.forwarded
-            if let closed = opened.closed.take() { screen.onEvent?(.presentationChanged(closed)) }
-            screen.onEvent?(.presentationChanged(opened.outcome.presentation))
+            interfaces.announce(&opened, of: entry)
             instance = opened.held
         }
         guard let instance, instance.started.provider.handlesResponses else {
@@ -94,7 +93,12 @@ struct ResponseFlow: Sendable {
                 response: response, receiver: .app, option: nil, presentation: presentation,
                 forwarded: result.forwarded + [toApp], diagnostics: result.diagnostics, log: result.log)))
         }
-        instance.context.update { $0.categoryActions = categoryActions ?? [] }
+        // What the extension changes while it answers (during its call, and
+        // from its threads until it completes) is collected with its answer.
+        let before = instance.context.update { state in
+            state.categoryActions = categoryActions ?? []
+            return state.revision
+        }
         let begun = result
         awaitCompletion(of: response, to: entry, by: instance) { answer, abandoned, waited in
             var result = begun
@@ -103,8 +107,12 @@ struct ResponseFlow: Sendable {
             if case .option(let given) = answer { option = given }
             // Without a valid answer the app still learns of the action: nothing is lost.
             let effective = option ?? .dismissAndForwardAction
-            let presentation = reports.collect(from: instance, for: entry, categoryActions: categoryActions,
-                                               closing: effective != .doNotDismiss, into: &result)
+            let (presentation, revision) = reports.collect(from: instance, for: entry, categoryActions: categoryActions,
+                                                           closing: effective != .doNotDismiss, into: &result)
+            // The notification stays: front ends hear what the answer changed, as the caller does.
+            if effective == .doNotDismiss && (revision != before || !presentation.expanded) {
+                screen.tell(presentation, of: instance, drawnAt: revision, for: entry)
+            }
             if answer == nil { noteMissingAnswer(of: instance, abandoned: abandoned, diagnostics: &result.diagnostics) }
             if effective == .dismissAndForwardAction { result.forwarded.append(toApp) }
             screen.letGo(of: instance)

@@ -63,8 +63,10 @@ struct ServiceStage: Sendable {
     /// Runs `notification`, addressed to `app`, through its service
     /// extension when it should, and calls `finish` once with what it did:
     /// at once, on this thread, when no extension runs or it failed to
-    /// start; otherwise once its content handler is called, or its deadline
-    /// and grace period pass, on the host's finishing thread, with no thread
+    /// start; otherwise once its content handler is called, its
+    /// `did_receive_request` fails (a worker that could not start it: the
+    /// original content, with the failure, at once, never at the deadline),
+    /// or its deadline and grace period pass, on the host's finishing thread, with no thread
     /// waiting meanwhile (`did_receive_request` itself runs on a thread of
     /// its own, so that the deadline runs while it does).
     func run(_ notification: UserNotification, to app: String, then finish: @escaping @Sendable (Outcome) -> Void) {
@@ -144,10 +146,13 @@ struct ServiceStage: Sendable {
                 try instance.didReceive(request: request, token: token, deadline: last)
                 call.finish(nil)
             } catch {
+                // Not made, not started, or its worker ended: nothing will complete it, and the wait ends now.
                 call.finish(error)
+                pending.abandon()
             }
         }) {
             call.finish(.error(.serviceTimeout, "No thread could be started for \(identifier)'s did_receive_request."))
+            pending.abandon()
         }
         let begun = result
         let conclude: @Sendable (PendingCompletion.Answer?, Bool, Diagnostic?) -> Void = { answer, expired, failure in

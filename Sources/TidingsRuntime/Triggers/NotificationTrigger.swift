@@ -32,6 +32,10 @@ package enum NotificationTrigger: Sendable, Equatable {
 
     /// The shortest interval a repeating time-interval trigger may have, in seconds, as on iOS.
     package static let shortestRepeatingInterval = 60.0
+    /// The longest interval a time-interval trigger may have, in seconds
+    /// (about 317 years): its fire date, from the wall clock or the elapsed
+    /// one, then fits the scheduler's nanoseconds and a four-digit year.
+    package static let longestInterval = 10_000_000_000.0
 
     /// The trigger as JSON (see the type's summary).
     package var json: JSON {

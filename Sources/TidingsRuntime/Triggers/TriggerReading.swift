@@ -11,7 +11,8 @@ extension NotificationTrigger {
 
     /// Reads a trigger an app schedules (see the type's summary), refusing
     /// what iOS refuses: an interval of 0 or less, a repeating interval under
-    /// 60 seconds, a region without a radius; with `allowingPush` false
+    /// 60 seconds (and one longer than `longestInterval`, which no clock here holds:
+    /// `number.out-of-range`), a region without a radius; with `allowingPush` false
     /// (an app's request), also a push trigger, which only a remote
     /// notification has, and a `timeZone` the system does not know. With
     /// `allowingPush` true it reads back a trigger the host made (a kept
@@ -36,6 +37,10 @@ extension NotificationTrigger {
                 if seconds <= 0 {
                     fields.report(.error, .triggerIntervalNotPositive,
                                   "A time interval must be greater than 0 seconds; it is \(seconds).", at: path + ["timeInterval"])
+                } else if seconds > longestInterval {
+                    fields.report(.error, .numberOutOfRange,
+                                  "\"timeInterval\" must be at most \(NumberText.short(longestInterval)) seconds (about 317 years); it is \(seconds).",
+                                  at: path + ["timeInterval"])
                 } else if repeats && seconds < shortestRepeatingInterval {
                     fields.report(.error, .triggerRepeatTooSoon,
                                   "A repeating time interval must be at least 60 seconds; it is \(seconds).",
@@ -67,9 +72,10 @@ extension NotificationTrigger {
 }
 
 extension DateMatching {
-    /// The largest value each component may take, and its smallest.
+    /// The largest value each component may take, and its smallest (a
+    /// year of four digits, as the dates of `CheckedNumbers.dates`).
     private static let ranges: [String: ClosedRange<Int64>] = [
-        "era": 0...1, "year": 1...1_000_000, "month": 1...12, "day": 1...31, "hour": 0...23, "minute": 0...59,
+        "era": 0...1, "year": 1...9999, "month": 1...12, "day": 1...31, "hour": 0...23, "minute": 0...59,
         "second": 0...59, "weekday": 1...7, "weekdayOrdinal": 1...5, "weekOfMonth": 1...6, "weekOfYear": 1...53,
     ]
 
@@ -83,7 +89,7 @@ extension DateMatching {
             guard let value = fields.integer(json?[name], at: path + [name]) else { continue }
             guard let range = ranges[name], range.contains(value) else {
                 let range = ranges[name] ?? 0...0
-                fields.report(.error, .triggerInvalid,
+                fields.report(.error, .numberOutOfRange,
                               "\"\(name)\" must be between \(range.lowerBound) and \(range.upperBound); it is \(value).",
                               at: path + [name])
                 continue

@@ -76,7 +76,7 @@ package final class AppInbox: Sendable {
         try kept.withLock { (kept: inout Kept) throws(Diagnostic) -> InboxEntry in
             let now = Payload.currentTime()
             // Microseconds since 1970, past the last: identifiers grow across restarts without a counter kept.
-            let identifier = max(kept.last + 1, UInt64(max(0, now * 1e6)))
+            let identifier = max(kept.last + 1, UInt64(saturating: now * 1e6))
             let entry = InboxEntry(identifier: identifier, received: now, message: message)
             do throws(Diagnostic) {
                 try state?.recordInboxed(entry)

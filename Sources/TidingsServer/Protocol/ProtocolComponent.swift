@@ -168,6 +168,7 @@ package struct ProtocolComponent: Sendable {
             ProtocolField("categoryIdentifier", .string, required: true, "Its category's identifier."),
             ProtocolField("threadIdentifier", .string, required: true, "The thread it is grouped in."),
             ProtocolField("trigger", .named("Trigger"), "The trigger that delivered it, when it has one."),
+            ProtocolField("late", .boolean, "Present and `true` when a scheduled request fired more than a second after its time."),
             ProtocolField("targetContentIdentifier", .string, "The content it brings forward when opened."),
             ProtocolField("badge", .integer, "The badge it sets."),
             ProtocolField("sound", .string, "The sound it plays."),

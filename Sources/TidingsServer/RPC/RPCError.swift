@@ -36,12 +36,16 @@ package struct RPCError: Error, Sendable, Equatable {
     /// The input the parameters carry is invalid (a payload, categories, a
     /// response the notification does not offer); `data.diagnostics` says why,
     /// `data.appleCode` Apple's UNErrorCode when Apple's API refuses it with
-    /// one (1401, a notification without content).
+    /// one (1401, a notification without content). A number that does not
+    /// fit (`number.out-of-range`) is an invalid parameter, -32602, with
+    /// `data.field` the JSON pointer of the first.
     package static func invalidInput(_ diagnostics: [Diagnostic], appleCode: Int32? = nil) -> RPCError {
         let first = diagnostics.first { $0.severity == .error } ?? diagnostics.first
         var data: [(String, JSON)] = appleCode.map { [("appleCode", .integer(Int64($0)))] } ?? []
+        let unfitting = diagnostics.first { $0.severity == .error && $0.code == .numberOutOfRange }
+        if let unfitting { data.append(("field", .string(unfitting.location.path ?? ""))) }
         data.append(("diagnostics", .array(diagnostics.map(\.json))))
-        return RPCError(-32000, first?.message ?? "The input is invalid.", data: .object(data))
+        return RPCError(unfitting == nil ? -32000 : -32602, (unfitting ?? first)?.message ?? "The input is invalid.", data: .object(data))
     }
     /// No delivered notification has that identifier (never delivered, or removed or dismissed).
     package static func unknownNotification(_ identifier: String) -> RPCError {

@@ -282,6 +282,6 @@ extension PendingScheduler {
 
     /// `seconds` as whole nanoseconds, 0 for what came before 0.
     static func nanoseconds(_ seconds: Double) -> UInt64 {
-        seconds <= 0 ? 0 : UInt64(min(seconds * 1e9, 1.8e19))
+        CheckedNumbers.nanoseconds(seconds)
     }
 }

@@ -10,10 +10,10 @@ extension HostService {
             parameters: [
                 ProtocolField("apps", .either(.names, .choice("all")), "The apps whose events to hear; `\"all\"` (or absent): every app's. Replaces the connection's subscription."),
                 ProtocolField("events", .array(.choice(HostService.events.map(\.name))), "The events to hear, by name (those `server.protocol` lists); absent: all. An unknown name is an error. `events.lagging` is sent whatever this says."),
-                ProtocolField("after", .integer(atLeast: 0), "Resume: the `seq` of the last event the front end heard. The events it would hear with a larger `seq` are pushed first (from the last `limits.eventReplay` events the server keeps, in memory), then the events as they happen: none missed, none twice. Across a restart: a server stopped cleanly (SIGTERM) records its last `seq`, so a front end that heard that last event resumes with the events of the new run; one that missed events before the stop, or a server that crashed, re-lists. When some are no longer kept (too many since, or lost with a restart), none are pushed, `resumed` is `false` and the front end re-lists (the subscription is made all the same: re-listing after the answer misses nothing)."),
+                ProtocolField("after", .integer(atLeast: 0), "Resume: the `seq` of the last event the front end heard. The events it would hear with a larger `seq` are pushed first (from the last `limits.eventReplay` events the server keeps, in memory), then the events as they happen: none missed, none twice. Across a restart: a server stopped cleanly (SIGTERM) pushes every event of the calls it answered to the subscribers still connected before it closes, and records its last `seq` after them, so a front end that heard that last event resumes with the events of the new run; one that missed events before the stop, or a server that crashed, re-lists. When some are no longer kept (too many since), none are pushed, `resumed` is `false`, `reason` says `\"too far behind: re-list\"` and the front end re-lists (the subscription is made all the same: re-listing after the answer misses nothing); when they went with a restart (`after` is from before it), the same with `reason` `\"server restarted: re-list\"` and `restarted: true`."),
                 ProtocolField("replay", .boolean, "Whether every inbox entry kept for the apps followed is pushed first (oldest first, each with `\"replayed\": true` and no `seq`); `true` by default, `false` by default with `after`."),
             ],
-            result: "`apps` (the apps followed, or `\"all\"`), `events` (the names of the events heard), `replayed`: how many inbox entries were pushed first, `seq`: the last sequence number given (0: none yet), and with `after`, `resumed` (`true`, and `missed`: how many events were pushed first; or `false`, and `reason`: `\"too far behind: re-list\"`). Before the answer come the events resumed, the replayed entries, `state.repaired` when loading the state repaired damage, and `state.degraded` while the state cannot be written.",
+            result: "`apps` (the apps followed, or `\"all\"`), `events` (the names of the events heard), `replayed`: how many inbox entries were pushed first, `seq`: the last sequence number given (0: none yet), and with `after`, `resumed` (`true`, and `missed`: how many events were pushed first; or `false`, and `reason`: `\"too far behind: re-list\"`, or `\"server restarted: re-list\"` with `restarted: true` when the events after `after` went with a restart). Before the answer come the events resumed, the replayed entries, `state.repaired` when loading the state repaired damage, and `state.degraded` while the state cannot be written.",
             returns: .object([
                 ProtocolField("apps", .either(.strings, .choice("all")), required: true, "The apps followed, or `\"all\"`."),
                 ProtocolField("events", .strings, required: true, "The names of the events heard."),
@@ -39,8 +39,10 @@ extension HostService {
         },
     ]
 
-    /// Why a subscription could not resume.
+    /// Why a subscription could not resume: events after it are no longer kept.
     static let tooFarBehind = "too far behind: re-list"
+    /// Why a subscription could not resume: the events after it went with a restart.
+    static let restarted = "server restarted: re-list"
 
     private func subscribe(_ params: inout Params, client: any EventReceiver) throws(RPCError) -> JSON {
         // "all", as the answer says it, or no apps at all: every app.
@@ -71,6 +73,8 @@ extension HostService {
         switch resumption {
         case .resumed(let missed)?: answer += [("resumed", .bool(true)), ("missed", .integer(Int64(missed)))]
         case .tooFarBehind?: answer += [("resumed", .bool(false)), ("reason", .string(Self.tooFarBehind))]
+        case .restarted?:
+            answer += [("resumed", .bool(false)), ("reason", .string(Self.restarted)), ("restarted", .bool(true))]
         case nil: break
         }
         return .object(answer)

@@ -37,6 +37,9 @@ struct EventRing {
     private var reserved: UInt64
     /// The last number of the events no longer kept (or of those before this run).
     private(set) var forgotten: UInt64
+    /// The last number reserved before this run: the events up to it, if
+    /// any were given, went with the restart.
+    let began: UInt64
 
     /// A ring keeping `limit` events, numbering past `reserved`, the last number reserved before.
     init(limit: Int, after reserved: UInt64) {
@@ -44,6 +47,7 @@ struct EventRing {
         self.reserved = reserved
         next = reserved + 1
         forgotten = reserved
+        began = reserved
     }
 
     /// The next sequence number; `reserve` is told of the end of a new

@@ -25,10 +25,10 @@ extension HostService {
     private static let published: [ProtocolEvent] = [
         ProtocolEvent("notification.delivered",
                       summary: "A notification was delivered, by any client (its presentation once the content extension answered; `dismissed` when the extension closed it at once).",
-                      fields: [appField, ProtocolField("notification", .named("Notification"), required: true, "The notification, as in the answer to `notifications.deliver`."),
+                      fields: [appField, ProtocolField("notification", .named("Notification"), required: true, "The notification, as in the answer to `notifications.deliver`; one a scheduled request delivered has its `trigger`, and `late: true` when it fired more than a second after its time (as its `request.fired` says)."),
                                presentationField]),
         ProtocolEvent("presentation.changed",
-                      summary: "What a notification shows changed other than in the answer to its delivery: its expanded interface opened or closed (`presentation.expanded`; by `notifications.open`/`close`, by opening another, by a response on a closed interface, by the extension's `dismissNotificationContentExtension`), its extension changed the view, height, title, actions or media on its own, or a thread-mate delivered while it is open changed it.",
+                      summary: "What a notification shows changed other than in the answer to its delivery: its expanded interface opened or closed (`presentation.expanded`; by `notifications.open`/`close`, by opening another, by a response on a closed interface, by the extension's `dismissNotificationContentExtension`); its extension changed the view, height, title, actions or media on its own, while answering a response it keeps on screen (`doNotDismiss`), an element event or a media tap; or a thread-mate delivered while it is open changed it. Changes an extension makes on its own come at most once a frame (60 a second) per notification: the first at once, those within the frame after it as one event at its end with the state as it is then; the last state always comes. An extension that changes what it shows far faster than that, for long, is a flood: its calls are refused from then on, and a worker's is ended (fault `abuse`).",
                       fields: [appField, presentationField]),
         ProtocolEvent("notification.dismissed", summary: "A notification left the screen.", fields: [
             ProtocolField("identifier", .string, required: true, "The notification's identifier."),
@@ -146,7 +146,7 @@ extension HostService {
             appField,
             ProtocolField("kind", .choice(kind), required: true, "`\"\(kind)\"`."),
             ProtocolField("received", .date, required: true, "When the app received it (ISO 8601)."),
-            ProtocolField("notification", .named("Notification"), required: true, "The whole notification: identifier, date, full content, `userInfo`, category, thread, target content id, attachments."),
+            ProtocolField("notification", .named("Notification"), required: true, "The whole notification: identifier, date, full content, `userInfo`, category, thread, target content id, attachments; the `trigger` that delivered it, and `late: true` when a scheduled request fired late."),
         ]
     }
 }

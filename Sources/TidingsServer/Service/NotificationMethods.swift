@@ -47,7 +47,7 @@ extension HostService {
                 ProtocolField("cursor", .string, "The `next` of the previous page; the first page when absent. Valid until the server restarts (then refused with -32602: list again from the start)."),
                 ProtocolField("limit", .integer(1...Int64(ListCursor.maximumLimit)), "The most notifications on the page, 1 – 1,000; 100 by default."),
             ],
-            result: "`notifications`: each `{app, notification}`, in the order delivered, oldest first; `next`: the cursor of the next page, or `null` after the last. Paging sees every notification kept all along exactly once; one delivered again under its identifier comes again where the new delivery stands.",
+            result: "`notifications`: each `{app, notification}` (the notification as `notifications.deliver` answers it; one a scheduled request delivered has its `trigger`, and `late: true` when the request fired more than a second after its time, kept across restarts), in the order delivered, oldest first; `next`: the cursor of the next page, or `null` after the last. Paging sees every notification kept all along exactly once; one delivered again under its identifier comes again where the new delivery stands.",
             returns: .object([
                 ProtocolField("notifications", .array(.object([
                     appMember, ProtocolField("notification", .named("Notification"), required: true, "The notification."),

@@ -45,6 +45,9 @@ package final class Subscribers: Sendable {
         case resumed(replayed: Int)
         /// Some events after the one given are no longer kept: the front end re-lists.
         case tooFarBehind
+        /// The one given is from before the server restarted, and the
+        /// events after it went with the restart: the front end re-lists.
+        case restarted
     }
 
     /// The subscriptions, and the events lately pushed: changed together,
@@ -73,7 +76,9 @@ package final class Subscribers: Sendable {
             state.subscriptions[ObjectIdentifier(receiver)] = subscription
             let last = state.ring.next - 1
             guard let after else { return (nil, last) }
-            guard let missed = state.ring.events(after: after) else { return (.tooFarBehind, last) }
+            guard let missed = state.ring.events(after: after) else {
+                return (after < state.ring.began ? .restarted : .tooFarBehind, last)
+            }
             let heard = missed.filter(subscription.hears)
             for event in heard { _ = receiver.push(event.line.bytes) }
             return (.resumed(replayed: heard.count), last)

@@ -28,6 +28,10 @@ package final class JournaledState: ServerState {
     private let repaired: [Diagnostic]
     /// What loading found damaged.
     private let losses: [RecordStore.Loss]
+    /// The records loading could not use (unreadable, or holding what does
+    /// not fit, as a request of an absurd interval an older version kept):
+    /// left out, each with its diagnostic, so that the server serves.
+    private let setAside: [Diagnostic]
     /// The lock on `server.lock`, held while this state is open, so that two
     /// servers never write one state.
     private let lock: FileDescriptor
@@ -72,8 +76,9 @@ package final class JournaledState: ServerState {
         diagnostics += Array(repeating: .warning(.stateUnreadable, "A record of the state could not be read; it was skipped."),
                              count: unreadable)
         var kept = Self.kept(from: state.mapValues(\.json), diagnostics: diagnostics)
-        Self.keepPending(of: state, in: &kept)
+        Self.keepPending(of: &state, in: &kept)
         self.kept = kept
+        setAside = kept.diagnostics.filter { $0.code == .stateUnreadable }
         repaired = loaded.recovered
         losses = loaded.losses
         writer = StateWriter(store: store, foldThreshold: foldThreshold)
@@ -155,21 +160,27 @@ package final class JournaledState: ServerState {
     }
 
     /// Reads the pending requests `state` holds into `kept`, each keeping
-    /// the bytes of its record (shared with the keeper's model).
-    private static func keepPending(of state: FoldedState<(bytes: [UInt8], json: JSON)>, in kept: inout KeptState) {
+    /// the bytes of its record (shared with the keeper's model). One that
+    /// cannot be used — unreadable, or with a trigger or date that does not
+    /// fit — is set aside: left out of `state` too (the next snapshot no
+    /// longer holds it), with a diagnostic naming it.
+    private static func keepPending(of state: inout FoldedState<(bytes: [UInt8], json: JSON)>, in kept: inout KeptState) {
         var pending: [KeptRequest] = []
         for (app, requests) in state.pending.sorted(by: { $0.key < $1.key }) {
-            for (identifier, record) in requests {
+            for (identifier, record) in requests.sorted(by: { $0.key < $1.key }) {
+                let lastFired = state.fired[app]?[identifier].map { $0.json["at"]?.doubleValue }
                 guard let json = try? JSON.parse(record.bytes),
                       let contents = ScheduledRecord.contents(of: json, identifier: identifier),
-                      let scheduled = ScheduledRecord(reading: json, bytes: record.bytes)
+                      let scheduled = ScheduledRecord(reading: json, bytes: record.bytes),
+                      lastFired.map({ $0.map(CheckedNumbers.dates.contains) ?? false }) ?? true
                 else {
-                    kept.diagnostics.append(.warning(.stateUnreadable, "A kept pending request of \(app) could not be read; it was left out."))
+                    kept.diagnostics.append(.warning(.stateUnreadable,
+                                                     "The kept pending request \"\(identifier)\" of \(app) could not be used (unreadable, or a trigger or date that does not fit); it was set aside."))
+                    state.apply(.unscheduled(app: app, identifiers: [identifier]), record)
                     continue
                 }
-                let lastFired = state.fired[app]?[identifier]?.json["at"]?.doubleValue
                 pending.append(KeptRequest(record: scheduled, added: contents.added, trigger: contents.trigger,
-                                           lastFired: lastFired))
+                                           lastFired: lastFired ?? nil))
             }
         }
         kept.pending = KeptRequests(pending)
@@ -267,6 +278,7 @@ package final class JournaledState: ServerState {
             ("folds", folds.json),
             ("repaired", .array(repaired.map(\.json))),
             ("losses", .array(losses.map(\.json))),
+            ("setAside", .object([("count", .integer(Int64(setAside.count))), ("diagnostics", .array(setAside.map(\.json)))])),
         ]
         return .object(members)
     }

@@ -33,6 +33,7 @@ enum NotificationRecord {
         var record: [(String, JSON)] = [("identifier", .string(notification.identifier)), ("date", .double(notification.date)),
                                         ("content", .object(members))]
         if let trigger = notification.trigger { record.append(("trigger", trigger.json)) }
+        if notification.late { record.append(("late", .bool(true))) }
         return .object(record)
     }
 
@@ -43,13 +44,14 @@ enum NotificationRecord {
         return notification(json, warnings: &warnings)
     }
 
-    /// The notification `json` holds; nil when it is not one this type wrote.
+    /// The notification `json` holds; nil when it is not one this type wrote
+    /// (or its date lies outside `CheckedNumbers.dates`).
     /// A trigger that cannot be read is left out, with a warning in `warnings`,
     /// rather than the notification.
     static func notification(_ json: JSON, warnings: inout [Diagnostic]) -> UserNotification? {
         guard let identifier = json["identifier"]?.stringValue, let date = json["date"]?.doubleValue,
-              let fields = json["content"], let userInfo = fields["userInfo"]?.objectMembers,
-              let level = fields["interruptionLevel"]?.integerValue.flatMap({ InterruptionLevel(rawValue: Int32($0)) })
+              CheckedNumbers.dates.contains(date), let fields = json["content"], let userInfo = fields["userInfo"]?.objectMembers,
+              let level = fields["interruptionLevel"]?.integerValue.flatMap(Int32.init(exactly:)).flatMap(InterruptionLevel.init(rawValue:))
         else { return nil }
         var content = NotificationContent()
         content.title = fields["title"]?.stringValue ?? ""
@@ -84,7 +86,8 @@ enum NotificationRecord {
                                          "The trigger of kept notification \"\(identifier)\" could not be read; the notification is kept without it."))
             }
         }
-        return UserNotification(identifier: identifier, date: date, content: content, trigger: trigger)
+        return UserNotification(identifier: identifier, date: date, content: content, trigger: trigger,
+                                late: json["late"]?.boolValue ?? false)
     }
 
     /// An attachment as `NotificationAttachment.json` gives it.

@@ -62,9 +62,12 @@ package struct ScheduledRecord: Sendable {
         (try? JSON.parse(bytes))?["trigger"]?["dateMatching"].flatMap { DateMatching(written: $0) }
     }
 
-    /// What the record `json` holds, for a request of `identifier`.
+    /// What the record `json` holds, for a request of `identifier`; nil
+    /// when it was added at a date outside `CheckedNumbers.dates` or its
+    /// trigger is not one an app may give (an interval no clock holds).
     static func contents(of json: JSON, identifier: String) -> Contents? {
-        guard let added = json["added"]?.doubleValue, let members = json["request"]?.objectMembers,
+        guard let added = json["added"]?.doubleValue, CheckedNumbers.dates.contains(added),
+              let members = json["request"]?.objectMembers,
               let trigger = json["trigger"].flatMap({ NotificationTrigger.read($0, allowingPush: true).trigger })
         else { return nil }
         return Contents(added: added, trigger: trigger, request: .object([("identifier", .string(identifier))] + members))

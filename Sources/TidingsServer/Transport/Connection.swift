@@ -12,9 +12,9 @@ import TidingsBase
 /// answered, then goes to a thread of the server's `CallPool`. An answer
 /// may come later from any thread (`HostService.answer(_:from:reply:)`),
 /// even after the client left. Answers and events are written without
-/// waiting (`ConnectionOutput`): what the client does not take at once is
-/// sent by the loop when the socket takes more, and a client that lets too
-/// much wait is disconnected. Past `callsPerConnection` messages under way,
+/// waiting (`ConnectionOutput`), on standard output too: what the client
+/// does not take at once is sent by the loop when the socket (or standard
+/// output) takes more, and a client that lets too much wait is disconnected. Past `callsPerConnection` messages under way,
 /// the loop reads no more from the client until one is answered.
 ///
 /// The server may also ask the client (`ask`): its request goes out under
@@ -72,6 +72,10 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
         var closed = false
         /// `ended` was told.
         var reported = false
+        /// The server stops gracefully: once every message read is answered,
+        /// the connection tells it here and stays open (it may still hear
+        /// events of other clients' calls) until it is released.
+        var stop: StopBarrier?
     }
 
     private let calls = Mutex(Calls())
@@ -82,6 +86,9 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
     private var token: UInt64?
     /// What the loop watches the socket for.
     private var interest: Epoll.Events = []
+    /// For standard I/O, the token the loop knows the output by while it
+    /// waits for room; nil when it is not watched.
+    private var outputToken: UInt64?
     /// The input ended or failed: no more is read.
     private var inputEnded = false
     /// The input ended cleanly: a last line without its newline is still taken.
@@ -108,8 +115,10 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
     init(number: Int, standardIOWith context: Context, output: consuming FileDescriptor) {
         self.number = number
         input = 0
-        self.output = ConnectionOutput(descriptor: output.rawValue, isSocket: false, bound: context.limits.outputBuffer)
-        ownedOutput = consume output
+        let writable = ConnectionOutput.nonBlocking(output)
+        self.output = ConnectionOutput(descriptor: writable.rawValue, isSocket: ConnectionOutput.isSocket(writable.rawValue),
+                                       bound: context.limits.outputBuffer)
+        ownedOutput = consume writable
         socket = nil
         self.context = context
         reader = LineReader(limit: context.limits.messageSize)
@@ -192,7 +201,14 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
             }
             take(next)
         }
-        if drained && inputEnded && calls.withLock({ $0.underWay == 0 }) { beginClosing() }
+        if drained && inputEnded {
+            let (answered, stop) = calls.withLock { ($0.underWay == 0, $0.stop) }
+            if answered, let stop {
+                stop.arrive(number)
+            } else if answered {
+                beginClosing()
+            }
+        }
         watch()
     }
 
@@ -234,7 +250,9 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
     /// Watches the socket for what is needed now: input while it is read,
     /// room while output waits.
     private func watch() {
-        guard socket != nil, let token, !closed else { return }
+        guard !closed else { return }
+        guard socket != nil else { return watchOutput() }
+        guard let token else { return }
         var wanted: Epoll.Events = []
         if !inputEnded && !calls.withLock({ $0.paused }) { wanted.insert(.readable) }
         if output.hasPending { wanted.insert(.writable) }
@@ -242,6 +260,24 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
             interest = wanted
             context.loop.change(input, token: token, to: wanted)
         }
+    }
+
+    /// For standard I/O, whose output is a descriptor apart: watches it for
+    /// room while output waits, and no longer once none does.
+    private func watchOutput() {
+        let waiting = output.hasPending
+        if waiting && outputToken == nil {
+            outputToken = try? context.loop.register(output.descriptor, for: .writable, OutputRoom(self))
+        } else if !waiting, let outputToken {
+            context.loop.unregister(output.descriptor, token: outputToken)
+            self.outputToken = nil
+        }
+    }
+
+    /// Standard output has room (or is gone), on the loop.
+    fileprivate func outputReady() {
+        flushOutput()
+        pump()
     }
 
     /// Sends what waits; ends a closing connection once it is all sent.
@@ -267,6 +303,10 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
             context.loop.unregister(input, token: token)
             self.token = nil
         }
+        if let outputToken {
+            context.loop.unregister(output.descriptor, token: outputToken)
+            self.outputToken = nil
+        }
         output.close()
         if socket != nil { shutdown(input, Int32(SHUT_RDWR)) }
         context.service.subscribers.unsubscribe(self)
@@ -283,16 +323,35 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
 
     /// Reads no more: the requests read so far are answered (a last one
     /// without its newline included), and the connection then closes as if
-    /// the client had ended its input. The server's graceful stop.
-    func stopReading() {
-        if socket != nil {
-            // What the client sent before is still read, and it can send no more.
-            shutdown(input, Int32(SHUT_RD))
-        } else {
-            context.loop.post { [self] in
-                endInput(cleanly: true)
-                pump()
+    /// the client had ended its input — with `stop`, only once `release()`
+    /// says so, after it told `stop` that all it read is answered, so that it
+    /// hears the events of every call the other clients had under way. The
+    /// server's graceful stop.
+    func stopReading(until stop: StopBarrier? = nil) {
+        context.loop.post { [self] in
+            if let stop {
+                // A connection already closed and answered has nothing more to wait for.
+                let done = calls.withLock { calls in
+                    calls.stop = stop
+                    return calls.reported
+                }
+                if done { stop.arrive(number) }
             }
+            if socket != nil {
+                // What the client sent before is still read, and it can send no more.
+                shutdown(input, Int32(SHUT_RD))
+            } else {
+                endInput(cleanly: true)
+            }
+            pump()
+        }
+    }
+
+    /// Closes, once what waits is sent, a connection that `stopReading(until:)` held open.
+    func release() {
+        context.loop.post { [self] in
+            calls.withLock { $0.stop = nil }
+            pump()
         }
     }
 
@@ -344,6 +403,7 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
     }
 
     private func reportEnded() {
+        calls.withLock { $0.stop }?.arrive(number)
         context.ended(self)
         finished.open()
     }
@@ -446,5 +506,45 @@ private final class BatchReplies: Sendable {
             return state.left == 0 ? state.replies.compactMap { $0 } : nil
         }
         if let all { whenAll(all) }
+    }
+}
+
+/// What the loop tells when standard output, a descriptor apart from the
+/// input, has room for what waits.
+private final class OutputRoom: LoopSource {
+    private weak var connection: Connection?
+
+    init(_ connection: Connection) {
+        self.connection = connection
+    }
+
+    func handle(_ events: Epoll.Events) {
+        connection?.outputReady()
+    }
+}
+
+/// A server's connections as it stops gracefully: told, by each, once all
+/// it read is answered (and so every event of those calls published), and
+/// then, once all have, `whenAll` runs, once.
+final class StopBarrier: Sendable {
+    private let waiting: Mutex<Set<Int>?>
+    private let whenAll: @Sendable () -> Void
+
+    /// Waits for the connections numbered `connections`; with none, runs `whenAll` at once.
+    init(connections: [Int], whenAll: @escaping @Sendable () -> Void) {
+        waiting = Mutex(Set(connections))
+        self.whenAll = whenAll
+        arrive(nil)
+    }
+
+    /// Connection `number` answered all it read (told again, it counts once).
+    func arrive(_ number: Int?) {
+        let all = waiting.withLock { waiting -> Bool in
+            guard var left = waiting else { return false }
+            if let number { left.remove(number) }
+            waiting = left.isEmpty ? nil : left
+            return left.isEmpty
+        }
+        if all { whenAll() }
     }
 }

@@ -4,9 +4,11 @@ import TidingsBase
 
 /// What a connection writes to its client, from any thread: written at once
 /// as far as the client takes it without waiting, the rest kept, up to a
-/// bound, for the event loop to send when the socket takes more. A client
-/// that lets more than half the bound wait is told once (`events.lagging`),
-/// before it is sent away; again once it has caught up and falls behind anew.
+/// bound, for the event loop to send when the socket (or standard output)
+/// takes more. No write ever waits: a client that stops reading costs the
+/// bound, never a thread. A client that lets more than half the bound wait
+/// is told once (`events.lagging`), before it is sent away; again once it
+/// has caught up and falls behind anew.
 final class ConnectionOutput: Sendable {
     /// What became of a line pushed.
     enum Pushed {
@@ -20,7 +22,8 @@ final class ConnectionOutput: Sendable {
 
     /// Where the bytes go.
     let descriptor: Int32
-    /// A socket, written without waiting; otherwise (standard output) writes wait.
+    /// A socket, written with `MSG_DONTWAIT`; otherwise a descriptor of its own
+    /// open file description, non-blocking (`nonBlocking(_:)`), or a regular file.
     private let isSocket: Bool
     /// Output a client may leave unread before it is sent away, in bytes.
     private let bound: Int
@@ -91,9 +94,8 @@ final class ConnectionOutput: Sendable {
         }
     }
 
-    /// Writes as much of `bytes` as the client takes without waiting (all of
-    /// it, waiting, on standard output, even when whoever started us left it
-    /// non-blocking), dropping what was written; false when the client is gone.
+    /// Writes as much of `bytes` as the client takes without waiting,
+    /// dropping what was written; false when the client is gone.
     private func send(_ bytes: inout ArraySlice<UInt8>) -> Bool {
         while !bytes.isEmpty {
             let count = bytes.withUnsafeBytes { buffer in
@@ -104,14 +106,41 @@ final class ConnectionOutput: Sendable {
                 }
             }
             if count < 0 {
-                guard errno == EAGAIN || errno == EWOULDBLOCK else { return false }
-                if isSocket { return true }
-                var room = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = SystemCall.retrying { poll(&room, 1, -1) }
-                continue
+                return errno == EAGAIN || errno == EWOULDBLOCK
             }
             bytes = bytes.dropFirst(count)
         }
         return true
+    }
+}
+
+extension ConnectionOutput {
+    /// True when `descriptor` is a socket (written with `MSG_DONTWAIT`).
+    /// The corresponding C function is `fstat`.
+    static func isSocket(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
+    }
+
+    /// `output` (standard output's copy, for `tidings serve --stdio`) as a
+    /// descriptor writes to which never wait. A socket is written with
+    /// `MSG_DONTWAIT` and a regular file never waits for a reader: both stay
+    /// as they are. A pipe or a terminal is opened anew through
+    /// `/proc/self/fd`, non-blocking: a file description of its own, so that
+    /// whoever shares the one given (the process that started the server, a
+    /// shell) never finds it changed; where that cannot be opened, the one
+    /// given is made non-blocking.
+    /// The corresponding C functions are `fstat`, `open` and `fcntl(F_SETFL)`.
+    static func nonBlocking(_ output: consuming FileDescriptor) -> FileDescriptor {
+        var info = stat()
+        guard fstat(output.rawValue, &info) == 0 else { return output }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFIFO || kind == S_IFCHR else { return output }
+        let flags = O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+        let reopened = SystemCall.retrying { open("/proc/self/fd/\(output.rawValue)", flags) }
+        if reopened >= 0 { return FileDescriptor(adopting: reopened) }
+        let given = fcntl(output.rawValue, F_GETFL)
+        if given >= 0 { _ = fcntl(output.rawValue, F_SETFL, given | O_NONBLOCK) }
+        return output
     }
 }

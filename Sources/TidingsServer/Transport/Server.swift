@@ -135,13 +135,21 @@ package final class Server: Sendable {
 
     /// Stops gracefully, as on SIGTERM: no client is accepted and no request
     /// read any more, while the requests already read are answered and their
-    /// answers sent; each connection then closes. `serve` and
-    /// `serveStandardIO` return once they all have.
+    /// answers sent. Once every client's calls are answered — and so every
+    /// event they caused was pushed to the subscribers, who are all still
+    /// connected — each connection closes once what it is owed is sent.
+    /// `serve` and `serveStandardIO` return once they all have.
     package func finish() {
         stopping.store(true, ordering: .releasing)
         loop.post { [self] in
             closeListener()
-            for connection in openConnections { connection.stopReading() }
+            let open = openConnections
+            let stop = StopBarrier(connections: open.map(\.number)) { [self] in
+                loop.post { [self] in
+                    for connection in openConnections { connection.release() }
+                }
+            }
+            for connection in open { connection.stopReading(until: stop) }
         }
     }
 

@@ -53,8 +53,8 @@ enum DeadlineOption {
         configuration.serviceDeadline = try seconds("service-deadline", arguments) ?? configuration.serviceDeadline
     }
 
-    /// `--name` in seconds, if given.
-    private static func seconds(_ name: String, _ arguments: ParsedArguments) throws(CommandFailure) -> Double? {
+    /// `--name` in seconds, if given: more than 0, at most `longest` (a day).
+    static func seconds(_ name: String, _ arguments: ParsedArguments) throws(CommandFailure) -> Double? {
         guard let seconds = try arguments.positiveNumber(name) else { return nil }
         guard seconds <= longest else {
             throw .usage("--\(name) must be at most \(NumberText.short(longest)) seconds (a day); it is \(NumberText.short(seconds)).")

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsRuntime
 
 /// The trigger options of `tidings schedule`, and the request trigger
 /// (`requests.add`'s JSON) they make. Only the form is checked here; the
@@ -81,8 +82,18 @@ enum ScheduleTrigger {
     }
 
     /// Seconds in a DURATION: a number of seconds (90), or numbers with
-    /// units d, h, m, s one after another (1h30m, 2.5h, 45s).
+    /// units d, h, m, s one after another (1h30m, 2.5h, 45s); at most
+    /// `NotificationTrigger.longestInterval`, which the server takes.
     static func seconds(_ text: String, option: String) throws(CommandFailure) -> Double {
+        let total = try duration(text, option: option)
+        guard total <= NotificationTrigger.longestInterval else {
+            throw .usage("--\(option) takes at most \(NumberText.short(NotificationTrigger.longestInterval)) seconds (about 317 years); \"\(text)\" is \(NumberText.short(total)).")
+        }
+        return total
+    }
+
+    /// Seconds in a DURATION, however many.
+    private static func duration(_ text: String, option: String) throws(CommandFailure) -> Double {
         let refusal = CommandFailure.usage("--\(option) takes a duration such as 90, 90s, 5m, 2h or 1h30m; it is \"\(text)\".")
         if let plain = Double(text), plain.isFinite { return plain }
         let units: [Character: Double] = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
@@ -99,7 +110,7 @@ enum ScheduleTrigger {
                 digits.append(character)
             }
         }
-        guard digits.isEmpty, last.isFinite else { throw refusal }
+        guard digits.isEmpty, last.isFinite, total.isFinite else { throw refusal }
         return total
     }
 

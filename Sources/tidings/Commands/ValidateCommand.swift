@@ -53,9 +53,9 @@ enum ValidateCommand: Command {
             guard let value = UInt64(seed) else { throw .usage("--seed takes a whole number from 0, not \"\(seed)\".") }
             settings.seed = value
         }
-        settings.responseDeadline = try arguments.positiveNumber("deadline") ?? settings.responseDeadline
-        settings.serviceDeadline = try arguments.positiveNumber("service-deadline") ?? settings.serviceDeadline
-        settings.callTimeout = try arguments.positiveNumber("call-timeout") ?? settings.callTimeout
+        settings.responseDeadline = try DeadlineOption.seconds("deadline", arguments) ?? settings.responseDeadline
+        settings.serviceDeadline = try DeadlineOption.seconds("service-deadline", arguments) ?? settings.serviceDeadline
+        settings.callTimeout = try DeadlineOption.seconds("call-timeout", arguments) ?? settings.callTimeout
         var notes: [Diagnostic] = []
         settings.categoryFiles = try arguments.values("categories").map { (path: String) throws(CommandFailure) in
             (path, try DeliverCommand.readCategories(path, notes: &notes))

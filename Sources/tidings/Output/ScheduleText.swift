@@ -104,6 +104,8 @@ struct ScheduleText {
     /// "1 h 30 min", "42 s", "3 d 4 h", "0.5 s".
     static func span(_ seconds: Double) -> String {
         guard seconds >= 1 else { return "\(NumberText.short(seconds)) s" }
+        // What a server sends is input: past some 30 million years (1e15 s), days do.
+        guard seconds < 1e15 else { return "\(NumberText.short((seconds / 86_400).rounded())) d" }
         let units = [(86_400, "d"), (3_600, "h"), (60, "min"), (1, "s")]
         let largest = units.firstIndex { Int(seconds.rounded()) >= $0.0 } ?? units.count - 1
         let step = units[min(largest + 1, units.count - 1)].0
@@ -119,7 +121,7 @@ struct ScheduleText {
     /// `seconds` since 1970 as the local date and time: "Fri 2026-11-27 08:30:00 +0100".
     /// The corresponding C function is `localtime_r` (the zone of `TZ`, else the system's).
     static func local(_ seconds: Double) -> String {
-        var time = time_t(seconds.rounded(.down))
+        var time = time_t(saturating: seconds, .down)
         var parts = tm()
         guard localtime_r(&time, &parts) != nil else { return ISO8601.format(seconds) }
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]

@@ -11,6 +11,9 @@
  *   "milliseconds"  sleeps that long (a slow extension)
  *   "gate"          waits until that path exists (at most 30 s)
  *
+ * Built with -DLEDGER_BUILD='"TEXT"', the name ends in " build TEXT": two
+ * builds of the library tell apart which of them an instance ran.
+ *
  * did_receive_response writes "IDENTIFIER seen by NAME" to label
  * "response" when this instance received that notification, and completes
  * with DO_NOT_DISMISS for action "keep", DISMISS for any other. A response
@@ -28,8 +31,13 @@
 
 #include "tidings.h"
 
+#ifndef LEDGER_BUILD
+#define LEDGER_BUILD NULL
+#endif
+
 static const tidings_host *host;
 static int created;
+static const char *const build = LEDGER_BUILD;
 
 typedef struct ledger {
     tidings_context context;
@@ -51,8 +59,8 @@ static void *create(tidings_context context) {
     if (self == NULL) return NULL;
     self->context = context;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    snprintf(self->name, sizeof self->name, "%d@%lld.%09ld", __atomic_add_fetch(&created, 1, __ATOMIC_SEQ_CST),
-             (long long)now.tv_sec, now.tv_nsec);
+    snprintf(self->name, sizeof self->name, "%d@%lld.%09ld%s%s", __atomic_add_fetch(&created, 1, __ATOMIC_SEQ_CST),
+             (long long)now.tv_sec, now.tv_nsec, build == NULL ? "" : " build ", build == NULL ? "" : build);
     return self;
 }
 
