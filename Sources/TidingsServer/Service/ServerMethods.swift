@@ -48,6 +48,10 @@ extension HostService {
                     ProtocolField("folds", .anyObject, "How often the journal was folded into the records."),
                     ProtocolField("repaired", .diagnostics, "What loading it repaired."),
                     ProtocolField("losses", .array(.anyObject), "What could not be kept, each with its cause."),
+                    ProtocolField("setAside", .object([
+                        ProtocolField("count", .integer(atLeast: 0), required: true, "How many kept records could not be used."),
+                        ProtocolField("diagnostics", .diagnostics, required: true, "Why each was set aside."),
+                    ]), "The kept records set aside on loading."),
                 ]), required: true, "The state's status and what it keeps."),
                 ProtocolField("serverRequests", .object(["sent", "answered", "unanswered", "unknownResponses"].map {
                     ProtocolField($0, .integer(atLeast: 0), required: true, "How many requests the server sent, and what came of them.")
