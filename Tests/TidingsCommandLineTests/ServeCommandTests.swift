@@ -54,6 +54,22 @@ import TestSupport
         #expect(log.contains("listening on \(socket)"))
     }
 
+    /// A JSON Schema validator that is not ours (PyPI's jsonschema) checks
+    /// the server's answers and events against the OpenRPC document it
+    /// answers to `server.protocol`, and that params the document refuses
+    /// the server refuses with -32602.
+    @Test func theServersAnswersFitItsOpenRPCDocument() throws {
+        let python = try #require(ProcessRunner.which("python3"), "python3 is needed")
+        let validator = try ProcessRunner.run(python, ["-c", "import jsonschema"])
+        try #require(validator.status == 0, "python3 lacks jsonschema (pip install jsonschema): \(validator.standardError)")
+        let (server, socket) = try serve(extensions: try installLater())
+        defer { server.stop() }
+        let result = try ProcessRunner.run(python, [Locations.repositoryFile("Tests/Clients/schema_check.py"), socket,
+                                                    Locations.repositoryFile("Docs/reference/openrpc.json")])
+        #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)\nserver: \(log)")
+        #expect(result.standardOutput.contains("all checks passed"))
+    }
+
     @Test func theSocketIsPrivateToItsUser() throws {
         let (server, socket) = try serve(extensions: try installLater())
         defer { server.stop() }

@@ -23,6 +23,11 @@ package struct ProtocolErrorCode: Sendable {
         .object([("code", .integer(Int64(code))), ("meaning", .string(meaning)), ("anyRequest", .bool(anyRequest))])
     }
 
+    /// The entry as an OpenRPC error object: its code, and its meaning as the message.
+    package var openRPC: JSON {
+        .object([("code", .integer(Int64(code))), ("message", .string(meaning))])
+    }
+
     /// Every code the server answers, in the order the reference lists them.
     package static let all: [ProtocolErrorCode] = [
         ProtocolErrorCode(-32700, anyRequest: true, "The line is not JSON."),

@@ -18,8 +18,19 @@ package struct ProtocolEvent: Sendable {
         self.fields = fields
     }
 
-    /// The entry as the machine-readable description lists it.
+    /// The JSON Schema of its `params`: the members it carries, those it always carries.
+    package var paramsSchema: JSON { ProtocolSchema.objectSchema(fields, closed: false) }
+
+    /// The entry as the compact description (protocol.json) lists it.
     package var json: JSON {
         .object([("name", .string(name)), ("summary", .string(summary)), ("params", .array(fields.map(\.json)))])
+    }
+
+    /// The entry as the OpenRPC document's `x-events` lists it: a
+    /// notification's name, when it is sent, its params as content
+    /// descriptors and the schema of the whole `params` object.
+    package var openRPC: JSON {
+        .object([("name", .string(name)), ("description", .string(summary)),
+                 ("params", .array(fields.map(\.contentDescriptor))), ("x-params-schema", paramsSchema)])
     }
 }

@@ -3,17 +3,22 @@ import TidingsBase
 /// The protocol reference, made from the server's own tables — the methods
 /// it dispatches (`HostService.protocolMethods`), the events it pushes
 /// (`HostService.events`), the requests it sends its clients
-/// (`HostService.serverRequests`) and the error codes it answers
-/// (`ProtocolErrorCode.all`) — so that it cannot say other than the server does.
+/// (`HostService.serverRequests`), the error codes it answers
+/// (`ProtocolErrorCode.all`) and the named schemas of what they carry
+/// (`ProtocolComponent.all`) — so that it cannot say other than the server does.
 ///
-/// Two forms: Markdown for the front-end and app developer
-/// (`Docs/reference/protocol.md`) and a machine-readable description
-/// (`Docs/reference/protocol.json`, also the answer of `server.protocol`).
+/// Three forms: Markdown for the front-end and app developer
+/// (`Docs/reference/protocol.md`), an OpenRPC document with JSON Schema for
+/// every parameter, result and event (`Docs/reference/openrpc.json`, the
+/// answer of `server.protocol`), and a compact list of names and types
+/// (`Docs/reference/protocol.json`). Every type in the three comes from one
+/// `ProtocolSchema`.
 package enum ProtocolReference {
     /// The files the reference is committed as, each with the
     /// `tidings manual --protocol` format that makes it.
     package static let files: [(path: String, format: String)] = [
         ("Docs/reference/protocol.md", "markdown"), ("Docs/reference/protocol.json", "json"),
+        ("Docs/reference/openrpc.json", "openrpc"),
     ]
 
     /// The commands that write the committed files again, from the package's directory.
@@ -21,22 +26,52 @@ package enum ProtocolReference {
         files.map { "swift run tidings manual --protocol \($0.format) > \($0.path)" }.joined(separator: "; ")
     }
 
-    /// The reference in `format` (`markdown` or `json`), as the file holds it; nil for another format.
+    /// The reference in `format` (`markdown`, `json` or `openrpc`), as the file holds it; nil for another format.
     package static func text(_ format: String) -> String? {
         switch format {
         case "markdown": markdown
         case "json": json.serialized(pretty: true) + "\n"
+        case "openrpc": openRPC.serialized(pretty: true) + "\n"
         default: nil
         }
     }
 
-    /// The machine-readable description: every method, event and error code.
+    /// The compact description: every method, event and error code, each
+    /// parameter with its type in words.
     package static let json: JSON = .object([
         ("jsonrpc", .string("2.0")),
         ("methods", .array(HostService.protocolMethods.map(\.json))),
         ("events", .array(HostService.events.map(\.json))),
         ("serverRequests", .array(HostService.serverRequests.map(\.serverRequestJSON))),
         ("errors", .array(ProtocolErrorCode.all.map(\.json))),
+    ])
+
+    /// The OpenRPC version the document is written in.
+    package static let openRPCVersion = "1.3.2"
+
+    /// The machine-readable description, an OpenRPC document: every method
+    /// with JSON Schema for its params and result, the named schemas
+    /// (`components/schemas`) and the error codes (`components/errors`);
+    /// OpenRPC has no events nor requests from the server, so those are in
+    /// `x-events` and `x-server-requests`, each with the schema of its
+    /// `params` (and, for a request, of the result it expects).
+    package static let openRPC: JSON = .object([
+        ("openrpc", .string(openRPCVersion)),
+        ("info", .object([
+            ("title", .string("Tidings")),
+            ("description", .string("The JSON-RPC 2.0 protocol of `tidings serve`: one JSON object per line over a Unix socket (or standard input and output), parameters by name. Made from the server's method table; Docs/reference/protocol.md says the same in words.")),
+            ("version", .string("\(HostService.protocolVersion)")),
+        ])),
+        ("methods", .array(HostService.protocolMethods.map(\.openRPC))),
+        ("components", .object([
+            ("schemas", .object(ProtocolComponent.all.map { ($0.name, $0.jsonSchema) })),
+            ("errors", .object(ProtocolErrorCode.all.map { ("\($0.code)", $0.openRPC) })),
+        ])),
+        ("x-any-request-errors", .array(ProtocolErrorCode.all.filter(\.anyRequest).map {
+            .object([("$ref", .string("#/components/errors/\($0.code)"))])
+        })),
+        ("x-events", .array(HostService.events.map(\.openRPC))),
+        ("x-server-requests", .array(HostService.serverRequests.map(\.openRPC))),
     ])
 
     /// The Markdown reference: the transport, then every method, event and error code.
@@ -49,6 +84,8 @@ package enum ProtocolReference {
         for event in HostService.events { lines += section(of: event) }
         lines += ["## Server requests", "", serverRequestsIntroduction, ""]
         for request in HostService.serverRequests { lines += section(ofServerRequest: request) }
+        lines += ["## Schemas", "", schemasIntroduction, ""]
+        for component in ProtocolComponent.all { lines += section(of: component) }
         lines += ["## Errors", "", errorsIntroduction, "", "| code | any request | meaning |", "| --- | --- | --- |"]
         lines += ProtocolErrorCode.all.map { "| \($0.code) | \($0.anyRequest ? "yes" : "") | \(cell($0.meaning)) |" }
         return lines.joined(separator: "\n") + "\n"
@@ -64,7 +101,10 @@ package enum ProtocolReference {
             lines += method.parameters.map { "| `\($0.name)` | \(cell($0.type)) | \($0.required ? "yes" : "no") | \(cell($0.meaning)) |" }
             lines.append("")
         }
-        lines += ["Result: \(method.result)", ""]
+        if !method.oneOf.isEmpty {
+            lines += ["Give exactly one of " + method.oneOf.map { "`\($0)`" }.joined(separator: " and ") + ".", ""]
+        }
+        lines += result("Result", method.returns, method.result)
         lines += ["Errors: " + method.errors.map { "\($0)" }.joined(separator: ", ") + " (and those of any request).", ""]
         return lines
     }
@@ -74,7 +114,7 @@ package enum ProtocolReference {
         var lines = ["### `\(request.name)`", "", request.summary, ""]
         lines += ["| param | type | always | meaning |", "| --- | --- | --- | --- |"]
         lines += request.parameters.map { "| `\($0.name)` | \(cell($0.type)) | \($0.required ? "yes" : "no") | \(cell($0.meaning)) |" }
-        return lines + ["", "The answer's result: \(request.result)", ""]
+        return lines + [""] + result("The answer's result", request.returns, request.result)
     }
 
     /// The entry of `event`: when it is sent and its params.
@@ -83,6 +123,37 @@ package enum ProtocolReference {
         lines += ["| param | type | always | meaning |", "| --- | --- | --- | --- |"]
         lines += event.fields.map { "| `\($0.name)` | \(cell($0.type)) | \($0.required ? "yes" : "no") | \(cell($0.meaning)) |" }
         return lines + [""]
+    }
+
+    /// The entry of `component`, a named schema: what it is, and its members or the types it may be.
+    private static func section(of component: ProtocolComponent) -> [String] {
+        var lines = ["### `\(component.name)`", "", component.summary, ""]
+        switch component.schema.kind {
+        case .object:
+            lines += members(of: component.schema)
+        case .either(let alternatives) where alternatives.allSatisfy({ !members(of: $0).isEmpty }):
+            // One table for each object it may be.
+            for (position, alternative) in alternatives.enumerated() {
+                lines += [position == 0 ? "One of these objects:" : "Or:", ""] + members(of: alternative)
+            }
+        default:
+            lines += ["Type: \(component.schema.prose).", ""]
+        }
+        return lines
+    }
+
+    /// A result's paragraph: `title`, its type unless a table of its
+    /// members follows, what it holds in words (`text`), then the table.
+    private static func result(_ title: String, _ schema: ProtocolSchema, _ text: String) -> [String] {
+        let table = members(of: schema)
+        return ["\(title)\(table.isEmpty ? " (\(schema.prose))" : ""): \(text)", ""] + table
+    }
+
+    /// The table of the members of `schema`, when it is an object with members; nothing otherwise.
+    private static func members(of schema: ProtocolSchema) -> [String] {
+        guard case .object(let members, _) = schema.kind, !members.isEmpty else { return [] }
+        return ["| member | type | always | meaning |", "| --- | --- | --- | --- |"]
+            + members.map { "| `\($0.name)` | \(cell($0.type)) | \($0.required ? "yes" : "no") | \(cell($0.meaning)) |" } + [""]
     }
 
     /// `text` for a table cell: a `|` would end the cell.
@@ -101,7 +172,7 @@ package enum ProtocolReference {
         "",
         "<!-- Made by `tidings manual --protocol markdown` from the server's method table; do not edit. To change it, change the table (Sources/TidingsServer/Service) and run: \(regenerate) -->",
         "",
-        "`tidings serve` is driven over **JSON-RPC 2.0, one JSON object per line**. This reference is made from the server's own table of methods and events, so it says what the server does. The same description, machine-readable, is [`protocol.json`](protocol.json), and the server answers it to `server.protocol`.",
+        "`tidings serve` is driven over **JSON-RPC 2.0, one JSON object per line**. This reference is made from the server's own table of methods and events, so it says what the server does. The same description, machine-readable, is the OpenRPC document [`openrpc.json`](openrpc.json) — JSON Schema for every parameter, result and event, the objects they carry as named [schemas](#schemas) — which the server answers to `server.protocol`; [`protocol.json`](protocol.json) lists the names and types alone. Every type here is made from the same value as the document's schema.",
         "",
         "## Transport",
         "",
@@ -122,6 +193,9 @@ package enum ProtocolReference {
 
     /// What comes before the server's requests.
     private static let serverRequestsIntroduction = "JSON-RPC allows requests both ways on one connection: the server sends these to a client that asked for them, under ids of its own — strings `\"s1\"`, `\"s2\"`, … counted on each connection — and the client answers each as any request is answered, one line `{\"jsonrpc\": \"2.0\", \"id\": \"s1\", \"result\": {…}}` (or an `error`), in any order, among its own requests. An answer is awaited up to a deadline, holding nothing of the connection: the client's own requests go on meanwhile. An answer that comes too late, or to an id the server never sent, is ignored (`server.describe` counts it, `serverRequests.unknownResponses`)."
+
+    /// What comes before the named schemas.
+    private static let schemasIntroduction = "The objects the methods, events and server requests carry, each described once: the tables above link to them. In `openrpc.json` they are `components/schemas`, referred to with `$ref`. Members not listed may be added by a later version: a client ignores those it does not know. A parameter object takes no member it does not list (`x-params-schema` of each method says so, and which parameters are one of two)."
 
     /// What comes before the error codes.
     private static let errorsIntroduction = "Codes from -32768 to -32000 are JSON-RPC's; the server's own lie in -32099…-32000. \"Any request\" marks the codes a request can get whatever its method; the others are listed by the methods that answer them."

@@ -11,11 +11,13 @@ extension HostService {
             .categoriesRegister,
             summary: "Set an app's categories and their actions, replacing those it had (setNotificationCategories).",
             parameters: [
-                ProtocolField("app", "string", required: true, "The app's identifier (reverse DNS, as its bundle identifier)."),
-                ProtocolField("categories", "array of objects", required: true,
+                ProtocolField("app", .name, required: true, "The app's identifier (reverse DNS, as its bundle identifier)."),
+                ProtocolField("categories", .array(.named("Category")), required: true,
                               "The categories, as in a category file: each an `identifier`, its ordered `actions` (each `identifier`, `title`, `options` (`authenticationRequired`, `destructive`, `foreground`), `icon`, and for a text-input action `textInput` (`buttonTitle`, `placeholder`)), `options` (`customDismissAction`, …), `intentIdentifiers`, `hiddenPreviewsBodyPlaceholder`, `categorySummaryFormat`."),
             ],
             result: "`app`, `categories` (the identifiers registered) and `diagnostics` (warnings about the categories). Kept across restarts.",
+            returns: .object([appMember, ProtocolField("categories", .strings, required: true, "The identifiers registered."),
+                              ProtocolField("diagnostics", .diagnostics, required: true, "Warnings about the categories.")]),
             errors: [-32602, -32000, -32010]),
                scope: RequestScope(writing: [.categories])) { service, params, _ throws(RPCError) in
             try service.registerCategories(&params)
@@ -23,8 +25,11 @@ extension HostService {
         Method(ProtocolMethod(
             .categoriesList,
             summary: "The registered categories, of one app or of all.",
-            parameters: [ProtocolField("app", "string", "Only this app's; every app's when absent.")],
+            parameters: [ProtocolField("app", .name, "Only this app's; every app's when absent.")],
             result: "`apps`: each app (sorted by identifier) with its `categories`, as registered.",
+            returns: .object([ProtocolField("apps", .array(.object([
+                appMember, ProtocolField("categories", .array(.named("Category")), required: true, "Its categories, as registered."),
+            ])), required: true, "Each app, sorted by identifier.")]),
             errors: [-32602]),
                scope: RequestScope(reading: [.categories])) { service, params, _ throws(RPCError) in
             try HostService.perApp(&params, service.host.registeredCategories()) { [("categories", .array($0.map(\.json)))] }
@@ -37,12 +42,13 @@ extension HostService {
             .appsRegister,
             summary: "Set an app's display name and icon (shown in the header instead of its bundle identifier) and whether its notifications show previews (always, or never: the category's hidden-previews placeholder).",
             parameters: [
-                ProtocolField("app", "string", required: true, "The app's identifier."),
-                ProtocolField("name", "string", "The name a front end shows for the app."),
-                ProtocolField("icon", "string", "The path of the app's icon."),
-                ProtocolField("showPreviews", "string", "`\"always\"` (the default) or `\"never\"`: its notifications then show the category's hidden-previews placeholder."),
+                ProtocolField("app", .name, required: true, "The app's identifier."),
+                ProtocolField("name", .string, "The name a front end shows for the app."),
+                ProtocolField("icon", .string, "The path of the app's icon."),
+                ProtocolField("showPreviews", .choice(ShowPreviews.allCases.map(\.rawValue)), "`\"always\"` (the default) or `\"never\"`: its notifications then show the category's hidden-previews placeholder."),
             ],
             result: "The app's registration: `app`, `name` and `icon` when set, `showPreviews`. Replaces what it had; kept across restarts like categories.",
+            returns: .object([appMember] + registrationMembers),
             errors: [-32602, -32000, -32010]),
                scope: RequestScope(writing: [.categories])) { service, params, _ throws(RPCError) in
             try service.registerApp(&params)
@@ -50,17 +56,32 @@ extension HostService {
         Method(ProtocolMethod(
             .appsList,
             summary: "The apps' names, icons and show-previews settings (as registered), badges (as notifications and `badge.set` set them) and authorizations, of one app or of all.",
-            parameters: [ProtocolField("app", "string", "Only this app; every app registered, with a badge or with an authorization decided when absent.")],
+            parameters: [ProtocolField("app", .name, "Only this app; every app registered, with a badge or with an authorization decided when absent.")],
             result: "`apps`: each app (sorted by identifier) with its `name` and `icon` when registered, `showPreviews`, `badge` (0: none), `badgeShown` (false when the app is denied or not granted `badge`: the count is kept, not shown) and `authorizationStatus` (as `authorization.settings` says it).",
+            returns: .object([ProtocolField("apps", .array(.object([appMember] + registrationMembers + [
+                ProtocolField("badge", .integer(atLeast: 0), required: true, "Its badge; 0: none."),
+                ProtocolField("badgeShown", .boolean, required: true, "Whether the badge shows."),
+                ProtocolField("authorizationStatus", .named("AuthorizationStatus"), required: true, "Its authorization."),
+            ])), required: true, "Each app, sorted by identifier.")]),
             errors: [-32602]),
                scope: RequestScope(reading: [.categories, .inbox])) { service, params, _ throws(RPCError) in
             try service.listApps(&params)
         },
     ]
 
+    /// The `app` an answer is about.
+    static let appMember = ProtocolField("app", .string, required: true, "The app.")
+
+    /// The members of an app's registration, as `apps.register` and `apps.list` answer it.
+    private static let registrationMembers = [
+        ProtocolField("name", .string, "The name a front end shows for the app, when set."),
+        ProtocolField("icon", .string, "The path of the app's icon, when set."),
+        ProtocolField("showPreviews", .choice(ShowPreviews.allCases.map(\.rawValue)), required: true, "When its notifications show previews."),
+    ]
+
     private func registerCategories(_ params: inout Params) throws(RPCError) -> JSON {
         _ = params.string("app")
-        params.require("categories")
+        _ = params.objects("categories")
         try params.check()
         let reading = CategoryFile.read(params.json)
         guard let file = reading.file else { throw .invalidInput(reading.diagnostics) }
@@ -76,7 +97,8 @@ extension HostService {
     /// `apps.register`: records and sets an app's name, icon and show-previews setting.
     private func registerApp(_ params: inout Params) throws(RPCError) -> JSON {
         // Types are the parameters' (-32602); what the values mean, the registration's.
-        for name in ["app", "name", "icon", "showPreviews"] { _ = params.string(name) }
+        for name in ["app", "name", "icon"] { _ = params.string(name) }
+        let _: ShowPreviews? = params.choice("showPreviews")
         try params.check()
         let reading = AppRegistration.read(params.json)
         guard let (app, registration) = reading.registration else { throw .invalidInput(reading.diagnostics) }

@@ -16,12 +16,18 @@ extension HostService {
             .authorizationRequest,
             summary: "Ask the user to allow an app's notifications (requestAuthorization(options:)). Decided already: answered at once from the decision kept. Not determined (or provisional, asking without \"provisional\"): publishes `authorization.requested` for a front end to prompt, and answers once the user decides (`authorization.decide`) or the time runs out. Not determined, asking \"provisional\": granted at once, delivered quietly.",
             parameters: [
-                ProtocolField("app", "string", required: true, "The app asking."),
-                ProtocolField("options", "array of strings", required: true,
+                ProtocolField("app", .name, required: true, "The app asking."),
+                ProtocolField("options", .array(.choice(AppAuthorization.Option.allCases.map(\.rawValue))), required: true,
                               "What it asks for (UNAuthorizationOptions): any of `badge`, `sound`, `alert`, `carPlay`, `criticalAlert`, `providesAppNotificationSettings`, `provisional`."),
-                ProtocolField("timeout", "number", "How long to wait for the user, 0 – 86,400 seconds; 300 by default."),
+                ProtocolField("timeout", .number(0...86_400), "How long to wait for the user, 0 – 86,400 seconds; 300 by default."),
             ],
             result: "`granted` (the app may notify: authorized or provisional), `status` (`notDetermined`, `denied`, `authorized`, `provisional`, `ephemeral`: Apple's UNAuthorizationStatus), `settings` (as `authorization.settings` answers them); `timedOut: true` when the user did not decide in time (`granted` false, `status` `notDetermined`). Kept across restarts.",
+            returns: .object([
+                ProtocolField("granted", .boolean, required: true, "Whether the app may notify: authorized or provisional."),
+                ProtocolField("status", .named("AuthorizationStatus"), required: true, "Its authorization."),
+                ProtocolField("settings", .named("NotificationSettings"), required: true, "Its settings, as `authorization.settings` answers them."),
+                ProtocolField("timedOut", .boolean, "`true` when the user did not decide in time."),
+            ]),
             errors: [-32602, -32010]),
                scope: { _ in RequestScope(reading: [.subscription]) },
                later: { service, params, client, reply throws(RPCError) in
@@ -31,11 +37,12 @@ extension HostService {
             .authorizationDecide,
             summary: "Record the user's answer about an app's notifications, from a front end's prompt or the command line (`tidings apps allow|deny|reset`); answers every `authorization.request` of the app waiting, and publishes `authorization.changed`.",
             parameters: [
-                ProtocolField("app", "string", required: true, "The app."),
-                ProtocolField("decision", "string", required: true,
+                ProtocolField("app", .name, required: true, "The app."),
+                ProtocolField("decision", .choice(AppAuthorizations.Decision.allCases.map(\.rawValue)), required: true,
                               "`allow` (authorized, with the options the app asked for; alert, sound and badge when it never asked), `deny` (its notifications are not presented, its badge not set; background notifications still reach it) or `reset` (not determined: its next request asks again)."),
             ],
             result: "`app`, `status` (its authorization now). Kept across restarts.",
+            returns: .object([appMember, ProtocolField("status", .named("AuthorizationStatus"), required: true, "Its authorization now.")]),
             errors: [-32602, -32010]),
                scope: RequestScope(reading: [.subscription], writing: [.categories])) { service, params, _ throws(RPCError) in
             try service.decideAuthorization(&params)
@@ -43,8 +50,9 @@ extension HostService {
         Method(ProtocolMethod(
             .authorizationSettings,
             summary: "An app's notification settings (getNotificationSettings).",
-            parameters: [ProtocolField("app", "string", required: true, "The app.")],
+            parameters: [ProtocolField("app", .name, required: true, "The app.")],
             result: "UNNotificationSettings: `authorizationStatus`; `alertSetting`, `soundSetting`, `badgeSetting`, `lockScreenSetting`, `notificationCenterSetting`, `criticalAlertSetting`, `announcementSetting`, `timeSensitiveSetting`, `scheduledDeliverySetting`, `directMessagesSetting` (each `notSupported`, `disabled` or `enabled`; announcements, scheduled delivery and direct messages are not supported); `alertStyle` (`none`, `banner`); `showPreviewsSetting` (`always`, `never`, as `apps.register` set it); `providesAppNotificationSettings`. An app that never asked and is delivered (`serve --unasked-apps deliver`) has alert, sound and badge enabled.",
+            returns: .named("NotificationSettings"),
             errors: [-32602]),
                scope: RequestScope(reading: [.categories])) { service, params, _ throws(RPCError) in
             let app = params.string("app")
@@ -56,10 +64,12 @@ extension HostService {
             .badgeSet,
             summary: "Set an app's badge (setBadgeCount); 0 clears it. Publishes `app.badge-changed` when it changes.",
             parameters: [
-                ProtocolField("app", "string", required: true, "The app."),
-                ProtocolField("count", "integer", required: true, "The badge, 0 or more; 0: none."),
+                ProtocolField("app", .name, required: true, "The app."),
+                ProtocolField("count", .integer(atLeast: 0), required: true, "The badge, 0 or more; 0: none."),
             ],
             result: "`app`, `badge` (the count kept), `shown`: whether it shows — false when the app is denied, or authorized without `badge` (the count is kept all the same, as on iOS). Kept across restarts.",
+            returns: .object([appMember, ProtocolField("badge", .integer(atLeast: 0), required: true, "The count kept."),
+                              ProtocolField("shown", .boolean, required: true, "Whether it shows.")]),
             errors: [-32602, -32008, -32010]),
                scope: RequestScope(reading: [.subscription], writing: [.inboxEntry])) { service, params, _ throws(RPCError) in
             try service.setBadge(&params)

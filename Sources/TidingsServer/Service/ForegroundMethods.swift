@@ -11,11 +11,13 @@ extension HostService {
             .appsForeground,
             summary: "Say that an app is in the foreground (or no longer is) on this connection, and whether it has a presentation delegate. Its notifications are then presented as the delegate answers `app.willPresent` (see [Server requests](#server-requests)); without a delegate, or without an answer in time, they are not presented (`display: \"foreground\"`). Forgotten when the connection ends; the last connection to say an app is in the foreground holds it.",
             parameters: [
-                ProtocolField("app", "string", required: true, "The app's identifier."),
-                ProtocolField("foreground", "boolean", required: true, "`true`: the app is in the foreground on this connection; `false`: it is not (from another connection than the one it is on, nothing changes)."),
-                ProtocolField("delegate", "boolean", "`true`: the connection answers `app.willPresent` for the app; `false` by default."),
+                ProtocolField("app", .name, required: true, "The app's identifier."),
+                ProtocolField("foreground", .boolean, required: true, "`true`: the app is in the foreground on this connection; `false`: it is not (from another connection than the one it is on, nothing changes)."),
+                ProtocolField("delegate", .boolean, "`true`: the connection answers `app.willPresent` for the app; `false` by default."),
             ],
             result: "`app`, `foreground` (whether it is in the foreground now), `delegate`.",
+            returns: .object([appMember, ProtocolField("foreground", .boolean, required: true, "Whether it is in the foreground now."),
+                              ProtocolField("delegate", .boolean, required: true, "Whether this connection answers `app.willPresent` for it.")]),
             errors: [-32602]),
                // Ordered with the connection's deliveries, which read it (as they read its subscription).
                scope: RequestScope(writing: [.subscription])) { service, params, client throws(RPCError) in
@@ -30,10 +32,12 @@ extension HostService {
             .appWillPresent,
             summary: "Sent to the connection an app is in the foreground on, with a delegate (`apps.foreground`), when a notification for it is about to be presented — after its service extension, before anything shows (`userNotificationCenter(_:willPresent:withCompletionHandler:)`). The delivery waits for the answer, up to the deadline (`limits.willPresentDeadline`, 1 second by default, `tidings serve --will-present-deadline`); an error or no answer in time: not presented. An app in the background is not asked: its notifications have every option.",
             parameters: [
-                ProtocolField("app", "string", required: true, "The app."),
-                ProtocolField("notification", "object", required: true, "The notification, as in the answer to `notifications.deliver`."),
+                ProtocolField("app", .name, required: true, "The app."),
+                ProtocolField("notification", .named("Notification"), required: true, "The notification, as in the answer to `notifications.deliver`."),
             ],
             result: "`options`: an array of `\"banner\"` (shown as a banner), `\"list\"` (kept in the list of delivered notifications), `\"sound\"` (its sound plays), `\"badge\"` (its badge is set; without it the badge is not); `\"alert\"` stands for banner and list. Neither banner nor list: not presented (`display: \"foreground\"`, nothing kept). The options reach the presentation (`presentationOptions`) and `notification.delivered`.",
+            returns: .object([ProtocolField("options", .array(.choice(PresentationOptions.names.map(\.0) + ["alert"])), required: true,
+                                            "How the notification is presented; `alert` stands for banner and list.")]),
             errors: []),
     ]
 

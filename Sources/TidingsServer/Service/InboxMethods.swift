@@ -10,11 +10,15 @@ extension HostService {
             .inboxList,
             summary: "What apps received and their front ends have not taken (responses, background notifications), of one app or of all, in the order received, a page at a time: give back the answer's next as after.",
             parameters: [
-                ProtocolField("app", "string", "Only this app's entries; every app's when absent."),
-                ProtocolField("after", "integer", "An entry id: the page begins after it (the `next` of the previous page); from the oldest when absent."),
-                ProtocolField("limit", "integer", "The most entries on the page, 1 – 1,000; 100 by default."),
+                ProtocolField("app", .name, "Only this app's entries; every app's when absent."),
+                ProtocolField("after", .integer(atLeast: 0), "An entry id: the page begins after it (the `next` of the previous page); from the oldest when absent."),
+                ProtocolField("limit", .integer(1...Int64(ListCursor.maximumLimit)), "The most entries on the page, 1 – 1,000; 100 by default."),
             ],
             result: "`entries`: inbox entries (as `response.forwarded` and `notification.background` carry them, without `replayed`), oldest first; `next`: the id to pass as `after` for the next page, or `null` after the last.",
+            returns: .object([
+                ProtocolField("entries", .array(.named("InboxEntry")), required: true, "The page, oldest first."),
+                ProtocolField("next", .nullable(.integer(atLeast: 1)), required: true, "The id to pass as `after` for the next page, or `null` after the last."),
+            ]),
             errors: [-32602]),
                scope: RequestScope(reading: [.inbox])) { service, params, _ throws(RPCError) in
             let app = params.string("app")
@@ -29,11 +33,13 @@ extension HostService {
             .inboxTake,
             summary: "Take entries out of an app's inbox (the front end has them): by ids, or every one up to an id.",
             parameters: [
-                ProtocolField("app", "string", required: true, "The app whose entries are taken."),
-                ProtocolField("ids", "array of integers", "Those entries. Give this or `upTo`, one of the two."),
-                ProtocolField("upTo", "integer", "Every entry up to this id, itself included. Give this or `ids`, one of the two."),
+                ProtocolField("app", .name, required: true, "The app whose entries are taken."),
+                ProtocolField("ids", .array(.integer(atLeast: 1)), "Those entries. Give this or `upTo`, one of the two."),
+                ProtocolField("upTo", .integer(atLeast: 1), "Every entry up to this id, itself included. Give this or `ids`, one of the two."),
             ],
+            oneOf: ["ids", "upTo"],
             result: "`app`, and `taken`: the ids removed (ids not in the inbox are left out). `inbox.taken` tells the app's subscribers (the caller too, when it follows the app); nothing taken, nothing told.",
+            returns: .object([appMember, ProtocolField("taken", .array(.integer(atLeast: 1)), required: true, "The ids removed.")]),
             errors: [-32602, -32010]),
                scope: RequestScope(writing: [.inbox])) { service, params, _ throws(RPCError) in
             try service.takeInbox(&params)

@@ -13,6 +13,7 @@ extension HostService {
             summary: "Open a presented notification's expanded interface (the user long-pressed it): its content extension's instance is made and receives it; the interface open closes. Returns {presentation, forwarded, log, diagnostics}.",
             parameters: [identifierParameter],
             result: "`presentation` (`expanded: true`), `forwarded`, `log`, `diagnostics`.",
+            returns: .named("Outcome"),
             errors: [-32602, -32000, -32001]),
                scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
             let identifier = try HostService.identifier(&params)
@@ -25,6 +26,7 @@ extension HostService {
             summary: "Close a notification's expanded interface, releasing its extension's instance; the notification stays. Returns the presentation.",
             parameters: [identifierParameter],
             result: "The presentation (a banner, `expanded: false`).",
+            returns: .named("Presentation"),
             errors: [-32602, -32000, -32001]),
                scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
             let identifier = try HostService.identifier(&params)
@@ -35,6 +37,8 @@ extension HostService {
             summary: "Tap the media play/pause button of a notification's open interface: plays when paused, pauses when playing. Returns the presentation.",
             parameters: [identifierParameter],
             result: "The presentation (`mediaButton.playing`), with `log` and `diagnostics`: what the extension logged and did wrong in its `media_play` or `media_pause`. Refused with -32000 when its interface is closed or shows no media button.",
+            returns: .object(ProtocolComponent.presentationFields
+                + ProtocolComponent.outcomeFields.filter { $0.name == "log" || $0.name == "diagnostics" }),
             errors: [-32602, -32000, -32001]),
                scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
             let identifier = try HostService.identifier(&params)
@@ -47,11 +51,12 @@ extension HostService {
             summary: "Tap a button (event \"tap\") or submit a text field's text (event \"submit\", text) of a notification's extension view; reaches the extension only with UNNotificationExtensionUserInteractionEnabled; returns the outcome.",
             parameters: [
                 identifierParameter,
-                ProtocolField("element", "string", required: true, "The element's identifier in the extension's view."),
-                ProtocolField("event", "string", required: true, "`\"tap\"` (a button) or `\"submit\"` (a text field, with `text`)."),
-                ProtocolField("text", "string", "The text submitted; required with `\"submit\"`, refused with `\"tap\"`."),
+                ProtocolField("element", .string, required: true, "The element's identifier in the extension's view."),
+                ProtocolField("event", .choice("tap", "submit"), required: true, "`\"tap\"` (a button) or `\"submit\"` (a text field, with `text`)."),
+                ProtocolField("text", .string, "The text submitted; required with `\"submit\"`, refused with `\"tap\"`."),
             ],
             result: "The `event`, `element`, `text`, `dismissed`, `forwarded`, the `presentation` after, `log`, `diagnostics`. Refused with -32007 (nothing reaches the extension) without `UNNotificationExtensionUserInteractionEnabled`, with its interface closed, and for an element that is missing, of the other kind, hidden or disabled.",
+            returns: interactionOutcome,
             errors: [-32602, -32001, -32007]),
                scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in try service.interact(&params) },
         Method(ProtocolMethod(
@@ -59,9 +64,10 @@ extension HostService {
             summary: "Answer the text input a notification's extension asked for (its textInput: buttonTitle, placeholder) with text; returns the outcome.",
             parameters: [
                 identifierParameter,
-                ProtocolField("text", "string", required: true, "The user's text."),
+                ProtocolField("text", .string, required: true, "The user's text."),
             ],
             result: "As `notifications.interact`. Refused with -32007 (`element.input-not-requested`) when the presentation's `textInput` asks for none.",
+            returns: interactionOutcome,
             errors: [-32602, -32001, -32007]),
                scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
             let identifier = params.string("identifier")
@@ -72,8 +78,16 @@ extension HostService {
         },
     ]
 
+    /// What `notifications.interact` and `notifications.input` answer.
+    private static let interactionOutcome = ProtocolSchema.object([
+        ProtocolField("event", .choice("tap", "submit", "input"), required: true, "The event."),
+        ProtocolField("element", .nullable(.string), required: true, "The element's identifier, or `null` (text input)."),
+        ProtocolField("text", .nullable(.string), required: true, "The text, or `null` (a tap)."),
+        ProtocolField("dismissed", .boolean, required: true, "Whether the notification left the screen."),
+    ] + ProtocolComponent.outcomeFields)
+
     /// The parameter of a method about one notification.
-    private static let identifierParameter = ProtocolField("identifier", "string", required: true, "The notification's identifier.")
+    private static let identifierParameter = ProtocolField("identifier", .name, required: true, "The notification's identifier.")
 
     /// What opening, closing or tapping a notification's interface reads and changes.
     private static func interfaceScope(_ params: JSON?) -> RequestScope {

@@ -11,12 +11,19 @@ extension HostService {
             .notificationsRespond,
             summary: "Answer a presented notification with an action (and text); returns the outcome.",
             parameters: [
-                ProtocolField("identifier", "string", required: true, "The notification's identifier."),
-                ProtocolField("action", "string", required: true,
+                ProtocolField("identifier", .name, required: true, "The notification's identifier."),
+                ProtocolField("action", .string, required: true,
                               "The action's identifier: one its category offers, or `default` (the user opened it), or `dismiss` (the user dismissed it)."),
-                ProtocolField("text", "string", "The user's text, for a text-input action."),
+                ProtocolField("text", .string, "The user's text, for a text-input action."),
             ],
             result: "`actionIdentifier`, `userText`, `receiver` (`extension`: its response handler; `app`: straight away; `nobody`: a dismissal of a category without `customDismissAction`), the extension's `option` (`doNotDismiss`, `dismiss`, `dismissAndForwardAction`; `null` when no extension answered), `dismissed`, `forwarded` (each the whole response the app received, as its inbox keeps it: `app`, `notification` with its full content and `userInfo`, `actionIdentifier`, `userText`), the `presentation` after, `log`, `diagnostics`.",
+            returns: .object([
+                ProtocolField("actionIdentifier", .string, required: true, "The action, as the app receives it."),
+                ProtocolField("userText", .nullable(.string), required: true, "The user's text, or `null`."),
+                ProtocolField("receiver", .choice(["extension", "app", "nobody"]), required: true, "Who received the response."),
+                ProtocolField("option", .nullable(.choice(ResponseOption.allCases.map(\.name))), required: true, "The extension's answer, or `null`."),
+                ProtocolField("dismissed", .boolean, required: true, "Whether the notification left the screen."),
+            ] + ProtocolComponent.outcomeFields),
             errors: [-32602, -32000, -32001]),
                scope: { params in
             // Not the interface: a response waiting for its completion holds back no other.
@@ -26,8 +33,9 @@ extension HostService {
         Method(ProtocolMethod(
             .notificationsPresentation,
             summary: "The presentation of a delivered notification, as it is now.",
-            parameters: [ProtocolField("identifier", "string", required: true, "The notification's identifier.")],
+            parameters: [ProtocolField("identifier", .name, required: true, "The notification's identifier.")],
             result: "The presentation as it is now: `notification`, `app`, `extension` (the content extension serving it, or `null`), `header`, `defaultContentHidden`, `previewsHidden`, `quiet` (present and `true` only when delivered quietly, the app being authorized provisionally: listed, no banner, no sound), `defaultContent` (`title`, `subtitle`, `body`), `contentSize` (`width`, `initialHeight`, `height`), the extension's `view`, `actions`, `mediaButton`, `userInteractionEnabled`, `textInput` (when the extension asks for text: `buttonTitle`, `placeholder`), `presentationOptions` (how it is presented: `banner`, `list`, `sound`, `badge`; all four unless its app, in the foreground, chose fewer — see `app.willPresent`), `expanded`, `dismissed`, and the presentation `attributes`.",
+            returns: .named("Presentation"),
             errors: [-32602, -32001]),
                scope: { params in
             RequestScope(reading: HostService.notifications(params?["identifier"]).union([.categories]))
@@ -36,11 +44,17 @@ extension HostService {
             .notificationsList,
             summary: "The delivered notifications, of one app or of all, in the order delivered, a page at a time: give back the answer's next as cursor (getDeliveredNotifications).",
             parameters: [
-                ProtocolField("app", "string", "Only this app's; every app's when absent."),
-                ProtocolField("cursor", "string", "The `next` of the previous page; the first page when absent. Valid until the server restarts (then refused with -32602: list again from the start)."),
-                ProtocolField("limit", "integer", "The most notifications on the page, 1 – 1,000; 100 by default."),
+                ProtocolField("app", .name, "Only this app's; every app's when absent."),
+                ProtocolField("cursor", .string, "The `next` of the previous page; the first page when absent. Valid until the server restarts (then refused with -32602: list again from the start)."),
+                ProtocolField("limit", .integer(1...Int64(ListCursor.maximumLimit)), "The most notifications on the page, 1 – 1,000; 100 by default."),
             ],
             result: "`notifications`: each `{app, notification}` (the notification as `notifications.deliver` answers it; one a scheduled request delivered has its `trigger`, and `late: true` when the request fired more than a second after its time, kept across restarts), in the order delivered, oldest first; `next`: the cursor of the next page, or `null` after the last. Paging sees every notification kept all along exactly once; one delivered again under its identifier comes again where the new delivery stands.",
+            returns: .object([
+                ProtocolField("notifications", .array(.object([
+                    appMember, ProtocolField("notification", .named("Notification"), required: true, "The notification."),
+                ])), required: true, "The page, oldest first."),
+                ProtocolField("next", .nullable(.string), required: true, "The cursor of the next page, or `null` after the last."),
+            ]),
             errors: [-32602]),
                scope: RequestScope(reading: [.allNotifications])) { service, params, _ throws(RPCError) in
             try service.listDelivered(&params)
@@ -49,10 +63,12 @@ extension HostService {
             .notificationsRemove,
             summary: "Remove delivered notifications without a response (removeDeliveredNotifications).",
             parameters: [
-                ProtocolField("identifiers", "array of strings", "Those notifications. Give this or `app`, one of the two."),
-                ProtocolField("app", "string", "Every notification of this app. Give this or `identifiers`, one of the two."),
+                ProtocolField("identifiers", .names, "Those notifications. Give this or `app`, one of the two."),
+                ProtocolField("app", .name, "Every notification of this app. Give this or `identifiers`, one of the two."),
             ],
+            oneOf: ["identifiers", "app"],
             result: "`removed`: the identifiers of the notifications removed (each also dismissed with reason `removed`).",
+            returns: .object([ProtocolField("removed", .strings, required: true, "The identifiers of the notifications removed.")]),
             errors: [-32602, -32010]),
                scope: { params in
             let named = HostService.notifications(params?["identifiers"])

@@ -66,6 +66,11 @@ struct Params {
         return whole
     }
 
+    /// The string `name`, one of `Choice`'s names.
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ name: String) -> Choice? where Choice.RawValue == String {
+        present(name).flatMap { fields.choice($0, at: [name]) }
+    }
+
     /// The Boolean `name`.
     mutating func bool(_ name: String) -> Bool? {
         present(name).flatMap { fields.bool($0, at: [name]) }
@@ -74,6 +79,14 @@ struct Params {
     /// The object `name` as JSON.
     mutating func object(_ name: String) -> JSON? {
         present(name).flatMap { value in fields.object(value, at: [name]).map(JSON.object) }
+    }
+
+    /// The array of objects `name`.
+    mutating func objects(_ name: String) -> [JSON]? {
+        guard let elements = present(name).flatMap({ fields.array($0, at: [name]) }) else { return nil }
+        return elements.enumerated().compactMap { position, element in
+            fields.object(element, at: [name, "\(position)"]).map(JSON.object)
+        }
     }
 
     /// The array of strings `name`.
@@ -90,11 +103,6 @@ struct Params {
             }
         }
         return strings
-    }
-
-    /// Reports `name` absent when the entry requires it, whatever its type should be.
-    mutating func require(_ name: String) {
-        _ = present(name)
     }
 
     /// Throws what was wrong, if anything.

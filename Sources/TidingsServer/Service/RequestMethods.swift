@@ -23,11 +23,17 @@ extension HostService {
             .requestsAdd,
             summary: "Schedule a request: it is delivered, as `notifications.deliver` delivers a request payload, when its trigger fires — after a time interval, at a date, on entering or leaving a region (UNUserNotificationCenter.add). A pending request of the same app and identifier is replaced. Kept across restarts.",
             parameters: [
-                ProtocolField("request", "object", required: true,
+                ProtocolField("request", .named("Request"), required: true,
                               "The request, at most 16 KiB as compact JSON without its trigger (the server keeps at most 1,000,000 pending across apps; -32602 beyond either): `identifier` (made up when absent), `content` as in a request payload, and `trigger`: `{\"timeInterval\": 90, \"repeats\": false}` (seconds, more than 0 and at most 10,000,000,000, about 317 years; at least 60 when repeating), `{\"dateMatching\": {\"hour\": 8, \"minute\": 30}, \"repeats\": true}` (any of `era`, `year`, `month`, `day`, `hour`, `minute`, `second`, `weekday` (1 Sunday … 7 Saturday), `weekdayOrdinal`, `weekOfMonth`, `weekOfYear`, and `timeZone`, a zone name; the user's zone otherwise) or `{\"region\": {\"identifier\": \"office\", \"latitude\": 48.85, \"longitude\": 2.35, \"radius\": 100, \"notifyOnEntry\": true, \"notifyOnExit\": false}, \"repeats\": false}`. A number that does not fit — an interval past the bound, a component out of its range, an integer no 64 bits hold — is -32602 with `data.field`, the JSON pointer of the first, and the diagnostics (`number.out-of-range`)."),
-                ProtocolField("app", "string", "The app it is for; may be left out when the request's category names exactly one app (registered, else served by a content extension)."),
+                ProtocolField("app", .name, "The app it is for; may be left out when the request's category names exactly one app (registered, else served by a content extension)."),
             ],
             result: "`app`, `identifier`, `nextTriggerDate` (ISO 8601; `null` for a region, or for date components that match no date to come), `replaced` (a pending request of its identifier was replaced), `dropped`: the identifiers of the app's requests its pending limit (`server.describe`'s `schedule.pendingLimit`, 64 by default as on iOS) pushed out, the latest-firing first — requests that never fire first, then the latest dated, region requests last; it may be this one.",
+            returns: .object([
+                appMember, ProtocolField("identifier", .string, required: true, "The request's identifier."),
+                ProtocolField("nextTriggerDate", .nullable(.date), required: true, "When it fires next, or `null`."),
+                ProtocolField("replaced", .boolean, required: true, "Whether a pending request of its identifier was replaced."),
+                ProtocolField("dropped", .strings, required: true, "The identifiers of the requests the pending limit pushed out."),
+            ]),
             errors: [-32602, -32000, -32010]),
                scope: RequestScope(reading: [.categories, .subscription], writing: [.pendingRequests])) {
             service, params, _ throws(RPCError) in try service.addRequest(&params)
@@ -35,8 +41,15 @@ extension HostService {
         Method(ProtocolMethod(
             .requestsPending,
             summary: "The requests waiting for their trigger, with the next date each fires (getPendingNotificationRequests).",
-            parameters: [ProtocolField("app", "string", "Only this app's; every app's when absent.")],
+            parameters: [ProtocolField("app", .name, "Only this app's; every app's when absent.")],
             result: "`requests`: each `{app, identifier, request, trigger, nextTriggerDate, added}` — the request payload as added (its identifier in it, its trigger beside it), the next date it fires (ISO 8601; `null` for a region or a date that never comes), when it was added — soonest first, then those that never fire (date components matching no date to come), region requests last.",
+            returns: .object([ProtocolField("requests", .array(.object([
+                appMember, ProtocolField("identifier", .string, required: true, "The request's identifier."),
+                ProtocolField("request", .named("RequestPayload"), required: true, "The request payload as added, its identifier in it."),
+                ProtocolField("trigger", .named("Trigger"), required: true, "Its trigger."),
+                ProtocolField("nextTriggerDate", .nullable(.date), required: true, "When it fires next, or `null`."),
+                ProtocolField("added", .date, required: true, "When it was added."),
+            ])), required: true, "The pending requests, soonest first.")]),
             errors: [-32602]),
                scope: RequestScope(reading: [.pendingRequests])) { service, params, _ throws(RPCError) in
             let app = params.string("app")
@@ -47,10 +60,11 @@ extension HostService {
             .requestsRemove,
             summary: "Remove pending requests before they fire: those named, or all of the app's (removePendingNotificationRequests, removeAllPendingNotificationRequests).",
             parameters: [
-                ProtocolField("app", "string", required: true, "The app whose requests they are."),
-                ProtocolField("identifiers", "array of strings", "The requests' identifiers; every request of the app when absent. One not pending is passed over."),
+                ProtocolField("app", .name, required: true, "The app whose requests they are."),
+                ProtocolField("identifiers", .names, "The requests' identifiers; every request of the app when absent. One not pending is passed over."),
             ],
             result: "`removed`: the identifiers of the requests removed (a `request.removed` event, reason `removed`, says so too).",
+            returns: .object([ProtocolField("removed", .strings, required: true, "The identifiers of the requests removed.")]),
             errors: [-32602, -32010]),
                scope: RequestScope(reading: [.subscription], writing: [.pendingRequests])) { service, params, _ throws(RPCError) in
             let app = params.string("app")
@@ -67,11 +81,15 @@ extension HostService {
             .locationUpdate,
             summary: "Tell the device's position: the pending region requests it crosses the edge of fire (on entry or exit, as each asks). The first position after a region is added only tells whether the device is inside it; a position whose accuracy is coarser than a region's radius says nothing of that region.",
             parameters: [
-                ProtocolField("latitude", "number", required: true, "Degrees, -90 – 90."),
-                ProtocolField("longitude", "number", required: true, "Degrees, -180 – 180."),
-                ProtocolField("accuracy", "number", "The position's accuracy, in metres (CLLocation.horizontalAccuracy); exact when absent."),
+                ProtocolField("latitude", .number(-90...90), required: true, "Degrees, -90 – 90."),
+                ProtocolField("longitude", .number(-180...180), required: true, "Degrees, -180 – 180."),
+                ProtocolField("accuracy", .number(atLeast: 0), "The position's accuracy, in metres (CLLocation.horizontalAccuracy); exact when absent."),
             ],
             result: "`fired`: each `{app, identifier, crossing}` (`entry` or `exit`), the requests that fired and are being delivered (a one-shot one is then removed).",
+            returns: .object([ProtocolField("fired", .array(.object([
+                appMember, ProtocolField("identifier", .string, required: true, "The request's identifier."),
+                ProtocolField("crossing", .nullable(.choice("entry", "exit")), required: true, "Which edge it crossed."),
+            ])), required: true, "The requests that fired.")]),
             errors: [-32602]),
                scope: RequestScope(reading: [.categories, .subscription], writing: [.pendingRequests, .allNotifications, .inboxEntry])) {
             service, params, _ throws(RPCError) in

@@ -7,12 +7,12 @@ enum ManualCommand: Command {
     static let spec = CommandSpec(
         name: "manual",
         summary: "Print the manual page of tidings or of one command in roff, or write every page into a directory.",
-        usage: "[COMMAND] [--directory DIR] [--protocol markdown|json]",
+        usage: "[COMMAND] [--directory DIR] [--protocol markdown|openrpc|json]",
         options: [
             .init(name: "directory", value: "DIR",
                   help: "Write every page here as NAME.1 (tidings.1, tidings-deliver.1, …) instead of printing one."),
             .init(name: "protocol", value: "FORMAT",
-                  help: "Print the reference of the server's protocol instead, made from its method table: markdown (Docs/reference/protocol.md) or json (Docs/reference/protocol.json, as server.protocol answers it)."),
+                  help: "Print the reference of the server's protocol instead, made from its method table: markdown (Docs/reference/protocol.md), openrpc (Docs/reference/openrpc.json, an OpenRPC document with JSON Schema for every parameter, result and event, as server.protocol answers it) or json (Docs/reference/protocol.json, the names and types alone)."),
         ],
         // The other commands' names (a test keeps them in step: the list cannot name itself while it is made).
         firstArguments: ["list", "deliver", "preview", "serve", "desktop", "schedule", "apps", "new", "validate", "install", "uninstall", "manifest", "completions"],
@@ -31,7 +31,7 @@ enum ManualCommand: Command {
                 throw .usage("--protocol prints the protocol reference; name no command and no --directory with it.")
             }
             guard let text = ProtocolReference.text(format) else {
-                throw .usage("--protocol takes markdown or json; it is \"\(format)\".")
+                throw .usage("--protocol takes markdown, openrpc or json; it is \"\(format)\".")
             }
             print(text, terminator: "")
             return .success

@@ -41,7 +41,7 @@ enum ServeCommand: Command {
                   help: "Poll this long for a client's next request before sleeping, while requests come back that quickly (default 0: never poll; also TIDINGS_SERVE_SPIN). Saves a thread's wake-up per request of a client that sends its next as soon as answered, at the cost of a core spinning: worth it with cores to spare."),
         ],
         discussion: [
-            "Every method, its parameters, result and errors, and every event: tidings manual --protocol markdown (or json), Docs/reference/protocol.md in the source tree, and the server.protocol method of a running server.",
+            "Every method, its parameters, result and errors, and every event: tidings manual --protocol markdown (or openrpc: an OpenRPC document with JSON Schema for each), Docs/reference/protocol.md and openrpc.json in the source tree, and the server.protocol method of a running server (the OpenRPC document).",
             "Methods: \(HostService.protocolMethods.map(\.name).joined(separator: ", ")).",
             "Events: \(HostService.events.map(\.name).joined(separator: ", ")). Each carries seq, its sequence number; events.subscribe with after resumes after the last one heard.",
             "State: each change is written to the journal before it is made and answered (it survives kill -9), a notification expiring to make room (--keep) included; the journal is flushed to disk every second and folded into a snapshot on a thread of its own. A change whose record cannot be written (a full disk) is refused with error -32010 and the state reported degraded until writing works again.",
