@@ -137,3 +137,66 @@ extension ProtocolName where Kind == EventKind {
     /// `events.lagging`.
     package static let eventsLagging = Self("events.lagging")
 }
+
+extension ProtocolName where Kind == MethodKind {
+    /// Every method (the server's own requests among them) the constants above name, in their order.
+    package static let all: [Self] = [
+        .appsForeground,
+        .appsList,
+        .appsRegister,
+        .authorizationDecide,
+        .authorizationRequest,
+        .authorizationSettings,
+        .badgeSet,
+        .categoriesList,
+        .categoriesRegister,
+        .eventsSubscribe,
+        .eventsUnsubscribe,
+        .extensionsList,
+        .inboxList,
+        .inboxTake,
+        .locationUpdate,
+        .notificationsClose,
+        .notificationsDeliver,
+        .notificationsInput,
+        .notificationsInteract,
+        .notificationsList,
+        .notificationsOpen,
+        .notificationsPresentation,
+        .notificationsRemove,
+        .notificationsRespond,
+        .notificationsTapMediaButton,
+        .requestsAdd,
+        .requestsPending,
+        .requestsRemove,
+        .serverDescribe,
+        .serverPing,
+        .serverProtocol,
+        .appWillPresent,
+    ]
+}
+
+extension ProtocolName where Kind == EventKind {
+    /// Every event the constants above name, in their order.
+    package static let all: [Self] = [
+        .notificationDelivered,
+        .presentationChanged,
+        .notificationDismissed,
+        .responseForwarded,
+        .notificationBackground,
+        .inboxTaken,
+        .inboxDropped,
+        .appBadgeChanged,
+        .authorizationRequested,
+        .authorizationChanged,
+        .extensionFailed,
+        .extensionLateCompletion,
+        .requestScheduled,
+        .requestFired,
+        .requestRemoved,
+        .stateDegraded,
+        .stateRecovered,
+        .stateRepaired,
+        .eventsLagging,
+    ]
+}

@@ -79,7 +79,7 @@ extension HostService {
             return .object([("pong", .bool(true)), ("time", .string(ISO8601.format(Payload.currentTime())))])
         },
         Method(ProtocolMethod(
-            "server.protocol",
+            .serverProtocol,
             summary: "The protocol's machine-readable description, an OpenRPC \(ProtocolReference.openRPCVersion) document (the reference's openrpc.json): every method with the JSON Schema of its parameters and result and its errors, the objects they carry as named schemas, every event and server request with the schema of its params.",
             result: "`openrpc` (its version), `info`, `methods` (each `name`, `description`, `params` (each `name`, `description`, `required`, `schema`), `result` (`name`, `description`, `schema`), `errors`, `x-params-schema`: the schema of the whole `params` object), `components` (`schemas`: the named schemas, `errors`: every error code), `x-any-request-errors`, `x-events` and `x-server-requests` (each `name`, `description`, `params`, `x-params-schema`; a request also its `result`).",
             returns: .object([
