@@ -96,6 +96,29 @@ import TidingsRuntime
                 "\(delivery.diagnostics.map(\.description))")
     }
 
+    /// A file the extension may read but not remove (in its own bundle, which
+    /// its sandbox keeps read-only) is copied in, and what the delivery
+    /// reports says it was left there, not that it was moved.
+    @Test func anAttachmentAWorkerCannotRemoveIsReportedAsLeftInItsPlace() throws {
+        let file = fixture.directory.file("Service.appex/photo.png")
+        try FileManager.default.copyItem(atPath: Locations.repositoryFile("Plugins/EventInvite/Payloads/lighthouse.png"),
+                                         toPath: file)
+        let host = host(.worker) { configuration, _ in
+            configuration.attachmentDirectory = fixture.directory.file("store-left")
+        }
+        let delivery = host.deliverOpened(remote("attach", [("file", .string(file)), ("identifier", .string("photo"))]),
+                                          to: "com.example.svc")
+        #expect(delivery.presentation.notification.content.title.hasPrefix("Attached photo public.png"),
+                "\(delivery.diagnostics.map(\.description))")
+        #expect(FileManager.default.fileExists(atPath: file), "the bundle is read-only in the worker's sandbox")
+        let transfer = try #require(delivery.createdAttachments.first?.transfer)
+        guard case .copiedInstead(let reason) = transfer else {
+            Issue.record("reported as \(transfer), though the file stayed")
+            return
+        }
+        #expect(reason.contains("in the extension's worker process"))
+    }
+
     @Test(arguments: IsolationMode.allCases)
     func timeWillExpireComesWhileTheRequestStillRuns(_ mode: IsolationMode) {
         let host = host(mode) { configuration, _ in

@@ -35,6 +35,10 @@ extension WorkerConnection {
             createAttachment(request, for: instance, files: files)
         case let .openAttachment(instance, identifier) where !inBatch:
             openAttachment(identifier, for: instance, files: files)
+        case let .attachmentLeftInPlace(instance, identifier, reason):
+            guard let context = state.withLock({ $0.contexts[instance] }),
+                  context.leftInPlace(identifier, reason: String(reason.prefix(256)))
+            else { return _ = chargeStray() }
         case .report(let diagnostic) where diagnostic.code == .workerStackOverflow:
             state.withLock { $0.overflowedStack = true }
         case .report(let diagnostic) where diagnostic.code == .workerOutOfMemory:

@@ -74,6 +74,11 @@ package enum WorkerMessage: Sendable, Equatable {
     case openAttachment(instance: UInt64, identifier: String)
     /// Something the worker noticed outside any instance.
     case report(Diagnostic)
+    /// The file of attachment `identifier`, which the host made for instance
+    /// `instance`, could not be removed from its place in the worker
+    /// (`reason`): it was copied, not moved. Sent before the extension hears
+    /// that the attachment was made.
+    case attachmentLeftInPlace(instance: UInt64, identifier: String, reason: String)
     /// Several messages of the worker's, in order, in one datagram: what the
     /// extension did during a call, followed by the call's `done`.
     case batch([WorkerMessage])
@@ -83,8 +88,8 @@ package enum WorkerMessage: Sendable, Equatable {
     /// notification or response, the instance a completion names. 4: element
     /// events, and whether the extension handles them in `ready`. 5: the
     /// manifest and interface the host validated in `hello`. 6: a
-    /// notification's trigger.
-    package static let version: UInt32 = 6
+    /// notification's trigger. 7: an attachment's file left in its place.
+    package static let version: UInt32 = 7
     /// The most category actions a notification or response carries.
     package static let categoryActionLimit = 1024
 }

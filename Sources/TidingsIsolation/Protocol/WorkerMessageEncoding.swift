@@ -124,6 +124,11 @@ extension WorkerMessage {
             writer.write(byte: 28)
             writer.write(varint: instance)
             writer.write(string: identifier)
+        case let .attachmentLeftInPlace(instance, identifier, reason):
+            writer.write(byte: 30)
+            writer.write(varint: instance)
+            writer.write(string: identifier)
+            writer.write(string: reason)
         case .batch(let messages):
             writer.write(byte: 29)
             writer.write(array: messages) { $1.encode(into: &$0) }
@@ -214,6 +219,9 @@ extension WorkerMessage {
             self = .createAttachment(instance: try reader.readVarint(), attachment: try AttachmentRequest(from: &reader))
         case 27: self = .report(try Diagnostic(from: &reader))
         case 28: self = .openAttachment(instance: try reader.readVarint(), identifier: try reader.readString())
+        case 30:
+            self = .attachmentLeftInPlace(instance: try reader.readVarint(), identifier: try reader.readString(),
+                                          reason: try reader.readString())
         case 29 where !nested:
             var messages: [WorkerMessage] = []
             for _ in 0..<(try reader.readCount(atMost: WorkerMessage.batchLimit)) {

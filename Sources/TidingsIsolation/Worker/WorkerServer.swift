@@ -116,7 +116,7 @@ final class WorkerServer: Sendable {
                 return nil
             }
         case .hello, .attachmentMade, .attachmentOpened, .ready, .launchFailed, .done, .hostCall, .completeResponse,
-             .completeRequest, .createAttachment, .openAttachment, .report, .batch:
+             .completeRequest, .createAttachment, .openAttachment, .attachmentLeftInPlace, .report, .batch:
             report(.error(.workerProtocol, "The worker received a message only a worker sends."))
         }
     }
@@ -223,11 +223,16 @@ final class WorkerServer: Sendable {
         let answer = ask(.createAttachment(instance: id, attachment: request), with: [source.file.rawValue])
         switch answer.map({ $0.message }) {
         case let .attachmentMade(.made(identifier, type, size))?:
-            _ = source.removeFromItsPlace()
+            var transfer = AttachmentStore.Transfer.moved
+            if let reason = source.removeFromItsPlace() {
+                // Copied, not moved: the host's record of it says so too.
+                outbox.send(.attachmentLeftInPlace(instance: id, identifier: identifier, reason: reason))
+                transfer = .copiedInstead(reason: reason)
+            }
             let attachment = NotificationAttachment(identifier: identifier, type: type, path: "", size: size)
             let mediaType = MediaType.allCases.first { $0.identifier == type } ?? .png
             return .success(AttachmentStore.Admission(attachment: attachment, mediaType: mediaType, source: path,
-                                                      transfer: .moved))
+                                                      transfer: transfer))
         case .attachmentMade(.refused(let code))?:
             return .failure(AttachmentFailure(AttachmentFailure.Code(rawValue: code) ?? .moveIntoDataStoreFailed,
                                               "The host refused \(path)", request: request))

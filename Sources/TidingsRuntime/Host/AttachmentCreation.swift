@@ -94,6 +94,21 @@ extension InstanceContext {
         return creation
     }
 
+    /// Notes that the file of attachment `identifier`, which an extension run
+    /// elsewhere handed over open, stayed in its place there (`reason`): it
+    /// was copied, not moved, and what the request reports says so. False
+    /// when no attachment of this instance's came that way under that name.
+    package func leftInPlace(_ identifier: String, reason: String) -> Bool {
+        update { state in
+            guard let index = state.created.firstIndex(where: { $0.attachment.identifier == identifier }),
+                  case .movedByCopy = state.created[index].transfer
+            else { return false }
+            state.created[index].transfer = .copiedInstead(
+                reason: "\(reason), in the extension's worker process")
+            return true
+        }
+    }
+
     /// Why a `tidings_attachment_request` could not be read: one sentence.
     package struct RequestProblem: Error, Sendable {
         /// The sentence, for the diagnostic.
