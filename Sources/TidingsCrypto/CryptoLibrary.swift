@@ -63,7 +63,7 @@ package final class CryptoLibrary: @unchecked Sendable {
         while case let code = errorGet(), code != 0 {
             var buffer = [CChar](repeating: 0, count: 256)
             buffer.withUnsafeMutableBufferPointer { errorString(code, $0.baseAddress, $0.count) }
-            if reasons.count < 4 { reasons.append(String(cString: buffer)) }
+            if reasons.count < 4 { reasons.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
         }
         let reason = reasons.isEmpty ? "" : ": " + reasons.joined(separator: "; ")
         return CryptoError(.failed, "libcrypto refused \(operation)\(reason)")
@@ -71,9 +71,9 @@ package final class CryptoLibrary: @unchecked Sendable {
 
     private static func resolve<Function>(_ name: String, in library: borrowing DynamicLibrary,
                                           at path: String) throws(CryptoError) -> Function {
-        guard let address = library.address(of: name) else {
+        guard let function = library.function(named: name, as: Function.self) else {
             throw CryptoError(.noLibrary, "\(path) has no function \(name) (OpenSSL 3 is needed)")
         }
-        return unsafeBitCast(address, to: Function.self)
+        return function
     }
 }

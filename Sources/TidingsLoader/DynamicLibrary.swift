@@ -24,6 +24,12 @@ package struct DynamicLibrary: ~Copyable {
     package func address(of name: String) -> UnsafeMutableRawPointer? {
         dlsym(handle, name)
     }
+
+    /// The function `name` as the C function pointer type `Function` (the
+    /// caller's declaration of it), or nil when the library does not export it.
+    package func function<Function>(named name: String, as type: Function.Type = Function.self) -> Function? {
+        address(of: name).map { unsafeBitCast($0, to: type) }
+    }
 }
 
 /// Why `dlopen` failed, in the C library's words.

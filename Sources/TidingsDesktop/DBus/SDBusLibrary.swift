@@ -109,9 +109,9 @@ package final class SDBusLibrary: @unchecked Sendable {
     /// The function `name` of the library, as the C function pointer type `Function`.
     private static func resolve<Function>(_ name: String, in library: borrowing DynamicLibrary,
                                           at path: String) throws(BusError) -> Function {
-        guard let address = library.address(of: name) else {
+        guard let function = library.function(named: name, as: Function.self) else {
             throw BusError(BusError.noLibrary, "\(path) has no function \(name)")
         }
-        return unsafeBitCast(address, to: Function.self)
+        return function
     }
 }
