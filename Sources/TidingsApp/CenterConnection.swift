@@ -23,7 +23,7 @@ extension UserNotificationCenter {
         }
         self.connection = connection
         closing = false
-        Task { [weak self] in
+        Task(executorPreference: executor) { [weak self] in
             for await message in connection.incoming { await self?.receive(message) }
             await self?.ended(connection)
         }
@@ -60,7 +60,7 @@ extension UserNotificationCenter {
         case .event(let method, _):
             inboxEvent(method, JSONValue(message.params ?? .object([])))
         case .request(let id, let method, _):
-            Task { await answerServer(id: id, method: method, params: JSONValue(message.params ?? .object([]))) }
+            Task(executorPreference: executor) { await self.answerServer(id: id, method: method, params: JSONValue(message.params ?? .object([]))) }
         case .answer:
             return
         }
@@ -83,7 +83,7 @@ extension UserNotificationCenter {
         guard self.connection === connection else { return }
         self.connection = nil
         guard (delegate != nil || isForeground) && !closing && reconnecting == nil else { return }
-        reconnecting = Task { [weak self] in
+        reconnecting = Task(executorPreference: executor) { [weak self] in
             // Backoff between attempts: 50 ms, doubling, at most 2 s.
             var pause: UInt64 = 50_000_000
             while !Task.isCancelled {

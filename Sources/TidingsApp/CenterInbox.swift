@@ -11,7 +11,7 @@ final class InboxDispatch {
     init(center: UserNotificationCenter) {
         let (stream, continuation) = AsyncStream.makeStream(of: JSONValue.self)
         self.continuation = continuation
-        Task { [weak center] in
+        Task(executorPreference: center.executor) { [weak center] in
             for await entry in stream { await center?.hand(entry) }
         }
     }
@@ -40,7 +40,7 @@ extension UserNotificationCenter {
         case false?:
             return
         case true?:
-            Task { await take(id) }
+            Task(executorPreference: executor) { await self.take(id) }
         }
     }
 

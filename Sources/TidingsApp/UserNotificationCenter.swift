@@ -24,13 +24,25 @@ public actor UserNotificationCenter {
     var inbox: InboxDispatch?
     /// Set by ``disconnect()``: the end of the connection is no loss to recover from.
     var closing = false
+    /// Where the tasks the center starts itself run (its connection's loop,
+    /// its inbox's queue, its answers and reconnecting): nil for the global
+    /// concurrent executor, as in an app. An unstructured task does not
+    /// inherit its creator's preference, so the center passes it on.
+    nonisolated let executor: (any TaskExecutor)?
 
     /// The center of `app`, talking to the host at `socketPath`, by default
     /// `$XDG_RUNTIME_DIR/tidings/tidings.sock` as `tidings serve` listens
     /// (`/run/user/UID/…` without XDG_RUNTIME_DIR). It connects on its first call.
     public init(app: String, socketPath: String? = nil) {
+        self.init(app: app, socketPath: socketPath, executor: nil)
+    }
+
+    /// The center of `app` whose own tasks run on `executor` (the tests'
+    /// threads, which the run's other tests do not hold).
+    package init(app: String, socketPath: String?, executor: (any TaskExecutor)?) {
         self.app = app
         self.socketPath = socketPath ?? Self.defaultSocketPath()
+        self.executor = executor
     }
 
     deinit {

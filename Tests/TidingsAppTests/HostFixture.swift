@@ -44,7 +44,7 @@ final class HostFixture: @unchecked Sendable {
 
     /// A center of `app` on this host.
     func center(_ app: String = "org.example.app") -> UserNotificationCenter {
-        UserNotificationCenter(app: app, socketPath: socket)
+        UserNotificationCenter(app: app, socketPath: socket, executor: OwnThreads.shared)
     }
 
     /// JSON from text.

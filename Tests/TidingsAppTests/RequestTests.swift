@@ -104,7 +104,7 @@ import Testing
         } catch let error as UserNotificationError {
             #expect(error.code == .notificationInvalidNoContent, "\(error)")
         }
-        let unreachable = UserNotificationCenter(app: "org.example.app", socketPath: host.directory.file("nothing.sock"))
+        let unreachable = UserNotificationCenter(app: "org.example.app", socketPath: host.directory.file("nothing.sock"), executor: OwnThreads.shared)
         do {
             try await unreachable.removeAllDeliveredNotifications()
             Issue.record("a call without a host succeeded")

@@ -57,7 +57,7 @@ import Testing
         let listener = try UnixSocket.listen(at: path).take()
         defer { close(listener) }
         async let answered = Threaded.run { try Self.scriptedHost(listener) }
-        let center = UserNotificationCenter(app: "org.example.app", socketPath: path)
+        let center = UserNotificationCenter(app: "org.example.app", socketPath: path, executor: OwnThreads.shared)
         let delegate = RecordingDelegate(presenting: [.banner, .list])
         try await center.setDelegate(delegate)
         try await center.setForeground(true)

@@ -29,7 +29,7 @@ import TestSupport
         // A valid ELF header, then 10 GiB of holes: reading it whole would need 10 GiB.
         let library = work.file("libEventInvite-big.so")
         let header = try FileHandle(forReadingFrom: URL(fileURLWithPath: real)).readData(ofLength: 64)
-        FileManager.default.createFile(atPath: library, contents: header)
+        try #require(FileManager.default.createFile(atPath: library, contents: header))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: library))
         try handle.truncate(atOffset: 10 << 30)
         try handle.close()

@@ -36,7 +36,7 @@ struct DesktopFrontEndTests {
         #expect(rig.menu.contains("#Accept (Team offsite) [\(desktopID),accept]"), "the menu offered: \(rig.menu)")
         #expect(rig.menu.contains("[\(desktopID),decline]"), "the menu offered: \(rig.menu)")
         if let path = ProcessInfo.processInfo.environment["TIDINGS_SCREENSHOT"] {
-            try Screenshot.write(framebuffer: rig.session.framebuffer + "/Xvfb_screen0", to: path)
+            try Screenshot.write(framebuffer: rig.session.display.screen, to: path)
         }
     }
 

@@ -23,30 +23,15 @@ struct DunstTests {
     /// Xvfb on a free display, and dunst on it and on `bus`, each stopped by pid.
     final class Session: @unchecked Sendable {
         let bus: PrivateBus
-        let display: BackgroundProcess
+        let display: VirtualDisplay
         private(set) var dunst: BackgroundProcess
-        /// The X display's number.
-        let number: Int
-        /// Where Xvfb keeps its screen as an XWD file (`Xvfb_screen0`), for screenshots.
-        var framebuffer: String { bus.directory.file("framebuffer") }
-
         /// Starts them; dunst with `configuration` as its dunstrc when given;
         /// the bus starts `services` (bus name → command) by D-Bus activation.
         init(configuration: String? = nil, services: [String: String] = [:]) throws {
             bus = try PrivateBus(services: services)
-            var free = 100 + Int(getpid() % 500)
-            while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(free)") { free += 1 }
-            number = free
-            let framebuffer = bus.directory.file("framebuffer")
-            try FileManager.default.createDirectory(atPath: framebuffer, withIntermediateDirectories: true)
             if let configuration { _ = try bus.directory.write(configuration, to: ".config/dunst/dunstrc") }
-            display = try BackgroundProcess(ProcessRunner.which("Xvfb")!, [":\(number)", "-nolisten", "tcp",
-                                                                             "-screen", "0", "1024x768x24", "-fbdir", framebuffer],
-                                            environment: [:], log: bus.directory.file("xvfb.log"))
-            guard BackgroundProcess.wait(forListener: "/tmp/.X11-unix/X\(number)") else {
-                throw SessionError.noDisplay(try String(contentsOfFile: bus.directory.file("xvfb.log"), encoding: .utf8))
-            }
-            dunst = try Self.startDunst(bus: bus, number: number)
+            display = try VirtualDisplay(in: bus.directory.path)
+            dunst = try Self.startDunst(bus: bus, number: display.number)
         }
 
         /// Starts dunst on the display `number` and on `bus`.
@@ -60,7 +45,7 @@ struct DunstTests {
         /// Kills dunst and starts another: a notification server that goes away and comes back.
         func restartDunst() throws {
             dunst.stop(with: SIGKILL)
-            dunst = try Self.startDunst(bus: bus, number: number)
+            dunst = try Self.startDunst(bus: bus, number: display.number)
         }
 
         /// Runs `dunstctl` with `arguments` on the private bus; its output.
@@ -70,15 +55,10 @@ struct DunstTests {
                 .standardOutput
         }
 
-        enum SessionError: Error { case noDisplay(String) }
-
-        /// Kills both by pid (under the test runner they outlive SIGTERM's
-        /// patience), then removes the socket and lock file the killed Xvfb left.
+        /// Kills dunst by pid (under the test runner it outlives SIGTERM's
+        /// patience); the display stops when it goes.
         deinit {
             dunst.stop(with: SIGKILL)
-            display.stop(with: SIGKILL)
-            try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(number)")
-            try? FileManager.default.removeItem(atPath: "/tmp/.X\(number)-lock")
         }
     }
 
