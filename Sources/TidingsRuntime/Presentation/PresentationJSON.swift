@@ -1,5 +1,6 @@
 import TidingsBase
 import TidingsManifest
+import TidingsProtocol
 
 // The JSON forms front ends receive (the command line's --json, and later the
 // JSON-RPC server). Member names follow Apple's property names.
