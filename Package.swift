@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "TidingsCryptoShims"),
         .target(name: "TidingsCrypto", dependencies: ["TidingsLoader", "TidingsCryptoShims"]),
         // 5. Runtime: presentations, instances, responses, deadlines (over
-        // TidingsProtocol's wire model: triggers, date components).
+        // TidingsProtocol's wire model: triggers, date components, categories).
         .target(
             name: "TidingsRuntime",
             dependencies: ["TidingsABI", "TidingsBase", "TidingsProtocol", "TidingsManifest", "TidingsRegistry",
@@ -64,7 +64,7 @@ let package = Package(
         // JSON-RPC client over the wire JSON of TidingsBase (blocking,
         // polled and async adapters of one core), following events, and the
         // wire model the server and the app library share (triggers, date
-        // components), read with the server's checks.
+        // components, categories), read with the server's checks.
         .target(name: "TidingsProtocol", dependencies: ["TidingsBase"]),
         // 6. Surfaces: the JSON-RPC server and the command line.
         .target(
@@ -96,8 +96,8 @@ let package = Package(
         // Benchmarks (release mode): swift run -c release tidings-benchmark
         .executableTarget(
             name: "TidingsBenchmark",
-            dependencies: ["TidingsABI", "TidingsBase", "TidingsRegistry", "TidingsLoader", "TidingsRuntime",
-                           "TidingsIsolation", "TidingsServer"]
+            dependencies: ["TidingsABI", "TidingsBase", "TidingsProtocol", "TidingsRegistry", "TidingsLoader",
+                           "TidingsRuntime", "TidingsIsolation", "TidingsServer"]
         ),
 
         // Sample extensions.
@@ -122,7 +122,7 @@ let package = Package(
         // The tests' JSON-RPC client of `tidings serve`: a facade over TidingsProtocol's.
         .target(name: "ServerTestSupport", dependencies: ["TidingsBase", "TidingsProtocol", "TidingsServer", "TestSupport"],
                 path: "Tests/ServerTestSupport"),
-        .testTarget(name: "TidingsABITests", dependencies: ["TidingsRegistry", "TidingsRuntime", "TestSupport"]),
+        .testTarget(name: "TidingsABITests", dependencies: ["TidingsRegistry", "TidingsRuntime", "TidingsProtocol", "TestSupport"]),
         .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase", "TestSupport"]),
         .testTarget(name: "TidingsProtocolTests", dependencies: ["TidingsProtocol", "TidingsBase", "TestSupport"]),
         .testTarget(name: "TidingsManifestTests", dependencies: ["TidingsManifest", "TestSupport"],

@@ -3,7 +3,8 @@ import Testing
 import TidingsBase
 import TidingsProtocol
 
-/// The app library and the server share one wire model (TidingsProtocol's):
+/// The app library and the server share one wire model (TidingsProtocol's),
+/// for triggers and categories:
 /// what an app sends reads back on the server's side, with its checks,
 /// without a diagnostic, as the values the server holds; what the server
 /// writes reads back in the app library as the public values the app made.
@@ -67,5 +68,54 @@ import TidingsProtocol
         // A push trigger is no trigger an app schedules, and what is not a trigger is none.
         #expect(decodeTrigger(JSONValue(TidingsProtocol.NotificationTrigger.push.json)) == nil)
         #expect(decodeTrigger(["timeInterval": "soon"]) == nil)
+    }
+
+    /// The actions of a category: identifier, title, option bits (Apple's
+    /// raw values, the same in the app library and the protocol) and text input.
+    static let actions: [(String, String, UInt32, (button: String, placeholder: String)?)] = [
+        ("accept", "Accept", 4, nil),  // foreground
+        ("decline", "Decline", 3, nil),  // destructive, authenticationRequired
+        ("comment", "Comment", 0, ("Send", "Say something")),
+    ]
+
+    /// Categories with every option, actions with every option and a text
+    /// input, as the app makes them and as the server holds them.
+    static var categories: [(app: TidingsApp.NotificationCategory, server: TidingsProtocol.NotificationCategory)] {
+        let appActions = actions.map { identifier, title, options, input in
+            TidingsApp.NotificationAction(identifier: identifier, title: title, options: .init(rawValue: Int(options)),
+                                          textInput: input.map { .init(buttonTitle: $0.button, placeholder: $0.placeholder) })
+        }
+        let serverActions = actions.map { identifier, title, options, input in
+            TidingsProtocol.NotificationAction(identifier: identifier, title: title, options: .init(rawValue: options),
+                                               textInput: input.map { .init(buttonTitle: $0.button, placeholder: $0.placeholder) })
+        }
+        let invite = TidingsApp.NotificationCategory(
+            identifier: "invite", actions: appActions, intentIdentifiers: ["INSendMessageIntent"],
+            hiddenPreviewsBodyPlaceholder: "%u invitations", categorySummaryFormat: "%u more from %@",
+            options: [.customDismissAction, .allowInCarPlay, .hiddenPreviewsShowTitle, .hiddenPreviewsShowSubtitle])
+        let held = TidingsProtocol.NotificationCategory(
+            identifier: "invite", actions: serverActions,
+            options: [.customDismissAction, .allowInCarPlay, .hiddenPreviewsShowTitle, .hiddenPreviewsShowSubtitle],
+            intentIdentifiers: ["INSendMessageIntent"], hiddenPreviewsBodyPlaceholder: "%u invitations",
+            summaryFormat: "%u more from %@")
+        return [(invite, held),
+                (TidingsApp.NotificationCategory(identifier: "plain", actions: []), TidingsProtocol.NotificationCategory(identifier: "plain"))]
+    }
+
+    @Test func anAppsCategoriesReadOnTheServersSideAsTheValuesItHolds() {
+        for (app, server) in Self.categories {
+            let reading = TidingsProtocol.NotificationCategory.read(app.json.wire)
+            #expect(reading.diagnostics.isEmpty, "\(server.identifier)")
+            #expect(reading.category == server)
+        }
+    }
+
+    @Test func theServersCategoriesReadInTheAppLibraryAsThePublicValues() {
+        for (app, server) in Self.categories {
+            #expect(TidingsApp.NotificationCategory(json: JSONValue(server.json)) == app)
+        }
+        // What is not a category is none (the list leaves it out), not one without an identifier.
+        #expect(TidingsApp.NotificationCategory(json: ["identifier": "", "actions": []]) == nil)
+        #expect(TidingsApp.NotificationCategory(json: ["identifier": "c", "actions": [["title": "No identifier"]]]) == nil)
     }
 }

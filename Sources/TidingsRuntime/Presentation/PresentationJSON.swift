@@ -85,26 +85,6 @@ extension AttachmentStore.Admission {
     }
 }
 
-extension NotificationAction {
-    /// The action as JSON, with its option names and text-input details.
-    package var json: JSON {
-        var members: [(String, JSON)] = [
-            ("identifier", .string(identifier)), ("title", .string(title)),
-            ("options", .array(Options.names.filter { options.contains($0.1) }.map { .string($0.0) })),
-        ]
-        if let textInput {
-            members.append(("textInput", .object([("buttonTitle", .string(textInput.buttonTitle)),
-                                                  ("placeholder", .string(textInput.placeholder))])))
-        }
-        switch icon {
-        case .system(let name)?: members.append(("icon", .object([("systemImageName", .string(name))])))
-        case .template(let name)?: members.append(("icon", .object([("templateImageName", .string(name))])))
-        case nil: break
-        }
-        return .object(members)
-    }
-}
-
 extension Presentation {
     /// Everything a front end needs to draw the notification.
     package var json: JSON {
