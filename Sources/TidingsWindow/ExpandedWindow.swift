@@ -61,6 +61,8 @@ package final class ExpandedWindow {
     private var loadingRatio: Double?
     /// Whether the extension hides the default content (known before its presentation says so).
     private var hidesDefaultContent = false
+    /// Whether the default content is drawn (for the log).
+    private var defaultContentDrawn = false
     /// Whether the open was answered (the extension's `didReceive` has run).
     private var opened = false
     /// The status line's text; nil when there is nothing to say.
@@ -259,7 +261,7 @@ package final class ExpandedWindow {
     /// The first presentation: the window, with "Loading…" until the open is answered.
     private func show(_ first: JSON) {
         presentation = first
-        let title = "\(first["header"]?.stringValue ?? "Tidings") — \(options.identifier)"
+        let title = "\(first["header"]?.stringValue ?? "Tidings") - \(options.identifier)"
         let window = toolkit.window(title: title)
         self.window = window
         style = toolkit.styleSheet()
@@ -371,6 +373,7 @@ package final class ExpandedWindow {
     }
 
     private func buildTop(in container: Widget) {
+        defaultContentDrawn = false
         toolkit.setMargins(container, 12)
         let header = toolkit.label(presentation["header"]?.stringValue ?? "")
         toolkit.addClass("caption-heading", to: header)
@@ -379,6 +382,7 @@ package final class ExpandedWindow {
         guard presentation["defaultContentHidden"]?.boolValue != true, opened || !hidesDefaultContent, let content = presentation["defaultContent"] else { return }
         for (key, style) in [("title", "heading"), ("subtitle", "heading"), ("body", "body")] {
             guard let text = content[key]?.stringValue, !text.isEmpty else { continue }
+            defaultContentDrawn = true
             let label = toolkit.label(text)
             toolkit.addClass(style, to: label)
             toolkit.addClass("tidings-default-\(key)", to: label)
@@ -490,9 +494,11 @@ package final class ExpandedWindow {
             if let input = action["textInput"], input != .null {
                 var row: Widget?
                 let button = toolkit.button(title) { [unowned self] in
-                    guard let row else { return }
+                    guard let row, let window else { return }
                     toolkit.setVisible(true, row)
                     if let field = fields[row] { toolkit.focus(field) }
+                    toolkit.queueDraw(window)
+                    if reportDue == nil { reportDue = "redrawn" }
                 }
                 register(title, "action", button)
                 toolkit.append(button, to: container)
@@ -581,7 +587,7 @@ package final class ExpandedWindow {
         }
         log.record(event, [("identifier", .string(options.identifier)), ("width", .integer(Int64(width))),
                            ("height", .integer(Int64(height))), ("viewHeight", .integer(Int64(viewHeight))),
-                           ("loading", .bool(!opened)), ("status", statusText.map(JSON.string) ?? .null),
+                           ("loading", .bool(!opened)), ("defaultContent", .bool(defaultContentDrawn)), ("status", statusText.map(JSON.string) ?? .null),
                            ("controls", .array(placed))],
                    "\(event) the interface of \(options.identifier) at \(width)×\(height)")
         shown = true

@@ -96,13 +96,14 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
 
     // MARK: The front end
 
-    /// Starts `tidings desktop --json` on the rig's server and bus.
-    func startDesktop() throws {
+    /// Starts `tidings desktop --json` on the rig's server and bus (with `environment` too: a `DISPLAY` for its windows).
+    func startDesktop(environment extra: [String: String] = [:]) throws {
         desktopRuns += 1
         desktop = try BackgroundProcess(Locations.product("tidings"),
                                         ["desktop", "--socket", socket, "--bus", session.bus.address,
                                          "--state", directory.file("desktop.json"), "--json"],
-                                        environment: ["HOME": directory.path, "NO_COLOR": "1"], log: desktopLogs.last!)
+                                        environment: extra.merging(["HOME": directory.path, "NO_COLOR": "1"]) { $1 },
+                                        log: desktopLogs.last!)
     }
 
     /// Stops the front end with `signal` and waits for it to end; how it ended.
