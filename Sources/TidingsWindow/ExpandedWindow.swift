@@ -558,7 +558,7 @@ package final class ExpandedWindow {
     }
 
     /// GTK's type classes for the interface file's text styles.
-    static let labelClasses = ["title": "title-2", "headline": "heading", "subheadline": "heading", "body": "body",
+    static let labelClasses = ["title": "title-2", "headline": "heading", "subheadline": "body", "body": "body",
                                "footnote": "caption", "caption": "caption"]
 
     /// A colour `#RRGGBB` or `#RRGGBBAA` as a class name and a CSS value; nil for anything else.
