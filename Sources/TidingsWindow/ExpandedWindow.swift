@@ -73,6 +73,12 @@ package final class ExpandedWindow {
     private var outputWatched = false
     private var finished = false
     private var failure: WindowFailure?
+    /// Calls of the controls not answered yet: a dismissal heard meanwhile waits for their answer (which may say why).
+    private var sending = 0
+    /// A dismissal heard while a control's call was unanswered: its reason.
+    private var dismissalHeard: String?
+    /// Whether the window said that the extension did not complete: it then stays open after a dismissal, to be read.
+    private var saidIncomplete = false
 
     private enum Section: CaseIterable {
         case top, view, actions, input
@@ -180,7 +186,7 @@ package final class ExpandedWindow {
             update(changed, live: true)
         case .notificationDismissed:
             guard params["identifier"]?.stringValue == options.identifier else { return }
-            finish(by: "server", reason: params["reason"]?.stringValue ?? "dismissed")
+            dismissed(reason: params["reason"]?.stringValue ?? "dismissed")
         case .extensionLateCompletion:
             guard params["notification"]?.stringValue == options.identifier else { return }
             incomplete(params["diagnostic"] ?? .null, response: "the host had already applied dismissAndForwardAction: the response went to the app")
@@ -208,11 +214,11 @@ package final class ExpandedWindow {
 
     /// Says what an answer's diagnostics tell of an extension that did not complete or failed.
     private func reportProblems(in result: JSON, response: String) {
-        for diagnostic in result["diagnostics"]?.arrayValue ?? [] where diagnostic["severity"]?.stringValue != "note" {
-            guard let code = diagnostic["code"]?.stringValue,
-                  code.hasPrefix("response.completion") || code.hasPrefix("extension.") || code.hasPrefix("isolation.") else {
-                continue
-            }
+        // Errors (an extension that failed to load, crashed, …) and a completion missed; not the warnings
+        // of what the host left out (a title without permission).
+        for diagnostic in result["diagnostics"]?.arrayValue ?? []
+        where diagnostic["severity"]?.stringValue == "error"
+            || diagnostic["code"]?.stringValue?.hasPrefix("response.completion") == true {
             incomplete(diagnostic, response: response)
         }
     }
@@ -224,6 +230,20 @@ package final class ExpandedWindow {
                                   ("message", .string(message)), ("response", .string(response))],
                    "the extension of \(options.identifier) did not complete: \(message); \(response)")
         statusText = "The extension did not complete: \(message). \(response.prefix(1).uppercased() + response.dropFirst())."
+        saidIncomplete = true
+        redraw(live: true)
+    }
+
+    /// The notification left the screen: the window closes, unless a control's call is still unanswered
+    /// (its answer decides) or the window says that the extension did not complete (it stays to be read).
+    private func dismissed(reason: String) {
+        if sending > 0 {
+            dismissalHeard = dismissalHeard ?? reason
+            return
+        }
+        guard saidIncomplete else { return finish(by: "server", reason: reason) }
+        guard let status = statusText, !status.hasSuffix("The notification was dismissed.") else { return }
+        statusText = status + " The notification was dismissed."
         redraw(live: true)
     }
 
@@ -234,8 +254,16 @@ package final class ExpandedWindow {
                             ("params", .object(params))], "sent \(method.rawValue) for \(options.identifier)")
         statusText = "Waiting for the extension…"
         redraw(live: true)
+        sending += 1
         call(method, .object(all)) { [unowned self] answer in
+            sending -= 1
             statusText = nil
+            defer {
+                if sending == 0, let reason = dismissalHeard {
+                    dismissalHeard = nil
+                    dismissed(reason: reason)
+                }
+            }
             switch answer {
             case .success(let result):
                 log.record("answered", [("method", .string(method.rawValue)), ("identifier", .string(options.identifier)),
@@ -245,7 +273,7 @@ package final class ExpandedWindow {
                            "the server answered \(method.rawValue) for \(options.identifier)")
                 reportProblems(in: result, response: response)
                 if let presentation = result["presentation"] { update(presentation, live: true) }
-                if result["dismissed"]?.boolValue == true { finish(by: "server", reason: "dismissed") }
+                if result["dismissed"]?.boolValue == true { dismissed(reason: "response") }
             case .failure(let error):
                 log.record("refused", [("method", .string(method.rawValue)), ("identifier", .string(options.identifier)),
                                        ("code", .integer(error.code)), ("message", .string(error.message))],
@@ -291,7 +319,7 @@ package final class ExpandedWindow {
     /// A new presentation: what changed is drawn in the next frame; a dismissed one closes the window.
     private func update(_ new: JSON, live: Bool) {
         presentation = new
-        if new["dismissed"]?.boolValue == true { return finish(by: "server", reason: "dismissed") }
+        if new["dismissed"]?.boolValue == true { return dismissed(reason: "dismissed") }
         if opened && new["expanded"]?.boolValue == false { return finish(by: "server", reason: "interface closed") }
         redraw(live: live)
     }

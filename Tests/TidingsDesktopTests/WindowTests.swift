@@ -244,6 +244,46 @@ struct WindowTests {
         #expect(presentation["dismissed"] == .bool(false), "the notification left: \(presentation)")
     }
 
+    @Test func anExtensionThatNeverCompletesIsSaidInTheWindowAndTheLog() throws {
+        let rig = try FrontEndRig()
+        // The Misbehaving fixture: its "never" action never completes; the server's deadline is half a second.
+        let library = try CCompiler.fixture("Misbehaving", into: rig.directory.path, extraFlags: ["-pthread"])
+        let interface = try rig.directory.write("""
+            {"version": 1, "root": {"type": "stack", "children": [{"type": "label", "id": "count"}]}}
+            """, to: "misbehaving/MainInterface.json")
+        try BundleMaker.make("Misbehaving", in: rig.directory.file("extensions"), manifest: BundleMaker.contentManifest(
+            identifier: "com.example.tests.misbehaving", executable: "libMisbehaving.so", categories: ["misbehave"],
+            interface: "MainInterface"), library: library, resources: [interface])
+        try rig.startServer(arguments: ["--deadline", "0.5"])
+        _ = try rig.client().call("categories.register", try JSON.parse(Array(#"""
+            {"app": "com.example.tests", "categories": [{"identifier": "misbehave", "actions": [{"identifier": "never", "title": "Never"}]}]}
+            """#.utf8)))
+        _ = try rig.client().call("notifications.deliver", try JSON.parse(Array(#"""
+            {"app": "com.example.tests", "payload": {"identifier": "never-1", "content": {"title": "T", "body": "B", "categoryIdentifier": "misbehave"}}}
+            """#.utf8)))
+        let window = try ShowProcess(rig, "never-1")
+        let ready = try window.waitFor("redrawn") { $0["loading"] == .bool(false) }
+        // Its media button is drawn where the extension put it, with a name.
+        #expect(ready["controls"]?.arrayValue?.contains { $0["kind"] == .string("mediaButton") } == true, "\(ready)")
+        try window.click("Play", kind: "mediaButton", in: ready)
+        _ = try window.waitFor("sent") { $0["method"] == .string("notifications.tap-media-button") }
+        let tapped = try window.waitFor("answered") { $0["method"] == .string("notifications.tap-media-button") }
+        _ = tapped
+        let playing = try window.waitFor("redrawn") { line in
+            line["controls"]?.arrayValue?.contains { $0["name"] == .string("Pause") && $0["kind"] == .string("mediaButton") } == true
+        }
+        try window.click("Never", kind: "action", in: playing)
+        let incomplete = try window.waitFor("incomplete")
+        #expect(incomplete["code"] == .string("response.completion-timeout"), "\(incomplete)")
+        #expect(incomplete["response"]?.stringValue?.contains("app") == true, "\(incomplete)")
+        // The window stays, saying so, after the host dismissed the notification.
+        let said = try window.waitFor("redrawn") { $0["status"]?.stringValue?.contains("did not complete") == true }
+        #expect(said["status"]?.stringValue?.contains("The notification was dismissed.") == true
+                || window.logged.contains { $0["status"]?.stringValue?.contains("The notification was dismissed.") == true },
+                "\(window.logged)")
+        #expect(window.process.isRunning)
+    }
+
     @Test func aKilledWindowLeavesTheServerAnswering() throws {
         let rig = try serving("invite-kill")
         let window = try ShowProcess(rig, "invite-kill")
