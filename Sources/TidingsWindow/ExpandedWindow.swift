@@ -56,6 +56,8 @@ package final class ExpandedWindow {
     /// The controls drawn, for the log: name, kind, widget.
     private var controls: [(name: String, kind: String, widget: Widget)] = []
     private var status: Widget?
+    /// The view's clip: its controls are logged only where they show through it.
+    private var viewport: Widget?
     private var presentation: JSON = .null
     /// The extension's initial content size ratio, for its view's height while it loads.
     private var loadingRatio: Double?
@@ -430,6 +432,7 @@ package final class ExpandedWindow {
     }
 
     private func buildView(in container: Widget) {
+        viewport = nil
         // While the extension loads, its view's place is kept at width × ratio (the status line says "Loading…").
         let view = presentation["view"].flatMap { $0 == .null ? nil : $0 }
         guard view != nil || !opened else { return }
@@ -454,6 +457,7 @@ package final class ExpandedWindow {
             register(title, "mediaButton", button)
         }
         let viewport = toolkit.clip(overlay)
+        self.viewport = viewport
         toolkit.setSize(viewport, width: options.width, height: viewHeight)
         toolkit.append(viewport, to: container)
     }
@@ -597,6 +601,13 @@ package final class ExpandedWindow {
         return (String(rgba, radix: 16), "rgba(\(channels.map(String.init).joined(separator: ",")),\(Double(rgba & 0xFF) / 255))")
     }
 
+    /// The part of rectangle `a` ([x, y, width, height]) inside `b`; empty (zero width or height) when none is.
+    static func intersection(_ a: [Int], _ b: [Int]) -> [Int] {
+        let x = max(a[0], b[0]), y = max(a[1], b[1])
+        let right = min(a[0] + a[2], b[0] + b[2]), bottom = min(a[1] + a[3], b[1] + b[3])
+        return [x, y, max(0, right - x), max(0, bottom - y)]
+    }
+
     // MARK: Frames, keys, closing
 
     /// A frame was drawn: the log line due, with the window's size and each control's place.
@@ -604,8 +615,11 @@ package final class ExpandedWindow {
         guard let event = reportDue, let window, !finished else { return }
         reportDue = nil
         var placed: [JSON] = []
+        let clip = viewport.flatMap { toolkit.bounds(of: $0, in: window) }
         for control in controls where toolkit.isMapped(control.widget) {
-            guard let frame = toolkit.bounds(of: control.widget, in: window), frame[2] > 0, frame[3] > 0 else { continue }
+            guard var frame = toolkit.bounds(of: control.widget, in: window) else { continue }
+            if ["button", "textField", "mediaButton"].contains(control.kind), let clip { frame = Self.intersection(frame, clip) }
+            guard frame[2] > 0, frame[3] > 0 else { continue }
             placed.append(.object([("name", .string(control.name)), ("kind", .string(control.kind)),
                                    ("frame", .array(frame.map { .integer(Int64($0)) }))]))
         }
