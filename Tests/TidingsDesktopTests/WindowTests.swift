@@ -244,23 +244,45 @@ struct WindowTests {
         #expect(presentation["dismissed"] == .bool(false), "the notification left: \(presentation)")
     }
 
-    @Test func anExtensionThatNeverCompletesIsSaidInTheWindowAndTheLog() throws {
+    /// A rig whose server runs the C fixture `name` (of app com.example.tests, for `category` with `actions`,
+    /// its interface one label `label`) with `server` arguments, and a notification `identifier` delivered.
+    private func serving(fixture name: String, category: String, label: String, identifier: String,
+                         actions: String = "[]", server: [String] = []) throws -> FrontEndRig {
         let rig = try FrontEndRig()
-        // The Misbehaving fixture: its "never" action never completes; the server's deadline is half a second.
-        let library = try CCompiler.fixture("Misbehaving", into: rig.directory.path, extraFlags: ["-pthread"])
+        let library = try CCompiler.fixture(name, into: rig.directory.path, extraFlags: ["-pthread"])
         let interface = try rig.directory.write("""
-            {"version": 1, "root": {"type": "stack", "children": [{"type": "label", "id": "count"}]}}
-            """, to: "misbehaving/MainInterface.json")
-        try BundleMaker.make("Misbehaving", in: rig.directory.file("extensions"), manifest: BundleMaker.contentManifest(
-            identifier: "com.example.tests.misbehaving", executable: "libMisbehaving.so", categories: ["misbehave"],
+            {"version": 1, "root": {"type": "stack", "children": [{"type": "label", "id": "\(label)"}]}}
+            """, to: "\(name)/MainInterface.json")
+        try BundleMaker.make(name, in: rig.directory.file("extensions"), manifest: BundleMaker.contentManifest(
+            identifier: "com.example.tests.\(name.lowercased())", executable: "lib\(name).so", categories: [category],
             interface: "MainInterface"), library: library, resources: [interface])
-        try rig.startServer(arguments: ["--deadline", "0.5"])
-        _ = try rig.client().call("categories.register", try JSON.parse(Array(#"""
-            {"app": "com.example.tests", "categories": [{"identifier": "misbehave", "actions": [{"identifier": "never", "title": "Never"}]}]}
-            """#.utf8)))
-        _ = try rig.client().call("notifications.deliver", try JSON.parse(Array(#"""
-            {"app": "com.example.tests", "payload": {"identifier": "never-1", "content": {"title": "T", "body": "B", "categoryIdentifier": "misbehave"}}}
-            """#.utf8)))
+        try rig.startServer(arguments: server)
+        _ = try rig.client().call("categories.register", try JSON.parse(Array("""
+            {"app": "com.example.tests", "categories": [{"identifier": "\(category)", "actions": \(actions)}]}
+            """.utf8)))
+        _ = try rig.client().call("notifications.deliver", try JSON.parse(Array("""
+            {"app": "com.example.tests", "payload": {"identifier": "\(identifier)", "content": {"title": "T", "body": "B", "categoryIdentifier": "\(category)"}}}
+            """.utf8)))
+        return rig
+    }
+
+    @Test func aChangeFromAnotherThreadOfTheExtensionIsDrawnLive() throws {
+        // The Later fixture: after it answered, a thread of its own sets its label to "updated" and its height to 200.
+        let rig = try serving(fixture: "Later", category: "story", label: "status", identifier: "later-1")
+        let window = try ShowProcess(rig, "later-1")
+        let updated = try window.waitFor("redrawn") { $0["viewHeight"] == .integer(200) }
+        #expect(updated["loading"] == .bool(false))
+        var geometry: [Int] = []
+        #expect(eventually {
+            geometry = (try? window.geometry()) ?? []
+            return geometry.count == 4 && .integer(Int64(geometry[3])) == window.logged.last { $0["event"] == .string("redrawn") }?["height"]
+        }, "xwininfo: \(geometry), the log: \(window.logged)")
+    }
+
+    @Test func anExtensionThatNeverCompletesIsSaidInTheWindowAndTheLog() throws {
+        // The Misbehaving fixture: its "never" action never completes; the server's deadline is half a second.
+        let rig = try serving(fixture: "Misbehaving", category: "misbehave", label: "count", identifier: "never-1",
+                              actions: #"[{"identifier": "never", "title": "Never"}]"#, server: ["--deadline", "0.5"])
         let window = try ShowProcess(rig, "never-1")
         let ready = try window.waitFor("redrawn") { $0["loading"] == .bool(false) }
         // Its media button is drawn where the extension put it, with a name.
