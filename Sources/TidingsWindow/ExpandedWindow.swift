@@ -56,6 +56,8 @@ package final class ExpandedWindow {
     /// The controls drawn, for the log: name, kind, widget.
     private var controls: [(name: String, kind: String, widget: Widget)] = []
     private var status: Widget?
+    /// The window's one child, the column of its sections.
+    private var root: Widget?
     /// The view's clip: its controls are logged only where they show through it.
     private var viewport: Widget?
     private var presentation: JSON = .null
@@ -297,6 +299,7 @@ package final class ExpandedWindow {
         style = toolkit.styleSheet()
         toolkit.setResizable(false, window)
         let root = toolkit.box(vertical: true, spacing: 0)
+        self.root = root
         toolkit.setSize(root, width: options.width, height: -1)
         let statusLabel = toolkit.label("")
         toolkit.setMargins(statusLabel, 12)
@@ -613,6 +616,8 @@ package final class ExpandedWindow {
     /// A frame was drawn: the log line due, with the window's size and each control's place.
     fileprivate func painted() {
         guard let event = reportDue, let window, !finished else { return }
+        // A frame drawn before the window took its new size: the size is logged with the frame that follows it.
+        if let root, toolkit.naturalHeight(of: root) != toolkit.height(of: root) { return }
         reportDue = nil
         var placed: [JSON] = []
         let clip = viewport.flatMap { toolkit.bounds(of: $0, in: window) }

@@ -73,6 +73,7 @@ package final class GTKLibrary: @unchecked Sendable {
     let widgetGetMapped: tidings_gtk_widget_get_boolean
     let widgetGetWidth: tidings_gtk_widget_get_int
     let widgetGetHeight: tidings_gtk_widget_get_int
+    let widgetMeasure: tidings_gtk_widget_measure
     let widgetGetFrameClock: tidings_gtk_widget_get_frame_clock
     let widgetQueueDraw: tidings_gtk_widget_queue_draw
     let widgetAddController: tidings_gtk_widget_add_controller
@@ -148,6 +149,7 @@ package final class GTKLibrary: @unchecked Sendable {
         widgetGetMapped = try Self.resolve("gtk_widget_get_mapped", in: opened, at: path)
         widgetGetWidth = try Self.resolve("gtk_widget_get_width", in: opened, at: path)
         widgetGetHeight = try Self.resolve("gtk_widget_get_height", in: opened, at: path)
+        widgetMeasure = try Self.resolve("gtk_widget_measure", in: opened, at: path)
         widgetGetFrameClock = try Self.resolve("gtk_widget_get_frame_clock", in: opened, at: path)
         widgetQueueDraw = try Self.resolve("gtk_widget_queue_draw", in: opened, at: path)
         widgetAddController = try Self.resolve("gtk_widget_add_controller", in: opened, at: path)

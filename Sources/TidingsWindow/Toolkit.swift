@@ -178,6 +178,14 @@ package final class Toolkit {
 
     /// Whether `widget` is on screen: shown, and every container above it too.
     func isMapped(_ widget: Widget) -> Bool { gtk.widgetGetMapped(widget.pointer) != 0 }
+    /// The height `widget` asks for at its present width: what its window grows or shrinks to.
+    func naturalHeight(of widget: Widget) -> Int {
+        var minimum: Int32 = 0, natural: Int32 = 0, minimumBaseline: Int32 = 0, naturalBaseline: Int32 = 0
+        gtk.widgetMeasure(widget.pointer, Int32(TIDINGS_GTK_ORIENTATION_VERTICAL), gtk.widgetGetWidth(widget.pointer),
+                          &minimum, &natural, &minimumBaseline, &naturalBaseline)
+        return Int(natural)
+    }
+
     func width(of widget: Widget) -> Int { Int(gtk.widgetGetWidth(widget.pointer)) }
     func height(of widget: Widget) -> Int { Int(gtk.widgetGetHeight(widget.pointer)) }
     func focus(_ widget: Widget) { _ = gtk.widgetGrabFocus(widget.pointer) }

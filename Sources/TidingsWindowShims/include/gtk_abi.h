@@ -117,6 +117,8 @@ typedef int (*tidings_gtk_widget_compute_bounds)(tidings_gtk_widget *widget, tid
                                                  tidings_graphene_rect *bounds);
 typedef int (*tidings_gtk_widget_get_int)(tidings_gtk_widget *widget);
 typedef int (*tidings_gtk_widget_get_boolean)(tidings_gtk_widget *widget);
+typedef void (*tidings_gtk_widget_measure)(tidings_gtk_widget *widget, int orientation, int for_size, int *minimum,
+                                           int *natural, int *minimum_baseline, int *natural_baseline);
 typedef tidings_gdk_frame_clock *(*tidings_gtk_widget_get_frame_clock)(tidings_gtk_widget *widget);
 typedef void (*tidings_gtk_widget_queue_draw)(tidings_gtk_widget *widget);
 typedef void (*tidings_gtk_widget_add_controller)(tidings_gtk_widget *widget, tidings_gtk_event_controller *controller);

@@ -1,3 +1,4 @@
+import Glibc
 import TidingsBase
 import TidingsDesktop
 import TidingsWindow
@@ -48,6 +49,8 @@ enum ShowCommand: Command {
             }
             options.appearance = chosen
         }
+        // A log reader that went away (the front end that started it) leaves the window open: its writes fail, quietly.
+        signal(SIGPIPE, SIG_IGN)
         let log = FrontEndLog(json: arguments.flag("json"), verbose: false, name: "tidings show")
         let toolkit: Toolkit
         do throws(Diagnostic) {
