@@ -56,6 +56,8 @@ package final class ExpandedWindow {
     /// The controls drawn, for the log: name, kind, widget.
     private var controls: [(name: String, kind: String, widget: Widget)] = []
     private var status: Widget?
+    /// Frames drawn since the log line was due whose size was not the window's new one yet.
+    private var framesWaited = 0
     /// The window's one child, the column of its sections.
     private var root: Widget?
     /// The view's clip: its controls are logged only where they show through it.
@@ -616,8 +618,13 @@ package final class ExpandedWindow {
     /// A frame was drawn: the log line due, with the window's size and each control's place.
     fileprivate func painted() {
         guard let event = reportDue, let window, !finished else { return }
-        // A frame drawn before the window took its new size: the size is logged with the frame that follows it.
-        if let root, toolkit.naturalHeight(of: root) != toolkit.height(of: root) { return }
+        // A frame drawn before the window took its new size: the size is logged with a frame that follows it
+        // (one more is asked for, a few times at most: a window the screen cannot grow is logged as it is).
+        if let root, toolkit.naturalHeight(of: root) != toolkit.height(of: root), framesWaited < 8 {
+            framesWaited += 1
+            return toolkit.queueDraw(window)
+        }
+        framesWaited = 0
         reportDue = nil
         var placed: [JSON] = []
         let clip = viewport.flatMap { toolkit.bounds(of: $0, in: window) }

@@ -222,7 +222,8 @@ struct WindowTests {
         }
         #expect(opened["controls"]?.arrayValue?.contains { $0["name"] == .string("Send") } == true)
         try window.xdotool("type", "--window", try window.windowID(), "Count me in")
-        try window.xdotool("key", "--window", try window.windowID(), "Return")
+        // The response dismisses the notification: the window may be gone before xdotool is done.
+        try window.xdotool("key", "--window", try window.windowID(), "Return", closing: true)
         let sent = try window.waitFor("sent")
         #expect(sent["params"]?["action"] == .string("comment"))
         #expect(sent["params"]?["text"] == .string("Count me in"))
