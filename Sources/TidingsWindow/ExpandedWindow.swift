@@ -75,7 +75,6 @@ package final class ExpandedWindow {
     private var statusText: String? = "Loading…"
     /// The log line due after the next frame: `shown` (the first), `redrawn` after.
     private var reportDue: String?
-    private var shown = false
     private var outputWatched = false
     private var finished = false
     private var failure: WindowFailure?
@@ -644,7 +643,6 @@ package final class ExpandedWindow {
                            ("loading", .bool(!opened)), ("defaultContent", .bool(defaultContentDrawn)), ("status", statusText.map(JSON.string) ?? .null),
                            ("controls", .array(placed))],
                    "\(event) the interface of \(options.identifier) at \(width)×\(height)")
-        shown = true
     }
 
     fileprivate func closeRequested() {
