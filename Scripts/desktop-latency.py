@@ -26,81 +26,15 @@ dbus-daemon xvfb dunst libnotify-bin).
 """
 import json
 import os
-import select
 import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-
-def option(name, default):
-    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
-
-
-def wait_for(condition, what, seconds=60):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return
-        time.sleep(0.01)
-    raise SystemExit(f"desktop-latency: gave up waiting for {what}")
-
-
-class Desktop:
-    """`tidings desktop --json`'s standard output, read line by line."""
-
-    def __init__(self, process):
-        self.process = process
-        self.pending = b""
-        self.lines = []
-
-    def next_event(self, event, identifier=None, seconds=60):
-        end = time.monotonic() + seconds
-        while True:
-            for index, line in enumerate(self.lines):
-                if line.get("event") == event and (identifier is None or line.get("identifier") == identifier):
-                    del self.lines[:index + 1]
-                    return line
-            left = end - time.monotonic()
-            if left <= 0 or self.process.poll() is not None:
-                raise SystemExit(f"desktop-latency: no `{event}` from tidings desktop")
-            ready, _, _ = select.select([self.process.stdout], [], [], left)
-            if ready:
-                self.pending += os.read(self.process.stdout.fileno(), 65536)
-                *whole, self.pending = self.pending.split(b"\n")
-                self.lines += [json.loads(line) for line in whole if line.startswith(b"{")]
-
-
-class Client:
-    """A JSON-RPC client of `tidings serve`, one line each way."""
-
-    def __init__(self, path):
-        import socket
-        self.socket = socket.socket(socket.AF_UNIX)
-        self.socket.connect(path)
-        self.stream = self.socket.makefile("rwb")
-        self.counter = 0
-
-    def call(self, method, params):
-        self.counter += 1
-        self.stream.write((json.dumps({"jsonrpc": "2.0", "id": self.counter, "method": method,
-                                       "params": params}) + "\n").encode())
-        self.stream.flush()
-        while True:
-            message = json.loads(self.stream.readline())
-            if message.get("id") == self.counter:
-                if "error" in message:
-                    raise SystemExit(f"desktop-latency: {method}: {message['error']['message']}")
-                return message["result"]
-
-
-def summary(values):
-    ordered = sorted(values)
-    return {"median": statistics.median(ordered), "p90": ordered[int(0.9 * (len(ordered) - 1))],
-            "min": ordered[0], "rounds": len(ordered)}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from latency import Client, JSONLog, option, summary, wait_for  # noqa: E402
 
 
 def main():
@@ -167,7 +101,7 @@ def main():
         with open("Plugins/EventInvite/Payloads/invite.json") as invite:
             payload = json.load(invite)
         payload["content"].pop("attachments", None)
-        desktop = Desktop(start([tidings, "desktop", "--socket", socket_path, "--bus", bus,
+        desktop = JSONLog(start([tidings, "desktop", "--socket", socket_path, "--bus", bus,
                                  "--state", os.path.join(work, "desktop.json"), "--json"],
                                 stdout=subprocess.PIPE))
         desktop.next_event("synchronised")

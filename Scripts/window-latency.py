@@ -25,70 +25,14 @@ Needs Xvfb, xdotool and libgtk-4-1 (Debian: xvfb xdotool libgtk-4-1).
 """
 import json
 import os
-import select
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-
-def option(name, default):
-    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
-
-
-def wait_for(condition, what, seconds=60):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return
-        time.sleep(0.01)
-    raise SystemExit(f"window-latency: gave up waiting for {what}")
-
-
-class Log:
-    """A `--json` process's standard output, read line by line."""
-
-    def __init__(self, process):
-        self.process = process
-        self.pending = b""
-        self.lines = []
-
-    def next_event(self, event, condition=lambda line: True, seconds=60):
-        end = time.monotonic() + seconds
-        while True:
-            for index, line in enumerate(self.lines):
-                if line.get("event") == event and condition(line):
-                    del self.lines[:index + 1]
-                    return line
-            left = end - time.monotonic()
-            if left <= 0 or self.process.poll() is not None:
-                raise SystemExit(f"window-latency: no `{event}` from tidings show")
-            ready, _, _ = select.select([self.process.stdout], [], [], left)
-            if ready:
-                self.pending += os.read(self.process.stdout.fileno(), 65536)
-                *whole, self.pending = self.pending.split(b"\n")
-                self.lines += [json.loads(line) for line in whole if line.startswith(b"{")]
-
-
-def call(path, method, params):
-    import socket
-    with socket.socket(socket.AF_UNIX) as connection:
-        connection.connect(path)
-        stream = connection.makefile("rwb")
-        stream.write((json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}) + "\n").encode())
-        stream.flush()
-        message = json.loads(stream.readline())
-        if "error" in message:
-            raise SystemExit(f"window-latency: {method}: {message['error']['message']}")
-        return message["result"]
-
-
-def summary(values):
-    ordered = sorted(values)
-    return {"median": statistics.median(ordered), "p90": ordered[int(0.9 * (len(ordered) - 1))],
-            "min": ordered[0], "rounds": len(ordered)}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from latency import Client, JSONLog, option, summary, wait_for  # noqa: E402
 
 
 def main():
@@ -126,8 +70,9 @@ def main():
         start([tidings, "serve", "--socket", socket_path, "--state", os.path.join(work, "state"),
                "--extensions", extensions] + (["--isolation", isolation] if isolation else []))
         wait_for(lambda: os.path.exists(socket_path), "tidings serve")
+        client = Client(socket_path)
         with open("Plugins/EventInvite/Payloads/categories.json") as categories:
-            call(socket_path, "categories.register", json.load(categories))
+            client.call("categories.register", json.load(categories))
         with open("Plugins/EventInvite/Payloads/invite.json") as invite:
             payload = json.load(invite)
         for attachment in payload["content"]["attachments"]:
@@ -136,13 +81,13 @@ def main():
         first_frame, view_drawn, change_drawn, memory = [], [], [], []
         for round_number in range(rounds + 1):
             identifier = f"window-{round_number}"
-            call(socket_path, "notifications.deliver", {"payload": payload, "app": "com.example.events",
+            client.call("notifications.deliver", {"payload": payload, "app": "com.example.events",
                                                         "identifier": identifier, "answer": "presentation"})
             started = time.monotonic()
-            window = Log(start([tidings, "show", identifier, "--socket", socket_path, "--json"], env=environment,
+            window = JSONLog(start([tidings, "show", identifier, "--socket", socket_path, "--json"], env=environment,
                                stdout=subprocess.PIPE))
             shown = window.next_event("shown")
-            drawn = window.next_event("redrawn", lambda line: not line["loading"])
+            drawn = window.next_event("redrawn", condition=lambda line: not line["loading"])
             with open(f"/proc/{window.process.pid}/status") as status:
                 rss = next(int(line.split()[1]) for line in status if line.startswith("VmRSS"))
             button = next(c for c in drawn["controls"] if c["kind"] == "button")
@@ -152,7 +97,7 @@ def main():
             subprocess.run(["xdotool", "mousemove", "--window", xid, str(x + w // 2), str(y + h // 2), "click", "1"],
                            env=dict(os.environ, **environment), check=True)
             sent = window.next_event("sent")
-            changed = window.next_event("redrawn", lambda line: any(c["kind"] == "send" for c in line["controls"]))
+            changed = window.next_event("redrawn", condition=lambda line: any(c["kind"] == "send" for c in line["controls"]))
             subprocess.run(["xdotool", "key", "--window", xid, "Escape"], env=dict(os.environ, **environment))
             window.process.wait(timeout=60)
             if round_number == 0 and isolation != "in-process":
