@@ -27,35 +27,23 @@ dbus-daemon xvfb dunst libnotify-bin).
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from latency import Client, JSONLog, option, summary, wait_for  # noqa: E402
+from latency import Client, JSONLog, Processes, command_line, summary, wait_for  # noqa: E402
 
 
 def main():
-    rounds = int(option("--rounds", "30"))
-    isolation = option("--isolation", None)
-    arguments = [a for i, a in enumerate(sys.argv[1:])
-                 if not a.startswith("--") and sys.argv[i] not in ("--rounds", "--isolation")]
-    tidings = os.path.abspath(arguments[0] if arguments else ".build/release/tidings")
-    products = os.path.dirname(tidings)
+    rounds, isolation, tidings, products = command_line("30")
     for tool in ("dbus-daemon", "Xvfb", "dunst", "dunstctl", "notify-send"):
         if shutil.which(tool) is None:
             raise SystemExit(f"desktop-latency: needs {tool} (apt-get install dbus-daemon xvfb dunst libnotify-bin)")
     work = tempfile.mkdtemp(prefix="tidings-desktop-latency-")
-    children = []
-
-    def start(command, env=None, **kwargs):
-        log = open(os.path.join(work, os.path.basename(command[0]) + ".log"), "ab")
-        process = subprocess.Popen(command, env=dict(os.environ, HOME=work, NO_COLOR="1", **(env or {})),
-                                   stderr=log, stdout=kwargs.pop("stdout", log), **kwargs)
-        children.append(process)
-        return process
+    processes = Processes(work)
+    start = processes.start
 
     try:
         bus_socket = os.path.join(work, "bus")
@@ -148,12 +136,7 @@ def main():
             print(f"  ratio on screen / notify-send: {result['onScreen']['median'] / result['notifySend']['median']:.2f}")
             print(f"  tidings desktop memory: VmRSS {memory.get('VmRSS', 0)} KiB, VmHWM {memory.get('VmHWM', 0)} KiB")
     finally:
-        for process in reversed(children):
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        processes.stop()
         if sys.exc_info()[0] is None:
             shutil.rmtree(work, ignore_errors=True)
         else:

@@ -4,6 +4,8 @@ of `tidings serve`, and a summary of figures."""
 import json
 import os
 import select
+import signal
+import subprocess
 import statistics
 import sys
 import time
@@ -76,3 +78,39 @@ def summary(values):
     ordered = sorted(values)
     return {"median": statistics.median(ordered), "p90": ordered[int(0.9 * (len(ordered) - 1))],
             "min": ordered[0], "rounds": len(ordered)}
+
+
+def command_line(rounds):
+    """The rounds (`--rounds`, else `rounds`), `--isolation`, the tidings to run (the first
+    argument, else the release build's) and the folder of its build products."""
+    arguments = [a for i, a in enumerate(sys.argv[1:])
+                 if not a.startswith("--") and sys.argv[i] not in ("--rounds", "--isolation")]
+    tidings = os.path.abspath(arguments[0] if arguments else ".build/release/tidings")
+    return int(option("--rounds", rounds)), option("--isolation", None), tidings, os.path.dirname(tidings)
+
+
+class Processes:
+    """The script's children, each logging into `work` (standard output too, unless given),
+    with `HOME` there; `stop` ends them, last started first."""
+
+    def __init__(self, work):
+        self.work = work
+        self.children = []
+
+    def start(self, command, env=None, **kwargs):
+        log = open(os.path.join(self.work, os.path.basename(command[0]) + ".log"), "ab")
+        process = subprocess.Popen(command, env=dict(os.environ, HOME=self.work, NO_COLOR="1", **(env or {})),
+                                   stderr=log, stdout=kwargs.pop("stdout", log), **kwargs)
+        self.children.append(process)
+        return process
+
+    def stop(self):
+        for process in reversed(self.children):
+            if process.poll() is not None:
+                continue
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()

@@ -32,28 +32,17 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from latency import Client, JSONLog, option, summary, wait_for  # noqa: E402
+from latency import Client, JSONLog, Processes, command_line, summary, wait_for  # noqa: E402
 
 
 def main():
-    rounds = int(option("--rounds", "20"))
-    isolation = option("--isolation", None)
-    arguments = [a for i, a in enumerate(sys.argv[1:])
-                 if not a.startswith("--") and sys.argv[i] not in ("--rounds", "--isolation")]
-    tidings = os.path.abspath(arguments[0] if arguments else ".build/release/tidings")
-    products = os.path.dirname(tidings)
+    rounds, isolation, tidings, products = command_line("20")
     for tool in ("Xvfb", "xdotool"):
         if shutil.which(tool) is None:
             raise SystemExit(f"window-latency: needs {tool} (apt-get install xvfb xdotool libgtk-4-1)")
     work = tempfile.mkdtemp(prefix="tidings-window-latency-")
-    children = []
-
-    def start(command, env=None, **kwargs):
-        log = open(os.path.join(work, os.path.basename(command[0]) + ".log"), "ab")
-        process = subprocess.Popen(command, env=dict(os.environ, HOME=work, NO_COLOR="1", **(env or {})),
-                                   stderr=log, stdout=kwargs.pop("stdout", log), **kwargs)
-        children.append(process)
-        return process
+    processes = Processes(work)
+    start = processes.start
 
     try:
         display = 100 + os.getpid() % 500
@@ -118,10 +107,7 @@ def main():
             for name, values in report.items():
                 print(f"{name}: median {values['median']:.2f}, p90 {values['p90']:.2f} ({values['rounds']} rounds)")
     finally:
-        for process in reversed(children):
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+        processes.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 
