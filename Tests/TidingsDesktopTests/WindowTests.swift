@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsDesktop
 
 /// Whether a real window can be drawn and driven here: the dunst rig's
 /// programs, GTK 4, xdotool and xwininfo.
@@ -384,5 +385,71 @@ struct WindowTests {
             }
             return try #require(pid, "no window of \(identifier) with a pid")
         }
+    }
+}
+
+/// `tidings desktop`'s windows (`WindowProcesses`) with a stand-in for `tidings show`: a script that
+/// logs a line, then stops (or exits as told), so that each way a window ends is seen.
+@Suite struct WindowProcessesTests {
+    let directory = TemporaryDirectory("window-processes")
+
+    /// A stand-in that logs `{"event":"shown","pid":PID}` and then exits with `status`, or stops itself when nil.
+    private func standIn(exiting status: Int32?) throws -> String {
+        let path = try directory.write("""
+            #!/bin/sh
+            printf '{"event":"shown","identifier":"%s","pid":%d}\\n' "$2" $$
+            \(status.map { "exit \($0)" } ?? "kill -STOP $$")
+            """, to: "show-\(status.map(String.init) ?? "stop").sh")
+        chmod(path, 0o755)
+        return path
+    }
+
+    /// Services the windows' pipes until `until` holds of what they reported; everything reported.
+    private func reports(of windows: WindowProcesses, until done: ([WindowProcesses.Report]) -> Bool) -> [WindowProcesses.Report] {
+        var reports: [WindowProcesses.Report] = []
+        _ = eventually {
+            var descriptors = windows.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            _ = poll(&descriptors, nfds_t(descriptors.count), 100)
+            for ready in descriptors where ready.revents != 0 { reports += windows.service(ready.fd) }
+            return done(reports)
+        }
+        return reports
+    }
+
+    @Test func oneWindowPerNotificationItsLinesRelayedAndItsKillReaped() throws {
+        let windows = WindowProcesses(executable: try standIn(exiting: nil), socketPath: directory.file("tidings.sock"))
+        #expect(try windows.open("invite-1"))
+        #expect(try !windows.open("invite-1"), "a second Show More started a second window")
+        #expect(windows.isOpen("invite-1"))
+        let lines = reports(of: windows) { $0.contains { if case .line = $0 { true } else { false } } }
+        guard case .line(let identifier, let line)? = lines.first else {
+            Issue.record("no line relayed: \(lines)")
+            return
+        }
+        #expect(identifier == "invite-1")
+        let pid = try #require(line["pid"]?.integerValue)
+        kill(Int32(pid), SIGKILL)
+        let ended = reports(of: windows) { $0.contains { if case .ended = $0 { true } else { false } } }
+        guard case .ended(_, let status, let signal)? = ended.last else {
+            Issue.record("the window's end was not reported: \(ended)")
+            return
+        }
+        #expect(status == nil && signal == SIGKILL)
+        #expect(!windows.isOpen("invite-1"))
+        // Reaped: no child is left to wait for.
+        var left: Int32 = 0
+        #expect(waitpid(Int32(pid), &left, WNOHANG) == -1)
+    }
+
+    @Test func aWindowThatCannotShowEndsWithTheNoWindowStatus() throws {
+        let windows = WindowProcesses(executable: try standIn(exiting: WindowProcesses.noWindowStatus),
+                                      socketPath: directory.file("tidings.sock"))
+        #expect(try windows.open("invite-2"))
+        let ended = reports(of: windows) { $0.contains { if case .ended = $0 { true } else { false } } }
+        guard case .ended(let identifier, let status, let signal)? = ended.last else {
+            Issue.record("the window's end was not reported: \(ended)")
+            return
+        }
+        #expect(identifier == "invite-2" && status == WindowProcesses.noWindowStatus && signal == nil)
     }
 }
