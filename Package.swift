@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "tidings",
             dependencies: ["TidingsBase", "TidingsProtocol", "TidingsManifest", "TidingsRegistry", "TidingsLoader",
-                           "TidingsRuntime", "TidingsIsolation", "TidingsServer", "TidingsDesktop"]
+                           "TidingsRuntime", "TidingsIsolation", "TidingsServer", "TidingsDesktop", "TidingsWindow"]
         ),
         // 7. SDK: what Swift extension authors import.
         .target(name: "TidingsSDK", dependencies: ["TidingsABI", "TidingsBase"]),
@@ -87,6 +87,12 @@ let package = Package(
         // its C declarations, header only, in TidingsDesktopShims.
         .target(name: "TidingsDesktopShims"),
         .target(name: "TidingsDesktop", dependencies: ["TidingsBase", "TidingsProtocol", "TidingsLoader", "TidingsCrypto", "TidingsDesktopShims"]),
+        // The expanded interface's window (`tidings show`): GTK 4, opened with
+        // dlopen at run time only when a window is asked for (not linked); its
+        // C declarations, header only, in TidingsWindowShims.
+        .target(name: "TidingsWindowShims"),
+        .target(name: "TidingsWindow", dependencies: ["TidingsBase", "TidingsProtocol", "TidingsManifest", "TidingsLoader",
+                                                      "TidingsDesktop", "TidingsWindowShims"]),
         // The sample app: reminders with "done" and "snooze".
         .executableTarget(name: "tidings-reminders", dependencies: ["TidingsApp"], path: "Sources/RemindersSample"),
         // The sample D-Bus app EventInvite's responses go to: com.example.events.

@@ -26,102 +26,24 @@ dbus-daemon xvfb dunst libnotify-bin).
 """
 import json
 import os
-import select
 import shutil
-import signal
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-
-def option(name, default):
-    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
-
-
-def wait_for(condition, what, seconds=60):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return
-        time.sleep(0.01)
-    raise SystemExit(f"desktop-latency: gave up waiting for {what}")
-
-
-class Desktop:
-    """`tidings desktop --json`'s standard output, read line by line."""
-
-    def __init__(self, process):
-        self.process = process
-        self.pending = b""
-        self.lines = []
-
-    def next_event(self, event, identifier=None, seconds=60):
-        end = time.monotonic() + seconds
-        while True:
-            for index, line in enumerate(self.lines):
-                if line.get("event") == event and (identifier is None or line.get("identifier") == identifier):
-                    del self.lines[:index + 1]
-                    return line
-            left = end - time.monotonic()
-            if left <= 0 or self.process.poll() is not None:
-                raise SystemExit(f"desktop-latency: no `{event}` from tidings desktop")
-            ready, _, _ = select.select([self.process.stdout], [], [], left)
-            if ready:
-                self.pending += os.read(self.process.stdout.fileno(), 65536)
-                *whole, self.pending = self.pending.split(b"\n")
-                self.lines += [json.loads(line) for line in whole if line.startswith(b"{")]
-
-
-class Client:
-    """A JSON-RPC client of `tidings serve`, one line each way."""
-
-    def __init__(self, path):
-        import socket
-        self.socket = socket.socket(socket.AF_UNIX)
-        self.socket.connect(path)
-        self.stream = self.socket.makefile("rwb")
-        self.counter = 0
-
-    def call(self, method, params):
-        self.counter += 1
-        self.stream.write((json.dumps({"jsonrpc": "2.0", "id": self.counter, "method": method,
-                                       "params": params}) + "\n").encode())
-        self.stream.flush()
-        while True:
-            message = json.loads(self.stream.readline())
-            if message.get("id") == self.counter:
-                if "error" in message:
-                    raise SystemExit(f"desktop-latency: {method}: {message['error']['message']}")
-                return message["result"]
-
-
-def summary(values):
-    ordered = sorted(values)
-    return {"median": statistics.median(ordered), "p90": ordered[int(0.9 * (len(ordered) - 1))],
-            "min": ordered[0], "rounds": len(ordered)}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from latency import Client, JSONLog, Processes, command_line, summary, wait_for  # noqa: E402
 
 
 def main():
-    rounds = int(option("--rounds", "30"))
-    isolation = option("--isolation", None)
-    arguments = [a for i, a in enumerate(sys.argv[1:])
-                 if not a.startswith("--") and sys.argv[i] not in ("--rounds", "--isolation")]
-    tidings = os.path.abspath(arguments[0] if arguments else ".build/release/tidings")
-    products = os.path.dirname(tidings)
+    rounds, isolation, tidings, products = command_line("30")
     for tool in ("dbus-daemon", "Xvfb", "dunst", "dunstctl", "notify-send"):
         if shutil.which(tool) is None:
             raise SystemExit(f"desktop-latency: needs {tool} (apt-get install dbus-daemon xvfb dunst libnotify-bin)")
     work = tempfile.mkdtemp(prefix="tidings-desktop-latency-")
-    children = []
-
-    def start(command, env=None, **kwargs):
-        log = open(os.path.join(work, os.path.basename(command[0]) + ".log"), "ab")
-        process = subprocess.Popen(command, env=dict(os.environ, HOME=work, NO_COLOR="1", **(env or {})),
-                                   stderr=log, stdout=kwargs.pop("stdout", log), **kwargs)
-        children.append(process)
-        return process
+    processes = Processes(work)
+    start = processes.start
 
     try:
         bus_socket = os.path.join(work, "bus")
@@ -167,7 +89,7 @@ def main():
         with open("Plugins/EventInvite/Payloads/invite.json") as invite:
             payload = json.load(invite)
         payload["content"].pop("attachments", None)
-        desktop = Desktop(start([tidings, "desktop", "--socket", socket_path, "--bus", bus,
+        desktop = JSONLog(start([tidings, "desktop", "--socket", socket_path, "--bus", bus,
                                  "--state", os.path.join(work, "desktop.json"), "--json"],
                                 stdout=subprocess.PIPE))
         desktop.next_event("synchronised")
@@ -214,12 +136,7 @@ def main():
             print(f"  ratio on screen / notify-send: {result['onScreen']['median'] / result['notifySend']['median']:.2f}")
             print(f"  tidings desktop memory: VmRSS {memory.get('VmRSS', 0)} KiB, VmHWM {memory.get('VmHWM', 0)} KiB")
     finally:
-        for process in reversed(children):
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        processes.stop()
         if sys.exc_info()[0] is None:
             shutil.rmtree(work, ignore_errors=True)
         else:

@@ -50,14 +50,15 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
     // MARK: The server
 
     /// Starts `tidings serve` on the rig's socket and state (`state`, in the
-    /// rig's directory; in process: the front end is what is tested), and
+    /// rig's directory; in process: the front end is what is tested; with
+    /// `arguments` besides), and
     /// registers EventInvite's categories.
-    func startServer(state: String = "state") throws {
+    func startServer(state: String = "state", arguments: [String] = []) throws {
         serverRuns += 1
         let log = directory.file("serve-\(serverRuns).log")
         let process = try BackgroundProcess(Locations.product("tidings"),
                                             ["serve", "--socket", socket, "--state", directory.file(state),
-                                             "--isolation", "in-process", "--extensions", directory.file("extensions")],
+                                             "--isolation", "in-process", "--extensions", directory.file("extensions")] + arguments,
                                             environment: ["HOME": directory.path, "NO_COLOR": "1"], log: log)
         server = process
         let listening = eventually { !process.isRunning || BackgroundProcess.wait(forListener: socket, seconds: 0) }
@@ -96,13 +97,14 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
 
     // MARK: The front end
 
-    /// Starts `tidings desktop --json` on the rig's server and bus.
-    func startDesktop() throws {
+    /// Starts `tidings desktop --json` on the rig's server and bus (with `environment` too: a `DISPLAY` for its windows).
+    func startDesktop(environment extra: [String: String] = [:]) throws {
         desktopRuns += 1
         desktop = try BackgroundProcess(Locations.product("tidings"),
                                         ["desktop", "--socket", socket, "--bus", session.bus.address,
                                          "--state", directory.file("desktop.json"), "--json"],
-                                        environment: ["HOME": directory.path, "NO_COLOR": "1"], log: desktopLogs.last!)
+                                        environment: extra.merging(["HOME": directory.path, "NO_COLOR": "1"]) { $1 },
+                                        log: desktopLogs.last!)
     }
 
     /// Stops the front end with `signal` and waits for it to end; how it ended.

@@ -11,6 +11,8 @@ extension DesktopFrontEnd {
         relisting?.unseen.remove(identifier)
         if let notification { notifications[identifier] = notification }
         if presentation["dismissed"]?.boolValue == true { return close(identifier, reason: "dismissed") }
+        // Its window draws the expanded interface: the desktop keeps what it showed.
+        if windows.isOpen(identifier), presentation["expanded"]?.boolValue == true { return }
         guard let bus = desktop else {
             relistOwed = true
             return
@@ -129,7 +131,7 @@ extension DesktopFrontEnd {
                        "the user chose \(key) on \(identifier)")
             switch action {
             case .respond(let actionIdentifier)?: respond(identifier, action: actionIdentifier, text: nil)
-            case .openInterface?: open(identifier)
+            case .openInterface?: openWindow(identifier)
             case .authorize?, .reply?, nil: break
             }
         case .replied(let desktopID, let text):
@@ -185,6 +187,49 @@ extension DesktopFrontEnd {
                 log.record("refused", [("identifier", .string(identifier)), ("action", .string(action)),
                                        ("code", .integer(error.code)), ("message", .string(error.message))],
                            "the server refused \(action) on \(identifier): \(error.message)")
+            }
+        }
+    }
+
+    /// "Show More": the interface in a window of its own (`tidings show`), one per notification;
+    /// as text on the desktop (`open`) when no window can start.
+    private func openWindow(_ identifier: String) {
+        do throws(SystemError) {
+            guard try windows.open(identifier) else {
+                return log.detail("the window of \(identifier) is open already")
+            }
+            log.record("window", [("identifier", .string(identifier)), ("window", .string("started"))],
+                       "opened a window for the interface of \(identifier)")
+        } catch {
+            log.record("window", [("identifier", .string(identifier)), ("window", .string("failed")),
+                                  ("message", .string("\(error)"))],
+                       "cannot start the window of \(identifier) (\(error)); showing its interface as text")
+            open(identifier)
+        }
+    }
+
+    /// What a window wrote (each line relayed into the log) or how it ended.
+    func serviceWindow(_ descriptor: Int32) {
+        for report in windows.service(descriptor) {
+            switch report {
+            case .line(let identifier, let line):
+                let event = line["event"]?.stringValue ?? "unknown"
+                log.record("window", [("identifier", .string(identifier)), ("window", .string(event)), ("line", line)],
+                           "the window of \(identifier): \(event)")
+            case .ended(let identifier, let status, let signal):
+                if status == WindowProcesses.noWindowStatus {
+                    log.record("window", [("identifier", .string(identifier)), ("window", .string("unavailable"))],
+                               "no window can be shown (no GTK 4 or no display); showing the interface of \(identifier) as text")
+                    open(identifier)
+                } else if let signal {
+                    log.record("window", [("identifier", .string(identifier)), ("window", .string("ended")),
+                                          ("signal", .integer(Int64(signal)))],
+                               "the window of \(identifier) ended by signal \(signal); the front end and the server go on")
+                } else {
+                    log.record("window", [("identifier", .string(identifier)), ("window", .string("ended")),
+                                          ("status", .integer(Int64(status ?? 0)))],
+                               "the window of \(identifier) ended (status \(status ?? 0))")
+                }
             }
         }
     }

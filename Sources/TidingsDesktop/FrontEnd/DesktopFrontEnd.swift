@@ -78,6 +78,8 @@ package final class DesktopFrontEnd {
     var everConnected = false
     /// Set when the front end must stop with an error.
     var failure: FrontEndError?
+    /// The expanded-interface windows open ("Show More"), each a `tidings show` process.
+    lazy var windows = WindowProcesses(socketPath: options.socketPath)
 
     /// A re-list's progress.
     struct Relisting {
@@ -144,6 +146,8 @@ package final class DesktopFrontEnd {
             descriptors.append(pollfd(fd: desktop.connection.descriptor, events: desktop.connection.events, revents: 0))
             return descriptors.count - 1
         }
+        let windowsFrom = descriptors.count
+        descriptors += windows.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let count = descriptors.count
         _ = descriptors.withUnsafeMutableBufferPointer { buffer in
             SystemCall.retrying { poll(buffer.baseAddress, nfds_t(count), timeout()) }
@@ -152,6 +156,7 @@ package final class DesktopFrontEnd {
         if descriptors[1].revents != 0, watch.drain(), server == nil { serverRetry.now() }
         if let serverIndex, descriptors[serverIndex].revents != 0 { serviceServer(descriptors[serverIndex].revents) }
         if let busIndex, desktop != nil { serviceDesktop(descriptors[busIndex].revents) }
+        for window in descriptors[windowsFrom...] where window.revents != 0 { serviceWindow(window.fd) }
         let now = MonotonicClock.now()
         for (identifier, due) in awaitingReplacement where due <= now { closeReplaced(identifier) }
         if serverRetry.isDue(at: now) { connectServer() }

@@ -9,11 +9,14 @@ package final class FrontEndLog {
     private let verbose: Bool
     private let output: Int32
     private let errors: Int32
+    /// What each human line starts with: the command's name.
+    private let name: String
     /// The degradation sentences already logged: each is logged once.
     private var degradationsSaid: Set<String> = []
 
-    /// A log writing JSON to `output` when `json`, and lines to `errors`.
-    package init(json: Bool, verbose: Bool, output: Int32 = 1, errors: Int32 = 2) {
+    /// A log writing JSON to `output` when `json`, and lines to `errors`, each after `name`.
+    package init(json: Bool, verbose: Bool, output: Int32 = 1, errors: Int32 = 2, name: String = "tidings desktop") {
+        self.name = name
         self.json = json
         self.verbose = verbose
         self.output = output
@@ -24,7 +27,7 @@ package final class FrontEndLog {
     /// programs, and `monotonic`: when, in seconds of CLOCK_MONOTONIC (to
     /// time what the front end did, as Scripts/desktop-latency.py does).
     package func record(_ event: String, _ fields: [(String, JSON)] = [], _ sentence: String) {
-        write("tidings desktop: " + sentence + "\n", to: errors)
+        write(name + ": " + sentence + "\n", to: errors)
         guard json else { return }
         let when = JSON.double(Double(MonotonicClock.now()) / 1e9)
         write(JSON.object([("event", .string(event))] + fields + [("monotonic", when)]).serialized() + "\n", to: output)
@@ -32,7 +35,7 @@ package final class FrontEndLog {
 
     /// Logs `sentence` for people only, with `--verbose`.
     package func detail(_ sentence: String) {
-        if verbose { write("tidings desktop: " + sentence + "\n", to: errors) }
+        if verbose { write(name + ": " + sentence + "\n", to: errors) }
     }
 
     /// Logs each of `sentences` the first time it is said (event `degraded`).

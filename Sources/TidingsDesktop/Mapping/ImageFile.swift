@@ -2,7 +2,7 @@ import TidingsBase
 
 /// Attachments (as the protocol gives them: `identifier`, `type`, `url`, …)
 /// that are image files a notification server can read from its path.
-enum ImageFile {
+package enum ImageFile {
     /// The uniform type identifiers of the images servers read.
     private static let types: Set<String> = ["public.png", "public.jpeg", "com.compuserve.gif", "org.webmproject.webp"]
     /// The file name extensions of the same images, for attachments of an unknown type.
@@ -12,7 +12,7 @@ enum ImageFile {
 
     /// The absolute path of `attachment`'s file when it is a PNG, JPEG, GIF
     /// or WebP image (by its type, else its file name); nil otherwise.
-    static func path(ofAttachment attachment: JSON) -> String? {
+    package static func path(ofAttachment attachment: JSON) -> String? {
         guard let path = localPath(of: attachment), isImage(attachment["type"]?.stringValue ?? "", path: path) else {
             return nil
         }

@@ -33,6 +33,9 @@ enum ExitCode: Int32, CaseIterable {
     /// socket, attachment store, configuration) is not what it must be: a
     /// link, a FIFO or another kind, another user's, or writable by others.
     case unsafePath = 77
+    /// No window can be shown: no GTK 4 (libgtk-4.so.1) or no display it can
+    /// open (`tidings show`); `tidings desktop` falls back to text then.
+    case noWindow = 78
 
     /// One line for `--help`.
     var meaning: String {
@@ -49,6 +52,7 @@ enum ExitCode: Int32, CaseIterable {
         case .unavailable: "no server answers at the socket (start one with tidings serve), or it cannot take the call now"
         case .protocolTooOld: "the server speaks an older protocol than the command needs (restart it with this tidings)"
         case .unsafePath: "a file or directory of Tidings' own is a link, of the wrong kind, another user's, or writable by others"
+        case .noWindow: "no window can be shown: no GTK 4 (libgtk-4.so.1) or no display"
         }
     }
 }
