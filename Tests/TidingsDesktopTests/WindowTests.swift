@@ -441,6 +441,26 @@ struct WindowTests {
         #expect(waitpid(Int32(pid), &left, WNOHANG) == -1)
     }
 
+    @Test func aWindowThatClosesItsOutputAndGoesOnIsEndedNotWaitedFor() throws {
+        let path = try directory.write("""
+            #!/bin/sh
+            printf '{"event":"shown","identifier":"%s","pid":%d}\\n' "$2" $$
+            exec 1>&-
+            kill -STOP $$
+            """, to: "show-closing.sh")
+        chmod(path, 0o755)
+        let windows = WindowProcesses(executable: path, socketPath: directory.file("tidings.sock"))
+        #expect(try windows.open("invite-3"))
+        // The front end's loop services the pipe's end; it must not block on a window that still runs.
+        let ended = reports(of: windows) { $0.contains { if case .ended = $0 { true } else { false } } }
+        guard case .ended(let identifier, let status, let signal)? = ended.last else {
+            Issue.record("the window's end was not reported: \(ended)")
+            return
+        }
+        #expect(identifier == "invite-3" && status == nil && signal == SIGKILL)
+        #expect(!windows.isOpen("invite-3"))
+    }
+
     @Test func aWindowThatCannotShowEndsWithTheNoWindowStatus() throws {
         let windows = WindowProcesses(executable: try standIn(exiting: WindowProcesses.noWindowStatus),
                                       socketPath: directory.file("tidings.sock"))

@@ -6,7 +6,8 @@ import TidingsBase
 /// toolkit crash ends that process only, never the front end or the
 /// server), at most one per notification. The value owns each child: its
 /// stdout pipe (read in the front end's poll loop, each JSON line relayed
-/// into the front end's log) and its pid, reaped when the pipe ends.
+/// into the front end's log) and its pid, reaped when the pipe ends (and
+/// ended first, if it closed its output and went on).
 package final class WindowProcesses {
     /// The exit status of a window that could not be shown (no GTK, no display): `tidings show`'s 78.
     package static let noWindowStatus: Int32 = 78
@@ -109,7 +110,12 @@ package final class WindowProcesses {
         close(descriptor)
         children[identifier] = nil
         var status: Int32 = 0
-        _ = SystemCall.retrying { waitpid(child.pid, &status, 0) }
+        // The pipe ends when the window does; one that closed its output and
+        // runs on reports nothing more and must not hold the front end: it ends.
+        if SystemCall.retrying({ waitpid(child.pid, &status, WNOHANG) }) == 0 {
+            kill(child.pid, SIGKILL)
+            _ = SystemCall.retrying { waitpid(child.pid, &status, 0) }
+        }
         let signal = status & 0x7F
         reports.append(.ended(identifier: identifier, status: signal == 0 ? (status >> 8) & 0xFF : nil,
                               signal: signal == 0 ? nil : signal))
