@@ -96,12 +96,12 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
 
     // MARK: The front end
 
-    /// Starts `tidings desktop --json` on the rig's server and bus.
-    func startDesktop() throws {
+    /// Starts `tidings desktop --json` on the rig's server and bus, with `options` besides.
+    func startDesktop(_ options: [String] = []) throws {
         desktopRuns += 1
         desktop = try BackgroundProcess(Locations.product("tidings"),
                                         ["desktop", "--socket", socket, "--bus", session.bus.address,
-                                         "--state", directory.file("desktop.json"), "--json"],
+                                         "--state", directory.file("desktop.json"), "--json"] + options,
                                         environment: ["HOME": directory.path, "NO_COLOR": "1"], log: desktopLogs.last!)
     }
 
@@ -111,6 +111,15 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
         desktop?.stop(with: signal)
         defer { desktop = nil }
         return desktop?.ending
+    }
+
+    /// Waits until the front end's `--state` file keeps `identifiers` as
+    /// shown (it is written after the round that logged them): what a kill -9 leaves.
+    func waitForKept(_ identifiers: [String]) {
+        #expect(eventually {
+            let kept = (try? JSON.parse(Array(text(of: directory.file("desktop.json")).utf8)))?["shown"]
+            return identifiers.allSatisfy { (kept?[$0]?["id"]?.integerValue ?? 0) != 0 }
+        }, "the front end's state does not keep \(identifiers): \(text(of: directory.file("desktop.json")))")
     }
 
     /// The front end's JSON log lines so far.
