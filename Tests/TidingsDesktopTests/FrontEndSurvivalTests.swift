@@ -7,7 +7,8 @@ import TidingsBase
 /// `tidings desktop` against itself and its bus, end to end on dunst: a
 /// restarted front end takes over what the previous one showed; a stopped
 /// notification server (SIGSTOP) delays nothing else and loses nothing;
-/// SIGTERM ends it in every state. Each test waits for what the front end
+/// SIGTERM ends it in every state; its log says a line per notification and
+/// per answer, and an extension that never completed, by default. Each test waits for what the front end
 /// logs (`--json`) and what dunst reports, never for a time. Serialized:
 /// each test runs an X server and a notification server.
 @Suite(.serialized, .enabled(if: canRunDunst, "needs dunst, dunstctl and Xvfb"))
@@ -126,5 +127,48 @@ struct FrontEndSurvivalTests {
         _ = try rig.waitFor("disconnected")
         let ending = rig.stopDesktop()
         #expect(ending?.status == 0 && ending?.bySignal == false, "SIGTERM ended it with \(String(describing: ending))")
+    }
+
+    /// The lines for people (standard error) of the front end's runs that name `identifier`.
+    private func linesFor(_ identifier: String, in rig: FrontEndRig) -> [Substring] {
+        rig.desktopLog.split(separator: "\n").filter { $0.hasPrefix("tidings desktop:") && $0.contains(identifier) }
+    }
+
+    @Test func byDefaultANotificationIsALineAndItsAnswerAnother() throws {
+        let rig = try started()
+        try rig.deliverInvite("invite-said")
+        _ = try rig.waitFor("shown", identifier: "invite-said")
+        try rig.chooseInMenu("accept")
+        _ = try rig.waitFor("responded", identifier: "invite-said")
+        // EventInvite dismisses what it accepted: closed on dunst (logged, for programs, as closed).
+        _ = try rig.waitFor("closed", identifier: "invite-said") { $0["by"] == .string("tidings") }
+        let lines = linesFor("invite-said", in: rig)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.contains("showed invite-said") == true && lines.last?.contains("answered accept on invite-said") == true,
+                "\(lines)")
+    }
+
+    @Test func aForgottenCompletionIsSaidInBothLogs() throws {
+        let rig = try FrontEndRig()
+        // Misbehaving's "never" never completes the response: the server's deadline passes.
+        let library = try CCompiler.fixture("Misbehaving", into: rig.directory.path, extraFlags: ["-pthread"])
+        _ = try BundleMaker.make("Misbehaving", in: rig.directory.file("extensions"), manifest: BundleMaker.contentManifest(
+            identifier: "com.example.tests.misbehaving", executable: "libMisbehaving.so", categories: ["misbehave"]),
+            library: library)
+        try rig.startServer(options: ["--deadline", "0.3"])
+        try rig.startDesktop()
+        _ = try rig.waitFor("synchronised")
+        let client = try rig.client()
+        _ = try client.call("categories.register", try JSON.parse(Array(#"{"app": "com.example.tests", "categories": [{"identifier": "misbehave", "actions": [{"identifier": "never", "title": "Never"}]}]}"#.utf8)))
+        _ = try client.call("notifications.deliver", try JSON.parse(Array(#"{"app": "com.example.tests", "payload": {"identifier": "forgotten", "content": {"title": "T", "body": "B", "categoryIdentifier": "misbehave"}}}"#.utf8)))
+        _ = try rig.waitFor("shown", identifier: "forgotten")
+        try rig.chooseInMenu("never")
+        let responded = try rig.waitFor("responded", identifier: "forgotten")
+        #expect(responded["completed"] == .bool(false), "\(responded)")
+        let said = linesFor("forgotten", in: rig).filter { $0.contains("did not complete") }
+        #expect(said.count == 1, "\(rig.desktopLog)")
+        let serverLog = rig.text(of: rig.directory.file("serve-1.log"))
+        #expect(serverLog.split(separator: "\n").filter { $0.contains("forgotten") && $0.contains("was not completed") }.count == 1,
+                "\(serverLog)")
     }
 }

@@ -50,7 +50,8 @@ extension DesktopFrontEnd {
                                          ("desktopID", .integer(Int64(desktopID))), ("replaced", .bool(replacing != nil)),
                                          ("takenOver", .bool(takingOver)),
                                          ("summary", .string(mapped.notification.summary)), ("actions", .object(meanings))],
-                               "\(takingOver ? "took over" : replacing == nil ? "showed" : "replaced") \(identifier) of \(app) as desktop notification \(desktopID)")
+                               "\(takingOver ? "took over" : replacing == nil ? "showed" : "replaced") \(identifier) of \(app) as desktop notification \(desktopID)",
+                               detailed: replacing != nil)
                 case .failure(let error):
                     // The notification server refused it: the connection stays, the next re-list tries again.
                     log.record("refused", [("identifier", .string(identifier)), ("by", .string("desktop")),
@@ -91,7 +92,8 @@ extension DesktopFrontEnd {
         let seconds = (Double(MonotonicClock.now() - call.sent) / 1e8).rounded() / 10
         log.record("answered", [("method", .string(call.method)), ("subject", .string(call.subject)),
                                 ("seconds", .double(seconds))],
-                   "the notification server answered \(call.method) for \(call.subject) after \(NumberText.short(seconds)) s")
+                   "the notification server answered \(call.method) for \(call.subject) after \(NumberText.short(seconds)) s",
+                   detailed: true)
     }
 
     /// Says that the call `number` passed its deadline; it keeps waiting for its answer.
@@ -128,7 +130,7 @@ extension DesktopFrontEnd {
         closeOnDesktop(entry.desktopID, "closing \(identifier)")
         log.record("closed", [("identifier", .string(identifier)), ("desktopID", .integer(Int64(entry.desktopID))),
                               ("by", .string("tidings")), ("reason", .string(reason))],
-                   "closed desktop notification \(entry.desktopID) (\(identifier)): \(reason)")
+                   "closed desktop notification \(entry.desktopID) (\(identifier)): \(reason)", detailed: true)
     }
 
     /// CloseNotification of `desktopID`, without waiting; `what` says what for, in the log.
@@ -201,7 +203,7 @@ extension DesktopFrontEnd {
             let action = shown.entries[identifier]?.presentation?.actions[key] ?? (key == "default" ? .respond("default") : nil)
             log.record("invoked", [("identifier", .string(identifier)), ("desktopID", .integer(Int64(desktopID))),
                                    ("key", .string(key)), ("meaning", .string(Self.meaning(of: action)))],
-                       "the user chose \(key) on \(identifier)")
+                       "the user chose \(key) on \(identifier)", detailed: true)
             switch action {
             case .respond(let actionIdentifier)?: respond(identifier, action: actionIdentifier, text: nil)
             case .openInterface?: open(identifier)
@@ -226,7 +228,7 @@ extension DesktopFrontEnd {
             let why = Self.reasonName(reason)
             log.record("closed", [("identifier", .string(identifier)), ("desktopID", .integer(Int64(desktopID))),
                                   ("by", .string("desktop")), ("reason", .string(why)), ("afterAction", .bool(afterAction))],
-                       "desktop notification \(desktopID) (\(identifier)) closed: \(why)")
+                       "desktop notification \(desktopID) (\(identifier)) closed: \(why)", detailed: true)
             if reason == .dismissed && !afterAction { respond(identifier, action: "dismiss", text: nil) }
         }
     }
@@ -249,10 +251,16 @@ extension DesktopFrontEnd {
         answer(.notificationsRespond, .object(params)) { [unowned self] answer in
             switch answer {
             case .success(let result):
+                // An extension that never completed (its deadline passed, or it ended) is said in this one line.
+                let uncompleted = result["diagnostics"]?.arrayValue?.first {
+                    ["response.completion-timeout", "response.completion-abandoned"].contains($0["code"]?.stringValue ?? "")
+                }?["message"]?.stringValue
                 log.record("responded", [("identifier", .string(identifier)), ("action", .string(action)),
                                          ("receiver", result["receiver"] ?? .null), ("option", result["option"] ?? .null),
-                                         ("dismissed", result["dismissed"] ?? .null)],
-                           "answered \(action) on \(identifier): \(result["receiver"]?.stringValue ?? "nobody") received it")
+                                         ("dismissed", result["dismissed"] ?? .null), ("completed", .bool(uncompleted == nil))],
+                           "answered \(action) on \(identifier): "
+                           + (uncompleted.map { "the extension did not complete it: \($0)" }
+                              ?? "\(result["receiver"]?.stringValue ?? "nobody") received it"))
                 if result["dismissed"]?.boolValue == false, shown.entries[identifier]?.desktopID == 0,
                    let presentation = result["presentation"], let app = presentation["app"]?.stringValue {
                     show(identifier, app: app, presentation, fromRelist: false)
@@ -270,7 +278,7 @@ extension DesktopFrontEnd {
         answer(.notificationsOpen, .object([("identifier", .string(identifier))])) { [unowned self] answer in
             switch answer {
             case .success:
-                log.record("opened", [("identifier", .string(identifier))], "opened the interface of \(identifier)")
+                log.record("opened", [("identifier", .string(identifier))], "opened the interface of \(identifier)", detailed: true)
             case .failure(let error):
                 log.record("refused", [("identifier", .string(identifier)), ("action", .string("open")),
                                        ("code", .integer(error.code)), ("message", .string(error.message))],
