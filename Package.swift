@@ -45,23 +45,26 @@ let package = Package(
         // its C declarations, header only, in TidingsCryptoShims.
         .target(name: "TidingsCryptoShims"),
         .target(name: "TidingsCrypto", dependencies: ["TidingsLoader", "TidingsCryptoShims"]),
-        // 5. Runtime: presentations, instances, responses, deadlines.
+        // 5. Runtime: presentations, instances, responses, deadlines (over
+        // TidingsProtocol's wire model: triggers, date components, categories).
         .target(
             name: "TidingsRuntime",
-            dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader",
-                           "TidingsSystemShims"]
+            dependencies: ["TidingsABI", "TidingsBase", "TidingsProtocol", "TidingsManifest", "TidingsRegistry",
+                           "TidingsLoader", "TidingsSystemShims"]
         ),
         // 5b. Isolation: extensions in sandboxed worker processes, behind the
         // runtime's launcher / provider / instance interface.
         .target(
             name: "TidingsIsolation",
-            dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsLoader",
-                           "TidingsRuntime", "TidingsSystemShims", "TidingsCrypto"]
+            dependencies: ["TidingsABI", "TidingsBase", "TidingsProtocol", "TidingsManifest", "TidingsRegistry",
+                           "TidingsLoader", "TidingsRuntime", "TidingsSystemShims", "TidingsCrypto"]
         ),
         // The protocol's one client side: the method and event names (the
         // server's method table takes them from here), the line-framed
         // JSON-RPC client over the wire JSON of TidingsBase (blocking,
-        // polled and async adapters of one core), and following events.
+        // polled and async adapters of one core), following events, and the
+        // wire model the server and the app library share (triggers, date
+        // components, categories), read with the server's checks.
         .target(name: "TidingsProtocol", dependencies: ["TidingsBase"]),
         // 6. Surfaces: the JSON-RPC server and the command line.
         .target(
@@ -93,8 +96,8 @@ let package = Package(
         // Benchmarks (release mode): swift run -c release tidings-benchmark
         .executableTarget(
             name: "TidingsBenchmark",
-            dependencies: ["TidingsABI", "TidingsBase", "TidingsRegistry", "TidingsLoader", "TidingsRuntime",
-                           "TidingsIsolation", "TidingsServer"]
+            dependencies: ["TidingsABI", "TidingsBase", "TidingsProtocol", "TidingsRegistry", "TidingsLoader",
+                           "TidingsRuntime", "TidingsIsolation", "TidingsServer"]
         ),
 
         // Sample extensions.
@@ -119,7 +122,7 @@ let package = Package(
         // The tests' JSON-RPC client of `tidings serve`: a facade over TidingsProtocol's.
         .target(name: "ServerTestSupport", dependencies: ["TidingsBase", "TidingsProtocol", "TidingsServer", "TestSupport"],
                 path: "Tests/ServerTestSupport"),
-        .testTarget(name: "TidingsABITests", dependencies: ["TidingsRegistry", "TidingsRuntime", "TestSupport"]),
+        .testTarget(name: "TidingsABITests", dependencies: ["TidingsRegistry", "TidingsRuntime", "TidingsProtocol", "TestSupport"]),
         .testTarget(name: "TidingsBaseTests", dependencies: ["TidingsBase", "TestSupport"]),
         .testTarget(name: "TidingsProtocolTests", dependencies: ["TidingsProtocol", "TidingsBase", "TestSupport"]),
         .testTarget(name: "TidingsManifestTests", dependencies: ["TidingsManifest", "TestSupport"],
@@ -127,16 +130,18 @@ let package = Package(
         .testTarget(name: "TidingsRegistryTests", dependencies: ["TidingsRegistry", "TestSupport"]),
         .testTarget(name: "TidingsLoaderTests", dependencies: ["TidingsABI", "TidingsBase", "TidingsLoader", "TestSupport"]),
         .testTarget(name: "TidingsCryptoTests", dependencies: ["TidingsCrypto", "TestSupport"]),
-        .testTarget(name: "TidingsRuntimeTests", dependencies: ["TidingsRuntime", "TestSupport", "RuntimeTestSupport"]),
+        .testTarget(name: "TidingsRuntimeTests",
+                    dependencies: ["TidingsRuntime", "TidingsProtocol", "TestSupport", "RuntimeTestSupport"]),
         .testTarget(name: "TidingsIsolationTests",
-                    dependencies: ["TidingsIsolation", "TidingsRuntime", "TidingsRegistry", "TestSupport",
+                    dependencies: ["TidingsIsolation", "TidingsRuntime", "TidingsProtocol", "TidingsRegistry", "TestSupport",
                                    "RuntimeTestSupport", "ServerTestSupport", "TidingsCrypto"]),
         .testTarget(name: "TidingsServerTests",
-                    dependencies: ["TidingsServer", "TidingsRuntime", "TestSupport", "ServerTestSupport"]),
+                    dependencies: ["TidingsServer", "TidingsRuntime", "TidingsProtocol", "TestSupport", "ServerTestSupport"]),
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
         // The end-to-end tests drive `tidings serve` with the server tests' JSON-RPC client.
         .testTarget(name: "TidingsDesktopTests", dependencies: ["TidingsDesktop", "TidingsBase", "TestSupport", "ServerTestSupport"]),
-        .testTarget(name: "TidingsAppTests", dependencies: ["TidingsApp", "TidingsBase", "TidingsServer", "TestSupport", "ServerTestSupport"]),
+        .testTarget(name: "TidingsAppTests", dependencies: ["TidingsApp", "TidingsBase", "TidingsProtocol", "TidingsServer", "TestSupport",
+                                                       "ServerTestSupport"]),
     ]
 )
 
@@ -147,8 +152,8 @@ let package = Package(
 if Context.environment["TIDINGS_FUZZ"] == "1" {
     package.targets.append(.executableTarget(
         name: "tidings-fuzz",
-        dependencies: ["TidingsABI", "TidingsBase", "TidingsManifest", "TidingsRegistry", "TidingsRuntime", "TidingsIsolation",
-                       "TidingsServer"],
+        dependencies: ["TidingsABI", "TidingsBase", "TidingsProtocol", "TidingsManifest", "TidingsRegistry", "TidingsRuntime",
+                       "TidingsIsolation", "TidingsServer"],
         path: "Fuzz/Sources",
         // No top-level code: Entry.swift defines the entry point, which calls
         // libFuzzer's driver, declared with @_extern(c).

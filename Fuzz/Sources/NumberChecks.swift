@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import TidingsBase
+import TidingsProtocol
 import TidingsRegistry
 import TidingsRuntime
 import TidingsServer

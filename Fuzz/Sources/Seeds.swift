@@ -1,6 +1,7 @@
 import TidingsBase
 import TidingsIsolation
 import TidingsManifest
+import TidingsProtocol
 import TidingsRuntime
 
 /// The seed corpus in `Fuzz/Corpus/TARGET/`: the repository's fixtures

@@ -101,9 +101,6 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return nil
     }
 
-    /// The strings of an array of strings (other elements left out); empty for anything else.
-    var strings: [String] { (arrayValue ?? []).compactMap(\.stringValue) }
-
     /// The value as the wire JSON carries it (an object's members by name, in order).
     var wire: JSON {
         switch self {

@@ -1,3 +1,6 @@
+import TidingsBase
+import TidingsProtocol
+
 /// A button of a notification (`UNNotificationAction`, and `UNTextInputNotificationAction` with ``textInput``).
 public struct NotificationAction: Sendable, Hashable {
     /// How an action behaves (`UNNotificationActionOptions`).
@@ -12,11 +15,6 @@ public struct NotificationAction: Sendable, Hashable {
         public static let destructive = Options(rawValue: 1 << 1)
         /// Brings the app forward.
         public static let foreground = Options(rawValue: 1 << 2)
-
-        /// Each option's name in a category file.
-        static let names: [(Options, String)] = [
-            (.authenticationRequired, "authenticationRequired"), (.destructive, "destructive"), (.foreground, "foreground"),
-        ]
     }
 
     /// The text field of a text-input action.
@@ -49,28 +47,18 @@ public struct NotificationAction: Sendable, Hashable {
         self.textInput = textInput
     }
 
-    /// As `categories.register` takes it.
-    var json: JSONValue {
-        var members: [String: JSONValue] = [
-            "identifier": .string(identifier), "title": .string(title),
-            "options": .array(Options.names.filter { options.contains($0.0) }.map { .string($0.1) }),
-        ]
-        if let textInput {
-            members["textInput"] = ["buttonTitle": .string(textInput.buttonTitle),
-                                    "placeholder": .string(textInput.placeholder)]
-        }
-        return .object(members)
+    /// The action `action` of the protocol's model is (its icon, which this library does not offer, left out).
+    init(_ action: TidingsProtocol.NotificationAction) {
+        self.init(identifier: action.identifier, title: action.title, options: Options(rawValue: Int(action.options.rawValue)),
+                  textInput: action.textInput.map { TextInput(buttonTitle: $0.buttonTitle, placeholder: $0.placeholder) })
     }
 
-    /// Reads an action as `categories.list` gives it.
-    init(json: JSONValue) {
-        identifier = json["identifier"]?.stringValue ?? ""
-        title = json["title"]?.stringValue ?? identifier
-        let names = json["options"]?.strings ?? []
-        options = Options(Options.names.filter { names.contains($0.1) }.map(\.0))
-        textInput = json["textInput"].map { input in
-            TextInput(buttonTitle: input["buttonTitle"]?.stringValue ?? "", placeholder: input["placeholder"]?.stringValue ?? "")
-        }
+    /// The action as the protocol's model holds it (the options Apple defines, the others left out).
+    var model: TidingsProtocol.NotificationAction {
+        TidingsProtocol.NotificationAction(
+            identifier: identifier, title: title,
+            options: TidingsProtocol.NotificationAction.Options(rawValue: UInt32(truncatingIfNeeded: options.rawValue)),
+            textInput: textInput.map { .init(buttonTitle: $0.buttonTitle, placeholder: $0.placeholder) })
     }
 }
 
@@ -90,12 +78,6 @@ public struct NotificationCategory: Sendable, Hashable {
         public static let hiddenPreviewsShowTitle = Options(rawValue: 1 << 2)
         /// Its subtitle shown when previews are hidden.
         public static let hiddenPreviewsShowSubtitle = Options(rawValue: 1 << 3)
-
-        /// Each option's name in a category file.
-        static let names: [(Options, String)] = [
-            (.customDismissAction, "customDismissAction"), (.allowInCarPlay, "allowInCarPlay"),
-            (.hiddenPreviewsShowTitle, "hiddenPreviewsShowTitle"), (.hiddenPreviewsShowSubtitle, "hiddenPreviewsShowSubtitle"),
-        ]
     }
 
     /// Its identifier, which a notification's `categoryIdentifier` names.
@@ -123,26 +105,30 @@ public struct NotificationCategory: Sendable, Hashable {
         self.options = options
     }
 
-    /// As `categories.register` takes it.
-    var json: JSONValue {
-        var members: [String: JSONValue] = [
-            "identifier": .string(identifier), "actions": .array(actions.map(\.json)),
-            "intentIdentifiers": .array(intentIdentifiers.map(JSONValue.string)),
-            "options": .array(Options.names.filter { options.contains($0.0) }.map { .string($0.1) }),
-        ]
-        if let hiddenPreviewsBodyPlaceholder { members["hiddenPreviewsBodyPlaceholder"] = .string(hiddenPreviewsBodyPlaceholder) }
-        if let categorySummaryFormat { members["categorySummaryFormat"] = .string(categorySummaryFormat) }
-        return .object(members)
+    /// The category `category` of the protocol's model is.
+    init(_ category: TidingsProtocol.NotificationCategory) {
+        self.init(identifier: category.identifier, actions: category.actions.map(NotificationAction.init),
+                  intentIdentifiers: category.intentIdentifiers,
+                  hiddenPreviewsBodyPlaceholder: category.hiddenPreviewsBodyPlaceholder,
+                  categorySummaryFormat: category.summaryFormat, options: Options(rawValue: Int(category.options.rawValue)))
     }
 
-    /// Reads a category as `categories.list` gives it.
-    init(json: JSONValue) {
-        identifier = json["identifier"]?.stringValue ?? ""
-        actions = (json["actions"]?.arrayValue ?? []).map(NotificationAction.init(json:))
-        intentIdentifiers = json["intentIdentifiers"]?.strings ?? []
-        hiddenPreviewsBodyPlaceholder = json["hiddenPreviewsBodyPlaceholder"]?.stringValue
-        categorySummaryFormat = json["categorySummaryFormat"]?.stringValue
-        let names = json["options"]?.strings ?? []
-        options = Options(Options.names.filter { names.contains($0.1) }.map(\.0))
+    /// The category as the protocol's model holds it (the options Apple defines, the others left out).
+    var model: TidingsProtocol.NotificationCategory {
+        TidingsProtocol.NotificationCategory(
+            identifier: identifier, actions: actions.map(\.model),
+            options: TidingsProtocol.NotificationCategory.Options(rawValue: UInt32(truncatingIfNeeded: options.rawValue)),
+            intentIdentifiers: intentIdentifiers, hiddenPreviewsBodyPlaceholder: hiddenPreviewsBodyPlaceholder,
+            summaryFormat: categorySummaryFormat)
+    }
+
+    /// As `categories.register` takes it: the protocol's model's JSON.
+    var json: JSONValue { JSONValue(model.json) }
+
+    /// Reads a category as `categories.list` gives it, with the protocol's
+    /// reader; nil when it is not one.
+    init?(json: JSONValue) {
+        guard let category = TidingsProtocol.NotificationCategory.read(json.wire).category else { return nil }
+        self.init(category)
     }
 }

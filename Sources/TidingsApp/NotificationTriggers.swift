@@ -1,3 +1,6 @@
+import TidingsBase
+import TidingsProtocol
+
 /// What makes a scheduled request deliver (`UNNotificationTrigger`): one of
 /// ``TimeIntervalNotificationTrigger``, ``CalendarNotificationTrigger`` and
 /// ``LocationNotificationTrigger``.
@@ -22,7 +25,9 @@ public struct TimeIntervalNotificationTrigger: NotificationTrigger, Hashable {
     }
 
     /// `{"timeInterval": …, "repeats": …}`.
-    public var protocolJSON: JSONValue { ["timeInterval": .double(timeInterval), "repeats": .bool(repeats)] }
+    public var protocolJSON: JSONValue {
+        JSONValue(TidingsProtocol.NotificationTrigger.timeInterval(seconds: timeInterval, repeats: repeats).json)
+    }
 }
 
 /// Date components to match (Foundation's `DateComponents`, as a calendar trigger takes
@@ -71,25 +76,22 @@ public struct TriggerDateComponents: Sendable, Hashable {
         self.timeZone = timeZone
     }
 
-    /// Each numeric component's protocol name and key path.
-    static var fields: [(String, WritableKeyPath<TriggerDateComponents, Int?>)] {
-        [("era", \.era), ("year", \.year), ("month", \.month), ("day", \.day), ("hour", \.hour),
-         ("minute", \.minute), ("second", \.second), ("weekday", \.weekday), ("weekdayOrdinal", \.weekdayOrdinal),
-         ("weekOfMonth", \.weekOfMonth), ("weekOfYear", \.weekOfYear)]
+    /// The components `matching` holds (what `dateMatching` carries, read by the protocol's model).
+    init(_ matching: DateMatching) {
+        self.init(era: matching.era, year: matching.year, month: matching.month, day: matching.day, hour: matching.hour,
+                  minute: matching.minute, second: matching.second, weekday: matching.weekday,
+                  weekdayOrdinal: matching.weekdayOrdinal, weekOfMonth: matching.weekOfMonth,
+                  weekOfYear: matching.weekOfYear, timeZone: matching.timeZone)
     }
 
-    /// The components set, as `dateMatching` takes them.
-    var json: JSONValue {
-        var members: [String: JSONValue] = [:]
-        for (name, path) in Self.fields { if let value = self[keyPath: path] { members[name] = .integer(Int64(value)) } }
-        if let timeZone { members["timeZone"] = .string(timeZone) }
-        return .object(members)
-    }
-
-    /// Reads `dateMatching`.
-    init(json: JSONValue) {
-        for (name, path) in Self.fields { self[keyPath: path] = json[name]?.integerValue.map { Int($0) } }
-        timeZone = json["timeZone"]?.stringValue
+    /// The components as the protocol's model holds them (and writes them, as `dateMatching`).
+    var matching: DateMatching {
+        var matching = DateMatching()
+        (matching.era, matching.year, matching.month, matching.day) = (era, year, month, day)
+        (matching.hour, matching.minute, matching.second) = (hour, minute, second)
+        (matching.weekday, matching.weekdayOrdinal) = (weekday, weekdayOrdinal)
+        (matching.weekOfMonth, matching.weekOfYear, matching.timeZone) = (weekOfMonth, weekOfYear, timeZone)
+        return matching
     }
 }
 
@@ -107,7 +109,9 @@ public struct CalendarNotificationTrigger: NotificationTrigger, Hashable {
     }
 
     /// `{"dateMatching": {…}, "repeats": …}`.
-    public var protocolJSON: JSONValue { ["dateMatching": dateComponents.json, "repeats": .bool(repeats)] }
+    public var protocolJSON: JSONValue {
+        JSONValue(TidingsProtocol.NotificationTrigger.calendar(dateComponents.matching, repeats: repeats).json)
+    }
 }
 
 /// A circle on the earth (`CLCircularRegion`).
@@ -135,6 +139,18 @@ public struct CircularRegion: Sendable, Hashable {
         self.notifyOnEntry = notifyOnEntry
         self.notifyOnExit = notifyOnExit
     }
+
+    /// The region `region` of the protocol's model is.
+    init(_ region: TidingsProtocol.CircularRegion) {
+        self.init(identifier: region.identifier, latitude: region.latitude, longitude: region.longitude,
+                  radius: region.radius, notifyOnEntry: region.notifyOnEntry, notifyOnExit: region.notifyOnExit)
+    }
+
+    /// The region as the protocol's model holds it.
+    var model: TidingsProtocol.CircularRegion {
+        TidingsProtocol.CircularRegion(identifier: identifier, latitude: latitude, longitude: longitude, radius: radius,
+                                       notifyOnEntry: notifyOnEntry, notifyOnExit: notifyOnExit)
+    }
 }
 
 /// Fires on entering or leaving a region (`UNLocationNotificationTrigger`);
@@ -153,28 +169,22 @@ public struct LocationNotificationTrigger: NotificationTrigger, Hashable {
 
     /// `{"region": {…}, "repeats": …}`.
     public var protocolJSON: JSONValue {
-        ["region": ["identifier": .string(region.identifier), "latitude": .double(region.latitude),
-                    "longitude": .double(region.longitude), "radius": .double(region.radius),
-                    "notifyOnEntry": .bool(region.notifyOnEntry), "notifyOnExit": .bool(region.notifyOnExit)],
-         "repeats": .bool(repeats)]
+        JSONValue(TidingsProtocol.NotificationTrigger.location(region.model, repeats: repeats).json)
     }
 }
 
-/// Reads a trigger as `requests.pending` gives it; nil for one of another kind.
+/// Reads a trigger as `requests.pending` gives it, with the protocol's
+/// reader (what the host wrote: its zone is not looked up here); nil for a
+/// push trigger, which an app never schedules, and for what is not a trigger.
 func decodeTrigger(_ json: JSONValue) -> (any NotificationTrigger)? {
-    let repeats = json["repeats"]?.boolValue ?? false
-    if let interval = json["timeInterval"]?.doubleValue {
-        return TimeIntervalNotificationTrigger(timeInterval: interval, repeats: repeats)
+    switch TidingsProtocol.NotificationTrigger.read(json.wire, allowingPush: true, zoneExists: nil).trigger {
+    case .timeInterval(let seconds, let repeats)?:
+        TimeIntervalNotificationTrigger(timeInterval: seconds, repeats: repeats)
+    case .calendar(let matching, let repeats)?:
+        CalendarNotificationTrigger(dateMatching: TriggerDateComponents(matching), repeats: repeats)
+    case .location(let region, let repeats)?:
+        LocationNotificationTrigger(region: CircularRegion(region), repeats: repeats)
+    case .push?, nil:
+        nil
     }
-    if let components = json["dateMatching"] {
-        return CalendarNotificationTrigger(dateMatching: TriggerDateComponents(json: components), repeats: repeats)
-    }
-    if let region = json["region"] {
-        return LocationNotificationTrigger(region: CircularRegion(
-            identifier: region["identifier"]?.stringValue ?? "", latitude: region["latitude"]?.doubleValue ?? 0,
-            longitude: region["longitude"]?.doubleValue ?? 0, radius: region["radius"]?.doubleValue ?? 0,
-            notifyOnEntry: region["notifyOnEntry"]?.boolValue ?? true,
-            notifyOnExit: region["notifyOnExit"]?.boolValue ?? true), repeats: repeats)
-    }
-    return nil
 }

@@ -153,7 +153,7 @@ public actor UserNotificationCenter {
     public func notificationCategories() async throws -> Set<NotificationCategory> {
         let answer = try await call(.categoriesList, ["app": .string(app)])
         let mine = (answer["apps"]?.arrayValue ?? []).first { $0["app"]?.stringValue == app }
-        return Set((mine?["categories"]?.arrayValue ?? []).map(NotificationCategory.init(json:)))
+        return Set((mine?["categories"]?.arrayValue ?? []).compactMap(NotificationCategory.init(json:)))
     }
 
     /// Sets the app's badge (`setBadgeCount(_:)`); 0 clears it, a negative

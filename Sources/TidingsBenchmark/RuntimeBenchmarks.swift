@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsRegistry
 import TidingsRuntime
 

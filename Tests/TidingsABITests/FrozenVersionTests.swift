@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TidingsProtocol
 import TidingsRegistry
 import TidingsRuntime
 

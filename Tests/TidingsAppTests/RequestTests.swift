@@ -8,7 +8,7 @@ import Testing
 /// Requests, delivered notifications, categories and badges through the app
 /// library, against a real `tidings serve`.
 @Suite(.serialized, .onOwnThreads) struct AppRequestTests {
-    func reminder(_ identifier: String, trigger: (any NotificationTrigger)?) -> NotificationRequest {
+    func reminder(_ identifier: String, trigger: (any TidingsApp.NotificationTrigger)?) -> NotificationRequest {
         var content = NotificationContent()
         content.title = "Reminder"
         content.body = "Water the plants"

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 import TidingsBase
 import TidingsIsolation
+import TidingsProtocol
 import TidingsRuntime
 import TidingsSystemShims
 

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 import TidingsBase
 import TidingsIsolation
+import TidingsProtocol
 import TidingsRuntime
 
 /// An extension built against each frozen header (v1, v2, v3) and against

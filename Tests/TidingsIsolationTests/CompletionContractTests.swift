@@ -5,6 +5,7 @@ import Testing
 import TestSupport
 import TidingsBase
 import TidingsIsolation
+import TidingsProtocol
 import TidingsRuntime
 
 /// Completion as a contract, not a trap: past the response deadline the host

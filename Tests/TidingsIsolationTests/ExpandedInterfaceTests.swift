@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import TidingsBase
 import TidingsIsolation
+import TidingsProtocol
 import TidingsRuntime
 
 /// The expanded interface's lifecycle and the routing of responses, as on

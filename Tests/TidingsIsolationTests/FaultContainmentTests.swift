@@ -5,6 +5,7 @@ import TestSupport
 import TidingsBase
 import TidingsRegistry
 import TidingsIsolation
+import TidingsProtocol
 import TidingsRuntime
 
 /// Each class of extension fault, delivered 100 times in a row to an

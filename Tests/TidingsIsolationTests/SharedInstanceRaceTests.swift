@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// A response to a notification whose interface is closed opens it first;

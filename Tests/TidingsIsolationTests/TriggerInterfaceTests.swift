@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import TidingsBase
 import TidingsIsolation
+import TidingsProtocol
 import TidingsRuntime
 
 /// A notification's trigger reaches extensions through the host's

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 import TidingsBase
 import TidingsIsolation
+import TidingsProtocol
 import TidingsRuntime
 
 /// A waiting completion holds no thread: many responses wait on their

@@ -5,6 +5,7 @@ import Testing
 import TestSupport
 import TidingsBase
 import TidingsIsolation
+import TidingsProtocol
 import TidingsRuntime
 
 /// What an extension sees is the same in a worker process as in this

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// A content extension (built from C) reads its notification's attachments

@@ -3,6 +3,7 @@ import Testing
 import TidingsABI
 import TidingsBase
 import TidingsManifest
+import TidingsProtocol
 import TidingsRuntime
 
 /// What a device does that a stricter reading would not: a deprecated

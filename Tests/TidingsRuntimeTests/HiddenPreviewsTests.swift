@@ -1,6 +1,7 @@
 import RuntimeTestSupport
 import Testing
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// What a presentation takes from its app and category: the registered name

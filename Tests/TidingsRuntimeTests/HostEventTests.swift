@@ -2,6 +2,7 @@ import RuntimeTestSupport
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// What front ends hear without asking, with a real C extension that

@@ -2,6 +2,7 @@ import RuntimeTestSupport
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// When the host makes, reuses and destroys extension instances: none at

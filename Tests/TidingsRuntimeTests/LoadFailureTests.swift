@@ -2,6 +2,7 @@ import RuntimeTestSupport
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// Every broken-library class, installed beside a good bundle in one directory.

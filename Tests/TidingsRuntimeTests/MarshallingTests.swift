@@ -2,6 +2,7 @@ import RuntimeTestSupport
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// What the host lays out in the ABI's structs, field by field, as the Echo

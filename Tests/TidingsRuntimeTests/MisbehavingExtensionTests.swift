@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 import TidingsABI
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// Completions that never come, come twice, come late or carry nonsense, and

@@ -1,5 +1,6 @@
 import Testing
 import TidingsBase
+import TidingsProtocol
 @testable import TidingsRuntime
 
 /// Calendar triggers across daylight saving changes: a skipped wall time

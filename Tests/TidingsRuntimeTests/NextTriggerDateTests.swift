@@ -1,5 +1,6 @@
 import Testing
 import TidingsBase
+import TidingsProtocol
 @testable import TidingsRuntime
 
 /// The next date a calendar trigger fires: components left out, weeks,

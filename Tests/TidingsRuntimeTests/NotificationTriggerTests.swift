@@ -1,5 +1,6 @@
 import Testing
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// What delivered a notification, as front ends see it: an APNs payload is

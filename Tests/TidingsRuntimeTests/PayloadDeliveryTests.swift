@@ -2,6 +2,7 @@ import RuntimeTestSupport
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// The one way from a payload to a delivery, which `tidings deliver` and

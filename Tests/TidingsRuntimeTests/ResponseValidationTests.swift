@@ -1,5 +1,6 @@
 import Testing
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// Whether a response fits the actions its notification offers.

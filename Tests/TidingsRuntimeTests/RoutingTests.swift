@@ -1,6 +1,7 @@
 import RuntimeTestSupport
 import Testing
 import TidingsBase
+import TidingsProtocol
 import TidingsRegistry
 import TidingsRuntime
 

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 @testable import TidingsServer
 

@@ -165,7 +165,12 @@ typedef int32_t tidings_status;
  * default 10,000 a second, 20,000 at once); the call changed nothing. An
  * extension whose calls are refused as many times as the burst within a
  * second is taken for a call storm: its calls answer TIDINGS_STATUS_INVALID_CONTEXT
- * from then on, and an isolated one's worker is ended. Hosts before it
+ * from then on, and an isolated one's worker is ended. Changes of what
+ * shows (every host call but log) are also counted in a second budget of
+ * 300 a second, 1,000 at once: none is refused for it (front ends are told
+ * of at most 60 changes a second, however many come), but an instance that
+ * changes what shows faster than that for as long as the burst lasts is
+ * taken for a flood in the same way (fault class "abuse"). Hosts before it
  * answered no such status; treat any status you do not know as a failure.
  */
 #define TIDINGS_STATUS_RATE_LIMITED 10

@@ -1,5 +1,6 @@
 import Synchronization
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// An instance of an extension that lives in a worker process: each call is

@@ -1,5 +1,6 @@
 import TidingsBase
 import TidingsManifest
+import TidingsProtocol
 import TidingsRuntime
 
 /// A message between the host and a worker process: what the host asks of

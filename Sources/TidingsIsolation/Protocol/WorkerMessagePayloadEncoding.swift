@@ -2,6 +2,7 @@ import TidingsABI
 import TidingsBase
 import TidingsRuntime
 import TidingsManifest
+import TidingsProtocol
 
 // The binary form of what a `WorkerMessage` carries: notifications and their
 // content, attachments, JSON values, host calls, service answers, attachment

@@ -1,6 +1,7 @@
 import Synchronization
 import TidingsABI
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// The sink of an instance's host calls in a worker process: each call is

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsRegistry
 
 /// The runtime: turns notifications into presentations through the content

@@ -1,5 +1,6 @@
 import Synchronization
 import TidingsBase
+import TidingsProtocol
 
 /// What a host shows, under its one lock (`ScreenState`), and the taking
 /// off of what it shows: a notification leaves once its dismissal is

@@ -1,3 +1,5 @@
+import TidingsProtocol
+
 /// Drawing what a front end shows for a notification on the screen.
 extension Screen {
     /// What a front end shows for `entry`, whose registered category has

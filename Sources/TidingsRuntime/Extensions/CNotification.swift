@@ -1,4 +1,5 @@
 import TidingsABI
+import TidingsProtocol
 
 /// Hands a notification (and a response to it) to an extension as the ABI's
 /// C structs.

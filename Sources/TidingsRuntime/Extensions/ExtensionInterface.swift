@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsRegistry
 
 /// Starts the extension of a bundle. The runtime asks once per bundle and

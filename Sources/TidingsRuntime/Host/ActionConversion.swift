@@ -1,5 +1,6 @@
 import TidingsABI
 import TidingsBase
+import TidingsProtocol
 
 /// Reads the ABI's `tidings_action` into the Swift model, and back.
 enum ActionConversion {

@@ -1,6 +1,7 @@
 import TidingsABI
 import TidingsBase
 import TidingsManifest
+import TidingsProtocol
 
 /// A host function an extension called that changes what shows or reports
 /// something, with its arguments already read from C: what the ABI's

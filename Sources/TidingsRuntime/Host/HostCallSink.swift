@@ -1,5 +1,6 @@
 import TidingsABI
 import TidingsBase
+import TidingsProtocol
 
 /// Where the host functions an extension calls on one instance go: the
 /// ABI's context handle names a sink (in its issuer's `ContextRegistry`), and the C

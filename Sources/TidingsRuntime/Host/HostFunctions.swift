@@ -3,6 +3,7 @@ import Synchronization
 import TidingsABI
 import TidingsBase
 import TidingsManifest
+import TidingsProtocol
 
 /// The ABI's `tidings_host`: the functions every extension calls. Tables
 /// are made once per (call rate, version) and kept for the life of the

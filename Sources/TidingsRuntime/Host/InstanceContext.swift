@@ -2,6 +2,7 @@ import Synchronization
 import TidingsABI
 import TidingsBase
 import TidingsManifest
+import TidingsProtocol
 
 /// The host's side of one extension instance: the view, title, actions and
 /// media state the extension changes through host functions, and the

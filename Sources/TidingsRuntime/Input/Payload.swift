@@ -1,5 +1,6 @@
 import Glibc
 import TidingsBase
+import TidingsProtocol
 
 /// Turns a payload file's JSON into a notification.
 ///

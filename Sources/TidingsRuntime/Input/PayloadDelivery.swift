@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// A payload a front end hands to the host, with what the front end says
 /// about it: the one way from a payload to a delivery, for the CLI and the

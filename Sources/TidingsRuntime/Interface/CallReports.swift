@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// What an extension reported during a call (or outside one) about the
 /// notification whose interface it serves — diagnostics, log lines, the

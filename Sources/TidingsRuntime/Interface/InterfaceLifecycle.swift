@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// Opening and closing expanded interfaces: an instance is made for the
 /// notification's extension and given it (`didReceive`), one interface is

@@ -1,5 +1,6 @@
 import Synchronization
 import TidingsBase
+import TidingsProtocol
 
 /// A delivered notification: its request identifier, date and content
 /// (UNNotification with its UNNotificationRequest).

@@ -1,5 +1,6 @@
 import TidingsBase
 import TidingsManifest
+import TidingsProtocol
 
 /// What a front end shows for a notification: the default content unless
 /// hidden, the extension's view at its size, the header title, the action

@@ -1,5 +1,6 @@
 import TidingsBase
 import TidingsManifest
+import TidingsProtocol
 
 // The JSON forms front ends receive (the command line's --json, and later the
 // JSON-RPC server). Member names follow Apple's property names.
@@ -79,26 +80,6 @@ extension AttachmentStore.Admission {
             members += [("transfer", .string("movedByCopy")), ("reason", .string(reason))]
         case .copiedInstead(let reason):
             members += [("transfer", .string("copiedInstead")), ("reason", .string(reason))]
-        }
-        return .object(members)
-    }
-}
-
-extension NotificationAction {
-    /// The action as JSON, with its option names and text-input details.
-    package var json: JSON {
-        var members: [(String, JSON)] = [
-            ("identifier", .string(identifier)), ("title", .string(title)),
-            ("options", .array(Options.names.filter { options.contains($0.1) }.map { .string($0.0) })),
-        ]
-        if let textInput {
-            members.append(("textInput", .object([("buttonTitle", .string(textInput.buttonTitle)),
-                                                  ("placeholder", .string(textInput.placeholder))])))
-        }
-        switch icon {
-        case .system(let name)?: members.append(("icon", .object([("systemImageName", .string(name))])))
-        case .template(let name)?: members.append(("icon", .object([("templateImageName", .string(name))])))
-        case nil: break
         }
         return .object(members)
     }

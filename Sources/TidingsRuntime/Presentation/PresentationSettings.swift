@@ -1,3 +1,5 @@
+import TidingsProtocol
+
 /// What a presentation takes from its app and category besides the
 /// notification and its extension: the app's registration (name, icon,
 /// whether previews show), the registered category (its hidden-previews

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// A user's response on its way: the dismiss and default actions go to the
 /// app; a custom action goes to the content extension's response handler

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// Whether a response fits the notification it answers: an action it
 /// offers, with text exactly when the action takes text input; the default

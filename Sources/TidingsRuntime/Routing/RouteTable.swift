@@ -1,3 +1,4 @@
+import TidingsProtocol
 import TidingsRegistry
 
 /// What a host knows of each (app, category) route: the category the app

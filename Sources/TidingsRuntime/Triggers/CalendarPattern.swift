@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// The wall-clock times a `DateMatching` matches, with the components left
 /// out filled in as Foundation fills them (see `DateMatching.nextDate(after:in:)`):

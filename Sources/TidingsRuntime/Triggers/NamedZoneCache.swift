@@ -1,5 +1,6 @@
 import Synchronization
 import TidingsBase
+import TidingsProtocol
 
 /// The zones calendar triggers name (`DateMatching.timeZone`), each read
 /// from the tz database once: a trigger's next date is computed on every
@@ -32,5 +33,15 @@ package final class NamedZoneCache: Sendable {
             zones[name] = loaded
         }
         return loaded
+    }
+}
+
+extension NotificationTrigger {
+    /// Reads a trigger as `read(_:at:allowingPush:zoneExists:)` does, an
+    /// app's `timeZone` looked up in `NamedZoneCache.shared` (and, with
+    /// `allowingPush`, what the host made, not looked up again).
+    package static func read(_ json: JSON, at path: [String] = ["trigger"], allowingPush: Bool = false) -> Reading {
+        read(json, at: path, allowingPush: allowingPush,
+             zoneExists: allowingPush ? nil : { NamedZoneCache.shared.rules(named: $0) != nil })
     }
 }

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 extension DateMatching {
     /// The first instant strictly after `instant` (seconds since 1970 UTC)

@@ -1,5 +1,6 @@
 import TidingsBase
 import TidingsManifest
+import TidingsProtocol
 import TidingsRuntime
 
 /// A named schema of the protocol: an object that several methods, events

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// A request that fired: what its delivery needs, and what `request.fired` says.

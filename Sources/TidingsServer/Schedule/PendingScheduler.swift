@@ -1,5 +1,6 @@
 import Synchronization
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// The pending requests of every app and the one timer that fires them: a

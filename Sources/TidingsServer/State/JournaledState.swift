@@ -1,5 +1,6 @@
 import Glibc
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// The server's state on disk, in a `RecordStore` (`server.snapshot` and

@@ -1,5 +1,6 @@
 import Synchronization
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// A pending request as the state keeps it: the journal record

@@ -1,6 +1,7 @@
 import TidingsBase
 import TidingsRegistry
 import TidingsIsolation
+import TidingsProtocol
 import TidingsRuntime
 
 /// `tidings deliver`: one notification through the runtime, and optionally one response.

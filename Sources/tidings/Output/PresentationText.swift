@@ -1,6 +1,7 @@
 import TidingsBase
 import TidingsRegistry
 import TidingsManifest
+import TidingsProtocol
 import TidingsRuntime
 
 /// A presentation and a response outcome as text for people.

@@ -1,5 +1,6 @@
 import TidingsBase
 import TidingsManifest
+import TidingsProtocol
 import TidingsRuntime
 
 /// A notification drawn as a self-contained HTML page: its banner and its

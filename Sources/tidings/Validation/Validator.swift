@@ -2,6 +2,7 @@ import Glibc
 import TidingsBase
 import TidingsIsolation
 import TidingsManifest
+import TidingsProtocol
 import TidingsRegistry
 import TidingsRuntime
 

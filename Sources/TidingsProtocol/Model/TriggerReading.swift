@@ -14,11 +14,16 @@ extension NotificationTrigger {
     /// 60 seconds (and one longer than `longestInterval`, which no clock here holds:
     /// `number.out-of-range`), a region without a radius; with `allowingPush` false
     /// (an app's request), also a push trigger, which only a remote
-    /// notification has, and a `timeZone` the system does not know. With
-    /// `allowingPush` true it reads back a trigger the host made (a kept
-    /// notification, a worker's message): the zone is not looked up again.
-    /// - Parameter path: where the trigger is in the document, for diagnostics.
-    package static func read(_ json: JSON, at path: [String] = ["trigger"], allowingPush: Bool = false) -> Reading {
+    /// notification has. With `allowingPush` true it reads back a trigger
+    /// the host made (a kept notification, a worker's message).
+    /// - Parameters:
+    ///   - path: where the trigger is in the document, for diagnostics.
+    ///   - zoneExists: whether the system knows a zone of this name; a
+    ///     `timeZone` it does not know is refused. Nil, the zone is not looked
+    ///     up: for what the host wrote, and where no zone database is at hand
+    ///     (the app library reading what the server gave it).
+    package static func read(_ json: JSON, at path: [String] = ["trigger"], allowingPush: Bool = false,
+                             zoneExists: ((String) -> Bool)?) -> Reading {
         var fields = JSONFieldReader(file: nil, invalidCode: .triggerInvalid, unknownMemberCode: .triggerUnknownKey)
         guard let members = fields.object(json, at: path) else { return Reading(trigger: nil, diagnostics: fields.diagnostics) }
         let kinds = members.map(\.0).filter { ["timeInterval", "dateMatching", "region", "push"].contains($0) }
@@ -50,7 +55,7 @@ extension NotificationTrigger {
                 }
             }
         case "dateMatching":
-            if let matching = DateMatching.read(json["dateMatching"], at: path + ["dateMatching"], checkingZone: !allowingPush,
+            if let matching = DateMatching.read(json["dateMatching"], at: path + ["dateMatching"], zoneExists: zoneExists,
                                                 into: &fields) {
                 trigger = .calendar(matching, repeats: repeats)
             }
@@ -80,8 +85,9 @@ extension DateMatching {
     ]
 
     /// Reads the components of a calendar trigger at `path`, reporting into
-    /// `fields`; with `checkingZone`, a `timeZone` the system does not know is refused.
-    static func read(_ json: JSON?, at path: [String], checkingZone: Bool, into fields: inout JSONFieldReader) -> DateMatching? {
+    /// `fields`; with `zoneExists`, a `timeZone` it does not know is refused.
+    static func read(_ json: JSON?, at path: [String], zoneExists: ((String) -> Bool)?,
+                     into fields: inout JSONFieldReader) -> DateMatching? {
         guard let members = fields.object(json, at: path) else { return nil }
         fields.checkMembers(members, allowed: componentNames + ["timeZone"], at: path)
         var matching = DateMatching()
@@ -97,7 +103,7 @@ extension DateMatching {
             matching[component: name] = Int(value)
         }
         matching.timeZone = fields.string(json?["timeZone"], at: path + ["timeZone"])
-        if checkingZone, let zone = matching.timeZone, NamedZoneCache.shared.rules(named: zone) == nil {
+        if let zoneExists, let zone = matching.timeZone, !zoneExists(zone) {
             fields.report(.error, .triggerInvalid,
                           "\"timeZone\" must name a zone of the system's time-zone database (such as \"Europe/Paris\"); \"\(zone)\" is not one.",
                           at: path + ["timeZone"])
