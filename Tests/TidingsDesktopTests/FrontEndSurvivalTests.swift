@@ -94,6 +94,11 @@ struct FrontEndSurvivalTests {
         for identifier in identifiers {
             #expect(rig.events("shown", identifier: identifier).count == 1, "\(identifier): \(rig.desktopLog)")
         }
+        // People read that the server does not answer once, not once per call, and that it answers again.
+        var said: [Substring] { rig.desktopLog.split(separator: "\n").filter { $0.hasPrefix("tidings desktop:") } }
+        #expect(eventually { said.contains { $0.contains("it answers again") } }, "\(said)")
+        let late = said.filter { $0.contains("has not answered") }.count
+        #expect(late >= 1 && late < rig.events("timedOut").count, "\(said)")
     }
 
     @Test func sigtermEndsItWhileTheNotificationServerIsStopped() throws {

@@ -86,26 +86,33 @@ extension DesktopFrontEnd {
         return lastDesktopCall
     }
 
-    /// Forgets the call `number`, answered; says so when it was late.
+    /// Forgets the call `number`, answered; says so when it was late (for
+    /// people: when it was the last late one, that the server answers again).
     func answered(_ number: Int) {
         guard let call = desktopCalls.removeValue(forKey: number), call.due == nil else { return }
         let seconds = (Double(MonotonicClock.now() - call.sent) / 1e8).rounded() / 10
+        let stillLate = desktopCalls.values.contains { $0.due == nil }
+        if !stillLate { saidLate = false }
         log.record("answered", [("method", .string(call.method)), ("subject", .string(call.subject)),
                                 ("seconds", .double(seconds))],
-                   "the notification server answered \(call.method) for \(call.subject) after \(NumberText.short(seconds)) s",
-                   detailed: true)
+                   "the notification server answered \(call.method) for \(call.subject) after \(NumberText.short(seconds)) s"
+                   + (stillLate ? "" : "; it answers again"),
+                   detailed: stillLate)
     }
 
-    /// Says that the call `number` passed its deadline; it keeps waiting for its answer.
+    /// Says that the call `number` passed its deadline; it keeps waiting for
+    /// its answer. Said to people once until the server answers again.
     func late(_ number: Int) {
         guard let call = desktopCalls[number] else { return }
         desktopCalls[number]?.due = nil
+        let detailed = saidLate
+        saidLate = true
         log.record("timedOut", [("method", .string(call.method)), ("subject", .string(call.subject)),
                                 ("deadline", .double(options.callDeadline)),
                                 ("unanswered", .integer(Int64(desktopCalls.count)))],
                    "the notification server has not answered \(call.method) for \(call.subject) within "
                    + "\(NumberText.short(options.callDeadline)) s (\(desktopCalls.count) calls wait); the front end goes on, "
-                   + "and what it sent is shown when the server answers")
+                   + "and what it sent is shown when the server answers", detailed: detailed)
     }
 
     /// What an action key does, for the log: `respond:ID`, `reply:ID`, `open`, `allow`, `deny`.

@@ -69,6 +69,8 @@ package final class DesktopFrontEnd {
     var desktopCalls: [Int: DesktopCall] = [:]
     /// The number of the last call on the notification server.
     var lastDesktopCall = 0
+    /// True once a late call was said to people, until the notification server answers again.
+    var saidLate = false
     /// The notifications whose Notify is not answered yet, and what waits for its answer.
     var notifying: [String: Notifying] = [:]
     /// How long a replaced notification waits for its replacement, in seconds.
@@ -351,6 +353,7 @@ package final class DesktopFrontEnd {
         forwarding = []
         desktopCalls = [:]
         notifying = [:]
+        saidLate = false
         log.record("disconnected", [("from", .string("bus")), ("reason", .string(why))],
                    "the bus or the notification server went away (\(why)); reconnecting")
         busRetry.schedule()
