@@ -6,7 +6,7 @@ dunst in the same run.
 
 Usage (from the repository's root, after `swift build -c release --product tidings`
 and `swift build -c release --product EventInvite`, or the debug build):
-    python3 Scripts/desktop-latency.py [TIDINGS] [--rounds N] [--isolation MODE] [--json]
+    python3 Scripts/desktop-latency.py [TIDINGS] [--rounds N] [--soak N] [--isolation MODE] [--json]
 TIDINGS defaults to the release build's tidings (.build/release/tidings).
 MODE is what `tidings serve --isolation` takes (its default: isolated, the
 extension in a sandboxed worker).
@@ -21,6 +21,10 @@ It measures, per round (median, p90, in milliseconds):
   (EventInvite's response handler ran and completed), both stamped by the front
   end's clock;
 and the front end's resident memory (VmRSS, VmHWM) after the rounds.
+With --soak N it then shows and closes N more notifications (delivered,
+shown, closed on dunst: a dismissal the server answers) and reports the
+front end's VmRSS before and after them, and its log's lines for people:
+whether its memory and its log stay flat.
 Needs dbus-daemon, Xvfb, dunst (with dunstctl) and notify-send (Debian:
 dbus-daemon xvfb dunst libnotify-bin).
 """
@@ -37,7 +41,8 @@ from latency import Client, JSONLog, Processes, command_line, summary, wait_for 
 
 
 def main():
-    rounds, isolation, tidings, products = command_line("30")
+    rounds, isolation, tidings, products = command_line("30", valued=("--soak",))
+    soak = int(option("--soak", "0"))
     for tool in ("dbus-daemon", "Xvfb", "dunst", "dunstctl", "notify-send"):
         if shutil.which(tool) is None:
             raise SystemExit(f"desktop-latency: needs {tool} (apt-get install dbus-daemon xvfb dunst libnotify-bin)")
@@ -116,14 +121,34 @@ def main():
             responses.append((responded["monotonic"] - invoked["monotonic"]) * 1000)
             notify_send.append((answered - sent) * 1000)
 
-        memory = {}
-        with open(f"/proc/{desktop.process.pid}/status") as status:
-            for line in status:
-                if line.startswith(("VmRSS", "VmHWM")):
-                    memory[line.split(":")[0]] = int(line.split()[1])
+        def memory_now():
+            memory = {}
+            with open(f"/proc/{desktop.process.pid}/status") as status:
+                for line in status:
+                    if line.startswith(("VmRSS", "VmHWM")):
+                        memory[line.split(":")[0]] = int(line.split()[1])
+            return memory
+
+        memory = memory_now()
         result = {"mode": isolation or "isolated (the default)", "onScreen": summary(on_screen),
                   "notifySend": summary(notify_send), "actionToResponse": summary(responses),
                   "frontEndKiB": memory}
+        if soak:
+            def log_lines():
+                with open(os.path.join(work, "tidings.log"), "rb") as log:
+                    return sum(1 for line in log if line.startswith(b"tidings desktop:"))
+            before, lines_before = memory_now(), log_lines()
+            for number in range(soak):
+                identifier = f"soak-{number}"
+                client.call("notifications.deliver", {"payload": payload, "app": "com.example.events",
+                                                      "identifier": identifier, "answer": "presentation"})
+                desktop.next_event("shown", identifier)
+                subprocess.run(["dunstctl", "close"], env=dict(os.environ, **environment), check=True)
+                desktop.next_event("responded", identifier)
+            after = memory_now()
+            result["soak"] = {"notifications": soak, "frontEndRSSKiBBefore": before.get("VmRSS", 0),
+                              "frontEndRSSKiBAfter": after.get("VmRSS", 0), "frontEndVmHWMKiB": after.get("VmHWM", 0),
+                              "logLines": log_lines() - lines_before}
         if "--json" in sys.argv:
             print(json.dumps(result, indent=2))
         else:
@@ -135,6 +160,11 @@ def main():
                 print(f"  {name:48} {figures['median']:7.2f} / {figures['p90']:7.2f} / {figures['min']:7.2f}")
             print(f"  ratio on screen / notify-send: {result['onScreen']['median'] / result['notifySend']['median']:.2f}")
             print(f"  tidings desktop memory: VmRSS {memory.get('VmRSS', 0)} KiB, VmHWM {memory.get('VmHWM', 0)} KiB")
+            if soak:
+                figures = result["soak"]
+                print(f"  soak: {soak} notifications shown and closed: tidings desktop VmRSS "
+                      f"{figures['frontEndRSSKiBBefore']} → {figures['frontEndRSSKiBAfter']} KiB "
+                      f"(VmHWM {figures['frontEndVmHWMKiB']} KiB), {figures['logLines']} log lines for people")
     finally:
         processes.stop()
         if sys.exc_info()[0] is None:

@@ -80,11 +80,12 @@ def summary(values):
             "min": ordered[0], "rounds": len(ordered)}
 
 
-def command_line(rounds):
+def command_line(rounds, valued=()):
     """The rounds (`--rounds`, else `rounds`), `--isolation`, the tidings to run (the first
-    argument, else the release build's) and the folder of its build products."""
+    argument, else the release build's) and the folder of its build products; `valued`
+    names the script's other options that take a value."""
     arguments = [a for i, a in enumerate(sys.argv[1:])
-                 if not a.startswith("--") and sys.argv[i] not in ("--rounds", "--isolation")]
+                 if not a.startswith("--") and sys.argv[i] not in ("--rounds", "--isolation") + tuple(valued)]
     tidings = os.path.abspath(arguments[0] if arguments else ".build/release/tidings")
     return int(option("--rounds", rounds)), option("--isolation", None), tidings, os.path.dirname(tidings)
 

@@ -12,13 +12,7 @@ import TestSupport
 
     /// Starts `tidings serve` with no extension, its state and socket in the test's directory, and `options`.
     func serve(_ options: [String] = []) throws -> (BackgroundProcess, String) {
-        let socket = directory.file("run/tidings.sock")
-        try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
-        let server = try BackgroundProcess(Locations.product("tidings"), [
-            "serve", "--socket", socket, "--state", directory.file("state"), "--extensions", directory.file("extensions"),
-        ] + options, environment: ["HOME": tidings.home.path, "NO_COLOR": "1"], log: directory.file("serve.log"))
-        try #require(BackgroundProcess.wait(forListener: socket), "the server did not start: \(log)")
-        return (server, socket)
+        try tidings.serve(in: directory, options)
     }
 
     var log: String { (try? String(contentsOfFile: directory.file("serve.log"), encoding: .utf8)) ?? "" }

@@ -23,6 +23,22 @@ struct Tidings {
         ].merging(environment) { _, given in given }, directory: directory, deadline: deadline)
     }
 
+    /// Starts `tidings serve` with no extension and `options`, its state,
+    /// socket (`run/tidings.sock`) and log (`serve.log`) in `directory`: the
+    /// server, once it listens, and its socket.
+    func serve(in directory: TemporaryDirectory, _ options: [String] = []) throws -> (BackgroundProcess, String) {
+        let socket = directory.file("run/tidings.sock")
+        try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
+        let server = try BackgroundProcess(Locations.product("tidings"), [
+            "serve", "--socket", socket, "--state", directory.file("state"), "--extensions", directory.file("extensions"),
+        ] + options, environment: ["HOME": home.path, "NO_COLOR": "1"], log: directory.file("serve.log"))
+        guard BackgroundProcess.wait(forListener: socket) else {
+            throw CCompiler.Failure(description: "the server did not start: "
+                                    + ((try? String(contentsOfFile: directory.file("serve.log"), encoding: .utf8)) ?? ""))
+        }
+        return (server, socket)
+    }
+
     /// Runs and parses standard output as JSON.
     func json(_ arguments: String...) throws -> (status: Int32, value: Any) {
         let result = try run(arguments)

@@ -50,15 +50,14 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
     // MARK: The server
 
     /// Starts `tidings serve` on the rig's socket and state (`state`, in the
-    /// rig's directory; in process: the front end is what is tested; with
-    /// `arguments` besides), and
-    /// registers EventInvite's categories.
-    func startServer(state: String = "state", arguments: [String] = []) throws {
+    /// rig's directory; in process: the front end is what is tested), and
+    /// registers EventInvite's categories; with `options` besides.
+    func startServer(state: String = "state", options: [String] = []) throws {
         serverRuns += 1
         let log = directory.file("serve-\(serverRuns).log")
         let process = try BackgroundProcess(Locations.product("tidings"),
                                             ["serve", "--socket", socket, "--state", directory.file(state),
-                                             "--isolation", "in-process", "--extensions", directory.file("extensions")] + arguments,
+                                             "--isolation", "in-process", "--extensions", directory.file("extensions")] + options,
                                             environment: ["HOME": directory.path, "NO_COLOR": "1"], log: log)
         server = process
         let listening = eventually { !process.isRunning || BackgroundProcess.wait(forListener: socket, seconds: 0) }
@@ -97,12 +96,13 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
 
     // MARK: The front end
 
-    /// Starts `tidings desktop --json` on the rig's server and bus (with `environment` too: a `DISPLAY` for its windows).
-    func startDesktop(environment extra: [String: String] = [:]) throws {
+    /// Starts `tidings desktop --json` on the rig's server and bus, with
+    /// `options` besides (and `environment` too: a `DISPLAY` for its windows).
+    func startDesktop(_ options: [String] = [], environment extra: [String: String] = [:]) throws {
         desktopRuns += 1
         desktop = try BackgroundProcess(Locations.product("tidings"),
                                         ["desktop", "--socket", socket, "--bus", session.bus.address,
-                                         "--state", directory.file("desktop.json"), "--json"],
+                                         "--state", directory.file("desktop.json"), "--json"] + options,
                                         environment: extra.merging(["HOME": directory.path, "NO_COLOR": "1"]) { $1 },
                                         log: desktopLogs.last!)
     }
@@ -113,6 +113,15 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
         desktop?.stop(with: signal)
         defer { desktop = nil }
         return desktop?.ending
+    }
+
+    /// Waits until the front end's `--state` file keeps `identifiers` as
+    /// shown (it is written after the round that logged them): what a kill -9 leaves.
+    func waitForKept(_ identifiers: [String]) {
+        #expect(eventually {
+            let kept = (try? JSON.parse(Array(text(of: directory.file("desktop.json")).utf8)))?["shown"]
+            return identifiers.allSatisfy { (kept?[$0]?["id"]?.integerValue ?? 0) != 0 }
+        }, "the front end's state does not keep \(identifiers): \(text(of: directory.file("desktop.json")))")
     }
 
     /// The front end's JSON log lines so far.

@@ -68,4 +68,30 @@ struct MakoTests {
         #expect(responded["receiver"] == .string("app"))
         _ = try rig.waitFor("kept") { $0["app"] == .string(DesktopRig<MakoSession>.app) }
     }
+
+    @Test func aRestartedFrontEndStillHearsTheDismissalAndTheActionOnMako() throws {
+        let (rig, _) = try invited("before-1")
+        try rig.deliverInvite("before-2")
+        _ = try rig.waitFor("shown", identifier: "before-2")
+        rig.waitForKept(["before-1", "before-2"])
+        // mako, too, is told again who shows them: the new front end hears what the user does.
+        rig.stopDesktop(with: SIGKILL)
+        try rig.startDesktop()
+        _ = try rig.waitFor("synchronised") { _ in rig.events("synchronised").count == 2 }
+        for identifier in ["before-1", "before-2"] {
+            _ = try rig.waitFor("shown", identifier: identifier) { $0["takenOver"] == .bool(true) }
+        }
+        let idOf = { (identifier: String) in
+            rig.events("shown", identifier: identifier).last?["desktopID"]?.integerValue ?? -1
+        }
+        #expect(eventually { (try? rig.session.notifications())?.count == 2 },
+                "mako shows \((try? rig.session.makoctl("list")) ?? "")")
+        try rig.session.makoctl("dismiss", "-n", "\(idOf("before-1"))")
+        let dismissed = try rig.waitFor("responded", identifier: "before-1")
+        #expect(dismissed["action"] == .string("dismiss"))
+        try rig.session.makoctl("invoke", "-n", "\(idOf("before-2"))", "accept")
+        let accepted = try rig.waitFor("responded", identifier: "before-2")
+        #expect(accepted["action"] == .string("accept"))
+        #expect(accepted["receiver"] == .string("extension"))
+    }
 }

@@ -258,7 +258,7 @@ struct WindowTests {
         try BundleMaker.make(name, in: rig.directory.file("extensions"), manifest: BundleMaker.contentManifest(
             identifier: "com.example.tests.\(name.lowercased())", executable: "lib\(name).so", categories: [category],
             interface: "MainInterface"), library: library, resources: [interface])
-        try rig.startServer(arguments: server)
+        try rig.startServer(options: server)
         _ = try rig.client().call("categories.register", try JSON.parse(Array("""
             {"app": "com.example.tests", "categories": [{"identifier": "\(category)", "actions": \(actions)}]}
             """.utf8)))

@@ -81,6 +81,10 @@ import TidingsBase
         let timedOut = try client.result(of: try respond("late", "hold", client))
         #expect(timedOut["diagnostics"]?.arrayValue?.map { $0["code"] } == [.string("response.completion-timeout")])
         #expect(timedOut["forwarded"]?.arrayValue?.count == 1, "dismissAndForwardAction applied")
+        // The server's log says so, in one line.
+        let said = fixture.serveLog.split(separator: "\n").filter { $0.contains("response.completion-timeout") }
+        #expect(said.count == 1 && said.first?.contains("The response to late of \(Self.app) was not completed") == true,
+                "\(fixture.serveLog)")
         let released = try client.result(of: try respond("keeper", "release", client))
         #expect(count(released["presentation"]) == "released 7", "\(released)")
 

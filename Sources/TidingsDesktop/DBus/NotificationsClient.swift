@@ -35,8 +35,9 @@ package struct NotificationsClient: Sendable {
     }
 
     /// The server's name, vendor, version and the specification's version it implements.
-    package func serverInformation(on bus: borrowing BusConnection) throws(BusError) -> ServerInformation {
-        try bus.call(destination, Self.path, Self.interface, "GetServerInformation") {
+    /// - Parameter timeout: microseconds; 0 is sd-bus's default (25 s).
+    package func serverInformation(on bus: borrowing BusConnection, timeout: UInt64 = 0) throws(BusError) -> ServerInformation {
+        try bus.call(destination, Self.path, Self.interface, "GetServerInformation", timeout: timeout) {
             (reply: borrowing MessageReader) throws(BusError) in
             ServerInformation(name: try reply.readString(), vendor: try reply.readString(),
                               version: try reply.readString(), specificationVersion: try reply.readString())
@@ -44,8 +45,9 @@ package struct NotificationsClient: Sendable {
     }
 
     /// The optional features the server supports (`actions`, `body-markup`, `inline-reply`, …).
-    package func capabilities(on bus: borrowing BusConnection) throws(BusError) -> [String] {
-        try bus.call(destination, Self.path, Self.interface, "GetCapabilities") {
+    /// - Parameter timeout: microseconds; 0 is sd-bus's default (25 s).
+    package func capabilities(on bus: borrowing BusConnection, timeout: UInt64 = 0) throws(BusError) -> [String] {
+        try bus.call(destination, Self.path, Self.interface, "GetCapabilities", timeout: timeout) {
             (reply: borrowing MessageReader) throws(BusError) in try reply.readStrings()
         }
     }
@@ -53,8 +55,42 @@ package struct NotificationsClient: Sendable {
     /// Shows `notification` (or replaces the one it names).
     /// - Returns: the server's id of the notification.
     package func notify(_ notification: DesktopNotification, on bus: borrowing BusConnection) throws(BusError) -> UInt32 {
-        try bus.call(destination, Self.path, Self.interface, "Notify", arguments: {
-            (message: borrowing MessageWriter) throws(BusError) in
+        try bus.call(destination, Self.path, Self.interface, "Notify", arguments: Self.notifyArguments(notification),
+                     reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readUInt32() })
+    }
+
+    /// Closes the notification `id`; the server then emits NotificationClosed with reason 3.
+    package func closeNotification(_ id: UInt32, on bus: borrowing BusConnection) throws(BusError) {
+        try bus.call(destination, Self.path, Self.interface, "CloseNotification", arguments: Self.closeArguments(id),
+                     reply: { (_: borrowing MessageReader) in })
+    }
+
+    /// `notify` without waiting: `completion` gets the server's id later,
+    /// inside `processPending` (see `BusConnection.callAsync`).
+    /// - Parameter timeout: microseconds; 0 is sd-bus's default (25 s), `UInt64.max` none.
+    package func notify(_ notification: DesktopNotification, timeout: UInt64, on bus: borrowing BusConnection,
+                        completion: @escaping (borrowing BusConnection, Result<UInt32, BusError>) -> Void) throws(BusError) {
+        try bus.callAsync(destination, Self.path, Self.interface, "Notify", timeout: timeout,
+                          arguments: Self.notifyArguments(notification),
+                          reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readUInt32() },
+                          completion: completion)
+    }
+
+    /// `closeNotification` without waiting: `completion` runs later, inside
+    /// `processPending` (see `BusConnection.callAsync`).
+    /// - Parameter timeout: microseconds; 0 is sd-bus's default (25 s), `UInt64.max` none.
+    package func closeNotification(_ id: UInt32, timeout: UInt64, on bus: borrowing BusConnection,
+                                   completion: @escaping (borrowing BusConnection, Result<Void, BusError>) -> Void)
+        throws(BusError) {
+        try bus.callAsync(destination, Self.path, Self.interface, "CloseNotification", timeout: timeout,
+                          arguments: Self.closeArguments(id), reply: { (_: borrowing MessageReader) in },
+                          completion: completion)
+    }
+
+    /// Notify's arguments: `susssasa{sv}i`.
+    private static func notifyArguments(_ notification: DesktopNotification)
+        -> (borrowing MessageWriter) throws(BusError) -> Void {
+        { (message: borrowing MessageWriter) throws(BusError) in
             try message.append(notification.appName)
             try message.append(notification.replacesID)
             try message.append(notification.appIcon)
@@ -63,14 +99,12 @@ package struct NotificationsClient: Sendable {
             try message.append(notification.actions.flatMap { [$0.key, $0.label] })
             try message.append(dictionary: notification.hints)
             try message.append(notification.expireTimeout)
-        }, reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readUInt32() })
+        }
     }
 
-    /// Closes the notification `id`; the server then emits NotificationClosed with reason 3.
-    package func closeNotification(_ id: UInt32, on bus: borrowing BusConnection) throws(BusError) {
-        try bus.call(destination, Self.path, Self.interface, "CloseNotification", arguments: {
-            (message: borrowing MessageWriter) throws(BusError) in try message.append(id)
-        }, reply: { (_: borrowing MessageReader) in })
+    /// CloseNotification's argument: `u` the id.
+    private static func closeArguments(_ id: UInt32) -> (borrowing MessageWriter) throws(BusError) -> Void {
+        { (message: borrowing MessageWriter) throws(BusError) in try message.append(id) }
     }
 
     /// Calls `handler` with each ActionInvoked, NotificationClosed and

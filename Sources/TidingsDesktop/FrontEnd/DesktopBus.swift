@@ -4,12 +4,14 @@ import TidingsBase
 /// server on it: the one owner of the `BusConnection`, the server's
 /// capabilities, and the signals it sent that wait to be handled.
 ///
-/// Signals are queued inside `processPending` and handled after it returns
-/// (`takeSignals`), so that no Notify call is made from inside sd-bus's
-/// dispatch. Notify and CloseNotification are synchronous calls: the
-/// notification server is a local process that answers at once, and the
-/// front end has nothing else to do meanwhile that cannot wait that long
-/// (the server's socket buffers its events); sd-bus times them out (25 s).
+/// Signals and the answers to Notify and CloseNotification are queued
+/// inside `processPending`, in the order they came, and handled after it
+/// returns (`takeArrivals`), so that no call is made from inside sd-bus's
+/// dispatch. Notify and CloseNotification are asynchronous and never given
+/// up (a notification server that answers late still shows what it was
+/// sent, and its id must be known): the front end says when one is late
+/// (its `--call-deadline`) and goes on meanwhile. The calls made while
+/// connecting wait at most that deadline.
 package final class DesktopBus {
     /// The connection.
     package let connection: BusConnection
@@ -29,9 +31,15 @@ package final class DesktopBus {
     /// and the sender apps accept `tidings.response` from.
     package static let busName = "org.tidings.Desktop"
 
-    /// The signals received, in order, waiting to be handled.
+    /// What came from the notification server: a signal, or the answer to a call (what to do with it).
+    package enum Arrival {
+        case signal(NotificationSignal)
+        case answer(() -> Void)
+    }
+
+    /// The signals and answers received, in order, waiting to be handled.
     private final class SignalQueue {
-        var signals: [NotificationSignal] = []
+        var arrivals: [Arrival] = []
         /// The notification server's unique name, once known: signals of others are dropped.
         var owner: String?
         /// True once the notification server's name changed owner (it quit, or another took its place).
@@ -46,7 +54,8 @@ package final class DesktopBus {
     /// name), and must not answer or dismiss in the user's place.
     /// - Throws: `dbus.no-session-bus` when the bus cannot be reached;
     ///   `dbus.call-failed` when no notification server answers.
-    package init(address: String, notificationsName name: String, library: SDBusLibrary) throws(BusError) {
+    /// - Parameter deadline: how long each call made while connecting may take, in microseconds.
+    package init(address: String, notificationsName name: String, deadline: UInt64, library: SDBusLibrary) throws(BusError) {
         connection = try BusConnection(address: address, description: "tidings-desktop", library: library)
         // One front end per session: a second would show every notification twice. Apps
         // check that a response comes from this name's owner (Docs/reference/desktop-activation.md).
@@ -60,7 +69,7 @@ package final class DesktopBus {
         notifications = NotificationsClient(destination: name)
         try notifications.subscribe(on: connection) { [queue] signal, sender in
             // Before the owner is known nothing is dispatched: signals wait inside sd-bus until `processPending`.
-            if let owner = queue.owner, sender == owner { queue.signals.append(signal) }
+            if let owner = queue.owner, sender == owner { queue.arrivals.append(.signal(signal)) }
         }
         // Only a change away from the owner recorded (a D-Bus activation that
         // started the server while it was asked has no old owner).
@@ -68,11 +77,11 @@ package final class DesktopBus {
             if let owner = queue.owner, old == owner { queue.ownerChanged = true }
         }
         // Asking may start the server (D-Bus activation): its owner is asked for after.
-        information = try notifications.serverInformation(on: connection)
+        information = try notifications.serverInformation(on: connection, timeout: deadline)
         owner = try BusDaemonClient.nameOwner(name, on: connection)
         busID = try BusDaemonClient.busID(on: connection)
         queue.owner = owner
-        capabilities = ServerCapabilities(try notifications.capabilities(on: connection))
+        capabilities = ServerCapabilities(try notifications.capabilities(on: connection, timeout: deadline))
     }
 
     /// Reads and dispatches what the bus sent; the signals among it wait in `takeSignals`.
@@ -87,25 +96,33 @@ package final class DesktopBus {
     /// True when `processPending` stopped at `messagesPerTurn`: the loop comes back without waiting.
     package private(set) var busy = false
 
-    /// The signals received since the last call, in order.
-    package func takeSignals() -> [NotificationSignal] {
-        defer { queue.signals = [] }
-        return queue.signals
+    /// The signals and answers received since the last call, in order.
+    package func takeArrivals() -> [Arrival] {
+        defer { queue.arrivals = [] }
+        return queue.arrivals
     }
 
     /// True when the notification server's name changed owner since the bus
     /// was connected: the ids it gave belong to a server that is gone.
     package var ownerChanged: Bool { queue.ownerChanged }
 
-    /// Shows `notification`, replacing `replacing` when given; the server's id for it.
-    package func notify(_ notification: DesktopNotification, replacing: UInt32?) throws(BusError) -> UInt32 {
+    /// Shows `notification`, replacing `replacing` when given, without
+    /// waiting: `completion` gets the server's id for it, from `takeArrivals`.
+    /// It never runs when the connection goes first.
+    package func notify(_ notification: DesktopNotification, replacing: UInt32?,
+                        completion: @escaping (Result<UInt32, BusError>) -> Void) throws(BusError) {
         var sent = notification
         sent.replacesID = replacing ?? 0
-        return try notifications.notify(sent, on: connection)
+        try notifications.notify(sent, timeout: UInt64.max, on: connection) { [queue] _, result in
+            queue.arrivals.append(.answer { completion(result) })
+        }
     }
 
-    /// Closes the notification `desktopID` (the server answers with NotificationClosed, reason 3).
-    package func close(_ desktopID: UInt32) throws(BusError) {
-        try notifications.closeNotification(desktopID, on: connection)
+    /// Closes the notification `desktopID` (the server answers with
+    /// NotificationClosed, reason 3) without waiting: `completion` runs from `takeArrivals`.
+    package func close(_ desktopID: UInt32, completion: @escaping (Result<Void, BusError>) -> Void) throws(BusError) {
+        try notifications.closeNotification(desktopID, timeout: UInt64.max, on: connection) { [queue] _, result in
+            queue.arrivals.append(.answer { completion(result) })
+        }
     }
 }

@@ -17,37 +17,104 @@ extension DesktopFrontEnd {
             relistOwed = true
             return
         }
+        // Its id comes with the answer to the Notify sent: what changed meanwhile is shown after.
+        if notifying[identifier] != nil {
+            notifying[identifier]?.next = (app, presentation, fromRelist)
+            return
+        }
         // With its notification beside it, the mapping knows its attachments (the banner's image).
         let delivered = notifications[identifier].map { JSON.object([("presentation", presentation), ("notification", $0)]) }
         let mapped = DesktopPresentation(presentation: delivered ?? presentation, app: display(of: app),
                                          capabilities: bus.capabilities)
         log.degraded(mapped.degradations, identifier: identifier)
         let existing = shown.entries[identifier]
-        if let existing, existing.fingerprint == ShownNotifications.fingerprint(of: mapped.notification),
+        // Shown from another connection (a previous run's): the notification server
+        // addresses its close and click to that one, so it is shown again from this one.
+        let takingOver = existing.map { $0.desktopID != 0 } == true && takeOver.contains(identifier)
+        if let existing, !takingOver, existing.fingerprint == ShownNotifications.fingerprint(of: mapped.notification),
            existing.desktopID != 0 || fromRelist {
             shown.remember(identifier, mapped)
             return
         }
         let replacing = existing.flatMap { $0.desktopID == 0 ? nil : $0.desktopID }
-        let desktopID: UInt32
+        notifying[identifier] = Notifying()
+        let call = track("Notify", identifier)
         do throws(BusError) {
-            desktopID = try bus.notify(mapped.notification, replacing: replacing)
+            try bus.notify(mapped.notification, replacing: replacing) { [unowned self] result in
+                answered(call)
+                let waiting = notifying.removeValue(forKey: identifier)
+                switch result {
+                case .success(let desktopID):
+                    shown.show(identifier, as: desktopID, mapped)
+                    takeOver.remove(identifier)
+                    let meanings = mapped.notification.actions.map { ($0.key, JSON.string(Self.meaning(of: mapped.actions[$0.key]))) }
+                    log.record("shown", [("identifier", .string(identifier)), ("app", .string(app)),
+                                         ("desktopID", .integer(Int64(desktopID))), ("replaced", .bool(replacing != nil)),
+                                         ("takenOver", .bool(takingOver)),
+                                         ("summary", .string(mapped.notification.summary)), ("actions", .object(meanings))],
+                               "\(takingOver ? "took over" : replacing == nil ? "showed" : "replaced") \(identifier) of \(app) as desktop notification \(desktopID)",
+                               detailed: replacing != nil)
+                case .failure(let error):
+                    // The notification server refused it: the connection stays, the next re-list tries again.
+                    log.record("refused", [("identifier", .string(identifier)), ("by", .string("desktop")),
+                                           ("message", .string(error.diagnostic.message))],
+                               "the notification server did not show \(identifier): \(error.diagnostic.message)")
+                }
+                if let reason = waiting?.closeAfter {
+                    close(identifier, reason: reason)
+                } else if let next = waiting?.next {
+                    show(identifier, app: next.app, next.presentation, fromRelist: next.fromRelist)
+                }
+            }
         } catch {
+            answered(call)
+            notifying[identifier] = nil
             guard error.closedConnection else {
-                // The notification server refused it: the connection stays, the next re-list tries again.
                 return log.record("refused", [("identifier", .string(identifier)), ("by", .string("desktop")),
                                               ("message", .string(error.diagnostic.message))],
-                                  "the notification server did not show \(identifier): \(error.diagnostic.message)")
+                                  "the notification server was not sent \(identifier): \(error.diagnostic.message)")
             }
             relistOwed = true
-            return desktopGone(error.message)
+            desktopGone(error.message)
         }
-        shown.show(identifier, as: desktopID, mapped)
-        let meanings = mapped.notification.actions.map { ($0.key, JSON.string(Self.meaning(of: mapped.actions[$0.key]))) }
-        log.record("shown", [("identifier", .string(identifier)), ("app", .string(app)),
-                             ("desktopID", .integer(Int64(desktopID))), ("replaced", .bool(replacing != nil)),
-                             ("summary", .string(mapped.notification.summary)), ("actions", .object(meanings))],
-                   "\(replacing == nil ? "showed" : "replaced") \(identifier) of \(app) as desktop notification \(desktopID)")
+    }
+
+    /// Notes a call on the notification server sent about `subject`: said to be late past the deadline.
+    func track(_ method: String, _ subject: String) -> Int {
+        lastDesktopCall += 1
+        let now = MonotonicClock.now()
+        desktopCalls[lastDesktopCall] = DesktopCall(method: method, subject: subject,
+                                                    due: MonotonicClock.deadline(after: options.callDeadline), sent: now)
+        return lastDesktopCall
+    }
+
+    /// Forgets the call `number`, answered; says so when it was late (for
+    /// people: when it was the last late one, that the server answers again).
+    func answered(_ number: Int) {
+        guard let call = desktopCalls.removeValue(forKey: number), call.due == nil else { return }
+        let seconds = (Double(MonotonicClock.now() - call.sent) / 1e8).rounded() / 10
+        let stillLate = desktopCalls.values.contains { $0.due == nil }
+        if !stillLate { saidLate = false }
+        log.record("answered", [("method", .string(call.method)), ("subject", .string(call.subject)),
+                                ("seconds", .double(seconds))],
+                   "the notification server answered \(call.method) for \(call.subject) after \(NumberText.short(seconds)) s"
+                   + (stillLate ? "" : "; it answers again"),
+                   detailed: stillLate)
+    }
+
+    /// Says that the call `number` passed its deadline; it keeps waiting for
+    /// its answer. Said to people once until the server answers again.
+    func late(_ number: Int) {
+        guard let call = desktopCalls[number] else { return }
+        desktopCalls[number]?.due = nil
+        let detailed = saidLate
+        saidLate = true
+        log.record("timedOut", [("method", .string(call.method)), ("subject", .string(call.subject)),
+                                ("deadline", .double(options.callDeadline)),
+                                ("unanswered", .integer(Int64(desktopCalls.count)))],
+                   "the notification server has not answered \(call.method) for \(call.subject) within "
+                   + "\(NumberText.short(options.callDeadline)) s (\(desktopCalls.count) calls wait); the front end goes on, "
+                   + "and what it sent is shown when the server answers", detailed: detailed)
     }
 
     /// What an action key does, for the log: `respond:ID`, `reply:ID`, `open`, `allow`, `deny`.
@@ -65,17 +132,30 @@ extension DesktopFrontEnd {
     func close(_ identifier: String, reason: String) {
         relisting?.unseen.remove(identifier)
         notifications[identifier] = nil
+        takeOver.remove(identifier)
+        if notifying[identifier] != nil { notifying[identifier] = Notifying(closeAfter: reason) }
         guard let entry = shown.forget(identifier), entry.desktopID != 0 else { return }
         invoked.remove(entry.desktopID)
-        do throws(BusError) {
-            try desktop?.close(entry.desktopID)
-        } catch {
-            // One the notification server no longer has (closed meanwhile) is refused: nothing to do.
-            if error.closedConnection { desktopGone(error.message) } else { log.detail("closing \(identifier): \(error)") }
-        }
+        closeOnDesktop(entry.desktopID, "closing \(identifier)")
         log.record("closed", [("identifier", .string(identifier)), ("desktopID", .integer(Int64(entry.desktopID))),
                               ("by", .string("tidings")), ("reason", .string(reason))],
-                   "closed desktop notification \(entry.desktopID) (\(identifier)): \(reason)")
+                   "closed desktop notification \(entry.desktopID) (\(identifier)): \(reason)", detailed: true)
+    }
+
+    /// CloseNotification of `desktopID`, without waiting; `what` says what for, in the log.
+    private func closeOnDesktop(_ desktopID: UInt32, _ what: String) {
+        guard let bus = desktop else { return }
+        let call = track("CloseNotification", String(desktopID))
+        do throws(BusError) {
+            try bus.close(desktopID) { [unowned self] result in
+                answered(call)
+                // One the notification server no longer has (closed meanwhile) is refused: nothing to do.
+                if case .failure(let error) = result { log.detail("\(what): \(error)") }
+            }
+        } catch {
+            answered(call)
+            if error.closedConnection { desktopGone(error.message) } else { log.detail("\(what): \(error)") }
+        }
     }
 
     /// Closes a replaced notification whose replacement did not come.
@@ -89,16 +169,24 @@ extension DesktopFrontEnd {
     func prompt(_ request: JSON) {
         guard let app = request["app"]?.stringValue, let bus = desktop else { return }
         let mapped = DesktopPresentation(authorizationRequest: request, app: display(of: app), capabilities: bus.capabilities)
+        let replacing = prompts.first { $0.value == app }?.key
+        let call = track("Notify", app)
         do throws(BusError) {
-            let replacing = prompts.first { $0.value == app }?.key
-            let desktopID = try bus.notify(mapped.notification, replacing: replacing)
-            prompts[desktopID] = app
-            promptActions[desktopID] = mapped.actions
-            let meanings = mapped.notification.actions.map { ($0.key, JSON.string(Self.meaning(of: mapped.actions[$0.key]))) }
-            log.record("prompted", [("app", .string(app)), ("desktopID", .integer(Int64(desktopID))),
-                                    ("actions", .object(meanings))],
-                       "asked whether \(app) may send notifications (desktop notification \(desktopID))")
+            try bus.notify(mapped.notification, replacing: replacing) { [unowned self] result in
+                answered(call)
+                guard case .success(let desktopID) = result else {
+                    if case .failure(let error) = result { log.detail("prompting for \(app): \(error)") }
+                    return
+                }
+                prompts[desktopID] = app
+                promptActions[desktopID] = mapped.actions
+                let meanings = mapped.notification.actions.map { ($0.key, JSON.string(Self.meaning(of: mapped.actions[$0.key]))) }
+                log.record("prompted", [("app", .string(app)), ("desktopID", .integer(Int64(desktopID))),
+                                        ("actions", .object(meanings))],
+                           "asked whether \(app) may send notifications (desktop notification \(desktopID))")
+            }
         } catch {
+            answered(call)
             if error.closedConnection { desktopGone(error.message) } else { log.detail("prompting for \(app): \(error)") }
         }
     }
@@ -108,11 +196,7 @@ extension DesktopFrontEnd {
         guard let desktopID = prompts.first(where: { $0.value == app })?.key else { return }
         prompts[desktopID] = nil
         promptActions[desktopID] = nil
-        do throws(BusError) {
-            try desktop?.close(desktopID)
-        } catch {
-            if error.closedConnection { desktopGone(error.message) } else { log.detail("closing the prompt of \(app): \(error)") }
-        }
+        closeOnDesktop(desktopID, "closing the prompt of \(app)")
     }
 
     /// Handles what the notification server reports.
@@ -128,7 +212,7 @@ extension DesktopFrontEnd {
             let action = shown.entries[identifier]?.presentation?.actions[key] ?? (key == "default" ? .respond("default") : nil)
             log.record("invoked", [("identifier", .string(identifier)), ("desktopID", .integer(Int64(desktopID))),
                                    ("key", .string(key)), ("meaning", .string(Self.meaning(of: action)))],
-                       "the user chose \(key) on \(identifier)")
+                       "the user chose \(key) on \(identifier)", detailed: true)
             switch action {
             case .respond(let actionIdentifier)?: respond(identifier, action: actionIdentifier, text: nil)
             case .openInterface?: openWindow(identifier)
@@ -149,10 +233,11 @@ extension DesktopFrontEnd {
             }
             guard let identifier = shown.identifier(of: desktopID) else { return }
             shown.retire(identifier)
+            takeOver.remove(identifier)
             let why = Self.reasonName(reason)
             log.record("closed", [("identifier", .string(identifier)), ("desktopID", .integer(Int64(desktopID))),
                                   ("by", .string("desktop")), ("reason", .string(why)), ("afterAction", .bool(afterAction))],
-                       "desktop notification \(desktopID) (\(identifier)) closed: \(why)")
+                       "desktop notification \(desktopID) (\(identifier)) closed: \(why)", detailed: true)
             if reason == .dismissed && !afterAction { respond(identifier, action: "dismiss", text: nil) }
         }
     }
@@ -175,10 +260,16 @@ extension DesktopFrontEnd {
         answer(.notificationsRespond, .object(params)) { [unowned self] answer in
             switch answer {
             case .success(let result):
+                // An extension that never completed (its deadline passed, or it ended) is said in this one line.
+                let uncompleted = result["diagnostics"]?.arrayValue?.first {
+                    ["response.completion-timeout", "response.completion-abandoned"].contains($0["code"]?.stringValue ?? "")
+                }?["message"]?.stringValue
                 log.record("responded", [("identifier", .string(identifier)), ("action", .string(action)),
                                          ("receiver", result["receiver"] ?? .null), ("option", result["option"] ?? .null),
-                                         ("dismissed", result["dismissed"] ?? .null)],
-                           "answered \(action) on \(identifier): \(result["receiver"]?.stringValue ?? "nobody") received it")
+                                         ("dismissed", result["dismissed"] ?? .null), ("completed", .bool(uncompleted == nil))],
+                           "answered \(action) on \(identifier): "
+                           + (uncompleted.map { "the extension did not complete it: \($0)" }
+                              ?? "\(result["receiver"]?.stringValue ?? "nobody") received it"))
                 if result["dismissed"]?.boolValue == false, shown.entries[identifier]?.desktopID == 0,
                    let presentation = result["presentation"], let app = presentation["app"]?.stringValue {
                     show(identifier, app: app, presentation, fromRelist: false)
@@ -239,7 +330,7 @@ extension DesktopFrontEnd {
         answer(.notificationsOpen, .object([("identifier", .string(identifier))])) { [unowned self] answer in
             switch answer {
             case .success:
-                log.record("opened", [("identifier", .string(identifier))], "opened the interface of \(identifier)")
+                log.record("opened", [("identifier", .string(identifier))], "opened the interface of \(identifier)", detailed: true)
             case .failure(let error):
                 log.record("refused", [("identifier", .string(identifier)), ("action", .string("open")),
                                        ("code", .integer(error.code)), ("message", .string(error.message))],

@@ -188,12 +188,12 @@ extension DesktopFrontEnd {
                 answer(.inboxTake, .object([("app", .string(app)), ("ids", .array([.integer(id)]))])) { _ in }
                 log.record("activated", [("app", .string(app)), ("entry", .integer(id)),
                                          ("action", entry["actionIdentifier"] ?? .null)],
-                           "handed response \(id) to \(app) (ActivateAction) and took it from its inbox")
+                           "handed response \(id) to \(app) (ActivateAction) and took it from its inbox", detailed: true)
             case .noBusName:
                 // Tried again when either connection comes back (`forwardInbox`, the subscription's replay).
                 forwarding.remove(id)
                 log.record("kept", [("app", .string(app)), ("entry", .integer(id))],
-                           "\(app) has no bus name: response \(id) stays in its inbox")
+                           "\(app) has no bus name: response \(id) stays in its inbox", detailed: true)
             case .failed(let why):
                 forwarding.remove(id)
                 log.record("kept", [("app", .string(app)), ("entry", .integer(id)), ("error", .string(why))],

@@ -60,6 +60,19 @@ package final class DesktopFrontEnd {
     /// yet, by identifier, with the instant (monotonic) they are closed by if
     /// it does not: the new one then replaces it on screen (`replaces_id`).
     var awaitingReplacement: [String: UInt64] = [:]
+    /// Notifications on screen shown from another bus connection (a previous
+    /// run's, or one that went away): the notification server sends their
+    /// close and click there, so the next re-list shows each again from this
+    /// connection (Notify replacing its desktop id), which takes them over.
+    var takeOver: Set<String> = []
+    /// The calls on the notification server not answered yet, by number.
+    var desktopCalls: [Int: DesktopCall] = [:]
+    /// The number of the last call on the notification server.
+    var lastDesktopCall = 0
+    /// True once a late call was said to people, until the notification server answers again.
+    var saidLate = false
+    /// The notifications whose Notify is not answered yet, and what waits for its answer.
+    var notifying: [String: Notifying] = [:]
     /// How long a replaced notification waits for its replacement, in seconds.
     static let replacementWait = 1.0
     /// A re-list under way: the identifiers shown before it that it has not seen listed yet.
@@ -80,6 +93,25 @@ package final class DesktopFrontEnd {
     var failure: FrontEndError?
     /// The expanded-interface windows open ("Show More"), each a `tidings show` process.
     lazy var windows = WindowProcesses(socketPath: options.socketPath)
+
+    /// A call on the notification server not answered yet.
+    struct DesktopCall {
+        /// Its method, and the notification (or app) it is about, for the log.
+        var method: String
+        var subject: String
+        /// When it is said to be late (monotonic); nil once it was.
+        var due: UInt64?
+        /// When it was sent (monotonic).
+        var sent: UInt64
+    }
+
+    /// What waits for the answer to a notification's Notify.
+    struct Notifying {
+        /// The last show asked for meanwhile: made once the id is known.
+        var next: (app: String, presentation: JSON, fromRelist: Bool)?
+        /// Why it is to be closed once shown (Tidings closed it meanwhile).
+        var closeAfter: String?
+    }
 
     /// A re-list's progress.
     struct Relisting {
@@ -159,6 +191,7 @@ package final class DesktopFrontEnd {
         for window in descriptors[windowsFrom...] where window.revents != 0 { serviceWindow(window.fd) }
         let now = MonotonicClock.now()
         for (identifier, due) in awaitingReplacement where due <= now { closeReplaced(identifier) }
+        for (number, call) in desktopCalls.sorted(by: { $0.key < $1.key }) { if let due = call.due, due <= now { late(number) } }
         if serverRetry.isDue(at: now) { connectServer() }
         if busRetry.isDue(at: now) { retryDesktop() }
         if let server, server.wantsToWrite { flush(server) }
@@ -169,7 +202,8 @@ package final class DesktopFrontEnd {
     private func timeout() -> Int32 {
         if desktop?.busy == true { return 0 }
         let now = MonotonicClock.now()
-        var next: UInt64? = ([serverRetry.due, busRetry.due].compactMap { $0 } + awaitingReplacement.values).min()
+        var next: UInt64? = ([serverRetry.due, busRetry.due].compactMap { $0 } + awaitingReplacement.values
+                             + desktopCalls.values.compactMap(\.due)).min()
         if let busDue = desktop?.connection.timeout {
             let due = busDue * 1_000
             next = min(next ?? due, due)
@@ -256,13 +290,15 @@ package final class DesktopFrontEnd {
 
     /// Connects to the bus and its notification server.
     func connectDesktop() throws(BusError) {
-        let bus = try DesktopBus(address: options.busAddress, notificationsName: options.notificationsName, library: library)
+        let bus = try DesktopBus(address: options.busAddress, notificationsName: options.notificationsName,
+                                 deadline: UInt64(min(max(options.callDeadline, 0.001), 86_400) * 1_000_000), library: library)
         desktop = bus
         busRetry.reset()
         // Ids kept from another bus or notification server (the last login's) mean nothing to this one.
         if shown.showing(onBus: bus.busID, server: bus.owner) {
             log.detail("the notification server is \(bus.owner) on bus \(bus.busID): the desktop ids kept are forgotten")
         }
+        takeOver = Set(shown.entries.filter { $0.value.desktopID != 0 }.keys)
         let capabilities = bus.capabilities.names.sorted()
         log.record("desktop", [("server", .string(bus.information.name)), ("version", .string(bus.information.version)),
                                ("capabilities", .array(capabilities.map(JSON.string)))],
@@ -297,7 +333,14 @@ package final class DesktopFrontEnd {
             desktopGone(error.message)
             return
         }
-        for signal in bus.takeSignals() { handleSignal(signal) }
+        for arrival in bus.takeArrivals() {
+            // An answer or signal handled may have lost the bus: the rest went with it.
+            guard desktop === bus else { break }
+            switch arrival {
+            case .signal(let signal): handleSignal(signal)
+            case .answer(let handle): handle()
+            }
+        }
         if events & (Int16(POLLHUP) | Int16(POLLERR)) != 0 {
             desktopGone("the bus closed the connection")
         } else if bus.ownerChanged {
@@ -313,6 +356,9 @@ package final class DesktopFrontEnd {
         desktop = nil
         // Their calls went with the bus (their completion never runs): tried again when it is back.
         forwarding = []
+        desktopCalls = [:]
+        notifying = [:]
+        saidLate = false
         log.record("disconnected", [("from", .string("bus")), ("reason", .string(why))],
                    "the bus or the notification server went away (\(why)); reconnecting")
         busRetry.schedule()

@@ -1,7 +1,8 @@
 import Glibc
 import TidingsBase
 
-/// The front end's log: one human line per thing done on standard error and,
+/// The front end's log: on standard error a line for each notification shown
+/// and each answer the user gave (the rest with `verbose`), and,
 /// with `json`, one JSON object per line on standard output, each with a
 /// stable `event` field (for programs and tests). Written at once, unbuffered.
 package final class FrontEndLog {
@@ -26,8 +27,11 @@ package final class FrontEndLog {
     /// Logs the thing done: `sentence` for people, `event` with `fields` for
     /// programs, and `monotonic`: when, in seconds of CLOCK_MONOTONIC (to
     /// time what the front end did, as Scripts/desktop-latency.py does).
-    package func record(_ event: String, _ fields: [(String, JSON)] = [], _ sentence: String) {
-        write(name + ": " + sentence + "\n", to: errors)
+    /// A `detailed` thing (more than a notification's one line: its
+    /// replacement, its close, the action chosen before its answer) is said
+    /// to people only with `--verbose`; programs always hear it.
+    package func record(_ event: String, _ fields: [(String, JSON)] = [], _ sentence: String, detailed: Bool = false) {
+        if verbose || !detailed { write(name + ": " + sentence + "\n", to: errors) }
         guard json else { return }
         let when = JSON.double(Double(MonotonicClock.now()) / 1e9)
         write(JSON.object([("event", .string(event))] + fields + [("monotonic", when)]).serialized() + "\n", to: output)

@@ -17,6 +17,10 @@ package struct FrontEndOptions: Sendable {
     package var json = false
     /// Log the details too (each event heard, each call made).
     package var verbose = false
+    /// How long a call on the notification server may go unanswered before
+    /// the front end says so, in seconds (the call still waits for its answer);
+    /// also the longest each call made while connecting to it waits.
+    package var callDeadline = 5.0
 
     /// Options for the server at `socketPath` and the bus at `busAddress`.
     package init(socketPath: String, busAddress: String) {

@@ -77,6 +77,15 @@ extension HostService {
         }) { service, params, _ throws(RPCError) in try service.remove(&params) },
     ]
 
+    /// Says in the server's log, one line each, that an extension never
+    /// completed a response (its deadline passed, or it ended first): else
+    /// a forgotten completion is a long wait that nobody explains.
+    private func logUncompleted(_ diagnostics: [Diagnostic], identifier: String, app: String) {
+        for diagnostic in diagnostics where diagnostic.code == .completionTimeout || diagnostic.code == .completionAbandoned {
+            configuration.log(.error(diagnostic.code, "The response to \(identifier) of \(app) was not completed: \(diagnostic.message)"))
+        }
+    }
+
     /// Answers through `reply` once the extension has answered the
     /// response (or its deadline passed), holding no thread meanwhile.
     private func respond(_ params: inout Params, reply: @escaping Method.Reply) throws(RPCError) {
@@ -91,6 +100,7 @@ extension HostService {
             switch outcome {
             case .success(let outcome):
                 self.publishFailures(outcome.diagnostics, of: outcome.presentation.app)
+                self.logUncompleted(outcome.diagnostics, identifier: identifier, app: outcome.presentation.app)
                 reply(.success(outcome.json))
             case .failure(let error) where error.code == .responseUnknownNotification:
                 reply(.failure(.unknownNotification(identifier)))

@@ -11,8 +11,8 @@ enum DeliverCommand: Command {
     static let spec = CommandSpec(
         name: "deliver",
         summary: "Deliver a notification — its attachments into the store, through its app's service extension — and print the presentation, a banner; optionally open its content extension's expanded interface, tap its media button or its elements, respond.",
-        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--open] [--tap-media-button] [--tap-element ID]... [--submit-element ID=TEXT]... [--input TEXT]... [--respond ACTION [--text T]] [--deadline SECONDS] [--service-deadline SECONDS] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]",
-        options: deliveryOptions + [
+        usage: "PAYLOAD.json [--app ID] [--categories FILE]... [--app-name NAME] [--app-icon ICON] [--previews always|never] [--width N] [--open] [--tap-media-button] [--tap-element ID]... [--submit-element ID=TEXT]... [--input TEXT]... [--respond ACTION [--text T]] [--deadline SECONDS] [--service-deadline SECONDS] [--move-attachments] [--isolation MODE] [--explain] [--no-cache] [--json]; or PAYLOAD.json --server|--socket PATH [--app ID] [--categories FILE]... [--id ID] [--width N] [--open] [--move-attachments] [--json]",
+        options: deliveryOptions + serverOptions + [
             .init(name: "open", value: nil,
                   help: "Open the expanded interface (as a long press does): the content extension's view is made and drawn. Without it the notification shows as a banner and no content-extension code runs."),
             .init(name: "tap-media-button", value: nil,
@@ -38,6 +38,7 @@ enum DeliverCommand: Command {
             "Elements: --tap-element, --submit-element and --input reach the extension in the order given, after the delivery and before --respond, only when its manifest sets UNNotificationExtensionUserInteractionEnabled; the first one refused (no such element, a disabled one, no text input asked for, interaction not enabled) stops there with its error.",
             "Previews: with --previews never the body shows as the category's hiddenPreviewsBodyPlaceholder (\"Notification\" when it has none), the title and subtitle only with its hiddenPreviewsShowTitle / hiddenPreviewsShowSubtitle options, and no view or attachment.",
             "Attachments: each file (a \"path\" relative to the payload's directory, which it may not leave, an absolute \"path\", or a file:// \"url\") must be a regular file whose name has an extension (or whose entry has a \"typeHint\"), as iOS requires, of a type recognised by its content — JPEG, PNG, GIF (10 MB); WAVE, AIFF, MP3, M4A (5 MB); MPEG, MPEG-2, MPEG-4, AVI (50 MB) — or the notification is refused with Apple's error code (100–105). Accepted files are copied (moved with --move-attachments) into the store, $XDG_STATE_HOME/tidings/attachments (~/.local/state/…), private to you.",
+            "To the running server: with --server (its default socket) or --socket PATH the notification is handed to a running tidings serve (notifications.deliver, after categories.register for each --categories file) instead of a host of the command's own: it is shown wherever the server's front ends show it (tidings desktop puts it on the desktop) and stays delivered there. Attachment paths relative to the payload's directory are made absolute for the server. The server's extensions serve it, not --extensions; the options of the command's own host (--respond, --tap-element, --isolation, …) are refused. It prints the server's answer as a delivery is printed (--json: the answer as the server gave it); exit 75 when no server listens there.",
             SearchPathOption.discussion,
             IsolationOption.discussion,
             DeadlineOption.discussion,
@@ -51,6 +52,7 @@ enum DeliverCommand: Command {
             "tidings deliver invite.json --categories categories.json --respond comment --text \"Count me in\" --json",
             "tidings deliver invite.json --categories categories.json --tap-element addComment --input \"Count me in\"",
             "tidings deliver invite-with-photo.json --categories categories.json --explain",
+            "tidings deliver invite.json --categories categories.json --server",
         ])
 
     /// The options of a delivery that `tidings preview` shares.
@@ -78,6 +80,7 @@ enum DeliverCommand: Command {
     ]
 
     static func run(_ arguments: ParsedArguments, environment: [String: String]) throws(CommandFailure) -> ExitCode {
+        if handsToServer(arguments) { return try deliverToServer(arguments, environment: environment) }
         let opening = arguments.flag("open") || arguments.flag("tap-media-button")
             || ["tap-element", "submit-element", "input"].contains { !arguments.values($0).isEmpty }
         let session = try deliver(arguments, command: "deliver", opening: opening, environment: environment)
