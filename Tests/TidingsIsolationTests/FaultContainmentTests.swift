@@ -223,8 +223,15 @@ private final class Bench: @unchecked Sendable {
     var bundles: String { directory.file("bundles") }
     var faultyBundle: String { bundles + "/Faulty.appex" }
 
+    /// The name of this bench's worker executable, a copy of `tidings`:
+    /// its workers' name (their comm) tells them from every other test's.
+    let workerName = "tidings-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+    /// The copy's path.
+    var workerExecutable: String { directory.file(workerName) }
+
     init(fault: String?) throws {
         ledger = FaultLedger(path: directory.file("state/faults.json"))
+        try FileManager.default.copyItem(atPath: Locations.product("tidings"), toPath: directory.file(workerName))
         try FileManager.default.createDirectory(atPath: bundles, withIntermediateDirectories: true)
         try install("Faulty", identifier: "com.example.tests.faulty", category: "faulty", fault: fault)
         try install("Healthy", identifier: "com.example.tests.healthy", category: "healthy", fault: nil)
@@ -245,7 +252,7 @@ private final class Bench: @unchecked Sendable {
     /// A host running every extension in a worker, with short limits and,
     /// unless told otherwise, no wait before a restart.
     func host(responseDeadline: Double = 0.2, initialBackoff: Double = 0) -> NotificationHost {
-        var settings = WorkerSettings(executable: Locations.product("tidings"))
+        var settings = WorkerSettings(executable: workerExecutable)
         // The CPU budget (0.2–0.4 s of CPU time) must run out well before the call timeout (wall
         // time) even on a loaded machine, or an endless loop is taken for a hang.
         settings.cpuTimePerCall = 0.2
@@ -287,11 +294,12 @@ private final class Bench: @unchecked Sendable {
         try FileManager.default.moveItem(atPath: built, toPath: library)
     }
 
-    /// The pids of the worker processes this test process started: the
-    /// `tidings` children of its sandboxes' inits, which are its own
-    /// children, copies of it that never ran another program. (Its other
-    /// children are not this test's: a compiler another suite runs meanwhile,
-    /// or a `tidings serve`, whose sandboxes are its own.)
+    /// The pids of this bench's worker processes: the children named
+    /// `workerName` of the test process's sandboxes' inits (its own
+    /// children, copies of it that never ran another program). Not the
+    /// workers of the tests that run beside this one, which a kill must
+    /// not reach; nor the test process's other children: a compiler another
+    /// suite runs meanwhile, or a `tidings serve`, whose sandboxes are its own.
     func workerProcesses() -> [Int32] {
         /// A process's parent and name (its comm), from /proc/PID/stat.
         func entry(_ pid: String) -> (parent: Int32, name: Substring)? {
@@ -305,7 +313,7 @@ private final class Bench: @unchecked Sendable {
             Int32(pid).flatMap { number in entry(pid).map { (number, $0) } }
         })
         let children = processes.filter { $0.value.parent == getpid() && $0.value.name != "tidings" }
-        let workers = processes.filter { children[$0.value.parent] != nil && $0.value.name == "tidings" }
+        let workers = processes.filter { children[$0.value.parent] != nil && $0.value.name == workerName }
         return workers.map(\.key)
     }
 
