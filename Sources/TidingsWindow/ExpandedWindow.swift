@@ -20,6 +20,9 @@ package struct WindowOptions: Sendable {
     package var width: Int = 360
     /// Light or dark, when forced.
     package var appearance: Appearance?
+    /// The text-input action whose field shows (and has the focus) from the
+    /// start: what a desktop without inline replies opens the window for.
+    package var reply: String?
 
     /// Options for `identifier` on the server at `socketPath`.
     package init(identifier: String, socketPath: String) {
@@ -539,11 +542,12 @@ package final class ExpandedWindow {
                 register(title, "action", button)
                 toolkit.append(button, to: container)
                 row = buildTextEntry(in: container, button: input["buttonTitle"]?.stringValue ?? "Send",
-                                     placeholder: input["placeholder"]?.stringValue ?? "", visible: false) {
+                                     placeholder: input["placeholder"]?.stringValue ?? "", visible: options.reply == identifier) {
                     [unowned self] text in
                     send(.notificationsRespond, [("action", .string(identifier)), ("text", .string(text))],
                          response: "the response went to its receiver")
                 }
+                if options.reply == identifier, let row, let field = fields[row] { toolkit.focus(field) }
             } else {
                 let button = toolkit.button(title) { [unowned self] in
                     send(.notificationsRespond, [("action", .string(identifier))], response: "the response went to its receiver")

@@ -14,16 +14,16 @@ import TidingsDesktop
             appName: "Events", summary: "Team offsite",
             body: "Thursday 4 December, 09:00–17:00\nLighthouse, Pier 3\nA day of planning, then dinner on the pier.",
             actions: [.init(key: "default", label: "Open"), .init(key: "accept", label: "Accept"),
-                      .init(key: "decline", label: "Decline")],
+                      .init(key: "decline", label: "Decline"), .init(key: "comment", label: "Comment…")],
             hints: ["urgency": .byte(1), "desktop-entry": .string("com.example.events"),
                     "category": .string("event-invite"), "suppress-sound": .bool(true), "image-path": .string(image)])
         expected.appIcon = "/usr/share/icons/events.png".fileURI
         #expect(mapped.notification == expected)
         #expect(mapped.actions == ["default": .respond("default"), "accept": .respond("accept"),
-                                   "decline": .respond("decline")])
+                                   "decline": .respond("decline"), "comment": .typeIn("comment")])
         #expect(mapped.degradations == [
             "the view's buttons and text fields are not shown: use them through another client of `tidings serve` (notifications.interact)",
-            "this server takes no inline reply: text-input actions are left out (answer them through another client of `tidings serve`: notifications.respond with the text)",
+            "this server takes no inline reply: a text-input action opens the interface's window (tidings show), with the action's field to type in",
         ])
     }
 

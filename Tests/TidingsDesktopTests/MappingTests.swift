@@ -11,16 +11,18 @@ import TidingsDesktop
         var expected = DesktopNotification(
             appName: "Events", summary: "Team offsite", body: "You are invited to the team offsite.",
             actions: [.init(key: "default", label: "Open"), .init(key: "accept", label: "Accept"),
-                      .init(key: "decline", label: "Decline"), .init(key: "tidings.open", label: "Show More")],
+                      .init(key: "decline", label: "Decline"), .init(key: "comment", label: "Comment…"),
+                      .init(key: "tidings.open", label: "Show More")],
             hints: ["urgency": .byte(1), "desktop-entry": .string("com.example.events"),
                     "category": .string("event-invite"), "suppress-sound": .bool(true),
                     "image-path": .string("file:///tmp/mapcap/state/tidings/attachments/05fbbe9061f85ff94585dbcabc370ae0.png")])
         expected.appIcon = "/usr/share/icons/events.png".fileURI
         #expect(mapped.notification == expected)
         #expect(mapped.actions == ["default": .respond("default"), "accept": .respond("accept"),
-                                   "decline": .respond("decline"), "tidings.open": .openInterface])
+                                   "decline": .respond("decline"), "comment": .typeIn("comment"),
+                                   "tidings.open": .openInterface])
         #expect(mapped.degradations == [
-            "this server takes no inline reply: text-input actions are left out (answer them through another client of `tidings serve`: notifications.respond with the text)",
+            "this server takes no inline reply: a text-input action opens the interface's window (tidings show), with the action's field to type in",
         ])
     }
 
@@ -116,8 +118,9 @@ import TidingsDesktop
         #expect(mapped.notification.body == "1 invitations")
         #expect(mapped.notification.hints["image-path"] == nil)
         #expect(!mapped.notification.body.contains("invited"))
-        // Nothing to open: with previews hidden the interface shows no view.
-        #expect(mapped.notification.actions.map(\.key) == ["default", "accept", "decline"])
+        // Nothing to open: with previews hidden the interface shows no view. The actions stay
+        // (as on iOS); the text-input one opens the window for its field.
+        #expect(mapped.notification.actions.map(\.key) == ["default", "accept", "decline", "comment"])
     }
 
     @Test func aQuietNotificationHasLowUrgencyNoSoundAndStays() throws {

@@ -354,6 +354,42 @@ struct WindowTests {
         _ = try rig.client().call("server.ping", .object([]))
     }
 
+    @Test func aTextInputActionOnDunstOpensTheWindowToTypeIn() throws {
+        // dunst takes no inline reply: "Comment" is offered all the same, and opens the window at its field.
+        let rig = try serving("invite-reply")
+        try rig.startDesktop(environment: ["DISPLAY": rig.session.display.name])
+        _ = try rig.waitFor("synchronised")
+        let shown = try rig.waitFor("shown", identifier: "invite-reply")
+        #expect(shown["actions"]?["comment"] == .string("type:comment"), "\(shown)")
+        try rig.chooseInMenu("comment")
+        let ready = try rig.waitFor("window", identifier: "invite-reply") { line in
+            line["window"] == .string("redrawn") && line["line"]?["loading"] == .bool(false)
+                && line["line"]?["controls"]?.arrayValue?.contains {
+                    $0["name"] == .string("Add a comment") && $0["kind"] == .string("textInput")
+                } == true
+        }
+        let field = try #require(ready["line"]?["controls"]?.arrayValue?.first { $0["kind"] == .string("textInput") })
+        let frame = (field["frame"]?.arrayValue ?? []).compactMap(\.integerValue)
+        try #require(frame.count == 4)
+        let display = ["DISPLAY": rig.session.display.name]
+        let xdotool = try #require(ProcessRunner.which("xdotool"))
+        var window: String?
+        _ = eventually {
+            window = (try? ProcessRunner.run(xdotool, ["search", "--name", "invite-reply"], environment: display,
+                                             deadline: patience))?.standardOutput.split(separator: "\n").first.map(String.init)
+            return window != nil
+        }
+        let id = try #require(window, "no window of invite-reply on \(rig.session.display.name)")
+        _ = try ProcessRunner.run(xdotool, ["mousemove", "--window", id, "\(frame[0] + frame[2] / 2)", "\(frame[1] + frame[3] / 2)",
+                                            "click", "1", "type", "--window", id, "Count me in"],
+                                  environment: display, deadline: patience)
+        // The response dismisses the notification: the window may be gone before xdotool is done.
+        _ = try ProcessRunner.run(xdotool, ["key", "--window", id, "Return"], environment: display, deadline: patience)
+        let answered = try rig.waitFor("window", identifier: "invite-reply") { $0["window"] == .string("answered") }
+        #expect(answered["line"]?["userText"] == .string("Count me in"), "\(answered)")
+        #expect(answered["line"]?["receiver"] == .string("extension"))
+    }
+
     @Test func showMoreWithoutADisplayFallsBackToText() throws {
         let rig = try serving("invite-text")
         try rig.startDesktop()

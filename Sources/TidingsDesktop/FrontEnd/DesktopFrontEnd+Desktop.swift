@@ -122,6 +122,7 @@ extension DesktopFrontEnd {
         switch action {
         case .respond(let identifier)?: "respond:" + identifier
         case .reply(let identifier)?: "reply:" + identifier
+        case .typeIn(let identifier)?: "type:" + identifier
         case .openInterface?: "open"
         case .authorize(let allow)?: allow ? "allow" : "deny"
         case nil: "none"
@@ -216,6 +217,7 @@ extension DesktopFrontEnd {
             switch action {
             case .respond(let actionIdentifier)?: respond(identifier, action: actionIdentifier, text: nil)
             case .openInterface?: openWindow(identifier)
+            case .typeIn(let actionIdentifier)?: openWindow(identifier, reply: actionIdentifier)
             case .authorize?, .reply?, nil: break
             }
         case .replied(let desktopID, let text):
@@ -283,10 +285,11 @@ extension DesktopFrontEnd {
     }
 
     /// "Show More": the interface in a window of its own (`tidings show`), one per notification;
-    /// as text on the desktop (`open`) when no window can start.
-    private func openWindow(_ identifier: String) {
+    /// as text on the desktop (`open`) when no window can start. With `reply`,
+    /// a text-input action's field shows in it from the start.
+    private func openWindow(_ identifier: String, reply: String? = nil) {
         do throws(SystemError) {
-            guard try windows.open(identifier) else {
+            guard try windows.open(identifier, reply: reply) else {
                 return log.detail("the window of \(identifier) is open already")
             }
             log.record("window", [("identifier", .string(identifier)), ("window", .string("started"))],

@@ -77,6 +77,7 @@ struct ActionTable {
             return
         }
         guard capabilities.inlineReply else {
+            add(key: identifier, label: label + "…", meaning: .typeIn(identifier))
             degradations.append(Degradation.noInlineReply)
             return
         }

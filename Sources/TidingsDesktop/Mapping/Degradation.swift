@@ -7,7 +7,7 @@ enum Degradation {
     static let noActionsToDecide = "this server shows no actions: decide with `tidings apps allow` or `tidings apps deny`"
     /// A text-input action on a server without `inline-reply`.
     static let noInlineReply =
-        "this server takes no inline reply: text-input actions are left out (answer them through another client of `tidings serve`: notifications.respond with the text)"
+        "this server takes no inline reply: a text-input action opens the interface's window (tidings show), with the action's field to type in"
     /// A second text-input action: a notification takes one inline reply.
     static let oneInlineReply = "this server takes one inline reply per notification: further text-input actions are left out"
     /// More actions than a notification offers.

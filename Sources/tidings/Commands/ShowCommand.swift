@@ -9,12 +9,14 @@ enum ShowCommand: Command {
     static let spec = CommandSpec(
         name: "show",
         summary: "Open a delivered notification's expanded interface in a window (GTK 4): its extension's view, live, with the default content and the category's actions.",
-        usage: "IDENTIFIER [--socket PATH] [--width POINTS] [--appearance light|dark] [--json]",
+        usage: "IDENTIFIER [--socket PATH] [--width POINTS] [--appearance light|dark] [--reply ACTION] [--json]",
         options: [
             SocketOption.option,
             .init(name: "width", value: "POINTS",
                   help: "The window's width in logical pixels (default 360; GTK scales it for HiDPI). The view is width × the extension's ratio high while it loads, then the height it prefers."),
             .init(name: "appearance", value: "light|dark", help: "Force the light or dark style (default: GTK's own setting)."),
+            .init(name: "reply", value: "ACTION",
+                  help: "Open with the field of the text-input action ACTION showing and focused (what tidings desktop does for such an action on a notification server without inline replies)."),
             .init(name: "json", value: nil,
                   help: "Log one JSON object per line on standard output, each with an \"event\" field, for programs."),
         ],
@@ -49,6 +51,7 @@ enum ShowCommand: Command {
             }
             options.appearance = chosen
         }
+        options.reply = arguments.value("reply")
         // A log reader that went away (the front end that started it) leaves the window open: its writes fail, quietly.
         signal(SIGPIPE, SIG_IGN)
         let log = FrontEndLog(json: arguments.flag("json"), verbose: false, name: "tidings show")
