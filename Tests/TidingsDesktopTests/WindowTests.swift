@@ -64,14 +64,7 @@ struct WindowTests {
 
         /// The window's X id, found by its title (which names the notification).
         func windowID() throws -> String {
-            var id: String?
-            _ = eventually {
-                id = (try? ProcessRunner.run(ProcessRunner.which("xdotool")!, ["search", "--name", identifier],
-                                             environment: display, deadline: patience))?
-                    .standardOutput.split(separator: "\n").first.map(String.init)
-                return id != nil
-            }
-            return try #require(id, "no window named \(identifier) on \(rig.session.display.name); its log:\n\(rig.text(of: log))")
+            try window(named: identifier, on: rig.session.display, or: "its log:\n\(rig.text(of: log))")
         }
 
         var display: [String: String] { ["DISPLAY": rig.session.display.name] }
@@ -373,13 +366,7 @@ struct WindowTests {
         try #require(frame.count == 4)
         let display = ["DISPLAY": rig.session.display.name]
         let xdotool = try #require(ProcessRunner.which("xdotool"))
-        var window: String?
-        _ = eventually {
-            window = (try? ProcessRunner.run(xdotool, ["search", "--name", "invite-reply"], environment: display,
-                                             deadline: patience))?.standardOutput.split(separator: "\n").first.map(String.init)
-            return window != nil
-        }
-        let id = try #require(window, "no window of invite-reply on \(rig.session.display.name)")
+        let id = try window(named: "invite-reply", on: rig.session.display)
         _ = try ProcessRunner.run(xdotool, ["mousemove", "--window", id, "\(frame[0] + frame[2] / 2)", "\(frame[1] + frame[3] / 2)",
                                             "click", "1", "type", "--window", id, "Count me in"],
                                   environment: display, deadline: patience)
@@ -407,21 +394,30 @@ struct WindowTests {
         let identifier: String
 
         func pid() throws -> Int32 {
+            let id = try window(named: identifier, on: rig.session.display)
             var pid: Int32?
             _ = eventually {
-                let display = ["DISPLAY": rig.session.display.name]
-                let id = (try? ProcessRunner.run(ProcessRunner.which("xdotool")!, ["search", "--name", identifier],
-                                                 environment: display, deadline: patience))?
-                    .standardOutput.split(separator: "\n").first.map(String.init)
-                guard let id else { return false }
                 pid = (try? ProcessRunner.run(ProcessRunner.which("xdotool")!, ["getwindowpid", id],
-                                              environment: display, deadline: patience))
+                                              environment: ["DISPLAY": rig.session.display.name], deadline: patience))
                     .flatMap { Int32($0.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) }
                 return pid != nil
             }
             return try #require(pid, "no window of \(identifier) with a pid")
         }
     }
+}
+
+/// The X id of the window whose title names `identifier` on `display`, once
+/// it is there (xdotool, polled; `context` says more when it never is).
+func window(named identifier: String, on display: VirtualDisplay, or context: String = "") throws -> String {
+    var id: String?
+    _ = eventually {
+        id = (try? ProcessRunner.run(ProcessRunner.which("xdotool")!, ["search", "--name", identifier],
+                                     environment: ["DISPLAY": display.name], deadline: patience))?
+            .standardOutput.split(separator: "\n").first.map(String.init)
+        return id != nil
+    }
+    return try #require(id, "no window named \(identifier) on \(display.name); \(context)")
 }
 
 /// `tidings desktop`'s windows (`WindowProcesses`) with a stand-in for `tidings show`: a script that
