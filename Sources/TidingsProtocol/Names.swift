@@ -85,6 +85,8 @@ extension ProtocolName where Kind == MethodKind {
     package static let requestsPending = Self("requests.pending")
     /// `requests.remove`.
     package static let requestsRemove = Self("requests.remove")
+    /// `server.hello`: a connection says what it is (an app, or a front end).
+    package static let serverHello = Self("server.hello")
     /// `server.describe`.
     package static let serverDescribe = Self("server.describe")
     /// `server.ping`.

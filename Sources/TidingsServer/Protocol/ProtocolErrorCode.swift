@@ -48,5 +48,9 @@ package struct ProtocolErrorCode: Sendable {
         ProtocolErrorCode(-32007, "An element event was refused and reached no extension; `data.cause` says why: `element.interaction-disabled` (the manifest does not set `UNNotificationExtensionUserInteractionEnabled` to true), `element.events-not-handled` (the extension offers no `tidings.element-events/1`), `element.no-such-element`, `element.wrong-kind`, `element.disabled` (hidden or disabled), `element.input-not-requested`, `element.interface-closed` (its expanded interface is not open: `notifications.open` first), `element.invalid` (an identifier or text too long — 256 and 16,384 bytes — empty, or holding a NUL)."),
         ProtocolErrorCode(-32008, "Refused as UNUserNotificationCenter refuses it: `data.appleCode` is Apple's UNErrorCode (1600, badgeInputInvalid: a negative badge count)."),
         ProtocolErrorCode(-32010, "The change was not made: its record could not be written to the state (a full or failing disk); `data.cause` is the diagnostic's code (`file.no-space`, `file.too-large`, `file.io-error`, …), `data.diagnostics` the diagnostic. The server is degraded (`state.degraded`) until writing works again."),
+        ProtocolErrorCode(-32011, anyRequest: true,
+                          "notPermitted: refused to this connection's role. An app connection (`server.hello` as an app, or a sandboxed peer) called a front end's method, named another app, or said hello as another role or app than it is; `data` is `{role, app, method}`."),
+        ProtocolErrorCode(-32012, anyRequest: true,
+                          "limitReached: a limit of the server was reached; `data.limit` names it (as `server.describe`'s `limits` does) and `data.value` is its value. A connection over a connection limit gets this one line (id null) and is closed; a request begun and not finished in time, the same."),
     ]
 }

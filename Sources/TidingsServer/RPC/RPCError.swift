@@ -96,6 +96,25 @@ package struct RPCError: Error, Sendable, Equatable {
                  data: .object([("cause", .string(failure.code.rawValue)), ("diagnostics", .array([failure.json]))]))
     }
 
+    /// Refused to this connection's role (-32011 notPermitted): an app
+    /// connection calling a front end's method, or naming another app.
+    /// `data` carries the connection's `role` and `app` and the `method`.
+    package static func notPermitted(_ message: String, role: String, app: String?, method: String) -> RPCError {
+        RPCError(-32011, message, data: .object([("role", .string(role)), ("app", app.map(JSON.string) ?? .null),
+                                                 ("method", .string(method))]))
+    }
+
+    /// A limit was reached (-32012 limitReached): `data.limit` names it (as
+    /// `server.describe`'s `limits` does), `data.value` is its value.
+    package static func limitReached(_ message: String, limit: String, value: Int) -> RPCError {
+        RPCError(-32012, message, data: .object([("limit", .string(limit)), ("value", .integer(Int64(value)))]))
+    }
+
+    /// A time limit was reached (-32012 limitReached): `data.value` is the limit in seconds.
+    package static func limitReached(_ message: String, limit: String, seconds: Double) -> RPCError {
+        RPCError(-32012, message, data: .object([("limit", .string(limit)), ("value", .double(seconds))]))
+    }
+
     /// The error object as JSON.
     package var json: JSON {
         var members: [(String, JSON)] = [("code", .integer(Int64(code))), ("message", .string(message))]

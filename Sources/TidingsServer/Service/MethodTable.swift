@@ -49,7 +49,7 @@ extension HostService {
         uniqueKeysWithValues: methodTable.map { ($0.documentation.name, $0) })
 
     /// Every method, family by family, in the order the reference lists them.
-    static let methodTable: [Method] = serverMethods + categoryMethods + appMethods + authorizationMethods
+    static let methodTable: [Method] = helloMethods + serverMethods + categoryMethods + appMethods + authorizationMethods
         + foregroundMethods + deliveryMethods + notificationMethods + requestMethods + interfaceMethods + inboxMethods
         + eventMethods
 
@@ -60,7 +60,8 @@ extension HostService {
     /// or names no method), for ordering it among the calls of its connection.
     package static func scope(of request: Result<RPCRequest, RPCFailure>) -> RequestScope {
         guard case .success(let request) = request, let method = methods[request.method] else { return .nothing }
-        return method.scope(request.params)
+        // Every call is confined by the connection's identity, which a hello before it may change.
+        return method.scope(request.params).union(RequestScope(reading: [.identity]))
     }
 
     /// Answers `request` from `client` by calling `reply` once, on the
@@ -74,7 +75,7 @@ extension HostService {
             return reply(.failure(.methodNotFound("There is no method \"\(request.method)\"\(hint)")))
         }
         do throws(RPCError) {
-            var params = try Params(request.params, of: method.documentation)
+            var params = try Params(try confined(request.params, of: method.documentation, for: client), of: method.documentation)
             try method.run(self, &params, client, reply)
         } catch {
             reply(.failure(error))

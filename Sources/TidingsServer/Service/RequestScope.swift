@@ -32,6 +32,10 @@ package struct RequestScope: Sendable, Equatable {
         case inbox
         /// The requests pending (`requests.*`, and `location.update`, which fires some).
         case pendingRequests
+        /// The connection's identity: what `server.hello` changes, and every
+        /// other call reads (it is confined by it), so that a call sent after
+        /// a hello runs as the role the hello gave.
+        case identity
 
         /// True for the parts that are notifications (`allNotifications` aside).
         fileprivate var isNotification: Bool {

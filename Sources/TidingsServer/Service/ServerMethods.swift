@@ -9,7 +9,7 @@ extension HostService {
         Method(ProtocolMethod(
             .serverDescribe,
             summary: "The server's version, ABI version, protocol version and capabilities, methods, events and limits.",
-            result: "`name`, `version`, `abiVersion`; `protocol`: `{version, capabilities}` — the protocol's own version (\(HostService.protocolVersion): 1 was the protocol before events carried `seq`) and what it offers beyond version 1 (`\(HostService.capabilities.joined(separator: "`, `"))`); `methods`: each method's `name` and `summary`; `events`: each event's `method` and a sentence on its `params`; `limits` (`payloadSize` and `messageSize` in bytes; `responseDeadline` and `serviceDeadline` in seconds; `keptNotifications`; `inboxEntries`: the most each app's inbox keeps; `attachmentStore`: bytes and files per notification, bundle and app, and the refusals that make a fault; `listPage`: the default and maximum `limit` of the list methods; `willPresentDeadline` in seconds; `eventReplay`: the most events kept for subscribers that resume; per connection `callsPerConnection` and `unreadOutput` in bytes); `sandbox`: the sandbox's layers, each `{layer, status, detail}`; `workers`: the warm workers kept for content extensions, `{idle, residentBytes, anonymousBytes}` (null in process); `state`: the state's status and what it keeps — with `setAside`, `{count, diagnostics}`: the records loading could not use (unreadable, or a request or notification whose numbers do not fit, such as an interval an older version accepted), left out so that the server serves; `serverRequests`: the requests the server sent its clients (`app.willPresent`), `{sent, answered, unanswered, unknownResponses}` (answers to an id nothing waits under, ignored); `schedule`: the pending requests — `pending` (how many), `apps` (of how many apps), `nextTriggerDate` (the next to fire, ISO 8601, or `null`), `timeZone` (the user's, which date components without one of their own are matched in), `pendingLimit` (the most requests pending per app).",
+            result: "`name`, `version`, `abiVersion`; `protocol`: `{version, capabilities}` — the protocol's own version (\(HostService.protocolVersion): 1 was the protocol before events carried `seq`) and what it offers beyond version 1 (`\(HostService.capabilities.joined(separator: "`, `"))`); `methods`: each method's `name` and `summary`; `events`: each event's `method` and a sentence on its `params`; `limits` (`payloadSize` and `messageSize` in bytes; `responseDeadline` and `serviceDeadline` in seconds; `keptNotifications`; `inboxEntries`: the most each app's inbox keeps; `attachmentStore`: bytes and files per notification, bundle and app, and the refusals that make a fault; `listPage`: the default and maximum `limit` of the list methods; `willPresentDeadline` in seconds; `eventReplay`: the most events kept for subscribers that resume; per connection `callsPerConnection` and `unreadOutput` in bytes; the connections: `connections` in all, `connectionsPerProcess`, `connectionReserve` (kept for processes that have none), `partialRequestTimeout` in seconds); `connection`: this connection's `{role, app, sandbox, peer: {pid, uid}}` (see `server.hello`); `sandbox`: the sandbox's layers, each `{layer, status, detail}`; `workers`: the warm workers kept for content extensions, `{idle, residentBytes, anonymousBytes}` (null in process); `state`: the state's status and what it keeps — with `setAside`, `{count, diagnostics}`: the records loading could not use (unreadable, or a request or notification whose numbers do not fit, such as an interval an older version accepted), left out so that the server serves; `serverRequests`: the requests the server sent its clients (`app.willPresent`), `{sent, answered, unanswered, unknownResponses}` (answers to an id nothing waits under, ignored); `schedule`: the pending requests — `pending` (how many), `apps` (of how many apps), `nextTriggerDate` (the next to fire, ISO 8601, or `null`), `timeZone` (the user's, which date components without one of their own are matched in), `pendingLimit` (the most requests pending per app).",
             returns: .object([
                 ProtocolField("name", .string, required: true, "The server's name."),
                 ProtocolField("version", .string, required: true, "Its version."),
@@ -27,11 +27,13 @@ extension HostService {
                     ProtocolField("params", .string, required: true, "When it is sent, and its params' names."),
                 ])), required: true, "Every event."),
                 ProtocolField("limits", .object(
-                    ["payloadSize", "messageSize", "keptNotifications", "inboxEntries", "eventReplay", "callsPerConnection", "unreadOutput"].map {
+                    ["payloadSize", "messageSize", "keptNotifications", "inboxEntries", "eventReplay", "callsPerConnection", "unreadOutput",
+                     "connections", "connectionsPerProcess", "connectionReserve"].map {
                         ProtocolField($0, .nullable(.integer(atLeast: 0)), "A count, or bytes; `null`: no limit.")
                     } + ["responseDeadline", "serviceDeadline", "willPresentDeadline"].map {
                         ProtocolField($0, .number(atLeast: 0), required: true, "Seconds.")
                     } + [
+                        ProtocolField("partialRequestTimeout", .number(atLeast: 0), "Seconds a request begun may take to finish its line."),
                         ProtocolField("attachmentStore", .anyObject, required: true, "The attachment store's quota."),
                         ProtocolField("listPage", .object([
                             ProtocolField("default", .integer(atLeast: 1), required: true, "The default `limit`."),
@@ -64,9 +66,18 @@ extension HostService {
                     ProtocolField("timeZone", .string, required: true, "The user's time zone."),
                     ProtocolField("pendingLimit", .integer(atLeast: 1), required: true, "The most requests pending per app."),
                 ]), required: true, "The pending requests."),
+                ProtocolField("connection", .object([
+                    ProtocolField("role", .choice(ClientRole.allCases.map(\.rawValue)), required: true, "The connection's role."),
+                    ProtocolField("app", .nullable(.string), required: true, "An app connection's app; null for a front end."),
+                    ProtocolField("sandbox", .nullable(.anyObject), required: true, "`{kind, app, instance}`, or null."),
+                    ProtocolField("peer", .nullable(.object([
+                        ProtocolField("pid", .integer(atLeast: 0), required: true, "The peer's pid (0: outside the server's pid namespace)."),
+                        ProtocolField("uid", .integer(atLeast: 0), required: true, "The peer's user."),
+                    ])), required: true, "The peer's process (SO_PEERCRED); null for standard I/O."),
+                ]), required: true, "This connection: its role, app, sandbox and peer."),
             ]),
             errors: [-32602]),
-               scope: .nothing) { service, params, _ throws(RPCError) in try service.describe(&params) },
+               scope: .nothing) { service, params, client throws(RPCError) in try service.describe(&params, for: client) },
         Method(ProtocolMethod(
             .serverPing,
             summary: "Answers at once: whether the connection and the server are alive.",
@@ -130,7 +141,7 @@ extension HostService {
     /// What the protocol offers beyond version 1, as `server.describe` names it.
     static let capabilities = ["events.seq", "events.resume", "events.filter", "events.lagging", "server.ping"]
 
-    private func describe(_ params: inout Params) throws(RPCError) -> JSON {
+    private func describe(_ params: inout Params, for client: any EventReceiver) throws(RPCError) -> JSON {
         try params.check()
         return .object([
             ("name", .string(HostFunctions.name)),
@@ -150,6 +161,7 @@ extension HostService {
             ("state", state?.report ?? .object([("status", .string("ok")), ("kept", .bool(false))])),
             ("serverRequests", serverRequestTally.json),
             ("schedule", schedule.summary),
+            ("connection", ((client as? any IdentifiedClient)?.identity.current ?? .frontEnd).json),
         ])
     }
 

@@ -22,9 +22,11 @@ import TidingsBase
 /// never admitted as a call) is handed to whoever asked, on a thread of the
 /// pool; the loop's timer ends the wait at its deadline, and a client whose
 /// input ends leaves nothing waiting.
-final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
+final class Connection: RequestReceiver, IdentifiedClient, LoopSource, @unchecked Sendable {
     /// A number for logs.
     let number: Int
+    /// Who the client is: its peer and sandbox, read at accept, and what its hello made it.
+    let identity: ConnectionIdentity
     /// Where requests come from.
     private let input: Int32
     /// The socket, owned here; nil for standard input and output, which are the process's.
@@ -95,11 +97,18 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
     private var lastLineOwed = false
     /// Closing: what waits is being sent, for up to a second.
     private var closing = false
+    /// The partial line now waiting for its end has a timer
+    /// (`Server.Limits.partialRequestTimeout`), the one numbered so.
+    private var partialTimer: UInt64?
+    /// The number of the last partial-line timer set; a timer that finds
+    /// another number (its line ended) does nothing.
+    private var partialTimers: UInt64 = 0
     private var closed = false
 
-    /// A connection over `socket`, which must not block.
-    init(number: Int, socket: consuming FileDescriptor, context: Context) {
+    /// A connection over `socket`, which must not block, of a client who is `identity`.
+    init(number: Int, socket: consuming FileDescriptor, identity: ClientIdentity, context: Context) {
         self.number = number
+        self.identity = ConnectionIdentity(identity)
         input = socket.rawValue
         output = ConnectionOutput(descriptor: socket.rawValue, isSocket: true, bound: context.limits.outputBuffer)
         self.socket = consume socket
@@ -114,6 +123,7 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
     /// or not): it is read only when it is ready.
     init(number: Int, standardIOWith context: Context, output: consuming FileDescriptor) {
         self.number = number
+        identity = ConnectionIdentity(.frontEnd)
         input = 0
         let writable = ConnectionOutput.nonBlocking(output)
         self.output = ConnectionOutput(descriptor: writable.rawValue, isSocket: ConnectionOutput.isSocket(writable.rawValue),
@@ -200,7 +210,10 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
                 break
             }
             take(next)
+            // A line ended: the next one begun is timed from its own start.
+            partialTimer = nil
         }
+        if socket != nil { timePartialLine(drained: drained) }
         if drained && inputEnded {
             let (answered, stop) = calls.withLock { ($0.underWay == 0, $0.stop) }
             if answered, let stop {
@@ -244,6 +257,34 @@ final class Connection: RequestReceiver, LoopSource, @unchecked Sendable {
         return requests.enumerated().compactMap { position, read in
             guard case .success(let request) = read, let id = request.id, id != .null else { return nil }
             return (position, id)
+        }
+    }
+
+    /// Times the line begun and not finished: one not finished within
+    /// `partialRequestTimeout` seconds of its first byte ends the connection
+    /// with a -32012 error line (a client holding a request open for ever
+    /// holds its memory and descriptor for ever).
+    /// Only a reader `drained` of whole lines is timed: one paused at
+    /// `callsPerConnection` holds its lines for its own reasons.
+    private func timePartialLine(drained: Bool) {
+        guard drained, !inputEnded, reader.hasPartialLine else {
+            partialTimer = nil
+            return
+        }
+        guard partialTimer == nil else { return }
+        partialTimers += 1
+        let number = partialTimers
+        partialTimer = number
+        let seconds = context.limits.partialRequestTimeout
+        context.loop.schedule(at: MonotonicClock.deadline(after: seconds)) { [self] in
+            guard partialTimer == number, !inputEnded, !closed, reader.hasPartialLine else { return }
+            let refusal = RPCError.limitReached(
+                "A request was begun and not finished within \(seconds) seconds (partialRequestTimeout); the connection closes.",
+                limit: "partialRequestTimeout", seconds: seconds)
+            _ = push(RPCReply.error(refusal, id: .null))
+            shutdown(input, Int32(SHUT_RD))
+            endInput(cleanly: false)
+            pump()
         }
     }
 

@@ -27,6 +27,10 @@ struct LineReader {
         self.limit = limit
     }
 
+    /// True when a line has begun and not ended: bytes after the last
+    /// newline, or a line too long being skipped.
+    var hasPartialLine: Bool { skipping || start < buffer.count }
+
     /// Adds bytes as they arrived.
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if start > 0 && start >= buffer.count / 2 {

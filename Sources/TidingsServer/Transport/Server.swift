@@ -46,9 +46,39 @@ package final class Server: Sendable {
         /// for the system's default. With `outputBuffer` it bounds what a
         /// client that does not read costs.
         package var socketSendBuffer: Int32?
+        /// The most clients connected at once, in all; the server also keeps
+        /// it under its limit of open files (`RLIMIT_NOFILE`) less
+        /// `descriptorSpare`. One more is sent a -32012 error line and closed.
+        package var connections = 1024
+        /// The most clients connected at once from one process (the peer's
+        /// pid, SO_PEERCRED).
+        package var connectionsPerProcess = 128
+        /// Of `connections`, how many are kept for processes that have none
+        /// yet: a process that exhausted its share leaves room for a new
+        /// front end.
+        package var connectionReserve = 16
+        /// How long a request may take from its first byte to its newline,
+        /// in seconds; a client that leaves one unfinished longer is sent a
+        /// -32012 error line and closed.
+        package var partialRequestTimeout = 10.0
+
+        /// The descriptors kept free of connections under `RLIMIT_NOFILE`:
+        /// for attachments, the journal, extension workers and the listener.
+        package static let descriptorSpare = 128
 
         /// The defaults.
         package init() {}
+
+        /// `connections` as the limit of open files allows: under the soft
+        /// limit less `descriptorSpare` (and at least the reserve and one more).
+        var connectionsAllowed: Int {
+            var limit = rlimit()
+            guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+                return connections
+            }
+            let open = Int(clamping: limit.rlim_cur) - Self.descriptorSpare
+            return max(min(connections, open), connectionReserve + 1)
+        }
 
         /// The limits a client meets, as `server.describe` lists them: sizes in bytes.
         var described: [(String, JSON)] {
@@ -56,8 +86,13 @@ package final class Server: Sendable {
                 ("messageSize", .integer(Int64(messageSize))),
                 ("unreadOutput", .integer(Int64(outputBuffer))),
                 ("callsPerConnection", .integer(Int64(callsPerConnection))),
+                ("connections", .integer(Int64(connectionsAllowed))),
+                ("connectionsPerProcess", .integer(Int64(connectionsPerProcess))),
+                ("connectionReserve", .integer(Int64(connectionReserve))),
+                ("partialRequestTimeout", .double(partialRequestTimeout)),
             ]
         }
+
     }
 
     /// What the server answers with.
@@ -65,7 +100,19 @@ package final class Server: Sendable {
     private let limits: Limits
     private let loop: EventLoop
     private let pool: CallPool
-    private let connections = Mutex<(open: [Int: Connection], next: Int)>(([:], 0))
+    private let connections = Mutex<Clients>(Clients())
+    /// The total of `limits.connections` the limit of open files allows, read at start.
+    private let connectionsAllowed: Int
+    /// A refusal was logged and no client has been admitted since: one line per shortage.
+    private let refusing = Atomic<Bool>(false)
+
+    /// The clients connected: by number, and how many each process has.
+    private struct Clients {
+        var open: [Int: Connection] = [:]
+        var next = 0
+        /// How many connections each peer process (by pid) has open.
+        var perProcess: [Int32: Int] = [:]
+    }
     private let stopping = Atomic<Bool>(false)
     /// Opened once no client is accepted any more.
     private let listenerClosed = Latch()
@@ -77,6 +124,7 @@ package final class Server: Sendable {
     package init(service: HostService, limits: Limits = Limits()) throws(Diagnostic) {
         self.service = service
         self.limits = limits
+        connectionsAllowed = limits.connectionsAllowed
         pool = CallPool(limit: limits.callThreads, overflowLimit: limits.callThreadsWhenBlocked, slowCall: limits.slowCall)
         do throws(SystemError) {
             loop = try EventLoop(spin: limits.spinBeforeWaiting, slowCall: limits.slowCall,
@@ -173,7 +221,13 @@ package final class Server: Sendable {
     /// What every connection shares.
     private var context: Connection.Context {
         Connection.Context(service: service, limits: limits, loop: loop, pool: pool) { [weak self] ended in
-            self?.connections.withLock { _ = $0.open.removeValue(forKey: ended.number) }
+            self?.connections.withLock { clients in
+                _ = clients.open.removeValue(forKey: ended.number)
+                if let pid = ended.identity.current.peer?.pid {
+                    clients.perProcess[pid, default: 1] -= 1
+                    if clients.perProcess[pid] == 0 { clients.perProcess[pid] = nil }
+                }
+            }
         }
     }
 
@@ -182,9 +236,43 @@ package final class Server: Sendable {
         if var size = limits.socketSendBuffer {
             setsockopt(client.rawValue, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        let connection = Connection(number: nextNumber(), socket: client, context: context)
+        let (credentials, inspection) = PeerInspector.inspect(client.rawValue)
+        if let refusal = admission(of: credentials?.pid) {
+            let line = RPCReply.error(refusal, id: .null)
+            _ = line.withUnsafeBytes { send(client.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if !refusing.exchange(true, ordering: .relaxed) {
+                service.configuration.log(.warning(.connectionRefused, "A client (pid \(credentials.map { "\($0.pid)" } ?? "unknown")) was refused: \(refusal.message)"))
+            }
+            return
+        }
+        refusing.store(false, ordering: .relaxed)
+        if case .uninspectable(let reason) = inspection {
+            service.configuration.log(.note(.connectionRefused, "Client pid \(credentials.map { "\($0.pid)" } ?? "unknown") cannot be inspected (\(reason)): it may only be an app connection, after server.hello."))
+        }
+        let connection = Connection(number: nextNumber(), socket: client,
+                                    identity: ClientIdentity(peer: credentials, inspection: inspection), context: context)
         register(connection)
         connection.open()
+    }
+
+    /// Why a client of process `pid` may not connect now (-32012), or nil
+    /// when it may: within `connectionsPerProcess`, and within `connections`
+    /// less the reserve unless the process has no connection yet.
+    private func admission(of pid: Int32?) -> RPCError? {
+        connections.withLock { clients in
+            let mine = pid.map { clients.perProcess[$0] ?? 0 } ?? 0
+            if mine >= limits.connectionsPerProcess {
+                return .limitReached("This process has \(mine) connections open, the most one may (connectionsPerProcess); the connection closes.",
+                                     limit: "connectionsPerProcess", value: limits.connectionsPerProcess)
+            }
+            let open = clients.open.count
+            let shared = connectionsAllowed - (mine > 0 ? limits.connectionReserve : 0)
+            guard open < shared else {
+                return .limitReached("The server has \(open) connections open, the most it takes\(mine > 0 ? " from a process that has one already" : "") (connections); the connection closes.",
+                                     limit: "connections", value: connectionsAllowed)
+            }
+            return nil
+        }
     }
 
     /// Closes the listener, on the loop: no client is accepted any more.
@@ -211,7 +299,10 @@ package final class Server: Sendable {
 
     /// Lists `connection` among the open ones.
     private func register(_ connection: Connection) {
-        connections.withLock { $0.open[connection.number] = connection }
+        connections.withLock { clients in
+            clients.open[connection.number] = connection
+            if let pid = connection.identity.current.peer?.pid { clients.perProcess[pid, default: 0] += 1 }
+        }
     }
 
     /// Hands a listening socket to the thread that serves it.
@@ -237,4 +328,9 @@ private final class LoopOwned<Value>: @unchecked Sendable {
     init(_ value: Value) {
         self.value = value
     }
+}
+
+extension Diagnostic.Code {
+    /// A client was refused at accept: a connection limit was reached.
+    package static let connectionRefused = Self("serve.connection-refused")
 }

@@ -13,7 +13,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--pending-limit COUNT] [--unasked-apps deliver|deny] [--deadline SECONDS] [--service-deadline SECONDS] [--will-present-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--pending-limit COUNT] [--unasked-apps deliver|deny] [--deadline SECONDS] [--service-deadline SECONDS] [--will-present-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS] [--max-connections COUNT] [--max-connections-per-process COUNT] [--connection-reserve COUNT] [--partial-request-timeout SECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
@@ -37,6 +37,14 @@ enum ServeCommand: Command {
             .init(name: "max-payload-size", value: "BYTES", help: "The largest APNs payload accepted (default 4096)."),
             .init(name: "max-message-size", value: "BYTES",
                   help: "The longest JSON-RPC message accepted (default 1048576); a longer one gets an error."),
+            .init(name: "max-connections", value: "COUNT",
+                  help: "Take at most this many clients at once (default 1024, and never more than the limit of open files less 128 kept for attachments, the journal and workers); one more gets error -32012 and is closed."),
+            .init(name: "max-connections-per-process", value: "COUNT",
+                  help: "Take at most this many clients at once from one process (its pid, SO_PEERCRED; default 128)."),
+            .init(name: "connection-reserve", value: "COUNT",
+                  help: "Of --max-connections, keep this many for processes that have no connection yet (default 16): one process that opens all it may still leaves room for a new front end."),
+            .init(name: "partial-request-timeout", value: "SECONDS",
+                  help: "Close a client that begins a request and does not finish its line within this many seconds (default 10), after an error -32012."),
             .init(name: "spin", value: "MICROSECONDS",
                   help: "Poll this long for a client's next request before sleeping, while requests come back that quickly (default 0: never poll; also TIDINGS_SERVE_SPIN). Saves a thread's wake-up per request of a client that sends its next as soon as answered, at the cost of a core spinning: worth it with cores to spare."),
         ],
@@ -98,6 +106,10 @@ enum ServeCommand: Command {
         var limits = Server.Limits()
         limits.messageSize = try arguments.wholeNumber("max-message-size") ?? limits.messageSize
         limits.spinBeforeWaiting = try spin(arguments, environment: environment)
+        limits.connections = try arguments.wholeNumber("max-connections") ?? limits.connections
+        limits.connectionsPerProcess = try arguments.wholeNumber("max-connections-per-process") ?? limits.connectionsPerProcess
+        limits.connectionReserve = try arguments.wholeNumber("connection-reserve") ?? limits.connectionReserve
+        limits.partialRequestTimeout = try arguments.positiveNumber("partial-request-timeout") ?? limits.partialRequestTimeout
         raiseDescriptorLimit()
         let index = try SearchPathOption.index(arguments, environment: environment, cached: true)
         let cache = arguments.flag(SearchPathOption.noCacheOption.name)
