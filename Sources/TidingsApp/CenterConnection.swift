@@ -21,6 +21,8 @@ extension UserNotificationCenter {
         } catch {
             throw UserNotificationError(code: .hostUnavailable, message: "The host's socket cannot be reached: \(error.message)")
         }
+        // First on every connection, reconnections too: the app says which it is, and is then held to it.
+        connection.send(.serverHello, ClientHello.app(app, client: "TidingsApp"))
         self.connection = connection
         closing = false
         Task(executorPreference: executor) { [weak self] in

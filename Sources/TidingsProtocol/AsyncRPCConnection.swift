@@ -51,6 +51,18 @@ package final class AsyncRPCConnection: Sendable {
         }
     }
 
+    /// Sends a request for `method` with `params` whose answer nobody waits
+    /// for (it is dropped as it comes): a hello, which every later call on
+    /// the connection is ordered after. Written before this returns.
+    package func send(_ method: MethodName, _ params: JSON?) {
+        let bytes = state.withLock { state -> [UInt8]? in
+            guard !state.ended else { return nil }
+            _ = state.output.request(method, params)
+            return state.output.take()
+        }
+        if let bytes { write(bytes) }
+    }
+
     /// Answers the server's request `id` with `result`.
     package func respond(to id: JSON, result: JSON) {
         write(state.withLock { state in

@@ -115,6 +115,8 @@ package final class ExpandedWindow {
                       onSocketReadable, data: me)
         let subscription = EventSubscription(apps: .string("all"), events: [.presentationChanged, .notificationDismissed,
                                                                    .extensionFailed, .extensionLateCompletion])
+        // A front end: the window works the expanded interface for the person (an older server answers -32601).
+        call(.serverHello, ClientHello.frontEnd(client: "tidings show")) { _ in }
         call(.eventsSubscribe, subscription.params) { _ in }
         call(.notificationsPresentation, identifierParams) { [unowned self] answer in
             switch answer {

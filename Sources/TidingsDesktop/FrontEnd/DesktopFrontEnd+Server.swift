@@ -10,8 +10,14 @@ extension DesktopFrontEnd {
     /// What the front end needs of the protocol beyond version 1.
     static let neededCapabilities = ["events.seq", "events.resume", "events.filter"]
 
+    /// `server.hello` as a front end first (a server older than hello answers
+    /// -32601, and takes the connection for a front end anyway), then
     /// `server.describe`: checks the protocol, then lists the apps and subscribes.
     func describe(_ connection: PolledRPCConnection) {
+        connection.call(.serverHello, ClientHello.frontEnd(client: "tidings desktop")) { [unowned self] answer in
+            guard case .failure(let refusal) = answer, refusal.code != ClientHello.unknownToServer else { return }
+            log.record("hello-refused", [("code", .integer(refusal.code))], "the server refused this front end's hello: \(refusal.message)")
+        }
         connection.call(.serverDescribe) { [unowned self] answer in
             guard case .success(let description) = answer else { return serverGone("server.describe failed") }
             let version = description["protocol"]?["version"]?.integerValue ?? 1

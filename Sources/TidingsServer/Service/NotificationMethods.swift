@@ -63,10 +63,9 @@ extension HostService {
             .notificationsRemove,
             summary: "Remove delivered notifications without a response (removeDeliveredNotifications).",
             parameters: [
-                ProtocolField("identifiers", .names, "Those notifications. Give this or `app`, one of the two."),
-                ProtocolField("app", .name, "Every notification of this app. Give this or `identifiers`, one of the two."),
+                ProtocolField("identifiers", .names, "Those notifications (with `app`: those of that app). Give this, `app`, or both."),
+                ProtocolField("app", .name, "Every notification of this app; with `identifiers`, those of them that are this app's. Give this, `identifiers`, or both."),
             ],
-            oneOf: ["identifiers", "app"],
             result: "`removed`: the identifiers of the notifications removed (each also dismissed with reason `removed`).",
             returns: .object([ProtocolField("removed", .strings, required: true, "The identifiers of the notifications removed.")]),
             errors: [-32602, -32010]),
@@ -138,10 +137,12 @@ extension HostService {
         let identifiers = params.strings("identifiers")
         let app = params.string("app")
         try params.check()
-        guard (identifiers == nil) != (app == nil) else {
-            throw .invalidParams("notifications.remove takes \"identifiers\" (those notifications) or \"app\" (all of its), one of the two.")
+        guard identifiers != nil || app != nil else {
+            throw .invalidParams("notifications.remove takes \"identifiers\" (those notifications), \"app\" (all of its), or both (those of that app).")
         }
-        let chosen = identifiers ?? host.delivered(ofApp: app).map(\.notification.identifier)
+        let ofApp = app.map { app in host.delivered(ofApp: app).map(\.notification.identifier) }
+        // With both, only those of the app: an app connection (its app filled in) removes only its own.
+        let chosen = identifiers.map { named in ofApp.map { own in named.filter(Set(own).contains) } ?? named } ?? ofApp ?? []
         // Noted again once the host has freed them (their events come before): a trim must follow the frees.
         defer { memory.noteRemoval() }
         guard let state else { return .object([("removed", .array(host.remove(chosen).map(JSON.string)))]) }

@@ -37,6 +37,9 @@ final class ServerClient {
             if error.code.refusesPath { throw .unsafe(error) }
             throw .noServer(path: path)
         }
+        // The command line acts for the person: a front end. Its answer is not waited for
+        // (every later call is ordered after it); a server older than hello answers -32601.
+        _ = try? client.request(.serverHello, ClientHello.frontEnd(client: "tidings command line"))
     }
 
     /// Calls `method` with `params` and returns its result; thrown: the
