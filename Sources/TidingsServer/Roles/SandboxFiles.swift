@@ -1,9 +1,9 @@
 /// What a sandbox's own files say of the app in it: Flatpak's
 /// `/.flatpak-info` (a key file), Snap's AppArmor label and cgroup.
-enum SandboxFiles {
+package enum SandboxFiles {
     /// The sandbox `/.flatpak-info` describes: `[Application] name=`, and
     /// `[Instance] instance-id=`; nil when it names no application.
-    static func flatpak(info: String) -> PeerSandbox? {
+    package static func flatpak(info: String) -> PeerSandbox? {
         var group = ""
         var name: String?
         var instance: String?
@@ -26,14 +26,14 @@ enum SandboxFiles {
     }
 
     /// The snap an AppArmor label names: `snap.NAME.APP (enforce)`; nil for another label.
-    static func snap(label: String) -> PeerSandbox? {
+    package static func snap(label: String) -> PeerSandbox? {
         let profile = label.split(separator: " ").first.map(String.init) ?? ""
         return snap(unit: profile)
     }
 
     /// The snap a cgroup file names: a line whose path ends in
     /// `snap.NAME.APP-….scope` (or `snap.NAME.APP.service`); nil when none does.
-    static func snap(cgroup: String) -> PeerSandbox? {
+    package static func snap(cgroup: String) -> PeerSandbox? {
         for line in cgroup.split(separator: "\n") {
             guard let last = line.split(separator: "/").last else { continue }
             var unit = String(last)
