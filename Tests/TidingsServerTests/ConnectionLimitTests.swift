@@ -63,15 +63,14 @@ import TidingsServer
         var limits = Server.Limits()
         limits.connectionsPerProcess = 5
         try fixture.start(limits: limits)
-        let exhausted = try exhaust(most: 200)
-        var taken = exhausted.taken
+        var exhausted = try exhaust(most: 200)
         let refusal = exhausted.refusal
-        #expect(taken.count == 5)
+        #expect(exhausted.taken.count == 5)
         #expect(refusal?["error"]?["code"] == .integer(-32012))
         #expect(refusal?["error"]?["data"]?["limit"] == .string("connectionsPerProcess"))
         #expect(refusal?["error"]?["data"]?["value"] == .integer(5))
         // One closed makes room for one more.
-        taken.removeLast()
+        exhausted.taken.removeLast()
         #expect(try eventually { try firstLine(of: try fixture.client())["result"] != nil })
     }
 
