@@ -40,7 +40,7 @@ package enum ProtocolReference {
     /// parameter with its type in words.
     package static let json: JSON = .object([
         ("jsonrpc", .string("2.0")),
-        ("methods", .array(HostService.protocolMethods.map(\.json))),
+        ("methods", .array(HostService.protocolMethods.map { withAccess($0.json, of: $0, named: "access") })),
         ("events", .array(HostService.events.map(\.json))),
         ("serverRequests", .array(HostService.serverRequests.map(\.serverRequestJSON))),
         ("errors", .array(ProtocolErrorCode.all.map(\.json))),
@@ -62,7 +62,7 @@ package enum ProtocolReference {
             ("description", .string("The JSON-RPC 2.0 protocol of `tidings serve`: one JSON object per line over a Unix socket (or standard input and output), parameters by name. Made from the server's method table; Docs/reference/protocol.md says the same in words.")),
             ("version", .string("\(HostService.protocolVersion)")),
         ])),
-        ("methods", .array(HostService.protocolMethods.map(\.openRPC))),
+        ("methods", .array(HostService.protocolMethods.map { withAccess($0.openRPC, of: $0, named: "x-access") })),
         ("components", .object([
             ("schemas", .object(ProtocolComponent.all.map { ($0.name, $0.jsonSchema) })),
             ("errors", .object(ProtocolErrorCode.all.map { ("\($0.code)", $0.openRPC) })),
@@ -74,11 +74,16 @@ package enum ProtocolReference {
         ("x-server-requests", .array(HostService.serverRequests.map(\.openRPC))),
     ])
 
+    /// `entry` (a method's object) with its access level (`MethodAccess`) as member `name`.
+    private static func withAccess(_ entry: JSON, of method: ProtocolMethod, named name: String) -> JSON {
+        .object((entry.objectMembers ?? []) + [(name, .string(MethodAccess.of(method.name).rawValue))])
+    }
+
     /// The Markdown reference: the transport, then every method, event and error code.
     package static var markdown: String {
         var lines = introduction
         lines += ["## Methods", ""]
-        lines += HostService.protocolMethods.map { "- [`\($0.name)`](#\(anchor($0.name)))" } + [""]
+        lines += HostService.protocolMethods.map { "- [`\($0.name)`](#\(anchor($0.name))) — \(MethodAccess.of($0.name).described)" } + [""]
         for method in HostService.protocolMethods { lines += section(of: method) }
         lines += ["## Events", "", eventsIntroduction, ""]
         for event in HostService.events { lines += section(of: event) }
@@ -93,7 +98,7 @@ package enum ProtocolReference {
 
     /// The entry of `method`: its summary, parameters, result and errors.
     private static func section(of method: ProtocolMethod) -> [String] {
-        var lines = ["### `\(method.name)`", "", method.summary, ""]
+        var lines = ["### `\(method.name)`", "", method.summary, "", "Who may call it: **\(MethodAccess.of(method.name).described)**.", ""]
         if method.parameters.isEmpty {
             lines += ["Parameters: none.", ""]
         } else {
@@ -184,7 +189,8 @@ package enum ProtocolReference {
         "- **Errors.** A failed call is answered `{\"jsonrpc\": \"2.0\", \"id\": …, \"error\": {\"code\", \"message\", \"data\"}}`: the code says what kind of failure (see [Errors](#errors)), the message is one plain sentence, and `data` carries details for programs (`diagnostics`, each with a stable `code`, where it was, and a sentence). Each method lists the codes it can answer besides those any request can.",
         "- **The server's requests.** The server may send a client a request of its own (`app.willPresent`, to a client that said an app is in the foreground with a delegate), under an id `\"s1\"`, `\"s2\"`, …; the client answers it as any request is answered. See [Server requests](#server-requests).",
         "- **Subscriptions.** `events.subscribe` makes the connection hear events: JSON-RPC notifications (`{\"jsonrpc\": \"2.0\", \"method\": …, \"params\": {…}}`, no `id`) about the apps it follows. The events a call causes are pushed before the call is answered. A client that stops reading is disconnected rather than allowed to grow the server's memory.",
-        "- **Limits.** `server.describe` lists every limit a client meets (`limits`): payload and message sizes, deadlines, how many notifications and inbox entries are kept, the attachment store's quota, list pages, calls in flight and unread output per connection.",
+        "- **Roles.** A connection is an **app** connection or a **front end**. `server.hello` says which (`role`, and an app's `app`); a connection that calls anything else first is a front end, with every right; a sandboxed peer (Flatpak, Snap: read by the server from outside the sandbox) is an app connection of its sandbox's app id from the start, and cannot say otherwise. Each method says who may call it: **everyone**; **own app** (an app connection for its own app only: an absent `app` is its own, another app's is refused, and a list shows only its own; a front end for any app); **front end only** (what only the person does: decide authorization, respond, open, close and work the expanded interface, tell the device's location). A refusal is -32011 (`data: {role, app, method}`). `server.describe` says the connection's role (`connection`).",
+        "- **Limits.** `server.describe` lists every limit a client meets (`limits`): payload and message sizes, deadlines, how many notifications and inbox entries are kept, the attachment store's quota, list pages, calls in flight and unread output per connection, connections in all and per process, and how long a request may take to finish its line. A connection over a connection limit, or that leaves a request unfinished too long, gets one -32012 error line (id null; `data: {limit, value}`) and is closed.",
         "",
     ]
 
