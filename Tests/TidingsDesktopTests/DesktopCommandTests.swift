@@ -53,20 +53,28 @@ import TidingsBase
         let bus = try PrivateBus()
         let socket = directory.file("old/tidings.sock")
         let listener = try UnixSocket.listen(at: socket)
-        // A server of before events carried seq: it answers server.describe, and nothing else matters.
+        // A server of before events carried seq (and before server.hello, which it answers -32601,
+        // as it answers every method it lacks): it answers server.describe, and nothing else matters.
         let answering = Thread { [descriptor = listener.rawValue] in
             let client = accept(descriptor, nil, nil)
             guard client >= 0 else { return }
             defer { close(client) }
-            var line: [UInt8] = []
             var byte: UInt8 = 0
-            while read(client, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
-            let id = (try? JSON.parse(line))?["id"] ?? .null
-            let answer = JSON.object([("jsonrpc", .string("2.0")), ("id", id), ("result", .object([
-                ("name", .string("tidings")), ("protocol", .object([("version", .integer(1)), ("capabilities", .array([]))])),
-            ]))]).serialized() + "\n"
-            _ = answer.withCString { write(client, $0, strlen($0)) }
-            while read(client, &byte, 1) == 1 {}
+            while true {
+                var line: [UInt8] = []
+                while read(client, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+                guard !line.isEmpty else { return }
+                let request = try? JSON.parse(line)
+                let id = request?["id"] ?? .null
+                let answer = request?["method"] == .string("server.describe")
+                    ? JSON.object([("jsonrpc", .string("2.0")), ("id", id), ("result", .object([
+                        ("name", .string("tidings")), ("protocol", .object([("version", .integer(1)), ("capabilities", .array([]))])),
+                    ]))])
+                    : JSON.object([("jsonrpc", .string("2.0")), ("id", id), ("error", .object([
+                        ("code", .integer(-32601)), ("message", .string("There is no such method.")),
+                    ]))])
+                _ = (answer.serialized() + "\n").withCString { write(client, $0, strlen($0)) }
+            }
         }
         answering.start()
         let result = try desktop(["--socket", socket, "--bus", bus.address, "--no-wait"])

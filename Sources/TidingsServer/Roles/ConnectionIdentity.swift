@@ -6,7 +6,9 @@ import TidingsProtocol
 /// `server.hello` made it, and whether it is settled (a hello, or any other
 /// call, came: from then on a different role or app is refused).
 package final class ConnectionIdentity: Sendable {
+    /// What the connection is and said, under one lock.
     private struct State {
+        /// Who the connection is now.
         var identity: ClientIdentity
         /// A hello succeeded, or another call came: the role is fixed.
         var settled = false
@@ -14,6 +16,7 @@ package final class ConnectionIdentity: Sendable {
         var client: String?
     }
 
+    /// The identity, shared by the loop and the threads answering calls.
     private let state: Mutex<State>
 
     /// The identity of a connection that starts as `identity`.

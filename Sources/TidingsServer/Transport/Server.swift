@@ -100,6 +100,7 @@ package final class Server: Sendable {
     private let limits: Limits
     private let loop: EventLoop
     private let pool: CallPool
+    /// The clients connected, and how many each process has.
     private let connections = Mutex<Clients>(Clients())
     /// The total of `limits.connections` the limit of open files allows, read at start.
     private let connectionsAllowed: Int
@@ -108,7 +109,9 @@ package final class Server: Sendable {
 
     /// The clients connected: by number, and how many each process has.
     private struct Clients {
+        /// The connections open, by number.
         var open: [Int: Connection] = [:]
+        /// The number of the last connection made.
         var next = 0
         /// How many connections each peer process (by pid) has open.
         var perProcess: [Int32: Int] = [:]
