@@ -17,6 +17,17 @@ package enum SystemCall {
         }
     }
 
+    /// Calls `body`, a shim call that answers a negative errno rather than
+    /// setting `errno` (TidingsSystemShims' `tidings_…`), until it does not
+    /// answer `-EINTR`; its last result.
+    @inline(__always)
+    package static func retryingNegative(_ body: () -> Int32) -> Int32 {
+        while true {
+            let result = body()
+            if result != -EINTR { return result }
+        }
+    }
+
     /// `retrying`, throwing `SystemError` for a result of -1.
     @inline(__always)
     package static func checked<Result: BinaryInteger>(_ body: () -> Result) throws(SystemError) -> Result {

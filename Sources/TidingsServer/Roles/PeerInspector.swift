@@ -65,7 +65,7 @@ enum PeerInspector {
     /// O_NOFOLLOW where the kernel lacks openat2): nil when there is none.
     private static func read(_ name: String, beneath root: borrowing FileDescriptor) -> Result<[UInt8]?, SystemError> {
         let resolve = UInt64(TIDINGS_RESOLVE_BENEATH | TIDINGS_RESOLVE_NO_SYMLINKS | TIDINGS_RESOLVE_NO_MAGICLINKS)
-        var opened = PeerProcess.retryingNegative {
+        var opened = SystemCall.retryingNegative {
             tidings_openat2(root.rawValue, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0, resolve)
         }
         if opened == -ENOSYS {

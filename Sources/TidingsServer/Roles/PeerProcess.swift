@@ -30,7 +30,7 @@ struct PeerProcess: ~Copyable {
         var descriptor: Int32 = -1
         var size = socklen_t(MemoryLayout<Int32>.size)
         if getsockopt(socket, SOL_SOCKET, Self.peerPidfdOption, &descriptor, &size) != 0 || descriptor < 0 {
-            descriptor = Self.retryingNegative { tidings_pidfd_open(credentials.pid) }
+            descriptor = SystemCall.retryingNegative { tidings_pidfd_open(credentials.pid) }
             guard descriptor >= 0 else {
                 throw PeerInspectionFailure("no pidfd of pid \(credentials.pid): \(SystemError(code: -descriptor))")
             }
@@ -50,15 +50,7 @@ struct PeerProcess: ~Copyable {
 
     /// True while the process the pidfd names runs (signal 0 reaches it).
     var isAlive: Bool {
-        Self.retryingNegative { tidings_pidfd_send_signal(pidfd.rawValue, 0) } == 0
-    }
-
-    /// Calls `body`, a shim call that answers a negative errno, until it is not interrupted (-EINTR).
-    static func retryingNegative(_ body: () -> Int32) -> Int32 {
-        while true {
-            let result = body()
-            if result != -EINTR { return result }
-        }
+        SystemCall.retryingNegative { tidings_pidfd_send_signal(pidfd.rawValue, 0) } == 0
     }
 }
 
