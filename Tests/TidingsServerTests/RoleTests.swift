@@ -3,6 +3,7 @@ import ServerTestSupport
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsServer
 
 /// Roles: an app connection (`server.hello` as an app) is held to its own
 /// app — each foreign call refused with -32011 while a front end may make
@@ -148,5 +149,18 @@ import TidingsBase
         #expect(described?["role"] == .string("app") && described?["app"] == .string(Self.own))
         // Still confined: the refused hellos changed nothing.
         #expect(code { try app.call("authorization.decide", try json(#"{"app": "\#(Self.own)", "decision": "allow"}"#)) } == -32011)
+    }
+
+    /// The one table gives every method a level, and every method an app
+    /// may call for its own app names the app it acts on (else it could
+    /// not be confined): a method added without either fails here.
+    @Test func everyMethodHasALevelAndEveryOwnAppMethodNamesItsApp() {
+        let names = HostService.protocolMethods.map(\.name)
+        #expect(Set(MethodAccess.table.keys.map(\.rawValue)) == Set(names))
+        for method in HostService.protocolMethods where MethodAccess.of(method.name) == .ownApp {
+            #expect(method.parameter("app") != nil || method.name == "events.subscribe", "\(method.name) names no app")
+        }
+        #expect(MethodAccess.of("authorization.decide") == .frontEnd)
+        #expect(MethodAccess.of("a.method-without-a-level") == .frontEnd)
     }
 }

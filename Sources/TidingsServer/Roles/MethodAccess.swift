@@ -21,7 +21,7 @@ package enum MethodAccess: String, Sendable {
     case frontEnd
 
     /// Every method's level, by name.
-    static let table: [MethodName: MethodAccess] = [
+    package static let table: [MethodName: MethodAccess] = [
         .serverHello: .everyone,
         .serverDescribe: .everyone,
         .serverPing: .everyone,
