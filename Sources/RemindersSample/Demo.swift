@@ -1,12 +1,14 @@
 import TidingsApp
 
 /// The sample's whole life, without a user: the front end's part (allowing
-/// the app, tapping "snooze") played through the protocol. Throws at the first
-/// step that does not go as the app expects.
-func demo(_ reminders: Reminders) async throws {
+/// the app, tapping "snooze") played through the protocol on a front end's
+/// connection of its own (`UserSide`: the app's connection may do neither).
+/// Throws at the first step that does not go as the app expects.
+func demo(_ reminders: Reminders, socketPath: String?) async throws {
     let center = reminders.center
+    let user = try UserSide(socketPath: socketPath)
     // The user allows the app, as a front end's prompt (or `tidings apps allow`) would.
-    _ = try await center.call("authorization.decide", ["app": .string(Reminders.app), "decision": "allow"])
+    try user.call("authorization.decide", #"{"app": "\#(Reminders.app)", "decision": "allow"}"#)
     guard try await reminders.setUp() else { throw DemoFailure("authorization was not granted") }
     print("authorization: granted")
     let delegate = ReminderDelegate(reminders: reminders)
@@ -20,7 +22,7 @@ func demo(_ reminders: Reminders) async throws {
 
     // A reminder delivered now, and the user's "snooze" on it.
     try await reminders.schedule("Call the dentist", identifier: "dentist", trigger: nil)
-    _ = try await center.call("notifications.respond", ["identifier": "dentist", "action": "snooze"])
+    try user.call("notifications.respond", #"{"identifier": "dentist", "action": "snooze"}"#)
     var responses = delegate.handled.makeAsyncIterator()
     guard let response = await responses.next(), response.actionIdentifier == "snooze",
           response.notification.request.identifier == "dentist" else {
@@ -37,6 +39,8 @@ func demo(_ reminders: Reminders) async throws {
 
 /// A demo step that did not go as expected.
 struct DemoFailure: Error, CustomStringConvertible {
+    /// What went wrong.
     let description: String
+    /// A failure saying `description`.
     init(_ description: String) { self.description = description }
 }

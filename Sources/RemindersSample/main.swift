@@ -51,7 +51,7 @@ do {
         try await reminders.center.setDelegate(delegate)
         for await _ in delegate.handled {}
     case "demo":
-        try await demo(reminders)
+        try await demo(reminders, socketPath: socket)
     default:
         print(usage)
         exit(64)
