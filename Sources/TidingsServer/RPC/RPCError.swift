@@ -104,14 +104,15 @@ package struct RPCError: Error, Sendable, Equatable {
                                                  ("method", .string(method))]))
     }
 
-    /// A limit was reached (-32012 limitReached): `data.limit` names it (as
-    /// `server.describe`'s `limits` does), `data.value` is its value.
-    package static func limitReached(_ message: String, limit: String, value: Int) -> RPCError {
+    /// A change would take the server past one of its limits (`server.describe`'s
+    /// `limits`): `data.limit` names it, `data.value` is its value.
+    package static func limitReached(_ limit: String, value: Int, _ message: String) -> RPCError {
         RPCError(-32012, message, data: .object([("limit", .string(limit)), ("value", .integer(Int64(value)))]))
     }
 
-    /// A time limit was reached (-32012 limitReached): `data.value` is the limit in seconds.
-    package static func limitReached(_ message: String, limit: String, seconds: Double) -> RPCError {
+    /// A time limit was reached (-32012 limitReached): `data.limit` names
+    /// it, `data.value` is the limit in seconds.
+    package static func limitReached(_ limit: String, seconds: Double, _ message: String) -> RPCError {
         RPCError(-32012, message, data: .object([("limit", .string(limit)), ("value", .double(seconds))]))
     }
 

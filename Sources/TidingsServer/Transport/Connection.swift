@@ -278,9 +278,8 @@ final class Connection: RequestReceiver, IdentifiedClient, LoopSource, @unchecke
         let seconds = context.limits.partialRequestTimeout
         context.loop.schedule(at: MonotonicClock.deadline(after: seconds)) { [self] in
             guard partialTimer == number, !inputEnded, !closed, reader.hasPartialLine else { return }
-            let refusal = RPCError.limitReached(
-                "A request was begun and not finished within \(seconds) seconds (partialRequestTimeout); the connection closes.",
-                limit: "partialRequestTimeout", seconds: seconds)
+            let refusal = RPCError.limitReached("partialRequestTimeout", seconds: seconds,
+                "A request was begun and not finished within \(seconds) seconds (partialRequestTimeout); the connection closes.")
             _ = push(RPCReply.error(refusal, id: .null))
             shutdown(input, Int32(SHUT_RD))
             endInput(cleanly: false)

@@ -265,14 +265,14 @@ package final class Server: Sendable {
         connections.withLock { clients in
             let mine = pid.map { clients.perProcess[$0] ?? 0 } ?? 0
             if mine >= limits.connectionsPerProcess {
-                return .limitReached("This process has \(mine) connections open, the most one may (connectionsPerProcess); the connection closes.",
-                                     limit: "connectionsPerProcess", value: limits.connectionsPerProcess)
+                return .limitReached("connectionsPerProcess", value: limits.connectionsPerProcess,
+                                     "This process has \(mine) connections open, the most one may (connectionsPerProcess); the connection closes.")
             }
             let open = clients.open.count
             let shared = connectionsAllowed - (mine > 0 ? limits.connectionReserve : 0)
             guard open < shared else {
-                return .limitReached("The server has \(open) connections open, the most it takes\(mine > 0 ? " from a process that has one already" : "") (connections); the connection closes.",
-                                     limit: "connections", value: connectionsAllowed)
+                return .limitReached("connections", value: connectionsAllowed,
+                                     "The server has \(open) connections open, the most it takes\(mine > 0 ? " from a process that has one already" : "") (connections); the connection closes.")
             }
             return nil
         }
