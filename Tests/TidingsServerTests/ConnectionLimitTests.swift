@@ -91,4 +91,20 @@ import TidingsServer
         // Then the connection ends: reading finds its end.
         #expect(throws: (any Error).self) { try client.readLine(until: MonotonicClock.deadline(after: patience)) }
     }
+
+    /// However many connections are asked for, the total stays under the
+    /// soft limit of open files less the descriptors kept for the rest.
+    @Test func theTotalStaysUnderTheLimitOfOpenFiles() throws {
+        var limits = Server.Limits()
+        limits.connections = 100_000_000
+        try fixture.start(limits: limits)
+        var files = rlimit()
+        try #require(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0)
+        let described = try fixture.client().call("server.describe", nil)["limits"]?["connections"]?.integerValue
+        if files.rlim_cur == rlim_t.max {
+            #expect(described == 100_000_000)
+        } else {
+            #expect(described == max(Int64(files.rlim_cur) - Int64(Server.Limits.descriptorSpare), Int64(limits.connectionReserve + 1)))
+        }
+    }
 }

@@ -151,6 +151,21 @@ import TidingsServer
         #expect(code { try app.call("authorization.decide", try json(#"{"app": "\#(Self.own)", "decision": "allow"}"#)) } == -32011)
     }
 
+    /// Calls sent right after a hello, without waiting for its answer, run
+    /// as the role it gave: the server orders every call after a hello.
+    @Test func callsPipelinedAfterAHelloRunAsItsRole() throws {
+        try fixture.start()
+        let app = try fixture.client()
+        let hello = app.request("server.hello", try json(#"{"role": "app", "app": "\#(Self.own)"}"#))
+        let decisions = try (0..<20).map { _ in
+            app.request("authorization.decide", try json(#"{"app": "\#(Self.own)", "decision": "allow"}"#))
+        }
+        #expect(try app.result(of: hello)["app"] == .string(Self.own))
+        for decision in decisions {
+            #expect(code { try app.result(of: decision) } == -32011)
+        }
+    }
+
     /// The one table gives every method a level, and every method an app
     /// may call for its own app names the app it acts on (else it could
     /// not be confined): a method added without either fails here.
