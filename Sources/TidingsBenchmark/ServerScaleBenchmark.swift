@@ -30,6 +30,9 @@ struct ServerScaleBenchmark {
         let server = try ServerProcess(products.tidings, [
             "serve", "--socket", socket, "--state", workspace.file("scale-state"), "--extensions", extensions,
             "--isolation", "in-process", "--deadline", "600",
+            // Every connection comes from this one process: the bounds must let them all in.
+            "--max-connections", "\(connections + waiting / 50 + 64)",
+            "--max-connections-per-process", "\(connections + waiting / 50 + 64)",
         ], environment: ["HOME=\(workspace.path)"], log: workspace.file("scale.log"), socket: socket)
         defer {
             // The responses never complete: a graceful stop would wait for their deadline.
