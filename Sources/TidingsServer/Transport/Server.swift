@@ -92,7 +92,6 @@ package final class Server: Sendable {
                 ("partialRequestTimeout", .double(partialRequestTimeout)),
             ]
         }
-
     }
 
     /// What the server answers with.
@@ -239,16 +238,18 @@ package final class Server: Sendable {
         if var size = limits.socketSendBuffer {
             setsockopt(client.rawValue, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        let (credentials, inspection) = PeerInspector.inspect(client.rawValue)
-        if let refusal = admission(of: credentials?.pid) {
+        // The bounds first (by SO_PEERCRED's pid alone): a refused client costs no reading of /proc.
+        let peer = PeerProcess.credentials(of: client.rawValue)
+        if let refusal = admission(of: peer?.pid) {
             let line = RPCReply.error(refusal, id: .null)
             _ = line.withUnsafeBytes { send(client.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
             if !refusing.exchange(true, ordering: .relaxed) {
-                service.configuration.log(.warning(.connectionRefused, "A client (pid \(credentials.map { "\($0.pid)" } ?? "unknown")) was refused: \(refusal.message)"))
+                service.configuration.log(.warning(.connectionRefused, "A client (pid \(peer.map { "\($0.pid)" } ?? "unknown")) was refused: \(refusal.message)"))
             }
             return
         }
         refusing.store(false, ordering: .relaxed)
+        let (credentials, inspection) = PeerInspector.inspect(client.rawValue)
         if case .uninspectable(let reason) = inspection {
             service.configuration.log(.note(.connectionRefused, "Client pid \(credentials.map { "\($0.pid)" } ?? "unknown") cannot be inspected (\(reason)): it may only be an app connection, after server.hello."))
         }
