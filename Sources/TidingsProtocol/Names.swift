@@ -171,6 +171,7 @@ extension ProtocolName where Kind == MethodKind {
         .requestsAdd,
         .requestsPending,
         .requestsRemove,
+        .serverHello,
         .serverDescribe,
         .serverPing,
         .serverProtocol,
