@@ -151,6 +151,14 @@ import TidingsServer
         #expect(code { try app.call("authorization.decide", try json(#"{"app": "\#(Self.own)", "decision": "allow"}"#)) } == -32011)
     }
 
+    /// A parameter given twice cannot hide another app behind the app's own.
+    @Test func anAppNamedTwiceIsRefused() throws {
+        try fixture.start()
+        let app = try appClient()
+        app.send(#"{"jsonrpc": "2.0", "id": 1, "method": "badge.set", "params": {"app": "\#(Self.own)", "app": "\#(Self.other)", "count": 2}}"#)
+        #expect(code { try app.result(of: .integer(1)) } == -32011)
+    }
+
     /// Calls sent right after a hello, without waiting for its answer, run
     /// as the role it gave: the server orders every call after a hello.
     @Test func callsPipelinedAfterAHelloRunAsItsRole() throws {

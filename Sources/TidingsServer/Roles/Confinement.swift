@@ -31,6 +31,11 @@ extension HostService {
             throw refuse("say server.hello as an app before calling \(method.name).")
         }
         guard case .object(var members) = params ?? .object([]) else { return params }
+        // One member of each name, so that what is checked here is what the method reads.
+        let naming = members.map(\.0).filter { $0 == "app" || $0 == "apps" }
+        guard naming.count == Set(naming).count else {
+            throw refuse("its call names \"app\" or \"apps\" twice.")
+        }
         if method.name == MethodName.eventsSubscribe.rawValue {
             let position = members.firstIndex { $0.0 == "apps" }
             switch position.map({ members[$0].1 }) {
