@@ -20,7 +20,7 @@ func demo(_ reminders: Reminders) async throws {
 
     // A reminder delivered now, and the user's "snooze" on it.
     try await reminders.schedule("Call the dentist", identifier: "dentist", trigger: nil)
-    _ = try await center.call("notifications.respond", ["identifier": "dentist", "action": "snooze"])
+    _ = try await center.call("notifications.respond", ["app": .string(Reminders.app), "identifier": "dentist", "action": "snooze"])
     var responses = delegate.handled.makeAsyncIterator()
     guard let response = await responses.next(), response.actionIdentifier == "snooze",
           response.notification.request.identifier == "dentist" else {

@@ -47,6 +47,7 @@ struct GroupBenchmark {
         var configuration = HostService.Configuration()
         configuration.host.attachmentDirectory = workspace.file("group-attachments-\(size)")
         configuration.host.deliveredLimit = size
+        configuration.host.deliveredLimitPerApp = size
         let service = HostService(index: Discovery.scan(SearchPath(directories: [extensions], origin: .option)),
                                   configuration: configuration, state: state)
         let calls = GroupCalls(service: service)

@@ -43,10 +43,11 @@ package struct ProtocolErrorCode: Sendable {
         ProtocolErrorCode(-32006, anyRequest: true,
                           "The peer is another user than the server's; the connection closes after this answer (id null)."),
         ProtocolErrorCode(-32000, "The input the parameters carry is invalid: a payload, categories, a registration, a response the notification does not offer; `data.diagnostics` says why, and `data.appleCode` Apple's UNErrorCode when Apple refuses it with one (1401: a notification with nothing to show, sound or badge)."),
-        ProtocolErrorCode(-32001, "No delivered notification has that identifier: it was never delivered, or it was dismissed or removed; `data.identifier` is the identifier."),
+        ProtocolErrorCode(-32001, "No delivered notification has that identifier (of that app, when the call names one): it was never delivered, or it was dismissed or removed; `data.identifier` is the identifier, `data.app` the app named."),
         ProtocolErrorCode(-32004, "An attachment was refused: `data.appleCode` is Apple's UNErrorCode (100–105), `data.diagnostics` says why."),
         ProtocolErrorCode(-32007, "An element event was refused and reached no extension; `data.cause` says why: `element.interaction-disabled` (the manifest does not set `UNNotificationExtensionUserInteractionEnabled` to true), `element.events-not-handled` (the extension offers no `tidings.element-events/1`), `element.no-such-element`, `element.wrong-kind`, `element.disabled` (hidden or disabled), `element.input-not-requested`, `element.interface-closed` (its expanded interface is not open: `notifications.open` first), `element.invalid` (an identifier or text too long — 256 and 16,384 bytes — empty, or holding a NUL)."),
         ProtocolErrorCode(-32008, "Refused as UNUserNotificationCenter refuses it: `data.appleCode` is Apple's UNErrorCode (1600, badgeInputInvalid: a negative badge count)."),
+        ProtocolErrorCode(-32012, "A limit of the server was reached (`server.describe`'s `limits`): the change was not made; `data.limit` names the limit (`pendingRequests`: the pending requests of all apps), `data.value` is its value."),
         ProtocolErrorCode(-32010, "The change was not made: its record could not be written to the state (a full or failing disk); `data.cause` is the diagnostic's code (`file.no-space`, `file.too-large`, `file.io-error`, …), `data.diagnostics` the diagnostic. The server is degraded (`state.degraded`) until writing works again."),
     ]
 }
