@@ -102,11 +102,12 @@ package final class AppInbox: Sendable {
         }
     }
 
-    /// The app keeping the most entries (of two keeping as many, the one whose oldest is older).
+    /// The app keeping the most entries (of two keeping as many, the one
+    /// that received one last: the flood, not an app that stayed quiet).
     private static func largest(in kept: Kept) -> String? {
         kept.entries.max { lhs, rhs in
             lhs.value.count != rhs.value.count ? lhs.value.count < rhs.value.count
-                : (lhs.value.first?.key ?? .max) > (rhs.value.first?.key ?? .max)
+                : (lhs.value.lastKey ?? 0) < (rhs.value.lastKey ?? 0)
         }?.key
     }
 

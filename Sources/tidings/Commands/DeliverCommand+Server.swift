@@ -52,7 +52,12 @@ extension DeliverCommand {
             throw SocketOption.failure(error, calling: MethodName.categoriesRegister.rawValue)
         }
         // The server routes nothing by category: the command line names the app, its default chosen here.
-        let app = try arguments.value("app") ?? categoryFiles.first?.1.app ?? DefaultApp.find(for: payload, client: client)
+        let app: String
+        if let named = arguments.value("app") ?? categoryFiles.first?.1.app {
+            app = named
+        } else {
+            app = try DefaultApp.find(for: payload, client: client)
+        }
         params.insert(("app", .string(app)), at: 1)
         let answer: JSON
         do throws(ServerClient.Failure) {

@@ -86,8 +86,12 @@ enum ScheduleCommand: Command {
             let (request, trigger) = try request(arguments)
             var params: [(String, JSON)] = [("request", request)]
             // The server routes nothing by category: the command line names the app, its default chosen here.
-            let app = try arguments.value("app")
-                ?? DefaultApp.find(for: request, client: SocketOption.connect(arguments, environment: environment))
+            let app: String
+            if let named = arguments.value("app") {
+                app = named
+            } else {
+                app = try DefaultApp.find(for: request, client: SocketOption.connect(arguments, environment: environment))
+            }
             params.insert(("app", .string(app)), at: 0)
             let answer = try call(.requestsAdd, .object(params), arguments, environment)
             print(json ? answer.serialized(pretty: true) + "\n" : text.scheduled(answer, trigger: trigger), terminator: "")
