@@ -1,6 +1,7 @@
 import RuntimeTestSupport
 import Testing
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// Delivered notifications are an app's: two apps may each have `dose-1`
@@ -41,7 +42,7 @@ import TidingsRuntime
         #expect(host.presentation(of: key("dose-1", of: Self.other))?.notification.content.title == "Other")
 
         // Answered: only that app's leaves, and only that app receives it.
-        let outcome = try host.respond(to: key("dose-1", of: Self.other), with: ResponseRequest(actionIdentifier: "default"))
+        let outcome = try host.respond(to: key("dose-1", of: Self.other), with: ResponseRequest(actionIdentifier: ActionIdentifier.default))
         #expect(outcome.presentation.dismissed && outcome.presentation.app == Self.other)
         #expect(outcome.forwarded.map(\.app) == [Self.other])
         #expect(host.delivered().map(\.app) == [Self.medicine])

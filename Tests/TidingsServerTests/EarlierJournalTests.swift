@@ -34,9 +34,9 @@ import TidingsRuntime
         let state = directory.file("tidings")
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        var bytes = RecordFraming.header(.journal, generation: 1)
+        var bytes = RecordFraming.header(.journal, generation: 0)
         for record in records { RecordFraming.appendFrame(Array(record.utf8), to: &bytes) }
-        try Data(bytes).write(to: URL(fileURLWithPath: Path.join(state, "server.journal.1")))
+        try Data(bytes).write(to: URL(fileURLWithPath: Path.join(state, "server.journal.0")))
     }
 
     func open() throws -> JournaledState {

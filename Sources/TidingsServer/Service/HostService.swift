@@ -30,10 +30,11 @@ package final class HostService: Sendable {
         /// some 40 MB and 6 MB) and how long folding its journal takes.
         package static let defaultKept = 10_000
         /// How many delivered notifications a server keeps of each app
-        /// unless told otherwise (`host.deliveredLimitPerApp`): a tenth of
-        /// the total, so that one app's flood expires its own notifications
-        /// and leaves room for nine others'.
-        package static let defaultKeptPerApp = 1_000
+        /// unless told otherwise (`host.deliveredLimitPerApp`): the whole
+        /// room, for an app alone; once the total is reached, the app
+        /// keeping the most gives up its oldest, so one app's flood expires
+        /// its own notifications and never a quieter app's.
+        package static let defaultKeptPerApp = defaultKept
 
         /// How an app that never asked for authorization is delivered
         /// (`serve --unasked-apps`): as authorized by default.
