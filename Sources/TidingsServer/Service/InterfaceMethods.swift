@@ -128,14 +128,16 @@ extension HostService {
         guard let identifier, let element, let kind else {
             throw .invalidParams("\"identifier\", \"element\" and \"event\" are required.")
         }
-        let key = try key(of: identifier, app: app)
+        let event: ElementEvent
         switch (kind, text) {
-        case ("tap", nil): return try interact(with: key, .tap(element: element))
-        case ("submit", let text?): return try interact(with: key, .submit(element: element, text: text))
+        case ("tap", nil): event = .tap(element: element)
+        case ("submit", let text?): event = .submit(element: element, text: text)
         case ("tap", _): throw .invalidParams("A tap carries no \"text\".")
         case ("submit", nil): throw .invalidParams("A submission needs the field's \"text\".")
         default: throw .invalidParams("\"event\" must be \"tap\" or \"submit\"; it is \"\(kind)\".")
         }
+        // The parameters first: a call that could never be made is refused as such, whatever is delivered.
+        return try interact(with: try key(of: identifier, app: app), event)
     }
 
     /// Hands `event` to `key`'s extension; its outcome as JSON.
