@@ -170,4 +170,28 @@ import TidingsServer
         #expect(all.count == 20)
         #expect(all.filter { $0.hasPrefix(Self.medicine + "/") } == ["\(Self.medicine)/dose-1", "\(Self.medicine)/dose-2"])
     }
+
+    @Test func appsInventedByTheDozenCannotPassTheInboxTotalNorDropAQuietAppsEntries() throws {
+        try fixture.start { configuration in
+            configuration.inboxTotalLimit = 10
+            configuration.inboxLimit = 4
+        }
+        let client = try fixture.client()
+        func wake(_ app: String, _ identifier: String) throws {
+            let payload = JSON.object([("aps", .object([("content-available", .integer(1))]))])
+            _ = try client.call("notifications.deliver", .object([("payload", payload), ("app", .string(app)),
+                                                                  ("identifier", .string(identifier))]))
+        }
+        func entries(of app: String?) throws -> [JSON] {
+            try client.call("inbox.list", .object(app.map { [("app", .string($0))] } ?? [("limit", .integer(1000))]))["entries"]?
+                .arrayValue ?? []
+        }
+        try wake(Self.medicine, "sync-1")
+        try wake(Self.medicine, "sync-2")
+        for app in 0..<6 {
+            for number in 0..<4 { try wake("com.example.flood\(app)", "sync-\(number)") }
+        }
+        #expect(try entries(of: nil).count == 10, "at most the total in all")
+        #expect(try entries(of: Self.medicine).compactMap { $0["notification"]?["identifier"]?.stringValue } == ["sync-1", "sync-2"])
+    }
 }
