@@ -59,7 +59,7 @@ struct GroupBenchmark {
         var cursor: String?
         for round in 0..<(Self.warmUpRounds + rounds) {
             let identifier = "group-\(size + round)"
-            let quoted = #""identifier":"\#(identifier)""#
+            let quoted = #""app":"\#(BundleFarm.app)","identifier":"\#(identifier)""#
             var times = [try calls.deliver(identifier)]
             times.append(try calls.call(#""notifications.presentation","params":{\#(quoted)}"#))
             times.append(try calls.call(#""notifications.open","params":{\#(quoted)}"#))
