@@ -35,7 +35,7 @@ package struct ProtocolErrorCode: Sendable {
                           "Not a JSON-RPC 2.0 request: no `\"jsonrpc\": \"2.0\"`, no method, `params` neither an object nor an array, or an unknown member."),
         ProtocolErrorCode(-32601, anyRequest: true, "No method has that name; the message suggests the closest one (\"did you mean\")."),
         ProtocolErrorCode(-32602,
-                          "A parameter is missing, of the wrong type or unknown, or an `identifier`, `app`, `identifiers` or `apps` is empty; `data.diagnostics` lists every problem, each with the parameter's path."),
+                          "A parameter is missing, of the wrong type or unknown, or an `identifier`, `app`, `identifiers` or `apps` is empty; `data.diagnostics` lists every problem, each with the parameter's path. Also: an `identifier` without `app` that several apps have a notification of delivered; `data.apps` names them (name one with `app`)."),
         ProtocolErrorCode(-32002, anyRequest: true,
                           "The id is still in flight on this connection: answered with `\"id\": null` and the id reused in `data.id`, so that it cannot be taken for the answer to the first request."),
         ProtocolErrorCode(-32003, anyRequest: true,
@@ -47,7 +47,7 @@ package struct ProtocolErrorCode: Sendable {
         ProtocolErrorCode(-32004, "An attachment was refused: `data.appleCode` is Apple's UNErrorCode (100–105), `data.diagnostics` says why."),
         ProtocolErrorCode(-32007, "An element event was refused and reached no extension; `data.cause` says why: `element.interaction-disabled` (the manifest does not set `UNNotificationExtensionUserInteractionEnabled` to true), `element.events-not-handled` (the extension offers no `tidings.element-events/1`), `element.no-such-element`, `element.wrong-kind`, `element.disabled` (hidden or disabled), `element.input-not-requested`, `element.interface-closed` (its expanded interface is not open: `notifications.open` first), `element.invalid` (an identifier or text too long — 256 and 16,384 bytes — empty, or holding a NUL)."),
         ProtocolErrorCode(-32008, "Refused as UNUserNotificationCenter refuses it: `data.appleCode` is Apple's UNErrorCode (1600, badgeInputInvalid: a negative badge count)."),
-        ProtocolErrorCode(-32012, "A limit of the server was reached (`server.describe`'s `limits`): the change was not made; `data.limit` names the limit (`pendingRequests`: the pending requests of all apps), `data.value` is its value."),
         ProtocolErrorCode(-32010, "The change was not made: its record could not be written to the state (a full or failing disk); `data.cause` is the diagnostic's code (`file.no-space`, `file.too-large`, `file.io-error`, …), `data.diagnostics` the diagnostic. The server is degraded (`state.degraded`) until writing works again."),
+        ProtocolErrorCode(-32012, "A limit of the server was reached (`server.describe`'s `limits`): the change was not made; `data.limit` names the limit (`pendingRequests`: the pending requests of all apps), `data.value` is its value."),
     ]
 }
