@@ -73,7 +73,8 @@ def main():
             client.call("notifications.deliver", {"payload": payload, "app": "com.example.events",
                                                         "identifier": identifier, "answer": "presentation"})
             started = time.monotonic()
-            window = JSONLog(start([tidings, "show", identifier, "--socket", socket_path, "--json"], env=environment,
+            window = JSONLog(start([tidings, "show", identifier, "--app", "com.example.events",
+                                    "--socket", socket_path, "--json"], env=environment,
                                stdout=subprocess.PIPE))
             shown = window.next_event("shown")
             drawn = window.next_event("redrawn", condition=lambda line: not line["loading"])

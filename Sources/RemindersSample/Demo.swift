@@ -22,7 +22,7 @@ func demo(_ reminders: Reminders, socketPath: String?) async throws {
 
     // A reminder delivered now, and the user's "snooze" on it.
     try await reminders.schedule("Call the dentist", identifier: "dentist", trigger: nil)
-    try user.call("notifications.respond", #"{"identifier": "dentist", "action": "snooze"}"#)
+    try user.call("notifications.respond", #"{"app": "\#(Reminders.app)", "identifier": "dentist", "action": "snooze"}"#)
     var responses = delegate.handled.makeAsyncIterator()
     guard let response = await responses.next(), response.actionIdentifier == "snooze",
           response.notification.request.identifier == "dentist" else {

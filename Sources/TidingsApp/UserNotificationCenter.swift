@@ -133,7 +133,9 @@ public actor UserNotificationCenter {
     /// Removes delivered notifications (`removeDeliveredNotifications(withIdentifiers:)`).
     public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async throws {
         guard !identifiers.isEmpty else { return }
-        _ = try await call(.notificationsRemove, ["identifiers": .array(identifiers.map(JSONValue.string))])
+        // Its own only: another app may have delivered one of the same identifier.
+        _ = try await call(.notificationsRemove,
+                           ["app": .string(app), "identifiers": .array(identifiers.map(JSONValue.string))])
     }
 
     /// Removes every delivered notification of the app (`removeAllDeliveredNotifications()`).

@@ -33,6 +33,7 @@ struct FoldBenchmark {
         configuration.host.attachmentDirectory = workspace.file("fold-attachments")
         // All of them kept: none expires, each new version replaces one.
         configuration.host.deliveredLimit = kept
+        configuration.host.deliveredLimitPerApp = kept
         let service = HostService(index: Discovery.scan(SearchPath(directories: [extensions], origin: .option)),
                                   configuration: configuration, state: state)
         let sink = NullReceiver()

@@ -47,6 +47,7 @@ struct GroupBenchmark {
         var configuration = HostService.Configuration()
         configuration.host.attachmentDirectory = workspace.file("group-attachments-\(size)")
         configuration.host.deliveredLimit = size
+        configuration.host.deliveredLimitPerApp = size
         let service = HostService(index: Discovery.scan(SearchPath(directories: [extensions], origin: .option)),
                                   configuration: configuration, state: state)
         let calls = GroupCalls(service: service)
@@ -58,7 +59,7 @@ struct GroupBenchmark {
         var cursor: String?
         for round in 0..<(Self.warmUpRounds + rounds) {
             let identifier = "group-\(size + round)"
-            let quoted = #""identifier":"\#(identifier)""#
+            let quoted = #""app":"\#(BundleFarm.app)","identifier":"\#(identifier)""#
             var times = [try calls.deliver(identifier)]
             times.append(try calls.call(#""notifications.presentation","params":{\#(quoted)}"#))
             times.append(try calls.call(#""notifications.open","params":{\#(quoted)}"#))

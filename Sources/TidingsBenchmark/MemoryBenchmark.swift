@@ -61,7 +61,7 @@ struct MemoryBenchmark {
         try whileKept()
         try client.send(stride(from: 0, to: count, by: Self.removalBatch).lazy.map { first in
             let names = (first..<min(count, first + Self.removalBatch)).map { #""\#(prefix)-\#($0)""# }
-            return #"{"jsonrpc":"2.0","id":\#(first),"method":"notifications.remove","params":{"identifiers":[\#(names.joined(separator: ","))]}}"#
+            return #"{"jsonrpc":"2.0","id":\#(first),"method":"notifications.remove","params":{"app":"\#(BundleFarm.app)","identifiers":[\#(names.joined(separator: ","))]}}"#
         }, window: Self.window)
     }
 }

@@ -14,6 +14,9 @@ package struct WindowOptions: Sendable {
 
     /// The notification's identifier.
     package var identifier: String
+    /// The notification's app; nil: the one app that has a notification of
+    /// that identifier delivered (the server refuses the window when several do).
+    package var app: String?
     /// The server's socket.
     package var socketPath: String
     /// The window's width, in logical pixels.
@@ -48,6 +51,8 @@ package struct WindowFailure: Error {
 /// closes the interface when the window closes. One thread: GLib's main loop's.
 package final class ExpandedWindow {
     private let options: WindowOptions
+    /// The notification's app: the options', else the server's first answer's.
+    private var app: String?
     private let toolkit: Toolkit
     private let log: FrontEndLog
     private let connection: PolledRPCConnection
@@ -96,6 +101,7 @@ package final class ExpandedWindow {
     /// - Throws: the connection's diagnostic when no server answers at the socket.
     package init(options: WindowOptions, toolkit: Toolkit, log: FrontEndLog) throws(Diagnostic) {
         self.options = options
+        app = options.app
         self.toolkit = toolkit
         self.log = log
         connection = try PolledRPCConnection(path: options.socketPath)
@@ -121,6 +127,8 @@ package final class ExpandedWindow {
         call(.notificationsPresentation, identifierParams) { [unowned self] answer in
             switch answer {
             case .success(let presentation):
+                // From now on every call names the app the notification is of.
+                app = app ?? presentation["app"]?.stringValue
                 // The window first, saying "Loading…" at width × ratio (the extension's, as extensions.list
                 // gives it); the interface is opened after its first frame.
                 guard let served = presentation["extension"]?.stringValue else { return show(presentation) }
@@ -139,7 +147,18 @@ package final class ExpandedWindow {
         if let failure { throw failure }
     }
 
-    private var identifierParams: JSON { .object([("identifier", .string(options.identifier))]) }
+    private var identifierParams: JSON { .object(naming) }
+
+    /// The parameters naming the notification: its identifier, and its app once known.
+    private var naming: [(String, JSON)] {
+        [("identifier", .string(options.identifier))] + (app.map { [("app", JSON.string($0))] } ?? [])
+    }
+
+    /// True when an event's `app` is not another app than the notification's.
+    private func isOwnApp(_ params: JSON) -> Bool {
+        guard let app, let other = params["app"]?.stringValue else { return true }
+        return other == app
+    }
 
     // MARK: The server
 
@@ -192,13 +211,14 @@ package final class ExpandedWindow {
     private func heard(_ event: EventName, _ params: JSON) {
         switch event {
         case .presentationChanged:
-            guard let changed = params["presentation"], changed["notification"]?.stringValue == options.identifier else { return }
+            guard let changed = params["presentation"], changed["notification"]?.stringValue == options.identifier,
+                  isOwnApp(changed) else { return }
             update(changed, live: true)
         case .notificationDismissed:
-            guard params["identifier"]?.stringValue == options.identifier else { return }
+            guard params["identifier"]?.stringValue == options.identifier, isOwnApp(params) else { return }
             dismissed(reason: params["reason"]?.stringValue ?? "dismissed")
         case .extensionLateCompletion:
-            guard params["notification"]?.stringValue == options.identifier else { return }
+            guard params["notification"]?.stringValue == options.identifier, isOwnApp(params) else { return }
             incomplete(params["diagnostic"] ?? .null, response: "the host had already applied dismissAndForwardAction: the response went to the app")
         case .extensionFailed:
             guard !opened || statusText != nil, let app = presentation["app"]?.stringValue,
@@ -259,7 +279,7 @@ package final class ExpandedWindow {
 
     /// Sends what a control asked for and logs it; the answer's presentation is drawn.
     private func send(_ method: MethodName, _ params: [(String, JSON)], response: String) {
-        let all = [("identifier", JSON.string(options.identifier))] + params
+        let all = naming + params
         log.record("sent", [("method", .string(method.rawValue)), ("identifier", .string(options.identifier)),
                             ("params", .object(params))], "sent \(method.rawValue) for \(options.identifier)")
         statusText = "Waiting for the extension…"

@@ -111,7 +111,7 @@ def main():
 
     payload = {"aps": {"alert": {"title": "Breaking", "body": "Something happened"}, "category": "story"},
                "article": 42}
-    delivery = client.call("notifications.deliver", {"payload": payload, "identifier": "story-42", "open": True})
+    delivery = client.call("notifications.deliver", {"payload": payload, "app": APP, "identifier": "story-42", "open": True})
     presentation = delivery["presentation"]
     expect(presentation["extension"] == "com.example.news.later", "the content extension serves the story")
     expect(presentation["view"]["children"][0]["text"] in ("loading", "updated"),
@@ -132,7 +132,7 @@ def main():
     expect(changed["view"]["children"][0]["text"] == "updated", "the presentation was updated")
     expect(changed["contentSize"]["height"] == 200, "with the extension's new height")
 
-    outcome = client.call("notifications.respond", {"identifier": "story-42", "action": "read"})
+    outcome = client.call("notifications.respond", {"app": APP, "identifier": "story-42", "action": "read"})
     expect(outcome["option"] == "dismissAndForwardAction", "the extension forwarded the action")
     forwarded = client.event("response.forwarded")
     expect(forwarded["actionIdentifier"] == "read" and forwarded["notification"]["identifier"] == "story-42",
@@ -151,7 +151,7 @@ def main():
     app.call("apps.foreground", {"app": APP, "foreground": True, "delegate": True})
     client.next_id += 1
     client.send(json.dumps({"jsonrpc": "2.0", "id": client.next_id, "method": "notifications.deliver",
-                            "params": {"payload": payload, "identifier": "story-43"}}))
+                            "params": {"payload": payload, "app": APP, "identifier": "story-43"}}))
     asked = app.request("app.willPresent")
     expect(asked["id"] == "s1" and asked["params"]["notification"]["identifier"] == "story-43",
            "the app in the foreground is asked how to present the story")

@@ -197,7 +197,7 @@ def check_server_request(socket_path, document, client, payload):
     app.call("apps.foreground", {"app": APP, "foreground": True, "delegate": True})
     client.next_id += 1
     client.send(json.dumps({"jsonrpc": "2.0", "id": client.next_id, "method": "notifications.deliver",
-                            "params": {"payload": payload, "identifier": "story-3"}}))
+                            "params": {"payload": payload, "app": APP, "identifier": "story-3"}}))
     asked = app.request("app.willPresent")
     request = document.requests["app.willPresent"]
     problems = document.errors(asked["params"], request["x-params-schema"])
@@ -245,18 +245,18 @@ def main():
 
     apns = {"aps": {"alert": {"title": "Breaking", "body": "Something happened"}, "category": "story",
                     "sound": "default", "badge": 4}, "article": 42}
-    client.call("notifications.deliver", {"payload": apns, "identifier": "story-1"})
-    client.call("notifications.deliver", {"payload": apns, "identifier": "story-2", "open": True, "answer": "presentation"})
+    client.call("notifications.deliver", {"payload": apns, "app": APP, "identifier": "story-1"})
+    client.call("notifications.deliver", {"payload": apns, "app": APP, "identifier": "story-2", "open": True, "answer": "presentation"})
     request = {"identifier": "local-1", "content": {"title": "Local", "body": "A request", "categoryIdentifier": "story",
                                                       "threadIdentifier": "t", "userInfo": {"k": [1, 2]}}}
     client.call("notifications.deliver", {"payload": request, "app": APP, "width": 320})
     client.call("notifications.deliver", {"payload": {"aps": {"content-available": 1}, "sync": True}, "app": APP})
-    client.call("notifications.presentation", {"identifier": "story-1"})
+    client.call("notifications.presentation", {"app": APP, "identifier": "story-1"})
     client.call("notifications.list", {"app": APP, "limit": 2})
-    client.call("notifications.open", {"identifier": "story-1"})
-    client.call("notifications.close", {"identifier": "story-1"})
-    client.call("notifications.respond", {"identifier": "local-1", "action": "reply", "text": "hello"})
-    client.call("notifications.respond", {"identifier": "story-2", "action": "default"})
+    client.call("notifications.open", {"app": APP, "identifier": "story-1"})
+    client.call("notifications.close", {"app": APP, "identifier": "story-1"})
+    client.call("notifications.respond", {"app": APP, "identifier": "local-1", "action": "reply", "text": "hello"})
+    client.call("notifications.respond", {"app": APP, "identifier": "story-2", "action": "default"})
     entries = client.call("inbox.list", {"app": APP})["entries"]
     expect(len(entries) >= 2, "the inbox holds the responses and the background notification")
     client.call("inbox.take", {"app": APP, "upTo": entries[-1]["id"]})

@@ -44,6 +44,19 @@ import Testing
         #expect(try await center.deliveredNotifications().isEmpty)
     }
 
+    /// Two apps delivering one identifier each keep their own: removing
+    /// it through one app's center leaves the other app's delivered.
+    @Test func removingADeliveredNotificationRemovesOnlyTheAppsOwn() async throws {
+        let host = try HostFixture()
+        let center = host.center()
+        let other = host.center("org.example.other")
+        try await center.add(reminder("dose-1", trigger: nil))
+        try await other.add(reminder("dose-1", trigger: nil))
+        try await center.removeDeliveredNotifications(withIdentifiers: ["dose-1"])
+        #expect(try await center.deliveredNotifications().isEmpty)
+        #expect(try await other.deliveredNotifications().map(\.request.identifier) == ["dose-1"])
+    }
+
     @Test func attachmentsAreMovedIntoTheStoreAsIOSMovesThem() async throws {
         let host = try HostFixture()
         let center = host.center()

@@ -40,6 +40,24 @@ import TestSupport
         #expect(presentation["notification"] as? String == "coffee", "\(presentation)")
     }
 
+    /// The server routes nothing by category; the command line keeps its
+    /// default: without `--app`, the one app that registered the category.
+    @Test func withoutAppTheCommandLineNamesTheAppThatRegisteredTheCategory() throws {
+        let (server, socket) = try serve()
+        defer { server.stop() }
+        let categories = try directory.write(#"{"app": "\#(Self.app)", "categories": [{"identifier": "task", "actions": []}]}"#,
+                                             to: "categories.json")
+        let due = try directory.write(#"{"content": {"title": "Due", "categoryIdentifier": "task"}}"#, to: "due.json")
+        let registered = try tidings.run(["deliver", due, "--categories", categories, "--id", "first", "--socket", socket])
+        #expect(registered.status == 0, "\(registered.standardError)\nserver: \(log)")
+        let defaulted = try tidings.run(["deliver", due, "--id", "second", "--socket", socket, "--json"])
+        #expect(defaulted.status == 0, "\(defaulted.standardError)\nserver: \(log)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(defaulted.standardOutput.utf8)) as? [String: Any])
+        #expect(answer["app"] as? String == Self.app, "\(answer)")
+        let unknown = try tidings.run(["deliver", try request("Tea"), "--socket", socket])
+        #expect(unknown.status == 64 && unknown.standardError.contains("--app"), "\(unknown.standardError)")
+    }
+
     @Test func withoutARunningServerItSaysHowToStartOne() throws {
         let socket = directory.file("run/tidings.sock")
         let result = try tidings.run(["deliver", try request("Tea"), "--app", Self.app, "--socket", socket])

@@ -56,6 +56,25 @@ struct DesktopFrontEndTests {
         #expect(try rig.client().call("notifications.list")["notifications"]?.arrayValue?.isEmpty == true)
     }
 
+    /// Another app delivered a notification of the same identifier first:
+    /// the desktop's answer names the app it shows, and the other app's
+    /// notification stays delivered.
+    @Test func acceptingOnDunstAnswersTheAppShownAndLeavesAnotherAppsOfTheIdentifier() throws {
+        let rig = try started()
+        let other = JSON.object([("identifier", .string("invite-twice")),
+                                 ("content", .object([("title", .string("Another app's"))]))])
+        _ = try rig.client().call("notifications.deliver", .object([("payload", other), ("app", .string("com.example.other")),
+                                                                    ("identifier", .string("invite-twice"))]))
+        _ = try rig.waitFor("shown", identifier: "invite-twice")
+        try rig.deliverInvite("invite-twice")
+        _ = try rig.waitFor("shown") { $0["identifier"] == .string("invite-twice") && $0["app"] == .string("com.example.events") }
+        try rig.chooseInMenu("accept")
+        let responded = try rig.waitFor("responded", identifier: "invite-twice")
+        #expect(responded["receiver"] == .string("extension"), "\(rig.desktopLog)")
+        let listed = try rig.client().call("notifications.list")["notifications"]?.arrayValue ?? []
+        #expect(listed.map { $0["app"] } == [.string("com.example.other")], "\(listed)")
+    }
+
     @Test func signalsForgedByAnotherConnectionAreIgnored() throws {
         let rig = try started()
         try rig.deliverInvite("invite-forged")
@@ -92,7 +111,7 @@ struct DesktopFrontEndTests {
         _ = try rig.waitFor("shown", identifier: "invite-kept-response")
         _ = try rig.session.dunstctl("close")
         // The dismissal goes to the app, which owns no bus name: it stays in the inbox.
-        let kept = try rig.waitFor("kept") { $0["app"] == .string(FrontEndRig.app) }
+        let kept = try rig.waitFor("kept") { $0["app"] == .string("com.example.events") }
         let entry = try #require(kept["entry"])
         // Another notification server: the front end connects again and hands the inbox over again.
         try rig.session.restartDunst()
@@ -141,7 +160,7 @@ struct DesktopFrontEndTests {
         // event-invite has customDismissAction: the dismissal goes to the app.
         #expect(responded["receiver"] == .string("app"))
         // The app owns no bus name here: the forwarded dismissal stays in its inbox.
-        _ = try rig.waitFor("kept") { $0["app"] == .string(FrontEndRig.app) }
+        _ = try rig.waitFor("kept") { $0["app"] == .string("com.example.events") }
 
         try rig.deliverInvite("invite-removed")
         let shown = try rig.waitFor("shown", identifier: "invite-removed")

@@ -15,10 +15,15 @@ import TidingsRuntime
                                      app: app, width: 360, target: nil, number: set.takeNumber())
     }
 
-    /// Shows `entry` as the latest delivery of its identifier.
+    /// The key of `app`'s `identifier`.
+    func key(_ identifier: String, app: String = "com.example.app") -> NotificationKey {
+        NotificationKey(app: app, identifier: identifier)
+    }
+
+    /// Shows `entry` as the latest delivery of its key.
     @discardableResult
     func show(_ entry: DeliveredNotification, in set: inout DeliveredSet, limit: Int? = nil) -> DeliveredSet.Insertion {
-        set.show(entry, reserved: set.reserve(entry.identifier), limit: limit) { _ in nil }
+        set.show(entry, reserved: set.reserve(entry.key), limits: KeptLimits(total: limit)) { _ in nil }
     }
 
     @Test func aLaterDeliveryOfAnIdentifierReplacesTheEarlierInPlaceOfOrder() {
@@ -31,13 +36,13 @@ import TidingsRuntime
         #expect(insertion.shown)
         #expect(insertion.replaced === first)
         #expect(set.count == 2)
-        #expect(set["a"] === again)
+        #expect(set[key("a")] === again)
         #expect(!set.isShowing(first))
         #expect(set.inOrder(after: 0).map(\.element.identifier) == ["b", "a"])
         // Hiding the replaced delivery leaves the new one shown.
         let hidden = set.hide(first)
         #expect(!hidden)
-        #expect(set["a"] === again)
+        #expect(set[key("a")] === again)
     }
 
     @Test func groupsAreAnAppsThreadAndEmptyOnesGo() {
@@ -49,8 +54,8 @@ import TidingsRuntime
         let group = DeliveredSet.Group(of: one)
         #expect(set.summary(of: group)?.size == 2)
         #expect(set.summary(of: DeliveredSet.Group(of: elsewhere))?.size == 1)
-        set.hide(identifier: "one")
-        set.hide(identifier: "two")
+        set.hide(key: key("one"))
+        set.hide(key: key("two"))
         #expect(set.summary(of: group) == nil)
     }
 
@@ -63,8 +68,8 @@ import TidingsRuntime
         #expect(set.inOrder(ofApp: "one", after: 0).map(\.element.identifier) == ["c", "a"])
         let afterFirst = Array(set.inOrder(ofApp: "two", after: 0)).first?.key ?? 0
         #expect(set.inOrder(ofApp: "two", after: afterFirst).map(\.element.identifier) == ["d"])
-        set.hide(identifier: "b")
-        set.hide(identifier: "d")
+        set.hide(key: key("b", app: "two"))
+        set.hide(key: key("d", app: "two"))
         #expect(set.inOrder(ofApp: "two", after: 0).map(\.element.identifier).isEmpty)
         #expect(set.inOrder(after: 0).map(\.element.identifier) == ["c", "a"])
     }
@@ -74,8 +79,8 @@ import TidingsRuntime
         for identifier in ["a", "b", "c"] { show(delivery(identifier, in: &set), in: &set) }
         var recorded: [String] = []
         let newest = delivery("d", in: &set)
-        let insertion = set.show(newest, reserved: set.reserve("d"), limit: 2) { identifier in
-            recorded.append(identifier)
+        let insertion = set.show(newest, reserved: set.reserve(key("d")), limits: KeptLimits(total: 2)) { key in
+            recorded.append(key.identifier)
             return nil
         }
         #expect(recorded == ["a", "b"])
@@ -87,7 +92,7 @@ import TidingsRuntime
         var set = DeliveredSet()
         for identifier in ["a", "b"] { show(delivery(identifier, in: &set), in: &set) }
         let refusal = Diagnostic.error(.init("test.refused"), "The journal is full.")
-        let insertion = set.show(delivery("c", in: &set), reserved: set.reserve("c"), limit: 1) { _ in refusal }
+        let insertion = set.show(delivery("c", in: &set), reserved: set.reserve(key("c")), limits: KeptLimits(total: 1)) { _ in refusal }
         #expect(insertion.shown)
         #expect(insertion.expired.isEmpty)
         #expect(insertion.refusal?.code == refusal.code)
@@ -97,14 +102,14 @@ import TidingsRuntime
     @Test func theDeliveryThatReservedLastStaysWhicheverFinishesFirst() {
         var set = DeliveredSet()
         let earlier = delivery("a", in: &set)
-        let earlierReservation = set.reserve("a")
+        let earlierReservation = set.reserve(key("a"))
         let later = delivery("a", in: &set)
-        let laterReservation = set.reserve("a")
-        #expect(set.show(later, reserved: laterReservation, limit: nil) { _ in nil }.shown)
-        let late = set.show(earlier, reserved: earlierReservation, limit: nil) { _ in nil }
+        let laterReservation = set.reserve(key("a"))
+        #expect(set.show(later, reserved: laterReservation, limits: KeptLimits()) { _ in nil }.shown)
+        let late = set.show(earlier, reserved: earlierReservation, limits: KeptLimits()) { _ in nil }
         #expect(!late.shown)
         #expect(late.replaced === earlier)
-        #expect(set["a"] === later)
+        #expect(set[key("a")] === later)
         #expect(set.count == 1)
     }
 
@@ -112,11 +117,31 @@ import TidingsRuntime
         var set = DeliveredSet()
         show(delivery("a", attachments: ["poster.png"], in: &set), in: &set)
         show(delivery("b", attachments: ["poster.png", "map.png"], in: &set), in: &set)
-        set.hide(identifier: "a")
+        set.hide(key: key("a"))
         #expect(set.isInUse(attachmentAt: "/store/poster.png"))
         #expect(set.isInUse(attachmentAt: "/store/map.png"))
-        set.hide(identifier: "b")
+        set.hide(key: key("b"))
         #expect(!set.isInUse(attachmentAt: "/store/poster.png"))
         #expect(!set.isInUse(attachmentAt: "/store/map.png"))
+    }
+
+    @Test func twoAppsShowOneIdentifierApartAndEachExpiresItsOwn() {
+        var set = DeliveredSet()
+        let medicine = delivery("dose-1", app: "medicine", in: &set)
+        let other = delivery("dose-1", app: "other", in: &set)
+        show(medicine, in: &set)
+        #expect(show(other, in: &set).replaced == nil, "another app's does not replace it")
+        #expect(set.count == 2 && set.apps(showing: "dose-1") == ["medicine", "other"])
+        #expect(set[key("dose-1", app: "medicine")] === medicine && set[key("dose-1", app: "other")] === other)
+        set.hide(key: key("dose-1", app: "other"))
+        #expect(set[key("dose-1", app: "medicine")] === medicine && set.apps(showing: "dose-1") == ["medicine"])
+
+        // Beyond two of an app, the app's own oldest goes, never another app's.
+        for number in 0..<5 {
+            let entry = delivery("n\(number)", app: "other", in: &set)
+            _ = set.show(entry, reserved: set.reserve(entry.key), limits: KeptLimits(perApp: 2, total: 100)) { _ in nil }
+        }
+        #expect(set.inOrder(ofApp: "medicine", after: 0).map(\.element.identifier) == ["dose-1"])
+        #expect(set.inOrder(ofApp: "other", after: 0).map(\.element.identifier) == ["n3", "n4"])
     }
 }

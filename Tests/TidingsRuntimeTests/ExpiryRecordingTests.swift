@@ -40,7 +40,7 @@ import TidingsRuntime
         let (events, journal) = (fixture.events, journal)
         return NotificationHost(index: Discovery.scan(SearchPath(directories: [fixture.directory.path], origin: .option)),
                                 configuration: configuration, onEvent: { events.append($0) },
-                                onDismissal: { journal.record($0) })
+                                onDismissal: { journal.record($0.identifier) })
     }
 
     /// A notification no extension serves.

@@ -35,7 +35,7 @@ import TidingsBase
 
     /// The request delivering `identifier`, with JSON-RPC id `id`.
     static func deliver(_ identifier: String, id: Int) -> String {
-        #"{"jsonrpc": "2.0", "id": \#(id), "method": "notifications.deliver", "params": {"identifier": "\#(identifier)", "payload": {"aps": {"alert": {"title": "Invite \#(identifier)", "body": "Come to the offsite"}, "category": "event-invite"}, "room": "Pier 3"}}}"#
+        #"{"jsonrpc": "2.0", "id": \#(id), "method": "notifications.deliver", "params": {"app": "com.example.events", "identifier": "\#(identifier)", "payload": {"aps": {"alert": {"title": "Invite \#(identifier)", "body": "Come to the offsite"}, "category": "event-invite"}, "room": "Pier 3"}}}"#
     }
 
     /// The identifiers of the notifications delivered.
@@ -144,7 +144,7 @@ import TidingsBase
         let lastStateEvent = watcher.events.last { $0["method"]?.stringValue?.hasPrefix("state.") == true }
         #expect(lastStateEvent?["method"] == .string("state.recovered"), "\(watcher.events.suffix(3))")
         let last = try client.answer(to: client.request("notifications.deliver", try JSON.parse(Array(
-            #"{"identifier": "after", "payload": {"aps": {"alert": "Hi", "category": "event-invite"}}}"#.utf8))))
+            #"{"app": "com.example.events", "identifier": "after", "payload": {"aps": {"alert": "Hi", "category": "event-invite"}}}"#.utf8))))
         #expect(last["result"] != nil, "\(last)")
         acknowledged.insert("after")
 

@@ -27,7 +27,8 @@ import TidingsBase
 
     /// An invitation of thread "offsite" from `inviter`, counting `count` items, with every field.
     static func delivery(_ identifier: String, from inviter: String, count: Int) -> JSON {
-        .object([("identifier", .string(identifier)), ("open", .bool(true)), ("payload", .object([
+        .object([("app", .string("com.example.events")), ("identifier", .string(identifier)), ("open", .bool(true)),
+                 ("payload", .object([
             ("aps", .object([
                 ("alert", .object([("title", .string("Team offsite")), ("subtitle", .string("Pier 3")),
                                    ("body", .string("You are invited.")), ("launch-image", .string("Splash")),

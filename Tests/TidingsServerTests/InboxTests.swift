@@ -31,7 +31,7 @@ import TidingsBase
 
     /// An invitation with every field a response must carry: thread, target content, userInfo.
     func invite(_ identifier: String) throws -> JSON {
-        try json(#"{"identifier": "\#(identifier)", "payload": {"aps": {"alert": {"title": "Team offsite", "body": "You are invited."}, "category": "event-invite", "thread-id": "offsite", "target-content-id": "event-42"}, "title": "Team offsite", "date": "Thursday", "location": "Pier 3", "message": "Dinner after"}}"#)
+        try json(#"{"app": "com.example.events", "identifier": "\#(identifier)", "payload": {"aps": {"alert": {"title": "Team offsite", "body": "You are invited."}, "category": "event-invite", "thread-id": "offsite", "target-content-id": "event-42"}, "title": "Team offsite", "date": "Thursday", "location": "Pier 3", "message": "Dinner after"}}"#)
     }
 
     /// A story of the news app, with userInfo.
@@ -142,7 +142,7 @@ import TidingsBase
         let client = try fixture.client()
         try register(client)
         _ = try client.call("events.subscribe")
-        let answer = try client.call("notifications.deliver", json(#"{"identifier": "sync", "payload": {"aps": {"content-available": 1, "category": "event-invite", "thread-id": "offsite"}, "sync": "calendar"}}"#))
+        let answer = try client.call("notifications.deliver", json(#"{"app": "com.example.events", "identifier": "sync", "payload": {"aps": {"content-available": 1, "category": "event-invite", "thread-id": "offsite"}, "sync": "calendar"}}"#))
         #expect(answer["display"] == .string("background") && answer["presentation"] == nil)
         #expect(answer["inbox"]?["notification"]?["userInfo"]?["sync"] == .string("calendar"))
         // The events of the call came before its answer: an inbox entry, no delivery, no extension.
@@ -163,7 +163,7 @@ import TidingsBase
         let client = try fixture.client()
         try register(client)
         _ = try client.call("events.subscribe", .object([("apps", .array([.string("com.example.events")]))]))
-        let badged = try client.call("notifications.deliver", json(#"{"payload": {"aps": {"badge": 5, "category": "event-invite"}}}"#))
+        let badged = try client.call("notifications.deliver", json(#"{"app": "com.example.events", "payload": {"aps": {"badge": 5, "category": "event-invite"}}}"#))
         #expect(badged["display"] == .string("badge") && badged["badge"] == .integer(5) && badged["presentation"] == nil)
         #expect(client.events.compactMap { $0["method"]?.stringValue } == ["app.badge-changed"])
         let changed = try client.event("app.badge-changed")

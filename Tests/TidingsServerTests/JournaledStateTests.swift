@@ -15,6 +15,11 @@ import TidingsRuntime
         try JournaledState(directory: directory.file("tidings"), foldThreshold: threshold)
     }
 
+    /// The keys of the news app's notifications `identifiers`.
+    func news(_ identifiers: [String]) -> [NotificationKey] {
+        identifiers.map { NotificationKey(app: "com.example.news", identifier: $0) }
+    }
+
     func delivered(_ identifier: String, attachment: Bool = false) -> UserNotification {
         var content = NotificationContent()
         content.title = "Title \(identifier)"
@@ -40,7 +45,7 @@ import TidingsRuntime
             try state.recordDelivery(of: delivered("a", attachment: true), to: "com.example.news", width: 400)
             try state.recordDelivery(of: delivered("b"), to: "com.example.news", width: 360)
             try state.recordDelivery(of: delivered("c"), to: "com.example.other", width: 360)
-            try state.recordRemoval(of: ["b"])
+            try state.recordRemoval(of: news(["b"]))
         }
         let kept = try open().kept
         #expect(kept.diagnostics.isEmpty)
@@ -59,9 +64,9 @@ import TidingsRuntime
             let state = try open(threshold: 2_000)
             for number in 0..<200 {
                 try state.recordDelivery(of: delivered("n\(number)"), to: "com.example.news", width: 360)
-                if number % 3 == 0 { try state.recordRemoval(of: ["n\(number - 1)"]) }
+                if number % 3 == 0 { try state.recordRemoval(of: news(["n\(number - 1)"])) }
             }
-            try state.recordRemoval(of: (0..<100).map { "n\($0)" })
+            try state.recordRemoval(of: news((0..<100).map { "n\($0)" }))
             eventually { state.folds.count > 0 }
             #expect(state.folds.count > 0)
             #expect(state.folds.failure == nil)
@@ -113,7 +118,7 @@ import TidingsRuntime
         for identifier in identifiers {
             try state.recordDelivery(of: delivered(identifier), to: "com.example.news", width: 360)
         }
-        try state.recordRemoval(of: Array(identifiers.dropFirst(10)))
+        try state.recordRemoval(of: news(Array(identifiers.dropFirst(10))))
         #expect(state.report["journalBytes"]?.integerValue ?? .max < 4 << 20, "the threshold was reached")
         eventually { state.folds.count > 0 }
         #expect(state.folds.count == 1)

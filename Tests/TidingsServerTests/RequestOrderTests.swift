@@ -111,7 +111,8 @@ import TidingsServer
     /// Pairs of requests, in the order sent, and whether the second waits for the first.
     static let pairs: [(String, String, Bool)] = {
         let presentation = LedgerRequests.call("notifications.presentation", [("identifier", .string("n1"))])
-        let unnamed = LedgerRequests.call("notifications.deliver", [("payload", .object([("aps", .object([]))]))])
+        let unnamed = LedgerRequests.call("notifications.deliver", [("app", .string(LedgerFixture.app)),
+                                                                     ("payload", .object([("aps", .object([]))]))])
         let removeTwo = LedgerRequests.call("notifications.remove",
                                             [("identifiers", .array([.string("n1"), .string("n2")]))])
         let removeApp = LedgerRequests.call("notifications.remove", [("app", .string(LedgerFixture.app))])

@@ -45,7 +45,7 @@ import TidingsBase
     }
 
     func deliverRequest(_ number: Int) -> String {
-        #"{"jsonrpc": "2.0", "id": \#(number), "method": "notifications.deliver", "params": {"identifier": "burst-\#(number)", "payload": {"aps": {"alert": {"title": "Invite \#(number)", "body": "Come"}, "category": "event-invite"}, "title": "Offsite \#(number)"}}}"#
+        #"{"jsonrpc": "2.0", "id": \#(number), "method": "notifications.deliver", "params": {"app": "com.example.events", "identifier": "burst-\#(number)", "payload": {"aps": {"alert": {"title": "Invite \#(number)", "body": "Come"}, "category": "event-invite"}, "title": "Offsite \#(number)"}}}"#
     }
 
     func deliveredIdentifiers(_ client: RPCClient) throws -> Set<String> {
@@ -105,7 +105,7 @@ import TidingsBase
         let first = try start("first.log", ["--keep", "3"])
         let client = try RPCClient(path: socket)
         for number in 1...5 { _ = try client.result(of: client.request("notifications.deliver", try JSON.parse(Array(
-            #"{"identifier": "n\#(number)", "payload": {"aps": {"alert": "Hi", "category": "event-invite"}}}"#.utf8)))) }
+            #"{"app": "com.example.events", "identifier": "n\#(number)", "payload": {"aps": {"alert": "Hi", "category": "event-invite"}}}"#.utf8)))) }
         first.stop(with: SIGKILL)
 
         let second = try start("second.log", ["--keep", "3"])
@@ -125,7 +125,7 @@ import TidingsBase
         let client = try RPCClient(path: socket)
         _ = try client.call("categories.register", try JSON.parse(Array(Self.categories.utf8)))
         for number in 1...5 { _ = try client.result(of: client.request("notifications.deliver", try JSON.parse(Array(
-            #"{"identifier": "n\#(number)", "payload": {"aps": {"alert": "Hi", "category": "event-invite"}}}"#.utf8)))) }
+            #"{"app": "com.example.events", "identifier": "n\#(number)", "payload": {"aps": {"alert": "Hi", "category": "event-invite"}}}"#.utf8)))) }
         first.stop(with: SIGKILL)
         // A crash in the middle of writing a record: a length that promises more than follows.
         let journal = try #require(FileHandle(forWritingAtPath: newestSegment()))

@@ -116,7 +116,7 @@ import TidingsServer
             {"identifier": "invite", "content": {"title": "Offsite", "categoryIdentifier": "event-invite",
              "userInfo": {"title": "Team offsite"}, "attachments": [{"identifier": "event-image", "path": "\#(photo)"}]}}
             """#)
-        let delivery = try client.call("notifications.deliver", .object([("payload", invite), ("open", .bool(true))]))
+        let delivery = try client.call("notifications.deliver", .object([("payload", invite), ("app", .string("com.example.events")), ("open", .bool(true))]))
         #expect(delivery["presentation"]?["extension"] == .string("com.example.events.invite"))
         #expect(delivery["attachments"]?.arrayValue?.first?["transfer"] == .string("copied"))
         #expect(FileManager.default.fileExists(atPath: photo))
@@ -230,9 +230,9 @@ import TidingsServer
 
         #expect(errorCode { try client.call("notifications.respond", .object([
             ("identifier", .string("never-delivered")), ("action", .string("default"))])) } == -32001)
-        #expect(errorCode { try client.call("notifications.deliver", .object([
+        #expect(errorCode { try client.call("notifications.deliver", .object([("app", .string("com.example.events")),
             ("payload", .object([("aps", .object([("badge", .string("three"))]))]))])) } == -32000)
-        #expect(errorCode { try client.call("notifications.deliver", .object([
+        #expect(errorCode { try client.call("notifications.deliver", .object([("app", .string("com.example.events")),
             ("payload", .object([("aps", .object([("alert", .string(String(repeating: "x", count: 4500)))]))]))])) } == -32000)
 
         _ = try deliver(client, payload("story", category: "story"), app: "com.example.news")

@@ -43,15 +43,18 @@ final class ServerFixture: @unchecked Sendable {
         try BundleMaker.installSample(name, in: directory.file("extensions"))
     }
 
-    /// Starts the server over what is installed, keeping at most `kept` notifications.
+    /// Starts the server over what is installed, keeping at most `kept`
+    /// notifications, its configuration then changed as `configure` says.
     @discardableResult
     func start(limits: Server.Limits = Server.Limits(), responseDeadline: Double = 2,
-               kept: Int = HostService.Configuration.defaultKept) throws -> Server {
+               kept: Int = HostService.Configuration.defaultKept,
+               configure: (inout HostService.Configuration) -> Void = { _ in }) throws -> Server {
         try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
         var configuration = HostService.Configuration()
         configuration.host.responseDeadline = responseDeadline
         configuration.host.attachmentDirectory = directory.file("state/attachments")
         configuration.host.deliveredLimit = kept
+        configure(&configuration)
         let index = Discovery.scan(SearchPath(directories: [directory.file("extensions")], origin: .option))
         let server = try Server(service: HostService(index: index, configuration: configuration), limits: limits)
         server.serveInBackground(try UnixSocket.listen(at: socketPath))

@@ -9,6 +9,7 @@ extension DesktopFrontEnd {
     /// itself (expired, dismissed) stays closed unless it changed.
     func show(_ identifier: String, app: String, _ presentation: JSON, fromRelist: Bool, notification: JSON? = nil) {
         relisting?.unseen.remove(identifier)
+        appOf[identifier] = app
         if let notification { notifications[identifier] = notification }
         if presentation["dismissed"]?.boolValue == true { return close(identifier, reason: "dismissed") }
         // Its window draws the expanded interface: the desktop keeps what it showed.
@@ -133,6 +134,7 @@ extension DesktopFrontEnd {
     func close(_ identifier: String, reason: String) {
         relisting?.unseen.remove(identifier)
         notifications[identifier] = nil
+        appOf[identifier] = nil
         takeOver.remove(identifier)
         if notifying[identifier] != nil { notifying[identifier] = Notifying(closeAfter: reason) }
         guard let entry = shown.forget(identifier), entry.desktopID != 0 else { return }
@@ -257,7 +259,7 @@ extension DesktopFrontEnd {
     /// `notifications.respond` (now, or once the server is back); the server's events that follow drive the screen.
     /// One the response leaves delivered and off the screen is shown again.
     private func respond(_ identifier: String, action: String, text: String?) {
-        var params: [(String, JSON)] = [("identifier", .string(identifier)), ("action", .string(action))]
+        var params: [(String, JSON)] = naming(identifier) + [("action", .string(action))]
         if let text { params.append(("text", .string(text))) }
         answer(.notificationsRespond, .object(params)) { [unowned self] answer in
             switch answer {
@@ -289,7 +291,7 @@ extension DesktopFrontEnd {
     /// a text-input action's field shows in it from the start.
     private func openWindow(_ identifier: String, reply: String? = nil) {
         do throws(SystemError) {
-            guard try windows.open(identifier, reply: reply) else {
+            guard try windows.open(identifier, app: appOf[identifier], reply: reply) else {
                 return log.detail("the window of \(identifier) is open already")
             }
             log.record("window", [("identifier", .string(identifier)), ("window", .string("started"))],
@@ -330,7 +332,7 @@ extension DesktopFrontEnd {
 
     /// `notifications.open`: the `presentation.changed` that follows shows the extension's view.
     private func open(_ identifier: String) {
-        answer(.notificationsOpen, .object([("identifier", .string(identifier))])) { [unowned self] answer in
+        answer(.notificationsOpen, .object(naming(identifier))) { [unowned self] answer in
             switch answer {
             case .success:
                 log.record("opened", [("identifier", .string(identifier))], "opened the interface of \(identifier)", detailed: true)

@@ -105,10 +105,12 @@ extension DesktopFrontEnd {
                 guard let identifier = item["notification"]?["identifier"]?.stringValue else { continue }
                 relisting?.unseen.remove(identifier)
                 relisting?.outstanding += 1
-                server.call(.notificationsPresentation, .object([("identifier", .string(identifier))])) { [unowned self] answer in
+                let app = item["app"]?.stringValue
+                let naming: [(String, JSON)] = [("identifier", .string(identifier))] + (app.map { [("app", JSON.string($0))] } ?? [])
+                server.call(.notificationsPresentation, .object(naming)) { [unowned self] answer in
                     guard relisting?.generation == generation else { return }
                     relisting?.outstanding -= 1
-                    if case .success(let presentation) = answer, let app = item["app"]?.stringValue {
+                    if case .success(let presentation) = answer, let app {
                         show(identifier, app: app, presentation, fromRelist: true, notification: item["notification"])
                     }
                     finishRelist()

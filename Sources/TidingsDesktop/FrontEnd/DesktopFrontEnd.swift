@@ -34,6 +34,14 @@ package final class DesktopFrontEnd {
     /// Each notification's `notification` object as its delivery or a re-list
     /// gave it (its attachments: the banner's image); forgotten when it is closed.
     var notifications: [String: JSON] = [:]
+    /// Each notification's app, as its delivery or a re-list named it: every
+    /// call about it names the app (two apps may use one identifier).
+    var appOf: [String: String] = [:]
+
+    /// The parameters naming the notification `identifier` in a call: its identifier, and its app when known.
+    func naming(_ identifier: String) -> [(String, JSON)] {
+        [("identifier", .string(identifier))] + (appOf[identifier].map { [("app", JSON.string($0))] } ?? [])
+    }
     /// Apps asked about once (`apps.list` for an app not known).
     var appsAsked: Set<String> = []
     /// The inbox entries handed to their apps, by id: each once.

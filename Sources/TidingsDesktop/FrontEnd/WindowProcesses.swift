@@ -38,11 +38,11 @@ package final class WindowProcesses {
     /// The pipes to poll for reading.
     package var descriptors: [Int32] { children.values.map(\.output) }
 
-    /// Starts the window of `identifier` (with the field of the text-input
+    /// Starts the window of `identifier` of `app` (with the field of the text-input
     /// action `reply` showing, when given), unless one is open already.
     /// - Returns: false when one was open.
     /// - Throws: why it could not start (no pipe, no process).
-    package func open(_ identifier: String, reply: String? = nil) throws(SystemError) -> Bool {
+    package func open(_ identifier: String, app: String? = nil, reply: String? = nil) throws(SystemError) -> Bool {
         guard children[identifier] == nil else { return false }
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw SystemError.current() }
@@ -55,7 +55,8 @@ package final class WindowProcesses {
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         // Its lines for people (and GTK's warnings) are not the front end's: what matters comes as JSON, relayed.
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let arguments = [executable, "show", identifier, "--socket", socketPath, "--json"] + (reply.map { ["--reply", $0] } ?? [])
+        let arguments = [executable, "show", identifier, "--socket", socketPath, "--json"] + (app.map { ["--app", $0] } ?? [])
+            + (reply.map { ["--reply", $0] } ?? [])
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0

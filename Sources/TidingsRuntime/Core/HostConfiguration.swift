@@ -36,10 +36,15 @@ extension NotificationHost {
         /// are a flood (fault `abuse`); nil for no limit. However fast it
         /// changes, front ends hear of it at most once a frame.
         package var viewChangeRate: CallRate? = .viewChanges
-        /// The most notifications kept delivered (at least 1): a delivery
-        /// beyond it expires the oldest, as a notification centre lets old
-        /// notifications go; nil keeps every one.
+        /// The most notifications kept delivered in all (at least 1): a
+        /// delivery beyond it expires the oldest of the app showing the most,
+        /// as a notification centre lets old notifications go; nil keeps
+        /// every one.
         package var deliveredLimit: Int?
+        /// The most notifications kept delivered of each app (at least 1): a
+        /// delivery beyond it expires the oldest of its own app; nil: no
+        /// limit per app.
+        package var deliveredLimitPerApp: Int?
         /// The ABI version offered to extensions: the host's own; an older
         /// one (1 or 2) shows how an extension fares with an older host.
         package var abiVersion = HostFunctions.abiVersion

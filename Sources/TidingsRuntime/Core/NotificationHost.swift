@@ -61,7 +61,7 @@ package final class NotificationHost: Sendable {
     package init(index: ExtensionIndex, configuration: Configuration = Configuration(),
                  launcher: any ExtensionLauncher = InProcessLauncher(),
                  onEvent: (@Sendable (HostEvent) -> Void)? = nil,
-                 onDismissal: @escaping @Sendable (String) -> Diagnostic? = { _ in nil },
+                 onDismissal: @escaping @Sendable (NotificationKey) -> Diagnostic? = { _ in nil },
                  decider: PresentationDecider? = nil) {
         self.decider = decider
         currentIndex = CurrentIndex(index)
@@ -77,7 +77,10 @@ package final class NotificationHost: Sendable {
                                deadline: configuration.serviceDeadline, gracePeriod: configuration.serviceGracePeriod,
                                store: attachments, callRate: configuration.hostCallRate, onEvent: onEvent ?? { _ in },
                                onWait: configuration.onWait)
-        screen = Screen(attachments: attachments, deliveredLimit: configuration.deliveredLimit, onEvent: onEvent,
+        screen = Screen(attachments: attachments,
+                        keptLimits: KeptLimits(perApp: configuration.deliveredLimitPerApp,
+                                               total: configuration.deliveredLimit),
+                        onEvent: onEvent,
                         onDismissal: onDismissal)
         let reports = CallReports(screen: screen)
         interfaces = InterfaceLifecycle(screen: screen, reports: reports, changes: OutOfCallChanges(reports: reports),
@@ -221,14 +224,15 @@ package final class NotificationHost: Sendable {
         }
 
         // One lock on the common path: record the delivery, take the previous
-        // delivery of the identifier off the screen, find what is known of the
-        // route (its registered category, and where it leads).
+        // delivery of the app's identifier off the screen, find what is known
+        // of the route (its registered category, and where it leads).
         let begun: (ScreenState.Removal, RouteTable.Known?, UInt64)
         do throws(Failure) {
             begun = try screen.state.withLock { (state: inout ScreenState) throws(Failure) in
                 try record(notification, width)
-                let reservation = state.delivered.reserve(notification.identifier)
-                let retired = state.hide(identifier: notification.identifier)
+                let key = NotificationKey(app: app, identifier: notification.identifier)
+                let reservation = state.delivered.reserve(key)
+                let retired = state.hide(key: key)
                 return (retired, state.routes[route], reservation)
             }
         } catch {
@@ -246,7 +250,7 @@ package final class NotificationHost: Sendable {
             let entry = DeliveredNotification(notification: notification, app: app, width: width, target: target,
                                               number: state.delivered.takeNumber(), quiet: quiet,
                                               options: decision.options)
-            let showing = state.show(entry, reserved: reservation, limit: screen.deliveredLimit,
+            let showing = state.show(entry, reserved: reservation, limits: screen.keptLimits,
                                      recording: screen.onDismissal)
             return (entry, showing, showing.shown ? state.holdThreadMate(of: entry) : nil)
         }
@@ -307,8 +311,8 @@ package final class NotificationHost: Sendable {
         let showing = screen.state.withLock { state in
             let entry = DeliveredNotification(notification: notification, app: app, width: width, target: target,
                                               number: state.delivered.takeNumber(), quiet: quiet)
-            return state.show(entry, reserved: state.delivered.reserve(notification.identifier),
-                              limit: screen.deliveredLimit, recording: screen.onDismissal)
+            return state.show(entry, reserved: state.delivered.reserve(entry.key),
+                              limits: screen.keptLimits, recording: screen.onDismissal)
         }
         // When the oldest cannot expire, they stay: the journal reports its failure (its health).
         _ = screen.finishShowing(showing, keeping: notification, announcingReplaced: false)
@@ -324,50 +328,93 @@ package final class NotificationHost: Sendable {
         return screen.state.withLock { $0.routes.keep(found, for: route) }
     }
 
+    // MARK: Naming a notification
+
+    /// The key of the notification `identifier` of `app`; when `app` is
+    /// nil, of the one app showing a notification `identifier` — for a
+    /// caller (a front end, the command line) that knows only the identifier.
+    /// - Throws: `response.unknown-notification` when no app shows it,
+    ///   `response.ambiguous-notification` (naming the apps) when several do.
+    package func key(of identifier: String, app: String? = nil) throws(Diagnostic) -> NotificationKey {
+        if let app { return NotificationKey(app: app, identifier: identifier) }
+        let apps = screen.state.withLock { $0.delivered.apps(showing: identifier) }
+        guard apps.count <= 1 else { throw Self.ambiguous(identifier, apps: apps) }
+        guard let app = apps.first else {
+            throw .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
+        }
+        return NotificationKey(app: app, identifier: identifier)
+    }
+
+    /// The refusal of a call naming `identifier` without its app when `apps` each show one.
+    package static func ambiguous(_ identifier: String, apps: [String]) -> Diagnostic {
+        .error(.responseAmbiguousNotification,
+               "Several apps have a notification \"\(identifier)\" delivered (\(apps.joined(separator: ", "))); name the app (\"app\").")
+    }
+
+    /// The apps that have a notification `identifier` shown, sorted.
+    package func apps(showing identifier: String) -> [String] {
+        screen.state.withLock { $0.delivered.apps(showing: identifier) }
+    }
+
     // MARK: The expanded interface
 
-    /// Opens the expanded interface of the notification shown as
-    /// `identifier` (the user long-pressed or pulled it down): its content
+    /// Opens the expanded interface of the notification shown as `key`
+    /// (the user long-pressed or pulled it down): its content
     /// extension's instance is made and given the notification
     /// (`didReceive`). One interface is open at a time: the one open
     /// closes, and its instance is released. Opening the open one changes nothing.
     /// - Throws: for a notification not presented.
-    package func open(_ identifier: String) throws(Diagnostic) -> InterfaceOutcome {
+    package func open(_ key: NotificationKey) throws(Diagnostic) -> InterfaceOutcome {
         guard let (entry, registered) = screen.state.withLock({ state in
-            state.delivered[identifier].map { ($0, state.routes.registered(for: $0)) }
-        }) else { throw Screen.notPresented(identifier) }
+            state.delivered[key].map { ($0, state.routes.registered(for: $0)) }
+        }) else { throw Screen.notPresented(key) }
         var opened = interfaces.open(entry, categoryActions: registered?.category.actions)
         interfaces.announce(&opened, of: entry)
         screen.announce(forwarded: opened.outcome.forwarded)
         return opened.outcome
     }
 
-    /// Closes the expanded interface of the notification shown as
-    /// `identifier`, releasing its instance; the notification stays shown,
-    /// as a banner. Closing one not open changes nothing.
+    /// `open(_:)` of the one app's notification `identifier` (`key(of:app:)`).
+    package func open(_ identifier: String) throws(Diagnostic) -> InterfaceOutcome {
+        try open(key(of: identifier))
+    }
+
+    /// Closes the expanded interface of the notification shown as `key`,
+    /// releasing its instance; the notification stays shown, as a banner.
+    /// Closing one not open changes nothing.
     /// - Throws: for a notification not presented.
-    package func close(_ identifier: String) throws(Diagnostic) -> Presentation {
-        guard let entry = screen.state.withLock({ $0.delivered[identifier] }) else {
-            throw Screen.notPresented(identifier)
+    package func close(_ key: NotificationKey) throws(Diagnostic) -> Presentation {
+        guard let entry = screen.state.withLock({ $0.delivered[key] }) else {
+            throw Screen.notPresented(key)
         }
         let (closed, presentation) = interfaces.close(entry)
         if closed { screen.onEvent?(.presentationChanged(presentation)) }
         return presentation
     }
 
+    /// `close(_:)` of the one app's notification `identifier` (`key(of:app:)`).
+    package func close(_ identifier: String) throws(Diagnostic) -> Presentation {
+        try close(key(of: identifier))
+    }
+
     // MARK: Responding
 
-    /// Sends the user's response to the notification presented as `identifier`.
+    /// Sends the user's response to the notification presented as `key`.
     ///
     /// It goes to the content extension's response handler when there is one
     /// (whose answer decides whether the notification stays, closes, or closes
     /// and forwards the action to the app), else straight to the app.
     /// - Throws: for a notification not presented, an action it does not offer,
     ///   or text missing from (or given to) an action.
-    package func respond(to identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
+    package func respond(to key: NotificationKey, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
         let outcome = Rendezvous<Result<ResponseOutcome, Diagnostic>>()
-        respond(to: identifier, with: response) { outcome.give($0) }
+        respond(to: key, with: response) { outcome.give($0) }
         return try outcome.take().get()
+    }
+
+    /// `respond(to:with:)` to the one app's notification `identifier` (`key(of:app:)`).
+    package func respond(to identifier: String, with response: ResponseRequest) throws(Diagnostic) -> ResponseOutcome {
+        try respond(to: key(of: identifier), with: response)
     }
 
     /// `respond(to:with:)` without waiting: returns once the extension's
@@ -378,11 +425,22 @@ package final class NotificationHost: Sendable {
     /// comes, its deadline passes or its extension ends, on the host's
     /// finishing thread, with no thread held while the extension takes its
     /// time. `finish` must not wait for another response's outcome.
-    package func respond(to identifier: String, with response: ResponseRequest,
+    package func respond(to key: NotificationKey, with response: ResponseRequest,
                          then finish: @escaping @Sendable (Result<ResponseOutcome, Diagnostic>) -> Void) {
-        responses.answer(identifier, with: response) { [screen] outcome in
+        responses.answer(key, with: response) { [screen] outcome in
             if case .success(let outcome) = outcome { screen.announce(forwarded: outcome.forwarded) }
             finish(outcome)
+        }
+    }
+
+    /// `respond(to:with:then:)` to the one app's notification `identifier`
+    /// (`key(of:app:)`); `finish` hears why when none or several show it.
+    package func respond(to identifier: String, with response: ResponseRequest,
+                         then finish: @escaping @Sendable (Result<ResponseOutcome, Diagnostic>) -> Void) {
+        do throws(Diagnostic) {
+            respond(to: try key(of: identifier), with: response, then: finish)
+        } catch {
+            finish(.failure(error))
         }
     }
 
@@ -393,36 +451,58 @@ package final class NotificationHost: Sendable {
     /// presentation after, with what the extension logged meanwhile.
     /// - Throws: for a notification not presented, or whose interface is
     ///   not open or shows no media button.
-    package func tapMediaButton(of identifier: String) throws(Diagnostic) -> MediaTapOutcome {
-        try viewEvents.tapMediaButton(of: identifier)
+    package func tapMediaButton(of key: NotificationKey) throws(Diagnostic) -> MediaTapOutcome {
+        try viewEvents.tapMediaButton(of: key)
     }
 
-    /// A front end's event on `identifier`'s view: a tap on a button, a text
+    /// `tapMediaButton(of:)` of the one app's notification `identifier` (`key(of:app:)`).
+    package func tapMediaButton(of identifier: String) throws(Diagnostic) -> MediaTapOutcome {
+        try tapMediaButton(of: key(of: identifier))
+    }
+
+    /// A front end's event on `key`'s view: a tap on a button, a text
     /// field's submission, or the answer to the extension's text-input
     /// request. It reaches the extension only when its manifest sets
     /// UNNotificationExtensionUserInteractionEnabled and it offers
     /// `tidings.element-events/1`; the view must take it (`InstanceContext.admit`).
     /// - Throws: for a notification not presented, an event refused (with a
     ///   code saying why); nothing then reaches the extension.
+    package func interact(with key: NotificationKey, _ event: ElementEvent) throws(Diagnostic) -> InteractionOutcome {
+        try viewEvents.interact(with: key, event)
+    }
+
+    /// `interact(with:_:)` with the one app's notification `identifier` (`key(of:app:)`).
     package func interact(with identifier: String, _ event: ElementEvent) throws(Diagnostic) -> InteractionOutcome {
-        try viewEvents.interact(with: identifier, event)
+        try interact(with: key(of: identifier), event)
     }
 
     // MARK: Presentations
 
-    /// The presentation of `identifier` now, if it is shown.
-    package func presentation(of identifier: String) -> Presentation? {
+    /// The presentation of `key` now, if it is shown.
+    package func presentation(of key: NotificationKey) -> Presentation? {
         let found = screen.state.withLock { state in
-            state.delivered[identifier].map { ($0, state.routes.registered(for: $0)?.category.actions) }
+            state.delivered[key].map { ($0, state.routes.registered(for: $0)?.category.actions) }
         }
         return found.map { entry, categoryActions in
             screen.presentation(entry, categoryActions: categoryActions, dismissed: false)
         }
     }
 
-    /// The identifiers of the notifications shown, sorted.
+    /// `presentation(of:)` of the one app's notification `identifier`; nil
+    /// when none or several apps show one.
+    package func presentation(of identifier: String) -> Presentation? {
+        (try? key(of: identifier)).flatMap { presentation(of: $0) }
+    }
+
+    /// The identifiers of the notifications shown, sorted (one for each
+    /// app that shows it).
     package var presentedIdentifiers: [String] {
-        screen.state.withLock { $0.delivered.identifiers.sorted() }
+        presentedKeys.map(\.identifier)
+    }
+
+    /// The keys of the notifications shown, sorted by identifier, then app.
+    package var presentedKeys: [NotificationKey] {
+        screen.state.withLock { $0.delivered.keys.sorted { ($0.identifier, $0.app) < ($1.identifier, $1.app) } }
     }
 
     /// The notifications shown, with their apps, in the order they were
@@ -458,32 +538,49 @@ package final class NotificationHost: Sendable {
 
     // MARK: Removing
 
-    /// Takes the notifications `identifiers` name off the screen without a
+    /// Takes the notifications `keys` name off the screen without a
     /// response (removeDeliveredNotifications): their instances end, their
     /// attachments leave the store, front ends hear they were dismissed.
+    /// - Returns: the keys that were shown.
+    @discardableResult
+    package func remove(_ keys: [NotificationKey]) -> [NotificationKey] {
+        let entries = screen.state.withLock { state in keys.compactMap { state.delivered[$0] } }
+        return entries.filter { screen.retire($0, because: .removed) == nil }.map(\.key)
+    }
+
+    /// `remove(_:)` of the notifications `identifiers`, of whichever apps show them.
     /// - Returns: the identifiers that were shown.
     @discardableResult
     package func remove(_ identifiers: [String]) -> [String] {
-        let entries = screen.state.withLock { state in identifiers.compactMap { state.delivered[$0] } }
-        return entries.filter { screen.retire($0, because: .removed) == nil }.map(\.identifier)
+        remove(keys(of: identifiers)).map(\.identifier)
+    }
+
+    /// The keys of the notifications `identifiers` shown, of every app that shows one.
+    private func keys(of identifiers: [String]) -> [NotificationKey] {
+        screen.state.withLock { state in
+            identifiers.flatMap { identifier in
+                state.delivered.apps(showing: identifier).map { NotificationKey(app: $0, identifier: identifier) }
+            }
+        }
     }
 
     /// `remove(_:)` for a host whose changes are journaled: `record` is
-    /// called with the identifiers shown, under the lock that orders
+    /// called with the keys shown, under the lock that orders
     /// deliveries and dismissals, before any is taken off the screen. When it
     /// throws, nothing is removed and the error is thrown.
-    /// - Returns: the identifiers that were shown.
+    /// - Returns: the keys that were shown.
     @discardableResult
-    package func remove<Failure: Error>(_ identifiers: [String],
-                                        recordingWith record: ([String]) throws(Failure) -> Void) throws(Failure) -> [String] {
+    package func remove<Failure: Error>(_ keys: [NotificationKey],
+                                        recordingWith record: ([NotificationKey]) throws(Failure) -> Void)
+        throws(Failure) -> [NotificationKey] {
         let taken = try screen.state.withLock {
             (state: inout ScreenState) throws(Failure) -> [(DeliveredNotification, ScreenState.Removal)] in
-            let entries = identifiers.compactMap { state.delivered[$0] }
+            let entries = keys.compactMap { state.delivered[$0] }
             guard !entries.isEmpty else { return [] }
-            try record(entries.map(\.identifier))
+            try record(entries.map(\.key))
             return entries.map { ($0, state.hide($0)) }
         }
         for (_, removal) in taken { screen.dismissed(removal, because: .removed) }
-        return taken.map(\.0.identifier)
+        return taken.map(\.0.key)
     }
 }

@@ -11,27 +11,27 @@ final class Screen: Sendable {
     let state = Mutex(ScreenState())
     /// Where attachments are kept; nil for a host that keeps no store.
     let attachments: AttachmentStore?
-    /// The most notifications kept delivered; nil keeps every one.
-    let deliveredLimit: Int?
+    /// The most notifications kept delivered, per app and in all.
+    let keptLimits: KeptLimits
     /// Told what front ends may want to hear of; nil when nobody listens.
     let onEvent: (@Sendable (HostEvent) -> Void)?
     /// Told under the lock of each notification about to leave the screen
     /// unrecorded (see `NotificationHost.init`); returns why it could not be
     /// written, and the notification then stays shown.
-    let onDismissal: @Sendable (String) -> Diagnostic?
+    let onDismissal: @Sendable (NotificationKey) -> Diagnostic?
 
-    /// A screen showing nothing, whose store is `attachments`, keeping at most `deliveredLimit`.
-    init(attachments: AttachmentStore?, deliveredLimit: Int?, onEvent: (@Sendable (HostEvent) -> Void)?,
-         onDismissal: @escaping @Sendable (String) -> Diagnostic?) {
+    /// A screen showing nothing, whose store is `attachments`, keeping at most `keptLimits`.
+    init(attachments: AttachmentStore?, keptLimits: KeptLimits, onEvent: (@Sendable (HostEvent) -> Void)?,
+         onDismissal: @escaping @Sendable (NotificationKey) -> Diagnostic?) {
         self.attachments = attachments
-        self.deliveredLimit = deliveredLimit
+        self.keptLimits = keptLimits
         self.onEvent = onEvent
         self.onDismissal = onDismissal
     }
 
     /// The diagnostic for a request naming a notification not presented.
-    static func notPresented(_ identifier: String) -> Diagnostic {
-        .error(.responseUnknownNotification, "No notification \"\(identifier)\" is presented.")
+    static func notPresented(_ key: NotificationKey) -> Diagnostic {
+        .error(.responseUnknownNotification, "No notification \"\(key.identifier)\" of \(key.app) is presented.")
     }
 
     /// The actions of the category registered for `entry`, if any.
@@ -139,7 +139,7 @@ final class Screen: Sendable {
     private func takeOff(_ entry: DeliveredNotification) -> Result<ScreenState.Removal, Diagnostic> {
         state.withLock { state in
             guard state.delivered.isShowing(entry) else { return .success(ScreenState.Removal()) }
-            if let refusal = onDismissal(entry.identifier) { return .failure(refusal) }
+            if let refusal = onDismissal(entry.key) { return .failure(refusal) }
             return .success(state.hide(entry))
         }
     }

@@ -48,11 +48,11 @@ struct ScreenState {
                              group: delivered.group(presenting: entry))
     }
 
-    /// What shows as `identifier`, with its registered category and the
+    /// What shows as `key`, with its registered category and the
     /// instance of its interface when that is open, held for the caller,
     /// who lets go of it.
-    func claim(_ identifier: String) -> (DeliveredNotification, RouteTable.Registered?, InstanceRecord?)? {
-        guard let entry = delivered[identifier] else { return nil }
+    func claim(_ key: NotificationKey) -> (DeliveredNotification, RouteTable.Registered?, InstanceRecord?)? {
+        guard let entry = delivered[key] else { return nil }
         let instance = interface(of: entry)?.instance
         instance?.holds.add(1, ordering: .relaxed)
         return (entry, routes.registered(for: entry), instance)
@@ -101,9 +101,9 @@ struct ScreenState {
 
     /// Shows `entry`, delivered under `reservation` (`DeliveredSet.show`),
     /// closing the interfaces of the deliveries it replaces or expires.
-    mutating func show(_ entry: DeliveredNotification, reserved reservation: UInt64, limit: Int?,
-                       recording record: (String) -> Diagnostic?) -> Showing {
-        let insertion = delivered.show(entry, reserved: reservation, limit: limit, recording: record)
+    mutating func show(_ entry: DeliveredNotification, reserved reservation: UInt64, limits: KeptLimits,
+                       recording record: (NotificationKey) -> Diagnostic?) -> Showing {
+        let insertion = delivered.show(entry, reserved: reservation, limits: limits, recording: record)
         let replaced = insertion.shown ? closing(insertion.replaced) : Removal(entry: entry)
         return Showing(shown: insertion.shown, replaced: replaced, expired: insertion.expired.map { closing($0) },
                        refusal: insertion.refusal)
@@ -115,10 +115,10 @@ struct ScreenState {
         delivered.hide(entry) ? closing(entry) : Removal()
     }
 
-    /// Stops showing what shows as `identifier`, if anything; returns what
+    /// Stops showing what shows as `key`, if anything; returns what
     /// it leaves to dispose of.
-    mutating func hide(identifier: String) -> Removal {
-        closing(delivered.hide(identifier: identifier))
+    mutating func hide(key: NotificationKey) -> Removal {
+        closing(delivered.hide(key: key))
     }
 
     /// What `entry`, taken off the delivered set, leaves: its interface

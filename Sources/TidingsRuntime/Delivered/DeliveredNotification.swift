@@ -1,5 +1,5 @@
 /// One delivery, as shown. A delivery is told apart from a later one of the
-/// same request identifier by its identity.
+/// same app and request identifier by its identity.
 package final class DeliveredNotification: Sendable {
     /// The notification delivered.
     package let notification: UserNotification
@@ -32,6 +32,9 @@ package final class DeliveredNotification: Sendable {
 
     /// Its request identifier.
     package var identifier: String { notification.identifier }
+
+    /// Its app and request identifier, which name it among those shown.
+    package var key: NotificationKey { NotificationKey(app: app, identifier: notification.identifier) }
 
     /// True when `other` is of the same app, of the same (non-empty)
     /// thread, and served by the same extension: a thread-mate, whose open

@@ -1,8 +1,8 @@
 import TidingsBase
 
 /// The notifications delivered and shown now, as a plain value (its owner
-/// guards it): by request identifier, in the order they were delivered, by
-/// group, with the deliveries begun and not yet shown and the attachments
+/// guards it): by app and request identifier (`NotificationKey`), in the
+/// order they were delivered, by group, with the deliveries begun and not yet shown and the attachments
 /// the notifications shown carry.
 ///
 /// Finding a notification, a group's summary, or whether an attachment is
@@ -40,8 +40,10 @@ package struct DeliveredSet {
         package var refusal: Diagnostic?
     }
 
-    /// What is shown, by request identifier.
-    private var byIdentifier: [String: DeliveredNotification] = [:]
+    /// What is shown, by app and request identifier.
+    private var byKey: [NotificationKey: DeliveredNotification] = [:]
+    /// The apps that have each request identifier shown (most often one).
+    private var appsByIdentifier: [String: [String]] = [:]
     /// What is shown, in the order it was delivered, the oldest first.
     private var order = SequencedList<DeliveredNotification>()
     /// What is shown of each app, in the order it was delivered.
@@ -50,9 +52,9 @@ package struct DeliveredSet {
     private var nextNumber: UInt64 = 1
     /// What the summary of each group counts.
     private var groups: [Group: GroupSummary] = [:]
-    /// The latest delivery of each identifier begun and not yet shown, by
+    /// The latest delivery of each key begun and not yet shown, by
     /// the number `reserve` gave it.
-    private var reservations: [String: UInt64] = [:]
+    private var reservations: [NotificationKey: UInt64] = [:]
     /// The number the next `reserve` gives.
     private var nextReservation: UInt64 = 0
     /// How many times the notifications shown carry each attachment, by path.
@@ -62,23 +64,29 @@ package struct DeliveredSet {
     package init() {}
 
     /// How many notifications are shown.
-    package var count: Int { byIdentifier.count }
+    package var count: Int { byKey.count }
 
-    /// The identifiers of the notifications shown, in no order.
-    package var identifiers: Dictionary<String, DeliveredNotification>.Keys { byIdentifier.keys }
+    /// How many notifications of `app` are shown.
+    package func count(ofApp app: String) -> Int { byApp[app]?.count ?? 0 }
 
-    /// What shows as `identifier`, if anything.
-    package subscript(identifier: String) -> DeliveredNotification? { byIdentifier[identifier] }
+    /// The keys of the notifications shown, in no order.
+    package var keys: Dictionary<NotificationKey, DeliveredNotification>.Keys { byKey.keys }
+
+    /// What shows as `key`, if anything.
+    package subscript(key: NotificationKey) -> DeliveredNotification? { byKey[key] }
+
+    /// The apps that have a notification `identifier` shown, sorted.
+    package func apps(showing identifier: String) -> [String] { (appsByIdentifier[identifier] ?? []).sorted() }
 
     /// What the summary of `group` counts; nil when none of its notifications shows.
     package func summary(of group: Group) -> GroupSummary? { groups[group] }
 
     /// The group `entry` is presented in: the notifications of its app and
     /// thread shown now, with `entry` counted whether or not it still shows
-    /// (in place of what shows under its identifier).
+    /// (in place of what shows under its key).
     package func group(presenting entry: DeliveredNotification) -> NotificationGroup {
         let group = Group(of: entry)
-        let shown = byIdentifier[entry.identifier].flatMap { Group(of: $0) == group ? $0.notification : nil }
+        let shown = byKey[entry.key].flatMap { Group(of: $0) == group ? $0.notification : nil }
         return (groups[group] ?? GroupSummary()).group(presenting: entry.notification, shown: shown)
     }
 
@@ -100,37 +108,41 @@ package struct DeliveredSet {
         return nextNumber
     }
 
-    /// Begins a delivery of `identifier`, which `show(_:reserved:…)` is to
-    /// show; returns its reservation. Of two deliveries of one identifier,
+    /// Begins a delivery of `key`, which `show(_:reserved:…)` is to
+    /// show; returns its reservation. Of two deliveries of one key,
     /// the one that reserves last is the one that stays shown, whichever
     /// finishes first — the order in which they were recorded.
-    package mutating func reserve(_ identifier: String) -> UInt64 {
+    package mutating func reserve(_ key: NotificationKey) -> UInt64 {
         nextReservation += 1
-        reservations[identifier] = nextReservation
+        reservations[key] = nextReservation
         return nextReservation
     }
 
     /// Shows `entry`, delivered under `reservation`, replacing what showed
-    /// under its identifier; then takes the oldest off while more than
-    /// `limit` show, each once `record` has written its dismissal (nil; else
-    /// why it could not, and the oldest then stays). When a later delivery
-    /// of the identifier has reserved it since, `entry` is not shown: it
-    /// counts as replaced by that one at once.
-    package mutating func show(_ entry: DeliveredNotification, reserved reservation: UInt64, limit: Int?,
-                               recording record: (String) -> Diagnostic?) -> Insertion {
-        let identifier = entry.identifier
-        var insertion = Insertion(shown: reservations[identifier] == reservation, replaced: entry)
+    /// under its key; then, each once `record` has written its dismissal
+    /// (nil; else why it could not, and that one then stays), takes off the
+    /// oldest of its app while more than `limits.perApp` of the app show,
+    /// and the oldest of the app showing the most while more than
+    /// `limits.total` show in all — so that one app's flood expires its own
+    /// notifications, never another's. When a later delivery of the key has
+    /// reserved it since, `entry` is not shown: it counts as replaced by
+    /// that one at once.
+    package mutating func show(_ entry: DeliveredNotification, reserved reservation: UInt64, limits: KeptLimits,
+                               recording record: (NotificationKey) -> Diagnostic?) -> Insertion {
+        let key = entry.key
+        var insertion = Insertion(shown: reservations[key] == reservation, replaced: entry)
         if insertion.shown {
-            reservations[identifier] = nil
-            insertion.replaced = hide(identifier: identifier)
-            byIdentifier[identifier] = entry
+            reservations[key] = nil
+            insertion.replaced = hide(key: key)
+            byKey[key] = entry
+            appsByIdentifier[key.identifier, default: []].append(key.app)
             order.insert(entry, as: entry.number)
             byApp[entry.app, default: SequencedList()].insert(entry, as: entry.number)
             groups[Group(of: entry), default: GroupSummary()].add(entry.notification)
             for attachment in entry.notification.attachments { attachmentUses[attachment.path, default: 0] += 1 }
         }
-        while let limit, byIdentifier.count > limit, let oldest = order.first?.element, oldest !== entry {
-            if let refusal = record(oldest.identifier) {
+        while let oldest = oldestBeyond(limits, delivering: entry) {
+            if let refusal = record(oldest.key) {
                 insertion.refusal = refusal
                 break
             }
@@ -140,24 +152,54 @@ package struct DeliveredSet {
         return insertion
     }
 
+    /// The notification to expire next while more than `limits` show: the
+    /// oldest of `entry`'s app when that app shows more than its share,
+    /// else, when more show in all than the total, the oldest of the app
+    /// showing the most (of two showing as many, the one that delivered
+    /// last: the flood, not an app that stayed quiet); nil when none has to
+    /// go, or when the one to go is `entry` itself.
+    private func oldestBeyond(_ limits: KeptLimits, delivering entry: DeliveredNotification) -> DeliveredNotification? {
+        if let perApp = limits.perApp, let own = byApp[entry.app], own.count > perApp {
+            return own.first.flatMap { $0.element === entry ? nil : $0.element }
+        }
+        guard let total = limits.total, byKey.count > total else { return nil }
+        var largest: SequencedList<DeliveredNotification>?
+        for list in byApp.values {
+            guard let current = largest else {
+                largest = list
+                continue
+            }
+            if list.count > current.count
+                || (list.count == current.count && (list.lastKey ?? 0) > (current.lastKey ?? 0)) {
+                largest = list
+            }
+        }
+        return largest?.first.flatMap { $0.element === entry ? nil : $0.element }
+    }
+
     /// True when `entry` is shown: no newer delivery replaced it, nothing took it off.
     package func isShowing(_ entry: DeliveredNotification) -> Bool {
-        byIdentifier[entry.identifier] === entry
+        byKey[entry.key] === entry
     }
 
     /// Stops showing `entry` unless a newer delivery replaced it; returns whether it showed.
     @discardableResult
     package mutating func hide(_ entry: DeliveredNotification) -> Bool {
         guard isShowing(entry) else { return false }
-        return hide(identifier: entry.identifier) != nil
+        return hide(key: entry.key) != nil
     }
 
-    /// Stops showing what shows as `identifier`, if anything, and returns it.
+    /// Stops showing what shows as `key`, if anything, and returns it.
     @discardableResult
-    package mutating func hide(identifier: String) -> DeliveredNotification? {
-        guard let index = byIdentifier.index(forKey: identifier) else { return nil }
-        let entry = byIdentifier.remove(at: index).value
-        byIdentifier.releaseUnusedCapacity()
+    package mutating func hide(key: NotificationKey) -> DeliveredNotification? {
+        guard let index = byKey.index(forKey: key) else { return nil }
+        let entry = byKey.remove(at: index).value
+        byKey.releaseUnusedCapacity()
+        if let apps = appsByIdentifier[key.identifier], apps.count > 1 {
+            appsByIdentifier[key.identifier] = apps.filter { $0 != key.app }
+        } else {
+            appsByIdentifier[key.identifier] = nil
+        }
         order.remove(entry.number)
         byApp[entry.app]?.remove(entry.number)
         if byApp[entry.app]?.count == 0 { byApp[entry.app] = nil }

@@ -12,20 +12,20 @@ struct ViewEvents: Sendable {
     /// Told of the wait for each media tap and element event.
     var onWait: ExtensionWaitObserver? = nil
 
-    /// The user tapped the media play/pause button of `identifier`'s open
+    /// The user tapped the media play/pause button of `key`'s open
     /// interface: plays when paused, pauses when playing.
     /// - Throws: for a notification not presented, or whose interface is
     ///   not open or shows no media button.
-    func tapMediaButton(of identifier: String) throws(Diagnostic) -> MediaTapOutcome {
-        guard let (entry, registered, held) = screen.state.withLock({ $0.claim(identifier) }) else {
-            throw Screen.notPresented(identifier)
+    func tapMediaButton(of key: NotificationKey) throws(Diagnostic) -> MediaTapOutcome {
+        guard let (entry, registered, held) = screen.state.withLock({ $0.claim(key) }) else {
+            throw Screen.notPresented(key)
         }
         defer { screen.letGo(of: held) }
         guard let instance = held else {
-            throw .error(.mediaNoButton, "The notification \"\(identifier)\"'s interface is not open, so it shows no media button; open it first.")
+            throw .error(.mediaNoButton, "The notification \"\(key.identifier)\"'s interface is not open, so it shows no media button; open it first.")
         }
         guard let button = instance.context.snapshot().mediaButton, button.type != 0 else {
-            throw .error(.mediaNoButton, "The notification \"\(identifier)\" shows no media button.")
+            throw .error(.mediaNoButton, "The notification \"\(key.identifier)\" shows no media button.")
         }
         let playing = instance.context.update { state in
             state.mediaPlaying.toggle()
@@ -47,20 +47,20 @@ struct ViewEvents: Sendable {
         return MediaTapOutcome(presentation: presentation, diagnostics: result.diagnostics, log: result.log)
     }
 
-    /// A front end's `event` on `identifier`'s view, passed to its
+    /// A front end's `event` on `key`'s view, passed to its
     /// extension when the manifest lets the user interact, the extension
     /// takes element events and the view takes the event.
     /// - Throws: for a notification not presented, an event refused (with a
     ///   code saying why); nothing then reaches the extension.
-    func interact(with identifier: String, _ event: ElementEvent) throws(Diagnostic) -> InteractionOutcome {
+    func interact(with key: NotificationKey, _ event: ElementEvent) throws(Diagnostic) -> InteractionOutcome {
         if let violation = event.violation { throw .error(.elementInvalid, violation) }
-        guard let (entry, registered, held) = screen.state.withLock({ $0.claim(identifier) }) else {
-            throw Screen.notPresented(identifier)
+        guard let (entry, registered, held) = screen.state.withLock({ $0.claim(key) }) else {
+            throw Screen.notPresented(key)
         }
         defer { screen.letGo(of: held) }
         guard let instance = held else {
             throw .error(.elementInterfaceClosed,
-                         "The notification \"\(identifier)\"'s interface is not open, so its elements cannot be touched; open it first.")
+                         "The notification \"\(key.identifier)\"'s interface is not open, so its elements cannot be touched; open it first.")
         }
         let name = instance.manifest.bundleIdentifier
         guard instance.manifest.userInteractionEnabled else {

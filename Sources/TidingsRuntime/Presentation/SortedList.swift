@@ -30,6 +30,16 @@ package struct SortedList<Key: Comparable, Element> {
         head < slots.count ? (keys[head], slots[head]!) : nil
     }
 
+    /// The key of the element with the largest key (past the gaps at the end).
+    package var lastKey: Key? {
+        var position = slots.count - 1
+        while position >= head {
+            if slots[position] != nil { return keys[position] }
+            position -= 1
+        }
+        return nil
+    }
+
     /// Adds `element` as `key`, which no element of the list has: after
     /// the last when it is the largest, else in its place.
     package mutating func insert(_ element: Element, as key: Key) {

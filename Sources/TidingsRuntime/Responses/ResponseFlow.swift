@@ -23,7 +23,7 @@ struct ResponseFlow: Sendable {
     /// Told of the wait for each response's call and completion.
     var onWait: ExtensionWaitObserver? = nil
 
-    /// Sends `response` to the notification presented as `identifier`,
+    /// Sends `response` to the notification presented as `key`,
     /// without telling front ends what the app received, and calls `finish`
     /// once with the outcome: on this thread when no completion is awaited or
     /// the extension completed during its call; otherwise later, once the
@@ -33,10 +33,10 @@ struct ResponseFlow: Sendable {
     ///
     /// It fails for a notification not presented, an action it does not
     /// offer, or text missing from (or given to) an action.
-    func answer(_ identifier: String, with response: ResponseRequest,
+    func answer(_ key: NotificationKey, with response: ResponseRequest,
                 then finish: @escaping @Sendable (Result<ResponseOutcome, Diagnostic>) -> Void) {
-        guard let (entry, registered, held) = screen.state.withLock({ $0.claim(identifier) }) else {
-            return finish(.failure(Screen.notPresented(identifier)))
+        guard let (entry, registered, held) = screen.state.withLock({ $0.claim(key) }) else {
+            return finish(.failure(Screen.notPresented(key)))
         }
         var instance = held
         let categoryActions = registered?.category.actions

@@ -55,3 +55,8 @@ extension Diagnostic.Code {
     /// Text was given for an action that takes none.
     package static let responseTextUnexpected = Self("response.text-unexpected")
 }
+
+extension Diagnostic.Code {
+    /// A call named a notification by its identifier alone, which several apps have delivered.
+    package static let responseAmbiguousNotification = Self("response.ambiguous-notification")
+}

@@ -10,11 +10,15 @@ import TidingsRuntime
 /// before the call that made it is answered), pushed to the subscribers of
 /// its app, and replayed to each new subscription of its app until taken.
 /// Each app keeps at most `limit` entries: one more drops the oldest, with
-/// a warning logged and pushed (`inbox.dropped`).
+/// a warning logged and pushed (`inbox.dropped`). All apps keep at most
+/// `totalLimit`: one more drops the oldest of the app keeping the most, so
+/// that one app's flood never drops another app's entries.
 package final class AppInbox: Sendable {
     /// The entries each app keeps unless told otherwise: far more than a user
     /// answers while an app is away, and a bound on what the state holds.
     package static let defaultLimit = 1_000
+    /// The entries all apps keep unless told otherwise: ten apps' worth.
+    package static let defaultTotalLimit = 10_000
 
     /// What the lock guards: the entries by identifier, each app's and all
     /// of them, so that a page is found by a binary search and the oldest
@@ -44,6 +48,8 @@ package final class AppInbox: Sendable {
 
     /// The most entries an app keeps.
     package let limit: Int
+    /// The most entries all apps keep.
+    package let totalLimit: Int
     private let kept: Mutex<Kept>
     private let state: (any ServerState)?
     private let subscribers: Subscribers
@@ -52,10 +58,11 @@ package final class AppInbox: Sendable {
 
     /// An inbox holding `entries` (kept across a restart), recording in
     /// `state`, pushing to `subscribers`, keeping at most `limit` entries an
-    /// app (at least 1), telling `log` what it drops.
-    package init(limit: Int, entries: [InboxEntry], state: (any ServerState)?, subscribers: Subscribers,
-                 log: @escaping @Sendable (Diagnostic) -> Void) {
+    /// app and `totalLimit` in all (each at least 1), telling `log` what it drops.
+    package init(limit: Int, totalLimit: Int = defaultTotalLimit, entries: [InboxEntry], state: (any ServerState)?,
+                 subscribers: Subscribers, log: @escaping @Sendable (Diagnostic) -> Void) {
         self.limit = max(1, limit)
+        self.totalLimit = max(1, totalLimit)
         var kept = Kept()
         // In the order kept across apps, so that each is added after the last.
         for entry in entries.sorted(by: { $0.identifier < $1.identifier }) { kept.add(entry) }
@@ -88,15 +95,34 @@ package final class AppInbox: Sendable {
             kept.add(entry)
             subscribers.publish(entry.event, entry.json, app: entry.app)
             dropExcess(of: entry.app, in: &kept)
+            while kept.all.count > totalLimit, let largest = Self.largest(in: kept), largest != entry.app || kept.entries[largest]?.count ?? 0 > 1 {
+                drop(1, of: largest, in: &kept, because: "The inboxes keep at most \(totalLimit) entries in all (--inbox-total); of \(largest), which keeps the most,")
+            }
             return entry
         }
+    }
+
+    /// The app keeping the most entries (of two keeping as many, the one
+    /// that received one last: the flood, not an app that stayed quiet).
+    private static func largest(in kept: Kept) -> String? {
+        kept.entries.max { lhs, rhs in
+            lhs.value.count != rhs.value.count ? lhs.value.count < rhs.value.count
+                : (lhs.value.lastKey ?? 0) < (rhs.value.lastKey ?? 0)
+        }?.key
     }
 
     /// Drops the oldest entries of `app` past the limit, with a warning.
     private func dropExcess(of app: String, in kept: inout Kept) {
         guard let entries = kept.entries[app], entries.count > limit else { return }
-        let dropped = entries.elements.prefix(entries.count - limit).map(\.key)
-        var message = "The inbox of \(app) keeps at most \(limit) entries (--inbox-limit); the oldest, \(dropped.map(String.init).joined(separator: ", ")), was dropped before its front end took it."
+        drop(entries.count - limit, of: app, in: &kept,
+             because: "The inbox of \(app) keeps at most \(limit) entries (--inbox-limit);")
+    }
+
+    /// Drops the `count` oldest entries of `app`, with a warning that begins with `reason`.
+    private func drop(_ count: Int, of app: String, in kept: inout Kept, because reason: String) {
+        guard let entries = kept.entries[app] else { return }
+        let dropped = entries.elements.prefix(count).map(\.key)
+        var message = "\(reason) the oldest, \(dropped.map(String.init).joined(separator: ", ")), was dropped before its front end took it."
         do throws(Diagnostic) {
             try state?.recordTaken(dropped, of: app)
         } catch {

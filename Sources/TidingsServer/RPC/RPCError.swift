@@ -47,10 +47,27 @@ package struct RPCError: Error, Sendable, Equatable {
         data.append(("diagnostics", .array(diagnostics.map(\.json))))
         return RPCError(unfitting == nil ? -32000 : -32602, (unfitting ?? first)?.message ?? "The input is invalid.", data: .object(data))
     }
-    /// No delivered notification has that identifier (never delivered, or removed or dismissed).
-    package static func unknownNotification(_ identifier: String) -> RPCError {
-        RPCError(-32001, "No delivered notification has the identifier \"\(identifier)\"; it was never delivered, or it was dismissed or removed.",
-                 data: .object([("identifier", .string(identifier))]))
+    /// No delivered notification has that identifier (of `app`, when the
+    /// call named one): never delivered, or removed or dismissed.
+    package static func unknownNotification(_ identifier: String, app: String? = nil) -> RPCError {
+        guard let app else {
+            return RPCError(-32001, "No delivered notification has the identifier \"\(identifier)\"; it was never delivered, or it was dismissed or removed.",
+                            data: .object([("identifier", .string(identifier))]))
+        }
+        return RPCError(-32001, "No delivered notification of \(app) has the identifier \"\(identifier)\"; it was never delivered, or it was dismissed or removed.",
+                        data: .object([("identifier", .string(identifier)), ("app", .string(app))]))
+    }
+    /// The call named a notification by its identifier alone, and several
+    /// apps have one of that identifier delivered: it must name the app.
+    /// `data.apps` lists them.
+    package static func ambiguousNotification(_ identifier: String, apps: [String]) -> RPCError {
+        RPCError(-32602, "Several apps have a notification \"\(identifier)\" delivered (\(apps.joined(separator: ", "))); name the one meant with \"app\".",
+                 data: .object([("identifier", .string(identifier)), ("apps", .array(apps.map(JSON.string)))]))
+    }
+    /// A change would take the server past one of its limits (`server.describe`'s
+    /// `limits`): `data.limit` names it, `data.value` is its value.
+    package static func limitReached(_ limit: String, value: Int, _ message: String) -> RPCError {
+        RPCError(-32012, message, data: .object([("limit", .string(limit)), ("value", .integer(Int64(value)))]))
     }
     /// A request reused the id of one still being answered on the connection;
     /// `data.id` is the id reused (the error itself is answered with a null
@@ -102,12 +119,6 @@ package struct RPCError: Error, Sendable, Equatable {
     package static func notPermitted(_ message: String, role: String, app: String?, method: String) -> RPCError {
         RPCError(-32011, message, data: .object([("role", .string(role)), ("app", app.map(JSON.string) ?? .null),
                                                  ("method", .string(method))]))
-    }
-
-    /// A change would take the server past one of its limits (`server.describe`'s
-    /// `limits`): `data.limit` names it, `data.value` is its value.
-    package static func limitReached(_ limit: String, value: Int, _ message: String) -> RPCError {
-        RPCError(-32012, message, data: .object([("limit", .string(limit)), ("value", .integer(Int64(value)))]))
     }
 
     /// A time limit was reached (-32012 limitReached): `data.limit` names

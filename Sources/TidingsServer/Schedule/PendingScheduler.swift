@@ -58,6 +58,13 @@ package final class PendingScheduler: Sendable {
     package let clock: any ScheduleClock
     /// The most requests pending per app.
     package let limit: Int
+    /// The most requests pending in all, across apps: each app is bounded by
+    /// `limit`, the number of apps is not.
+    package let totalLimit: Int
+    /// The most requests pending in all unless told otherwise: 4,096, 64
+    /// apps' worth of iOS's 64 each, about 66 MB at the largest request's
+    /// 16 KiB.
+    package static let defaultTotalLimit = 4_096
     let state: (any ServerState)?
     let subscribers: Subscribers
     let log: @Sendable (Diagnostic) -> Void
@@ -71,10 +78,12 @@ package final class PendingScheduler: Sendable {
     /// app, recording in `state`, publishing to `subscribers`. With
     /// `drivingItself`, a thread of its own fires requests when due (started
     /// with the first one armed); else the caller calls `runDue()`.
-    init(clock: any ScheduleClock, limit: Int, kept: [KeptRequest], state: (any ServerState)?, subscribers: Subscribers,
+    init(clock: any ScheduleClock, limit: Int, totalLimit: Int = defaultTotalLimit, kept: [KeptRequest],
+         state: (any ServerState)?, subscribers: Subscribers,
          drivingItself: Bool, log: @escaping @Sendable (Diagnostic) -> Void) {
         self.clock = clock
         self.limit = limit
+        self.totalLimit = totalLimit
         self.state = state
         self.subscribers = subscribers
         self.log = log
@@ -116,13 +125,20 @@ package final class PendingScheduler: Sendable {
     /// kept beside it) for `app` under `identifier`, firing on `trigger`:
     /// recorded, then pending, replacing one of its identifier; the app's
     /// requests beyond the limit are dropped.
-    /// - Throws: when its record cannot be written; nothing changed then.
+    /// - Throws: `schedule.total-reached` when `totalLimit` requests are
+    ///   pending and this one would add to them (it replaces none, and its
+    ///   app is below its own limit, whose excess it would push out); else
+    ///   when its record cannot be written; nothing changed then.
     package func add(app: String, identifier: String, trigger: NotificationTrigger, request: JSON) throws(Diagnostic) -> Added {
         let (added, wakes) = try book.withLock { (book: inout Book) throws(Diagnostic) -> (Added, Bool) in
+            let key = PendingKey(app: book.requests.interned(app), identifier: identifier)
+            if book.requests.count >= totalLimit, book.requests[key] == nil, (book.requests.apps[app]?.count ?? 0) < limit {
+                throw .error(.scheduleTotalReached,
+                             "The server keeps \(totalLimit) pending requests in all already (--pending-total); remove some (requests.remove) first.")
+            }
             let wallNow = clock.wallNow(), elapsedNow = clock.elapsedNow()
             let record = ScheduledRecord(app: app, identifier: identifier, added: wallNow, trigger: trigger, request: request)
             try state?.recordScheduled(record)
-            let key = PendingKey(app: book.requests.interned(app), identifier: identifier)
             let replaced = Self.take(key, from: &book) != nil
             var pending = PendingRequest(record: record.bytes, trigger: StoredTrigger(trigger), number: book.nextNumber)
             book.nextNumber &+= 1
@@ -221,6 +237,7 @@ package final class PendingScheduler: Sendable {
             ("pending", .integer(Int64(count))), ("apps", .integer(Int64(apps))),
             ("nextTriggerDate", next.map { .string(ISO8601.format($0)) } ?? .null),
             ("timeZone", .string(clock.timeZone().name)), ("pendingLimit", .integer(Int64(limit))),
+            ("pendingTotalLimit", .integer(Int64(totalLimit))),
         ])
     }
 
@@ -236,4 +253,9 @@ package final class PendingScheduler: Sendable {
         publish("request.removed", [("app", .string(app)), ("identifiers", .array(identifiers.map(JSON.string))),
                                     ("reason", .string(reason))], app: app)
     }
+}
+
+extension Diagnostic.Code {
+    /// A request was refused: the server keeps as many pending requests in all as it may.
+    package static let scheduleTotalReached = Self("schedule.total-reached")
 }

@@ -13,7 +13,7 @@ extension HostService {
             parameters: [
                 ProtocolField("payload", .named("Payload"), required: true,
                               "The notification: an APNs payload (an `aps` dictionary, custom keys beside it) or a request (`identifier`, `content`, …)."),
-                ProtocolField("app", .name, "The app it is addressed to, when the payload does not say."),
+                ProtocolField("app", .name, required: true, "The app it is addressed to. Over RPC a delivery names its app: the server does not guess it from the category (two apps may use one category and one identifier); a call without it is refused with -32602."),
                 ProtocolField("identifier", .name, "Its request identifier; else the request payload's own, else the server makes one. A delivery under a delivered notification's identifier replaces it."),
                 ProtocolField("width", .number(1...100_000), "The width the front end shows it at, 1 – 100,000 points; the server's default otherwise."),
                 ProtocolField("attachments", .choice("copy", "move"), "`\"copy\"` (the default) or `\"move\"`: how the attachment files the payload names go into the store. Over RPC each attachment's `path` must be absolute, or its `url` a `file://` URL: the server has no working directory of the client's. A delivery naming a relative path is refused (-32004, `appleCode` 100: invalid URL); a `url` of another scheme, -32000 (`payload.invalid`)."),
@@ -51,6 +51,9 @@ extension HostService {
         }
         try params.check()
         guard let payload else { throw .invalidParams("The parameter \"payload\" is required.") }
+        guard let given else {
+            throw .invalidParams("Name the app the notification is addressed to with \"app\": the server does not guess it from the category.")
+        }
         var submission = PayloadSubmission(payload: payload, appOption: "the parameter \"app\"")
         submission.sizeLimit = configuration.payloadSizeLimit
         submission.identifier = identifier

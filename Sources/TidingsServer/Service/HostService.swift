@@ -29,12 +29,21 @@ package final class HostService: Sendable {
         /// (about 4 KB of memory and 0.6 KB of state file per notification:
         /// some 40 MB and 6 MB) and how long folding its journal takes.
         package static let defaultKept = 10_000
+        /// How many delivered notifications a server keeps of each app
+        /// unless told otherwise (`host.deliveredLimitPerApp`): the whole
+        /// room, for an app alone; once the total is reached, the app
+        /// keeping the most gives up its oldest, so one app's flood expires
+        /// its own notifications and never a quieter app's.
+        package static let defaultKeptPerApp = defaultKept
 
         /// How an app that never asked for authorization is delivered
         /// (`serve --unasked-apps`): as authorized by default.
         package var unaskedApps = UnaskedApps.deliver
         /// The most entries each app's inbox keeps (`AppInbox`); one more drops the oldest.
         package var inboxLimit = AppInbox.defaultLimit
+        /// The most entries the inboxes keep in all; one more drops the
+        /// oldest of the app keeping the most.
+        package var inboxTotalLimit = AppInbox.defaultTotalLimit
         /// The most events kept for subscribers that resume (`events.subscribe`
         /// with `after`); one further behind is told to re-list.
         package var eventReplayLimit = 1_000
@@ -42,6 +51,8 @@ package final class HostService: Sendable {
         package var willPresentDeadline = 1.0
         /// The most requests pending per app (`requests.add`); one more drops the latest-firing.
         package var pendingLimit = PendingScheduler.defaultLimit
+        /// The most requests pending in all apps (`requests.add`); one more is refused (-32012).
+        package var pendingTotalLimit = PendingScheduler.defaultTotalLimit
         /// The clocks pending requests are scheduled by. With the system's
         /// (`SystemScheduleClock`), a thread of the scheduler's own fires them
         /// when due; a test gives a clock it moves and fires what is due with
@@ -54,6 +65,7 @@ package final class HostService: Sendable {
         /// The defaults.
         package init() {
             host.deliveredLimit = Self.defaultKept
+            host.deliveredLimitPerApp = Self.defaultKeptPerApp
         }
     }
 
@@ -105,7 +117,7 @@ package final class HostService: Sendable {
         self.subscribers = subscribers
         self.configuration = configuration
         self.state = state
-        let inbox = AppInbox(limit: configuration.inboxLimit, entries: state?.kept.inbox ?? [], state: state,
+        let inbox = AppInbox(limit: configuration.inboxLimit, totalLimit: configuration.inboxTotalLimit, entries: state?.kept.inbox ?? [], state: state,
                              subscribers: subscribers, log: configuration.log)
         self.inbox = inbox
         badges = AppBadges(kept: state?.kept.badges ?? [], state: state, subscribers: subscribers)
@@ -116,6 +128,7 @@ package final class HostService: Sendable {
         var hostConfiguration = configuration.host
         hostConfiguration.presentationPolicy = { app in authorizations.policy(of: app) }
         schedule = PendingScheduler(clock: configuration.scheduleClock, limit: configuration.pendingLimit,
+                                    totalLimit: configuration.pendingTotalLimit,
                                     kept: state?.kept.pending.take() ?? [], state: state, subscribers: subscribers,
                                     drivingItself: configuration.scheduleClock is SystemScheduleClock, log: configuration.log)
         let shows = HostReference()
@@ -138,9 +151,9 @@ package final class HostService: Sendable {
                 return
             }
             subscribers.publish(event)
-        }, onDismissal: { identifier in
+        }, onDismissal: { key in
             do throws(Diagnostic) {
-                try state?.recordRemoval(of: [identifier])
+                try state?.recordRemoval(of: [key])
                 return nil
             } catch {
                 return error

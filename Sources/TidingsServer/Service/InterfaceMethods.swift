@@ -11,46 +11,46 @@ extension HostService {
         Method(ProtocolMethod(
             .notificationsOpen,
             summary: "Open a presented notification's expanded interface (the user long-pressed it): its content extension's instance is made and receives it; the interface open closes. Returns {presentation, forwarded, log, diagnostics}.",
-            parameters: [identifierParameter],
+            parameters: [identifierParameter, notificationApp],
             result: "`presentation` (`expanded: true`), `forwarded`, `log`, `diagnostics`.",
             returns: .named("Outcome"),
             errors: [-32602, -32000, -32001]),
                scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
-            let identifier = try HostService.identifier(&params)
-            let outcome = try HostService.onInterface(identifier) { () throws(Diagnostic) in try service.host.open(identifier) }
+            let key = try service.key(&params)
+            let outcome = try HostService.onInterface(key) { () throws(Diagnostic) in try service.host.open(key) }
             service.publishFailures(outcome.diagnostics, of: outcome.presentation.app)
             return outcome.json
         },
         Method(ProtocolMethod(
             .notificationsClose,
             summary: "Close a notification's expanded interface, releasing its extension's instance; the notification stays. Returns the presentation.",
-            parameters: [identifierParameter],
+            parameters: [identifierParameter, notificationApp],
             result: "The presentation (a banner, `expanded: false`).",
             returns: .named("Presentation"),
             errors: [-32602, -32000, -32001]),
                scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
-            let identifier = try HostService.identifier(&params)
-            return try HostService.onInterface(identifier) { () throws(Diagnostic) in try service.host.close(identifier) }.json
+            let key = try service.key(&params)
+            return try HostService.onInterface(key) { () throws(Diagnostic) in try service.host.close(key) }.json
         },
         Method(ProtocolMethod(
             .notificationsTapMediaButton,
             summary: "Tap the media play/pause button of a notification's open interface: plays when paused, pauses when playing. Returns the presentation.",
-            parameters: [identifierParameter],
+            parameters: [identifierParameter, notificationApp],
             result: "The presentation (`mediaButton.playing`), with `log` and `diagnostics`: what the extension logged and did wrong in its `media_play` or `media_pause`. Refused with -32000 when its interface is closed or shows no media button.",
             returns: .object(ProtocolComponent.presentationFields
                 + ProtocolComponent.outcomeFields.filter { $0.name == "log" || $0.name == "diagnostics" }),
             errors: [-32602, -32000, -32001]),
                scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
-            let identifier = try HostService.identifier(&params)
-            return try HostService.onInterface(identifier) { () throws(Diagnostic) in
-                try service.host.tapMediaButton(of: identifier)
+            let key = try service.key(&params)
+            return try HostService.onInterface(key) { () throws(Diagnostic) in
+                try service.host.tapMediaButton(of: key)
             }.json
         },
         Method(ProtocolMethod(
             .notificationsInteract,
             summary: "Tap a button (event \"tap\") or submit a text field's text (event \"submit\", text) of a notification's extension view; reaches the extension only with UNNotificationExtensionUserInteractionEnabled; returns the outcome.",
             parameters: [
-                identifierParameter,
+                identifierParameter, notificationApp,
                 ProtocolField("element", .string, required: true, "The element's identifier in the extension's view."),
                 ProtocolField("event", .choice("tap", "submit"), required: true, "`\"tap\"` (a button) or `\"submit\"` (a text field, with `text`)."),
                 ProtocolField("text", .string, "The text submitted; required with `\"submit\"`, refused with `\"tap\"`."),
@@ -63,7 +63,7 @@ extension HostService {
             .notificationsInput,
             summary: "Answer the text input a notification's extension asked for (its textInput: buttonTitle, placeholder) with text; returns the outcome.",
             parameters: [
-                identifierParameter,
+                identifierParameter, notificationApp,
                 ProtocolField("text", .string, required: true, "The user's text."),
             ],
             result: "As `notifications.interact`. Refused with -32007 (`element.input-not-requested`) when the presentation's `textInput` asks for none.",
@@ -71,10 +71,11 @@ extension HostService {
             errors: [-32602, -32001, -32007]),
                scope: HostService.interfaceScope) { service, params, _ throws(RPCError) in
             let identifier = params.string("identifier")
+            let app = params.string("app")
             let text = params.string("text")
             try params.check()
             guard let identifier, let text else { throw .invalidParams("\"identifier\" and \"text\" are required.") }
-            return try service.interact(with: identifier, .textInput(text: text))
+            return try service.interact(with: try service.key(of: identifier, app: app), .textInput(text: text))
         },
     ]
 
@@ -95,22 +96,23 @@ extension HostService {
                      writing: HostService.notifications(params?["identifier"]).union([.interface, .inboxEntry]))
     }
 
-    /// The identifier the call names, the only parameter it takes.
-    private static func identifier(_ params: inout Params) throws(RPCError) -> String {
+    /// The notification the call names (its `identifier` and `app`, the only parameters it takes).
+    private func key(_ params: inout Params) throws(RPCError) -> NotificationKey {
         let identifier = params.string("identifier")
+        let app = params.string("app")
         try params.check()
         guard let identifier else { throw .invalidParams("\"identifier\" is required.") }
-        return identifier
+        return try key(of: identifier, app: app)
     }
 
-    /// Runs `body` on the notification `identifier`, a request about its
+    /// Runs `body` on the notification `key`, a request about its
     /// interface, turning its refusal into the RPC error.
-    private static func onInterface<Result>(_ identifier: String,
+    private static func onInterface<Result>(_ key: NotificationKey,
                                             _ body: () throws(Diagnostic) -> Result) throws(RPCError) -> Result {
         do throws(Diagnostic) {
             return try body()
         } catch {
-            if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
+            if error.code == .responseUnknownNotification { throw .unknownNotification(key.identifier, app: key.app) }
             throw .invalidInput([error])
         }
     }
@@ -118,6 +120,7 @@ extension HostService {
     /// `notifications.interact`: a tap on a button or a text field's submission.
     private func interact(_ params: inout Params) throws(RPCError) -> JSON {
         let identifier = params.string("identifier")
+        let app = params.string("app")
         let element = params.string("element")
         let kind = params.string("event")
         let text = params.string("text")
@@ -125,22 +128,25 @@ extension HostService {
         guard let identifier, let element, let kind else {
             throw .invalidParams("\"identifier\", \"element\" and \"event\" are required.")
         }
+        let event: ElementEvent
         switch (kind, text) {
-        case ("tap", nil): return try interact(with: identifier, .tap(element: element))
-        case ("submit", let text?): return try interact(with: identifier, .submit(element: element, text: text))
+        case ("tap", nil): event = .tap(element: element)
+        case ("submit", let text?): event = .submit(element: element, text: text)
         case ("tap", _): throw .invalidParams("A tap carries no \"text\".")
         case ("submit", nil): throw .invalidParams("A submission needs the field's \"text\".")
         default: throw .invalidParams("\"event\" must be \"tap\" or \"submit\"; it is \"\(kind)\".")
         }
+        // The parameters first: a call that could never be made is refused as such, whatever is delivered.
+        return try interact(with: try key(of: identifier, app: app), event)
     }
 
-    /// Hands `event` to `identifier`'s extension; its outcome as JSON.
-    private func interact(with identifier: String, _ event: ElementEvent) throws(RPCError) -> JSON {
+    /// Hands `event` to `key`'s extension; its outcome as JSON.
+    private func interact(with key: NotificationKey, _ event: ElementEvent) throws(RPCError) -> JSON {
         let outcome: InteractionOutcome
         do throws(Diagnostic) {
-            outcome = try host.interact(with: identifier, event)
+            outcome = try host.interact(with: key, event)
         } catch {
-            if error.code == .responseUnknownNotification { throw .unknownNotification(identifier) }
+            if error.code == .responseUnknownNotification { throw .unknownNotification(key.identifier, app: key.app) }
             throw .elementRefused(error)
         }
         publishFailures(outcome.diagnostics, of: outcome.presentation.app)

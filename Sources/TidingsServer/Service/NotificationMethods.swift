@@ -12,6 +12,7 @@ extension HostService {
             summary: "Answer a presented notification with an action (and text); returns the outcome.",
             parameters: [
                 ProtocolField("identifier", .name, required: true, "The notification's identifier."),
+                notificationApp,
                 ProtocolField("action", .string, required: true,
                               "The action's identifier: one its category offers, or `default` (the user opened it), or `dismiss` (the user dismissed it)."),
                 ProtocolField("text", .string, "The user's text, for a text-input action."),
@@ -33,7 +34,7 @@ extension HostService {
         Method(ProtocolMethod(
             .notificationsPresentation,
             summary: "The presentation of a delivered notification, as it is now.",
-            parameters: [ProtocolField("identifier", .name, required: true, "The notification's identifier.")],
+            parameters: [ProtocolField("identifier", .name, required: true, "The notification's identifier."), notificationApp],
             result: "The presentation as it is now: `notification`, `app`, `extension` (the content extension serving it, or `null`), `header`, `defaultContentHidden`, `previewsHidden`, `quiet` (present and `true` only when delivered quietly, the app being authorized provisionally: listed, no banner, no sound), `defaultContent` (`title`, `subtitle`, `body`), `contentSize` (`width`, `initialHeight`, `height`), the extension's `view`, `actions`, `mediaButton`, `userInteractionEnabled`, `textInput` (when the extension asks for text: `buttonTitle`, `placeholder`), `presentationOptions` (how it is presented: `banner`, `list`, `sound`, `badge`; all four unless its app, in the foreground, chose fewer — see `app.willPresent`), `expanded`, `dismissed`, and the presentation `attributes`.",
             returns: .named("Presentation"),
             errors: [-32602, -32001]),
@@ -63,16 +64,17 @@ extension HostService {
             .notificationsRemove,
             summary: "Remove delivered notifications without a response (removeDeliveredNotifications).",
             parameters: [
-                ProtocolField("identifiers", .names, "Those notifications (with `app`: those of that app). Give this, `app`, or both."),
-                ProtocolField("app", .name, "Every notification of this app; with `identifiers`, those of them that are this app's. Give this, `identifiers`, or both."),
+                ProtocolField("identifiers", .names, "Those notifications (of `app` when given; else each of the one app that has it delivered, -32602 naming the apps when several do). Give this, `app`, or both."),
+                ProtocolField("app", .name, "The app: with `identifiers`, those of its notifications; alone, every notification of this app."),
             ],
-            result: "`removed`: the identifiers of the notifications removed (each also dismissed with reason `removed`).",
+            result: "`removed`: the identifiers of the notifications removed (each also dismissed with reason `removed`); an identifier no app has delivered is left out.",
             returns: .object([ProtocolField("removed", .strings, required: true, "The identifiers of the notifications removed.")]),
             errors: [-32602, -32010]),
                scope: { params in
             let named = HostService.notifications(params?["identifiers"])
             return RequestScope(reading: [.subscription],
-                                writing: params?["app"] == nil ? named : named.union([.allNotifications]))
+                                writing: params?["app"] == nil || params?["identifiers"] != nil
+                                    ? named : named.union([.allNotifications]))
         }) { service, params, _ throws(RPCError) in try service.remove(&params) },
     ]
 
@@ -89,12 +91,14 @@ extension HostService {
     /// response (or its deadline passed), holding no thread meanwhile.
     private func respond(_ params: inout Params, reply: @escaping Method.Reply) throws(RPCError) {
         let identifier = params.string("identifier")
+        let app = params.string("app")
         let action = params.string("action")
         let text = params.string("text")
         try params.check()
         guard let identifier, let action else { throw .invalidParams("\"identifier\" and \"action\" are required.") }
-        let offered = host.presentation(of: identifier)?.actions.map(\.identifier) ?? []
-        host.respond(to: identifier, with: ResponseRequest(
+        let key = try key(of: identifier, app: app)
+        let offered = host.presentation(of: key)?.actions.map(\.identifier) ?? []
+        host.respond(to: key, with: ResponseRequest(
             actionIdentifier: ActionIdentifier.named(action, offered: offered), userText: text)) { outcome in
             switch outcome {
             case .success(let outcome):
@@ -102,7 +106,7 @@ extension HostService {
                 self.logUncompleted(outcome.diagnostics, identifier: identifier, app: outcome.presentation.app)
                 reply(.success(outcome.json))
             case .failure(let error) where error.code == .responseUnknownNotification:
-                reply(.failure(.unknownNotification(identifier)))
+                reply(.failure(.unknownNotification(identifier, app: app)))
             case .failure(let error):
                 reply(.failure(.invalidInput([error])))
             }
@@ -111,9 +115,11 @@ extension HostService {
 
     private func presentation(_ params: inout Params) throws(RPCError) -> JSON {
         let identifier = params.string("identifier")
+        let app = params.string("app")
         try params.check()
-        guard let identifier, let presentation = host.presentation(of: identifier) else {
-            throw .unknownNotification(identifier ?? "")
+        guard let identifier else { throw .invalidParams("\"identifier\" is required.") }
+        guard let presentation = host.presentation(of: try key(of: identifier, app: app)) else {
+            throw .unknownNotification(identifier, app: app)
         }
         return presentation.json
     }
@@ -138,17 +144,32 @@ extension HostService {
         let app = params.string("app")
         try params.check()
         guard identifiers != nil || app != nil else {
-            throw .invalidParams("notifications.remove takes \"identifiers\" (those notifications), \"app\" (all of its), or both (those of that app).")
+            throw .invalidParams("notifications.remove takes \"identifiers\" (those notifications), \"app\" (all of its), or both (those of its).")
         }
-        let ofApp = app.map { app in host.delivered(ofApp: app).map(\.notification.identifier) }
-        // With both, only those of the app: an app connection (its app filled in) removes only its own.
-        let chosen = identifiers.map { named in ofApp.map { own in named.filter(Set(own).contains) } ?? named } ?? ofApp ?? []
+        let chosen: [NotificationKey]
+        if let identifiers {
+            var keys: [NotificationKey] = []
+            for identifier in identifiers {
+                if let app {
+                    keys.append(NotificationKey(app: app, identifier: identifier))
+                } else {
+                    let apps = host.apps(showing: identifier)
+                    guard apps.count <= 1 else { throw .ambiguousNotification(identifier, apps: apps) }
+                    keys += apps.map { NotificationKey(app: $0, identifier: identifier) }
+                }
+            }
+            chosen = keys
+        } else {
+            chosen = host.delivered(ofApp: app).map { NotificationKey(app: $0.app, identifier: $0.notification.identifier) }
+        }
         // Noted again once the host has freed them (their events come before): a trim must follow the frees.
         defer { memory.noteRemoval() }
-        guard let state else { return .object([("removed", .array(host.remove(chosen).map(JSON.string)))]) }
+        guard let state else { return .object([("removed", .array(host.remove(chosen).map { .string($0.identifier) }))]) }
         do throws(Diagnostic) {
-            let removed = try host.remove(chosen) { (shown: [String]) throws(Diagnostic) in try state.recordRemoval(of: shown) }
-            return .object([("removed", .array(removed.map(JSON.string)))])
+            let removed = try host.remove(chosen) { (shown: [NotificationKey]) throws(Diagnostic) in
+                try state.recordRemoval(of: shown)
+            }
+            return .object([("removed", .array(removed.map { .string($0.identifier) }))])
         } catch {
             throw .stateNotWritten(error)
         }

@@ -12,11 +12,6 @@ extension HostService {
     /// trigger: 16 KiB, four times an APNs payload, for the attachments and
     /// userInfo of a local request.
     static let requestSizeLimit = 16 << 10
-    /// The most requests the server keeps pending across all apps (each app
-    /// is bounded by the pending limit, the number of apps is not): a million,
-    /// about 0.5 GB at the benchmark's size.
-    static let pendingLimitOfServer = 1_000_000
-
     /// The family's methods.
     static let requestMethods: [Method] = [
         Method(ProtocolMethod(
@@ -24,8 +19,8 @@ extension HostService {
             summary: "Schedule a request: it is delivered, as `notifications.deliver` delivers a request payload, when its trigger fires — after a time interval, at a date, on entering or leaving a region (UNUserNotificationCenter.add). A pending request of the same app and identifier is replaced. Kept across restarts.",
             parameters: [
                 ProtocolField("request", .named("Request"), required: true,
-                              "The request, at most 16 KiB as compact JSON without its trigger (the server keeps at most 1,000,000 pending across apps; -32602 beyond either): `identifier` (made up when absent), `content` as in a request payload, and `trigger`: `{\"timeInterval\": 90, \"repeats\": false}` (seconds, more than 0 and at most 10,000,000,000, about 317 years; at least 60 when repeating), `{\"dateMatching\": {\"hour\": 8, \"minute\": 30}, \"repeats\": true}` (any of `era`, `year`, `month`, `day`, `hour`, `minute`, `second`, `weekday` (1 Sunday … 7 Saturday), `weekdayOrdinal`, `weekOfMonth`, `weekOfYear`, and `timeZone`, a zone name; the user's zone otherwise) or `{\"region\": {\"identifier\": \"office\", \"latitude\": 48.85, \"longitude\": 2.35, \"radius\": 100, \"notifyOnEntry\": true, \"notifyOnExit\": false}, \"repeats\": false}`. A number that does not fit — an interval past the bound, a component out of its range, an integer no 64 bits hold — is -32602 with `data.field`, the JSON pointer of the first, and the diagnostics (`number.out-of-range`)."),
-                ProtocolField("app", .name, "The app it is for; may be left out when the request's category names exactly one app (registered, else served by a content extension)."),
+                              "The request, at most 16 KiB as compact JSON without its trigger (-32602 beyond it; the server keeps at most `server.describe`'s `limits.pendingRequests` pending across apps, 4,096 by default: -32012 beyond it): `identifier` (made up when absent), `content` as in a request payload, and `trigger`: `{\"timeInterval\": 90, \"repeats\": false}` (seconds, more than 0 and at most 10,000,000,000, about 317 years; at least 60 when repeating), `{\"dateMatching\": {\"hour\": 8, \"minute\": 30}, \"repeats\": true}` (any of `era`, `year`, `month`, `day`, `hour`, `minute`, `second`, `weekday` (1 Sunday … 7 Saturday), `weekdayOrdinal`, `weekOfMonth`, `weekOfYear`, and `timeZone`, a zone name; the user's zone otherwise) or `{\"region\": {\"identifier\": \"office\", \"latitude\": 48.85, \"longitude\": 2.35, \"radius\": 100, \"notifyOnEntry\": true, \"notifyOnExit\": false}, \"repeats\": false}`. A number that does not fit — an interval past the bound, a component out of its range, an integer no 64 bits hold — is -32602 with `data.field`, the JSON pointer of the first, and the diagnostics (`number.out-of-range`)."),
+                ProtocolField("app", .name, required: true, "The app it is for. Over RPC a request names its app: the server does not guess it from the category; a call without it is refused with -32602."),
             ],
             result: "`app`, `identifier`, `nextTriggerDate` (ISO 8601; `null` for a region, or for date components that match no date to come), `replaced` (a pending request of its identifier was replaced), `dropped`: the identifiers of the app's requests its pending limit (`server.describe`'s `schedule.pendingLimit`, 64 by default as on iOS) pushed out, the latest-firing first — requests that never fire first, then the latest dated, region requests last; it may be this one.",
             returns: .object([
@@ -34,7 +29,7 @@ extension HostService {
                 ProtocolField("replaced", .boolean, required: true, "Whether a pending request of its identifier was replaced."),
                 ProtocolField("dropped", .strings, required: true, "The identifiers of the requests the pending limit pushed out."),
             ]),
-            errors: [-32602, -32000, -32010]),
+            errors: [-32602, -32000, -32010, -32012]),
                scope: RequestScope(reading: [.categories, .subscription], writing: [.pendingRequests])) {
             service, params, _ throws(RPCError) in try service.addRequest(&params)
         },
@@ -127,26 +122,18 @@ extension HostService {
         guard size <= Self.requestSizeLimit else {
             throw .invalidParams("The request is \(size) bytes as compact JSON; a scheduled request is at most \(Self.requestSizeLimit).")
         }
-        guard schedule.count < Self.pendingLimitOfServer else {
-            throw .invalidParams("The server keeps \(Self.pendingLimitOfServer) pending requests already; remove some (requests.remove) first.")
-        }
         let decoded = Payload.decode(payload, baseDirectory: nil)
         guard let notification = decoded.notification else {
             throw .invalidInput(decoded.diagnostics, appleCode: Payload.appleCode(of: decoded.diagnostics))
         }
-        let app: String
-        do throws(Diagnostic) {
-            let category = notification.content.categoryIdentifier
-            let registering = given != nil ? []
-                : host.registeredCategories().filter { $0.value.contains { $0.identifier == category } }.map(\.key).sorted()
-            app = try Addressing.app(for: notification, given: given, registering: registering, index: host.index,
-                                     naming: "the parameter \"app\"")
-        } catch {
-            throw .invalidParams(error.message)
+        guard let app = given else {
+            throw .invalidParams("Name the app the request is for with \"app\": the server does not guess it from the category.")
         }
         let added: PendingScheduler.Added
         do throws(Diagnostic) {
             added = try schedule.add(app: app, identifier: notification.identifier, trigger: trigger, request: payload)
+        } catch where error.code == .scheduleTotalReached {
+            throw .limitReached("pendingRequests", value: schedule.totalLimit, error.message)
         } catch {
             throw .stateNotWritten(error)
         }

@@ -11,7 +11,10 @@ import TidingsBase
 package struct RequestScope: Sendable, Equatable {
     /// A part of the state a request may touch.
     package enum Part: Hashable, Sendable {
-        /// The notification with this identifier.
+        /// The notifications with this identifier, of every app: a call may
+        /// name one by its identifier alone (its app found when it runs), so
+        /// two calls about one identifier of two apps are ordered too — a
+        /// wait at most, never a call run out of order.
         case notification(String)
         /// A notification whose identifier the server makes up (a delivery naming none).
         case newNotification

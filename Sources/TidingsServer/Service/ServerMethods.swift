@@ -27,8 +27,9 @@ extension HostService {
                     ProtocolField("params", .string, required: true, "When it is sent, and its params' names."),
                 ])), required: true, "Every event."),
                 ProtocolField("limits", .object(
-                    ["payloadSize", "messageSize", "keptNotifications", "inboxEntries", "eventReplay", "callsPerConnection", "unreadOutput",
-                     "connections", "connectionsPerProcess", "connectionReserve"].map {
+                    ["payloadSize", "messageSize", "keptNotifications", "keptNotificationsPerApp", "inboxEntries",
+                     "inboxEntriesInAll", "pendingRequests", "pendingRequestsPerApp", "eventReplay", "callsPerConnection",
+                     "unreadOutput", "connections", "connectionsPerProcess", "connectionReserve"].map {
                         ProtocolField($0, .nullable(.integer(atLeast: 0)), "A count, or bytes; `null`: no limit.")
                     } + ["responseDeadline", "serviceDeadline", "willPresentDeadline"].map {
                         ProtocolField($0, .number(atLeast: 0), required: true, "Seconds.")
@@ -178,7 +179,11 @@ extension HostService {
             ("responseDeadline", .double(configuration.host.responseDeadline)),
             ("serviceDeadline", .double(configuration.host.serviceDeadline)),
             ("keptNotifications", configuration.host.deliveredLimit.map { .integer(Int64($0)) } ?? .null),
+            ("keptNotificationsPerApp", configuration.host.deliveredLimitPerApp.map { .integer(Int64($0)) } ?? .null),
             ("inboxEntries", .integer(Int64(inbox.limit))),
+            ("inboxEntriesInAll", .integer(Int64(inbox.totalLimit))),
+            ("pendingRequests", .integer(Int64(schedule.totalLimit))),
+            ("pendingRequestsPerApp", .integer(Int64(schedule.limit))),
             ("attachmentStore", Self.described(configuration.host.attachmentQuota)),
             ("listPage", .object([("default", .integer(Int64(ListCursor.defaultLimit))),
                                   ("maximum", .integer(Int64(ListCursor.maximumLimit)))])),

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsRuntime
 
 /// The server's state as its records leave it: the latest record of each
 /// app's categories, registration, badge and authorization, of each inbox entry kept and of
@@ -19,8 +20,12 @@ struct FoldedState<Value> {
     private(set) var authorizations: [String: Value] = [:]
     /// Each app's inbox entries' records, by entry identifier.
     private(set) var inbox: [String: [UInt64: Value]] = [:]
-    /// Each kept notification's record, by identifier, with its place in the delivery order.
-    private(set) var delivered: [String: (order: Int, value: Value)] = [:]
+    /// Each kept notification's record, by identifier and then app, with
+    /// its place in the delivery order (by identifier first: a removal of an
+    /// earlier version names the identifier alone).
+    private(set) var delivered: [String: [String: (order: Int, value: Value)]] = [:]
+    /// How many notifications are kept.
+    private(set) var deliveredCount = 0
     /// Each app's pending requests' records, by identifier.
     private(set) var pending: [String: [String: Value]] = [:]
     /// The record of the last fire of each app's repeating requests that fired, by identifier.
@@ -40,11 +45,23 @@ struct FoldedState<Value> {
             categories[app] = value
         case .registration(let app):
             registrations[app] = value
-        case .delivered(let identifier):
-            delivered[identifier] = (nextOrder, value)
+        case .delivered(let key):
+            if delivered[key.identifier]?[key.app] == nil { deliveredCount += 1 }
+            delivered[key.identifier, default: [:]][key.app] = (nextOrder, value)
             nextOrder += 1
-        case .removed(let identifiers):
-            for identifier in identifiers { delivered[identifier] = nil }
+        case .removed(let removed):
+            for (app, identifier) in removed {
+                guard let apps = delivered[identifier] else { continue }
+                if let app {
+                    guard apps[app] != nil else { continue }
+                    deliveredCount -= 1
+                    delivered[identifier] = apps.count == 1 ? nil : apps.filter { $0.key != app }
+                } else {
+                    // An earlier version's record: identifiers were unique across apps then.
+                    deliveredCount -= apps.count
+                    delivered[identifier] = nil
+                }
+            }
             // What 100,000 notifications removed leave goes back, rather than staying with the keeper.
             delivered.releaseUnusedCapacity()
         case .badge(let app):
@@ -74,9 +91,6 @@ struct FoldedState<Value> {
         }
     }
 
-    /// How many notifications are kept.
-    var deliveredCount: Int { delivered.count }
-
     /// The records that rebuild the state: each app's categories,
     /// registration, badge and authorization, by app, then each app's inbox entries, by
     /// app and in the order kept, then each notification kept, in delivery
@@ -95,7 +109,7 @@ struct FoldedState<Value> {
 
     /// The notifications' records, in delivery order.
     var orderedDeliveries: [Value] {
-        delivered.values.sorted { $0.order < $1.order }.map(\.value)
+        delivered.values.flatMap(\.values).sorted { $0.order < $1.order }.map(\.value)
     }
 
     /// The same state keeping `transform` of each record.
@@ -106,7 +120,8 @@ struct FoldedState<Value> {
         mapped.badges = badges.mapValues(transform)
         mapped.authorizations = authorizations.mapValues(transform)
         mapped.inbox = inbox.mapValues { $0.mapValues(transform) }
-        mapped.delivered = delivered.mapValues { ($0.order, transform($0.value)) }
+        mapped.delivered = delivered.mapValues { $0.mapValues { ($0.order, transform($0.value)) } }
+        mapped.deliveredCount = deliveredCount
         mapped.pending = pending.mapValues { $0.mapValues(transform) }
         mapped.fired = fired.mapValues { $0.mapValues(transform) }
         mapped.sequence = sequence.map(transform)

@@ -206,9 +206,9 @@ package final class JournaledState: ServerState {
         try writer.write(StateRecord(delivery: notification, to: app, width: width))
     }
 
-    /// Writes the record of `identifiers` leaving the screen; throws when it cannot be written.
-    package func recordRemoval(of identifiers: [String]) throws(Diagnostic) {
-        try writer.write(StateRecord(removal: identifiers))
+    /// Writes the record of the notifications `keys` leaving the screen; throws when it cannot be written.
+    package func recordRemoval(of keys: [NotificationKey]) throws(Diagnostic) {
+        try writer.write(StateRecord(removal: keys))
     }
 
     /// Writes the record of `entry` kept in its app's inbox; throws when it cannot be written.

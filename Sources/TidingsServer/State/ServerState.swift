@@ -18,11 +18,11 @@ package protocol ServerState: Sendable {
     func recordCategories(_ categories: [NotificationCategory], of app: String) throws(Diagnostic)
     /// `app` registered `registration` (name, icon, show previews), replacing what it had.
     func recordRegistration(_ registration: AppRegistration, of app: String) throws(Diagnostic)
-    /// `notification` was delivered to `app` at `width`, replacing one of its identifier.
+    /// `notification` was delivered to `app` at `width`, replacing the app's one of its identifier.
     func recordDelivery(of notification: UserNotification, to app: String, width: Double) throws(Diagnostic)
-    /// The notifications `identifiers` left the screen: a front end removed
+    /// The notifications `keys` left the screen: a front end removed
     /// them, or a response or their extension closed them.
-    func recordRemoval(of identifiers: [String]) throws(Diagnostic)
+    func recordRemoval(of keys: [NotificationKey]) throws(Diagnostic)
     /// `entry` was kept in its app's inbox.
     func recordInboxed(_ entry: InboxEntry) throws(Diagnostic)
     /// The entries `identifiers` left the inbox of `app`: taken by its front end, or dropped.

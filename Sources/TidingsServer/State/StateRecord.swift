@@ -9,8 +9,11 @@ import TidingsRuntime
 /// categories, replacing those it had), `{"appRegistered": APP,
 /// "registration": {...}}` (an app's name, icon and show-previews setting,
 /// replacing those it had), `{"delivered": APP, "width": W,
-/// "notification": {...}}` (a notification shown, replacing one of its
-/// identifier), `{"removed": [IDS]}` (notifications that left the screen),
+/// "notification": {...}}` (a notification shown, replacing one of its app
+/// and identifier), `{"removed": [{"app": APP, "identifier": ID}, ...]}`
+/// (notifications that left the screen; an earlier version wrote bare
+/// identifiers, `{"removed": [IDS]}`, from when identifiers were unique
+/// across apps: each removes that identifier of whichever app has it),
 /// `{"inboxed": APP, "id": N, ...}` (an entry kept in an app's inbox, see
 /// `InboxEntry.record`), `{"taken": APP, "ids": [N]}` (entries that left it)
 /// and `{"badge": APP, "count": N}` (an app's badge; 0: none); for pending
@@ -32,10 +35,11 @@ struct StateRecord: Sendable {
         case categories(app: String)
         /// The registration (name, icon, show previews) of an app.
         case registration(app: String)
-        /// A notification delivered, by identifier.
-        case delivered(identifier: String)
-        /// Notifications that left the screen, by identifier.
-        case removed(identifiers: [String])
+        /// A notification delivered, by app and identifier.
+        case delivered(NotificationKey)
+        /// Notifications that left the screen, by app and identifier; an app
+        /// of nil (a record of an earlier version) is whichever app has it.
+        case removed([(app: String?, identifier: String)])
         /// An entry kept in an app's inbox.
         case inboxed(app: String, identifier: UInt64)
         /// Entries that left an app's inbox.
@@ -72,14 +76,25 @@ struct StateRecord: Sendable {
 
     /// The record of `notification` delivered to `app` at `width`.
     init(delivery notification: UserNotification, to app: String, width: Double) {
-        self.init(.delivered(identifier: notification.identifier),
+        self.init(.delivered(NotificationKey(app: app, identifier: notification.identifier)),
                   .object([("delivered", .string(app)), ("width", .double(width)),
                            ("notification", NotificationRecord.json(notification))]))
     }
 
-    /// The record of the notifications `identifiers` leaving the screen.
-    init(removal identifiers: [String]) {
-        self.init(.removed(identifiers: identifiers), .object([("removed", .array(identifiers.map(JSON.string)))]))
+    /// The record of the notifications `keys` leaving the screen.
+    init(removal keys: [NotificationKey]) {
+        self.init(.removed(keys.map { ($0.app, $0.identifier) }), .object([("removed", .array(keys.map { key in
+            .object([("app", .string(key.app)), ("identifier", .string(key.identifier))])
+        }))]))
+    }
+
+    /// What a removal record's entry names: a notification of an app
+    /// (`{"app", "identifier"}`), or an identifier alone (an earlier
+    /// version's record); nil for neither.
+    private static func removedEntry(_ entry: JSON) -> (app: String?, identifier: String)? {
+        if let identifier = entry.stringValue { return (nil, identifier) }
+        guard let app = entry["app"]?.stringValue, let identifier = entry["identifier"]?.stringValue else { return nil }
+        return (app, identifier)
     }
 
     /// The record of `entry` kept in its app's inbox.
@@ -140,11 +155,11 @@ struct StateRecord: Sendable {
             subject = .categories(app: app)
         } else if let app = json["appRegistered"]?.stringValue, json["registration"]?.objectMembers != nil {
             subject = .registration(app: app)
-        } else if json["delivered"]?.stringValue != nil, json["width"]?.doubleValue != nil,
+        } else if let app = json["delivered"]?.stringValue, json["width"]?.doubleValue != nil,
                   let identifier = json["notification"]?["identifier"]?.stringValue {
-            subject = .delivered(identifier: identifier)
+            subject = .delivered(NotificationKey(app: app, identifier: identifier))
         } else if let removed = json["removed"]?.arrayValue {
-            subject = .removed(identifiers: removed.compactMap(\.stringValue))
+            subject = .removed(removed.compactMap(Self.removedEntry))
         } else if let app = json["inboxed"]?.stringValue, let identifier = json["id"]?.integerValue.flatMap(UInt64.init(exactly:)) {
             subject = .inboxed(app: app, identifier: identifier)
         } else if let app = json["taken"]?.stringValue, let taken = json["ids"]?.arrayValue {
@@ -185,12 +200,12 @@ struct StateRecord: Sendable {
         }
         for record in delivered {
             guard let identifier = record["notification"]?["identifier"]?.stringValue,
-                  record["delivered"]?.stringValue != nil, record["width"]?.doubleValue != nil
+                  let app = record["delivered"]?.stringValue, record["width"]?.doubleValue != nil
             else {
                 unreadable += 1
                 continue
             }
-            records.append((StateRecord(.delivered(identifier: identifier), record), record))
+            records.append((StateRecord(.delivered(NotificationKey(app: app, identifier: identifier)), record), record))
         }
         return records
     }

@@ -96,7 +96,7 @@ final class StateWriter: Sendable {
             progress.unfolded.append(record)
             switch record.subject {
             case .delivered: progress.unfoldedDeliveries += 1
-            case .removed(let identifiers): progress.unfoldedRemovals += identifiers.count
+            case .removed(let removed): progress.unfoldedRemovals += removed.count
             case .categories, .registration, .inboxed, .taken, .badge, .scheduled, .unscheduled, .fired, .authorization, .sequence: break
             }
             // The first record since a flush wakes the keeper, which sleeps while nothing waits to be flushed.

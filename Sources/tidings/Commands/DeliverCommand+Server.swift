@@ -40,7 +40,6 @@ extension DeliverCommand {
         let payload = Self.withAbsoluteAttachments(try readPayload(payloadPath),
                                                    directory: FileSystem.absolutePath(Path.directory(of: payloadPath)))
         var params: [(String, JSON)] = [("payload", payload)]
-        if let app = arguments.value("app") ?? categoryFiles.first?.1.app { params.append(("app", .string(app))) }
         if let identifier = arguments.value("id") { params.append(("identifier", .string(identifier))) }
         if let width = try arguments.positiveNumber("width") { params.append(("width", .double(width))) }
         if arguments.flag("open") { params.append(("open", .bool(true))) }
@@ -52,6 +51,14 @@ extension DeliverCommand {
         } catch {
             throw SocketOption.failure(error, calling: MethodName.categoriesRegister.rawValue)
         }
+        // The server routes nothing by category: the command line names the app, its default chosen here.
+        let app: String
+        if let named = arguments.value("app") ?? categoryFiles.first?.1.app {
+            app = named
+        } else {
+            app = try DefaultApp.find(for: payload, client: client)
+        }
+        params.insert(("app", .string(app)), at: 1)
         let answer: JSON
         do throws(ServerClient.Failure) {
             answer = try client.call(.notificationsDeliver, .object(params))

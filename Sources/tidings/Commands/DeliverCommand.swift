@@ -58,7 +58,7 @@ enum DeliverCommand: Command {
     /// The options of a delivery that `tidings preview` shares.
     static let deliveryOptions: [CommandSpec.Option] = [
         .init(name: "app", value: "ID",
-              help: "The app the notification is addressed to (default: the app of the category file, or the only app serving the category)."),
+              help: "The app the notification is addressed to (default, chosen by the command line: the app of the category file, else the one app that registered the category — with --server, with the server — else the one app whose content extension serves it; the server itself requires one)."),
         .init(name: "categories", value: "FILE", help: "Register an app's categories and actions from a JSON file.",
               repeatable: true),
         .init(name: "width", value: "N", help: "The content width in points (default 360)."),

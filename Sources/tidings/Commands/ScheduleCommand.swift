@@ -13,7 +13,7 @@ enum ScheduleCommand: Command {
         usage: "PAYLOAD [--app APP] [--identifier ID] [--in DURATION | --every DURATION | --at DATE-OR-TIME | [--year N] [--month N] [--day N] [--hour N] [--minute N] [--second N] [--weekday DAY] [--weekday-ordinal N] [--week-of-month N] [--week-of-year N] [--time-zone ZONE] | --region LAT,LON,RADIUS [--region-id ID] [--on-entry] [--on-exit]] [--repeats] | --list [--app APP] | --remove ID... --app APP | --remove-all --app APP | --location LAT,LON[,ACCURACY]; any with [--json] [--socket PATH]",
         options: [
             .init(name: "app", value: "APP",
-                  help: "The app the request is for (default: the one app whose extension serves the request's category). With --list: that app's only. Needed by --remove and --remove-all."),
+                  help: "The app the request is for (default, chosen by the command line: the one app that registered the request's category with the server, else the one app whose content extension serves it; the server itself requires one). With --list: that app's only. Needed by --remove and --remove-all."),
             .init(name: "identifier", value: "ID",
                   help: "The request's identifier (default: the file's \"identifier\", else one the server makes). A request pending with the same identifier is replaced."),
         ] + ScheduleTrigger.options + [
@@ -85,7 +85,14 @@ enum ScheduleCommand: Command {
         default:
             let (request, trigger) = try request(arguments)
             var params: [(String, JSON)] = [("request", request)]
-            if let app = arguments.value("app") { params.insert(("app", .string(app)), at: 0) }
+            // The server routes nothing by category: the command line names the app, its default chosen here.
+            let app: String
+            if let named = arguments.value("app") {
+                app = named
+            } else {
+                app = try DefaultApp.find(for: request, client: SocketOption.connect(arguments, environment: environment))
+            }
+            params.insert(("app", .string(app)), at: 0)
             let answer = try call(.requestsAdd, .object(params), arguments, environment)
             print(json ? answer.serialized(pretty: true) + "\n" : text.scheduled(answer, trigger: trigger), terminator: "")
         }

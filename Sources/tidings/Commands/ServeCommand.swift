@@ -13,7 +13,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--inbox-limit COUNT] [--pending-limit COUNT] [--unasked-apps deliver|deny] [--deadline SECONDS] [--service-deadline SECONDS] [--will-present-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS] [--max-connections COUNT] [--max-connections-per-process COUNT] [--connection-reserve COUNT] [--partial-request-timeout SECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--keep-per-app COUNT] [--inbox-limit COUNT] [--inbox-total COUNT] [--pending-limit COUNT] [--pending-total COUNT] [--unasked-apps deliver|deny] [--deadline SECONDS] [--service-deadline SECONDS] [--will-present-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS] [--max-connections COUNT] [--max-connections-per-process COUNT] [--connection-reserve COUNT] [--partial-request-timeout SECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
@@ -21,11 +21,17 @@ enum ServeCommand: Command {
             .init(name: "state", value: "DIR",
                   help: "Keep registered categories and delivered notifications here across restarts (default $XDG_STATE_HOME/tidings)."),
             .init(name: "keep", value: "COUNT",
-                  help: "Keep at most this many delivered notifications (default \(HostService.Configuration.defaultKept)); a delivery beyond it expires the oldest (notification.dismissed, reason expired)."),
+                  help: "Keep at most this many delivered notifications in all (default \(HostService.Configuration.defaultKept)); a delivery beyond it expires the oldest of the app keeping the most (notification.dismissed, reason expired)."),
+            .init(name: "keep-per-app", value: "COUNT",
+                  help: "Keep at most this many delivered notifications of each app (default \(HostService.Configuration.defaultKeptPerApp)); a delivery beyond it expires the oldest of its own app, never another app's."),
             .init(name: "inbox-limit", value: "COUNT",
                   help: "Keep at most this many entries in each app's inbox (default \(AppInbox.defaultLimit)); one more drops the oldest, with a warning logged and an inbox.dropped event."),
+            .init(name: "inbox-total", value: "COUNT",
+                  help: "Keep at most this many inbox entries in all apps (default \(AppInbox.defaultTotalLimit)); one more drops the oldest of the app keeping the most (an inbox.dropped event)."),
             .init(name: "pending-limit", value: "COUNT",
                   help: "Keep at most this many pending requests per app, 1 – 1000000 (default \(PendingScheduler.defaultLimit), as iOS); one more drops the app's latest-firing (requests.add answers it in \"dropped\"; a request.removed event, reason limit)."),
+            .init(name: "pending-total", value: "COUNT",
+                  help: "Keep at most this many pending requests in all apps, 1 – 1000000 (default \(PendingScheduler.defaultTotalLimit)); requests.add beyond it is refused (error -32012, limit pendingRequests)."),
             .init(name: "unasked-apps", value: "deliver|deny",
                   help: "How the notifications of an app that never asked for authorization (authorization.request) are handled: deliver (the default, as authorized: Linux apps predate the prompt) or deny (as denied: not presented, badge not shown, background notifications still reach it)."),
             IsolationOption.option,
@@ -85,7 +91,14 @@ enum ServeCommand: Command {
         configuration.host.attachmentDirectory = AttachmentStore.defaultDirectory(in: environment)
         configuration.payloadSizeLimit = try arguments.wholeNumber("max-payload-size") ?? configuration.payloadSizeLimit
         configuration.host.deliveredLimit = try arguments.wholeNumber("keep") ?? configuration.host.deliveredLimit
+        configuration.host.deliveredLimitPerApp = try arguments.wholeNumber("keep-per-app")
+            ?? configuration.host.deliveredLimitPerApp
         configuration.inboxLimit = try arguments.wholeNumber("inbox-limit") ?? configuration.inboxLimit
+        configuration.inboxTotalLimit = try arguments.wholeNumber("inbox-total") ?? configuration.inboxTotalLimit
+        if let total = try arguments.wholeNumber("pending-total") {
+            guard total <= 1_000_000 else { throw .usage("--pending-total takes at most 1000000 requests; it is \(total).") }
+            configuration.pendingTotalLimit = total
+        }
         if let deadline = try arguments.positiveNumber("will-present-deadline") {
             guard deadline <= 60 else {
                 throw .usage("--will-present-deadline must be at most 60 seconds; it is \(NumberText.short(deadline)).")

@@ -9,9 +9,11 @@ enum ShowCommand: Command {
     static let spec = CommandSpec(
         name: "show",
         summary: "Open a delivered notification's expanded interface in a window (GTK 4): its extension's view, live, with the default content and the category's actions.",
-        usage: "IDENTIFIER [--socket PATH] [--width POINTS] [--appearance light|dark] [--reply ACTION] [--json]",
+        usage: "IDENTIFIER [--app ID] [--socket PATH] [--width POINTS] [--appearance light|dark] [--reply ACTION] [--json]",
         options: [
             SocketOption.option,
+            .init(name: "app", value: "ID",
+                  help: "The app the notification is of; may be left out when exactly one app has a notification of that identifier delivered (the server refuses the window, exit 65, when several do)."),
             .init(name: "width", value: "POINTS",
                   help: "The window's width in logical pixels (default 360; GTK scales it for HiDPI). The view is width × the extension's ratio high while it loads, then the height it prefers."),
             .init(name: "appearance", value: "light|dark", help: "Force the light or dark style (default: GTK's own setting)."),
@@ -41,6 +43,7 @@ enum ShowCommand: Command {
             throw .usage("XDG_RUNTIME_DIR is not set, so there is no default socket: give the server's with --socket PATH.")
         }
         var options = WindowOptions(identifier: identifier, socketPath: socket)
+        options.app = arguments.value("app")
         if let width = try arguments.positiveNumber("width") {
             guard width <= 4_096 else { throw .usage("--width must be at most 4096 logical pixels; it is \(NumberText.short(width)).") }
             options.width = Int(width.rounded())
