@@ -78,6 +78,7 @@ extension DesktopFrontEnd {
             // bus was away may have handled events it could not show.
             if !resumed || !reconnected || relistOwed { relist() }
             sendKeptAnswers()
+            pumpPortal()
         }
     }
 
@@ -180,6 +181,10 @@ extension DesktopFrontEnd {
         guard entry["kind"]?.stringValue == "response", let id = entry["id"]?.integerValue,
               let app = entry["app"]?.stringValue, let bus = desktop, !forwarded.contains(id),
               forwarding.insert(id).inserted else { return }
+        if forwardToPortal(entry, id: id, app: app, on: bus) {
+            forwarding.remove(id)
+            return
+        }
         activation.forward(entry, on: bus.connection) { [unowned self] outcome in
             switch outcome {
             case .delivered:

@@ -1,0 +1,172 @@
+import TidingsBase
+import TidingsProtocol
+
+/// The notification portal's side: AddNotification and RemoveNotification
+/// become deliveries and removals on the server, one call after another in
+/// the order the portal made them; a response to a portal notification goes
+/// back as the portal's ActionInvoked instead of ActivateAction.
+extension DesktopFrontEnd {
+    /// The most portal calls kept while the server is away or busy: older ones beyond it are dropped.
+    static let portalQueueLimit = 256
+
+    /// Takes the calls and refusals the backend met in the last `processPending`.
+    func takePortalCalls(from bus: DesktopBus) {
+        guard let portal = bus.portal else { return }
+        for sentence in portal.takeRefusals() {
+            log.record("portal-refused", [("reason", .string(sentence))], sentence)
+        }
+        let calls = portal.takeCalls()
+        guard !calls.isEmpty else { return }
+        portalCalls += calls
+        if portalCalls.count > Self.portalQueueLimit {
+            let dropped = portalCalls.count - Self.portalQueueLimit
+            portalCalls.removeFirst(dropped)
+            log.record("portal-dropped", [("calls", .integer(Int64(dropped)))],
+                       "\(dropped) portal calls were dropped: the server is away or too slow")
+        }
+        pumpPortal()
+    }
+
+    /// Handles the next portal call, when the server is there and none is under way.
+    func pumpPortal() {
+        guard !portalBusy, synchronised, server != nil, !portalCalls.isEmpty else { return }
+        let call = portalCalls.removeFirst()
+        portalBusy = true
+        let next: () -> Void = { [unowned self] in
+            portalBusy = false
+            pumpPortal()
+        }
+        switch call {
+        case .add(let appID, let id, let notification): addPortalNotification(appID: appID, id: id, notification, then: next)
+        case .remove(let appID, let id): removePortalNotification(appID: appID, id: id, then: next)
+        }
+    }
+
+    /// Delivers a portal notification: its app's categories asked for (the
+    /// portal's `category` may name one), the buttons' category registered
+    /// beside them when it is new, then `notifications.deliver`.
+    private func addPortalNotification(appID: String, id: String, _ notification: PortalNotification,
+                                       then next: @escaping () -> Void) {
+        guard let server else { return next() }
+        let app = appID.isEmpty ? PortalDelivery.hostApp : appID
+        var iconPath: String?
+        if case .bytes(let bytes)? = notification.icon {
+            switch PortalIcon.write(bytes, in: portalIconDirectory) {
+            case .success(let path): iconPath = path
+            case .failure(let refusal): log.record("portal-icon", [("app", .string(app)), ("reason", .string(refusal.sentence))],
+                                                   "\(app)'s \(id): the icon is left out (\(refusal.sentence))")
+            }
+        }
+        server.call(.categoriesList, .object([("app", .string(app))])) { [unowned self] answer in
+            let registered = (try? answer.get())?["apps"]?.arrayValue?.first { $0["app"]?.stringValue == app }?["categories"]?
+                .arrayValue ?? []
+            let identifiers = Set(registered.compactMap { $0["identifier"]?.stringValue })
+            let delivery = PortalDelivery(appID: appID, id: id, notification, appCategories: identifiers, iconPath: iconPath)
+            guard let category = delivery.category, let identifier = category["identifier"]?.stringValue,
+                  !identifiers.contains(identifier) else { return deliverPortal(delivery, notification, then: next) }
+            // categories.register replaces the app's categories: its own are kept, and
+            // of the portal's the newest `portalCategoryLimit` - 1.
+            let mine = registered.filter { $0["identifier"]?.stringValue?.hasPrefix(PortalDelivery.categoryPrefix) == true }
+            let others = registered.filter { $0["identifier"]?.stringValue?.hasPrefix(PortalDelivery.categoryPrefix) != true }
+            let kept = others + mine.suffix(Self.portalCategoryLimit - 1) + [category]
+            guard let server = self.server else { return next() }
+            server.call(.categoriesRegister, .object([("app", .string(app)), ("categories", .array(kept))])) { [unowned self] answer in
+                if case .failure(let error) = answer {
+                    log.record("portal-category", [("app", .string(app)), ("error", .string(error.message))],
+                               "cannot register the category of \(app)'s buttons: \(error.message)")
+                }
+                deliverPortal(delivery, notification, then: next)
+            }
+        }
+    }
+
+    /// The most categories the front end keeps registered for an app's buttons.
+    static let portalCategoryLimit = 32
+
+    /// Where bytes icons are written for their delivery: beside the server's socket (the user's runtime directory).
+    var portalIconDirectory: String { Path.directory(of: options.socketPath) + "/portal-icons" }
+
+    /// `notifications.deliver` of `delivery`, always naming its app.
+    private func deliverPortal(_ delivery: PortalDelivery, _ notification: PortalNotification,
+                               then next: @escaping () -> Void) {
+        guard let server else { return next() }
+        var params: [(String, JSON)] = [("payload", delivery.payload), ("app", .string(delivery.app)),
+                                        ("identifier", .string(delivery.identifier)), ("answer", .string("presentation"))]
+        if delivery.payload["content"]?["attachments"] != nil { params.append(("attachments", .string("move"))) }
+        server.call(.notificationsDeliver, .object(params)) { [unowned self] answer in
+            switch answer {
+            case .success(let result):
+                log.record("portal-delivered", [("app", .string(delivery.app)), ("identifier", .string(delivery.identifier)),
+                                                ("display", result["display"] ?? .null),
+                                                ("buttons", .integer(Int64(notification.buttons.count))),
+                                                ("ignored", .array(notification.ignored.map(JSON.string)))],
+                           "the portal's notification \(delivery.identifier) of \(delivery.app) is delivered "
+                           + "(\(result["display"]?.stringValue ?? "?"))")
+            case .failure(let error):
+                log.record("portal-refused", [("app", .string(delivery.app)), ("identifier", .string(delivery.identifier)),
+                                              ("error", .string(error.message))],
+                           "the server refused the portal's notification \(delivery.identifier) of \(delivery.app): \(error.message)")
+            }
+            next()
+        }
+    }
+
+    /// `notifications.remove` of the app's notification. It names the app with
+    /// the identifier; a server that takes only one of the two (before
+    /// identifiers were the app's) is asked again with the identifier alone.
+    private func removePortalNotification(appID: String, id: String, then next: @escaping () -> Void) {
+        guard let server else { return next() }
+        let app = appID.isEmpty ? PortalDelivery.hostApp : appID
+        let identifiers: JSON = .array([.string(id)])
+        server.call(.notificationsRemove, .object([("app", .string(app)), ("identifiers", identifiers)])) { [unowned self] answer in
+            guard case .failure(let error) = answer, error.code == -32602, let server = self.server else {
+                logRemoved(app, id, answer)
+                return next()
+            }
+            server.call(.notificationsRemove, .object([("identifiers", identifiers)])) { [unowned self] answer in
+                logRemoved(app, id, answer)
+                next()
+            }
+        }
+    }
+
+    /// Logs what a removal did.
+    private func logRemoved(_ app: String, _ id: String, _ answer: Result<JSON, RPCErrorReply>) {
+        switch answer {
+        case .success(let result):
+            let removed = result["removed"]?.arrayValue?.count ?? 0
+            log.record("portal-removed", [("app", .string(app)), ("identifier", .string(id)), ("removed", .integer(Int64(removed)))],
+                       "the portal removed \(app)'s \(id) (\(removed) removed)", detailed: true)
+        case .failure(let error):
+            log.record("portal-refused", [("app", .string(app)), ("identifier", .string(id)), ("error", .string(error.message))],
+                       "cannot remove \(app)'s \(id): \(error.message)")
+        }
+    }
+
+    /// Hands a response to a portal notification back as ActionInvoked and
+    /// takes it from the inbox; false when `entry` is no portal notification's.
+    func forwardToPortal(_ entry: JSON, id: Int64, app: String, on bus: DesktopBus) -> Bool {
+        guard PortalInvocation.isPortal(entry["notification"]) else { return false }
+        forwarded.insert(id)
+        let actionIdentifier = entry["actionIdentifier"]?.stringValue ?? ""
+        if let invocation = PortalInvocation(notification: entry["notification"], actionIdentifier: actionIdentifier) {
+            do throws(BusError) {
+                try PortalBackend.invoke(invocation, on: bus.connection)
+                log.record("portal-invoked", [("app", .string(app)), ("entry", .integer(id)), ("identifier", .string(invocation.id)),
+                                              ("action", .string(invocation.action))],
+                           "handed response \(id) to the portal: ActionInvoked(\(invocation.appID.debugDescription), "
+                           + "\(invocation.id), \(invocation.action))")
+            } catch {
+                forwarded.remove(id)
+                log.record("kept", [("app", .string(app)), ("entry", .integer(id)), ("error", .string(error.message))],
+                           "cannot send ActionInvoked for response \(id): \(error.message); it stays in the inbox")
+                return true
+            }
+        } else {
+            log.record("portal-invoked", [("app", .string(app)), ("entry", .integer(id)), ("action", .string(actionIdentifier))],
+                       "response \(id) (\(actionIdentifier)) has no action of the app's to hand to the portal", detailed: true)
+        }
+        answer(.inboxTake, .object([("app", .string(app)), ("ids", .array([.integer(id)]))])) { _ in }
+        return true
+    }
+}
