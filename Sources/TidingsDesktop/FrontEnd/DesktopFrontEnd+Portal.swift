@@ -143,30 +143,73 @@ extension DesktopFrontEnd {
         }
     }
 
-    /// Hands a response to a portal notification back as ActionInvoked and
-    /// takes it from the inbox; false when `entry` is no portal notification's.
+    /// Hands a response to a portal notification back to its app, as the
+    /// portal's other backends do: an action the app exports (`app.take`) of
+    /// an app the portal named is run with `org.freedesktop.Application.ActivateAction`
+    /// on the app's bus name (what GLib's GNotification listens for); any
+    /// other action, an app without a name (a host app: the empty app id), or
+    /// an ActivateAction that fails, goes as the portal's ActionInvoked, which
+    /// xdg-desktop-portal passes on to the connection that added the
+    /// notification. The entry is then taken from the inbox. False when
+    /// `entry` is no portal notification's.
     func forwardToPortal(_ entry: JSON, id: Int64, app: String, on bus: DesktopBus) -> Bool {
         guard PortalInvocation.isPortal(entry["notification"]) else { return false }
         forwarded.insert(id)
         let actionIdentifier = entry["actionIdentifier"]?.stringValue ?? ""
-        if let invocation = PortalInvocation(notification: entry["notification"], actionIdentifier: actionIdentifier) {
-            do throws(BusError) {
-                try PortalBackend.invoke(invocation, on: bus.connection)
-                log.record("portal-invoked", [("app", .string(app)), ("entry", .integer(id)), ("identifier", .string(invocation.id)),
-                                              ("action", .string(invocation.action))],
-                           "handed response \(id) to the portal: ActionInvoked(\(invocation.appID.debugDescription), "
-                           + "\(invocation.id), \(invocation.action))")
-            } catch {
-                forwarded.remove(id)
-                log.record("kept", [("app", .string(app)), ("entry", .integer(id)), ("error", .string(error.message))],
-                           "cannot send ActionInvoked for response \(id): \(error.message); it stays in the inbox")
-                return true
-            }
-        } else {
+        guard let invocation = PortalInvocation(notification: entry["notification"], actionIdentifier: actionIdentifier) else {
             log.record("portal-invoked", [("app", .string(app)), ("entry", .integer(id)), ("action", .string(actionIdentifier))],
-                       "response \(id) (\(actionIdentifier)) has no action of the app's to hand to the portal", detailed: true)
+                       "response \(id) (\(actionIdentifier)) has no action of the app's to hand back", detailed: true)
+            takeFromInbox(id, of: app)
+            return true
         }
-        answer(.inboxTake, .object([("app", .string(app)), ("ids", .array([.integer(id)]))])) { _ in }
+        guard let exported = invocation.exportedAction, BusName.isWellKnown(invocation.appID) else {
+            signalPortal(invocation, entry: id, app: app, on: bus, because: nil)
+            return true
+        }
+        do throws(BusError) {
+            try ApplicationClient(busName: invocation.appID).activateAction(exported, parameter: invocation.target,
+                                                                           on: bus.connection) { [unowned self] _, result in
+                guard let bus = desktop else { return }
+                switch result {
+                case .success(let receiver):
+                    log.record("activated", [("app", .string(app)), ("entry", .integer(id)), ("identifier", .string(invocation.id)),
+                                             ("action", .string(invocation.action)), ("to", .string(receiver))],
+                               "handed response \(id) to \(invocation.appID) (ActivateAction \(exported), "
+                               + "answered by \(receiver)) and took it from its inbox")
+                    takeFromInbox(id, of: app)
+                case .failure(let error):
+                    signalPortal(invocation, entry: id, app: app, on: bus, because: error.message)
+                }
+            }
+        } catch {
+            signalPortal(invocation, entry: id, app: app, on: bus, because: error.message)
+        }
         return true
+    }
+
+    /// Sends ActionInvoked for `invocation` and takes the entry from the inbox
+    /// (`because`: why ActivateAction was not taken, for the log).
+    private func signalPortal(_ invocation: PortalInvocation, entry id: Int64, app: String, on bus: DesktopBus,
+                              because: String?) {
+        do throws(BusError) {
+            try PortalBackend.invoke(invocation, on: bus.connection)
+        } catch {
+            forwarded.remove(id)
+            log.record("kept", [("app", .string(app)), ("entry", .integer(id)), ("error", .string(error.message))],
+                       "cannot send ActionInvoked for response \(id): \(error.message); it stays in the inbox")
+            return
+        }
+        var fields: [(String, JSON)] = [("app", .string(app)), ("entry", .integer(id)), ("identifier", .string(invocation.id)),
+                                        ("action", .string(invocation.action))]
+        if let because { fields.append(("activateActionFailed", .string(because))) }
+        log.record("portal-invoked", fields,
+                   "handed response \(id) to the portal: ActionInvoked(\(invocation.appID.debugDescription), "
+                   + "\(invocation.id), \(invocation.action))" + (because.map { " (ActivateAction failed: \($0))" } ?? ""))
+        takeFromInbox(id, of: app)
+    }
+
+    /// `inbox.take` of the entry `id`: the app has it.
+    private func takeFromInbox(_ id: Int64, of app: String) {
+        answer(.inboxTake, .object([("app", .string(app)), ("ids", .array([.integer(id)]))])) { _ in }
     }
 }

@@ -13,7 +13,14 @@ struct PortalInvocation: Equatable, Sendable {
     /// Its target: ActionInvoked's `av` holds it, or nothing.
     var target: BusValue?
 
-    /// The portal notification a forwarded `notification` came from, nil when it is none of the portal's.
+    /// The action without its `app.` prefix when it is one the app exports
+    /// on `org.freedesktop.Application` (GApplication's actions); nil otherwise.
+    var exportedAction: String? {
+        guard action.hasPrefix("app."), action.count > 4 else { return nil }
+        return String(action.dropFirst(4))
+    }
+
+    /// True when a forwarded `notification` came from the portal (its `userInfo` has the marker).
     static func isPortal(_ notification: JSON?) -> Bool {
         notification?["userInfo"]?[PortalDelivery.marker]?["id"]?.stringValue != nil
     }
