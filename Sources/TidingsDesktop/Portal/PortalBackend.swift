@@ -10,20 +10,20 @@ import TidingsBase
 /// `org.freedesktop.portal.Desktop` (followed as it changes). It is the
 /// portal that vouches for the app id; any other caller could claim any app,
 /// and is refused with AccessDenied.
-final class PortalBackend {
+package final class PortalBackend {
     /// The bus name the `.portal` file names.
-    static let busName = "org.freedesktop.impl.portal.desktop.tidings"
+    package static let busName = "org.freedesktop.impl.portal.desktop.tidings"
     /// The object every portal backend exports.
-    static let path = "/org/freedesktop/portal/desktop"
+    package static let path = "/org/freedesktop/portal/desktop"
     /// The backend interface.
-    static let interface = "org.freedesktop.impl.portal.Notification"
+    package static let interface = "org.freedesktop.impl.portal.Notification"
     /// The portal's own name: its owner is the only caller believed.
-    static let portalName = "org.freedesktop.portal.Desktop"
+    package static let portalName = "org.freedesktop.portal.Desktop"
     /// The interface version implemented (version 2's keys are read too).
-    static let version: UInt32 = 2
+    package static let version: UInt32 = 2
 
     /// A call taken: what the front end does next.
-    enum Call: Equatable, Sendable {
+    package enum Call: Equatable, Sendable {
         /// AddNotification: the portal's app id, its id and the notification checked.
         case add(appID: String, id: String, PortalNotification)
         /// RemoveNotification.
@@ -56,13 +56,13 @@ final class PortalBackend {
     }
 
     /// The calls taken since the last time, in order.
-    func takeCalls() -> [Call] {
+    package func takeCalls() -> [Call] {
         defer { state.calls = [] }
         return state.calls
     }
 
     /// The refusals since the last time, each a sentence for the log.
-    func takeRefusals() -> [String] {
+    package func takeRefusals() -> [String] {
         defer { state.refused = [] }
         return state.refused
     }
@@ -128,7 +128,7 @@ final class PortalBackend {
 
     /// Sends ActionInvoked for `invocation`: xdg-desktop-portal passes it on
     /// to the app that added the notification.
-    static func invoke(_ invocation: PortalInvocation, on connection: borrowing BusConnection) throws(BusError) {
+    package static func invoke(_ invocation: PortalInvocation, on connection: borrowing BusConnection) throws(BusError) {
         try connection.emitSignal(path, interface, "ActionInvoked") { (writer: borrowing MessageWriter) throws(BusError) in
             try writer.append(invocation.appID)
             try writer.append(invocation.id)

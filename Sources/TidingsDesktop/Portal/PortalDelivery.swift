@@ -6,32 +6,32 @@ import TidingsBase
 /// in the payload's `userInfo` under `PortalDelivery.marker`, so that the
 /// person's answer goes back as the portal's ActionInvoked even after
 /// either process restarted.
-struct PortalDelivery: Equatable, Sendable {
+package struct PortalDelivery: Equatable, Sendable {
     /// The `userInfo` key that marks a notification the portal delivered.
-    static let marker = "tidings.portal"
+    package static let marker = "tidings.portal"
     /// The app of a portal notification whose app id is empty: a host app
     /// the portal cannot name (xdg-desktop-portal 1.16 gives every unsandboxed
     /// app the empty id). They share it, as they share the portal's ("", id) key.
-    static let hostApp = "org.freedesktop.portal.host"
+    package static let hostApp = "org.freedesktop.portal.host"
     /// The prefix of the categories made for buttons.
-    static let categoryPrefix = "tidings.portal."
+    package static let categoryPrefix = "tidings.portal."
     /// The identifier of button `index`'s action in its category.
-    static func buttonAction(_ index: Int) -> String { "button-\(index)" }
+    package static func buttonAction(_ index: Int) -> String { "button-\(index)" }
 
     /// The Tidings app: the portal's app id, or `hostApp` for the empty one.
-    var app: String
+    package var app: String
     /// The notification's identifier: the portal's id.
-    var identifier: String
+    package var identifier: String
     /// The request payload.
-    var payload: JSON
+    package var payload: JSON
     /// The category the buttons need registered for `app`, when there are buttons
     /// and the portal's `category` names none of the app's.
-    var category: JSON?
+    package var category: JSON?
 
     /// The delivery of `notification`, added by the portal as `appID`'s `id`;
     /// `appCategories` are the categories `app` registered (the portal's
     /// `category` routes to one of them), `iconPath` the file a bytes icon was written to.
-    init(appID: String, id: String, _ notification: PortalNotification, appCategories: Set<String>, iconPath: String?) {
+    package init(appID: String, id: String, _ notification: PortalNotification, appCategories: Set<String>, iconPath: String?) {
         app = appID.isEmpty ? Self.hostApp : appID
         identifier = id
         var marker: [(String, JSON)] = [("appID", .string(appID)), ("id", .string(id))]
@@ -65,7 +65,7 @@ struct PortalDelivery: Equatable, Sendable {
 
     /// The interruption level of a portal priority: low is passive, high
     /// time-sensitive, urgent critical; normal (or none) the default, active.
-    static func interruptionLevel(_ priority: String?) -> String? {
+    package static func interruptionLevel(_ priority: String?) -> String? {
         switch priority {
         case "low": "passive"
         case "normal": "active"
@@ -77,7 +77,7 @@ struct PortalDelivery: Equatable, Sendable {
 
     /// The category of buttons labelled `labels`: one per set of labels (FNV-1a of them), so that
     /// notifications with the same buttons share it.
-    static func categoryIdentifier(_ labels: [String]) -> String {
+    package static func categoryIdentifier(_ labels: [String]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in labels.joined(separator: "\u{1F}").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3

@@ -5,7 +5,7 @@ import TidingsBase
 /// (`g_icon_serialize`): theme names, or the image's bytes. A file path is
 /// never taken (an app in a sandbox must not name the user's files; the
 /// portal itself sends bytes or a file descriptor).
-enum PortalIcon: Equatable, Sendable {
+package enum PortalIcon: Equatable, Sendable {
     /// `('themed', <as>)`, or a plain `s` name: icon names of the theme, the first preferred.
     case themed([String])
     /// `('bytes', <ay>)`: the image file's contents (PNG, JPEG, …).
@@ -32,7 +32,7 @@ enum PortalIcon: Equatable, Sendable {
     /// Writes the bytes of a `.bytes` icon to a new private file in
     /// `directory` (made, mode 0700, when missing); its path, to be delivered
     /// as the notification's attachment (the server moves it into its store).
-    static func write(_ bytes: [UInt8], in directory: String) -> Result<String, PortalRefusal> {
+    package static func write(_ bytes: [UInt8], in directory: String) -> Result<String, PortalRefusal> {
         do throws(Diagnostic) {
             _ = try FileDescriptor(openingPrivateDirectory: directory)
         } catch {

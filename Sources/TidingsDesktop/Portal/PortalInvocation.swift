@@ -3,25 +3,33 @@ import TidingsBase
 /// The portal's ActionInvoked for a response Tidings forwarded: the
 /// portal's app id and id, and the app's action with its target, read back
 /// from the notification's `userInfo` marker (`PortalDelivery.marker`).
-struct PortalInvocation: Equatable, Sendable {
+package struct PortalInvocation: Equatable, Sendable {
     /// The portal's app id ("" for a host app).
-    var appID: String
+    package var appID: String
     /// The portal's id of the notification.
-    var id: String
+    package var id: String
     /// The app's action.
-    var action: String
+    package var action: String
     /// Its target: ActionInvoked's `av` holds it, or nothing.
-    var target: BusValue?
+    package var target: BusValue?
+
+    /// An invocation of `action` (with `target`) on the portal's `id` of `appID`.
+    package init(appID: String, id: String, action: String, target: BusValue?) {
+        self.appID = appID
+        self.id = id
+        self.action = action
+        self.target = target
+    }
 
     /// The action without its `app.` prefix when it is one the app exports
     /// on `org.freedesktop.Application` (GApplication's actions); nil otherwise.
-    var exportedAction: String? {
+    package var exportedAction: String? {
         guard action.hasPrefix("app."), action.count > 4 else { return nil }
         return String(action.dropFirst(4))
     }
 
     /// True when a forwarded `notification` came from the portal (its `userInfo` has the marker).
-    static func isPortal(_ notification: JSON?) -> Bool {
+    package static func isPortal(_ notification: JSON?) -> Bool {
         notification?["userInfo"]?[PortalDelivery.marker]?["id"]?.stringValue != nil
     }
 
@@ -29,7 +37,7 @@ struct PortalInvocation: Equatable, Sendable {
     /// nil when nothing is to be sent: a dismissal, the default action of a
     /// notification without `default-action`, a notification not the portal's
     /// or a marker not as the front end wrote it.
-    init?(notification: JSON?, actionIdentifier: String) {
+    package init?(notification: JSON?, actionIdentifier: String) {
         guard let marker = notification?["userInfo"]?[PortalDelivery.marker],
               let appID = marker["appID"]?.stringValue, let id = marker["id"]?.stringValue else { return nil }
         self.appID = appID

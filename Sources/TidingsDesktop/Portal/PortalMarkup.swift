@@ -1,9 +1,9 @@
 /// `markup-body`'s markup taken out: the portal allows `<b>`, `<i>`, `<a href>`
 /// and the five XML entities; Tidings' body is plain text (the front end
 /// escapes it again for a server that shows markup).
-enum PortalMarkup {
+package enum PortalMarkup {
     /// `markup` without its tags, its entities replaced by their characters.
-    static func plain(_ markup: String) -> String {
+    package static func plain(_ markup: String) -> String {
         var text = ""
         var inTag = false
         for character in markup {

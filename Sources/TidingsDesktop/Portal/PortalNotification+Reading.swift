@@ -3,7 +3,7 @@
 /// `BusValue`), then checked key by key.
 extension PortalNotification {
     /// An entry's value as read, before it is checked.
-    enum Read {
+    package enum Read {
         /// A value of `BusValue`'s types.
         case value(BusValue)
         /// An array of dictionaries (`aa{sv}`): the buttons.
@@ -15,7 +15,7 @@ extension PortalNotification {
     }
 
     /// Reads the `a{sv}` at the reader's position (the call's third argument).
-    static func readEntries(_ reader: borrowing MessageReader) throws(BusError) -> [(String, Read)] {
+    package static func readEntries(_ reader: borrowing MessageReader) throws(BusError) -> [(String, Read)] {
         try reader.readArray("{sv}") { (element: borrowing MessageReader) throws(BusError) in
             try element.inContainer("e", "sv") { (entry: borrowing MessageReader) throws(BusError) -> (String, Read) in
                 let key = try entry.readString()
@@ -45,7 +45,7 @@ extension PortalNotification {
 
     /// The notification `entries` describe.
     /// - Throws: why it is refused: a key of the wrong type, a value past `PortalLimits`.
-    init(entries: [(String, Read)]) throws(PortalRefusal) {
+    package init(entries: [(String, Read)]) throws(PortalRefusal) {
         for (key, read) in entries {
             switch (key, read) {
             case ("title", .value(.string(let text))):

@@ -2,62 +2,62 @@
 /// hands it over (its `a{sv}`), checked: every key of the portal's versions
 /// 1 and 2 that Tidings maps, each of the type the specification gives and
 /// within `PortalLimits`. Keys it does not know are named in `ignored`.
-struct PortalNotification: Equatable, Sendable {
+package struct PortalNotification: Equatable, Sendable {
     /// A button: its label, the app's action and the action's target.
-    struct Button: Equatable, Sendable {
+    package struct Button: Equatable, Sendable {
         /// What the button says.
-        var label: String
+        package var label: String
         /// The app's action (`app.take`), handed back in ActionInvoked.
-        var action: String
+        package var action: String
         /// The action's parameter, handed back in ActionInvoked's `av`.
-        var target: BusValue?
+        package var target: BusValue?
     }
 
     /// `title`.
-    var title = ""
+    package var title = ""
     /// `body`, or `markup-body` with its markup taken out.
-    var body = ""
+    package var body = ""
     /// `icon`: a serialized GIcon.
-    var icon: PortalIcon?
+    package var icon: PortalIcon?
     /// `priority`: `low`, `normal`, `high` or `urgent`.
-    var priority: String?
+    package var priority: String?
     /// `default-action`: the app's action run when the notification itself is clicked.
-    var defaultAction: String?
+    package var defaultAction: String?
     /// `default-action-target`.
-    var defaultActionTarget: BusValue?
+    package var defaultActionTarget: BusValue?
     /// `buttons`, in order.
-    var buttons: [Button] = []
+    package var buttons: [Button] = []
     /// `category` (version 2): a category of the app's, or one of the portal's (`im.received`, …).
-    var category: String?
+    package var category: String?
     /// `display-hint` (version 2): `transient`, `tray`, `persistent`, … kept, not acted on.
-    var displayHints: [String] = []
+    package var displayHints: [String] = []
     /// `sound` (version 2): true for `default`, false for `silent`, nil when absent or of another form.
-    var sound: Bool?
+    package var sound: Bool?
     /// The keys not mapped (unknown, or of a form Tidings does not take), for the log.
-    var ignored: [String] = []
+    package var ignored: [String] = []
 }
 
 /// How much a portal notification may carry: the portal's callers are
 /// other people's apps, and what is past these bounds is refused.
-enum PortalLimits {
+package enum PortalLimits {
     /// The longest app id and notification id, in bytes (a bus name's bound).
-    static let identifier = 255
+    package static let identifier = 255
     /// The longest title, body, label or action name, in bytes.
-    static let text = 16 * 1024
+    package static let text = 16 * 1024
     /// The most buttons (as many as the front end offers: `ActionTable.actionLimit`).
-    static let buttons = 10
+    package static let buttons = 10
     /// The largest icon given as bytes.
-    static let iconBytes = 4 * 1024 * 1024
+    package static let iconBytes = 4 * 1024 * 1024
     /// The most display hints.
-    static let displayHints = 16
+    package static let displayHints = 16
     /// The largest target, as the JSON it is kept as, in bytes.
-    static let target = 4 * 1024
+    package static let target = 4 * 1024
 }
 
 /// Why a portal call was refused: the D-Bus error the caller gets.
-struct PortalRefusal: Error, Equatable, Sendable {
+package struct PortalRefusal: Error, Equatable, Sendable {
     /// What was wrong.
-    var sentence: String
+    package var sentence: String
     /// The error as the portal's caller receives it.
-    var busError: BusError { BusError(BusError.callFailed, name: "org.freedesktop.DBus.Error.InvalidArgs", sentence) }
+    package var busError: BusError { BusError(BusError.callFailed, name: "org.freedesktop.DBus.Error.InvalidArgs", sentence) }
 }

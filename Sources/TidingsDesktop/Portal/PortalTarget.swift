@@ -4,15 +4,15 @@ import TidingsBase
 /// the notification's `userInfo`, so that it survives restarts of either
 /// process and comes back in ActionInvoked as it was given:
 /// `{"type": "<signature>", "value": …}`.
-enum PortalTarget {
+package enum PortalTarget {
     /// `value` as JSON, with its signature.
-    static func json(_ value: BusValue) -> JSON {
+    package static func json(_ value: BusValue) -> JSON {
         .object([("type", .string(value.signature)), ("value", plain(value))])
     }
 
     /// The value of `json` as `json(_:)` made it; nil for anything else (a
     /// `userInfo` the app or another client wrote, say).
-    static func value(_ json: JSON, depth: Int = 0) -> BusValue? {
+    package static func value(_ json: JSON, depth: Int = 0) -> BusValue? {
         guard depth < 8, let type = json["type"]?.stringValue, let value = json["value"] else { return nil }
         switch (type, value) {
         case ("s", .string(let text)): return .string(text)
