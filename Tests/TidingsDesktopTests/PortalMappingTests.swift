@@ -43,6 +43,10 @@ import TidingsDesktop
         #expect(marker["appID"] == .string("org.example.Pills"))
         #expect(marker["icon"] == .array([.string("pills"), .string("pills-symbolic")]))
         #expect(marker["displayHints"] == .array([.string("show-as-new")]))
+        // The banner's icon is the first theme name, read back from the notification as delivered.
+        #expect(PortalDelivery.themedIcon(of: content) == "pills")
+        let planted = JSON.object([("userInfo", .object([("tidings.portal", .object([("icon", .array([.string("/etc/shadow")]))]))]))])
+        #expect(PortalDelivery.themedIcon(of: planted) == nil)
     }
 
     @Test(arguments: [("low", "passive"), ("normal", "active"), ("high", "time-sensitive"), ("urgent", "critical")])

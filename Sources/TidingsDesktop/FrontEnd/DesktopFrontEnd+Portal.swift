@@ -1,3 +1,4 @@
+import Glibc
 import TidingsBase
 import TidingsProtocol
 
@@ -103,6 +104,8 @@ extension DesktopFrontEnd {
                            "the portal's notification \(delivery.identifier) of \(delivery.app) is delivered "
                            + "(\(result["display"]?.stringValue ?? "?"))")
             case .failure(let error):
+                // The server did not move the icon into its store: it is no one's now.
+                if let icon = delivery.iconPath { unlink(icon) }
                 log.record("portal-refused", [("app", .string(delivery.app)), ("identifier", .string(delivery.identifier)),
                                               ("error", .string(error.message))],
                            "the server refused the portal's notification \(delivery.identifier) of \(delivery.app): \(error.message)")

@@ -24,6 +24,8 @@ package struct PortalDelivery: Equatable, Sendable {
     package var identifier: String
     /// The request payload.
     package var payload: JSON
+    /// The file a bytes icon was written to, delivered as its attachment (moved into the server's store).
+    package var iconPath: String?
     /// The category the buttons need registered for `app`, when there are buttons
     /// and the portal's `category` names none of the app's.
     package var category: JSON?
@@ -34,6 +36,7 @@ package struct PortalDelivery: Equatable, Sendable {
     package init(appID: String, id: String, _ notification: PortalNotification, appCategories: Set<String>, iconPath: String?) {
         app = appID.isEmpty ? Self.hostApp : appID
         identifier = id
+        self.iconPath = iconPath
         var marker: [(String, JSON)] = [("appID", .string(appID)), ("id", .string(id))]
         if let action = notification.defaultAction {
             marker.append(("defaultAction", Self.action(action, notification.defaultActionTarget)))
@@ -61,6 +64,15 @@ package struct PortalDelivery: Equatable, Sendable {
         if let iconPath { content.append(("attachments", .array([.object([("identifier", .string("icon")), ("path", .string(iconPath))])]))) }
         content.append(("userInfo", .object([(Self.marker, .object(marker))])))
         payload = .object([("identifier", .string(id)), ("content", .object(content))])
+    }
+
+    /// The first theme icon name a portal notification (as delivered, its
+    /// `userInfo` marker) carries, checked again (the `userInfo` is anyone's
+    /// to write); nil for none.
+    package static func themedIcon(of notification: JSON?) -> String? {
+        guard let name = notification?["userInfo"]?[marker]?["icon"]?.arrayValue?.first?.stringValue,
+              DesktopText.name(name) == name, !name.contains("/") else { return nil }
+        return name
     }
 
     /// The interruption level of a portal priority: low is passive, high
