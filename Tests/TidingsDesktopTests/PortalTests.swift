@@ -259,4 +259,91 @@ struct PortalTests {
         let listed = try rig.client().call("notifications.list")
         #expect(listed["notifications"]?.arrayValue?.isEmpty == true)
     }
+
+    /// AddNotification as a connection that owns the portal's name sends it:
+    /// `entries` appends the `a{sv}`'s entries; the D-Bus error's name, nil when taken.
+    static func add(_ id: String, on connection: borrowing BusConnection,
+                    _ entries: @escaping (borrowing MessageWriter) throws(BusError) -> Void) -> String? {
+        do throws(BusError) {
+            try connection.call(PortalBackend.busName, PortalBackend.path, PortalBackend.interface, "AddNotification", arguments: {
+                (message: borrowing MessageWriter) throws(BusError) in
+                try message.append("org.example.Pills")
+                try message.append(id)
+                try message.container("a", "{sv}") { (array: borrowing MessageWriter) throws(BusError) in try entries(array) }
+            }, reply: { (_: borrowing MessageReader) in })
+            return nil
+        } catch {
+            return error.name ?? "no name"
+        }
+    }
+
+    /// One `{sv}` entry of `key` whose variant of `signature` `body` writes.
+    static func entry(_ writer: borrowing MessageWriter, _ key: String, _ signature: String,
+                      _ body: (borrowing MessageWriter) throws(BusError) -> Void) throws(BusError) {
+        try writer.container("e", "sv") { (entry: borrowing MessageWriter) throws(BusError) in
+            try entry.append(key)
+            try entry.container("v", signature, body)
+        }
+    }
+
+    @Test func theBackendRefusesHostileNotificationsFromThePortalAndIgnoresStrangeKeys() throws {
+        let rig = try FrontEndRig()
+        try rig.startServer()
+        try rig.startDesktop()
+        _ = try rig.waitFor("portal") { $0["available"] == .bool(true) }
+        _ = try rig.waitFor("synchronised")
+        // This connection plays xdg-desktop-portal: the backend believes the owner of its name.
+        let portal = try rig.session.bus.connect()
+        try portal.requestName(PortalBackend.portalName)
+        let version = try portal.call(PortalBackend.busName, PortalBackend.path, "org.freedesktop.DBus.Properties", "Get",
+                                      arguments: { (message: borrowing MessageWriter) throws(BusError) in
+                                          try message.append(PortalBackend.interface)
+                                          try message.append("version")
+                                      }, reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readVariant() })
+        #expect(version == .uint32(2))
+        // The backend learns the new owner from the bus's signal: a plain notification is taken once it has.
+        let title = { (writer: borrowing MessageWriter) throws(BusError) in
+            try Self.entry(writer, "title", "s") { (value: borrowing MessageWriter) throws(BusError) in try value.append("Dose due") }
+        }
+        #expect(eventually { Self.add("plain", on: portal, title) == nil })
+        _ = try rig.waitFor("portal-delivered", identifier: "plain")
+
+        let invalid = "org.freedesktop.DBus.Error.InvalidArgs"
+        // A title of another type.
+        #expect(Self.add("typed", on: portal) { (writer: borrowing MessageWriter) throws(BusError) in
+            try Self.entry(writer, "title", "i") { (value: borrowing MessageWriter) throws(BusError) in try value.append(Int32(7)) }
+        } == invalid)
+        // Buttons that are not dictionaries.
+        #expect(Self.add("buttons", on: portal) { (writer: borrowing MessageWriter) throws(BusError) in
+            try Self.entry(writer, "buttons", "as") { (value: borrowing MessageWriter) throws(BusError) in try value.append(["Take"]) }
+        } == invalid)
+        // More buttons than the front end offers.
+        #expect(Self.add("many", on: portal) { (writer: borrowing MessageWriter) throws(BusError) in
+            try Self.entry(writer, "buttons", "aa{sv}") { (value: borrowing MessageWriter) throws(BusError) in
+                try value.container("a", "a{sv}") { (list: borrowing MessageWriter) throws(BusError) in
+                    for index in 0...PortalLimits.buttons {
+                        try list.append(dictionary: ["label": .string("B\(index)"), "action": .string("app.b")])
+                    }
+                }
+            }
+        } == invalid)
+        // An empty id.
+        #expect(Self.add("", on: portal, title) == invalid)
+        // A key of a type no version has, beside a title: ignored, and the rest delivered.
+        #expect(Self.add("strange", on: portal) { (writer: borrowing MessageWriter) throws(BusError) in
+            try title(writer)
+            try Self.entry(writer, "x-strange", "(ii)") { (value: borrowing MessageWriter) throws(BusError) in
+                try value.container("r", "ii") { (pair: borrowing MessageWriter) throws(BusError) in
+                    try pair.append(Int32(1))
+                    try pair.append(Int32(2))
+                }
+            }
+        } == nil)
+        let strange = try rig.waitFor("portal-delivered", identifier: "strange")
+        #expect(strange["ignored"] == .array([.string("x-strange")]))
+        #expect(rig.events("portal-refused").count >= 4)
+        let listed = try rig.client().call("notifications.list")
+        let identifiers = listed["notifications"]?.arrayValue?.compactMap { $0["notification"]?["identifier"]?.stringValue }
+        #expect(identifiers == ["plain", "strange"])
+    }
 }
