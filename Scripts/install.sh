@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs tidings under a prefix: the binary, the C header and its
 # pkg-config file, the Swift SDK package (for tidings new), the manual pages,
-# the bash/zsh/fish completions and the systemd user units for tidings serve
-# and tidings desktop.
+# the bash/zsh/fish completions, the systemd user units for tidings serve
+# and tidings desktop, and the notification portal's backend files.
 set -euo pipefail
 
 usage() {
@@ -20,6 +20,9 @@ Installs tidings under PREFIX (default /usr/local):
   PREFIX/share/fish/vendor_completions.d/tidings.fish
   PREFIX/lib/systemd/user/tidings.service     (PREFIX/share/systemd/user for ~/.local)
   PREFIX/lib/systemd/user/tidings-desktop.service   the desktop front end, beside it
+  PREFIX/share/xdg-desktop-portal/portals/tidings.portal   the notification portal's backend
+  PREFIX/share/xdg-desktop-portal/tidings-portals.conf     portals.conf for XDG_CURRENT_DESKTOP=tidings
+  PREFIX/share/dbus-1/services/org.freedesktop.impl.portal.desktop.tidings.service
 
 Options:
   --prefix PREFIX   where to install (default /usr/local; ~/.local for one user)
@@ -87,6 +90,12 @@ for module in TidingsABI TidingsBase TidingsSDK; do
 done
 sed -e "s|@BINDIR@|$prefix/bin|g" Packaging/tidings.service.in > "$root/$units/tidings.service"
 sed -e "s|@BINDIR@|$prefix/bin|g" Packaging/tidings-desktop.service.in > "$root/$units/tidings-desktop.service"
+# The notification portal's backend (tidings desktop): its .portal file, a portals.conf, its D-Bus activation.
+install -d "$root/share/xdg-desktop-portal/portals" "$root/share/dbus-1/services"
+install -m 0644 Packaging/tidings.portal "$root/share/xdg-desktop-portal/portals/tidings.portal"
+install -m 0644 Packaging/tidings-portals.conf "$root/share/xdg-desktop-portal/tidings-portals.conf"
+sed -e "s|@BINDIR@|$prefix/bin|g" Packaging/org.freedesktop.impl.portal.desktop.tidings.service.in \
+    > "$root/share/dbus-1/services/org.freedesktop.impl.portal.desktop.tidings.service"
 "$binary" manual --directory "$root/share/man/man1"
 for shell in bash zsh fish; do
     case $shell in

@@ -101,7 +101,9 @@ import Testing
         for file in ["bin/tidings", "include/tidings/tidings.h", "lib/pkgconfig/tidings.pc", "share/man/man1/tidings.1",
                      "share/man/man1/tidings-serve.1", "share/bash-completion/completions/tidings",
                      "share/zsh/site-functions/_tidings", "share/fish/vendor_completions.d/tidings.fish",
-                     "lib/systemd/user/tidings.service", "lib/systemd/user/tidings-desktop.service"] {
+                     "lib/systemd/user/tidings.service", "lib/systemd/user/tidings-desktop.service",
+                     "share/xdg-desktop-portal/portals/tidings.portal", "share/xdg-desktop-portal/tidings-portals.conf",
+                     "share/dbus-1/services/org.freedesktop.impl.portal.desktop.tidings.service"] {
             #expect(FileManager.default.fileExists(atPath: "\(prefix)/\(file)"), "missing \(file)")
         }
         // man tidings, as a user would type it.
@@ -119,6 +121,17 @@ import Testing
         #expect(unit.contains("ExecStart=\(prefix)/bin/tidings serve"))
         let desktop = try String(contentsOfFile: "\(prefix)/lib/systemd/user/tidings-desktop.service", encoding: .utf8)
         #expect(desktop.contains("ExecStart=\(prefix)/bin/tidings desktop"))
+        // The notification portal's backend: the name the front end owns, the interface, activation of the installed binary.
+        let portal = try String(contentsOfFile: "\(prefix)/share/xdg-desktop-portal/portals/tidings.portal", encoding: .utf8)
+        #expect(portal.contains("DBusName=org.freedesktop.impl.portal.desktop.tidings\n"))
+        #expect(portal.contains("Interfaces=org.freedesktop.impl.portal.Notification;"))
+        #expect(portal.contains("UseIn=tidings;"))
+        let conf = try String(contentsOfFile: "\(prefix)/share/xdg-desktop-portal/tidings-portals.conf", encoding: .utf8)
+        #expect(conf.contains("[preferred]") && conf.contains("org.freedesktop.impl.portal.Notification=tidings"))
+        let service = try String(contentsOfFile:
+            "\(prefix)/share/dbus-1/services/org.freedesktop.impl.portal.desktop.tidings.service", encoding: .utf8)
+        #expect(service.contains("Name=org.freedesktop.impl.portal.desktop.tidings\n"))
+        #expect(service.contains("Exec=\(prefix)/bin/tidings desktop\n"))
     }
 }
 

@@ -41,7 +41,9 @@ struct AppActivationTests {
         // Nothing happens inside `forward`: the app is being started, the loop goes on.
         #expect(outcomes.isEmpty)
         #expect(try client.run(until: { !outcomes.isEmpty }, seconds: patience))
-        #expect(outcomes == [.delivered])
+        // The outcome names the connection that answered: the app D-Bus started from its service file.
+        let started = try BusDaemonClient.nameOwner("com.example.events", on: client)
+        #expect(outcomes == [.delivered(to: started, activatable: true)])
 
         // The app recorded the call before answering it.
         let lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n")
@@ -68,11 +70,29 @@ struct AppActivationTests {
         }
         activation.forward(plain, on: client) { again.append($0) }
         #expect(try client.run(until: { !again.isEmpty }, seconds: patience))
-        #expect(again == [.delivered])
+        #expect(again == [.delivered(to: started, activatable: true)])
         let second = try JSON.parse(Array(try String(contentsOfFile: record, encoding: .utf8)
             .split(separator: "\n").last!.utf8))
         #expect(second["parameter"]?["text"] == nil)
         #expect(second["parameter"]?["opensApp"] == .bool(true))
+    }
+
+    @Test func aNameOwnedWithoutAServiceFileIsSaidToBeSo() throws {
+        let bus = try PrivateBus()
+        let client = try bus.connect()
+        // A running connection owns the app's name, and no service file names it.
+        let squatter = try bus.connect()
+        try squatter.requestName("com.example.events")
+        try squatter.exportObject(at: "/com/example/events") { (call: borrowing MethodCall) throws(BusError) in
+            if call.arguments.member == "ActivateAction" { try call.reply() }
+        }
+        let activation = AppActivation()
+        var outcomes: [AppActivation.Outcome] = []
+        activation.forward(Self.response(), on: client) { outcomes.append($0) }
+        #expect(try pump(client, squatter, until: { !outcomes.isEmpty }))
+        // The log can say whom it went to, and that the name was not the activatable one.
+        let squatterName = try squatter.uniqueName
+        #expect(outcomes == [.delivered(to: squatterName, activatable: false)])
     }
 
     @Test func anAppWithoutABusNameKeepsItsResponses() throws {

@@ -21,8 +21,12 @@ import TidingsBase
 package final class AppActivation {
     /// What became of one response.
     package enum Outcome: Hashable, Sendable {
-        /// The app answered ActivateAction: take the entry from the inbox.
-        case delivered
+        /// The app answered ActivateAction: take the entry from the inbox. `to`
+        /// is the unique name (`:1.42`) of the connection that answered (the
+        /// one the response went to); `activatable` is true when the app's
+        /// name has a service file (D-Bus activation starts the program it
+        /// names), false when only a running connection owned the name.
+        case delivered(to: String, activatable: Bool)
         /// The app has no bus name (not owned, not activatable, not a valid name): keep it in the inbox.
         case noBusName
         /// The call failed: keep it in the inbox; the sentence says why.
@@ -63,21 +67,31 @@ package final class AppActivation {
             return later(.failed("cannot forward the response: \(error.sentence)"), on: bus, completion)
         }
         guard BusName.isWellKnown(response.app) else { return later(.noBusName, on: bus, completion) }
+        // The activatable name first: a service file installed for the app names
+        // the program D-Bus starts for it. A name that only a running connection
+        // owns (no service file) is taken next, and the outcome says so.
+        activatable.contains(response.app, on: bus) { [self] bus, listed in
+            switch listed {
+            case .success(true):
+                activate(response, activatable: true, on: bus, completion)
+            case .success(false):
+                askOwner(response, on: bus, completion)
+            case .failure(let error):
+                completion(.failed("cannot list the activatable names: \(error.message)"))
+            }
+        }
+    }
+
+    /// Hands `response` to the connection that owns its app's name, when one
+    /// does (its name not being activatable).
+    private func askOwner(_ response: AppResponse, on bus: borrowing BusConnection,
+                          _ completion: @escaping (Outcome) -> Void) {
         do throws(BusError) {
             try BusDaemonClient.nameHasOwner(response.app, on: bus) { [self] bus, owned in
                 switch owned {
-                case .success(true):
-                    activate(response, on: bus, completion)
-                case .success(false):
-                    activatable.contains(response.app, on: bus) { [self] bus, listed in
-                        switch listed {
-                        case .success(true): activate(response, on: bus, completion)
-                        case .success(false): completion(.noBusName)
-                        case .failure(let error): completion(.failed("cannot list the activatable names: \(error.message)"))
-                        }
-                    }
-                case .failure(let error):
-                    completion(.failed("cannot ask the bus who owns \(response.app): \(error.message)"))
+                case .success(true): activate(response, activatable: false, on: bus, completion)
+                case .success(false): completion(.noBusName)
+                case .failure(let error): completion(.failed("cannot ask the bus who owns \(response.app): \(error.message)"))
                 }
             }
         } catch {
@@ -86,15 +100,15 @@ package final class AppActivation {
     }
 
     /// Calls ActivateAction on the app; falls back to Activate when it has none and the response opens it.
-    private func activate(_ response: AppResponse, on bus: borrowing BusConnection,
+    private func activate(_ response: AppResponse, activatable: Bool, on bus: borrowing BusConnection,
                           _ completion: @escaping (Outcome) -> Void) {
         let app = ApplicationClient(busName: response.app)
         do throws(BusError) {
             try app.activateAction(AppResponse.actionName, parameter: .dictionary(response.parameter), on: bus) {
                 bus, result in
                 switch result {
-                case .success:
-                    completion(.delivered)
+                case .success(let receiver):
+                    completion(.delivered(to: receiver, activatable: activatable))
                 case .failure(let error) where error.name.map(Self.noOwner.contains) == true:
                     completion(.noBusName)
                 case .failure(let error) where error.name.map(Self.noSuchMethod.contains) == true:

@@ -42,16 +42,17 @@ package struct ApplicationClient: Sendable {
     }
 
     /// `activateAction` without waiting: `completion` runs later, inside
-    /// `processPending` (see `BusConnection.callAsync`). D-Bus activation may
-    /// be starting the app meanwhile.
+    /// `processPending` (see `BusConnection.callAsync`), with the unique name
+    /// (`:1.42`) of the connection that answered: the one the action went to.
+    /// D-Bus activation may be starting the app meanwhile.
     /// - Parameter timeout: microseconds; 0 is sd-bus's default (25 s).
     package func activateAction(_ name: String, parameter: BusValue? = nil, platformData: [String: BusValue] = [:],
                                 timeout: UInt64 = 0, on bus: borrowing BusConnection,
-                                completion: @escaping (borrowing BusConnection, Result<Void, BusError>) -> Void)
+                                completion: @escaping (borrowing BusConnection, Result<String, BusError>) -> Void)
         throws(BusError) {
         try bus.callAsync(busName, path, Self.interface, "ActivateAction", timeout: timeout,
                           arguments: Self.actionArguments(name, parameter, platformData),
-                          reply: { (_: borrowing MessageReader) in }, completion: completion)
+                          reply: { (reply: borrowing MessageReader) in reply.sender ?? "" }, completion: completion)
     }
 
     /// Activate's arguments: `a{sv}` platform data.

@@ -65,3 +65,15 @@ package enum BusDaemonClient {
         })
     }
 }
+
+extension BusDaemonClient {
+    /// `nameOwner` without waiting: `completion` gets the unique name, or
+    /// `dbus.call-failed` (`NameHasNoOwner`), inside `processPending`.
+    package static func nameOwner(_ busName: String, on bus: borrowing BusConnection,
+                                  completion: @escaping (borrowing BusConnection, Result<String, BusError>) -> Void)
+        throws(BusError) {
+        try bus.callAsync(name, path, name, "GetNameOwner", arguments: {
+            (message: borrowing MessageWriter) throws(BusError) in try message.append(busName)
+        }, reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readString() }, completion: completion)
+    }
+}

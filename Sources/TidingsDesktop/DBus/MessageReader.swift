@@ -95,6 +95,21 @@ package struct MessageReader: ~Copyable {
         }
     }
 
+    /// The signature of the variant (`v`) at the reader's position, without reading it.
+    package func variantSignature() throws(BusError) -> String {
+        var type: CChar = 0
+        var contents: UnsafePointer<CChar>?
+        try expect(sd.peekType(message, &type, &contents), "v")
+        guard type == typeCode("v"), let contents else { throw mismatch("v") }
+        return String(cString: contents)
+    }
+
+    /// Skips the value at the reader's position, whose complete type is `signature`.
+    package func skip(_ signature: String) throws(BusError) {
+        let result = signature.withCString { sd.skip(message, $0) }
+        if result < 0 { throw BusError(BusError.unexpectedReply, errno: result, "cannot skip a value of type \(signature)") }
+    }
+
     /// Reads an array whose elements have the signature `element`, each with `readElement`.
     @_semantics("optimize.sil.specialize.generic.never")  // see BusConnection.callAsync
     package func readArray<Element>(_ element: String,

@@ -82,7 +82,20 @@ package final class DesktopBus {
         busID = try BusDaemonClient.busID(on: connection)
         queue.owner = owner
         capabilities = ServerCapabilities(try notifications.capabilities(on: connection, timeout: deadline))
+        // The portal's backend is a part of the front end that may be missing (another backend owns its name).
+        do throws(BusError) {
+            portal = try PortalBackend(on: connection)
+            portalProblem = nil
+        } catch {
+            portal = nil
+            portalProblem = error.message
+        }
     }
+
+    /// The notification portal's backend on this connection; nil when it could not be set up.
+    let portal: PortalBackend?
+    /// Why `portal` is nil.
+    let portalProblem: String?
 
     /// Reads and dispatches what the bus sent; the signals among it wait in `takeSignals`.
     /// At most `Self.messagesPerTurn`, so that a flood on the bus does not

@@ -25,7 +25,10 @@ extension DesktopFrontEnd {
         }
         // With its notification beside it, the mapping knows its attachments (the banner's image).
         let delivered = notifications[identifier].map { JSON.object([("presentation", presentation), ("notification", $0)]) }
-        let mapped = DesktopPresentation(presentation: delivered ?? presentation, app: display(of: app),
+        var appDisplay = display(of: app)
+        // A portal notification's theme icon is its own, where the app registered none.
+        if appDisplay.icon.isEmpty, let icon = PortalDelivery.themedIcon(of: notifications[identifier]) { appDisplay.icon = icon }
+        let mapped = DesktopPresentation(presentation: delivered ?? presentation, app: appDisplay,
                                          capabilities: bus.capabilities)
         log.degraded(mapped.degradations, identifier: identifier)
         let existing = shown.entries[identifier]

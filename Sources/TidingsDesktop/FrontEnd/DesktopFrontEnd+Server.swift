@@ -84,6 +84,7 @@ extension DesktopFrontEnd {
             // bus was away may have handled events it could not show.
             if !resumed || !reconnected || relistOwed { relist() }
             sendKeptAnswers()
+            pumpPortal()
         }
     }
 
@@ -188,15 +189,22 @@ extension DesktopFrontEnd {
         guard entry["kind"]?.stringValue == "response", let id = entry["id"]?.integerValue,
               let app = entry["app"]?.stringValue, let bus = desktop, !forwarded.contains(id),
               forwarding.insert(id).inserted else { return }
+        if forwardToPortal(entry, id: id, app: app, on: bus) {
+            forwarding.remove(id)
+            return
+        }
         activation.forward(entry, on: bus.connection) { [unowned self] outcome in
             switch outcome {
-            case .delivered:
+            case .delivered(let receiver, let activatable):
                 forwarding.remove(id)
                 forwarded.insert(id)
                 answer(.inboxTake, .object([("app", .string(app)), ("ids", .array([.integer(id)]))])) { _ in }
                 log.record("activated", [("app", .string(app)), ("entry", .integer(id)),
-                                         ("action", entry["actionIdentifier"] ?? .null)],
-                           "handed response \(id) to \(app) (ActivateAction) and took it from its inbox", detailed: true)
+                                         ("action", entry["actionIdentifier"] ?? .null), ("to", .string(receiver)),
+                                         ("activatable", .bool(activatable))],
+                           "handed response \(id) to \(app) (ActivateAction, answered by \(receiver)"
+                           + (activatable ? "" : ", a connection that owns the name without a service file")
+                           + ") and took it from its inbox", detailed: true)
             case .noBusName:
                 // Tried again when either connection comes back (`forwardInbox`, the subscription's replay).
                 forwarding.remove(id)

@@ -99,6 +99,10 @@ package final class DesktopFrontEnd {
     var everConnected = false
     /// Set when the front end must stop with an error.
     var failure: FrontEndError?
+    /// The portal's calls waiting for the server, oldest first (`DesktopFrontEnd+Portal`).
+    var portalCalls: [PortalBackend.Call] = []
+    /// True while a portal call's requests to the server are under way: the next waits for it.
+    var portalBusy = false
     /// The expanded-interface windows open ("Show More"), each a `tidings show` process.
     lazy var windows = WindowProcesses(socketPath: options.socketPath)
 
@@ -259,6 +263,8 @@ package final class DesktopFrontEnd {
         server = nil
         synchronised = false
         relisting = nil
+        // The portal call under way lost its answers with the connection.
+        portalBusy = false
         keepUnansweredAnswers()
         log.record("disconnected", [("reason", .string(why))], "the server went away (\(why)); reconnecting")
         watch.arm()
@@ -307,6 +313,13 @@ package final class DesktopFrontEnd {
             log.detail("the notification server is \(bus.owner) on bus \(bus.busID): the desktop ids kept are forgotten")
         }
         takeOver = Set(shown.entries.filter { $0.value.desktopID != 0 }.keys)
+        if let problem = bus.portalProblem {
+            log.record("portal", [("available", .bool(false)), ("reason", .string(problem))],
+                       "the notification portal's backend is off: \(problem)")
+        } else {
+            log.record("portal", [("available", .bool(true)), ("name", .string(PortalBackend.busName))],
+                       "serving the notification portal's backend as \(PortalBackend.busName)", detailed: true)
+        }
         let capabilities = bus.capabilities.names.sorted()
         log.record("desktop", [("server", .string(bus.information.name)), ("version", .string(bus.information.version)),
                                ("capabilities", .array(capabilities.map(JSON.string)))],
@@ -349,6 +362,7 @@ package final class DesktopFrontEnd {
             case .answer(let handle): handle()
             }
         }
+        if desktop === bus { takePortalCalls(from: bus) }
         if events & (Int16(POLLHUP) | Int16(POLLERR)) != 0 {
             desktopGone("the bus closed the connection")
         } else if bus.ownerChanged {
