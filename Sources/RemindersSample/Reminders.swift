@@ -26,7 +26,7 @@ struct Reminders {
         var content = NotificationContent()
         content.title = "Reminder"
         content.body = text
-        content.sound = "default"
+        content.sound = .default
         content.categoryIdentifier = Self.category.identifier
         content.userInfo = ["text": .string(text)]
         try await center.add(NotificationRequest(identifier: identifier, content: content, trigger: trigger))
@@ -57,12 +57,17 @@ final class ReminderDelegate: UserNotificationCenterDelegate {
     }
 
     /// In the foreground: shown as a banner, in the list, with its sound.
-    func willPresent(_ notification: UserNotification) async -> PresentationOptions {
+    func userNotificationCenter(_ center: UserNotificationCenter,
+                                willPresent notification: UserNotification) async -> PresentationOptions {
         [.banner, .list, .sound]
     }
 
-    /// Prints the response; "snooze" schedules the reminder again.
-    func didReceive(_ response: NotificationResponse) async {
+    /// Prints the response; "snooze" schedules the reminder again. The
+    /// response is taken from the inbox when this returns: one the app ended
+    /// in the middle of is handed again at the next start, with the same
+    /// `inboxIdentifier` (a reminder snoozed twice replaces itself, as its
+    /// identifier is the same: nothing to de-duplicate here).
+    func userNotificationCenter(_ center: UserNotificationCenter, didReceive response: NotificationResponse) async {
         let request = response.notification.request
         print("response: \(response.actionIdentifier) to \(request.identifier) (\(request.content.body))")
         if response.actionIdentifier == "snooze" {

@@ -75,7 +75,13 @@ extension UserNotificationCenter {
             return
         }
         let notification = UserNotification(json: params["notification"] ?? .object([:]))
-        let options = await delegate?.willPresent(notification) ?? []
+        var options = PresentationOptions()
+        if let delegate {
+            options = await withCheckedContinuation { (continuation: CheckedContinuation<PresentationOptions, Never>) in
+                let answer = CompletionWait(continuation, dropped: PresentationOptions())
+                delegate.userNotificationCenter(self, willPresent: notification) { answer.finish($0) }
+            }
+        }
         connection?.respond(to: id, result: .object([("options", options.json.wire)]))
     }
 
@@ -114,3 +120,4 @@ extension UserNotificationCenter {
         reconnecting = nil
     }
 }
+

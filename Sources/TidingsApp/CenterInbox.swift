@@ -1,3 +1,4 @@
+import Synchronization
 import TidingsProtocol
 
 /// The entries of the app's inbox (responses forwarded, background
@@ -44,7 +45,11 @@ extension UserNotificationCenter {
         }
     }
 
-    /// Hands an entry to the delegate, then takes it out of the inbox.
+    /// Hands an entry to the delegate, and takes it out of the inbox once the
+    /// delegate is done with it: for a response, when it calls the completion
+    /// handler. A handler dropped uncalled leaves the entry in the inbox (a
+    /// later subscription, this center's or the next one's, hands it again)
+    /// and lets the next entry through.
     func hand(_ entry: JSONValue) async {
         guard let id = entry["id"]?.integerValue else { return }
         guard let delegate else {
@@ -52,13 +57,28 @@ extension UserNotificationCenter {
             return
         }
         let notification = UserNotification(json: entry["notification"] ?? .object([:]))
+        let handled: Bool
         if entry["kind"]?.stringValue == "response" {
-            await delegate.didReceive(NotificationResponse(
+            let response = NotificationResponse(
                 notification: notification,
                 actionIdentifier: entry["actionIdentifier"]?.stringValue ?? NotificationResponse.defaultActionIdentifier,
-                userText: entry["userText"]?.stringValue, inboxIdentifier: id))
+                userText: entry["userText"]?.stringValue, inboxIdentifier: id)
+            if response.actionIdentifier == NotificationResponse.openSettingsActionIdentifier {
+                await delegate.userNotificationCenter(self, openSettingsFor: notification)
+                handled = true
+            } else {
+                handled = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                    let completion = CompletionWait(continuation, dropped: false)
+                    delegate.userNotificationCenter(self, didReceive: response) { completion.finish(true) }
+                }
+            }
         } else {
             await delegate.didReceiveBackgroundNotification(notification)
+            handled = true
+        }
+        guard handled else {
+            inbox?.entries[id] = nil
+            return
         }
         inbox?.entries[id] = true
         await take(id)
@@ -73,5 +93,31 @@ extension UserNotificationCenter {
         } catch {
             return
         }
+    }
+}
+
+/// A delegate's completion handler: resumes the center's wait once, with
+/// the value it was called with, or `dropped` when the handler is released
+/// uncalled (a response then stays in the inbox; nothing is presented).
+final class CompletionWait<Value: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Value, Never>?>
+    private let dropped: Value
+
+    /// A wait resuming `continuation`, with `dropped` unless called first.
+    init(_ continuation: CheckedContinuation<Value, Never>, dropped: Value) {
+        self.continuation = Mutex(continuation)
+        self.dropped = dropped
+    }
+
+    deinit {
+        finish(dropped)
+    }
+
+    /// Resumes the wait with `value`, the first time only (a handler called twice counts once).
+    func finish(_ value: Value) {
+        continuation.withLock { waiting in
+            defer { waiting = nil }
+            return waiting
+        }?.resume(returning: value)
     }
 }

@@ -1,6 +1,51 @@
 import TidingsBase
 import TidingsProtocol
 
+/// An action's image (`UNNotificationActionIcon`): a system symbol or one
+/// of the app's template images, by name. Carried to front ends with the
+/// category (`icon` in `categories.register`); the desktop front end shows
+/// action buttons as text, as freedesktop servers draw no per-button images
+/// beside a label (their `action-icons` takes the action's key for an icon name).
+public struct NotificationActionIcon: Sendable, Hashable {
+    /// Which kind of image it names.
+    enum Kind: Sendable, Hashable {
+        case system, template
+    }
+
+    /// Which kind of image it names.
+    let kind: Kind
+    /// The image's name.
+    let name: String
+
+    /// A system symbol (`init(systemImageName:)`), such as `"checkmark"`.
+    public init(systemImageName: String) {
+        kind = .system
+        name = systemImageName
+    }
+
+    /// One of the app's template images (`init(templateImageName:)`).
+    public init(templateImageName: String) {
+        kind = .template
+        name = templateImageName
+    }
+
+    /// The icon `icon` of the protocol's model is.
+    init(_ icon: TidingsProtocol.NotificationAction.Icon) {
+        switch icon {
+        case .system(let name): self.init(systemImageName: name)
+        case .template(let name): self.init(templateImageName: name)
+        }
+    }
+
+    /// The icon as the protocol's model holds it.
+    var model: TidingsProtocol.NotificationAction.Icon {
+        switch kind {
+        case .system: .system(name)
+        case .template: .template(name)
+        }
+    }
+}
+
 /// A button of a notification (`UNNotificationAction`, and `UNTextInputNotificationAction` with ``textInput``).
 public struct NotificationAction: Sendable, Hashable {
     /// How an action behaves (`UNNotificationActionOptions`).
@@ -38,18 +83,23 @@ public struct NotificationAction: Sendable, Hashable {
     public var options: Options
     /// The text field, for an action asking for text.
     public var textInput: TextInput?
+    /// Its image (`icon`); nil for none.
+    public var icon: NotificationActionIcon?
 
-    /// An action titled `title`.
-    public init(identifier: String, title: String, options: Options = [], textInput: TextInput? = nil) {
+    /// An action titled `title` (`init(identifier:title:options:icon:)`).
+    public init(identifier: String, title: String, options: Options = [], icon: NotificationActionIcon? = nil,
+                textInput: TextInput? = nil) {
         self.identifier = identifier
         self.title = title
         self.options = options
+        self.icon = icon
         self.textInput = textInput
     }
 
-    /// The action `action` of the protocol's model is (its icon, which this library does not offer, left out).
+    /// The action `action` of the protocol's model is.
     init(_ action: TidingsProtocol.NotificationAction) {
         self.init(identifier: action.identifier, title: action.title, options: Options(rawValue: Int(action.options.rawValue)),
+                  icon: action.icon.map(NotificationActionIcon.init),
                   textInput: action.textInput.map { TextInput(buttonTitle: $0.buttonTitle, placeholder: $0.placeholder) })
     }
 
@@ -58,7 +108,8 @@ public struct NotificationAction: Sendable, Hashable {
         TidingsProtocol.NotificationAction(
             identifier: identifier, title: title,
             options: TidingsProtocol.NotificationAction.Options(rawValue: UInt32(truncatingIfNeeded: options.rawValue)),
-            textInput: textInput.map { .init(buttonTitle: $0.buttonTitle, placeholder: $0.placeholder) })
+            textInput: textInput.map { .init(buttonTitle: $0.buttonTitle, placeholder: $0.placeholder) },
+            icon: icon?.model)
     }
 }
 

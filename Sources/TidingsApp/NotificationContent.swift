@@ -46,8 +46,8 @@ public struct NotificationContent: Sendable, Hashable {
     public var body = ""
     /// The badge to set; nil leaves it as it is, 0 clears it.
     public var badge: Int?
-    /// The sound's name (`"default"` for the system's); nil for none.
-    public var sound: String?
+    /// The sound it plays (``NotificationSound/default`` for the system's); nil for none.
+    public var sound: NotificationSound?
     /// The category: which actions and which content extension.
     public var categoryIdentifier = ""
     /// The thread it is grouped in.
@@ -58,6 +58,14 @@ public struct NotificationContent: Sendable, Hashable {
     public var interruptionLevel = InterruptionLevel.active
     /// How it ranks in a summary, 0 – 1.
     public var relevanceScore = 0.0
+    /// What the notification is about, in its group's summary
+    /// ("… from Anna and 2 others"): the host's group summary names it.
+    public var summaryArgument = ""
+    /// How many items the notification stands for in its group's summary
+    /// (3 new messages: 3); 0 counts it as one.
+    public var summaryArgumentCount = 0
+    /// The Focus filter it matches (`filterCriteria`); carried, not filtered on: desktops have no Focus filters.
+    public var filterCriteria: String?
     /// The app's own data.
     public var userInfo: [String: JSONValue] = [:]
     /// Its files.
@@ -75,7 +83,10 @@ public struct NotificationContent: Sendable, Hashable {
             "userInfo": .object(userInfo),
         ]
         if let badge { members["badge"] = .integer(Int64(badge)) }
-        if let sound { members["sound"] = .string(sound) }
+        if let sound { members["sound"] = sound.json }
+        if !summaryArgument.isEmpty { members["summaryArgument"] = .string(summaryArgument) }
+        if summaryArgumentCount != 0 { members["summaryArgumentCount"] = .integer(Int64(summaryArgumentCount)) }
+        if let filterCriteria { members["filterCriteria"] = .string(filterCriteria) }
         if let targetContentIdentifier { members["targetContentIdentifier"] = .string(targetContentIdentifier) }
         if !attachments.isEmpty { members["attachments"] = .array(attachments.map(\.json)) }
         return .object(members)
@@ -87,7 +98,10 @@ public struct NotificationContent: Sendable, Hashable {
         subtitle = json["subtitle"]?.stringValue ?? ""
         body = json["body"]?.stringValue ?? ""
         badge = json["badge"]?.integerValue.map { Int($0) }
-        sound = json["sound"]?.stringValue
+        sound = NotificationSound(json: json["sound"])
+        summaryArgument = json["summaryArgument"]?.stringValue ?? ""
+        summaryArgumentCount = json["summaryArgumentCount"]?.integerValue.map { Int($0) } ?? 0
+        filterCriteria = json["filterCriteria"]?.stringValue
         categoryIdentifier = json["categoryIdentifier"]?.stringValue ?? ""
         threadIdentifier = json["threadIdentifier"]?.stringValue ?? ""
         targetContentIdentifier = json["targetContentIdentifier"]?.stringValue

@@ -51,6 +51,10 @@ public struct NotificationResponse: Sendable {
     public static let defaultActionIdentifier = "com.apple.UNNotificationDefaultActionIdentifier"
     /// The action of the user's dismissing a notification (categories with `customDismissAction`).
     public static let dismissActionIdentifier = "com.apple.UNNotificationDismissActionIdentifier"
+    /// The action of a front end's "Settings" button, which the center hands to
+    /// ``UserNotificationCenterDelegate/userNotificationCenter(_:openSettingsFor:)``
+    /// instead of `didReceive` (iOS has no such response: its Settings app calls the delegate).
+    public static let openSettingsActionIdentifier = "tidings.settings"
 
     /// The notification answered.
     public var notification: UserNotification
@@ -58,7 +62,11 @@ public struct NotificationResponse: Sendable {
     public var actionIdentifier: String
     /// The user's text, for a text-input action.
     public var userText: String?
-    /// The inbox entry's id (the host keeps the response until the library takes it).
+    /// The response's id in the app's inbox: the same each time the response
+    /// is handed (again after the app ended before the delegate's completion
+    /// handler was called), never another response's, across restarts of the
+    /// host too. De-duplicate by it what a response does outside the app's
+    /// own state (Apple's response has no such id; on iOS it is handed once).
     public var inboxIdentifier: Int64
 }
 

@@ -3,7 +3,8 @@ import TidingsProtocol
 
 /// What makes a scheduled request deliver (`UNNotificationTrigger`): one of
 /// ``TimeIntervalNotificationTrigger``, ``CalendarNotificationTrigger`` and
-/// ``LocationNotificationTrigger``.
+/// ``LocationNotificationTrigger``; a delivered remote notification's is a
+/// ``PushNotificationTrigger``.
 public protocol NotificationTrigger: Sendable {
     /// Whether it fires again after firing.
     var repeats: Bool { get }
@@ -173,9 +174,25 @@ public struct LocationNotificationTrigger: NotificationTrigger, Hashable {
     }
 }
 
-/// Reads a trigger as `requests.pending` gives it, with the protocol's
-/// reader (what the host wrote: its zone is not looked up here); nil for a
-/// push trigger, which an app never schedules, and for what is not a trigger.
+/// What delivered a remote notification (`UNPushNotificationTrigger`): the
+/// trigger of a notification delivered as an APNs payload (`{"push": true}`).
+/// An app never makes one: a request added with it is refused by the host.
+public struct PushNotificationTrigger: NotificationTrigger, Hashable {
+    /// False: a push fires once.
+    public var repeats: Bool { false }
+
+    /// Made by the library only, for what the host delivered from a push.
+    init() {}
+
+    /// `{"push": true}`.
+    public var protocolJSON: JSONValue {
+        JSONValue(TidingsProtocol.NotificationTrigger.push.json)
+    }
+}
+
+/// Reads a trigger as `requests.pending` and delivered notifications give
+/// it, with the protocol's reader (what the host wrote: its zone is not
+/// looked up here); nil for what is not a trigger.
 func decodeTrigger(_ json: JSONValue) -> (any NotificationTrigger)? {
     switch TidingsProtocol.NotificationTrigger.read(json.wire, allowingPush: true, zoneExists: nil).trigger {
     case .timeInterval(let seconds, let repeats)?:
@@ -184,7 +201,9 @@ func decodeTrigger(_ json: JSONValue) -> (any NotificationTrigger)? {
         CalendarNotificationTrigger(dateMatching: TriggerDateComponents(matching), repeats: repeats)
     case .location(let region, let repeats)?:
         LocationNotificationTrigger(region: CircularRegion(region), repeats: repeats)
-    case .push?, nil:
+    case .push?:
+        PushNotificationTrigger()
+    case nil:
         nil
     }
 }

@@ -12,10 +12,18 @@ public actor UserNotificationCenter {
     /// The host's socket.
     public nonisolated let socketPath: String
 
+    /// Whether the device runs notification content extensions
+    /// (`supportsContentExtensions`): true, as a Tidings host runs them; a
+    /// front end shows their view where it can draw one (the desktop front
+    /// end in its window), and their default content elsewhere.
+    public nonisolated var supportsContentExtensions: Bool { true }
+
     /// The connection, while there is one.
     var connection: AsyncRPCConnection?
-    /// The app's delegate, set with ``setDelegate(_:)``.
-    var delegate: (any UserNotificationCenterDelegate)?
+    /// The app's delegate (`delegate`), set with ``setDelegate(_:)``: setting
+    /// it subscribes to the app's events over the socket, which can fail, and
+    /// an actor's property is not set from outside it. Held strongly (Apple's is weak).
+    public internal(set) var delegate: (any UserNotificationCenterDelegate)?
     /// Whether the app said it is in the foreground.
     var isForeground = false
     /// Reconnecting after the host went away, while it does.
@@ -180,12 +188,30 @@ public actor UserNotificationCenter {
     }
 
     /// Says whether the app is in the foreground: a notification for it is then
-    /// presented as the delegate's ``UserNotificationCenterDelegate/willPresent(_:)``
+    /// presented as the delegate's
+    /// ``UserNotificationCenterDelegate/userNotificationCenter(_:willPresent:withCompletionHandler:)``
     /// chooses, and not at all without a delegate. The host forgets it when the connection ends;
     /// the center declares it again when it reconnects.
     public func setForeground(_ foreground: Bool) async throws {
         isForeground = foreground
         try await declareForeground()
+    }
+
+    /// Sets the name and icon front ends show for the app instead of its
+    /// identifier, in the authorization prompt too (what iOS takes from the
+    /// bundle's `CFBundleDisplayName` and icons), with `apps.register`; kept
+    /// by the host across restarts. The app's show-previews setting stays as it is.
+    /// - Parameters:
+    ///   - name: the display name ("Pillbox"); nil for none (the identifier is shown).
+    ///   - icon: the absolute path of the icon's image file; nil for none.
+    public func setDisplayName(_ name: String?, icon: String? = nil) async throws {
+        let apps = try await call(.appsList, ["app": .string(app)])
+        let mine = (apps["apps"]?.arrayValue ?? []).first { $0["app"]?.stringValue == app }
+        var params: [String: JSONValue] = ["app": .string(app)]
+        if let name { params["name"] = .string(name) }
+        if let icon { params["icon"] = .string(icon) }
+        if let previews = mine?["showPreviews"]?.stringValue { params["showPreviews"] = .string(previews) }
+        _ = try await call(.appsRegister, .object(params))
     }
 
     /// Ends the connection and stops reconnecting; a later call connects again.

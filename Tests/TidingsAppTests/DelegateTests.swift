@@ -62,4 +62,73 @@ import Testing
         #expect(woken.request.identifier == "wake")
         #expect(woken.request.content.userInfo["job"] == 7)
     }
+
+    /// The ids of the app's inbox entries, as its own connection lists them.
+    static func inboxIdentifiers(_ center: UserNotificationCenter) async throws -> [Int64] {
+        let page = try await center.call("inbox.list", ["app": "org.example.app"])
+        return (page["entries"]?.arrayValue ?? []).compactMap { $0["id"]?.integerValue }
+    }
+
+    @Test func aResponseWhoseHandlerIsNotCalledIsHandedAgainWithItsId() async throws {
+        let host = try HostFixture()
+        _ = try host.frontEnd.call("categories.register", try host.json(Self.categories))
+        let first = host.center()
+        let holding = HoldingDelegate()
+        try await first.setDelegate(holding)
+        try host.deliver(Self.reminder, identifier: "r1")
+        _ = try host.frontEnd.call("notifications.respond", try host.json(#"{"identifier": "r1", "action": "done"}"#))
+        let held = try #require(await next(holding.responses))
+        #expect(held.response.actionIdentifier == "done")
+        // The app "ends" mid-handler: its center goes, the handler never called.
+        await first.disconnect()
+        #expect(try await Self.inboxIdentifiers(host.center()) == [held.response.inboxIdentifier])
+
+        // The next start of the app is handed the same response, under the same id.
+        let second = host.center()
+        let again = HoldingDelegate()
+        try await second.setDelegate(again)
+        let handedAgain = try #require(await next(again.responses))
+        #expect(handedAgain.response.inboxIdentifier == held.response.inboxIdentifier)
+        #expect(handedAgain.response.notification.request.identifier == "r1")
+        #expect(handedAgain.response.actionIdentifier == "done")
+
+        // Called: taken out of the inbox (the front end hears it), so no later start is handed it.
+        _ = try host.frontEnd.call("events.subscribe", try host.json(#"{"apps": ["org.example.app"]}"#))
+        handedAgain.completionHandler()
+        let taken = try #require(try host.frontEnd.event("inbox.taken"))
+        #expect(taken["ids"]?.arrayValue?.compactMap(\.integerValue) == [handedAgain.response.inboxIdentifier])
+        #expect(try await Self.inboxIdentifiers(host.center()).isEmpty)
+    }
+
+    @Test func aHandlerDroppedUncalledLeavesTheResponseAndLetsTheNextThrough() async throws {
+        let host = try HostFixture()
+        _ = try host.frontEnd.call("categories.register", try host.json(Self.categories))
+        let center = host.center()
+        let dropping = DroppingDelegate()
+        try await center.setDelegate(dropping)
+        try host.deliver(Self.reminder, identifier: "a")
+        try host.deliver(Self.reminder, identifier: "b")
+        _ = try host.frontEnd.call("notifications.respond", try host.json(#"{"identifier": "a", "action": "done"}"#))
+        _ = try host.frontEnd.call("notifications.respond", try host.json(#"{"identifier": "b", "action": "done"}"#))
+        let a = try #require(await next(dropping.responses))
+        let b = try #require(await next(dropping.responses))
+        #expect(a.notification.request.identifier == "a")
+        #expect(b.notification.request.identifier == "b")
+        #expect(try await Self.inboxIdentifiers(host.center()) == [a.inboxIdentifier, b.inboxIdentifier])
+    }
+}
+
+/// A delegate that drops each completion handler uncalled.
+final class DroppingDelegate: UserNotificationCenterDelegate {
+    let responses: AsyncStream<NotificationResponse>
+    private let continuation: AsyncStream<NotificationResponse>.Continuation
+
+    init() {
+        (responses, continuation) = AsyncStream.makeStream(of: NotificationResponse.self)
+    }
+
+    func userNotificationCenter(_ center: UserNotificationCenter, didReceive response: NotificationResponse,
+                                withCompletionHandler completionHandler: @escaping @Sendable () -> Void) {
+        continuation.yield(response)
+    }
 }

@@ -77,12 +77,12 @@ final class RecordingDelegate: UserNotificationCenterDelegate {
         (presented, asked) = AsyncStream.makeStream(of: UserNotification.self)
     }
 
-    func willPresent(_ notification: UserNotification) async -> PresentationOptions {
+    func userNotificationCenter(_ center: UserNotificationCenter, willPresent notification: UserNotification) async -> PresentationOptions {
         asked.yield(notification)
         return presenting
     }
 
-    func didReceive(_ response: NotificationResponse) async {
+    func userNotificationCenter(_ center: UserNotificationCenter, didReceive response: NotificationResponse) async {
         responded.yield(response)
     }
 
@@ -106,5 +106,28 @@ func next<Element: Sendable>(_ stream: AsyncStream<Element>) async -> Element? {
         let first = await group.next() ?? nil
         group.cancelAll()
         return first
+    }
+}
+
+/// A delegate in the completion-handler shape that keeps each response's
+/// handler without calling it, as an app that ends mid-handler: the test
+/// calls (or drops) the handlers itself.
+final class HoldingDelegate: UserNotificationCenterDelegate {
+    /// A response and its completion handler.
+    struct Held: Sendable {
+        let response: NotificationResponse
+        let completionHandler: @Sendable () -> Void
+    }
+
+    let responses: AsyncStream<Held>
+    private let held: AsyncStream<Held>.Continuation
+
+    init() {
+        (responses, held) = AsyncStream.makeStream(of: Held.self)
+    }
+
+    func userNotificationCenter(_ center: UserNotificationCenter, didReceive response: NotificationResponse,
+                                withCompletionHandler completionHandler: @escaping @Sendable () -> Void) {
+        held.yield(Held(response: response, completionHandler: completionHandler))
     }
 }

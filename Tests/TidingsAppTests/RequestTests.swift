@@ -22,7 +22,7 @@ import Testing
         let center = host.center()
         let category = NotificationCategory(identifier: "reminder", actions: [
             NotificationAction(identifier: "done", title: "Done"),
-            NotificationAction(identifier: "reply", title: "Reply", options: [.foreground],
+            TidingsApp.NotificationAction(identifier: "reply", title: "Reply", options: [.foreground],
                                textInput: .init(buttonTitle: "Send", placeholder: "Say something")),
         ], options: [.customDismissAction])
         try await center.setNotificationCategories([category])

@@ -4,7 +4,9 @@ import TidingsBase
 /// whether the server keeps it, and who sent it.
 ///
 /// - `urgency` from the notification's interruption level: passive 0,
-///   active and time-sensitive 1, critical 2 (1 when unknown).
+///   active and time-sensitive 1, critical 2 (1 when unknown); 2 for a
+///   critical alert's sound (`UNNotificationSound.defaultCritical` and the
+///   like) whatever its level.
 /// - Quiet (delivered quietly, the app authorized provisionally: iOS lists it
 ///   without a banner or sound), and shown in the list only (an app in the
 ///   foreground chose `list` without `banner`): desktops have no list without
@@ -14,7 +16,8 @@ import TidingsBase
 /// - `suppress-sound` unless a sound plays: the notification has a sound and
 ///   its presentation options hold `sound`. The sound plays as
 ///   `sound-name` "message-new-instant" (the freedesktop sound theme's name
-///   for a message): "default" is that; another name is a sound in the app's
+///   for a message): "default" is that; a name that is an absolute path
+///   plays that file (`sound-file`); another name is a sound in the app's
 ///   bundle, which the desktop does not have (a degradation).
 /// - `desktop-entry` the app's identifier, `category` the category's identifier.
 struct PresentationHints {
@@ -35,7 +38,8 @@ struct PresentationHints {
         let listOnly = options.contains("list") && !options.contains("banner")
         let quiet = presentation["quiet"]?.boolValue == true || listOnly
 
-        hints["urgency"] = .byte(quiet ? 0 : Self.urgency(attributes?["interruptionLevel"]?.stringValue))
+        let critical = attributes?["sound"]?["critical"]?.boolValue == true
+        hints["urgency"] = .byte(quiet ? 0 : critical ? 2 : Self.urgency(attributes?["interruptionLevel"]?.stringValue))
         if quiet {
             hints["transient"] = .bool(false)
             degradations.append(Degradation.noQuietList)
@@ -47,8 +51,12 @@ struct PresentationHints {
         if quiet || !options.contains("sound") || sound.isEmpty {
             hints["suppress-sound"] = .bool(true)
         } else {
-            hints["sound-name"] = .string(Self.messageSound)
-            if sound != "default" { degradations.append(Degradation.customSound) }
+            if sound.hasPrefix("/") {
+                hints["sound-file"] = .string(sound)
+            } else {
+                hints["sound-name"] = .string(Self.messageSound)
+                if sound != "default" { degradations.append(Degradation.customSound) }
+            }
             if !capabilities.sound { degradations.append(Degradation.noSound) }
         }
 
