@@ -65,8 +65,10 @@ import TidingsProtocol
             let decoded = decodeTrigger(JSONValue(server.json))
             #expect(Self.comparable(decoded) == Self.comparable(app), "\(server)")
         }
-        // A push trigger is no trigger an app schedules, and what is not a trigger is none.
-        #expect(decodeTrigger(JSONValue(TidingsProtocol.NotificationTrigger.push.json)) == nil)
+        // A push trigger reads as the push (a remote notification's), and what is not a trigger is none.
+        let push = decodeTrigger(JSONValue(TidingsProtocol.NotificationTrigger.push.json))
+        #expect(push is PushNotificationTrigger)
+        #expect(push?.protocolJSON == JSONValue(TidingsProtocol.NotificationTrigger.push.json))
         #expect(decodeTrigger(["timeInterval": "soon"]) == nil)
     }
 
