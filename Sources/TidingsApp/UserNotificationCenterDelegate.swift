@@ -37,9 +37,9 @@ public protocol UserNotificationCenterDelegate: AnyObject, Sendable {
     /// response of action ``NotificationResponse/openSettingsActionIdentifier``,
     /// a front end's "Settings" action for an app that asked for
     /// ``AuthorizationOptions/providesAppNotificationSettings``. Such a
-    /// response is taken when this returns and never reaches `didReceive`.
-    /// The host does not yet accept that action from front ends, so no front
-    /// end sends it (Docs/app-library.md). By default: does nothing.
+    /// response is taken when this returns and never reaches `didReceive`;
+    /// the notification stays. A front end sends it with `notifications.respond`
+    /// (the desktop front end offers no such button yet). By default: does nothing.
     func userNotificationCenter(_ center: UserNotificationCenter, openSettingsFor notification: UserNotification?) async
     /// A background notification (`content-available`) woke the app
     /// (`application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`);

@@ -1,3 +1,4 @@
+import Foundation
 import ServerTestSupport
 import TestSupport
 import TidingsApp
@@ -61,6 +62,26 @@ import Testing
         let woken = try #require(await next(delegate.background))
         #expect(woken.request.identifier == "wake")
         #expect(woken.request.content.userInfo["job"] == 7)
+    }
+
+    @Test func aFrontEndsSettingsActionCallsOpenSettingsForAndLeavesTheNotification() async throws {
+        let host = try HostFixture()
+        _ = try host.frontEnd.call("categories.register", try host.json(Self.categories))
+        let center = host.center()
+        let delegate = SettingsDelegate()
+        try await center.setDelegate(delegate)
+        try host.deliver(Self.reminder, identifier: "r1")
+        _ = try host.frontEnd.call("events.subscribe", try host.json(#"{"apps": ["org.example.app"]}"#))
+        let answer = try host.frontEnd.call("notifications.respond", try host.json(
+            #"{"identifier": "r1", "action": "\#(NotificationResponse.openSettingsActionIdentifier)"}"#))
+        #expect(answer["receiver"]?.stringValue == "app")
+        #expect(answer["dismissed"]?.boolValue == false)
+        let asked = try #require(await next(delegate.settings))
+        #expect(asked?.request.identifier == "r1")
+        // Taken once openSettingsFor returned; didReceive never saw it; the notification still shows.
+        #expect(try host.frontEnd.event("inbox.taken") != nil)
+        #expect(delegate.received.isEmpty)
+        #expect(try await center.deliveredNotifications().map(\.request.identifier) == ["r1"])
     }
 
     /// The ids of the app's inbox entries, as its own connection lists them.
@@ -130,5 +151,28 @@ final class DroppingDelegate: UserNotificationCenterDelegate {
     func userNotificationCenter(_ center: UserNotificationCenter, didReceive response: NotificationResponse,
                                 withCompletionHandler completionHandler: @escaping @Sendable () -> Void) {
         continuation.yield(response)
+    }
+}
+
+/// A delegate that records the notifications the settings are asked for, and any response.
+final class SettingsDelegate: UserNotificationCenterDelegate, @unchecked Sendable {
+    let settings: AsyncStream<UserNotification?>
+    private let asked: AsyncStream<UserNotification?>.Continuation
+    private let lock = NSLock()
+    private var responses: [NotificationResponse] = []
+
+    init() {
+        (settings, asked) = AsyncStream.makeStream(of: UserNotification?.self)
+    }
+
+    /// The responses `didReceive` was handed.
+    var received: [NotificationResponse] { lock.withLock { responses } }
+
+    func userNotificationCenter(_ center: UserNotificationCenter, didReceive response: NotificationResponse) async {
+        lock.withLock { responses.append(response) }
+    }
+
+    func userNotificationCenter(_ center: UserNotificationCenter, openSettingsFor notification: UserNotification?) async {
+        asked.yield(notification)
     }
 }

@@ -27,6 +27,13 @@ import TidingsRuntime
             == .responseTextUnexpected)
     }
 
+    @Test func theSettingsActionFitsAnyNotificationButCarriesNoText() {
+        #expect(refusal(ResponseRequest(actionIdentifier: ActionIdentifier.settings), against: []) == nil)
+        #expect(refusal(ResponseRequest(actionIdentifier: ActionIdentifier.settings), against: actions) == nil)
+        #expect(refusal(ResponseRequest(actionIdentifier: ActionIdentifier.settings, userText: "hi"), against: [])?.code
+            == .responseTextUnexpected)
+    }
+
     @Test func textGoesExactlyWithTextInputActions() {
         #expect(refusal(ResponseRequest(actionIdentifier: "reply", userText: "Yes"), against: actions) == nil)
         #expect(refusal(ResponseRequest(actionIdentifier: "reply"), against: actions)?.code == .responseTextRequired)

@@ -44,9 +44,11 @@ struct ResponseFlow: Sendable {
         let offered = instance?.context.read(\.actions) ?? categoryActions ?? []
         // The default action and a foreground action bring the app forward, as iOS launches it for them.
         let chosen = offered.first { $0.identifier == response.actionIdentifier }
+        // The settings action (not one of the notification's own) opens the app at its settings.
+        let isSettings = chosen == nil && response.actionIdentifier == ActionIdentifier.settings
         let toApp = ForwardedResponse(app: entry.app, notification: entry.notification,
                                       actionIdentifier: response.actionIdentifier, userText: response.userText,
-                                      opensApp: chosen.map { $0.options.contains(.foreground) })
+                                      opensApp: isSettings ? true : chosen.map { $0.options.contains(.foreground) })
         let isDismissal = response.actionIdentifier == ActionIdentifier.dismiss
         do throws(Diagnostic) {
             try ResponseValidation.check(response, against: offered,
@@ -57,6 +59,14 @@ struct ResponseFlow: Sendable {
             return finish(.failure(error))
         }
 
+        // The settings action goes to the app, and the notification stays where it is.
+        if isSettings {
+            let presentation = screen.presentation(entry, categoryActions: categoryActions, dismissed: false)
+            screen.letGo(of: instance)
+            return finish(.success(ResponseOutcome(
+                response: response, receiver: .app, option: nil, presentation: presentation,
+                forwarded: [toApp], diagnostics: result.diagnostics, log: result.log)))
+        }
         // The dismiss and default actions go to the app, never to the extension, as on iOS.
         if isDismissal || response.actionIdentifier == ActionIdentifier.default {
             let reachesApp = !isDismissal || (registered?.category.options.contains(.customDismissAction) ?? false)

@@ -3,7 +3,8 @@ import TidingsProtocol
 
 /// Whether a response fits the notification it answers: an action it
 /// offers, with text exactly when the action takes text input; the default
-/// and dismiss actions always fit and carry no text.
+/// and dismiss actions, and the settings action (`tidings.settings`), always
+/// fit and carry no text.
 package enum ResponseValidation {
     /// Checks `response` against the `actions` its notification offers,
     /// whose category is `category` (registered when `registered`).
@@ -12,7 +13,8 @@ package enum ResponseValidation {
     package static func check(_ response: ResponseRequest, against actions: [NotificationAction],
                               category: String, registered: Bool) throws(Diagnostic) {
         let identifier = response.actionIdentifier
-        if identifier == ActionIdentifier.default || identifier == ActionIdentifier.dismiss {
+        if identifier == ActionIdentifier.default || identifier == ActionIdentifier.dismiss
+            || (identifier == ActionIdentifier.settings && !actions.contains { $0.identifier == identifier }) {
             if response.userText != nil {
                 throw .error(.responseTextUnexpected, "Only a text-input action carries text; \(identifier) does not.")
             }

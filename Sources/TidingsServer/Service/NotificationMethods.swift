@@ -14,7 +14,7 @@ extension HostService {
                 ProtocolField("identifier", .name, required: true, "The notification's identifier."),
                 notificationApp,
                 ProtocolField("action", .string, required: true,
-                              "The action's identifier: one its category offers, or `default` (the user opened it), or `dismiss` (the user dismissed it)."),
+                              "The action's identifier: one its category offers, or `default` (the user opened it), or `dismiss` (the user dismissed it), or `tidings.settings` (the user asked for the app's notification settings: forwarded to the app, whose delegate's `openSettingsFor` it calls; the notification stays)."),
                 ProtocolField("text", .string, "The user's text, for a text-input action."),
             ],
             result: "`actionIdentifier`, `userText`, `receiver` (`extension`: its response handler; `app`: straight away; `nobody`: a dismissal of a category without `customDismissAction`), the extension's `option` (`doNotDismiss`, `dismiss`, `dismissAndForwardAction`; `null` when no extension answered), `dismissed`, `forwarded` (each the whole response the app received, as its inbox keeps it: `app`, `notification` with its full content and `userInfo`, `actionIdentifier`, `userText`), the `presentation` after, `log`, `diagnostics`.",
