@@ -13,9 +13,10 @@ struct Reminders {
     /// The app's notification center.
     let center: UserNotificationCenter
 
-    /// Asks to notify (answered by the user through a front end, or at once
-    /// when decided already) and registers the category.
+    /// Names the app for front ends, asks to notify (answered by the user
+    /// through a front end, or at once when decided already) and registers the category.
     func setUp() async throws -> Bool {
+        try await center.setDisplayName("Reminders")   // the prompt and headers say "Reminders", not the id
         let granted = try await center.requestAuthorization(options: [.alert, .sound, .badge])
         try await center.setNotificationCategories([Self.category])
         return granted
@@ -69,7 +70,7 @@ final class ReminderDelegate: UserNotificationCenterDelegate {
     /// identifier is the same: nothing to de-duplicate here).
     func userNotificationCenter(_ center: UserNotificationCenter, didReceive response: NotificationResponse) async {
         let request = response.notification.request
-        print("response: \(response.actionIdentifier) to \(request.identifier) (\(request.content.body))")
+        print("response \(response.inboxIdentifier): \(response.actionIdentifier) to \(request.identifier) (\(request.content.body))")
         if response.actionIdentifier == "snooze" {
             do {
                 try await reminders.schedule(request.content.body, identifier: request.identifier,
