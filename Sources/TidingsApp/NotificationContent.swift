@@ -99,6 +99,10 @@ public struct NotificationContent: Sendable, Hashable {
         body = json["body"]?.stringValue ?? ""
         badge = json["badge"]?.integerValue.map { Int($0) }
         sound = NotificationSound(json: json["sound"])
+        // A delivered notification gives a critical sound beside its name.
+        if let name = sound?.name, json["criticalSound"]?.boolValue == true {
+            sound = NotificationSound(name: name, isCritical: true, volume: json["soundVolume"]?.doubleValue)
+        }
         summaryArgument = json["summaryArgument"]?.stringValue ?? ""
         summaryArgumentCount = json["summaryArgumentCount"]?.integerValue.map { Int($0) } ?? 0
         filterCriteria = json["filterCriteria"]?.stringValue

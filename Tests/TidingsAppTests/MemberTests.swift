@@ -33,6 +33,9 @@ import Testing
         #expect(sound["name"]?.stringValue == "default")
         #expect(sound["critical"]?.boolValue == true)
         #expect(sound["volume"]?.doubleValue == 0.5)
+        // And reads back as it was added.
+        let delivered = try await center.deliveredNotifications()
+        #expect(delivered.first?.request.content.sound == .defaultCriticalSound(withAudioVolume: 0.5))
     }
 
     @Test func aNamedSoundIsNotCriticalAndReadsBack() async throws {
