@@ -42,3 +42,21 @@ import TidingsDesktop
         #expect(bundled.degradations == ["the notification's own sound is not on this desktop: the desktop's message sound plays instead"])
     }
 }
+
+/// "Settings" for an app with its own notification settings: the response
+/// `tidings.settings`, which the app library hands to `openSettingsFor`.
+@Suite struct SettingsActionTests {
+    @Test func anAppWithItsOwnSettingsOffersSettingsAsTheSettingsResponse() throws {
+        let plain = try captured(CapturedPresentation.plain)
+        let mapped = DesktopPresentation(presentation: plain, app: AppDisplay(identifier: "com.example.plain", providesSettings: true),
+                                         capabilities: Servers.full)
+        #expect(mapped.notification.actions.last == DesktopNotification.Action(key: "tidings.settings", label: "Settings"))
+        #expect(mapped.actions["tidings.settings"] == .respond("tidings.settings"))
+    }
+
+    @Test func anAppWithoutOffersNoSettings() throws {
+        let mapped = DesktopPresentation(presentation: try captured(CapturedPresentation.plain),
+                                         app: AppDisplay(identifier: "com.example.plain"), capabilities: Servers.full)
+        #expect(mapped.actions["tidings.settings"] == nil)
+    }
+}

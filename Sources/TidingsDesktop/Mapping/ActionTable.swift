@@ -4,10 +4,11 @@ import TidingsBase
 /// each key means, and the hints an inline reply needs.
 ///
 /// Keys are the presentation's action identifiers, so that what the server
-/// reports back names the action itself. Three keys are the front end's:
+/// reports back names the action itself. Four keys are the front end's:
 /// `default` (the notification itself), `inline-reply` (the key KDE Plasma
 /// and swaync take for the reply field, reported as NotificationReplied) and
-/// `tidings.open` (open the expanded interface); an action of the app's with
+/// `tidings.open` (open the expanded interface), and `tidings.settings` for
+/// an app with its own notification settings; an action of the app's with
 /// one of those identifiers, one already used, or one that is no name (empty,
 /// huge, with control characters: `DesktopText.name`) is left out. An
 /// action's options change nothing here: a server has one kind of button
@@ -22,6 +23,9 @@ struct ActionTable {
     static let openKey = "tidings.open"
     /// The label of the action that opens the expanded interface.
     static let openLabel = "Show More"
+    /// The key, and the response's action, of "Settings": the app's own
+    /// notification settings (`openSettingsFor`).
+    static let settingsKey = "tidings.settings"
 
     /// Notify's actions, in order.
     private(set) var actions: [DesktopNotification.Action] = []
@@ -38,8 +42,9 @@ struct ActionTable {
     /// The actions of `presentation` on a server with `capabilities`: the
     /// default action ("Open"), the presentation's actions (its text-input
     /// action as the inline reply, where the server takes one), and "Show
-    /// More" when a content extension can open an expanded interface not open yet.
-    init(_ presentation: JSON, capabilities: ServerCapabilities) {
+    /// More" when a content extension can open an expanded interface not
+    /// open yet, and "Settings" when the app has its own notification settings (`settings`).
+    init(_ presentation: JSON, capabilities: ServerCapabilities, settings: Bool = false) {
         guard capabilities.actions else {
             degradations.append(Degradation.noActions)
             return
@@ -52,6 +57,7 @@ struct ActionTable {
            presentation["previewsHidden"]?.boolValue != true {
             add(key: Self.openKey, label: Self.openLabel, meaning: .openInterface)
         }
+        if settings { add(key: Self.settingsKey, label: "Settings", meaning: .respond(Self.settingsKey)) }
     }
 
     /// Offers `key` as `label`, meaning `meaning`; false (nothing offered) when the key is taken.

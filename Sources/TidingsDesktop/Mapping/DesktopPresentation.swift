@@ -36,7 +36,7 @@ package struct DesktopPresentation: Hashable, Sendable {
         let content = PresentationContent(presentation, attachments: attachments, app: app, capabilities: capabilities)
         var hints = PresentationHints(presentation, app: app, capabilities: capabilities)
         hints.setImage(content.imagePath)
-        let table = ActionTable(presentation, capabilities: capabilities)
+        let table = ActionTable(presentation, capabilities: capabilities, settings: app.providesSettings)
         var notification = DesktopNotification(appName: DesktopText.line(app.name, limit: DesktopText.labelLimit),
                                                summary: content.summary, body: content.body, actions: table.actions,
                                                hints: hints.hints.merging(table.hints) { first, _ in first })
