@@ -109,6 +109,19 @@ import Testing
         #expect(app["showPreviews"]?.stringValue == "never")
     }
 
+    @Test func anAppWithItsOwnSettingsIsListedAsSuchForFrontEnds() async throws {
+        let host = try HostFixture()
+        let center = host.center()
+        #expect(try await center.requestAuthorization(options: [.provisional, .providesAppNotificationSettings]))
+        let listed = try host.frontEnd.call("apps.list", try host.json(#"{"app": "org.example.app"}"#))
+        #expect(listed["apps"]?.arrayValue?.first?["providesAppNotificationSettings"]?.boolValue == true)
+        let other = try host.frontEnd.call("apps.list", try host.json(#"{"app": "org.example.other"}"#))
+        #expect(other["apps"]?.arrayValue?.isEmpty == true)
+        _ = try await host.center("org.example.other").requestAuthorization(options: [.provisional])
+        let plain = try host.frontEnd.call("apps.list", try host.json(#"{"app": "org.example.other"}"#))
+        #expect(plain["apps"]?.arrayValue?.first?["providesAppNotificationSettings"]?.boolValue == false)
+    }
+
     @Test func theDelegateIsReadAsAProperty() async throws {
         let host = try HostFixture()
         let center = host.center()

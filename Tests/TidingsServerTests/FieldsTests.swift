@@ -96,6 +96,7 @@ import TidingsBase
             ("app", .string("com.example.events")), ("name", .string("Events")),
             ("icon", .string("/usr/share/icons/events.png")), ("showPreviews", .string("never")), ("badge", .integer(0)),
             ("badgeShown", .bool(true)), ("authorizationStatus", .string("notDetermined")),
+            ("providesAppNotificationSettings", .bool(false)),
         ])]))
     }
 

@@ -57,11 +57,13 @@ extension HostService {
             .appsList,
             summary: "The apps' names, icons and show-previews settings (as registered), badges (as notifications and `badge.set` set them) and authorizations, of one app or of all.",
             parameters: [ProtocolField("app", .name, "Only this app; every app registered, with a badge or with an authorization decided when absent.")],
-            result: "`apps`: each app (sorted by identifier) with its `name` and `icon` when registered, `showPreviews`, `badge` (0: none), `badgeShown` (false when the app is denied or not granted `badge`: the count is kept, not shown) and `authorizationStatus` (as `authorization.settings` says it).",
+            result: "`apps`: each app (sorted by identifier) with its `name` and `icon` when registered, `showPreviews`, `badge` (0: none), `badgeShown` (false when the app is denied or not granted `badge`: the count is kept, not shown), `authorizationStatus` (as `authorization.settings` says it) and `providesAppNotificationSettings` (it asked for it: its notifications offer \"Settings\").",
             returns: .object([ProtocolField("apps", .array(.object([appMember] + registrationMembers + [
                 ProtocolField("badge", .integer(atLeast: 0), required: true, "Its badge; 0: none."),
                 ProtocolField("badgeShown", .boolean, required: true, "Whether the badge shows."),
                 ProtocolField("authorizationStatus", .named("AuthorizationStatus"), required: true, "Its authorization."),
+                ProtocolField("providesAppNotificationSettings", .boolean, required: true,
+                              "Whether it asked for `providesAppNotificationSettings`: a front end offers \"Settings\" (the response `tidings.settings`) on its notifications."),
             ])), required: true, "Each app, sorted by identifier.")]),
             errors: [-32602]),
                scope: RequestScope(reading: [.categories, .inbox])) { service, params, _ throws(RPCError) in
@@ -122,6 +124,8 @@ extension HostService {
             (listed.registration.json.objectMembers ?? []) + [
                 ("badge", .integer(listed.badge)), ("badgeShown", .bool(listed.authorization.showsBadge(unasked: unasked))),
                 ("authorizationStatus", .string(listed.authorization.status.rawValue)),
+                ("providesAppNotificationSettings",
+                 .bool(listed.authorization.options.contains(.providesAppNotificationSettings))),
             ]
         }
     }
