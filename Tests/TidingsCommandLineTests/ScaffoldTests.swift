@@ -86,6 +86,13 @@ import Testing
     @Test func anAppDependsOnTheCheckoutsTidingsApp() throws {
         #expect(try tidings.run("new", "Pills", "--kind", "app", "--language", "c").status == 64)
         #expect(try tidings.run("new", "Pills", "--kind", "app", "--categories", "a").status == 64)
+        // A package without TidingsApp (an installed SDK's, say): refused, nothing made.
+        let sdk = scratch.file("TidingsSDK")
+        try FileManager.default.createDirectory(atPath: sdk + "/Sources/TidingsSDK", withIntermediateDirectories: true)
+        try "// swift-tools-version: 6.0\n".write(toFile: sdk + "/Package.swift", atomically: true, encoding: .utf8)
+        let wrong = try tidings.run("new", "Wrong", "--kind", "app", "--tidings", sdk, "--into", scratch.path)
+        #expect(wrong.status == 66 && wrong.standardError.contains("holds no TidingsApp"), "\(wrong.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("Wrong")))
         let made = try tidings.run("new", "Pills", "--kind", "app", "--app", "org.example.pills", "--into", scratch.path, "--json")
         #expect(made.status == 0, "\(made.standardError)")
         let plan = try #require(try JSONSerialization.jsonObject(with: Data(made.standardOutput.utf8)) as? [String: Any])

@@ -60,7 +60,13 @@ enum NewCommand: Command {
         let source: Scaffold.Source
         if let given = arguments.value("tidings") {
             guard let found = SourceLocator.source(given: given) else {
-                throw CommandFailure(.noInput, [.error(.fileNotFound, "\(given) is not a Tidings package (a checkout or an installed SDK package): it has no Package.swift.")])
+                throw CommandFailure(.noInput, [.error(.fileNotFound, "\(given) is not a Tidings package (a checkout, or an installed SDK or app library package): it has no Package.swift.")])
+            }
+            // An app needs TidingsApp's package: a checkout or the installed app library, not the SDK's.
+            if kind == .app, let path = found.app, !path.contains("://"),
+               FileSystem.status(of: Path.join(path, "Sources/TidingsApp"))?.kind != .directory {
+                throw CommandFailure(.noInput, [.error(.fileNotFound,
+                    "\(given) holds no TidingsApp (Sources/TidingsApp): give a checkout or an installed PREFIX/share/tidings/TidingsApp.")])
             }
             source = found
         } else {

@@ -23,7 +23,7 @@ enum SourceLocator {
         /// The failure for a project that needs `what` ("the Tidings Swift package", "tidings.h") and found none.
         func failure(needing what: String) -> Diagnostic {
             .error(.fileNotFound, "Cannot find \(what) from this tidings (\(executable)): looked in \(places.joined(separator: "; ")). "
-                   + "Give a checkout's path, an installed SDK package's path or the Tidings package's URL with --tidings.")
+                   + "Give a checkout's path, an installed package's path (PREFIX/share/tidings/TidingsSDK, or TidingsApp for an app) or the Tidings package's URL with --tidings.")
         }
     }
 
