@@ -33,14 +33,14 @@ package final class DesktopFrontEnd {
     var apps: [String: AppDisplay] = [:]
     /// Each notification's `notification` object as its delivery or a re-list
     /// gave it (its attachments: the banner's image); forgotten when it is closed.
-    var notifications: [String: JSON] = [:]
-    /// Each notification's app, as its delivery or a re-list named it: every
-    /// call about it names the app (two apps may use one identifier).
-    var appOf: [String: String] = [:]
+    /// Everything the front end keeps of a notification is by app and
+    /// identifier (`ShownKey`): two apps may use one identifier.
+    var notifications: [ShownKey: JSON] = [:]
 
-    /// The parameters naming the notification `identifier` in a call: its identifier, and its app when known.
-    func naming(_ identifier: String) -> [(String, JSON)] {
-        [("identifier", .string(identifier))] + (appOf[identifier].map { [("app", JSON.string($0))] } ?? [])
+    /// The parameters naming the notification `key` in a call: its identifier,
+    /// and its app (every call names it; an entry an older `desktop.json` kept without one names none).
+    func naming(_ key: ShownKey) -> [(String, JSON)] {
+        [("identifier", .string(key.identifier))] + (key.app.isEmpty ? [] : [("app", JSON.string(key.app))])
     }
     /// Apps asked about once (`apps.list` for an app not known).
     var appsAsked: Set<String> = []
@@ -65,14 +65,14 @@ package final class DesktopFrontEnd {
     /// Desktop ids whose action was invoked: their close that follows is no dismissal.
     var invoked: Set<UInt32> = []
     /// Notifications dismissed as `replaced` whose new delivery has not come
-    /// yet, by identifier, with the instant (monotonic) they are closed by if
+    /// yet, by app and identifier, with the instant (monotonic) they are closed by if
     /// it does not: the new one then replaces it on screen (`replaces_id`).
-    var awaitingReplacement: [String: UInt64] = [:]
+    var awaitingReplacement: [ShownKey: UInt64] = [:]
     /// Notifications on screen shown from another bus connection (a previous
     /// run's, or one that went away): the notification server sends their
     /// close and click there, so the next re-list shows each again from this
     /// connection (Notify replacing its desktop id), which takes them over.
-    var takeOver: Set<String> = []
+    var takeOver: Set<ShownKey> = []
     /// The calls on the notification server not answered yet, by number.
     var desktopCalls: [Int: DesktopCall] = [:]
     /// The number of the last call on the notification server.
@@ -80,7 +80,7 @@ package final class DesktopFrontEnd {
     /// True once a late call was said to people, until the notification server answers again.
     var saidLate = false
     /// The notifications whose Notify is not answered yet, and what waits for its answer.
-    var notifying: [String: Notifying] = [:]
+    var notifying: [ShownKey: Notifying] = [:]
     /// How long a replaced notification waits for its replacement, in seconds.
     static let replacementWait = 1.0
     /// A re-list under way: the identifiers shown before it that it has not seen listed yet.
@@ -120,7 +120,7 @@ package final class DesktopFrontEnd {
     /// What waits for the answer to a notification's Notify.
     struct Notifying {
         /// The last show asked for meanwhile: made once the id is known.
-        var next: (app: String, presentation: JSON, fromRelist: Bool)?
+        var next: (presentation: JSON, fromRelist: Bool)?
         /// Why it is to be closed once shown (Tidings closed it meanwhile).
         var closeAfter: String?
     }
@@ -130,7 +130,7 @@ package final class DesktopFrontEnd {
         /// Which re-list it is: the answers of one another replaced are dropped.
         var generation: Int
         /// Shown before the re-list and not listed (yet): closed at its end.
-        var unseen: Set<String>
+        var unseen: Set<ShownKey>
         /// Presentations asked for and not answered yet.
         var outstanding = 0
         /// True once the last page is in.
@@ -202,7 +202,7 @@ package final class DesktopFrontEnd {
         if let busIndex, desktop != nil { serviceDesktop(descriptors[busIndex].revents) }
         for window in descriptors[windowsFrom...] where window.revents != 0 { serviceWindow(window.fd) }
         let now = MonotonicClock.now()
-        for (identifier, due) in awaitingReplacement where due <= now { closeReplaced(identifier) }
+        for (key, due) in awaitingReplacement where due <= now { closeReplaced(key) }
         for (number, call) in desktopCalls.sorted(by: { $0.key < $1.key }) { if let due = call.due, due <= now { late(number) } }
         if serverRetry.isDue(at: now) { connectServer() }
         if busRetry.isDue(at: now) { retryDesktop() }
