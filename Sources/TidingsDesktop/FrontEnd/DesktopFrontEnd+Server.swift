@@ -6,7 +6,8 @@ extension DesktopFrontEnd {
     /// The events the front end subscribes to (`events.lagging` comes anyway).
     static let subscribedEvents: [EventName] = [.notificationDelivered, .presentationChanged, .notificationDismissed,
                                                 .responseForwarded, .authorizationRequested, .authorizationChanged,
-                                                .stateDegraded, .stateRecovered, .stateRepaired]
+                                                .stateDegraded, .stateRecovered, .stateRepaired,
+                                                .requestScheduled, .requestRemoved, .requestFired]
     /// What the front end needs of the protocol beyond version 1.
     static let neededCapabilities = ["events.seq", "events.resume", "events.filter"]
 
@@ -85,6 +86,7 @@ extension DesktopFrontEnd {
             if !resumed || !reconnected || relistOwed { relist() }
             sendKeptAnswers()
             pumpPortal()
+            listRegions()
         }
     }
 
@@ -181,6 +183,10 @@ extension DesktopFrontEnd {
             guard let app = params["app"]?.stringValue else { return }
             authorizationRequests[app] = nil
             closePrompt(of: app)
+        case "request.scheduled", "request.removed", "request.fired":
+            log.record("state", [("method", .string(method)), ("params", params)], "the server's state: \(method)",
+                       detailed: true)
+            if regions.handle(method, params) { followLocation() }
         case "events.lagging":
             log.record("lagging", [("behind", params["behind"] ?? .null), ("limit", params["limit"] ?? .null)],
                        "the front end is falling behind the server's events")

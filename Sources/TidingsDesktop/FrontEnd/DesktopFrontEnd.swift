@@ -103,6 +103,12 @@ package final class DesktopFrontEnd {
     var portalCalls: [PortalBackend.Call] = []
     /// True while a portal call's requests to the server are under way: the next waits for it.
     var portalBusy = false
+    /// The region requests pending on the server: while there is one, the device's position is followed.
+    var regions = RegionRequests()
+    /// The follower of GeoClue2 (`DesktopFrontEnd+Location`); nil when `--geoclue-bus off`.
+    lazy var location: LocationFollower? = options.geoclueAddress.map {
+        LocationFollower(address: $0, destination: options.geoclueName, desktopID: Self.locationDesktopID, library: library)
+    }
     /// The expanded-interface windows open ("Show More"), each a `tidings show` process.
     lazy var windows = WindowProcesses(socketPath: options.socketPath)
 
@@ -190,6 +196,10 @@ package final class DesktopFrontEnd {
             descriptors.append(pollfd(fd: desktop.connection.descriptor, events: desktop.connection.events, revents: 0))
             return descriptors.count - 1
         }
+        let locationIndex = location?.polled.map { polled in
+            descriptors.append(pollfd(fd: polled.descriptor, events: polled.events, revents: 0))
+            return descriptors.count - 1
+        }
         let windowsFrom = descriptors.count
         descriptors += windows.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let count = descriptors.count
@@ -200,6 +210,8 @@ package final class DesktopFrontEnd {
         if descriptors[1].revents != 0, watch.drain(), server == nil { serverRetry.now() }
         if let serverIndex, descriptors[serverIndex].revents != 0 { serviceServer(descriptors[serverIndex].revents) }
         if let busIndex, desktop != nil { serviceDesktop(descriptors[busIndex].revents) }
+        // Serviced on every round: its queued answers and sd-bus's own timers need no readiness.
+        if locationIndex != nil || location?.polled != nil { serviceLocation() }
         for window in descriptors[windowsFrom...] where window.revents != 0 { serviceWindow(window.fd) }
         let now = MonotonicClock.now()
         for (key, due) in awaitingReplacement where due <= now { closeReplaced(key) }
@@ -216,7 +228,7 @@ package final class DesktopFrontEnd {
         let now = MonotonicClock.now()
         var next: UInt64? = ([serverRetry.due, busRetry.due].compactMap { $0 } + awaitingReplacement.values
                              + desktopCalls.values.compactMap(\.due)).min()
-        if let busDue = desktop?.connection.timeout {
+        for busDue in [desktop?.connection.timeout, location?.polled?.timeout].compactMap({ $0 }) {
             let due = busDue * 1_000
             next = min(next ?? due, due)
         }
@@ -265,6 +277,8 @@ package final class DesktopFrontEnd {
         relisting = nil
         // The portal call under way lost its answers with the connection.
         portalBusy = false
+        // Positions cannot reach it meanwhile: GeoClue is asked again once the regions are listed again.
+        location?.want(false)
         keepUnansweredAnswers()
         log.record("disconnected", [("reason", .string(why))], "the server went away (\(why)); reconnecting")
         watch.arm()
