@@ -52,7 +52,7 @@ extension DesktopFrontEnd {
         }
         let replacing = existing.flatMap { $0.desktopID == 0 ? nil : $0.desktopID }
         notifying[key] = Notifying()
-        let call = track("Notify", key.description)
+        let call = track("Notify", identifier)
         do throws(BusError) {
             try bus.notify(mapped.notification, replacing: replacing) { [unowned self] result in
                 answered(call)
