@@ -94,6 +94,11 @@ struct GeoClueTests {
         try geoclue.move(48.80, 2.35, accuracy: 10)
         let outside = try rig.waitFor("located") { $0["latitude"] == .double(48.80) }
         #expect(outside["fired"] == .array([]), "\(outside)")
+        // What GeoClue says is checked: a latitude beyond the pole never reaches the server.
+        try geoclue.move(95, 2.35, accuracy: 10)
+        let refused = try rig.waitFor("location") { $0["geoclue"] == .string("failed") }
+        #expect(refused["code"] == .string("dbus.unexpected-reply"), "\(refused)")
+        #expect(!rig.events("located").contains { $0["latitude"] == .double(95) }, "\(rig.desktopLog)")
         // Into the region: the request fires and its notification is shown.
         try geoclue.move(48.8566, 2.3522, accuracy: 10)
         let inside = try rig.waitFor("located") { $0["latitude"] == .double(48.8566) }
