@@ -12,9 +12,13 @@ import TidingsBase
 /// into its log (`calls`), and moves the device when told (`move`, a line
 /// on a FIFO it reads), emitting `LocationUpdated` like GeoClue does.
 final class GeoClueDouble: @unchecked Sendable {
+    /// The double's process.
     let process: BackgroundProcess
+    /// Its log: a JSON line per call received and per position emitted.
     let log: String
+    /// The FIFO it reads its commands from.
     private let commands: String
+    /// The FIFO's writing end, opened at the first move.
     private var writer: FileHandle?
 
     /// Starts the double on the bus at `address`, its files in `directory`; returns once it owns its name.

@@ -28,14 +28,19 @@ package final class LocationFollower {
 
     /// The connection to GeoClue's bus, and what its dispatch queued.
     private final class Bus {
+        /// The connection, owned here.
         let connection: BusConnection
+        /// What the answers and signals met in `processPending` left to do, in order.
         var arrivals: [() -> Void] = []
+        /// Owns `connection`.
         init(_ connection: consuming BusConnection) { self.connection = connection }
     }
 
     /// The D-Bus address of GeoClue's bus.
     private let address: String
+    /// libsystemd, for the connection.
     private let library: SDBusLibrary
+    /// GeoClue's calls.
     private let geoclue: GeoClueClient
     /// The id GeoClue is told the client is (`DesktopId`).
     package let desktopID: String
@@ -43,6 +48,7 @@ package final class LocationFollower {
     package let accuracy: GeoClueClient.AccuracyLevel
     /// How far, in metres, the device moves before GeoClue says so again.
     package let distanceThreshold: UInt32
+    /// The connection, once made; nil again when it is lost.
     private var bus: Bus?
     /// The client's path, once GetClient answered (and its signal subscribed to).
     private var client: String?
