@@ -8,7 +8,8 @@ import TidingsProtocol
 /// server's public protocol only.
 ///
 /// One thread, one `poll` loop over: the server's socket (non-blocking
-/// JSON-RPC, every call answered through a callback), the bus, the stop
+/// JSON-RPC, every call answered through a callback), the bus, GeoClue's
+/// bus while a region request is pending (`DesktopFrontEnd+Location`), the stop
 /// pipe (SIGTERM/SIGINT), the inotify watch of the socket's directory, and
 /// the reconnection timers. Either connection may go away and come back: the
 /// server's events resume after the last `seq` handled (else everything is
