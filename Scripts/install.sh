@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs tidings under a prefix: the binary, the C header and its
-# pkg-config file, the Swift SDK package (for tidings new), the manual pages,
+# pkg-config file, the Swift SDK package and the app library's package (for
+# tidings new), the manual pages,
 # the bash/zsh/fish completions, the systemd user units for tidings serve
 # and tidings desktop, and the notification portal's backend files.
 set -euo pipefail
@@ -14,6 +15,7 @@ Installs tidings under PREFIX (default /usr/local):
   PREFIX/include/tidings/tidings.h            the C ABI
   PREFIX/lib/pkgconfig/tidings.pc             pkg-config --cflags tidings
   PREFIX/share/tidings/TidingsSDK/            the Swift SDK package a Swift extension depends on
+  PREFIX/share/tidings/TidingsApp/            the app library's package (product TidingsApp) an app depends on
   PREFIX/share/man/man1/tidings*.1            man tidings, man tidings-deliver, ...
   PREFIX/share/bash-completion/completions/tidings
   PREFIX/share/zsh/site-functions/_tidings
@@ -64,11 +66,9 @@ install -d "$root/bin" "$root/include/tidings" "$root/lib/pkgconfig" "$root/shar
 install -m 0755 "$binary" "$root/bin/tidings"
 install -m 0644 Sources/TidingsABI/include/tidings.h "$root/include/tidings/tidings.h"
 sed -e "s|@PREFIX@|$prefix|g" -e "s|@VERSION@|$version|g" Packaging/tidings.pc.in > "$root/lib/pkgconfig/tidings.pc"
-sdk=$root/share/tidings/TidingsSDK
-rm -rf "$sdk" && install -d "$sdk/Sources"
-sed -e "s|@VERSION@|$version|g" Packaging/sdk-package.swift.in > "$sdk/Package.swift"
-# The SDK's sources only, never what a build or an editor left beside them: in a git checkout (this
-# directory its top), the files git tracks; else the source files (*.swift, *.h, *.c, module.modulemap, include/).
+# The Swift packages, each its Package.swift and its modules' sources only, never what a build or an
+# editor left beside them: in a git checkout (this directory its top), the files git tracks; else the
+# source files (*.swift, *.h, *.c, module.modulemap, include/).
 if [ "$(git rev-parse --show-toplevel 2> /dev/null)" = "$(pwd -P)" ]; then checkout=yes; else checkout=no; fi
 sources() {
     if [ $checkout = yes ]; then
@@ -78,16 +78,28 @@ sources() {
             -o -path "Sources/$1/include/*" \) -print0
     fi
 }
-for module in TidingsABI TidingsBase TidingsSDK; do
-    sources $module | while IFS= read -r -d '' file; do
-        case $file in
-            *.docc/*) continue ;;   # the documentation catalogue is the docs build's, not the package's
-        esac
-        # A tracked file deleted from the work tree is not there to install.
-        [ -f "$file" ] || continue
-        install -D -m 0644 "$file" "$sdk/$file"
+# install_package NAME TEMPLATE MODULE...: PREFIX/share/tidings/NAME, its Package.swift from TEMPLATE.
+install_package() {
+    local package=$root/share/tidings/$1 template=$2
+    shift 2
+    rm -rf "$package" && install -d "$package/Sources"
+    sed -e "s|@VERSION@|$version|g" "$template" > "$package/Package.swift"
+    for module in "$@"; do
+        [ -d "Sources/$module" ] || { echo "install.sh: Sources/$module is missing" >&2; exit 66; }
+        sources "$module" | while IFS= read -r -d '' file; do
+            case $file in
+                *.docc/*) continue ;;   # the documentation catalogue is the docs build's, not the package's
+            esac
+            # A tracked file deleted from the work tree is not there to install.
+            [ -f "$file" ] || continue
+            install -D -m 0644 "$file" "$package/$file"
+        done
     done
-done
+}
+# What a Swift extension made by tidings new depends on.
+install_package TidingsSDK Packaging/sdk-package.swift.in TidingsABI TidingsBase TidingsSDK
+# What an app depends on: TidingsApp and the modules it needs (Docs/app-library.md gives the package line).
+install_package TidingsApp Packaging/app-package.swift.in TidingsABI TidingsBase TidingsProtocol TidingsApp
 sed -e "s|@BINDIR@|$prefix/bin|g" Packaging/tidings.service.in > "$root/$units/tidings.service"
 sed -e "s|@BINDIR@|$prefix/bin|g" Packaging/tidings-desktop.service.in > "$root/$units/tidings-desktop.service"
 # The notification portal's backend (tidings desktop): its .portal file, a portals.conf, its D-Bus activation.

@@ -56,7 +56,9 @@ public struct TriggerDateComponents: Sendable, Hashable {
     public var weekOfMonth: Int?
     /// The week of the year.
     public var weekOfYear: Int?
-    /// The time zone's name (`Europe/Berlin`); the user's zone when nil.
+    /// The time zone's name (`Europe/Berlin`); when nil, the app's zone, as
+    /// on the device: ``UserNotificationCenter/add(_:)`` sends the process's
+    /// (`TZ`, else `/etc/localtime`'s name), which the host matches in.
     public var timeZone: String?
 
     /// Components with those given set.

@@ -37,6 +37,9 @@ public actor UserNotificationCenter {
     /// concurrent executor, as in an app. An unstructured task does not
     /// inherit its creator's preference, so the center passes it on.
     nonisolated let executor: (any TaskExecutor)?
+    /// The zone calendar triggers without one of their own are sent in, set
+    /// with ``sendTimeZone(_:)``; nil: the process's, read at each ``add(_:)``.
+    var sentTimeZone: String?
 
     /// The center of `app`, talking to the host at `socketPath`, by default
     /// `$XDG_RUNTIME_DIR/tidings/tidings.sock` as `tidings serve` listens
@@ -85,16 +88,26 @@ public actor UserNotificationCenter {
     // MARK: Requests
 
     /// Delivers a request now (no trigger: its attachment files are moved
-    /// into the host's store, as iOS moves them) or schedules it (`add(_:)`).
+    /// into the host's store, as iOS moves them) or schedules it (`add(_:)`);
+    /// a calendar trigger whose components name no zone is sent in the app's,
+    /// the process's (`TZ`, else `/etc/localtime`'s name), and matched there.
     public func add(_ request: NotificationRequest) async throws {
         if request.trigger != nil {
-            _ = try await call(.requestsAdd, ["app": .string(app), "request": request.json])
+            let sent = request.sent(inZone: sentTimeZone ?? TriggerTimeZone.processZone())
+            _ = try await call(.requestsAdd, ["app": .string(app), "request": sent.json])
         } else {
             _ = try await call(.notificationsDeliver, [
                 "app": .string(app), "identifier": .string(request.identifier), "payload": request.json,
                 "attachments": "move", "answer": "presentation",
             ])
         }
+    }
+
+    /// Sends calendar triggers whose components name no zone in `zone`
+    /// instead of the process's (the tests' app in a zone of its own, without
+    /// changing the test process's `TZ`); nil: the process's again.
+    package func sendTimeZone(_ zone: String?) {
+        sentTimeZone = zone
     }
 
     /// The app's requests waiting for their trigger, soonest first (`pendingNotificationRequests()`).

@@ -14,11 +14,15 @@ final class HostFixture: @unchecked Sendable {
     private(set) var server: BackgroundProcess
     private(set) var frontEnd: RPCClient
 
-    init(_ options: [String] = []) throws {
+    /// The server's environment beside HOME and NO_COLOR (TZ, for one in a zone of its own).
+    private let environment: [String: String]
+
+    init(_ options: [String] = [], environment: [String: String] = [:]) throws {
+        self.environment = environment
         directory = TemporaryDirectory()
         socket = directory.file("tidings.sock")
         try FileManager.default.createDirectory(atPath: directory.file("extensions"), withIntermediateDirectories: true)
-        server = try Self.start(directory: directory, socket: socket, options: options, log: "server.log")
+        server = try Self.start(directory: directory, socket: socket, options: options, environment: environment, log: "server.log")
         frontEnd = try RPCClient(path: socket)
     }
 
@@ -26,11 +30,13 @@ final class HostFixture: @unchecked Sendable {
         server.stop()
     }
 
-    private static func start(directory: TemporaryDirectory, socket: String, options: [String], log: String) throws -> BackgroundProcess {
+    private static func start(directory: TemporaryDirectory, socket: String, options: [String], environment: [String: String] = [:],
+                              log: String) throws -> BackgroundProcess {
         try? FileManager.default.removeItem(atPath: socket)
         let server = try BackgroundProcess(Locations.product("tidings"), [
             "serve", "--socket", socket, "--state", directory.file("state"), "--extensions", directory.file("extensions"),
-        ] + options, environment: ["HOME": directory.path, "NO_COLOR": "1"], log: directory.file(log))
+        ] + options, environment: environment.merging(["HOME": directory.path, "NO_COLOR": "1"]) { _, fixed in fixed },
+           log: directory.file(log))
         try #require(BackgroundProcess.wait(forListener: socket), "the server did not start")
         return server
     }
@@ -38,7 +44,7 @@ final class HostFixture: @unchecked Sendable {
     /// Stops the server and starts it again on the same state; the front end connects again.
     func restart() throws {
         server.stop()
-        server = try Self.start(directory: directory, socket: socket, options: [], log: "server-2.log")
+        server = try Self.start(directory: directory, socket: socket, options: [], environment: environment, log: "server-2.log")
         frontEnd = try RPCClient(path: socket)
     }
 

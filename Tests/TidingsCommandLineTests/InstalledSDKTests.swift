@@ -2,20 +2,22 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Scripts/install.sh installs the Swift SDK package's sources and nothing a
-/// build or an editor left beside them: git's files in a checkout, else the
-/// source files. Each case runs on a copy of the tree, so nothing is planted
-/// in the checkout.
+/// Scripts/install.sh installs the Swift SDK package's sources, and the app
+/// library's package's, and nothing a build or an editor left beside them:
+/// git's files in a checkout, else the source files. Each case runs on a
+/// copy of the tree, so nothing is planted in the checkout.
 @Suite struct InstalledSDKTests {
     let scratch = TemporaryDirectory("installed-sdk")
     static let modules = ["TidingsABI", "TidingsBase", "TidingsSDK"]
+    /// The app library's package's modules: TidingsApp and what it needs.
+    static let appModules = ["TidingsABI", "TidingsBase", "TidingsProtocol", "TidingsApp"]
 
-    /// A copy of what install.sh reads (the script, Packaging, the SDK's modules), with stray files planted in it.
+    /// A copy of what install.sh reads (the script, Packaging, both packages' modules), with stray files planted in it.
     func copyOfTheTree(_ name: String) throws -> String {
         let tree = scratch.file(name)
         let files = FileManager.default
         try files.createDirectory(atPath: tree + "/Sources", withIntermediateDirectories: true)
-        for part in ["Scripts", "Packaging"] + Self.modules.map({ "Sources/\($0)" }) {
+        for part in ["Scripts", "Packaging"] + Set(Self.modules + Self.appModules).sorted().map({ "Sources/\($0)" }) {
             try files.copyItem(atPath: Locations.repositoryFile(part), toPath: "\(tree)/\(part)")
         }
         return tree
@@ -35,7 +37,11 @@ import Testing
         let install = try ProcessRunner.run("/bin/bash", [tree + "/Scripts/install.sh", "--prefix", prefix,
                                                           "--binary", Locations.product("tidings")])
         #expect(install.status == 0, "\(install.standardError)")
-        let sdk = prefix + "/share/tidings/TidingsSDK"
+        return try installedSources(of: prefix + "/share/tidings/TidingsSDK")
+    }
+
+    /// The files of an installed package's Sources, relative to the package.
+    func installedSources(of sdk: String) throws -> Set<String> {
         #expect(FileManager.default.fileExists(atPath: sdk + "/Package.swift"))
         let listed = try FileManager.default.subpathsOfDirectory(atPath: sdk + "/Sources")
         return Set(listed.filter { path in
@@ -44,10 +50,10 @@ import Testing
         }.map { "Sources/" + $0 })
     }
 
-    /// The files under the SDK's modules in `tree`, not the documentation catalogue.
-    func sources(in tree: String, where keep: (String) -> Bool) throws -> Set<String> {
+    /// The files under `modules` (the SDK's by default) in `tree`, not the documentation catalogue.
+    func sources(in tree: String, modules: [String] = modules, where keep: (String) -> Bool) throws -> Set<String> {
         var found: Set<String> = []
-        for module in Self.modules {
+        for module in modules {
             for path in try FileManager.default.subpathsOfDirectory(atPath: "\(tree)/Sources/\(module)") {
                 let file = "Sources/\(module)/\(path)"
                 var isDirectory: ObjCBool = false
@@ -86,5 +92,25 @@ import Testing
         #expect(installed.contains("Sources/TidingsABI/include/tidings.h") && installed.contains("Sources/TidingsBase/Diagnostics/Diagnostic.swift"))
         #expect(installed.isDisjoint(with: Self.strays))
         #expect(!installed.contains { $0.contains(".docc/") })
+    }
+
+    @Test func theAppLibrarysPackageHoldsTidingsAppAndWhatItNeeds() throws {
+        let tree = try copyOfTheTree("app")
+        try plantStrays(in: tree)
+        _ = try install(from: tree)
+        let package = tree + "-prefix/share/tidings/TidingsApp"
+        let installed = try installedSources(of: package)
+        let expected = try sources(in: tree, modules: Self.appModules) { file in
+            file.hasSuffix(".swift") || file.hasSuffix(".h") || file.hasSuffix(".c") || file.hasSuffix("/module.modulemap")
+                || file.contains("/include/")
+        }
+        #expect(installed == expected, "unexpected: \(installed.subtracting(expected)); missing: \(expected.subtracting(installed))")
+        #expect(installed.contains("Sources/TidingsApp/UserNotificationCenter.swift"))
+        #expect(installed.isDisjoint(with: Self.strays))
+        // Its manifest names each module it holds, and the product an app depends on.
+        let manifest = try String(contentsOfFile: package + "/Package.swift", encoding: .utf8)
+        #expect(manifest.contains(".library(name: \"TidingsApp\", targets: [\"TidingsApp\"])"), "\(manifest)")
+        for module in Self.appModules { #expect(manifest.contains(".target(name: \"\(module)\""), "\(module)") }
+        #expect(!manifest.contains("@VERSION@"))
     }
 }

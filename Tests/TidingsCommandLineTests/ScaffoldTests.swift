@@ -68,8 +68,42 @@ import Testing
         let swift = try installed.run("new", "Swifty", "--into", scratch.path)
         #expect(swift.status == 66)
         #expect(swift.standardError.contains("Cannot find the Tidings Swift package from this tidings"), "\(swift.standardError)")
-        #expect(swift.standardError.contains("old-prefix (include/tidings/tidings.h, share/tidings/TidingsSDK/Package.swift)"))
+        #expect(swift.standardError.contains(
+            "old-prefix (include/tidings/tidings.h, share/tidings/TidingsSDK/Package.swift, share/tidings/TidingsApp/Package.swift)"))
         #expect(swift.standardError.contains("with --tidings"))
         #expect(!files.fileExists(atPath: scratch.file("Swifty")))
+
+        // Nor an app without the app library's package.
+        let app = try installed.run("new", "Appy", "--kind", "app", "--into", scratch.path)
+        #expect(app.status == 66)
+        #expect(app.standardError.contains("Cannot find the app library's package (TidingsApp) from this tidings"), "\(app.standardError)")
+        #expect(!files.fileExists(atPath: scratch.file("Appy")))
+    }
+
+    /// An app from a checkout's tidings: a package with one executable on the
+    /// checkout's TidingsApp, named by the checkout's identity; `--kind app`
+    /// takes neither C nor categories.
+    @Test func anAppDependsOnTheCheckoutsTidingsApp() throws {
+        #expect(try tidings.run("new", "Pills", "--kind", "app", "--language", "c").status == 64)
+        #expect(try tidings.run("new", "Pills", "--kind", "app", "--categories", "a").status == 64)
+        // A package without TidingsApp (an installed SDK's, say): refused, nothing made.
+        let sdk = scratch.file("TidingsSDK")
+        try FileManager.default.createDirectory(atPath: sdk + "/Sources/TidingsSDK", withIntermediateDirectories: true)
+        try "// swift-tools-version: 6.0\n".write(toFile: sdk + "/Package.swift", atomically: true, encoding: .utf8)
+        let wrong = try tidings.run("new", "Wrong", "--kind", "app", "--tidings", sdk, "--into", scratch.path)
+        #expect(wrong.status == 66 && wrong.standardError.contains("holds no TidingsApp"), "\(wrong.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("Wrong")))
+        let made = try tidings.run("new", "Pills", "--kind", "app", "--app", "org.example.pills", "--into", scratch.path, "--json")
+        #expect(made.status == 0, "\(made.standardError)")
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(made.standardOutput.utf8)) as? [String: Any])
+        #expect(plan["build"] as? String == "swift build" && plan["run"] as? String == ".build/debug/Pills", "\(plan)")
+        let manifest = try String(contentsOfFile: scratch.file("Pills/Package.swift"), encoding: .utf8)
+        let checkout = Locations.repository.replacingOccurrences(of: "//", with: "/")
+        let identity = (checkout as NSString).lastPathComponent.lowercased()
+        #expect(manifest.contains(".package(path: \"\(checkout)\")"), "\(manifest)")
+        #expect(manifest.contains(".product(name: \"TidingsApp\", package: \"\(identity)\")"), "\(manifest)")
+        let main = try String(contentsOfFile: scratch.file("Pills/Sources/Pills/main.swift"), encoding: .utf8)
+        #expect(main.contains("UserNotificationCenter(app: \"org.example.pills\"") && main.contains("requestAuthorization"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("Pills/Info.plist")))
     }
 }

@@ -164,6 +164,8 @@ import TestSupport
             (["--remove", "tea"], 64, "needs --app"),
             (["--list", "--in", "5m"], 64, "--list takes no --in"),
             (["--location", "north"], 64, "--location takes LAT,LON[,ACCURACY]"),
+            (["--location", "91,0"], 64, "--location: A latitude is -90 to 90 degrees"),
+            (["--location", "0,0,-5"], 64, "--location: An accuracy is a finite number of metres"),
         ]
         for (arguments, status, message) in refusals {
             let result = try schedule(arguments, socket: socket)

@@ -75,6 +75,45 @@ struct DesktopFrontEndTests {
         #expect(listed.map { $0["app"] } == [.string("com.example.other")], "\(listed)")
     }
 
+    /// Two apps deliver `dose-1`: dunst shows both, each under a desktop id
+    /// of its own, and accepting one answers that app's only.
+    @Test func twoAppsOfOneIdentifierBothShowAndEachAnswerGoesToItsApp() throws {
+        let rig = try started()
+        let other = "com.example.other"
+        var categories = try JSON.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Locations.repositoryFile(
+            "Plugins/EventInvite/Payloads/categories.json")))), file: nil)
+        if case .object(let members) = categories {
+            categories = .object(members.map { $0.0 == "app" ? ($0.0, .string(other)) : $0 })
+        }
+        _ = try rig.client().call("categories.register", categories)
+        try rig.deliverInvite("dose-1", title: "Events' dose")
+        try rig.deliverInvite("dose-1", title: "Other's dose", app: other)
+        let mine = try rig.waitFor("shown") { $0["identifier"] == .string("dose-1") && $0["app"] == .string(FrontEndRig.app) }
+        let others = try rig.waitFor("shown") { $0["identifier"] == .string("dose-1") && $0["app"] == .string(other) }
+        let mineID = try #require(mine["desktopID"]?.integerValue)
+        let othersID = try #require(others["desktopID"]?.integerValue)
+        #expect(mineID != othersID, "one desktop notification shows both: \(rig.desktopLog)")
+        #expect(eventually { [mineID, othersID].allSatisfy { id in rig.dunstShowed.contains { $0.id == "\(id)" } } },
+                "dunst did not show both: \(rig.dunstShowed)")
+        #expect(eventually { (try? rig.dunstOnScreen()) == 2 }, "dunst does not show both")
+        // Accepting the other app's answers it, not EventInvite's.
+        try rig.chooseInMenu("\(othersID),accept")
+        let responded = try rig.waitFor("responded") { $0["identifier"] == .string("dose-1") }
+        #expect(responded["app"] == .string(other) && responded["action"] == .string("accept"), "\(rig.desktopLog)")
+        #expect(responded["receiver"] == .string("app"), "\(rig.desktopLog)")
+        let inbox = try rig.client().call("inbox.list", .object([("app", .string(other))]))["entries"]?.arrayValue ?? []
+        #expect(inbox.contains { $0["actionIdentifier"] == .string("accept") }, "\(inbox)")
+        let mineInbox = try rig.client().call("inbox.list", .object([("app", .string(FrontEndRig.app))]))["entries"]?.arrayValue ?? []
+        #expect(!mineInbox.contains { $0["actionIdentifier"] == .string("accept") }, "EventInvite's was answered too: \(mineInbox)")
+        let listed = try rig.client().call("notifications.list")["notifications"]?.arrayValue ?? []
+        #expect(listed.contains { $0["app"] == .string(FrontEndRig.app) }, "EventInvite's dose-1 went: \(listed)")
+        // Accepting EventInvite's reaches its extension.
+        try rig.chooseInMenu("\(mineID),accept")
+        let second = try rig.waitFor("responded") { $0["app"] == .string(FrontEndRig.app) }
+        #expect(second["receiver"] == .string("extension"), "\(rig.desktopLog)")
+        #expect(rig.events("responded").count == 2, "\(rig.desktopLog)")
+    }
+
     @Test func signalsForgedByAnotherConnectionAreIgnored() throws {
         let rig = try started()
         try rig.deliverInvite("invite-forged")

@@ -78,9 +78,10 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
         try RPCClient(path: socket)
     }
 
-    /// Delivers EventInvite's invite.json under `identifier`, with `title` instead of its own when given.
+    /// Delivers EventInvite's invite.json under `identifier` (for `app`, EventInvite's by default),
+    /// with `title` instead of its own when given.
     @discardableResult
-    func deliverInvite(_ identifier: String, title: String? = nil) throws -> JSON {
+    func deliverInvite(_ identifier: String, title: String? = nil, app: String = DesktopRig.app) throws -> JSON {
         var payload = try JSON.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Locations.repositoryFile(
             "Plugins/EventInvite/Payloads/invite.json")))), file: nil)
         guard case .object(var members) = payload, case .object(var content)? = payload["content"] else { return .null }
@@ -90,7 +91,7 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
                                                                                   ("path", .string(image))])])) : $0 }
         members = members.map { $0.0 == "content" ? ($0.0, .object(content)) : $0 }
         payload = .object(members)
-        return try client().call("notifications.deliver", .object([("payload", payload), ("app", .string(Self.app)),
+        return try client().call("notifications.deliver", .object([("payload", payload), ("app", .string(app)),
                                                                    ("identifier", .string(identifier))]))
     }
 
@@ -119,8 +120,10 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
     /// shown (it is written after the round that logged them): what a kill -9 leaves.
     func waitForKept(_ identifiers: [String]) {
         #expect(eventually {
-            let kept = (try? JSON.parse(Array(text(of: directory.file("desktop.json")).utf8)))?["shown"]
-            return identifiers.allSatisfy { (kept?[$0]?["id"]?.integerValue ?? 0) != 0 }
+            let kept = (try? JSON.parse(Array(text(of: directory.file("desktop.json")).utf8)))?["shown"]?.arrayValue ?? []
+            return identifiers.allSatisfy { identifier in
+                kept.contains { $0["identifier"]?.stringValue == identifier && ($0["id"]?.integerValue ?? 0) != 0 }
+            }
         }, "the front end's state does not keep \(identifiers): \(text(of: directory.file("desktop.json")))")
     }
 
@@ -182,11 +185,12 @@ extension DesktopRig where Session == DunstTests.Session {
         let directory = TemporaryDirectory("desktop-front-end")
         let menu = try directory.write("""
             #!/bin/sh
-            # dunst's context menu: record what it offers, pick the line of the action in `choice`.
+            # dunst's context menu: record what it offers, pick the line of the action in `choice`
+            # (KEY: the first notification's; ID,KEY: that desktop notification's).
             cat > "\(directory.file("menu.txt")).tmp"
             mv "\(directory.file("menu.txt")).tmp" "\(directory.file("menu.txt"))"
             key=$(cat "\(directory.file("choice"))" 2>/dev/null)
-            [ -n "$key" ] && grep -F ",$key]" "\(directory.file("menu.txt"))" | head -n 1
+            [ -n "$key" ] && grep -F -e ",$key]" -e "[$key]" "\(directory.file("menu.txt"))" | head -n 1
             exit 0
             """, to: "dmenu.sh")
         let record = try directory.write("""
@@ -215,7 +219,7 @@ extension DesktopRig where Session == DunstTests.Session {
             """, services: services))
     }
 
-    /// Opens dunst's context menu; the dmenu script picks the action `key` (none: "").
+    /// Opens dunst's context menu; the dmenu script picks the action `key` (none: ""; `ID,KEY`: of desktop notification ID).
     func chooseInMenu(_ key: String) throws {
         _ = try directory.write(key, to: "choice")
         try? FileManager.default.removeItem(atPath: directory.file("menu.txt"))

@@ -3,54 +3,64 @@ import TidingsProtocol
 
 /// The desktop's side: what is shown and closed, and what the user does there.
 extension DesktopFrontEnd {
-    /// Shows `presentation` of `identifier` (of `app`): Notify, replacing
-    /// what shows it already when that differs; closes it when it is
-    /// dismissed. From a re-list, a notification the desktop closed by
-    /// itself (expired, dismissed) stays closed unless it changed.
-    func show(_ identifier: String, app: String, _ presentation: JSON, fromRelist: Bool, notification: JSON? = nil) {
-        relisting?.unseen.remove(identifier)
-        appOf[identifier] = app
-        if let notification { notifications[identifier] = notification }
-        if presentation["dismissed"]?.boolValue == true { return close(identifier, reason: "dismissed") }
+    /// Gives `key` what an older `desktop.json` kept of its identifier
+    /// without an app (its desktop id, and that it is to be taken over), when
+    /// `key` has nothing of its own: the first delivery, event or re-list
+    /// naming the identifier says whose it was.
+    func adopt(_ key: ShownKey) {
+        guard shown.adopt(key) else { return }
+        if takeOver.remove(key.legacy) != nil { takeOver.insert(key) }
+    }
+
+    /// Shows `presentation` of `key`: Notify, replacing what shows it
+    /// already when that differs; closes it when it is dismissed. From a
+    /// re-list, a notification the desktop closed by itself (expired,
+    /// dismissed) stays closed unless it changed.
+    func show(_ key: ShownKey, _ presentation: JSON, fromRelist: Bool, notification: JSON? = nil) {
+        adopt(key)
+        let identifier = key.identifier, app = key.app
+        relisting?.unseen.remove(key)
+        if let notification { notifications[key] = notification }
+        if presentation["dismissed"]?.boolValue == true { return close(key, reason: "dismissed") }
         // Its window draws the expanded interface: the desktop keeps what it showed.
-        if windows.isOpen(identifier), presentation["expanded"]?.boolValue == true { return }
+        if windows.isOpen(key), presentation["expanded"]?.boolValue == true { return }
         guard let bus = desktop else {
             relistOwed = true
             return
         }
         // Its id comes with the answer to the Notify sent: what changed meanwhile is shown after.
-        if notifying[identifier] != nil {
-            notifying[identifier]?.next = (app, presentation, fromRelist)
+        if notifying[key] != nil {
+            notifying[key]?.next = (presentation, fromRelist)
             return
         }
         // With its notification beside it, the mapping knows its attachments (the banner's image).
-        let delivered = notifications[identifier].map { JSON.object([("presentation", presentation), ("notification", $0)]) }
+        let delivered = notifications[key].map { JSON.object([("presentation", presentation), ("notification", $0)]) }
         var appDisplay = display(of: app)
         // A portal notification's theme icon is its own, where the app registered none.
-        if appDisplay.icon.isEmpty, let icon = PortalDelivery.themedIcon(of: notifications[identifier]) { appDisplay.icon = icon }
+        if appDisplay.icon.isEmpty, let icon = PortalDelivery.themedIcon(of: notifications[key]) { appDisplay.icon = icon }
         let mapped = DesktopPresentation(presentation: delivered ?? presentation, app: appDisplay,
                                          capabilities: bus.capabilities)
         log.degraded(mapped.degradations, identifier: identifier)
-        let existing = shown.entries[identifier]
+        let existing = shown.entries[key]
         // Shown from another connection (a previous run's): the notification server
         // addresses its close and click to that one, so it is shown again from this one.
-        let takingOver = existing.map { $0.desktopID != 0 } == true && takeOver.contains(identifier)
+        let takingOver = existing.map { $0.desktopID != 0 } == true && takeOver.contains(key)
         if let existing, !takingOver, existing.fingerprint == ShownNotifications.fingerprint(of: mapped.notification),
            existing.desktopID != 0 || fromRelist {
-            shown.remember(identifier, mapped)
+            shown.remember(key, mapped)
             return
         }
         let replacing = existing.flatMap { $0.desktopID == 0 ? nil : $0.desktopID }
-        notifying[identifier] = Notifying()
+        notifying[key] = Notifying()
         let call = track("Notify", identifier)
         do throws(BusError) {
             try bus.notify(mapped.notification, replacing: replacing) { [unowned self] result in
                 answered(call)
-                let waiting = notifying.removeValue(forKey: identifier)
+                let waiting = notifying.removeValue(forKey: key)
                 switch result {
                 case .success(let desktopID):
-                    shown.show(identifier, as: desktopID, mapped)
-                    takeOver.remove(identifier)
+                    shown.show(key, as: desktopID, mapped)
+                    takeOver.remove(key)
                     let meanings = mapped.notification.actions.map { ($0.key, JSON.string(Self.meaning(of: mapped.actions[$0.key]))) }
                     log.record("shown", [("identifier", .string(identifier)), ("app", .string(app)),
                                          ("desktopID", .integer(Int64(desktopID))), ("replaced", .bool(replacing != nil)),
@@ -60,19 +70,19 @@ extension DesktopFrontEnd {
                                detailed: replacing != nil)
                 case .failure(let error):
                     // The notification server refused it: the connection stays, the next re-list tries again.
-                    log.record("refused", [("identifier", .string(identifier)), ("by", .string("desktop")),
+                    log.record("refused", [("identifier", .string(identifier)), ("app", .string(app)), ("by", .string("desktop")),
                                            ("message", .string(error.diagnostic.message))],
-                               "the notification server did not show \(identifier): \(error.diagnostic.message)")
+                               "the notification server did not show \(key): \(error.diagnostic.message)")
                 }
                 if let reason = waiting?.closeAfter {
-                    close(identifier, reason: reason)
+                    close(key, reason: reason)
                 } else if let next = waiting?.next {
-                    show(identifier, app: next.app, next.presentation, fromRelist: next.fromRelist)
+                    show(key, next.presentation, fromRelist: next.fromRelist)
                 }
             }
         } catch {
             answered(call)
-            notifying[identifier] = nil
+            notifying[key] = nil
             guard error.closedConnection else {
                 return log.record("refused", [("identifier", .string(identifier)), ("by", .string("desktop")),
                                               ("message", .string(error.diagnostic.message))],
@@ -133,19 +143,20 @@ extension DesktopFrontEnd {
         }
     }
 
-    /// Takes `identifier` off the screen and forgets it: the server dismissed it (`reason`), or no longer lists it.
-    func close(_ identifier: String, reason: String) {
-        relisting?.unseen.remove(identifier)
-        notifications[identifier] = nil
-        appOf[identifier] = nil
-        takeOver.remove(identifier)
-        if notifying[identifier] != nil { notifying[identifier] = Notifying(closeAfter: reason) }
-        guard let entry = shown.forget(identifier), entry.desktopID != 0 else { return }
+    /// Takes `key` off the screen and forgets it: the server dismissed it (`reason`), or no longer lists it.
+    func close(_ key: ShownKey, reason: String) {
+        adopt(key)
+        relisting?.unseen.remove(key)
+        notifications[key] = nil
+        takeOver.remove(key)
+        if notifying[key] != nil { notifying[key] = Notifying(closeAfter: reason) }
+        guard let entry = shown.forget(key), entry.desktopID != 0 else { return }
         invoked.remove(entry.desktopID)
-        closeOnDesktop(entry.desktopID, "closing \(identifier)")
-        log.record("closed", [("identifier", .string(identifier)), ("desktopID", .integer(Int64(entry.desktopID))),
+        closeOnDesktop(entry.desktopID, "closing \(key)")
+        log.record("closed", [("identifier", .string(key.identifier)), ("app", .string(key.app)),
+                              ("desktopID", .integer(Int64(entry.desktopID))),
                               ("by", .string("tidings")), ("reason", .string(reason))],
-                   "closed desktop notification \(entry.desktopID) (\(identifier)): \(reason)", detailed: true)
+                   "closed desktop notification \(entry.desktopID) (\(key)): \(reason)", detailed: true)
     }
 
     /// CloseNotification of `desktopID`, without waiting; `what` says what for, in the log.
@@ -165,9 +176,9 @@ extension DesktopFrontEnd {
     }
 
     /// Closes a replaced notification whose replacement did not come.
-    func closeReplaced(_ identifier: String) {
-        awaitingReplacement[identifier] = nil
-        close(identifier, reason: "replaced")
+    func closeReplaced(_ key: ShownKey) {
+        awaitingReplacement[key] = nil
+        close(key, reason: "replaced")
     }
 
     /// Shows the authorization prompt of an `authorization.requested` event
@@ -214,38 +225,40 @@ extension DesktopFrontEnd {
                 if case .authorize(let allow)? = promptActions[desktopID]?[key] { decide(app, allow: allow) }
                 return
             }
-            guard let identifier = shown.identifier(of: desktopID) else { return }
-            let action = shown.entries[identifier]?.presentation?.actions[key] ?? (key == "default" ? .respond("default") : nil)
-            log.record("invoked", [("identifier", .string(identifier)), ("desktopID", .integer(Int64(desktopID))),
+            guard let shownKey = shown.key(of: desktopID) else { return }
+            let action = shown.entries[shownKey]?.presentation?.actions[key] ?? (key == "default" ? .respond("default") : nil)
+            log.record("invoked", [("identifier", .string(shownKey.identifier)), ("app", .string(shownKey.app)),
+                                   ("desktopID", .integer(Int64(desktopID))),
                                    ("key", .string(key)), ("meaning", .string(Self.meaning(of: action)))],
-                       "the user chose \(key) on \(identifier)", detailed: true)
+                       "the user chose \(key) on \(shownKey)", detailed: true)
             switch action {
-            case .respond(let actionIdentifier)?: respond(identifier, action: actionIdentifier, text: nil)
-            case .openInterface?: openWindow(identifier)
-            case .typeIn(let actionIdentifier)?: openWindow(identifier, reply: actionIdentifier)
+            case .respond(let actionIdentifier)?: respond(shownKey, action: actionIdentifier, text: nil)
+            case .openInterface?: openWindow(shownKey)
+            case .typeIn(let actionIdentifier)?: openWindow(shownKey, reply: actionIdentifier)
             case .authorize?, .reply?, nil: break
             }
         case .replied(let desktopID, let text):
-            guard let identifier = shown.identifier(of: desktopID),
-                  let actions = shown.entries[identifier]?.presentation?.actions else { return }
+            guard let shownKey = shown.key(of: desktopID),
+                  let actions = shown.entries[shownKey]?.presentation?.actions else { return }
             let reply = actions.values.compactMap { action -> String? in
                 if case .reply(let identifier) = action { return identifier } else { return nil }
             }.sorted().first
-            if let reply { respond(identifier, action: reply, text: text) }
+            if let reply { respond(shownKey, action: reply, text: text) }
         case .closed(let desktopID, let reason):
             let afterAction = invoked.remove(desktopID) != nil
             if prompts.removeValue(forKey: desktopID) != nil {
                 promptActions[desktopID] = nil
                 return
             }
-            guard let identifier = shown.identifier(of: desktopID) else { return }
-            shown.retire(identifier)
-            takeOver.remove(identifier)
+            guard let key = shown.key(of: desktopID) else { return }
+            shown.retire(key)
+            takeOver.remove(key)
             let why = Self.reasonName(reason)
-            log.record("closed", [("identifier", .string(identifier)), ("desktopID", .integer(Int64(desktopID))),
+            log.record("closed", [("identifier", .string(key.identifier)), ("app", .string(key.app)),
+                                  ("desktopID", .integer(Int64(desktopID))),
                                   ("by", .string("desktop")), ("reason", .string(why)), ("afterAction", .bool(afterAction))],
-                       "desktop notification \(desktopID) (\(identifier)) closed: \(why)", detailed: true)
-            if reason == .dismissed && !afterAction { respond(identifier, action: "dismiss", text: nil) }
+                       "desktop notification \(desktopID) (\(key)) closed: \(why)", detailed: true)
+            if reason == .dismissed && !afterAction { respond(key, action: "dismiss", text: nil) }
         }
     }
 
@@ -261,8 +274,9 @@ extension DesktopFrontEnd {
 
     /// `notifications.respond` (now, or once the server is back); the server's events that follow drive the screen.
     /// One the response leaves delivered and off the screen is shown again.
-    private func respond(_ identifier: String, action: String, text: String?) {
-        var params: [(String, JSON)] = naming(identifier) + [("action", .string(action))]
+    private func respond(_ key: ShownKey, action: String, text: String?) {
+        let identifier = key.identifier
+        var params: [(String, JSON)] = naming(key) + [("action", .string(action))]
         if let text { params.append(("text", .string(text))) }
         answer(.notificationsRespond, .object(params)) { [unowned self] answer in
             switch answer {
@@ -271,20 +285,20 @@ extension DesktopFrontEnd {
                 let uncompleted = result["diagnostics"]?.arrayValue?.first {
                     ["response.completion-timeout", "response.completion-abandoned"].contains($0["code"]?.stringValue ?? "")
                 }?["message"]?.stringValue
-                log.record("responded", [("identifier", .string(identifier)), ("action", .string(action)),
+                log.record("responded", [("identifier", .string(identifier)), ("app", .string(key.app)), ("action", .string(action)),
                                          ("receiver", result["receiver"] ?? .null), ("option", result["option"] ?? .null),
                                          ("dismissed", result["dismissed"] ?? .null), ("completed", .bool(uncompleted == nil))],
-                           "answered \(action) on \(identifier): "
+                           "answered \(action) on \(key): "
                            + (uncompleted.map { "the extension did not complete it: \($0)" }
                               ?? "\(result["receiver"]?.stringValue ?? "nobody") received it"))
-                if result["dismissed"]?.boolValue == false, shown.entries[identifier]?.desktopID == 0,
+                if result["dismissed"]?.boolValue == false, shown.entries[key]?.desktopID == 0,
                    let presentation = result["presentation"], let app = presentation["app"]?.stringValue {
-                    show(identifier, app: app, presentation, fromRelist: false)
+                    show(ShownKey(app: app, identifier: identifier), presentation, fromRelist: false)
                 }
             case .failure(let error):
-                log.record("refused", [("identifier", .string(identifier)), ("action", .string(action)),
+                log.record("refused", [("identifier", .string(identifier)), ("app", .string(key.app)), ("action", .string(action)),
                                        ("code", .integer(error.code)), ("message", .string(error.message))],
-                           "the server refused \(action) on \(identifier): \(error.message)")
+                           "the server refused \(action) on \(key): \(error.message)")
             }
         }
     }
@@ -292,9 +306,10 @@ extension DesktopFrontEnd {
     /// "Show More": the interface in a window of its own (`tidings show`), one per notification;
     /// as text on the desktop (`open`) when no window can start. With `reply`,
     /// a text-input action's field shows in it from the start.
-    private func openWindow(_ identifier: String, reply: String? = nil) {
+    private func openWindow(_ key: ShownKey, reply: String? = nil) {
+        let identifier = key.identifier
         do throws(SystemError) {
-            guard try windows.open(identifier, app: appOf[identifier], reply: reply) else {
+            guard try windows.open(key, reply: reply) else {
                 return log.detail("the window of \(identifier) is open already")
             }
             log.record("window", [("identifier", .string(identifier)), ("window", .string("started"))],
@@ -303,7 +318,7 @@ extension DesktopFrontEnd {
             log.record("window", [("identifier", .string(identifier)), ("window", .string("failed")),
                                   ("message", .string("\(error)"))],
                        "cannot start the window of \(identifier) (\(error)); showing its interface as text")
-            open(identifier)
+            open(key)
         }
     }
 
@@ -311,15 +326,17 @@ extension DesktopFrontEnd {
     func serviceWindow(_ descriptor: Int32) {
         for report in windows.service(descriptor) {
             switch report {
-            case .line(let identifier, let line):
+            case .line(let key, let line):
+                let identifier = key.identifier
                 let event = line["event"]?.stringValue ?? "unknown"
                 log.record("window", [("identifier", .string(identifier)), ("window", .string(event)), ("line", line)],
                            "the window of \(identifier): \(event)")
-            case .ended(let identifier, let status, let signal):
+            case .ended(let key, let status, let signal):
+                let identifier = key.identifier
                 if status == WindowProcesses.noWindowStatus {
                     log.record("window", [("identifier", .string(identifier)), ("window", .string("unavailable"))],
                                "no window can be shown (no GTK 4 or no display); showing the interface of \(identifier) as text")
-                    open(identifier)
+                    open(key)
                 } else if let signal {
                     log.record("window", [("identifier", .string(identifier)), ("window", .string("ended")),
                                           ("signal", .integer(Int64(signal)))],
@@ -334,8 +351,9 @@ extension DesktopFrontEnd {
     }
 
     /// `notifications.open`: the `presentation.changed` that follows shows the extension's view.
-    private func open(_ identifier: String) {
-        answer(.notificationsOpen, .object(naming(identifier))) { [unowned self] answer in
+    private func open(_ key: ShownKey) {
+        let identifier = key.identifier
+        answer(.notificationsOpen, .object(naming(key))) { [unowned self] answer in
             switch answer {
             case .success:
                 log.record("opened", [("identifier", .string(identifier))], "opened the interface of \(identifier)", detailed: true)

@@ -6,7 +6,8 @@ extension DesktopFrontEnd {
     /// The events the front end subscribes to (`events.lagging` comes anyway).
     static let subscribedEvents: [EventName] = [.notificationDelivered, .presentationChanged, .notificationDismissed,
                                                 .responseForwarded, .authorizationRequested, .authorizationChanged,
-                                                .stateDegraded, .stateRecovered, .stateRepaired]
+                                                .stateDegraded, .stateRecovered, .stateRepaired,
+                                                .requestScheduled, .requestRemoved, .requestFired]
     /// What the front end needs of the protocol beyond version 1.
     static let neededCapabilities = ["events.seq", "events.resume", "events.filter"]
 
@@ -85,6 +86,7 @@ extension DesktopFrontEnd {
             if !resumed || !reconnected || relistOwed { relist() }
             sendKeptAnswers()
             pumpPortal()
+            listRegions()
         }
     }
 
@@ -103,16 +105,18 @@ extension DesktopFrontEnd {
         server.call(.notificationsList, .object([("cursor", cursor), ("limit", .integer(1000))])) { [unowned self] answer in
             guard relisting?.generation == generation, case .success(let page) = answer else { return }
             for item in page["notifications"]?.arrayValue ?? [] {
-                guard let identifier = item["notification"]?["identifier"]?.stringValue else { continue }
-                relisting?.unseen.remove(identifier)
+                guard let identifier = item["notification"]?["identifier"]?.stringValue,
+                      let app = item["app"]?.stringValue else { continue }
+                let key = ShownKey(app: app, identifier: identifier)
+                adopt(key)
+                relisting?.unseen.remove(key)
+                relisting?.unseen.remove(key.legacy)
                 relisting?.outstanding += 1
-                let app = item["app"]?.stringValue
-                let naming: [(String, JSON)] = [("identifier", .string(identifier))] + (app.map { [("app", JSON.string($0))] } ?? [])
-                server.call(.notificationsPresentation, .object(naming)) { [unowned self] answer in
+                server.call(.notificationsPresentation, .object(naming(key))) { [unowned self] answer in
                     guard relisting?.generation == generation else { return }
                     relisting?.outstanding -= 1
-                    if case .success(let presentation) = answer, let app {
-                        show(identifier, app: app, presentation, fromRelist: true, notification: item["notification"])
+                    if case .success(let presentation) = answer {
+                        show(key, presentation, fromRelist: true, notification: item["notification"])
                     }
                     finishRelist()
                 }
@@ -130,7 +134,7 @@ extension DesktopFrontEnd {
     private func finishRelist() {
         guard let relisting, relisting.listed, relisting.outstanding == 0 else { return }
         self.relisting = nil
-        for identifier in relisting.unseen.sorted() { close(identifier, reason: "gone") }
+        for key in relisting.unseen.sorted() { close(key, reason: "gone") }
         log.record("synchronised", [("shown", .integer(Int64(shown.entries.values.filter { $0.desktopID != 0 }.count))),
                                     ("closed", .integer(Int64(relisting.unseen.count)))],
                    "the screen shows what the server lists (\(relisting.unseen.count) closed that it no longer lists)")
@@ -144,25 +148,30 @@ extension DesktopFrontEnd {
         }
         log.detail("event \(method) \(params["seq"]?.integerValue.map(String.init) ?? "(replayed)")")
         // A replaced notification's new delivery comes right after its dismissal, or not at all.
-        let delivered = method == "notification.delivered" ? params["notification"]?["identifier"]?.stringValue : nil
-        for identifier in awaitingReplacement.keys where identifier != delivered { closeReplaced(identifier) }
+        let app = params["app"]?.stringValue
+        var delivered: ShownKey?
+        if method == "notification.delivered", let app, let identifier = params["notification"]?["identifier"]?.stringValue {
+            delivered = ShownKey(app: app, identifier: identifier)
+        }
+        for key in awaitingReplacement.keys where key != delivered { closeReplaced(key) }
         switch method {
         case "notification.delivered":
-            guard let identifier = params["notification"]?["identifier"]?.stringValue,
-                  let app = params["app"]?.stringValue, let presentation = params["presentation"] else { return }
-            awaitingReplacement[identifier] = nil
-            show(identifier, app: app, presentation, fromRelist: false, notification: params["notification"])
+            guard let delivered, let presentation = params["presentation"] else { return }
+            awaitingReplacement[delivered] = nil
+            show(delivered, presentation, fromRelist: false, notification: params["notification"])
         case "presentation.changed":
             guard let presentation = params["presentation"], let identifier = presentation["notification"]?.stringValue,
-                  let app = params["app"]?.stringValue else { return }
-            show(identifier, app: app, presentation, fromRelist: false)
+                  let app else { return }
+            show(ShownKey(app: app, identifier: identifier), presentation, fromRelist: false)
         case "notification.dismissed":
-            guard let identifier = params["identifier"]?.stringValue else { return }
+            guard let identifier = params["identifier"]?.stringValue, let app else { return }
+            let key = ShownKey(app: app, identifier: identifier)
+            adopt(key)
             let reason = params["reason"]?.stringValue ?? "dismissed"
-            if reason == "replaced", let entry = shown.entries[identifier], entry.desktopID != 0 {
-                awaitingReplacement[identifier] = MonotonicClock.deadline(after: Self.replacementWait)
+            if reason == "replaced", let entry = shown.entries[key], entry.desktopID != 0 {
+                awaitingReplacement[key] = MonotonicClock.deadline(after: Self.replacementWait)
             } else {
-                close(identifier, reason: reason)
+                close(key, reason: reason)
             }
         case "response.forwarded":
             forward(params)
@@ -174,6 +183,10 @@ extension DesktopFrontEnd {
             guard let app = params["app"]?.stringValue else { return }
             authorizationRequests[app] = nil
             closePrompt(of: app)
+        case "request.scheduled", "request.removed", "request.fired":
+            log.record("state", [("method", .string(method)), ("params", params)], "the server's state: \(method)",
+                       detailed: true)
+            if regions.handle(method, params) { followLocation() }
         case "events.lagging":
             log.record("lagging", [("behind", params["behind"] ?? .null), ("limit", params["limit"] ?? .null)],
                        "the front end is falling behind the server's events")

@@ -8,7 +8,8 @@ import TidingsProtocol
 /// server's public protocol only.
 ///
 /// One thread, one `poll` loop over: the server's socket (non-blocking
-/// JSON-RPC, every call answered through a callback), the bus, the stop
+/// JSON-RPC, every call answered through a callback), the bus, GeoClue's
+/// bus while a region request is pending (`DesktopFrontEnd+Location`), the stop
 /// pipe (SIGTERM/SIGINT), the inotify watch of the socket's directory, and
 /// the reconnection timers. Either connection may go away and come back: the
 /// server's events resume after the last `seq` handled (else everything is
@@ -33,14 +34,14 @@ package final class DesktopFrontEnd {
     var apps: [String: AppDisplay] = [:]
     /// Each notification's `notification` object as its delivery or a re-list
     /// gave it (its attachments: the banner's image); forgotten when it is closed.
-    var notifications: [String: JSON] = [:]
-    /// Each notification's app, as its delivery or a re-list named it: every
-    /// call about it names the app (two apps may use one identifier).
-    var appOf: [String: String] = [:]
+    /// Everything the front end keeps of a notification is by app and
+    /// identifier (`ShownKey`): two apps may use one identifier.
+    var notifications: [ShownKey: JSON] = [:]
 
-    /// The parameters naming the notification `identifier` in a call: its identifier, and its app when known.
-    func naming(_ identifier: String) -> [(String, JSON)] {
-        [("identifier", .string(identifier))] + (appOf[identifier].map { [("app", JSON.string($0))] } ?? [])
+    /// The parameters naming the notification `key` in a call: its identifier,
+    /// and its app (every call names it; an entry an older `desktop.json` kept without one names none).
+    func naming(_ key: ShownKey) -> [(String, JSON)] {
+        [("identifier", .string(key.identifier))] + (key.app.isEmpty ? [] : [("app", JSON.string(key.app))])
     }
     /// Apps asked about once (`apps.list` for an app not known).
     var appsAsked: Set<String> = []
@@ -65,14 +66,14 @@ package final class DesktopFrontEnd {
     /// Desktop ids whose action was invoked: their close that follows is no dismissal.
     var invoked: Set<UInt32> = []
     /// Notifications dismissed as `replaced` whose new delivery has not come
-    /// yet, by identifier, with the instant (monotonic) they are closed by if
+    /// yet, by app and identifier, with the instant (monotonic) they are closed by if
     /// it does not: the new one then replaces it on screen (`replaces_id`).
-    var awaitingReplacement: [String: UInt64] = [:]
+    var awaitingReplacement: [ShownKey: UInt64] = [:]
     /// Notifications on screen shown from another bus connection (a previous
     /// run's, or one that went away): the notification server sends their
     /// close and click there, so the next re-list shows each again from this
     /// connection (Notify replacing its desktop id), which takes them over.
-    var takeOver: Set<String> = []
+    var takeOver: Set<ShownKey> = []
     /// The calls on the notification server not answered yet, by number.
     var desktopCalls: [Int: DesktopCall] = [:]
     /// The number of the last call on the notification server.
@@ -80,7 +81,7 @@ package final class DesktopFrontEnd {
     /// True once a late call was said to people, until the notification server answers again.
     var saidLate = false
     /// The notifications whose Notify is not answered yet, and what waits for its answer.
-    var notifying: [String: Notifying] = [:]
+    var notifying: [ShownKey: Notifying] = [:]
     /// How long a replaced notification waits for its replacement, in seconds.
     static let replacementWait = 1.0
     /// A re-list under way: the identifiers shown before it that it has not seen listed yet.
@@ -103,6 +104,12 @@ package final class DesktopFrontEnd {
     var portalCalls: [PortalBackend.Call] = []
     /// True while a portal call's requests to the server are under way: the next waits for it.
     var portalBusy = false
+    /// The region requests pending on the server: while there is one, the device's position is followed.
+    var regions = RegionRequests()
+    /// The follower of GeoClue2 (`DesktopFrontEnd+Location`); nil when `--geoclue-bus off`.
+    lazy var location: LocationFollower? = options.geoclueAddress.map {
+        LocationFollower(address: $0, destination: options.geoclueName, desktopID: Self.locationDesktopID, library: library)
+    }
     /// The expanded-interface windows open ("Show More"), each a `tidings show` process.
     lazy var windows = WindowProcesses(socketPath: options.socketPath)
 
@@ -120,7 +127,7 @@ package final class DesktopFrontEnd {
     /// What waits for the answer to a notification's Notify.
     struct Notifying {
         /// The last show asked for meanwhile: made once the id is known.
-        var next: (app: String, presentation: JSON, fromRelist: Bool)?
+        var next: (presentation: JSON, fromRelist: Bool)?
         /// Why it is to be closed once shown (Tidings closed it meanwhile).
         var closeAfter: String?
     }
@@ -130,7 +137,7 @@ package final class DesktopFrontEnd {
         /// Which re-list it is: the answers of one another replaced are dropped.
         var generation: Int
         /// Shown before the re-list and not listed (yet): closed at its end.
-        var unseen: Set<String>
+        var unseen: Set<ShownKey>
         /// Presentations asked for and not answered yet.
         var outstanding = 0
         /// True once the last page is in.
@@ -190,6 +197,10 @@ package final class DesktopFrontEnd {
             descriptors.append(pollfd(fd: desktop.connection.descriptor, events: desktop.connection.events, revents: 0))
             return descriptors.count - 1
         }
+        let locationIndex = location?.polled.map { polled in
+            descriptors.append(pollfd(fd: polled.descriptor, events: polled.events, revents: 0))
+            return descriptors.count - 1
+        }
         let windowsFrom = descriptors.count
         descriptors += windows.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let count = descriptors.count
@@ -200,9 +211,11 @@ package final class DesktopFrontEnd {
         if descriptors[1].revents != 0, watch.drain(), server == nil { serverRetry.now() }
         if let serverIndex, descriptors[serverIndex].revents != 0 { serviceServer(descriptors[serverIndex].revents) }
         if let busIndex, desktop != nil { serviceDesktop(descriptors[busIndex].revents) }
+        // Serviced on every round: its queued answers and sd-bus's own timers need no readiness.
+        if locationIndex != nil || location?.polled != nil { serviceLocation() }
         for window in descriptors[windowsFrom...] where window.revents != 0 { serviceWindow(window.fd) }
         let now = MonotonicClock.now()
-        for (identifier, due) in awaitingReplacement where due <= now { closeReplaced(identifier) }
+        for (key, due) in awaitingReplacement where due <= now { closeReplaced(key) }
         for (number, call) in desktopCalls.sorted(by: { $0.key < $1.key }) { if let due = call.due, due <= now { late(number) } }
         if serverRetry.isDue(at: now) { connectServer() }
         if busRetry.isDue(at: now) { retryDesktop() }
@@ -216,7 +229,7 @@ package final class DesktopFrontEnd {
         let now = MonotonicClock.now()
         var next: UInt64? = ([serverRetry.due, busRetry.due].compactMap { $0 } + awaitingReplacement.values
                              + desktopCalls.values.compactMap(\.due)).min()
-        if let busDue = desktop?.connection.timeout {
+        for busDue in [desktop?.connection.timeout, location?.polled?.timeout].compactMap({ $0 }) {
             let due = busDue * 1_000
             next = min(next ?? due, due)
         }
@@ -265,6 +278,8 @@ package final class DesktopFrontEnd {
         relisting = nil
         // The portal call under way lost its answers with the connection.
         portalBusy = false
+        // Positions cannot reach it meanwhile: GeoClue is asked again once the regions are listed again.
+        location?.want(false)
         keepUnansweredAnswers()
         log.record("disconnected", [("reason", .string(why))], "the server went away (\(why)); reconnecting")
         watch.arm()

@@ -21,6 +21,16 @@ package struct FrontEndOptions: Sendable {
     /// the front end says so, in seconds (the call still waits for its answer);
     /// also the longest each call made while connecting to it waits.
     package var callDeadline = 5.0
+    /// The D-Bus address of the bus GeoClue2 is on (the system bus), whose
+    /// positions feed the server's region requests; nil: the device's position is not followed.
+    package var geoclueAddress: String? = nil
+    /// GeoClue's bus name there (a test's double may take another).
+    package var geoclueName = "org.freedesktop.GeoClue2"
+
+    /// The system bus's address: `DBUS_SYSTEM_BUS_ADDRESS`, else D-Bus's standard socket.
+    package static func systemBusAddress(environment: (String) -> String?) -> String {
+        environment("DBUS_SYSTEM_BUS_ADDRESS").flatMap { $0.isEmpty ? nil : $0 } ?? "unix:path=/run/dbus/system_bus_socket"
+    }
 
     /// Options for the server at `socketPath` and the bus at `busAddress`.
     package init(socketPath: String, busAddress: String) {

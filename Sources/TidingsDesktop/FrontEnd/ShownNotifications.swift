@@ -3,7 +3,7 @@ import TidingsBase
 import TidingsCrypto
 
 /// What the front end shows on the desktop: each Tidings notification's
-/// desktop id, the presentation last sent for it (its fingerprint, kept
+/// desktop id (by app and identifier, `ShownKey`), the presentation last sent for it (its fingerprint, kept
 /// across restarts, and the mapping itself while the front end runs), and the
 /// last event `seq` handled, and which notification server gave those ids
 /// (the bus's id and the server's unique name on it). Kept in a small file (`desktop.json`), written
@@ -21,8 +21,8 @@ package struct ShownNotifications {
         package var presentation: DesktopPresentation?
     }
 
-    /// The notifications shown, by identifier.
-    package private(set) var entries: [String: Entry] = [:]
+    /// The notifications shown, by app and identifier.
+    package private(set) var entries: [ShownKey: Entry] = [:]
     /// The `seq` of the last event handled; nil before the first.
     package private(set) var lastSeq: Int64?
     /// The bus (its id) and the notification server (its unique name) the
@@ -43,45 +43,64 @@ package struct ShownNotifications {
         if let bus = kept["bus"]?.stringValue, let owner = kept["notificationServer"]?.stringValue {
             notificationServer = (bus, owner)
         }
-        for (identifier, value) in kept["shown"]?.objectMembers ?? [] {
+        // Each entry names its app; an older file's `shown` was an object by identifier alone:
+        // its entries are kept without an app until a delivery or a re-list says whose they are (`adopt`).
+        let items: [(ShownKey, JSON)] = kept["shown"]?.arrayValue.map { array in
+            array.compactMap { value in
+                guard let app = value["app"]?.stringValue, let identifier = value["identifier"]?.stringValue else { return nil }
+                return (ShownKey(app: app, identifier: identifier), value)
+            }
+        } ?? (kept["shown"]?.objectMembers ?? []).map { (ShownKey(app: "", identifier: $0.0), $0.1) }
+        for (key, value) in items {
             guard let id = value["id"]?.integerValue, let desktopID = UInt32(exactly: id) else { continue }
-            entries[identifier] = Entry(desktopID: desktopID, fingerprint: value["fingerprint"]?.stringValue ?? "",
-                                        presentation: nil)
+            entries[key] = Entry(desktopID: desktopID, fingerprint: value["fingerprint"]?.stringValue ?? "",
+                                 presentation: nil)
         }
     }
 
-    /// The identifier of the notification shown as `desktopID`.
-    package func identifier(of desktopID: UInt32) -> String? {
+    /// The notification shown as `desktopID`.
+    package func key(of desktopID: UInt32) -> ShownKey? {
         guard desktopID != 0 else { return nil }
         return entries.first { $0.value.desktopID == desktopID }?.key
     }
 
-    /// Records that `identifier` is shown as `desktopID` with `presentation`.
-    package mutating func show(_ identifier: String, as desktopID: UInt32, _ presentation: DesktopPresentation) {
-        entries[identifier] = Entry(desktopID: desktopID, fingerprint: Self.fingerprint(of: presentation.notification),
+    /// Gives an entry an older file kept without its app (`key.legacy`) to
+    /// `key`, when `key` has none of its own: the first delivery or re-list of
+    /// the identifier says whose it was. True when it moved one.
+    @discardableResult
+    package mutating func adopt(_ key: ShownKey) -> Bool {
+        guard !key.app.isEmpty, entries[key] == nil, let entry = entries.removeValue(forKey: key.legacy) else { return false }
+        entries[key] = entry
+        markChanged()
+        return true
+    }
+
+    /// Records that `key` is shown as `desktopID` with `presentation`.
+    package mutating func show(_ key: ShownKey, as desktopID: UInt32, _ presentation: DesktopPresentation) {
+        entries[key] = Entry(desktopID: desktopID, fingerprint: Self.fingerprint(of: presentation.notification),
                                     presentation: presentation)
         markChanged()
     }
 
-    /// Keeps `presentation` as the mapping of `identifier`, shown already with
+    /// Keeps `presentation` as the mapping of `key`, shown already with
     /// the same arguments (after a restart, or a change the desktop cannot show).
-    package mutating func remember(_ identifier: String, _ presentation: DesktopPresentation) {
-        entries[identifier]?.presentation = presentation
+    package mutating func remember(_ key: ShownKey, _ presentation: DesktopPresentation) {
+        entries[key]?.presentation = presentation
     }
 
-    /// Records that the desktop closed `identifier` by itself (it expired,
+    /// Records that the desktop closed `key` by itself (it expired,
     /// or the user dismissed it): still delivered, no longer on screen, and
     /// not shown again by a re-list unless its presentation changes.
-    package mutating func retire(_ identifier: String) {
-        guard entries[identifier] != nil else { return }
-        entries[identifier]?.desktopID = 0
+    package mutating func retire(_ key: ShownKey) {
+        guard entries[key] != nil else { return }
+        entries[key]?.desktopID = 0
         markChanged()
     }
 
-    /// Forgets `identifier`; its entry, if it had one.
+    /// Forgets `key`; its entry, if it had one.
     @discardableResult
-    package mutating func forget(_ identifier: String) -> Entry? {
-        let entry = entries.removeValue(forKey: identifier)
+    package mutating func forget(_ key: ShownKey) -> Entry? {
+        let entry = entries.removeValue(forKey: key)
         if entry != nil { markChanged() }
         return entry
     }
@@ -141,13 +160,15 @@ package struct ShownNotifications {
     package mutating func persist() {
         guard changed, let path else { return }
         changed = false
-        let shown = entries.sorted { $0.key < $1.key }.map { identifier, entry in
-            (identifier, JSON.object([("id", .integer(Int64(entry.desktopID))), ("fingerprint", .string(entry.fingerprint))]))
+        // An array, each entry naming its app: an object by identifier could not hold two apps' `dose-1`.
+        let shown = entries.sorted { $0.key < $1.key }.map { key, entry in
+            JSON.object([("app", .string(key.app)), ("identifier", .string(key.identifier)),
+                         ("id", .integer(Int64(entry.desktopID))), ("fingerprint", .string(entry.fingerprint))])
         }
         let file = JSON.object([("lastSeq", lastSeq.map(JSON.integer) ?? .null),
                                 ("bus", notificationServer.map { .string($0.bus) } ?? .null),
                                 ("notificationServer", notificationServer.map { .string($0.owner) } ?? .null),
-                                ("shown", .object(shown))])
+                                ("shown", .array(shown))])
         try? DurableFile.replace(path, with: Array(file.serialized().utf8))
     }
 }

@@ -4,7 +4,8 @@ import TidingsBase
 /// The expanded-interface windows `tidings desktop` starts for "Show More":
 /// each `tidings show IDENTIFIER --socket S --json`, a process of its own (a
 /// toolkit crash ends that process only, never the front end or the
-/// server), at most one per notification. The value owns each child: its
+/// server), at most one per notification (by app and identifier, `ShownKey`:
+/// two apps' `dose-1` each have their own). The value owns each child: its
 /// stdout pipe (read in the front end's poll loop, each JSON line relayed
 /// into the front end's log) and its pid, reaped when the pipe ends (and
 /// ended first, if it closed its output and went on).
@@ -18,7 +19,7 @@ package final class WindowProcesses {
         var pending: [UInt8] = []
     }
 
-    private var children: [String: Child] = [:]
+    private var children: [ShownKey: Child] = [:]
     private let executable: String
     private let socketPath: String
 
@@ -32,18 +33,19 @@ package final class WindowProcesses {
         for child in children.values { close(child.output) }
     }
 
-    /// Whether a window of `identifier` is open.
-    package func isOpen(_ identifier: String) -> Bool { children[identifier] != nil }
+    /// Whether a window of `key` is open.
+    package func isOpen(_ key: ShownKey) -> Bool { children[key] != nil }
 
     /// The pipes to poll for reading.
     package var descriptors: [Int32] { children.values.map(\.output) }
 
-    /// Starts the window of `identifier` of `app` (with the field of the text-input
-    /// action `reply` showing, when given), unless one is open already.
+    /// Starts the window of `key` (with the field of the text-input action
+    /// `reply` showing, when given), unless one is open already. A key kept
+    /// without its app (an older `desktop.json`) starts one without `--app`.
     /// - Returns: false when one was open.
     /// - Throws: why it could not start (no pipe, no process).
-    package func open(_ identifier: String, app: String? = nil, reply: String? = nil) throws(SystemError) -> Bool {
-        guard children[identifier] == nil else { return false }
+    package func open(_ key: ShownKey, reply: String? = nil) throws(SystemError) -> Bool {
+        guard children[key] == nil else { return false }
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw SystemError.current() }
         // Neither end leaks into another child (the window gets the write end as its stdout only).
@@ -55,7 +57,8 @@ package final class WindowProcesses {
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         // Its lines for people (and GTK's warnings) are not the front end's: what matters comes as JSON, relayed.
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let arguments = [executable, "show", identifier, "--socket", socketPath, "--json"] + (app.map { ["--app", $0] } ?? [])
+        let arguments = [executable, "show", key.identifier, "--socket", socketPath, "--json"]
+            + (key.app.isEmpty ? [] : ["--app", key.app])
             + (reply.map { ["--reply", $0] } ?? [])
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
@@ -67,22 +70,22 @@ package final class WindowProcesses {
             throw SystemError(code: spawned)
         }
         _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
-        children[identifier] = Child(pid: pid, output: ends[0])
+        children[key] = Child(pid: pid, output: ends[0])
         return true
     }
 
     /// What a window reported or how it ended.
     package enum Report {
         /// A JSON line of its log.
-        case line(identifier: String, JSON)
+        case line(key: ShownKey, JSON)
         /// It ended: with `status` (its exit code), or by `signal`.
-        case ended(identifier: String, status: Int32?, signal: Int32?)
+        case ended(key: ShownKey, status: Int32?, signal: Int32?)
     }
 
     /// Reads what the window whose pipe is `descriptor` wrote; when the pipe
     /// ends, reaps the process. Each whole line is one report.
     package func service(_ descriptor: Int32) -> [Report] {
-        guard let (identifier, child) = children.first(where: { $0.value.output == descriptor }) else { return [] }
+        guard let (key, child) = children.first(where: { $0.value.output == descriptor }) else { return [] }
         var pending = child.pending
         var reports: [Report] = []
         var ended = false
@@ -101,16 +104,16 @@ package final class WindowProcesses {
         while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
             let line = Array(pending[..<newline])
             pending.removeSubrange(...newline)
-            if let value = try? JSON.parse(line), value["event"] != nil { reports.append(.line(identifier: identifier, value)) }
+            if let value = try? JSON.parse(line), value["event"] != nil { reports.append(.line(key: key, value)) }
         }
         // A line longer than any the window writes is not kept growing.
         if pending.count > 1 << 20 { pending.removeAll() }
         guard ended else {
-            children[identifier]?.pending = pending
+            children[key]?.pending = pending
             return reports
         }
         close(descriptor)
-        children[identifier] = nil
+        children[key] = nil
         var status: Int32 = 0
         // The pipe ends when the window does; one that closed its output and
         // runs on reports nothing more and must not hold the front end: it ends.
@@ -119,7 +122,7 @@ package final class WindowProcesses {
             _ = SystemCall.retrying { waitpid(child.pid, &status, 0) }
         }
         let signal = status & 0x7F
-        reports.append(.ended(identifier: identifier, status: signal == 0 ? (status >> 8) & 0xFF : nil,
+        reports.append(.ended(key: key, status: signal == 0 ? (status >> 8) & 0xFF : nil,
                               signal: signal == 0 ? nil : signal))
         return reports
     }

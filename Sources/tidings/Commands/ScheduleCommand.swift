@@ -78,9 +78,14 @@ enum ScheduleCommand: Command {
             }
             let numbers = try ScheduleTrigger.coordinates(arguments.value("location")!, option: "location",
                                                           form: "LAT,LON[,ACCURACY]", counts: 2...3)
-            var params: [(String, JSON)] = [("latitude", .double(numbers[0])), ("longitude", .double(numbers[1]))]
-            if numbers.count == 3 { params.append(("accuracy", .double(numbers[2]))) }
-            let answer = try call(.locationUpdate, .object(params), arguments, environment)
+            // The typed call front ends make: a position out of range is refused here, never sent.
+            let update: LocationUpdate
+            do throws(Diagnostic) {
+                update = try LocationUpdate(latitude: numbers[0], longitude: numbers[1], accuracy: numbers.count == 3 ? numbers[2] : nil)
+            } catch {
+                throw .usage("--location: \(error.message)")
+            }
+            let answer = try call(.locationUpdate, update.params, arguments, environment)
             print(json ? answer.serialized(pretty: true) + "\n" : text.fired(answer), terminator: "")
         default:
             let (request, trigger) = try request(arguments)

@@ -1,12 +1,14 @@
 import TidingsBase
 
 /// What `tidings new` makes: the files of a new extension project, from its
-/// name, kind, language and app.
+/// name, kind, language and app, or of a new app on TidingsApp.
 struct Scaffold {
-    /// The extension points a project can be made for.
+    /// The extension points a project can be made for, and an app.
     enum Kind: String, CaseIterable {
         case content
         case service
+        /// An app: an executable on the app library, TidingsApp.
+        case app
     }
 
     /// The languages a project can be written in.
@@ -21,6 +23,9 @@ struct Scaffold {
         var include: String?
         /// The package a Swift project depends on, a path or a URL; nil when none was found.
         var package: String?
+        /// The package an app depends on for TidingsApp, a path or a URL: a
+        /// checkout, or the installed `PREFIX/share/tidings/TidingsApp`; nil when none was found.
+        var app: String?
     }
 
     var name: String
@@ -41,6 +46,7 @@ struct Scaffold {
 
     /// The files, by path relative to the project directory.
     var files: [(path: String, text: String)] {
+        if kind == .app { return ScaffoldAppTemplates.files(self) }
         var files: [(String, String)] = [("Info.plist", ScaffoldTemplates.manifest(self)),
                                           ("payload.json", ScaffoldTemplates.payload(self)),
                                           ("README.md", ScaffoldTemplates.readme(self)),
@@ -60,6 +66,9 @@ struct Scaffold {
         }
         return files
     }
+
+    /// The command that runs the built app, run in its directory (an app's only).
+    var runCommand: String { ".build/debug/\(name)" }
 
     /// The command that builds the project, run in its directory.
     var buildCommand: String { language == .swift ? "swift build" : "make" }

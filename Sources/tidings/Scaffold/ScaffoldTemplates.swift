@@ -25,6 +25,9 @@ enum ScaffoldTemplates {
                 """
         case .service:
             attributes = "\t\t<key>NSExtensionPrincipalClass</key>\n\t\t<string>\(project.name)</string>\n"
+        case .app:
+            // An app has no extension manifest: ScaffoldAppTemplates makes its files.
+            attributes = ""
         }
         let point = project.kind == .content ? "com.apple.usernotifications.content-extension" : "com.apple.usernotifications.service"
         return """

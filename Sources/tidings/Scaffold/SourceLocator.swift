@@ -5,8 +5,9 @@ import TidingsBase
 /// (`/proc/self/exe`), wherever it is:
 /// - built in a checkout (`CHECKOUT/.build/…/tidings`): that checkout;
 /// - installed (`PREFIX/bin/tidings`, by `Scripts/install.sh`): the header
-///   `PREFIX/include/tidings/tidings.h` and the SDK package
-///   `PREFIX/share/tidings/TidingsSDK`;
+///   `PREFIX/include/tidings/tidings.h`, the SDK package
+///   `PREFIX/share/tidings/TidingsSDK` and the app library's package
+///   `PREFIX/share/tidings/TidingsApp`;
 /// - a build copied elsewhere: the checkout it was built from (its path is
 ///   compiled in), while that checkout is still there.
 enum SourceLocator {
@@ -22,7 +23,7 @@ enum SourceLocator {
         /// The failure for a project that needs `what` ("the Tidings Swift package", "tidings.h") and found none.
         func failure(needing what: String) -> Diagnostic {
             .error(.fileNotFound, "Cannot find \(what) from this tidings (\(executable)): looked in \(places.joined(separator: "; ")). "
-                   + "Give a checkout's path, an installed SDK package's path or the Tidings package's URL with --tidings.")
+                   + "Give a checkout's path, an installed package's path (PREFIX/share/tidings/TidingsSDK, or TidingsApp for an app) or the Tidings package's URL with --tidings.")
         }
     }
 
@@ -32,6 +33,9 @@ enum SourceLocator {
     /// The prefix-relative path of the installed SDK package.
     static let installedPackage = "share/tidings/TidingsSDK"
 
+    /// The prefix-relative path of the installed app library's package.
+    static let installedAppPackage = "share/tidings/TidingsApp"
+
     /// The checkout this `tidings` was built from: this file is `CHECKOUT/Sources/tidings/Scaffold/SourceLocator.swift`.
     static let builtFrom: String = {
         var path = #filePath
@@ -40,15 +44,16 @@ enum SourceLocator {
     }()
 
     /// The source `--tidings` gives: a URL (the header, if any, found from
-    /// this tidings), or a package's path (a checkout or an installed SDK
-    /// package, which holds the header too); nil for a path with no Package.swift.
+    /// this tidings), or a package's path (a checkout, an installed SDK
+    /// package, which holds the header too, or an installed app library's
+    /// package); nil for a path with no Package.swift.
     static func source(given: String) -> Scaffold.Source? {
-        if given.contains("://") { return Scaffold.Source(include: locate().source?.include, package: given) }
+        if given.contains("://") { return Scaffold.Source(include: locate().source?.include, package: given, app: given) }
         guard FileSystem.status(of: Path.join(given, "Package.swift"))?.kind == .regular else { return nil }
         let path = FileSystem.absolutePath(given)
         let include = Path.join(path, packagedHeaders)
         let hasHeader = FileSystem.status(of: Path.join(include, "tidings.h"))?.kind == .regular
-        return Scaffold.Source(include: hasHeader ? include : locate().source?.include, package: path)
+        return Scaffold.Source(include: hasHeader ? include : locate().source?.include, package: path, app: path)
     }
 
     /// Looks for Tidings from the running executable.
@@ -68,9 +73,12 @@ enum SourceLocator {
         let package = Path.join(prefix, installedPackage)
         let hasHeader = FileSystem.status(of: Path.join(include, "tidings.h"))?.kind == .regular
         let hasPackage = isPackage(package)
-        places.append("the prefix \(prefix) (include/tidings/tidings.h, \(installedPackage)/Package.swift)")
-        if hasHeader || hasPackage {
-            return Located(source: Scaffold.Source(include: hasHeader ? include : nil, package: hasPackage ? package : nil),
+        let app = Path.join(prefix, installedAppPackage)
+        let hasApp = FileSystem.status(of: Path.join(app, "Package.swift"))?.kind == .regular
+        places.append("the prefix \(prefix) (include/tidings/tidings.h, \(installedPackage)/Package.swift, \(installedAppPackage)/Package.swift)")
+        if hasHeader || hasPackage || hasApp {
+            return Located(source: Scaffold.Source(include: hasHeader ? include : nil, package: hasPackage ? package : nil,
+                                                   app: hasApp ? app : nil),
                            executable: executable, places: places)
         }
 
@@ -86,7 +94,7 @@ enum SourceLocator {
     }
 
     private static func checkout(_ directory: String) -> Scaffold.Source {
-        Scaffold.Source(include: Path.join(directory, packagedHeaders), package: directory)
+        Scaffold.Source(include: Path.join(directory, packagedHeaders), package: directory, app: directory)
     }
 
     /// The running executable's path.
