@@ -299,6 +299,29 @@ struct DesktopFrontEndTests {
         #expect(answer["status"] == .string("authorized"))
     }
 
+    /// An app that asked for `providesAppNotificationSettings` has
+    /// "Settings" on its notifications: the front end reads it from
+    /// `apps.list`, and picking it answers `tidings.settings`.
+    @Test func anAppWithItsOwnSettingsOffersSettingsOnDunst() throws {
+        let rig = try started()
+        let client = try rig.client()
+        let request = client.request("authorization.request", .object([
+            ("app", .string(FrontEndRig.app)),
+            ("options", .array([.string("alert"), .string("providesAppNotificationSettings")]))]))
+        _ = try rig.waitFor("prompted") { $0["app"] == .string(FrontEndRig.app) }
+        _ = try client.call("authorization.decide", .object([("app", .string(FrontEndRig.app)), ("decision", .string("allow"))]))
+        _ = try client.result(of: request)
+        // The decision makes the front end ask apps.list again; its answer counts for the next notification.
+        _ = try rig.waitFor("app") { $0["app"] == .string(FrontEndRig.app) && $0["settings"] == .bool(true) }
+        try rig.deliverInvite("invite-settings")
+        let shown = try rig.waitFor("shown", identifier: "invite-settings")
+        let desktopID = try #require(shown["desktopID"]?.integerValue)
+        try rig.chooseInMenu("\(desktopID),tidings.settings")
+        #expect(rig.menu.contains("[\(desktopID),tidings.settings]"), "the menu offered: \(rig.menu)")
+        let responded = try rig.waitFor("responded", identifier: "invite-settings")
+        #expect(responded["action"] == .string("tidings.settings"), "\(rig.desktopLog)")
+    }
+
     @Test func aDeliveryUnderTheSameIdentifierReplacesItOnDunst() throws {
         let rig = try started()
         try rig.deliverInvite("invite-again")

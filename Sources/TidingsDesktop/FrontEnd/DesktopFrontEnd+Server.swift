@@ -42,8 +42,13 @@ extension DesktopFrontEnd {
     func learnApps(_ list: JSON) {
         for app in list["apps"]?.arrayValue ?? [] {
             guard let identifier = app["app"]?.stringValue else { continue }
-            apps[identifier] = AppDisplay(identifier: identifier, name: app["name"]?.stringValue,
-                                          icon: app["icon"]?.stringValue)
+            let display = AppDisplay(identifier: identifier, name: app["name"]?.stringValue,
+                                     icon: app["icon"]?.stringValue,
+                                     providesSettings: app["providesAppNotificationSettings"]?.boolValue ?? false)
+            apps[identifier] = display
+            log.record("app", [("app", .string(identifier)), ("name", .string(display.name)),
+                               ("settings", .bool(display.providesSettings))],
+                       "learned how \(identifier) shows", detailed: true)
         }
     }
 
@@ -51,12 +56,16 @@ extension DesktopFrontEnd {
     /// `apps.list` is asked about it once, for its next notifications).
     func display(of app: String) -> AppDisplay {
         if let known = apps[app] { return known }
-        if appsAsked.insert(app).inserted, let server {
-            server.call(.appsList, .object([("app", .string(app))])) { [unowned self] answer in
-                if case .success(let list) = answer { learnApps(list) }
-            }
-        }
+        if appsAsked.insert(app).inserted { learnApp(app) }
         return AppDisplay(identifier: app)
+    }
+
+    /// Asks `apps.list` about `app` again, for its next notifications: its
+    /// name, icon and whether it has settings of its own may have changed.
+    func learnApp(_ app: String) {
+        server?.call(.appsList, .object([("app", .string(app))])) { [unowned self] answer in
+            if case .success(let list) = answer { learnApps(list) }
+        }
     }
 
     /// `events.subscribe`, resuming after the last `seq` handled; re-lists
@@ -183,6 +192,8 @@ extension DesktopFrontEnd {
             guard let app = params["app"]?.stringValue else { return }
             authorizationRequests[app] = nil
             closePrompt(of: app)
+            // What it asked for (its own settings) counts from its decision on.
+            learnApp(app)
         case "request.scheduled", "request.removed", "request.fired":
             log.record("state", [("method", .string(method)), ("params", params)], "the server's state: \(method)",
                        detailed: true)
