@@ -51,7 +51,10 @@ extension UserNotificationCenterDelegate {
     /// Runs the `async` `willPresent` method and calls `completionHandler` with its options.
     public func userNotificationCenter(_ center: UserNotificationCenter, willPresent notification: UserNotification,
                                        withCompletionHandler completionHandler: @escaping @Sendable (PresentationOptions) -> Void) {
-        Task { completionHandler(await self.userNotificationCenter(center, willPresent: notification)) }
+        // On the center's own executor: an unstructured task inherits no preference.
+        Task(executorPreference: center.executor) {
+            completionHandler(await self.userNotificationCenter(center, willPresent: notification))
+        }
     }
 
     /// Presents nothing in the foreground.
@@ -63,7 +66,7 @@ extension UserNotificationCenterDelegate {
     /// Runs the `async` `didReceive` method and calls `completionHandler` when it returns.
     public func userNotificationCenter(_ center: UserNotificationCenter, didReceive response: NotificationResponse,
                                        withCompletionHandler completionHandler: @escaping @Sendable () -> Void) {
-        Task {
+        Task(executorPreference: center.executor) {
             await self.userNotificationCenter(center, didReceive: response)
             completionHandler()
         }
