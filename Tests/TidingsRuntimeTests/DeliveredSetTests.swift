@@ -144,4 +144,19 @@ import TidingsRuntime
         #expect(set.inOrder(ofApp: "medicine", after: 0).map(\.element.identifier) == ["dose-1"])
         #expect(set.inOrder(ofApp: "other", after: 0).map(\.element.identifier) == ["n3", "n4"])
     }
+    @Test func appsInventedWithOneEachCannotPassTheTotalNorExpireAQuietAppsOne() {
+        var set = DeliveredSet()
+        let limits = KeptLimits(perApp: 5, total: 4)
+        let quiet = delivery("dose-1", app: "medicine", in: &set)
+        _ = set.show(quiet, reserved: set.reserve(quiet.key), limits: limits) { _ in nil }
+        for number in 0..<10 {
+            let entry = delivery("one", app: "com.example.flood\(number)", in: &set)
+            let insertion = set.show(entry, reserved: set.reserve(entry.key), limits: limits) { _ in nil }
+            #expect(insertion.shown, "the newcomer is kept: an earlier app of the flood gives up its one")
+        }
+        #expect(set.count == 4)
+        #expect(set[key("dose-1", app: "medicine")] === quiet, "the app that stayed quiet keeps its notification")
+        // Of apps keeping one each, the one that delivered last gives it up: the flood's latest but the newcomer.
+        #expect(set.apps(showing: "one") == ["com.example.flood0", "com.example.flood1", "com.example.flood9"])
+    }
 }

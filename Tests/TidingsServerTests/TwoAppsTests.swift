@@ -194,4 +194,33 @@ import TidingsServer
         #expect(try entries(of: nil).count == 10, "at most the total in all")
         #expect(try entries(of: Self.medicine).compactMap { $0["notification"]?["identifier"]?.stringValue } == ["sync-1", "sync-2"])
     }
+    @Test func appsInventedWithOneEntryEachCannotPassTheInboxTotal() throws {
+        try fixture.start { configuration in
+            configuration.inboxTotalLimit = 5
+            configuration.inboxLimit = 4
+        }
+        let client = try fixture.client()
+        func wake(_ app: String, _ identifier: String) throws {
+            let payload = JSON.object([("aps", .object([("content-available", .integer(1))]))])
+            _ = try client.call("notifications.deliver", .object([("payload", payload), ("app", .string(app)),
+                                                                  ("identifier", .string(identifier))]))
+        }
+        try wake(Self.medicine, "sync-1")
+        for app in 0..<12 { try wake("com.example.flood\(app)", "sync") }
+        let all = try client.call("inbox.list", .object([("limit", .integer(1000))]))["entries"]?.arrayValue ?? []
+        #expect(all.count == 5, "at most the total in all")
+        let apps = all.compactMap { $0["app"]?.stringValue }
+        #expect(apps.contains(Self.medicine), "the app that stayed quiet keeps its entry: \(apps)")
+        #expect(apps.contains("com.example.flood11"), "the newest is kept: \(apps)")
+    }
+
+    @Test func appsInventedWithOneNotificationEachCannotPassTheKeptTotal() throws {
+        try fixture.start(kept: 5) { configuration in configuration.host.deliveredLimitPerApp = 3 }
+        let client = try fixture.client()
+        try deliver(client, "dose-1", to: Self.medicine)
+        for app in 0..<12 { try deliver(client, "one", to: "com.example.flood\(app)") }
+        let all = try listed(client)
+        #expect(all.count == 5)
+        #expect(all.contains("\(Self.medicine)/dose-1") && all.contains("com.example.flood11/one"), "\(all)")
+    }
 }

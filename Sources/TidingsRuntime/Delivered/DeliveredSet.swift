@@ -155,26 +155,15 @@ package struct DeliveredSet {
     /// The notification to expire next while more than `limits` show: the
     /// oldest of `entry`'s app when that app shows more than its share,
     /// else, when more show in all than the total, the oldest of the app
-    /// showing the most (of two showing as many, the one that delivered
-    /// last: the flood, not an app that stayed quiet); nil when none has to
-    /// go, or when the one to go is `entry` itself.
+    /// showing the most (`KeptLimits.appToGiveUpItsOldest`); nil when none
+    /// has to go, or when the one to go is `entry` itself.
     private func oldestBeyond(_ limits: KeptLimits, delivering entry: DeliveredNotification) -> DeliveredNotification? {
         if let perApp = limits.perApp, let own = byApp[entry.app], own.count > perApp {
             return own.first.flatMap { $0.element === entry ? nil : $0.element }
         }
-        guard let total = limits.total, byKey.count > total else { return nil }
-        var largest: SequencedList<DeliveredNotification>?
-        for list in byApp.values {
-            guard let current = largest else {
-                largest = list
-                continue
-            }
-            if list.count > current.count
-                || (list.count == current.count && (list.lastKey ?? 0) > (current.lastKey ?? 0)) {
-                largest = list
-            }
-        }
-        return largest?.first.flatMap { $0.element === entry ? nil : $0.element }
+        guard let total = limits.total, byKey.count > total,
+              let app = KeptLimits.appToGiveUpItsOldest(of: byApp, keeping: entry.number) else { return nil }
+        return byApp[app]?.first?.element
     }
 
     /// True when `entry` is shown: no newer delivery replaced it, nothing took it off.

@@ -14,3 +14,25 @@ package struct KeptLimits: Sendable, Equatable {
         self.total = total
     }
 }
+
+extension KeptLimits {
+    /// Of `lists` (each app's, in the order kept), the app whose oldest goes
+    /// while more are kept in all than allowed: the app keeping the most — of
+    /// two keeping as many, the one that kept one last (the flood, not an app
+    /// that stayed quiet) — passing over an app whose oldest is the one being
+    /// kept now (`newcomer`), so that a flood of apps with one each expires
+    /// the flood's. Nil when no other can go.
+    package static func appToGiveUpItsOldest<Element>(of lists: [String: SequencedList<Element>],
+                                                      keeping newcomer: UInt64) -> String? {
+        var chosen: (app: String, count: Int, last: UInt64)?
+        for (app, list) in lists {
+            guard let oldest = list.first, oldest.key != newcomer else { continue }
+            let last = list.lastKey ?? 0
+            if let current = chosen, list.count < current.count || (list.count == current.count && last <= current.last) {
+                continue
+            }
+            chosen = (app, list.count, last)
+        }
+        return chosen?.app
+    }
+}

@@ -95,20 +95,12 @@ package final class AppInbox: Sendable {
             kept.add(entry)
             subscribers.publish(entry.event, entry.json, app: entry.app)
             dropExcess(of: entry.app, in: &kept)
-            while kept.all.count > totalLimit, let largest = Self.largest(in: kept), largest != entry.app || kept.entries[largest]?.count ?? 0 > 1 {
+            while kept.all.count > totalLimit,
+                  let largest = KeptLimits.appToGiveUpItsOldest(of: kept.entries, keeping: entry.identifier) {
                 drop(1, of: largest, in: &kept, because: "The inboxes keep at most \(totalLimit) entries in all (--inbox-total); of \(largest), which keeps the most,")
             }
             return entry
         }
-    }
-
-    /// The app keeping the most entries (of two keeping as many, the one
-    /// that received one last: the flood, not an app that stayed quiet).
-    private static func largest(in kept: Kept) -> String? {
-        kept.entries.max { lhs, rhs in
-            lhs.value.count != rhs.value.count ? lhs.value.count < rhs.value.count
-                : (lhs.value.lastKey ?? 0) < (rhs.value.lastKey ?? 0)
-        }?.key
     }
 
     /// Drops the oldest entries of `app` past the limit, with a warning.
