@@ -145,7 +145,7 @@ let package = Package(
                     dependencies: ["TidingsServer", "TidingsRuntime", "TidingsProtocol", "TestSupport", "ServerTestSupport"]),
         .testTarget(name: "TidingsCommandLineTests", dependencies: ["TestSupport"]),
         // The end-to-end tests drive `tidings serve` with the server tests' JSON-RPC client.
-        .testTarget(name: "TidingsDesktopTests", dependencies: ["TidingsDesktop", "TidingsBase", "TestSupport", "ServerTestSupport"]),
+        .testTarget(name: "TidingsDesktopTests", dependencies: ["TidingsDesktop", "TidingsBase", "TidingsProtocol", "TestSupport", "ServerTestSupport"]),
         .testTarget(name: "TidingsAppTests", dependencies: ["TidingsApp", "TidingsBase", "TidingsProtocol", "TidingsServer", "TestSupport",
                                                        "ServerTestSupport"]),
     ]

@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 import TidingsBase
 import TidingsDesktop
+import TidingsProtocol
 
 /// What the front end keeps across its restarts (`desktop.json`): the last
 /// `seq` and the desktop id of each notification on screen.
@@ -17,8 +18,8 @@ import TidingsDesktop
                             app: AppDisplay(identifier: "com.example.app"), capabilities: ServerCapabilities(["actions", "body"]))
     }
 
-    private let a = ShownKey(app: "com.example.app", identifier: "a")
-    private let b = ShownKey(app: "com.example.app", identifier: "b")
+    private let a = NotificationKey(app: "com.example.app", identifier: "a")
+    private let b = NotificationKey(app: "com.example.app", identifier: "b")
 
     @Test func aRestartFindsWhatWasShownAndTheLastSeq() throws {
         let path = directory.file("desktop.json")
@@ -86,8 +87,8 @@ import TidingsDesktop
     @Test func twoAppsKeepOneIdentifierApart() throws {
         let path = directory.file("desktop.json")
         var state = ShownNotifications(path: path)
-        let pillbox = ShownKey(app: "org.example.pillbox", identifier: "dose-1")
-        let clinic = ShownKey(app: "org.example.clinic", identifier: "dose-1")
+        let pillbox = NotificationKey(app: "org.example.pillbox", identifier: "dose-1")
+        let clinic = NotificationKey(app: "org.example.clinic", identifier: "dose-1")
         state.show(pillbox, as: 4, presentation("A"))
         state.show(clinic, as: 5, presentation("B"))
         state.persist()
@@ -103,13 +104,13 @@ import TidingsDesktop
             """, to: "desktop.json")
         var state = ShownNotifications(path: path)
         #expect(state.lastSeq == 9)
-        let legacy = ShownKey(app: "", identifier: "dose-1")
+        let legacy = NotificationKey(app: "", identifier: "dose-1")
         #expect(state.key(of: 3) == legacy)
         // The first delivery or re-list naming the identifier says whose it was.
-        let pillbox = ShownKey(app: "org.example.pillbox", identifier: "dose-1")
+        let pillbox = NotificationKey(app: "org.example.pillbox", identifier: "dose-1")
         let adopted = state.adopt(pillbox)
         #expect(adopted && state.key(of: 3) == pillbox && state.entries[legacy] == nil)
-        let twice = state.adopt(ShownKey(app: "org.example.clinic", identifier: "dose-1"))
+        let twice = state.adopt(NotificationKey(app: "org.example.clinic", identifier: "dose-1"))
         #expect(!twice, "one kept entry was given to two apps")
         state.persist()
         #expect(ShownNotifications(path: path).key(of: 3) == pillbox)

@@ -4,6 +4,7 @@ import Testing
 import TestSupport
 import TidingsBase
 import TidingsDesktop
+import TidingsProtocol
 
 /// Whether a real window can be drawn and driven here: the dunst rig's
 /// programs, GTK 4, xdotool and xwininfo.
@@ -450,9 +451,9 @@ func window(named identifier: String, on display: VirtualDisplay, or context: St
 
     @Test func oneWindowPerNotificationItsLinesRelayedAndItsKillReaped() throws {
         let windows = WindowProcesses(executable: try standIn(exiting: nil), socketPath: directory.file("tidings.sock"))
-        #expect(try windows.open(ShownKey(app: "com.example.events", identifier: "invite-1")))
-        #expect(try !windows.open(ShownKey(app: "com.example.events", identifier: "invite-1")), "a second Show More started a second window")
-        #expect(windows.isOpen(ShownKey(app: "com.example.events", identifier: "invite-1")))
+        #expect(try windows.open(NotificationKey(app: "com.example.events", identifier: "invite-1")))
+        #expect(try !windows.open(NotificationKey(app: "com.example.events", identifier: "invite-1")), "a second Show More started a second window")
+        #expect(windows.isOpen(NotificationKey(app: "com.example.events", identifier: "invite-1")))
         let lines = reports(of: windows) { $0.contains { if case .line = $0 { true } else { false } } }
         guard case .line(let key, let line)? = lines.first else {
             Issue.record("no line relayed: \(lines)")
@@ -467,7 +468,7 @@ func window(named identifier: String, on display: VirtualDisplay, or context: St
             return
         }
         #expect(status == nil && signal == SIGKILL)
-        #expect(!windows.isOpen(ShownKey(app: "com.example.events", identifier: "invite-1")))
+        #expect(!windows.isOpen(NotificationKey(app: "com.example.events", identifier: "invite-1")))
         // Reaped: no child is left to wait for.
         var left: Int32 = 0
         #expect(waitpid(Int32(pid), &left, WNOHANG) == -1)
@@ -482,7 +483,7 @@ func window(named identifier: String, on display: VirtualDisplay, or context: St
             """, to: "show-closing.sh")
         chmod(path, 0o755)
         let windows = WindowProcesses(executable: path, socketPath: directory.file("tidings.sock"))
-        #expect(try windows.open(ShownKey(app: "com.example.events", identifier: "invite-3")))
+        #expect(try windows.open(NotificationKey(app: "com.example.events", identifier: "invite-3")))
         // The front end's loop services the pipe's end; it must not block on a window that still runs.
         let ended = reports(of: windows) { $0.contains { if case .ended = $0 { true } else { false } } }
         guard case .ended(let key, let status, let signal)? = ended.last else {
@@ -490,13 +491,13 @@ func window(named identifier: String, on display: VirtualDisplay, or context: St
             return
         }
         #expect(key.identifier == "invite-3" && key.app == "com.example.events" && status == nil && signal == SIGKILL)
-        #expect(!windows.isOpen(ShownKey(app: "com.example.events", identifier: "invite-3")))
+        #expect(!windows.isOpen(NotificationKey(app: "com.example.events", identifier: "invite-3")))
     }
 
     @Test func aWindowThatCannotShowEndsWithTheNoWindowStatus() throws {
         let windows = WindowProcesses(executable: try standIn(exiting: WindowProcesses.noWindowStatus),
                                       socketPath: directory.file("tidings.sock"))
-        #expect(try windows.open(ShownKey(app: "com.example.events", identifier: "invite-2")))
+        #expect(try windows.open(NotificationKey(app: "com.example.events", identifier: "invite-2")))
         let ended = reports(of: windows) { $0.contains { if case .ended = $0 { true } else { false } } }
         guard case .ended(let key, let status, let signal)? = ended.last else {
             Issue.record("the window's end was not reported: \(ended)")

@@ -1,6 +1,7 @@
 import RuntimeTestSupport
 import Testing
 import TidingsBase
+import TidingsProtocol
 import TidingsRuntime
 
 /// The delivered set's rules as a plain value: replacement by identifier,

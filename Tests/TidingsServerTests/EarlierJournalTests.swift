@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsProtocol
 import TidingsRegistry
 import TidingsRuntime
 @testable import TidingsServer

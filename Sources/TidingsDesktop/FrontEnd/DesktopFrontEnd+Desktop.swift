@@ -7,7 +7,7 @@ extension DesktopFrontEnd {
     /// without an app (its desktop id, and that it is to be taken over), when
     /// `key` has nothing of its own: the first delivery, event or re-list
     /// naming the identifier says whose it was.
-    func adopt(_ key: ShownKey) {
+    func adopt(_ key: NotificationKey) {
         guard shown.adopt(key) else { return }
         if takeOver.remove(key.legacy) != nil { takeOver.insert(key) }
     }
@@ -16,7 +16,7 @@ extension DesktopFrontEnd {
     /// already when that differs; closes it when it is dismissed. From a
     /// re-list, a notification the desktop closed by itself (expired,
     /// dismissed) stays closed unless it changed.
-    func show(_ key: ShownKey, _ presentation: JSON, fromRelist: Bool, notification: JSON? = nil) {
+    func show(_ key: NotificationKey, _ presentation: JSON, fromRelist: Bool, notification: JSON? = nil) {
         adopt(key)
         let identifier = key.identifier, app = key.app
         relisting?.unseen.remove(key)
@@ -144,7 +144,7 @@ extension DesktopFrontEnd {
     }
 
     /// Takes `key` off the screen and forgets it: the server dismissed it (`reason`), or no longer lists it.
-    func close(_ key: ShownKey, reason: String) {
+    func close(_ key: NotificationKey, reason: String) {
         adopt(key)
         relisting?.unseen.remove(key)
         notifications[key] = nil
@@ -176,7 +176,7 @@ extension DesktopFrontEnd {
     }
 
     /// Closes a replaced notification whose replacement did not come.
-    func closeReplaced(_ key: ShownKey) {
+    func closeReplaced(_ key: NotificationKey) {
         awaitingReplacement[key] = nil
         close(key, reason: "replaced")
     }
@@ -274,7 +274,7 @@ extension DesktopFrontEnd {
 
     /// `notifications.respond` (now, or once the server is back); the server's events that follow drive the screen.
     /// One the response leaves delivered and off the screen is shown again.
-    private func respond(_ key: ShownKey, action: String, text: String?) {
+    private func respond(_ key: NotificationKey, action: String, text: String?) {
         let identifier = key.identifier
         var params: [(String, JSON)] = naming(key) + [("action", .string(action))]
         if let text { params.append(("text", .string(text))) }
@@ -293,7 +293,7 @@ extension DesktopFrontEnd {
                               ?? "\(result["receiver"]?.stringValue ?? "nobody") received it"))
                 if result["dismissed"]?.boolValue == false, shown.entries[key]?.desktopID == 0,
                    let presentation = result["presentation"], let app = presentation["app"]?.stringValue {
-                    show(ShownKey(app: app, identifier: identifier), presentation, fromRelist: false)
+                    show(NotificationKey(app: app, identifier: identifier), presentation, fromRelist: false)
                 }
             case .failure(let error):
                 log.record("refused", [("identifier", .string(identifier)), ("app", .string(key.app)), ("action", .string(action)),
@@ -306,7 +306,7 @@ extension DesktopFrontEnd {
     /// "Show More": the interface in a window of its own (`tidings show`), one per notification;
     /// as text on the desktop (`open`) when no window can start. With `reply`,
     /// a text-input action's field shows in it from the start.
-    private func openWindow(_ key: ShownKey, reply: String? = nil) {
+    private func openWindow(_ key: NotificationKey, reply: String? = nil) {
         let identifier = key.identifier
         do throws(SystemError) {
             guard try windows.open(key, reply: reply) else {
@@ -351,7 +351,7 @@ extension DesktopFrontEnd {
     }
 
     /// `notifications.open`: the `presentation.changed` that follows shows the extension's view.
-    private func open(_ key: ShownKey) {
+    private func open(_ key: NotificationKey) {
         let identifier = key.identifier
         answer(.notificationsOpen, .object(naming(key))) { [unowned self] answer in
             switch answer {

@@ -116,7 +116,7 @@ extension DesktopFrontEnd {
             for item in page["notifications"]?.arrayValue ?? [] {
                 guard let identifier = item["notification"]?["identifier"]?.stringValue,
                       let app = item["app"]?.stringValue else { continue }
-                let key = ShownKey(app: app, identifier: identifier)
+                let key = NotificationKey(app: app, identifier: identifier)
                 adopt(key)
                 relisting?.unseen.remove(key)
                 relisting?.unseen.remove(key.legacy)
@@ -158,9 +158,9 @@ extension DesktopFrontEnd {
         log.detail("event \(method) \(params["seq"]?.integerValue.map(String.init) ?? "(replayed)")")
         // A replaced notification's new delivery comes right after its dismissal, or not at all.
         let app = params["app"]?.stringValue
-        var delivered: ShownKey?
+        var delivered: NotificationKey?
         if method == "notification.delivered", let app, let identifier = params["notification"]?["identifier"]?.stringValue {
-            delivered = ShownKey(app: app, identifier: identifier)
+            delivered = NotificationKey(app: app, identifier: identifier)
         }
         for key in awaitingReplacement.keys where key != delivered { closeReplaced(key) }
         switch method {
@@ -171,10 +171,10 @@ extension DesktopFrontEnd {
         case "presentation.changed":
             guard let presentation = params["presentation"], let identifier = presentation["notification"]?.stringValue,
                   let app else { return }
-            show(ShownKey(app: app, identifier: identifier), presentation, fromRelist: false)
+            show(NotificationKey(app: app, identifier: identifier), presentation, fromRelist: false)
         case "notification.dismissed":
             guard let identifier = params["identifier"]?.stringValue, let app else { return }
-            let key = ShownKey(app: app, identifier: identifier)
+            let key = NotificationKey(app: app, identifier: identifier)
             adopt(key)
             let reason = params["reason"]?.stringValue ?? "dismissed"
             if reason == "replaced", let entry = shown.entries[key], entry.desktopID != 0 {

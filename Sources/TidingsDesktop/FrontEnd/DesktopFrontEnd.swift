@@ -35,12 +35,12 @@ package final class DesktopFrontEnd {
     /// Each notification's `notification` object as its delivery or a re-list
     /// gave it (its attachments: the banner's image); forgotten when it is closed.
     /// Everything the front end keeps of a notification is by app and
-    /// identifier (`ShownKey`): two apps may use one identifier.
-    var notifications: [ShownKey: JSON] = [:]
+    /// identifier (`NotificationKey`): two apps may use one identifier.
+    var notifications: [NotificationKey: JSON] = [:]
 
     /// The parameters naming the notification `key` in a call: its identifier,
     /// and its app (every call names it; an entry an older `desktop.json` kept without one names none).
-    func naming(_ key: ShownKey) -> [(String, JSON)] {
+    func naming(_ key: NotificationKey) -> [(String, JSON)] {
         [("identifier", .string(key.identifier))] + (key.app.isEmpty ? [] : [("app", JSON.string(key.app))])
     }
     /// Apps asked about once (`apps.list` for an app not known).
@@ -68,12 +68,12 @@ package final class DesktopFrontEnd {
     /// Notifications dismissed as `replaced` whose new delivery has not come
     /// yet, by app and identifier, with the instant (monotonic) they are closed by if
     /// it does not: the new one then replaces it on screen (`replaces_id`).
-    var awaitingReplacement: [ShownKey: UInt64] = [:]
+    var awaitingReplacement: [NotificationKey: UInt64] = [:]
     /// Notifications on screen shown from another bus connection (a previous
     /// run's, or one that went away): the notification server sends their
     /// close and click there, so the next re-list shows each again from this
     /// connection (Notify replacing its desktop id), which takes them over.
-    var takeOver: Set<ShownKey> = []
+    var takeOver: Set<NotificationKey> = []
     /// The calls on the notification server not answered yet, by number.
     var desktopCalls: [Int: DesktopCall] = [:]
     /// The number of the last call on the notification server.
@@ -81,7 +81,7 @@ package final class DesktopFrontEnd {
     /// True once a late call was said to people, until the notification server answers again.
     var saidLate = false
     /// The notifications whose Notify is not answered yet, and what waits for its answer.
-    var notifying: [ShownKey: Notifying] = [:]
+    var notifying: [NotificationKey: Notifying] = [:]
     /// How long a replaced notification waits for its replacement, in seconds.
     static let replacementWait = 1.0
     /// A re-list under way: the identifiers shown before it that it has not seen listed yet.
@@ -137,7 +137,7 @@ package final class DesktopFrontEnd {
         /// Which re-list it is: the answers of one another replaced are dropped.
         var generation: Int
         /// Shown before the re-list and not listed (yet): closed at its end.
-        var unseen: Set<ShownKey>
+        var unseen: Set<NotificationKey>
         /// Presentations asked for and not answered yet.
         var outstanding = 0
         /// True once the last page is in.

@@ -1,9 +1,10 @@
 import Glibc
 import TidingsBase
 import TidingsCrypto
+import TidingsProtocol
 
 /// What the front end shows on the desktop: each Tidings notification's
-/// desktop id (by app and identifier, `ShownKey`), the presentation last sent for it (its fingerprint, kept
+/// desktop id (by app and identifier, `NotificationKey`), the presentation last sent for it (its fingerprint, kept
 /// across restarts, and the mapping itself while the front end runs), and the
 /// last event `seq` handled, and which notification server gave those ids
 /// (the bus's id and the server's unique name on it). Kept in a small file (`desktop.json`), written
@@ -22,7 +23,7 @@ package struct ShownNotifications {
     }
 
     /// The notifications shown, by app and identifier.
-    package private(set) var entries: [ShownKey: Entry] = [:]
+    package private(set) var entries: [NotificationKey: Entry] = [:]
     /// The `seq` of the last event handled; nil before the first.
     package private(set) var lastSeq: Int64?
     /// The bus (its id) and the notification server (its unique name) the
@@ -45,12 +46,12 @@ package struct ShownNotifications {
         }
         // Each entry names its app; an older file's `shown` was an object by identifier alone:
         // its entries are kept without an app until a delivery or a re-list says whose they are (`adopt`).
-        let items: [(ShownKey, JSON)] = kept["shown"]?.arrayValue.map { array in
+        let items: [(NotificationKey, JSON)] = kept["shown"]?.arrayValue.map { array in
             array.compactMap { value in
                 guard let app = value["app"]?.stringValue, let identifier = value["identifier"]?.stringValue else { return nil }
-                return (ShownKey(app: app, identifier: identifier), value)
+                return (NotificationKey(app: app, identifier: identifier), value)
             }
-        } ?? (kept["shown"]?.objectMembers ?? []).map { (ShownKey(app: "", identifier: $0.0), $0.1) }
+        } ?? (kept["shown"]?.objectMembers ?? []).map { (NotificationKey(app: "", identifier: $0.0), $0.1) }
         for (key, value) in items {
             guard let id = value["id"]?.integerValue, let desktopID = UInt32(exactly: id) else { continue }
             entries[key] = Entry(desktopID: desktopID, fingerprint: value["fingerprint"]?.stringValue ?? "",
@@ -59,7 +60,7 @@ package struct ShownNotifications {
     }
 
     /// The notification shown as `desktopID`.
-    package func key(of desktopID: UInt32) -> ShownKey? {
+    package func key(of desktopID: UInt32) -> NotificationKey? {
         guard desktopID != 0 else { return nil }
         return entries.first { $0.value.desktopID == desktopID }?.key
     }
@@ -68,7 +69,7 @@ package struct ShownNotifications {
     /// `key`, when `key` has none of its own: the first delivery or re-list of
     /// the identifier says whose it was. True when it moved one.
     @discardableResult
-    package mutating func adopt(_ key: ShownKey) -> Bool {
+    package mutating func adopt(_ key: NotificationKey) -> Bool {
         guard !key.app.isEmpty, entries[key] == nil, let entry = entries.removeValue(forKey: key.legacy) else { return false }
         entries[key] = entry
         markChanged()
@@ -76,7 +77,7 @@ package struct ShownNotifications {
     }
 
     /// Records that `key` is shown as `desktopID` with `presentation`.
-    package mutating func show(_ key: ShownKey, as desktopID: UInt32, _ presentation: DesktopPresentation) {
+    package mutating func show(_ key: NotificationKey, as desktopID: UInt32, _ presentation: DesktopPresentation) {
         entries[key] = Entry(desktopID: desktopID, fingerprint: Self.fingerprint(of: presentation.notification),
                                     presentation: presentation)
         markChanged()
@@ -84,14 +85,14 @@ package struct ShownNotifications {
 
     /// Keeps `presentation` as the mapping of `key`, shown already with
     /// the same arguments (after a restart, or a change the desktop cannot show).
-    package mutating func remember(_ key: ShownKey, _ presentation: DesktopPresentation) {
+    package mutating func remember(_ key: NotificationKey, _ presentation: DesktopPresentation) {
         entries[key]?.presentation = presentation
     }
 
     /// Records that the desktop closed `key` by itself (it expired,
     /// or the user dismissed it): still delivered, no longer on screen, and
     /// not shown again by a re-list unless its presentation changes.
-    package mutating func retire(_ key: ShownKey) {
+    package mutating func retire(_ key: NotificationKey) {
         guard entries[key] != nil else { return }
         entries[key]?.desktopID = 0
         markChanged()
@@ -99,7 +100,7 @@ package struct ShownNotifications {
 
     /// Forgets `key`; its entry, if it had one.
     @discardableResult
-    package mutating func forget(_ key: ShownKey) -> Entry? {
+    package mutating func forget(_ key: NotificationKey) -> Entry? {
         let entry = entries.removeValue(forKey: key)
         if entry != nil { markChanged() }
         return entry

@@ -1,10 +1,11 @@
 import Glibc
 import TidingsBase
+import TidingsProtocol
 
 /// The expanded-interface windows `tidings desktop` starts for "Show More":
 /// each `tidings show IDENTIFIER --socket S --json`, a process of its own (a
 /// toolkit crash ends that process only, never the front end or the
-/// server), at most one per notification (by app and identifier, `ShownKey`:
+/// server), at most one per notification (by app and identifier, `NotificationKey`:
 /// two apps' `dose-1` each have their own). The value owns each child: its
 /// stdout pipe (read in the front end's poll loop, each JSON line relayed
 /// into the front end's log) and its pid, reaped when the pipe ends (and
@@ -19,7 +20,7 @@ package final class WindowProcesses {
         var pending: [UInt8] = []
     }
 
-    private var children: [ShownKey: Child] = [:]
+    private var children: [NotificationKey: Child] = [:]
     private let executable: String
     private let socketPath: String
 
@@ -34,7 +35,7 @@ package final class WindowProcesses {
     }
 
     /// Whether a window of `key` is open.
-    package func isOpen(_ key: ShownKey) -> Bool { children[key] != nil }
+    package func isOpen(_ key: NotificationKey) -> Bool { children[key] != nil }
 
     /// The pipes to poll for reading.
     package var descriptors: [Int32] { children.values.map(\.output) }
@@ -44,7 +45,7 @@ package final class WindowProcesses {
     /// without its app (an older `desktop.json`) starts one without `--app`.
     /// - Returns: false when one was open.
     /// - Throws: why it could not start (no pipe, no process).
-    package func open(_ key: ShownKey, reply: String? = nil) throws(SystemError) -> Bool {
+    package func open(_ key: NotificationKey, reply: String? = nil) throws(SystemError) -> Bool {
         guard children[key] == nil else { return false }
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw SystemError.current() }
@@ -77,9 +78,9 @@ package final class WindowProcesses {
     /// What a window reported or how it ended.
     package enum Report {
         /// A JSON line of its log.
-        case line(key: ShownKey, JSON)
+        case line(key: NotificationKey, JSON)
         /// It ended: with `status` (its exit code), or by `signal`.
-        case ended(key: ShownKey, status: Int32?, signal: Int32?)
+        case ended(key: NotificationKey, status: Int32?, signal: Int32?)
     }
 
     /// Reads what the window whose pipe is `descriptor` wrote; when the pipe

@@ -1,5 +1,6 @@
 import Synchronization
 import TidingsBase
+import TidingsProtocol
 
 /// What the attachment store holds for whom, counted against its
 /// `AttachmentQuota`: each file's owner and size, and the sums per

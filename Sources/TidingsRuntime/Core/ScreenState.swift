@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// What the host's lock guards: the delivered set, the routes, the apps'
 /// registrations and the open interface, which change together (taking a

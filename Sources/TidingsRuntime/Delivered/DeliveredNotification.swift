@@ -1,3 +1,4 @@
+import TidingsProtocol
 /// One delivery, as shown. A delivery is told apart from a later one of the
 /// same app and request identifier by its identity.
 package final class DeliveredNotification: Sendable {

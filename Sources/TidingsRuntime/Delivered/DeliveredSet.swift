@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 
 /// The notifications delivered and shown now, as a plain value (its owner
 /// guards it): by app and request identifier (`NotificationKey`), in the

@@ -1,5 +1,6 @@
 import TidingsABI
 import TidingsBase
+import TidingsProtocol
 
 /// What the user does to an open interface's view other than respond: taps
 /// the media play/pause button, or touches an element (a button's tap, a

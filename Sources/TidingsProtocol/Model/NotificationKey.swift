@@ -1,6 +1,7 @@
 /// What names one delivered notification: its app and its request
 /// identifier. Two apps may each have a notification `dose-1` shown; each is
-/// replaced, removed, answered and opened apart from the other.
+/// replaced, removed, answered and opened apart from the other — by the
+/// server, and by the front ends that show, answer and open them.
 package struct NotificationKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The app the notification is addressed to.
     package var app: String
@@ -18,6 +19,7 @@ package struct NotificationKey: Hashable, Comparable, Sendable, CustomStringConv
         (lhs.app, lhs.identifier) < (rhs.app, rhs.identifier)
     }
 
-    /// `"identifier" of app`, as messages name it.
-    package var description: String { "\"\(identifier)\" of \(app)" }
+    /// `"identifier" of app`, as messages name it (`"identifier"` alone when
+    /// the app is not known, as for a front end's entry kept before keys named apps).
+    package var description: String { app.isEmpty ? "\"\(identifier)\"" : "\"\(identifier)\" of \(app)" }
 }
