@@ -26,6 +26,8 @@ struct BenchmarkOptions {
         case schedule
         /// The resident memory of `tidings serve` and its warm workers after 20,000 opens.
         case soak
+        /// Deliver-new-respond cycles over `tidings serve`, both modes, with none, 10,000 and 100,000 kept, and the server's CPU a cycle.
+        case cycle
     }
 
     /// Print JSON for programs instead of the table.
@@ -49,7 +51,7 @@ struct BenchmarkOptions {
     /// The CPU to pin to; nil leaves the affinity alone (`--no-pin`).
     var cpu: Int? = 0
     /// The sections to run; all but `fold` by default.
-    var sections: Set<Section> = [.inProcess, .oneShot, .server, .serverScale, .discovery, .isolation, .warm, .memory, .group, .schedule, .soak]
+    var sections: Set<Section> = [.inProcess, .oneShot, .server, .serverScale, .discovery, .isolation, .warm, .memory, .group, .schedule, .soak, .cycle]
     /// Seconds each server measurement lasts.
     var serverSeconds = 2.0
     /// Notifications the memory benchmark delivers and removes each round.
@@ -78,6 +80,8 @@ struct BenchmarkOptions {
     var folds = 5
     /// Timed rounds of the group benchmark at each size.
     var groupRounds = 500
+    /// The numbers of notifications kept while the cycles are measured.
+    var cycleKept = [0, 10_000, 100_000]
     /// Pending requests the schedule benchmark adds.
     var schedulePending = 100_000
 
@@ -136,6 +140,14 @@ struct BenchmarkOptions {
                     throw BenchmarkFailure("\(argument) needs whole numbers of at least 1, separated by commas; it got \"\(text)\".")
                 }
                 options.discoveryCounts = counts
+            case "--cycle-kept":
+                let text = try value(argument)
+                let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+                let counts = parts.compactMap { Int($0) }.filter { $0 >= 0 }
+                guard counts.count == parts.count, counts.contains(0) else {
+                    throw BenchmarkFailure("\(argument) needs whole numbers of at least 0, separated by commas, 0 among them; it got \"\(text)\".")
+                }
+                options.cycleKept = counts.sorted()
             case "--only":
                 let text = try value(argument)
                 if let section = Section(rawValue: text) {
@@ -144,7 +156,7 @@ struct BenchmarkOptions {
                     options.sections = [.inProcess]
                     options.benchmark = text
                 } else {
-                    throw BenchmarkFailure("--only takes in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, schedule, soak or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
+                    throw BenchmarkFailure("--only takes in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, schedule, soak, cycle or one of \(benchmarkKeys.joined(separator: ", ")); it got \"\(text)\".")
                 }
             default:
                 throw BenchmarkFailure("There is no option \"\(argument)\" (see --help).")

@@ -44,6 +44,10 @@ struct BenchmarkRun {
             report.soak = try SoakBenchmark(products: products, workspace: workspace, extensions: single,
                                             opens: options.soakOpens).measure()
         }
+        if options.sections.contains(.cycle) {
+            report.cycle = try CycleBenchmark(products: products, workspace: workspace, extensions: single,
+                                              seconds: options.serverSeconds, keptCounts: options.cycleKept).measure()
+        }
         // The worker process needs a core of its own, as the server does.
         if options.sections.contains(.isolation) {
             report.isolation = try IsolationBenchmark(products: products, extensions: single, seconds: options.serverSeconds,

@@ -90,6 +90,13 @@ enum HelpText {
             its threads (/proc/PID/task/*/status); targets: threads at most
             idle's plus the call pool (2 × cores + 4), whatever the clients
             and waits; at most 1 wake-up per second idle;
+          - cycle (before the pin): `tidings serve` with NoOp, in process and
+            isolated, with --cycle-kept other notifications kept (0, 10,000
+            and 100,000; --keep is that plus 16): each cycle delivers a new
+            notification (answered with its presentation) and responds to its
+            action, 1 and 8 clients, against a raw echo of two round trips;
+            with the server's CPU per cycle (its own and its workers',
+            /proc/PID/stat);
           - schedule (before the pin): `tidings serve` with NoOp in process,
             its state journaled and --pending-limit 1,000: --schedule-pending
             requests (100,000) added across 100 apps (64 in flight; intervals
@@ -179,7 +186,9 @@ enum HelpText {
             with fold, no state-changing call waiting over 10 ms while a fold
             runs; with group, each call's median at 10,000 within 1.5 × its
             median at 1; with schedule, the pending requests costing < 50 MB
-            and those 2 s ahead firing <= 50 ms late at p99; with soak, the
+            and those 2 s ahead firing <= 50 ms late at p99; with cycle, the
+            server's CPU <= 40 µs a cycle in process, isolated >= 50 % of in
+            process, and the most kept within 1.2 × of none; with soak, the
             server's and its largest worker's resident memory after --soak-opens
             opens within 1.1 × what it was after the warm-up.
 
@@ -196,7 +205,7 @@ enum HelpText {
           --bundles N         Bundles installed for the one-shot delivery (default 100).
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
-          --only WHAT         Run only in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, schedule, soak, or one
+          --only WHAT         Run only in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, schedule, soak, cycle, or one
                               in-process benchmark: baseline, deliver-reuse,
                               deliver-fresh, deliver-new, respond.
           --discovery-bundles N,N...  Numbers of bundles discovery is measured
@@ -214,6 +223,8 @@ enum HelpText {
           --folds N           Folds the fold measurement spans (default 5).
           --group-rounds N    Timed rounds of the group benchmark at each size (default 500).
           --schedule-pending N  Pending requests of the schedule benchmark (default 100000).
+          --cycle-kept N,N...  Notifications kept while the cycles are measured
+                              (default 0,10000,100000; 0 must be among them).
           --keep              Keep the temporary directory (extensions, discovery's
                               bundles) and print its path.
           -h, --help          Print this help.

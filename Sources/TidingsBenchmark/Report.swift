@@ -29,6 +29,8 @@ struct Report {
     var schedule: ScheduleResult?
     /// The memory of the server and its warm workers over many opens, when it ran.
     var soak: SoakResult?
+    /// The deliver-new-respond cycles, the raw echo first, when they ran.
+    var cycle: [CycleResult] = []
 
     /// The isolation measurement with `key`, if it ran.
     func isolation(_ key: String) -> IsolationResult? {
@@ -74,6 +76,7 @@ struct Report {
                                       limit: 10, measured: cold.medianMicroseconds / 1000, unit: "ms"))
         }
         checks += warmWorkerTargets
+        checks += cycleTargets
         for (number, round) in (memory?.rounds ?? []).enumerated() {
             checks.append(TargetCheck(key: "memory-round-\(number + 1)", goal: "resident memory after removing every notification ≤ 2 × idle",
                                       limit: 2, measured: Double(round.afterRemoval) / Double(memory?.idle ?? 1), unit: "× idle"))

@@ -38,6 +38,7 @@ enum ReportJSON {
             ("memory", report.memory.map(memory) ?? .null),
             ("serverScale", report.serverScale?.json ?? .null),
             ("schedule", report.schedule?.json ?? .null),
+            ("cycle", report.cycleJSON),
             ("soak", report.soak?.json ?? .null),
             ("fold", report.fold.map(fold) ?? .null),
             ("group", group(report.group)),

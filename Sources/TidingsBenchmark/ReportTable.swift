@@ -98,6 +98,10 @@ enum ReportTable {
             lines.append("")
             lines += soak.lines
         }
+        if !report.cycle.isEmpty {
+            lines.append("")
+            lines += report.cycleLines
+        }
         if !report.discovery.isEmpty {
             lines.append("")
             lines.append("Discovery: `tidings list --json --extensions DIR` and `LV2_PATH=DIR lv2ls`, bundles made by "

@@ -102,8 +102,18 @@ struct ServerBenchmark {
     /// The request delivering the sample payload as `identifier`, of thread
     /// `thread`; `answer` ("delivery", "presentation") says what it asks back, nil the default.
     static func request(identifier: String, thread: String, answer: String? = nil) -> [UInt8] {
-        let payload = SamplePayload.text.split(separator: "\n").joined()
+        request(identifier: identifier, payload: payload(thread: thread), answer: answer)
+    }
+
+    /// The sample payload on one line, of thread `thread`.
+    static func payload(thread: String) -> String {
+        SamplePayload.text.split(separator: "\n").joined()
             .replacing(#""thread-id": "bench""#, with: #""thread-id": "\#(thread)""#)
+    }
+
+    /// The request delivering `payload` (one line of JSON) as `identifier`;
+    /// `answer` ("delivery", "presentation") says what it asks back, nil the default.
+    static func request(identifier: String, payload: String, answer: String? = nil) -> [UInt8] {
         let asked = answer.map { #","answer":"\#($0)""# } ?? ""
         let text = #"{"jsonrpc":"2.0","id":1,"method":"notifications.deliver","params":{"app":"\#(BundleFarm.app)","identifier":"\#(identifier)"\#(asked),"payload":\#(payload)}}"#
         return Array((text + "\n").utf8)
@@ -205,7 +215,8 @@ struct ServerResult {
     var p99Microseconds: Double
 }
 
-/// One client connection that sends a fixed request and reads one line back.
+/// One client connection that sends a request (a fixed one, or one given
+/// each time) and reads one line back.
 final class RoundTripClient: @unchecked Sendable {
     // Used by one thread at a time.
     private let socket: Int32
@@ -236,19 +247,30 @@ final class RoundTripClient: @unchecked Sendable {
 
     /// Sends the request and returns the answer line; nil when the connection failed.
     func roundTrip() -> [UInt8]? {
-        exchange { Array($0) }
+        exchange(request) { Array($0) }
+    }
+
+    /// Sends `line` instead of the fixed request and returns the answer line; nil when the connection failed.
+    func roundTrip(sending line: [UInt8]) -> [UInt8]? {
+        exchange(line) { Array($0) }
     }
 
     /// Sends the request and returns the answer line's length, copying
     /// nothing: what a timed loop calls, so that the client costs the
     /// server's core (they share it) as little as it can; nil when the connection failed.
     func timedRoundTrip() -> Int? {
-        exchange { $0.count }
+        exchange(request) { $0.count }
     }
 
-    /// Sends the request, waits for the answer line and returns what
-    /// `body` makes of it (newline included); nil when the connection failed.
-    private func exchange<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T? {
+    /// Sends `line` instead of the fixed request and returns the answer
+    /// line's length, copying nothing; nil when the connection failed.
+    func timedRoundTrip(sending line: [UInt8]) -> Int? {
+        exchange(line) { $0.count }
+    }
+
+    /// Sends `request`, waits for the answer line and returns what `body`
+    /// makes of it (newline included); nil when the connection failed.
+    private func exchange<T>(_ request: [UInt8], _ body: (UnsafeRawBufferPointer) -> T) -> T? {
         var sent = 0
         while sent < request.count {
             let count = request[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
