@@ -10,7 +10,7 @@ enum Degradation {
         "this server takes no inline reply: a text-input action opens the interface's window (tidings show), with the action's field to type in"
     /// A second text-input action: a notification takes one inline reply.
     static let oneInlineReply = "this server takes one inline reply per notification: further text-input actions are left out"
-    /// An action offered more than a notification shows.
+    /// More actions than a notification offers.
     static let tooManyActions = "a notification offers at most \(ActionTable.actionLimit) actions: the rest are left out"
     /// An action whose identifier is no name (empty, huge, with control characters) or already a key.
     static let actionKeyTaken = "an action whose identifier is empty, malformed or another key is left out"
