@@ -4,7 +4,8 @@ import TidingsApp
 // tidings-reminders: a small reminders app on TidingsApp.
 let usage = """
     usage: tidings-reminders [--socket PATH] COMMAND
-      schedule TEXT (--in SECONDS | --at HH:MM)   schedule a reminder
+      schedule TEXT (--in SECONDS | --at HH:MM)   schedule a reminder (--at: in this process's time zone)
+      schedule TEXT --home                        remind on arriving home (fed by the desktop's location)
       list                                        the reminders waiting
       listen                                      handle "done" / "snooze" until interrupted
       demo                                        the whole story, answering as the user (for CI)
@@ -35,6 +36,12 @@ func trigger(_ options: ArraySlice<String>) -> (any NotificationTrigger)? {
 
 do {
     switch arguments.first {
+    case "schedule" where arguments.count == 3 && arguments[2] == "--home":
+        print(try await reminders.setUp() ? "authorization: granted" : "authorization: not granted")
+        let identifier = "reminder-\(time(nil))"
+        try await reminders.schedule(arguments[1], identifier: identifier,
+                                     trigger: LocationNotificationTrigger(region: Reminders.home, repeats: false))
+        print("scheduled: \(identifier)")
     case "schedule" where arguments.count == 4:
         guard let trigger = trigger(arguments[2...]) else {
             print(usage)

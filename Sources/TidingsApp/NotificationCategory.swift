@@ -3,9 +3,12 @@ import TidingsProtocol
 
 /// An action's image (`UNNotificationActionIcon`): a system symbol or one
 /// of the app's template images, by name. Carried to front ends with the
-/// category (`icon` in `categories.register`); the desktop front end shows
-/// action buttons as text, as freedesktop servers draw no per-button images
-/// beside a label (their `action-icons` takes the action's key for an icon name).
+/// category (`icon` in `categories.register`). The desktop front end shows
+/// it on a notification server that advertises `action-icons` (KDE Plasma's
+/// kind; not dunst or mako, which show the title): the button is the icon
+/// of that name in the icon theme, a few SF Symbols (`checkmark`, `xmark`,
+/// `trash`, …) becoming the theme's names for them, a template image its
+/// name as it is (install it in the icon theme under that name).
 public struct NotificationActionIcon: Sendable, Hashable {
     /// Which kind of image it names.
     enum Kind: Sendable, Hashable {

@@ -1,18 +1,61 @@
 /// A file shown with a notification (`UNNotificationAttachment`).
+///
+/// Its thumbnail options are Apple's options keys as members: the desktop
+/// front end shows an image attachment as the notification's image (the
+/// `image-path` hint), which is the thumbnail, so ``thumbnailHidden`` sends
+/// none. ``thumbnailClippingRect`` is carried to front ends and the
+/// notification's content extension; the desktop's servers take a whole
+/// image file, so the desktop shows the whole image. `ThumbnailTimeKey` is
+/// absent: front ends show still images only (a video is not thumbnailed).
 public struct NotificationAttachment: Sendable, Hashable {
+    /// The part of an image its thumbnail shows
+    /// (`UNNotificationAttachmentOptionsThumbnailClippingRectKey`), in unit
+    /// coordinates: each of `x`, `y`, `width` and `height` in 0…1 of the
+    /// image's size, from its top left corner.
+    public struct ClippingRect: Sendable, Hashable {
+        /// The left edge.
+        public var x: Double
+        /// The top edge.
+        public var y: Double
+        /// The width.
+        public var width: Double
+        /// The height.
+        public var height: Double
+
+        /// The rectangle at `x`, `y` of `width` by `height`, each in 0…1.
+        public init(x: Double, y: Double, width: Double, height: Double) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
     /// Its identifier, unique within the notification.
     public var identifier: String
     /// The file: a path or a `file://` URL. A request's file is moved into the
     /// host's store as iOS moves it; a delivered notification's is the store's copy.
     public var url: String
-    /// Its type (a uniform type identifier such as `public.jpeg`), when known.
+    /// Its type (a uniform type identifier such as `public.jpeg`), when known
+    /// (`UNNotificationAttachmentOptionsTypeHintKey`).
     public var type: String?
+    /// Whether its thumbnail is hidden (`UNNotificationAttachmentOptionsThumbnailHiddenKey`):
+    /// on the desktop, the image is not sent with the notification.
+    public var thumbnailHidden: Bool
+    /// The part of the image its thumbnail shows
+    /// (`UNNotificationAttachmentOptionsThumbnailClippingRectKey`); nil for
+    /// all of it. Carried; the desktop shows the whole image.
+    public var thumbnailClippingRect: ClippingRect?
 
-    /// An attachment of the file at `url` (a path or a `file://` URL).
-    public init(identifier: String, url: String, type: String? = nil) {
+    /// An attachment of the file at `url` (a path or a `file://` URL), with
+    /// its thumbnail options (`attachment(withIdentifier:url:options:)`).
+    public init(identifier: String, url: String, type: String? = nil, thumbnailHidden: Bool = false,
+                thumbnailClippingRect: ClippingRect? = nil) {
         self.identifier = identifier
         self.url = url
         self.type = type
+        self.thumbnailHidden = thumbnailHidden
+        self.thumbnailClippingRect = thumbnailClippingRect
     }
 
     /// As a request payload names it.
@@ -20,7 +63,26 @@ public struct NotificationAttachment: Sendable, Hashable {
         var members: [String: JSONValue] = ["identifier": .string(identifier),
                                             url.hasPrefix("file://") ? "url" : "path": .string(url)]
         if let type { members["typeHint"] = .string(type) }
+        if thumbnailHidden { members["thumbnailHidden"] = .bool(true) }
+        if let rect = thumbnailClippingRect {
+            members["thumbnailClippingRect"] = .object(["x": .double(rect.x), "y": .double(rect.y),
+                                                        "width": .double(rect.width), "height": .double(rect.height)])
+        }
         return .object(members)
+    }
+
+    /// Reads an attachment as the host gives it (a delivered notification's,
+    /// a pending request's).
+    init(json attachment: JSONValue) {
+        var rect: ClippingRect?
+        if let clip = attachment["thumbnailClippingRect"], let x = clip["x"]?.doubleValue, let y = clip["y"]?.doubleValue,
+           let width = clip["width"]?.doubleValue, let height = clip["height"]?.doubleValue {
+            rect = ClippingRect(x: x, y: y, width: width, height: height)
+        }
+        self.init(identifier: attachment["identifier"]?.stringValue ?? "",
+                  url: attachment["url"]?.stringValue ?? attachment["path"]?.stringValue ?? "",
+                  type: attachment["type"]?.stringValue ?? attachment["typeHint"]?.stringValue,
+                  thumbnailHidden: attachment["thumbnailHidden"]?.boolValue ?? false, thumbnailClippingRect: rect)
     }
 }
 
@@ -112,10 +174,6 @@ public struct NotificationContent: Sendable, Hashable {
         interruptionLevel = json["interruptionLevel"]?.stringValue.flatMap(InterruptionLevel.init(rawValue:)) ?? .active
         relevanceScore = json["relevanceScore"]?.doubleValue ?? 0
         userInfo = json["userInfo"]?.objectValue ?? [:]
-        attachments = (json["attachments"]?.arrayValue ?? []).map { attachment in
-            NotificationAttachment(identifier: attachment["identifier"]?.stringValue ?? "",
-                                   url: attachment["url"]?.stringValue ?? attachment["path"]?.stringValue ?? "",
-                                   type: attachment["type"]?.stringValue ?? attachment["typeHint"]?.stringValue)
-        }
+        attachments = (json["attachments"]?.arrayValue ?? []).map(NotificationAttachment.init(json:))
     }
 }

@@ -39,7 +39,7 @@ public protocol UserNotificationCenterDelegate: AnyObject, Sendable {
     /// ``AuthorizationOptions/providesAppNotificationSettings``. Such a
     /// response is taken when this returns and never reaches `didReceive`;
     /// the notification stays. A front end sends it with `notifications.respond`
-    /// (the desktop front end offers no such button yet). By default: does nothing.
+    /// (the desktop front end's "Settings" button). By default: does nothing.
     func userNotificationCenter(_ center: UserNotificationCenter, openSettingsFor notification: UserNotification?) async
     /// A background notification (`content-available`) woke the app
     /// (`application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`);

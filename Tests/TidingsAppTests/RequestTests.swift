@@ -81,6 +81,38 @@ import Testing
         }
     }
 
+    @Test func thumbnailOptionsReachTheHostAndComeBack() async throws {
+        let host = try HostFixture()
+        let center = host.center()
+        var request = reminder("with-options", trigger: nil)
+        for name in ["hidden.png", "clipped.png"] {
+            try FileManager.default.copyItem(atPath: Locations.repositoryFile("Plugins/EventInvite/Payloads/lighthouse.png"),
+                                             toPath: host.directory.file(name))
+        }
+        let clip = NotificationAttachment.ClippingRect(x: 0.25, y: 0, width: 0.5, height: 1)
+        request.content.attachments = [
+            NotificationAttachment(identifier: "hidden", url: host.directory.file("hidden.png"), thumbnailHidden: true),
+            NotificationAttachment(identifier: "clipped", url: host.directory.file("clipped.png"), type: "public.png",
+                                   thumbnailClippingRect: clip),
+        ]
+        try await center.add(request)
+        let delivered = try #require(try await center.deliveredNotifications().first)
+        let attachments = delivered.request.content.attachments
+        #expect(attachments.map(\.identifier) == ["hidden", "clipped"])
+        #expect(attachments.map(\.thumbnailHidden) == [true, false])
+        #expect(attachments.map(\.thumbnailClippingRect) == [nil, clip])
+        #expect(attachments.last?.type == "public.png")
+
+        // A clipping rectangle outside the image is the host's error, as a value.
+        var outside = reminder("outside", trigger: nil)
+        try FileManager.default.copyItem(atPath: Locations.repositoryFile("Plugins/EventInvite/Payloads/lighthouse.png"),
+                                         toPath: host.directory.file("outside.png"))
+        outside.content.attachments = [NotificationAttachment(
+            identifier: "outside", url: host.directory.file("outside.png"),
+            thumbnailClippingRect: .init(x: 0.5, y: 0, width: 2, height: 1))]
+        await #expect(throws: UserNotificationError.self) { try await center.add(outside) }
+    }
+
     @Test func triggersArePendingUntilRemoved() async throws {
         let host = try HostFixture()
         let center = host.center()

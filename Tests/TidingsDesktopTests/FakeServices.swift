@@ -15,9 +15,17 @@ final class FakeServices: @unchecked Sendable {
     private(set) var actions: [(name: String, parameter: [BusValue], platformData: [String: BusValue])] = []
     private(set) var activations: [[String: BusValue]] = []
 
+    /// What the notification server answers GetCapabilities with.
+    private let capabilities: [String]
+    /// The index of the action the user chooses of each notification.
+    private let choice: Int
+
     /// Starts the services on a thread of their own, connected to `bus`, and
-    /// returns once they own their names.
-    init(on bus: PrivateBus) throws {
+    /// returns once they own their names; the notification server advertises
+    /// `capabilities`, and the user chooses the action at `choice` of each notification.
+    init(on bus: PrivateBus, capabilities: [String] = ["actions", "body", "inline-reply"], choice: Int = 0) throws {
+        self.capabilities = capabilities
+        self.choice = choice
         // The thread ends when `stop` is called.
         Thread { [self] in serve(bus) }.start()
         let outcome = lock.withLock {
@@ -49,7 +57,7 @@ final class FakeServices: @unchecked Sendable {
                     }
                 case "GetCapabilities":
                     try call.reply { (reply: borrowing MessageWriter) throws(BusError) in
-                        try reply.append(["actions", "body", "inline-reply"])
+                        try reply.append(self.capabilities)
                     }
                 case "Notify":
                     var notification = DesktopNotification(appName: try call.arguments.readString(), summary: "")
@@ -69,9 +77,9 @@ final class FakeServices: @unchecked Sendable {
                     let id = UInt32(self.recorded { $0.notifications.count } + 1)
                     self.lock.withLock { self.notifications.append(notification) }
                     try call.reply { (reply: borrowing MessageWriter) throws(BusError) in try reply.append(id) }
-                    // As if the user chose the first action, then answered.
-                    if let first = notification.actions.first {
-                        pending.append((id, .actionInvoked(id: id, actionKey: first.key)))
+                    // As if the user chose an action (the first by default), then answered.
+                    if notification.actions.indices.contains(self.choice) {
+                        pending.append((id, .actionInvoked(id: id, actionKey: notification.actions[self.choice].key)))
                     }
                     pending.append((id, .replied(id: id, text: "on my way")))
                 case "CloseNotification":

@@ -14,6 +14,16 @@ import TidingsBase
 /// action's options change nothing here: a server has one kind of button
 /// (`destructive` has no colour, `authenticationRequired` no lock), and
 /// `foreground` is for the response's delivery to the app.
+///
+/// Icons: on a server with `action-icons`, when an action of the
+/// presentation has an icon (`systemImageName`, `templateImageName`), Notify
+/// sends the `action-icons` hint, and the server reads every action key as
+/// an icon name (the freedesktop specification's way: the label stays, for
+/// accessibility). An action with an icon is then keyed by the icon's name
+/// (`ActionIcon`), and the key is mapped back to the action when the server
+/// reports it; one without, or whose icon's name is taken, keeps its
+/// identifier; "Show More" and "Settings" get icon names of their own. On a
+/// server without `action-icons` the actions are text.
 struct ActionTable {
     /// The most actions of a presentation offered (iOS shows up to ten).
     static let actionLimit = 10
@@ -27,11 +37,17 @@ struct ActionTable {
     /// notification settings (`openSettingsFor`).
     static let settingsKey = "tidings.settings"
 
+    /// The key of "Show More" as an icon (where actions are icons).
+    static let openIconKey = "view-fullscreen"
+    /// The key of "Settings" as an icon (where actions are icons).
+    static let settingsIconKey = "preferences-system"
+
     /// Notify's actions, in order.
     private(set) var actions: [DesktopNotification.Action] = []
     /// What each key means.
     private(set) var meanings: [String: DesktopAction] = [:]
-    /// The inline reply's hints: `x-kde-reply-placeholder-text`, `x-kde-reply-submit-button-text`.
+    /// The inline reply's hints: `x-kde-reply-placeholder-text`,
+    /// `x-kde-reply-submit-button-text`; `action-icons` when the keys are icon names.
     private(set) var hints: [String: BusValue] = [:]
     /// What the server cannot offer.
     private(set) var degradations: [String] = []
@@ -51,13 +67,17 @@ struct ActionTable {
         }
         add(key: "default", label: "Open", meaning: .respond("default"))
         let listed = presentation["actions"]?.arrayValue ?? []
-        for action in listed.prefix(Self.actionLimit) { add(action, capabilities: capabilities) }
+        let icons = capabilities.actionIcons && listed.prefix(Self.actionLimit).contains { ActionIcon.name(of: $0) != nil }
+        if icons { hints["action-icons"] = .bool(true) }
+        for action in listed.prefix(Self.actionLimit) { add(action, capabilities: capabilities, icons: icons) }
         if listed.count > Self.actionLimit { degradations.append(Degradation.tooManyActions) }
         if presentation["extension"]?.stringValue?.isEmpty == false, presentation["expanded"]?.boolValue != true,
            presentation["previewsHidden"]?.boolValue != true {
-            add(key: Self.openKey, label: Self.openLabel, meaning: .openInterface)
+            add(key: icons ? Self.openIconKey : Self.openKey, label: Self.openLabel, meaning: .openInterface)
         }
-        if settings { add(key: Self.settingsKey, label: "Settings", meaning: .respond(Self.settingsKey)) }
+        if settings {
+            add(key: icons ? Self.settingsIconKey : Self.settingsKey, label: "Settings", meaning: .respond(Self.settingsKey))
+        }
     }
 
     /// Offers `key` as `label`, meaning `meaning`; false (nothing offered) when the key is taken.
@@ -69,8 +89,9 @@ struct ActionTable {
         return true
     }
 
-    /// Adds one action of the presentation (`identifier`, `title`, `textInput`).
-    private mutating func add(_ action: JSON, capabilities: ServerCapabilities) {
+    /// Adds one action of the presentation (`identifier`, `title`,
+    /// `textInput`, `icon`), keyed by its icon's name when `icons`.
+    private mutating func add(_ action: JSON, capabilities: ServerCapabilities, icons: Bool) {
         guard let identifier = DesktopText.name(action["identifier"]?.stringValue),
               ![Self.replyKey, Self.openKey].contains(identifier), meanings[identifier] == nil else {
             degradations.append(Degradation.actionKeyTaken)
@@ -79,6 +100,10 @@ struct ActionTable {
         let title = DesktopText.line(action["title"]?.stringValue ?? "", limit: DesktopText.labelLimit)
         let label = title.isEmpty ? DesktopText.line(identifier, limit: DesktopText.labelLimit) : title
         guard let input = action["textInput"], input.objectMembers != nil else {
+            if icons, let icon = ActionIcon.name(of: action), !icon.hasPrefix("tidings."),
+               ![Self.replyKey, Self.openIconKey, Self.settingsIconKey].contains(icon), add(key: icon, label: label, meaning: .respond(identifier)) {
+                return
+            }
             add(key: identifier, label: label, meaning: .respond(identifier))
             return
         }

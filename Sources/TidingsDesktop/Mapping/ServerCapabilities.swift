@@ -14,6 +14,9 @@ package struct ServerCapabilities: Hashable, Sendable {
 
     /// `actions`: it shows action buttons and reports ActionInvoked.
     package var actions: Bool { names.contains("actions") }
+    /// `action-icons`: it reads action keys as icon names (with the
+    /// `action-icons` hint), showing an action as its icon.
+    package var actionIcons: Bool { names.contains("action-icons") }
     /// `body`: it shows the body text.
     package var body: Bool { names.contains("body") }
     /// `body-markup`: it takes the body's markup (`b`, `i`, `u`, `a`, `img`).
