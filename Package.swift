@@ -40,8 +40,10 @@ let package = Package(
         .target(name: "TidingsRegistry", dependencies: ["TidingsBase", "TidingsManifest"]),
         // 4. Loader: dlopen, the entry function, ABI negotiation.
         .target(name: "TidingsLoader", dependencies: ["TidingsABI", "TidingsBase"]),
-        // Digests (and ciphers) from the system's OpenSSL 3, libcrypto.so.3,
-        // opened with dlopen at run time (not linked; never written by hand);
+        // Cryptography from the system's OpenSSL 3, libcrypto.so.3, opened
+        // with dlopen at run time (not linked; never written by hand): SHA-256,
+        // random bytes, P-256 keys and ECDH, HKDF-SHA-256, AES-128-GCM, and on
+        // them RFC 8188's aes128gcm coding and RFC 8291's Web Push encryption;
         // its C declarations, header only, in TidingsCryptoShims.
         .target(name: "TidingsCryptoShims"),
         .target(name: "TidingsCrypto", dependencies: ["TidingsLoader", "TidingsCryptoShims"]),
