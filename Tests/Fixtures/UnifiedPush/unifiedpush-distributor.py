@@ -235,8 +235,10 @@ def command(channel, condition):
                 unregistered(registration["service"], words[1])
         elif words[0] == "refuse" and len(words) == 2:
             refusing = words[1]
+            record(refusing=refusing)
         elif words[0] == "accept":
             refusing = None
+            record(refusing=None)
         elif words[0] == "send" and len(words) == 3:
             message(words[1], b"A" * int(words[2]), "s-%s" % words[2])
         elif words[0] == "forge" and len(words) == 3:
