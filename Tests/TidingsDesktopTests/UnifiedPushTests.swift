@@ -153,3 +153,38 @@ struct UnifiedPushTests {
         #expect(!rig.serverCalls("push.endpoint").contains { $0["params"]?["endpoint"]?.stringValue?.contains("forged") == true })
     }
 }
+
+/// The server away, or refusing: what the distributor hands over waits for
+/// the server and is sent once the front end is synchronised again; a
+/// refusal is logged with the server's reason.
+@Suite(.serialized, .enabled(if: canRunUnifiedPush, "needs libsystemd, dbus-daemon and python3-gi"))
+struct UnifiedPushServerAwayTests {
+    @Test func aPushWhileTheServerIsAwayIsSentOnceItIsBack() throws {
+        let rig = try UnifiedPushRig(registrations: [UnifiedPushRig.registration("tok-away")])
+        let distributor = try rig.startDistributor()
+        try rig.startDesktop()
+        let endpoint = try #require(try rig.waitForServerCall("push.endpoint")["endpoint"]?.stringValue)
+        let subscriptions = rig.serverCalls("events.subscribe").count
+        try rig.server.send("hangup")
+        _ = try rig.server.waitFor("hungUp")
+        try rig.post([1, 2, 3, 4], to: endpoint)
+        try distributor.waitFor("sent") { $0["sent"] == .string("Message") }
+        // Reconnected and synchronised: the message follows, once.
+        try rig.waitForServerCall("events.subscribe", count: subscriptions + 1)
+        let received = try rig.waitForServerCall("push.receive")
+        #expect(received["message"] == .string("AQIDBA=="), "\(received)")
+    }
+
+    @Test func theServersRefusalIsLoggedWithItsReason() throws {
+        let rig = try UnifiedPushRig(registrations: [UnifiedPushRig.registration("tok-bad")])
+        try rig.server.send("refuse-receive push.undecryptable")
+        _ = try rig.server.waitFor("refusing")
+        try rig.startDistributor()
+        try rig.startDesktop()
+        let endpoint = try #require(try rig.waitForServerCall("push.endpoint")["endpoint"]?.stringValue)
+        try rig.post(Array("not encrypted".utf8), to: endpoint)
+        let refused = try rig.waitForPush("server-refused")
+        #expect(refused["reason"] == .string("push.undecryptable") && refused["code"] == .integer(-32013), "\(refused)")
+        #expect(refused["token"] == .string("tok-bad"))
+    }
+}

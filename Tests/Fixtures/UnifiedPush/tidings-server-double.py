@@ -106,6 +106,7 @@ def command(line):
         record(event=words[1], params=params)
     elif words[0] == "refuse-receive" and len(words) == 2:
         state["refuse"] = words[1]
+        record(refusing=words[1])
     elif words[0] == "hangup":
         for connection in list(connections):
             selector.unregister(connection)
