@@ -209,7 +209,9 @@ package final class PushConnector {
             let object = try UnifiedPushConnectorObject(on: connection)
             let made = Bus(connection, object)
             try BusDaemonClient.followOwners(prefix: UnifiedPushDistributorClient.namePrefix, on: made.connection) {
-                [unowned self, made] name, old, new in
+                [unowned self, weak made] name, old, new in
+                // Weak: the handler lives in the connection `made` owns.
+                guard let made else { return }
                 // The owner is believed at once: the new one's first call may follow in this very dispatch.
                 if made.followed?.name == name {
                     made.followed?.owner = new.isEmpty ? nil : new
