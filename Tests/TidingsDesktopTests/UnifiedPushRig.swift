@@ -30,9 +30,22 @@ final class UnifiedPushRig: @unchecked Sendable {
     /// The distributor's bus name.
     static let distributorName = "org.unifiedpush.Distributor.test"
 
+    /// The log of the distributor D-Bus activation starts (`activatable`).
+    var activatedLog: String { directory.file("activated.log") }
+
     /// The bus and the server double, its push.list answering `registrations`.
-    init(registrations: [JSON] = []) throws {
-        bus = try PrivateBus()
+    /// With `activatable`, the bus has a service file for the distributor
+    /// double: D-Bus activation starts it when its name is called, logging to `activatedLog`.
+    init(registrations: [JSON] = [], activatable: Bool = false) throws {
+        var services: [String: String] = [:]
+        if activatable {
+            let fifo = directory.file("activated.fifo")
+            try #require(mkfifo(fifo, 0o600) == 0)
+            let script = Locations.repositoryFile("Tests/Fixtures/UnifiedPush/unifiedpush-distributor.py")
+            services[Self.distributorName] = "/bin/sh -c 'exec \(debianPython) \(script) \"$DBUS_STARTER_ADDRESS\" \(fifo) "
+                + "\(directory.file("activated.json")) >> \(directory.file("activated.log")) 2>&1'"
+        }
+        bus = try PrivateBus(services: services)
         server = try ScriptedDouble("tidings-server-double.py", [directory.file("tidings.sock"), ScriptedDouble.fifoArgument],
                                     label: "server", in: directory)
         try server.waitFor("ready")
@@ -64,6 +77,13 @@ final class UnifiedPushRig: @unchecked Sendable {
         try double.waitFor("ready")
         distributor = double
         return double
+    }
+
+    /// What the activated distributor logged.
+    var activatedLines: [JSON] {
+        ((try? String(contentsOfFile: activatedLog, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+            line.hasPrefix("{") ? try? JSON.parse(Array(line.utf8)) : nil
+        }
     }
 
     /// Starts `tidings desktop --json` on the server double and the bus.

@@ -94,6 +94,20 @@ struct UnifiedPushTests {
         try rig.waitForServerCall("push.endpoint") { $0["token"] == .string("tok-late") }
     }
 
+    @Test func aDistributorDBusActivationStartsIsRegisteredWith() throws {
+        let rig = try UnifiedPushRig(registrations: [UnifiedPushRig.registration("tok-start")], activatable: true)
+        try rig.startDesktop()
+        // None runs: the activatable one is chosen, and the first Register starts it.
+        let said = try rig.waitForServerCall("push.distributor")
+        #expect(said["name"] == .string(UnifiedPushRig.distributorName), "\(said)")
+        let told = try rig.waitForServerCall("push.endpoint") { $0["token"] == .string("tok-start") }
+        let register = try #require(rig.activatedLines.first { $0["call"] == .string("Register") })
+        #expect(register["token"] == .string("tok-start") && register["service"] == .string("org.tidings.Push"))
+        // Its NewEndpoint came from the connection activation started, which was believed.
+        #expect(rig.activatedLines.contains { $0["sent"] == .string("NewEndpoint") && $0["endpoint"] == told["endpoint"] })
+        #expect(rig.pushEvents("refused").isEmpty, "\(rig.desktopLog)")
+    }
+
     @Test func theServersEventsRegisterAndUnregister() throws {
         let rig = try UnifiedPushRig()
         let distributor = try rig.startDistributor()

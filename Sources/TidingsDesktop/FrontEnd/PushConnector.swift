@@ -283,6 +283,8 @@ package final class PushConnector {
 
     /// Lists the distributors, chooses one (the preferred, the server's, the
     /// first by name), follows its owner, then registers every token with it.
+    /// With none running, one D-Bus activation can start is chosen: the
+    /// first `Register` starts it.
     private func discover(on bus: Bus) throws(BusError) {
         try UnifiedPushDistributorClient.list(on: bus.connection) { [unowned self, bus] _, result in
             bus.arrivals.append { [unowned self] in
@@ -291,15 +293,31 @@ package final class PushConnector {
                     current = nil
                     lose(error)
                 case .success(let names):
-                    guard let name = [preferred, remembered, chosen?.client.name].compactMap({ $0 }).first(where: names.contains)
-                            ?? names.first else {
-                        current = nil
-                        choose(nil, owner: nil, on: bus)
-                        return
-                    }
+                    guard let name = pick(names) else { return discoverActivatable(on: bus) }
                     followOwner(of: name, on: bus)
                 }
             }
+        }
+    }
+
+    /// The distributor to take of `names`: the preferred, the server's, the current, else the first.
+    private func pick(_ names: [String]) -> String? {
+        [preferred, remembered, chosen?.client.name].compactMap { $0 }.first(where: names.contains) ?? names.first
+    }
+
+    /// Chooses a distributor D-Bus activation can start (`ListActivatableNames`), or none.
+    private func discoverActivatable(on bus: Bus) {
+        do throws(BusError) {
+            try BusDaemonClient.activatableNames(on: bus.connection) { [unowned self, bus] _, result in
+                bus.arrivals.append { [unowned self] in
+                    current = nil
+                    let names = ((try? result.get()) ?? []).filter(UnifiedPushDistributorClient.isDistributorName).sorted()
+                    choose(pick(names), owner: nil, activatable: true, on: bus)
+                }
+            }
+        } catch {
+            current = nil
+            lose(error)
         }
     }
 
@@ -321,8 +339,9 @@ package final class PushConnector {
     }
 
     /// Takes the distributor `name` owned by `owner` (none: nil), and registers every token with it.
-    private func choose(_ name: String?, owner: String?, on bus: Bus) {
-        guard let name, let owner else {
+    /// An `activatable` distributor has no owner yet: it gets one when the first `Register` starts it.
+    private func choose(_ name: String?, owner: String?, activatable: Bool = false, on bus: Bus) {
+        guard let name, owner != nil || activatable else {
             chosen = nil
             bus.followed = nil
             bus.object.allowedSender = nil

@@ -14,6 +14,7 @@ NEW_ENDPOINT), then calls the connector's NewEndpoint; Unregister answers,
 then confirms with Unregistered.
 
 Usage: unifiedpush-distributor.py ADDRESS FIFO STATE [--name NAME] [--interface 2|1]
+(D-Bus activation can start it: ADDRESS "$DBUS_STARTER_ADDRESS" in the service's Exec line.)
 
 It writes a JSON line on standard output for everything it does: ready
 (with the bus name and the HTTP port), each call received (call), each call
@@ -269,6 +270,8 @@ def main():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     bus = Gio.DBusConnection.new_for_address_sync(address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT
                                                   | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+    # Gone with its bus (a test's, or the session's): a D-Bus-activated double is nobody else's child.
+    bus.connect("closed", lambda *ignored: os._exit(0))
     info = Gio.DBusNodeInfo.new_for_xml(XML[version]).interfaces[0]
     bus.register_object("/org/unifiedpush/Distributor", info, distributor_call, None, None)
     descriptor = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
