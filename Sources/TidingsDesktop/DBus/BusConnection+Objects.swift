@@ -38,10 +38,19 @@ package struct MethodCall: ~Copyable {
     /// Set when the handler replied.
     let replied = Flag()
 
-    /// Replies with the values `body` appends.
+    /// Whether the caller waits for a reply: a call sent with
+    /// NO_REPLY_EXPECTED (UnifiedPush's Connector1, say) gets none.
+    package var expectsReply: Bool { arguments.sd.getExpectReply(arguments.message) > 0 }
+
+    /// Replies with the values `body` appends; a call that expects no
+    /// reply (`expectsReply`) is answered with nothing, and counts as handled.
     package func reply(_ body: (borrowing MessageWriter) throws(BusError) -> Void = { (_: borrowing MessageWriter) in })
         throws(BusError) {
         let sd = arguments.sd
+        guard expectsReply else {
+            replied.value = true
+            return
+        }
         let message = try OwnedMessage.make("a reply", sd, { sd.newMethodReturn(arguments.message, &$0) }, body: body)
         // With no bus given, sd-bus sends on the bus the message belongs to.
         let sent = sd.send(nil, message.pointer, nil)

@@ -77,3 +77,28 @@ extension BusDaemonClient {
         }, reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readString() }, completion: completion)
     }
 }
+
+extension BusDaemonClient {
+    /// The names connections own on the bus now, well-known and unique (`ListNames`).
+    package static func listNames(on bus: borrowing BusConnection,
+                                  completion: @escaping (borrowing BusConnection, Result<[String], BusError>) -> Void)
+        throws(BusError) {
+        try bus.callAsync(name, path, name, "ListNames",
+                          reply: { (reply: borrowing MessageReader) throws(BusError) in try reply.readStrings() },
+                          completion: completion)
+    }
+
+    /// Calls `handler` with the name, old and new owner ("" for none) each
+    /// time a name beginning with `prefix` changes owner (`NameOwnerChanged`),
+    /// on the connection's thread. Only the bus itself is believed, as in `followOwner`.
+    package static func followOwners(prefix: String, on bus: borrowing BusConnection,
+                                     _ handler: @escaping (_ busName: String, _ old: String, _ new: String) -> Void)
+        throws(BusError) {
+        try bus.subscribe(sender: name, path: path, interface: name, member: "NameOwnerChanged") {
+            (message: borrowing MessageReader) in
+            guard message.sender == name, let busName = try? message.readString(), busName.hasPrefix(prefix),
+                  let old = try? message.readString(), let new = try? message.readString() else { return }
+            handler(busName, old, new)
+        }
+    }
+}

@@ -42,9 +42,24 @@ package struct MessageReader: ~Copyable {
         try readArray("s") { (reader: borrowing MessageReader) throws(BusError) in try reader.readString() }
     }
 
-    /// Reads an array of bytes (`ay`).
+    /// Reads an array of bytes (`ay`), copied from the message at once.
     package func readBytes() throws(BusError) -> [UInt8] {
-        try readArray("y") { (reader: borrowing MessageReader) throws(BusError) in try reader.readByte() }
+        try readBytes(atMost: .max)
+    }
+
+    /// Reads an array of bytes (`ay`) of at most `limit` bytes: a longer one
+    /// is refused before anything is copied (the bytes stay in the message).
+    /// - Throws: `dbus.unexpected-reply` when the value is no `ay`, or is longer than `limit`.
+    package func readBytes(atMost limit: Int) throws(BusError) -> [UInt8] {
+        var start: UnsafeRawPointer?
+        var size = 0
+        try expect(sd.readArray(message, typeCode("y"), &start, &size), "a")
+        guard size <= limit else {
+            throw BusError(BusError.unexpectedReply, "an array of \(size) bytes is longer than the \(limit) taken")
+        }
+        guard size > 0, let start else { return [] }
+        // `start` points into the message, which outlives this call: copied before it returns.
+        return Array(UnsafeRawBufferPointer(start: start, count: size))
     }
 
     /// Reads an array of variants (`av`); variants of other types than

@@ -49,6 +49,8 @@ package final class SDBusLibrary: @unchecked Sendable {
     let exitContainer: tidings_sd_bus_message_exit_container
     let peekType: tidings_sd_bus_message_peek_type
     let skip: tidings_sd_bus_message_skip
+    let readArray: tidings_sd_bus_message_read_array
+    let getExpectReply: tidings_sd_bus_message_get_expect_reply
     let getMember: tidings_sd_bus_message_get_string
     let getInterface: tidings_sd_bus_message_get_string
     let getPath: tidings_sd_bus_message_get_string
@@ -97,6 +99,8 @@ package final class SDBusLibrary: @unchecked Sendable {
         exitContainer = try Self.resolve("sd_bus_message_exit_container", in: opened, at: path)
         peekType = try Self.resolve("sd_bus_message_peek_type", in: opened, at: path)
         skip = try Self.resolve("sd_bus_message_skip", in: opened, at: path)
+        readArray = try Self.resolve("sd_bus_message_read_array", in: opened, at: path)
+        getExpectReply = try Self.resolve("sd_bus_message_get_expect_reply", in: opened, at: path)
         getMember = try Self.resolve("sd_bus_message_get_member", in: opened, at: path)
         getInterface = try Self.resolve("sd_bus_message_get_interface", in: opened, at: path)
         getPath = try Self.resolve("sd_bus_message_get_path", in: opened, at: path)

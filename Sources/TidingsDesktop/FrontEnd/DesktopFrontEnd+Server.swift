@@ -31,6 +31,11 @@ extension DesktopFrontEnd {
                     + "; tidings desktop needs version 2 with \(Self.neededCapabilities.joined(separator: ", ")): restart it with this tidings."))
                 return
             }
+            // The push family, where the server has it (an older one refuses an unknown event's name).
+            let methods = Set(description["methods"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? [])
+            let events = Set(description["events"]?.arrayValue?.compactMap { $0["method"]?.stringValue } ?? [])
+            pushOffered = methods.contains(MethodName.pushList.rawValue)
+            pushEventsOffered = Self.pushEvents.filter { events.contains($0.rawValue) }
             connection.call(.appsList) { [unowned self] answer in
                 if case .success(let list) = answer { learnApps(list) }
                 subscribe(connection)
@@ -72,7 +77,7 @@ extension DesktopFrontEnd {
     /// when the server cannot resume, on the first connection of the process,
     /// and when the bus came back meanwhile.
     private func subscribe(_ connection: PolledRPCConnection) {
-        var subscription = EventSubscription(apps: .string("all"), events: Self.subscribedEvents, replay: true,
+        var subscription = EventSubscription(apps: .string("all"), events: Self.subscribedEvents + pushEventsOffered, replay: true,
                                              lastSeq: shown.lastSeq)
         connection.call(.eventsSubscribe, subscription.params) { [unowned self] answer in
             guard case .success(let result) = answer else { return serverGone("events.subscribe failed") }
@@ -96,6 +101,8 @@ extension DesktopFrontEnd {
             sendKeptAnswers()
             pumpPortal()
             listRegions()
+            listPush()
+            pumpPush()
         }
     }
 
@@ -198,6 +205,8 @@ extension DesktopFrontEnd {
             log.record("state", [("method", .string(method)), ("params", params)], "the server's state: \(method)",
                        detailed: true)
             if regions.handle(method, params) { followLocation() }
+        case EventName.pushRegistrationRequested.rawValue, EventName.pushUnregistering.rawValue:
+            handlePushEvent(method, params)
         case "events.lagging":
             log.record("lagging", [("behind", params["behind"] ?? .null), ("limit", params["limit"] ?? .null)],
                        "the front end is falling behind the server's events")

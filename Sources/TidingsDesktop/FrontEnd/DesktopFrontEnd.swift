@@ -110,6 +110,20 @@ package final class DesktopFrontEnd {
     lazy var location: LocationFollower? = options.geoclueAddress.map {
         LocationFollower(address: $0, destination: options.geoclueName, desktopID: Self.locationDesktopID, library: library)
     }
+    /// Tidings' UnifiedPush connector (`DesktopFrontEnd+Push`); nil when `--push-bus off`.
+    lazy var push: PushConnector? = options.pushAddress.map {
+        PushConnector(address: $0, preferred: options.pushDistributor, library: library)
+    }
+    /// Whether the server has the push methods (`server.describe` lists `push.list`).
+    var pushOffered = false
+    /// The push events the server has, of those the front end hears.
+    var pushEventsOffered: [EventName] = []
+    /// The connector's calls waiting for the server, oldest first.
+    var pushWaiting: [PushForward] = []
+    /// The connector's calls sent on the current connection and not answered yet, by the order they were sent.
+    var pushInFlight: [Int: PushForward] = [:]
+    /// The number of the last connector's call sent.
+    var nextPushForward = 0
     /// The expanded-interface windows open ("Show More"), each a `tidings show` process.
     lazy var windows = WindowProcesses(socketPath: options.socketPath)
 
@@ -201,6 +215,10 @@ package final class DesktopFrontEnd {
             descriptors.append(pollfd(fd: polled.descriptor, events: polled.events, revents: 0))
             return descriptors.count - 1
         }
+        let pushIndex = push?.polled.map { polled in
+            descriptors.append(pollfd(fd: polled.descriptor, events: polled.events, revents: 0))
+            return descriptors.count - 1
+        }
         let windowsFrom = descriptors.count
         descriptors += windows.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let count = descriptors.count
@@ -213,6 +231,7 @@ package final class DesktopFrontEnd {
         if let busIndex, desktop != nil { serviceDesktop(descriptors[busIndex].revents) }
         // Serviced on every round: its queued answers and sd-bus's own timers need no readiness.
         if locationIndex != nil || location?.polled != nil { serviceLocation() }
+        if pushIndex != nil || push?.polled != nil { servicePush() }
         for window in descriptors[windowsFrom...] where window.revents != 0 { serviceWindow(window.fd) }
         let now = MonotonicClock.now()
         for (key, due) in awaitingReplacement where due <= now { closeReplaced(key) }
@@ -229,7 +248,7 @@ package final class DesktopFrontEnd {
         let now = MonotonicClock.now()
         var next: UInt64? = ([serverRetry.due, busRetry.due].compactMap { $0 } + awaitingReplacement.values
                              + desktopCalls.values.compactMap(\.due)).min()
-        for busDue in [desktop?.connection.timeout, location?.polled?.timeout].compactMap({ $0 }) {
+        for busDue in [desktop?.connection.timeout, location?.polled?.timeout, push?.polled?.timeout].compactMap({ $0 }) {
             let due = busDue * 1_000
             next = min(next ?? due, due)
         }
@@ -281,6 +300,7 @@ package final class DesktopFrontEnd {
         // Positions cannot reach it meanwhile: GeoClue is asked again once the regions are listed again.
         location?.want(false)
         keepUnansweredAnswers()
+        keepUnansweredPushes()
         log.record("disconnected", [("reason", .string(why))], "the server went away (\(why)); reconnecting")
         watch.arm()
         serverRetry.schedule()

@@ -27,6 +27,14 @@ package struct FrontEndOptions: Sendable {
     /// GeoClue's bus name there (a test's double may take another).
     package var geoclueName = "org.freedesktop.GeoClue2"
 
+    /// The D-Bus address of the bus the UnifiedPush distributor is on (the
+    /// session bus), where the front end is Tidings' connector; nil: no remote notifications.
+    package var pushAddress: String? = nil
+    /// The distributor to register with when it is on the bus (a bus name, or
+    /// what follows `org.unifiedpush.Distributor.`); nil: the one the server
+    /// remembers, else the first by name.
+    package var pushDistributor: String? = nil
+
     /// The system bus's address: `DBUS_SYSTEM_BUS_ADDRESS`, else D-Bus's standard socket.
     package static func systemBusAddress(environment: (String) -> String?) -> String {
         environment("DBUS_SYSTEM_BUS_ADDRESS").flatMap { $0.isEmpty ? nil : $0 } ?? "unix:path=/run/dbus/system_bus_socket"

@@ -7,6 +7,7 @@
 #ifndef TIDINGS_SD_BUS_ABI_H
 #define TIDINGS_SD_BUS_ABI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct tidings_sd_bus tidings_sd_bus;
@@ -73,6 +74,10 @@ typedef int (*tidings_sd_bus_message_enter_container)(tidings_sd_bus_message *m,
 typedef int (*tidings_sd_bus_message_exit_container)(tidings_sd_bus_message *m);
 typedef int (*tidings_sd_bus_message_peek_type)(tidings_sd_bus_message *m, char *type, const char **contents);
 typedef int (*tidings_sd_bus_message_skip)(tidings_sd_bus_message *m, const char *types);
+/// Reads an array of a fixed-size type (`y`) in place: *ptr points into the message, *size is in bytes.
+typedef int (*tidings_sd_bus_message_read_array)(tidings_sd_bus_message *m, char type, const void **ptr, size_t *size);
+/// Whether the sender of a method call waits for its reply (it did not set NO_REPLY_EXPECTED).
+typedef int (*tidings_sd_bus_message_get_expect_reply)(tidings_sd_bus_message *m);
 typedef const char *(*tidings_sd_bus_message_get_string)(tidings_sd_bus_message *m);
 typedef void (*tidings_sd_bus_error_free)(tidings_sd_bus_error *e);
 /// Sets e (copying both strings); returns the negative errno the name maps to.
