@@ -60,7 +60,8 @@ extension UserNotificationCenter {
     func receive(_ message: ServerMessage) {
         switch message {
         case .event(let method, _):
-            inboxEvent(method, JSONValue(message.params ?? .object([])))
+            let params = JSONValue(message.params ?? .object([]))
+            if method.hasPrefix("push.") { remoteNotificationEvent(method, params) } else { inboxEvent(method, params) }
         case .request(let id, let method, _):
             Task(executorPreference: executor) { await self.answerServer(id: id, method: method, params: JSONValue(message.params ?? .object([]))) }
         case .answer:
@@ -109,6 +110,7 @@ extension UserNotificationCenter {
         do {
             if connection == nil { _ = try open() }
             try await restore()
+            await catchUpRemoteRegistration()
             return true
         } catch {
             connection?.shutDown()

@@ -30,6 +30,8 @@ public actor UserNotificationCenter {
     var reconnecting: Task<Void, Never>?
     /// Inbox entries handed to the delegate one at a time, in order.
     var inbox: InboxDispatch?
+    /// The app's registration for remote notifications, once the center has dealt with one.
+    var remote: RemoteRegistration?
     /// Set by ``disconnect()``: the end of the connection is no loss to recover from.
     var closing = false
     /// Where the tasks the center starts itself run (its connection's loop,

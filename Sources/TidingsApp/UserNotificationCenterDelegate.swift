@@ -45,6 +45,25 @@ public protocol UserNotificationCenterDelegate: AnyObject, Sendable {
     /// (`application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`);
     /// taken from its inbox once this returns. By default: does nothing.
     func didReceiveBackgroundNotification(_ notification: UserNotification) async
+    /// The app is registered for remote notifications and this is where its
+    /// server pushes to
+    /// (`application(_:didRegisterForRemoteNotificationsWithDeviceToken:)`):
+    /// hand `deviceToken` (its ``DeviceToken/json``) to the app's server.
+    /// Called once per ``UserNotificationCenter/registerForRemoteNotifications()``
+    /// whose registration has its endpoint, else when the endpoint arrives,
+    /// and again whenever the endpoint changes (another distributor, a
+    /// distributor that registered anew). By default: does nothing.
+    func didRegisterForRemoteNotifications(withDeviceToken deviceToken: DeviceToken) async
+    /// Registering for remote notifications failed, or the registration
+    /// ended (`application(_:didFailToRegisterForRemoteNotificationsWithError:)`):
+    /// ``UserNotificationError/Code/noPushDistributor`` (no UnifiedPush
+    /// distributor on the bus: the message says what to install),
+    /// ``UserNotificationError/Code/noPushFrontEnd`` (no `tidings desktop`
+    /// runs yet; the endpoint comes once one does),
+    /// ``UserNotificationError/Code/pushRegistrationFailed`` (the distributor
+    /// refused) or ``UserNotificationError/Code/pushUnregistered`` (the
+    /// distributor ended it). By default: does nothing.
+    func didFailToRegisterForRemoteNotifications(withError error: UserNotificationError) async
 }
 
 extension UserNotificationCenterDelegate {
@@ -80,4 +99,10 @@ extension UserNotificationCenterDelegate {
 
     /// Ignores background notifications (they are still taken from the inbox).
     public func didReceiveBackgroundNotification(_ notification: UserNotification) async {}
+
+    /// Does nothing.
+    public func didRegisterForRemoteNotifications(withDeviceToken deviceToken: DeviceToken) async {}
+
+    /// Does nothing.
+    public func didFailToRegisterForRemoteNotifications(withError error: UserNotificationError) async {}
 }

@@ -4,7 +4,7 @@
 public struct UserNotificationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure it is.
     public struct Code: RawRepresentable, Sendable, Hashable {
-        /// The number: Apple's `UNError.Code`, a JSON-RPC error code (negative), or the library's own (-1…-3).
+        /// The number: Apple's `UNError.Code`, a JSON-RPC error code (negative), or the library's own (-1…-7).
         public let rawValue: Int
         /// Makes a code of `rawValue`.
         public init(rawValue: Int) { self.rawValue = rawValue }
@@ -35,6 +35,18 @@ public struct UserNotificationError: Error, Sendable, Hashable, CustomStringConv
         public static let invalidAnswer = Code(rawValue: -2)
         /// What the app gave cannot be sent (a value JSON cannot carry).
         public static let invalidInput = Code(rawValue: -3)
+        /// Remote notifications cannot be registered: no UnifiedPush
+        /// distributor is on the session bus (the message says what to install).
+        public static let noPushDistributor = Code(rawValue: -4)
+        /// Remote notifications cannot be registered yet: no front end
+        /// (`tidings desktop`) connects the host to the session bus. The
+        /// registration is kept, and the delegate hears of its endpoint once one does.
+        public static let noPushFrontEnd = Code(rawValue: -5)
+        /// The UnifiedPush distributor refused the registration (the message is its reason).
+        public static let pushRegistrationFailed = Code(rawValue: -6)
+        /// The UnifiedPush distributor ended the registration: pushes no
+        /// longer arrive until the app registers again.
+        public static let pushUnregistered = Code(rawValue: -7)
     }
 
     /// What kind of failure it is.

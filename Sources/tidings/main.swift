@@ -7,7 +7,7 @@ import TidingsRuntime
 /// The `tidings` command: finds the subcommand and maps failures to exit codes.
 enum Tidings {
     /// The commands, in the order `--help` lists them.
-    static var commands: [any Command.Type] { [ListCommand.self, DeliverCommand.self, PreviewCommand.self, ServeCommand.self, DesktopCommand.self, ShowCommand.self, ScheduleCommand.self, AppsCommand.self, NewCommand.self, ValidateCommand.self, InstallCommand.self, UninstallCommand.self, ManifestCommand.self,
+    static var commands: [any Command.Type] { [ListCommand.self, DeliverCommand.self, PreviewCommand.self, ServeCommand.self, DesktopCommand.self, ShowCommand.self, ScheduleCommand.self, AppsCommand.self, PushCommand.self, NewCommand.self, ValidateCommand.self, InstallCommand.self, UninstallCommand.self, ManifestCommand.self,
                                             ManualCommand.self, CompletionsCommand.self] }
 
     /// One line per command: its name, padded to the longest, and its summary.

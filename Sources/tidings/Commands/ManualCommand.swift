@@ -15,7 +15,7 @@ enum ManualCommand: Command {
                   help: "Print the reference of the server's protocol instead, made from its method table: markdown (Docs/reference/protocol.md), openrpc (Docs/reference/openrpc.json, an OpenRPC document with JSON Schema for every parameter, result and event, as server.protocol answers it) or json (Docs/reference/protocol.json, the names and types alone)."),
         ],
         // The other commands' names (a test keeps them in step: the list cannot name itself while it is made).
-        firstArguments: ["list", "deliver", "preview", "serve", "desktop", "show", "schedule", "apps", "new", "validate", "install", "uninstall", "manifest", "completions"],
+        firstArguments: ["list", "deliver", "preview", "serve", "desktop", "show", "schedule", "apps", "push", "new", "validate", "install", "uninstall", "manifest", "completions"],
         discussion: [
             "The pages are made from the same text as each command's --help, so they say the same. The install step (Scripts/install.sh) writes them into PREFIX/share/man/man1, after which man tidings and man tidings-deliver work.",
         ],
