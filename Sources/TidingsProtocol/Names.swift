@@ -79,6 +79,22 @@ extension ProtocolName where Kind == MethodKind {
     package static let notificationsRespond = Self("notifications.respond")
     /// `notifications.tap-media-button`.
     package static let notificationsTapMediaButton = Self("notifications.tap-media-button")
+    /// `push.distributor`.
+    package static let pushDistributor = Self("push.distributor")
+    /// `push.endpoint`.
+    package static let pushEndpoint = Self("push.endpoint")
+    /// `push.list`.
+    package static let pushList = Self("push.list")
+    /// `push.receive`.
+    package static let pushReceive = Self("push.receive")
+    /// `push.register`.
+    package static let pushRegister = Self("push.register")
+    /// `push.registration-failed`.
+    package static let pushRegistrationFailed = Self("push.registration-failed")
+    /// `push.unregister`.
+    package static let pushUnregister = Self("push.unregister")
+    /// `push.unregistered`.
+    package static let pushUnregistered = Self("push.unregistered")
     /// `requests.add`.
     package static let requestsAdd = Self("requests.add")
     /// `requests.pending`.
@@ -138,6 +154,18 @@ extension ProtocolName where Kind == EventKind {
     package static let stateRepaired = Self("state.repaired")
     /// `events.lagging`.
     package static let eventsLagging = Self("events.lagging")
+    /// `push.registration-requested`.
+    package static let pushRegistrationRequested = Self("push.registration-requested")
+    /// `push.unregistering`.
+    package static let pushUnregistering = Self("push.unregistering")
+    /// `push.new-endpoint`.
+    package static let pushNewEndpoint = Self("push.new-endpoint")
+    /// `push.unregistered`.
+    package static let pushUnregistered = Self("push.unregistered")
+    /// `push.registration-failed`.
+    package static let pushRegistrationFailed = Self("push.registration-failed")
+    /// `push.rate-limited`.
+    package static let pushRateLimited = Self("push.rate-limited")
 }
 
 extension ProtocolName where Kind == MethodKind {
@@ -168,6 +196,14 @@ extension ProtocolName where Kind == MethodKind {
         .notificationsRemove,
         .notificationsRespond,
         .notificationsTapMediaButton,
+        .pushDistributor,
+        .pushEndpoint,
+        .pushList,
+        .pushReceive,
+        .pushRegister,
+        .pushRegistrationFailed,
+        .pushUnregister,
+        .pushUnregistered,
         .requestsAdd,
         .requestsPending,
         .requestsRemove,
@@ -201,5 +237,11 @@ extension ProtocolName where Kind == EventKind {
         .stateRecovered,
         .stateRepaired,
         .eventsLagging,
+        .pushRegistrationRequested,
+        .pushUnregistering,
+        .pushNewEndpoint,
+        .pushUnregistered,
+        .pushRegistrationFailed,
+        .pushRateLimited,
     ]
 }
