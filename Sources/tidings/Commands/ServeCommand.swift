@@ -13,7 +13,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--keep-per-app COUNT] [--inbox-limit COUNT] [--inbox-total COUNT] [--pending-limit COUNT] [--pending-total COUNT] [--unasked-apps deliver|deny] [--deadline SECONDS] [--service-deadline SECONDS] [--will-present-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS] [--max-connections COUNT] [--max-connections-per-process COUNT] [--connection-reserve COUNT] [--partial-request-timeout SECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--keep-per-app COUNT] [--inbox-limit COUNT] [--inbox-total COUNT] [--pending-limit COUNT] [--pending-total COUNT] [--unasked-apps deliver|deny] [--push-burst COUNT] [--push-rate PER-SECOND] [--deadline SECONDS] [--service-deadline SECONDS] [--will-present-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS] [--max-connections COUNT] [--max-connections-per-process COUNT] [--connection-reserve COUNT] [--partial-request-timeout SECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
@@ -34,6 +34,10 @@ enum ServeCommand: Command {
                   help: "Keep at most this many pending requests in all apps, 1 – 1000000 (default \(PendingScheduler.defaultTotalLimit)); requests.add beyond it is refused (error -32012, limit pendingRequests)."),
             .init(name: "unasked-apps", value: "deliver|deny",
                   help: "How the notifications of an app that never asked for authorization (authorization.request) are handled: deliver (the default, as authorized: Linux apps predate the prompt) or deny (as denied: not presented, badge not shown, background notifications still reach it)."),
+            .init(name: "push-burst", value: "COUNT",
+                  help: "Take at most this many push messages for one app at once (default 60, at most 1000000); beyond it they are refused (push.rate-limited) until the bucket refills at --push-rate."),
+            .init(name: "push-rate", value: "PER-SECOND",
+                  help: "Refill each app's push bucket at this many messages a second, sustained (default 1; \"2\" or \"2/s\"; 0.5 is one every two seconds)."),
             IsolationOption.option,
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
@@ -115,6 +119,17 @@ enum ServeCommand: Command {
             }
             configuration.unaskedApps = setting
         }
+        if let burst = try arguments.wholeNumber("push-burst") {
+            guard burst >= 1 && burst <= 1_000_000 else { throw .usage("--push-burst takes 1 to 1000000 messages; it is \(burst).") }
+            configuration.push.burst = burst
+        }
+        if let given = arguments.value("push-rate") {
+            let text = given.hasSuffix("/s") ? String(given.dropLast(2)) : given
+            guard let rate = Double(text), rate.isFinite, rate > 0, rate <= 1_000_000 else {
+                throw .usage("--push-rate takes a number of messages a second above 0, at most 1000000 (\"2\" or \"2/s\"); it is \"\(given)\".")
+            }
+            configuration.push.rate = rate
+        }
         // Calendar triggers are matched in the user's zone: TZ, else /etc/localtime.
         configuration.scheduleClock = SystemScheduleClock(environment: environment)
         var limits = Server.Limits()
@@ -141,6 +156,13 @@ enum ServeCommand: Command {
         // The socket file goes with the server, however it ends but killed outright.
         defer { if let path { unlink(path) } }
         let (state, stateDirectory) = try openState(arguments, environment: environment)
+        // Push registrations (their private keys) beside the state, in a directory of their own, 0700.
+        configuration.push.directory = Path.join(stateDirectory, "push")
+        do throws(Diagnostic) {
+            try configuration.push.directory.map(PushStore.check)
+        } catch {
+            throw .ownFile(error, otherwise: .cannotCreate)
+        }
         // A client gone while we write must not kill the server. A file grown
         // past the size limit (RLIMIT_FSIZE) is a write that fails (EFBIG) and
         // a change refused, not the end of the server.
