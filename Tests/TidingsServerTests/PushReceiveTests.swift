@@ -14,9 +14,9 @@ import TidingsBase
     func json(_ text: String) throws -> JSON { try PushFixture.json(text) }
 
     /// A started server, an app connection, its registration and a front end.
-    func registered(burst: Int = 60) throws -> (app: RPCClient, registration: JSON, frontEnd: RPCClient) {
+    func registered(burst: Int = 60, app name: String = app) throws -> (app: RPCClient, registration: JSON, frontEnd: RPCClient) {
         try push.start(burst: burst)
-        let app = try push.app(Self.app)
+        let app = try push.app(name)
         let registration = try app.call("push.register", nil)
         return (app, registration, try push.frontEnd())
     }
@@ -33,6 +33,18 @@ import TidingsBase
         #expect(listed.count == 1)
         #expect(listed.first?["notification"]?["trigger"] == .object([("push", .bool(true))]), "\(listed)")
         #expect(listed.first?["notification"]?["title"] == .string("Build 42"))
+    }
+
+    @Test func aMutableContentPushGoesThroughTheServiceExtension() throws {
+        try push.server.installSample("InviteService")
+        let (app, registration, frontEnd) = try registered(app: "com.example.events")
+        let payload = #"{"aps": {"alert": {"title": "Team offsite", "body": "You are invited."}, "category": "event-invite", "mutable-content": 1}}"#
+        let answer = try frontEnd.call("push.receive", PushFixture.receive(try PushFixture.message(payload, for: registration), for: registration))
+        #expect(answer["service"]?["ran"] == .bool(true), "\(answer)")
+        #expect(answer["service"]?["result"] == .string("rewritten"))
+        #expect(answer["notification"]?["title"] == .string("Invitation: Team offsite"))
+        let listed = try app.call("notifications.list", nil)["notifications"]?.arrayValue ?? []
+        #expect(listed.first?["notification"]?["title"] == .string("Invitation: Team offsite"))
     }
 
     @Test func aContentAvailablePushReachesTheInbox() throws {
