@@ -67,6 +67,9 @@ import TidingsBase
         let client = try push.server.client()
         _ = try client.call("server.hello", .object([("role", .string("app")), ("app", .string(Self.app))]))
         let registration = try client.call("push.register", nil)
+        let limits = try push.server.client().call("server.describe", nil)["limits"]
+        #expect(limits?["pushBurst"] == .integer(5) && limits?["pushRate"]?.doubleValue == 2, "\(String(describing: limits))")
+        #expect(limits?["pushMessageSize"] == .integer(4_096) && limits?["pushMessageIDs"] == .integer(1_024))
         server.stop()
         let file = push.server.directory.file("state/push/registrations.json")
         #expect(mode(file) == 0o600)

@@ -16,7 +16,7 @@ extension HostService {
             result: "The registration (the app's \"device token\"): `app`, `token`, `endpoint` (null until the distributor gives one), `publicKey` and `auth` (base64url: what a Web Push sender encrypts for), `status` (`registered`, `pending`, `noDistributor`, `noFrontEnd`), `distributor` and `message` (what to do when it is not registered: run `tidings desktop`, install a distributor).",
             returns: .named("PushRegistration"),
             errors: [-32602, -32010, -32013]),
-               scope: RequestScope(writing: [.pushRegistrations]),
+               scope: RequestScope(reading: [.subscription], writing: [.pushRegistrations]),
                run: { service, params, _ throws(RPCError) in try service.registerForPush(&params) }),
         Method(ProtocolMethod(
             .pushUnregister,
@@ -29,7 +29,7 @@ extension HostService {
                 ProtocolField("unregistered", .boolean, required: true, "Whether a registration was deleted."),
             ]),
             errors: [-32602, -32010, -32013]),
-               scope: RequestScope(writing: [.pushRegistrations]),
+               scope: RequestScope(reading: [.subscription], writing: [.pushRegistrations]),
                run: { service, params, _ throws(RPCError) in try service.unregisterFromPush(&params) }),
         Method(ProtocolMethod(
             .pushList,
@@ -56,7 +56,7 @@ extension HostService {
             result: "An empty object.",
             returns: .closedObject([]),
             errors: [-32602]),
-               scope: RequestScope(writing: [.pushRegistrations]),
+               scope: RequestScope(reading: [.subscription], writing: [.pushRegistrations]),
                run: { service, params, _ throws(RPCError) in try service.reportDistributor(&params) }),
         Method(ProtocolMethod(
             .pushEndpoint,
@@ -68,7 +68,7 @@ extension HostService {
             result: "The registration, as `push.register` answers it (`status: \"registered\"`).",
             returns: .named("PushRegistration"),
             errors: [-32602, -32010, -32013]),
-               scope: RequestScope(writing: [.pushRegistrations]),
+               scope: RequestScope(reading: [.subscription], writing: [.pushRegistrations]),
                run: { service, params, _ throws(RPCError) in try service.receiveEndpoint(&params) }),
         Method(ProtocolMethod(
             .pushRegistrationFailed,
@@ -83,7 +83,7 @@ extension HostService {
                 ProtocolField("token", .string, required: true, "The token."),
             ]),
             errors: [-32602, -32010, -32013]),
-               scope: RequestScope(writing: [.pushRegistrations]),
+               scope: RequestScope(reading: [.subscription], writing: [.pushRegistrations]),
                run: { service, params, _ throws(RPCError) in try service.receiveRegistrationFailure(&params) }),
         Method(ProtocolMethod(
             .pushUnregistered,
@@ -96,7 +96,7 @@ extension HostService {
                 ProtocolField("unregistered", .boolean, required: true, "Whether a registration was deleted."),
             ]),
             errors: [-32602, -32010, -32013]),
-               scope: RequestScope(writing: [.pushRegistrations]),
+               scope: RequestScope(reading: [.subscription], writing: [.pushRegistrations]),
                run: { service, params, _ throws(RPCError) in try service.receiveUnregistration(&params) }),
         receiveMethod,
     ]
