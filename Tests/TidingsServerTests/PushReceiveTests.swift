@@ -25,7 +25,7 @@ import TidingsBase
         let (app, registration, frontEnd) = try registered()
         let message = try PushFixture.message(#"{"aps": {"alert": {"title": "Build 42", "body": "passed"}}, "build": 42}"#, for: registration)
         let answer = try frontEnd.call("push.receive", PushFixture.receive(message, for: registration, id: "msg-1"))
-        #expect(answer["display"] == .string("presented"), "\(answer)")
+        #expect(answer["display"] == .string("presented") && answer["delivered"] == .bool(true), "\(answer)")
         #expect(answer["app"] == .string(Self.app))
         #expect(answer["push"] == .object([("token", registration["token"] ?? .null), ("id", .string("msg-1"))]))
         #expect(answer["notification"]?["trigger"] == .object([("push", .bool(true))]))
@@ -45,6 +45,32 @@ import TidingsBase
         #expect(answer["notification"]?["title"] == .string("Invitation: Team offsite"))
         let listed = try app.call("notifications.list", nil)["notifications"]?.arrayValue ?? []
         #expect(listed.first?["notification"]?["title"] == .string("Invitation: Team offsite"))
+    }
+
+    /// PyPI's http_ece, what app servers' Web Push libraries encrypt with,
+    /// encrypts for the keys `push.register` answered; the server decrypts and delivers it.
+    @Test func aMessageEncryptedByPythonsHttpEceIsDelivered() throws {
+        let python = try #require(ProcessRunner.which("python3"), "python3 is needed")
+        let (app, registration, frontEnd) = try registered()
+        let script = """
+            import base64, sys
+            import http_ece
+            from cryptography.hazmat.primitives.asymmetric import ec
+            def unb64(text): return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+            sender = ec.generate_private_key(ec.SECP256R1())
+            body = http_ece.encrypt(sys.argv[3].encode(), private_key=sender, dh=unb64(sys.argv[1]),
+                                    auth_secret=unb64(sys.argv[2]), rs=4096, version="aes128gcm")
+            print(base64.b64encode(body).decode())
+            """
+        let payload = #"{"aps": {"alert": {"title": "From http_ece", "body": "real sender"}}}"#
+        let run = try ProcessRunner.run(python, ["-c", script, registration["publicKey"]?.stringValue ?? "",
+                                                 registration["auth"]?.stringValue ?? "", payload])
+        try #require(run.status == 0, "python3 with http_ece (pip install http-ece): \(run.standardError)")
+        let message = String(run.standardOutput.filter { !$0.isWhitespace })
+        let answer = try frontEnd.call("push.receive", PushFixture.receive(message, for: registration, id: "ece-1"))
+        #expect(answer["display"] == .string("presented"), "\(answer)")
+        let listed = try app.call("notifications.list", nil)["notifications"]?.arrayValue ?? []
+        #expect(listed.first?["notification"]?["title"] == .string("From http_ece"))
     }
 
     @Test func aContentAvailablePushReachesTheInbox() throws {

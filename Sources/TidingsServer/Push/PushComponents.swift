@@ -19,7 +19,7 @@ extension ProtocolComponent {
                 ProtocolField("token", .string, required: true, "The registration's token."),
                 ProtocolField("id", .nullable(.string), required: true, "The message's id, null when it had none."),
             ]), required: true, "The message: its registration's token and its id."),
-            ProtocolField("delivered", .boolean, "`false` for a replay (with `duplicate: true`); absent when delivered."),
+            ProtocolField("delivered", .boolean, required: true, "`true` when delivered; `false` for a replay (with `duplicate: true`)."),
             ProtocolField("duplicate", .boolean, "`true` when the message's id was accepted before: not delivered again."),
             ProtocolField("display", .choice("presented", "background", "badge", "denied", "foreground"), "Delivered: what was done with it, as `Delivery` says."),
             ProtocolField("app", .string, "Delivered: the registration's app."),

@@ -19,7 +19,7 @@ extension HostService {
             ProtocolField("message", .string, required: true, "The message body, the raw `aes128gcm` bytes (header, records), in standard base64 (RFC 4648 §4, padding optional)."),
             ProtocolField("id", .string, "The message's id, when the distributor gives one: a message with an id accepted before is delivered once. A message without an id is never taken for a replay."),
         ],
-        result: "Accepted: the answer `notifications.deliver` gives (`display`, `app`, `notification` with `trigger: {\"push\": true}`, …) plus `push: {token, id}` (`id` null when the message had none). A replay: `{delivered: false, duplicate: true, push: {token, id}}`.",
+        result: "Accepted: the answer `notifications.deliver` gives (`display`, `app`, `notification` with `trigger: {\"push\": true}`, …) plus `delivered: true` and `push: {token, id}` (`id` null when the message had none). A replay: `{delivered: false, duplicate: true, push: {token, id}}`.",
         returns: .named("PushDelivery"),
         errors: [-32602, -32000, -32004, -32010, -32013]),
                                         scope: { _ in
@@ -102,7 +102,7 @@ extension HostService {
                     throw self.refusePush(refusal)
                 }
                 let answer = try self.deliveryAnswer(delivered, presentationOnly: false)
-                return .object((answer.objectMembers ?? []) + [("push", pushed)])
+                return .object((answer.objectMembers ?? []) + [("delivered", .bool(true)), ("push", pushed)])
             })
         })
     }
