@@ -57,6 +57,10 @@ import TidingsBase
         try push.start()
         let refused = PushFixture.refusal { try push.app(Self.app).call("push.register", nil) }
         #expect(refused?.code == -32013 && refused?.reason == "push.unavailable", "\(String(describing: refused))")
+        let receive = PushFixture.refusal {
+            try push.frontEnd().call("push.receive", try PushFixture.json(#"{"token": "0123456789abcdef0123456789abcdef", "message": "AAAA"}"#))
+        }
+        #expect(receive?.code == -32013 && receive?.reason == "push.unavailable")
         #expect(push.logged.withLock { $0 }.contains { $0.message.contains("Remote notifications are refused") })
         var info = stat()
         #expect(lstat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)

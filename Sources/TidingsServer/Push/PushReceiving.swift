@@ -45,6 +45,9 @@ extension HostService {
             self.refusePush(PushRefusal(code, token: token, app: known?.app, reason))
         }
         let pushed: JSON = .object([("token", .string(token)), ("id", id.map(JSON.string) ?? .null)])
+        if let unavailable = push.unavailable {
+            throw refuse(.unavailable, "the push registrations cannot be read: \(unavailable.message)")
+        }
         guard body.count <= Self.pushMessageLimit else {
             throw refuse(.tooLarge, "its body is \(body.count) bytes, more than the \(Self.pushMessageLimit) Web Push allows")
         }
