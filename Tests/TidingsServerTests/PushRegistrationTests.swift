@@ -79,6 +79,20 @@ import TidingsBase
         #expect(listed["status"] == .string("registered") && listed["distributor"] == .string(distributor))
     }
 
+    @Test func theReportGoesWithTheFrontEndsConnection() throws {
+        try push.start()
+        let app = try push.app(Self.own)
+        var frontEnd: RPCClient? = try push.frontEnd()
+        _ = try frontEnd?.call("push.distributor", try json(#"{"name": "org.unifiedpush.Distributor.test"}"#))
+        #expect(try app.call("push.register", nil)["status"] == .string("pending"))
+        // Another connection's end changes nothing; the reporter's own takes the report with it.
+        _ = try push.frontEnd().call("server.ping", nil)
+        #expect(try app.call("push.list", nil)["status"] == .string("registered"))
+        frontEnd = nil
+        #expect(eventually { (try? app.call("push.register", nil)["status"]) == .string("noFrontEnd") })
+        #expect(try app.call("push.list", nil)["distributor"] == .null)
+    }
+
     @Test func theDistributorsRefusalReachesTheApp() throws {
         try push.start()
         let app = try push.app(Self.own)

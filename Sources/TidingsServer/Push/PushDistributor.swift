@@ -22,6 +22,8 @@ package struct PushDistributor: Sendable, Equatable {
     package var name: String?
     /// What the front end added (why there is none, what it found).
     package var note: String?
+    /// The connection of the front end that reported, so that its end takes the report with it.
+    package var reporter: ObjectIdentifier?
 
     /// No front end has reported.
     package init() {}

@@ -48,7 +48,7 @@ extension HostService {
                run: { service, params, _ throws(RPCError) in try service.listPush(&params) }),
         Method(ProtocolMethod(
             .pushDistributor,
-            summary: "The front end says which UnifiedPush distributor it registers the tokens with (null: none on the session bus), on starting and whenever the distributor changes. Kept in memory: after a restart the status is `noFrontEnd` until a front end says it again.",
+            summary: "The front end says which UnifiedPush distributor it registers the tokens with (null: none on the session bus), on starting and whenever the distributor changes. Kept in memory while its connection lasts: once it closes, or after a restart, the status is `noFrontEnd` until a front end says it again.",
             parameters: [
                 ProtocolField("name", .nullable(.string), required: true, "The distributor's D-Bus name (`org.unifiedpush.Distributor.…`), or null when there is none."),
                 ProtocolField("message", .string, "What the front end adds, for the person: why there is none, what it found."),
@@ -57,7 +57,7 @@ extension HostService {
             returns: .closedObject([]),
             errors: [-32602]),
                scope: RequestScope(reading: [.subscription], writing: [.pushRegistrations]),
-               run: { service, params, _ throws(RPCError) in try service.reportDistributor(&params) }),
+               run: { service, params, client throws(RPCError) in try service.reportDistributor(&params, from: client) }),
         Method(ProtocolMethod(
             .pushEndpoint,
             summary: "The distributor gave a registration its endpoint (UnifiedPush `NewEndpoint`): it is kept, and `push.new-endpoint` tells the app (with the public key and auth secret its server needs) when it changed.",
@@ -155,11 +155,11 @@ extension HostService {
     // MARK: The front end's methods
 
     /// `push.distributor`.
-    private func reportDistributor(_ params: inout Params) throws(RPCError) -> JSON {
+    private func reportDistributor(_ params: inout Params, from client: any EventReceiver) throws(RPCError) -> JSON {
         let name = params.string("name")
         let note = params.string("message")
         try params.check()
-        push.report(distributor: name.flatMap { $0.isEmpty ? nil : $0 }, note: note)
+        push.report(distributor: name.flatMap { $0.isEmpty ? nil : $0 }, note: note, from: ObjectIdentifier(client))
         return .object([])
     }
 

@@ -167,11 +167,22 @@ package final class PushStore: Sendable {
     /// Records what a front end said of the distributor: its name, nil when
     /// there is none, and what it added. Kept in memory: a restarted server
     /// waits for a front end to say it again.
-    package func report(distributor name: String?, note: String?) {
+    package func report(distributor name: String?, note: String?, from reporter: ObjectIdentifier? = nil) {
         contents.withLock { contents in
+            contents.distributor = PushDistributor()
             contents.distributor.reported = true
             contents.distributor.name = name
             contents.distributor.note = note
+            contents.distributor.reporter = reporter
+        }
+    }
+
+    /// Forgets what the front end on connection `reporter` said of the
+    /// distributor, when it was the last to say it: it ended, and with it
+    /// the connector (`noFrontEnd` until another front end reports).
+    package func reporterEnded(_ reporter: ObjectIdentifier) {
+        contents.withLock { contents in
+            if contents.distributor.reporter == reporter { contents.distributor = PushDistributor() }
         }
     }
 
