@@ -137,6 +137,14 @@ import TidingsBase
         _ = try frontEnd.call("push.receive", PushFixture.receive(message, for: registration))
         _ = try frontEnd.call("push.receive", PushFixture.receive(message, for: registration))
         #expect(try app.call("notifications.list", nil)["notifications"]?.arrayValue?.count == 3)
+        // Nor with an empty one; a long one is known again by its digest.
+        _ = try frontEnd.call("push.receive", PushFixture.receive(message, for: registration, id: ""))
+        _ = try frontEnd.call("push.receive", PushFixture.receive(message, for: registration, id: ""))
+        let long = String(repeating: "x", count: 5_000)
+        _ = try frontEnd.call("push.receive", PushFixture.receive(message, for: registration, id: long))
+        let longAgain = try frontEnd.call("push.receive", PushFixture.receive(message, for: registration, id: long))
+        #expect(longAgain["duplicate"] == .bool(true))
+        #expect(try app.call("notifications.list", nil)["notifications"]?.arrayValue?.count == 6)
     }
 
     @Test func anAppOverItsRateIsRefusedAndToldOncePerStretch() throws {

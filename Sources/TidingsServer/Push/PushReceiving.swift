@@ -9,6 +9,8 @@ import TidingsRuntime
 extension HostService {
     /// The largest message body Web Push allows (RFC 8030 §7.2: 4,096 bytes).
     package static let pushMessageLimit = 4_096
+    /// The longest message id remembered as given, in bytes; a longer one is remembered by its SHA-256.
+    static let longestRememberedID = 100
 
     /// The method.
     static let receiveMethod = Method(ProtocolMethod(
@@ -17,7 +19,7 @@ extension HostService {
         parameters: [
             ProtocolField("token", .string, required: true, "The registration's token, as the distributor named it."),
             ProtocolField("message", .string, required: true, "The message body, the raw `aes128gcm` bytes (header, records), in standard base64 (RFC 4648 §4, padding optional)."),
-            ProtocolField("id", .string, "The message's id, when the distributor gives one: a message with an id accepted before is delivered once. A message without an id is never taken for a replay."),
+            ProtocolField("id", .string, "The message's id, when the distributor gives one: a message with an id accepted before is delivered once. A message without an id (or with an empty one) is never taken for a replay. An id longer than 100 bytes is remembered by its SHA-256."),
         ],
         result: "Accepted: the answer `notifications.deliver` gives (`display`, `app`, `notification` with `trigger: {\"push\": true}`, …) plus `delivered: true` and `push: {token, id}` (`id` null when the message had none). A replay: `{delivered: false, duplicate: true, push: {token, id}}`.",
         returns: .named("PushDelivery"),
@@ -34,7 +36,8 @@ extension HostService {
     private func receivePush(_ params: inout Params, reply: @escaping Method.Reply) throws(RPCError) {
         let token = params.string("token")
         let message = params.string("message")
-        let id = params.string("id")
+        // An empty id is none (UnifiedPush's Message may carry one empty).
+        let id = params.string("id").flatMap { $0.isEmpty ? nil : $0 }
         try params.check()
         guard let token, let message else { throw .invalidParams("\"token\" and \"message\" are required.") }
         guard let body = Base64.decode(message) else {
@@ -45,6 +48,11 @@ extension HostService {
             self.refusePush(PushRefusal(code, token: token, app: known?.app, reason))
         }
         let pushed: JSON = .object([("token", .string(token)), ("id", id.map(JSON.string) ?? .null)])
+        // What the registration remembers of the id: itself, or a long one's digest, so that
+        // 1,024 ids cost at most some 100 KB of the registrations file whatever the distributor sends.
+        let remembered = id.map { id in
+            id.utf8.count <= Self.longestRememberedID ? id : "sha256:" + ((try? SHA256.hex(of: Array(id.utf8))) ?? String(id.prefix(64)))
+        }
         if let unavailable = push.unavailable {
             throw refuse(.unavailable, "the push registrations cannot be read: \(unavailable.message)")
         }
@@ -55,7 +63,7 @@ extension HostService {
             throw refuse(.unknownToken, "no registration has this token: it was never given out, or was unregistered")
         }
         let duplicate: JSON = .object([("delivered", .bool(false)), ("duplicate", .bool(true)), ("push", pushed)])
-        if let id, push.hasSeen(id, token: token) {
+        if let id, let remembered, push.hasSeen(remembered, token: token) {
             configuration.log(.note(.pushReplayed, "A push for \(registration.app) (token \(token)) repeats message \(id), delivered before: not delivered again."))
             return reply(.success(duplicate))
         }
@@ -81,10 +89,10 @@ extension HostService {
         guard payload.objectMembers != nil, payload["aps"]?.objectMembers != nil else {
             throw refuse(.notAPayload, "its plaintext is not an APNs payload: a JSON object with an \"aps\" dictionary")
         }
-        if let id {
+        if let remembered {
             let first: Bool
             do throws(Diagnostic) {
-                first = try push.accept(id, token: token)
+                first = try push.accept(remembered, token: token)
             } catch {
                 throw pushStoreFailure(error, app: registration.app, token: token)
             }
