@@ -31,7 +31,9 @@ package final class PushRateLimiter: Sendable {
     package let burst: Int
     /// Tokens added per second.
     package let rate: Double
+    /// Now, in seconds on a monotonic scale.
     private let clock: @Sendable () -> Double
+    /// Each app's bucket, made full on its first push.
     private let buckets = Mutex<[String: Bucket]>([:])
 
     /// A limiter of `burst` pushes at once and `rate` a second sustained, timed by `clock`.

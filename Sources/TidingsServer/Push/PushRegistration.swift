@@ -22,10 +22,8 @@ package struct PushRegistration: Sendable {
 
     /// A new registration of `app`: a random token, new keys.
     package static func make(for app: String, rememberedIDs: Int = PushMessageIDs.defaultLimit) throws(CryptoError) -> PushRegistration {
-        let token = try SecureRandom.bytes(16).map { byte in
-            let digits = Array("0123456789abcdef")
-            return "\(digits[Int(byte >> 4)])\(digits[Int(byte & 0xF)])"
-        }.joined()
+        let digits = Array("0123456789abcdef")
+        let token = String(try SecureRandom.bytes(16).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] })
         return PushRegistration(app: app, token: token, subscriber: try .generate(), endpoint: nil, failure: nil,
                                 seen: PushMessageIDs(limit: rememberedIDs))
     }

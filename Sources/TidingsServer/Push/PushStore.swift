@@ -32,6 +32,7 @@ package final class PushStore: Sendable {
     package let unavailable: Diagnostic?
     /// The ids remembered per registration.
     private let rememberedIDs: Int
+    /// The registrations and the report, under one lock.
     private let contents: Mutex<Contents>
 
     /// The name of the file in the push directory.
