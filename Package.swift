@@ -72,7 +72,7 @@ let package = Package(
         .target(
             name: "TidingsServer",
             dependencies: ["TidingsBase", "TidingsProtocol", "TidingsManifest", "TidingsRegistry", "TidingsRuntime",
-                           "TidingsSystemShims"]
+                           "TidingsSystemShims", "TidingsCrypto"]
         ),
         .executableTarget(
             name: "tidings",

@@ -68,6 +68,12 @@ import TidingsServer
         ("location.update", #"{"latitude": 48.85, "longitude": 2.35}"#),
         ("notifications.respond", #"{"identifier": "dose-1", "action": "default"}"#),
         ("requests.remove", #"{"app": "\#(other)"}"#),
+        ("push.register", #"{"app": "\#(other)"}"#),
+        ("push.list", #"{"app": "\#(other)"}"#),
+        ("push.endpoint", #"{"token": "0123456789abcdef0123456789abcdef", "endpoint": "https://push.example.org/forged"}"#),
+        ("push.receive", #"{"token": "0123456789abcdef0123456789abcdef", "message": "AAAA"}"#),
+        ("push.distributor", #"{"name": null}"#),
+        ("push.unregister", #"{"app": "\#(other)"}"#),
         ("notifications.remove", #"{"app": "\#(other)"}"#),
     ]
 

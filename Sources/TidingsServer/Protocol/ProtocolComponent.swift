@@ -36,7 +36,7 @@ package struct ProtocolComponent: Sendable {
     }
 
     /// Every named schema, in the order the reference lists them.
-    package static let all: [ProtocolComponent] = inputs + outputs
+    package static let all: [ProtocolComponent] = inputs + outputs + push
 
     /// What clients send: payloads, requests, triggers, categories.
     private static let inputs: [ProtocolComponent] = [

@@ -54,6 +54,14 @@ package enum MethodAccess: String, Sendable {
         .inboxTake: .ownApp,
         .eventsSubscribe: .ownApp,
         .eventsUnsubscribe: .everyone,
+        .pushRegister: .ownApp,
+        .pushUnregister: .ownApp,
+        .pushList: .ownApp,
+        .pushDistributor: .frontEnd,
+        .pushEndpoint: .frontEnd,
+        .pushRegistrationFailed: .frontEnd,
+        .pushUnregistered: .frontEnd,
+        .pushReceive: .frontEnd,
     ]
 
     /// The level of method `name`; a method the table misses is a front

@@ -73,7 +73,7 @@ extension HostService {
 
     /// The answer to a delivery that ended as `delivered`: the whole
     /// delivery, or with `presentationOnly` what a front end draws from.
-    private func deliveryAnswer(_ delivered: Result<PayloadDelivery, PayloadRefusal>,
+    func deliveryAnswer(_ delivered: Result<PayloadDelivery, PayloadRefusal>,
                                 presentationOnly: Bool) throws(RPCError) -> JSON {
         let made: PayloadDelivery
         switch delivered {

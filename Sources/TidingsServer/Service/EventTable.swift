@@ -23,7 +23,10 @@ extension HostService {
         ])
 
     /// The events published to subscribers, before each is given its `seq`.
-    private static let published: [ProtocolEvent] = [
+    private static let published: [ProtocolEvent] = basePublished + pushEvents
+
+    /// The events published to subscribers but those of remote notifications.
+    private static let basePublished: [ProtocolEvent] = [
         ProtocolEvent(.notificationDelivered,
                       summary: "A notification was delivered, by any client (its presentation once the content extension answered; `dismissed` when the extension closed it at once).",
                       fields: [appField, ProtocolField("notification", .named("Notification"), required: true, "The notification, as in the answer to `notifications.deliver`; one a scheduled request delivered has its `trigger`, and `late: true` when it fired more than a second after its time (as its `request.fired` says)."),

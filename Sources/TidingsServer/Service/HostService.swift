@@ -61,6 +61,8 @@ package final class HostService: Sendable {
         /// Told of what the server itself has to report outside any call
         /// (an inbox entry dropped or not recorded), for its log.
         package var log: @Sendable (Diagnostic) -> Void = { _ in }
+        /// Remote notifications: where registrations are kept, the rate each app may receive.
+        package var push = PushSettings()
 
         /// The defaults.
         package init() {
@@ -85,6 +87,10 @@ package final class HostService: Sendable {
     package let serverRequestTally = ServerRequestTally()
     /// The requests pending, and the one timer that fires them.
     package let schedule: PendingScheduler
+    /// The push registrations, one per app, and the ids of the messages they accepted.
+    package let push: PushStore
+    /// How many pushes each app may receive.
+    package let pushLimiter: PushRateLimiter
     let configuration: Configuration
     /// Where categories and delivered notifications are kept across restarts; nil keeps nothing.
     let state: ServerState?
@@ -117,6 +123,11 @@ package final class HostService: Sendable {
         self.subscribers = subscribers
         self.configuration = configuration
         self.state = state
+        push = PushStore(directory: configuration.push.directory, rememberedIDs: configuration.push.rememberedIDs)
+        pushLimiter = PushRateLimiter(burst: configuration.push.burst, rate: configuration.push.rate, clock: configuration.push.clock)
+        if let unavailable = push.unavailable {
+            configuration.log(.error(unavailable.code, "Remote notifications are refused: \(unavailable.message)"))
+        }
         let inbox = AppInbox(limit: configuration.inboxLimit, totalLimit: configuration.inboxTotalLimit, entries: state?.kept.inbox ?? [], state: state,
                              subscribers: subscribers, log: configuration.log)
         self.inbox = inbox

@@ -51,7 +51,7 @@ extension HostService {
     /// Every method, family by family, in the order the reference lists them.
     static let methodTable: [Method] = helloMethods + serverMethods + categoryMethods + appMethods + authorizationMethods
         + foregroundMethods + deliveryMethods + notificationMethods + requestMethods + interfaceMethods + inboxMethods
-        + eventMethods
+        + eventMethods + pushMethods
 
     /// Every method's entry in the protocol reference, in the order it lists them.
     package static var protocolMethods: [ProtocolMethod] { methodTable.map(\.documentation) }

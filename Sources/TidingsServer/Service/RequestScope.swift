@@ -39,6 +39,9 @@ package struct RequestScope: Sendable, Equatable {
         /// other call reads (it is confined by it), so that a call sent after
         /// a hello runs as the role the hello gave.
         case identity
+        /// The push registrations and what the front ends said of the
+        /// distributor: what `push.*` changes and `push.receive` reads.
+        case pushRegistrations
 
         /// True for the parts that are notifications (`allNotifications` aside).
         fileprivate var isNotification: Bool {

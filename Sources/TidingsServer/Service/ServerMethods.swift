@@ -31,7 +31,12 @@ extension HostService {
                      "inboxEntriesInAll", "pendingRequests", "pendingRequestsPerApp", "eventReplay", "callsPerConnection",
                      "unreadOutput", "connections", "connectionsPerProcess", "connectionReserve"].map {
                         ProtocolField($0, .nullable(.integer(atLeast: 0)), "A count, or bytes; `null`: no limit.")
-                    } + ["responseDeadline", "serviceDeadline", "willPresentDeadline"].map {
+                    } + [
+                        ProtocolField("pushBurst", .integer(atLeast: 1), "The push messages one app may receive at once (`--push-burst`)."),
+                        ProtocolField("pushRate", .number(atLeast: 0), "The push messages one app may receive per second, sustained (`--push-rate`)."),
+                        ProtocolField("pushMessageSize", .integer(atLeast: 0), "The largest push message body taken, in bytes (4,096, as Web Push allows)."),
+                        ProtocolField("pushMessageIDs", .integer(atLeast: 1), "The message ids each registration remembers against replays."),
+                    ] + ["responseDeadline", "serviceDeadline", "willPresentDeadline"].map {
                         ProtocolField($0, .number(atLeast: 0), required: true, "Seconds.")
                     } + [
                         ProtocolField("partialRequestTimeout", .number(atLeast: 0), "Seconds a request begun may take to finish its line."),
@@ -189,6 +194,10 @@ extension HostService {
                                   ("maximum", .integer(Int64(ListCursor.maximumLimit)))])),
             ("willPresentDeadline", .double(configuration.willPresentDeadline)),
             ("eventReplay", .integer(Int64(configuration.eventReplayLimit))),
+            ("pushBurst", .integer(Int64(pushLimiter.burst))),
+            ("pushRate", .double(pushLimiter.rate)),
+            ("pushMessageSize", .integer(Int64(Self.pushMessageLimit))),
+            ("pushMessageIDs", .integer(Int64(configuration.push.rememberedIDs))),
         ] + transportLimits.withLock { $0 }
     }
 

@@ -350,6 +350,8 @@ final class Connection: RequestReceiver, IdentifiedClient, LoopSource, @unchecke
         output.close()
         if socket != nil { shutdown(input, Int32(SHUT_RDWR)) }
         context.service.subscribers.unsubscribe(self)
+        // The connector's report of the distributor goes with its connection.
+        context.service.push.reporterEnded(ObjectIdentifier(self))
         leave()
         let report = calls.withLock { calls in
             calls.closed = true

@@ -13,7 +13,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         summary: "Run a host that front ends drive over JSON-RPC 2.0 (one message per line) on a Unix socket or standard input and output.",
-        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--keep-per-app COUNT] [--inbox-limit COUNT] [--inbox-total COUNT] [--pending-limit COUNT] [--pending-total COUNT] [--unasked-apps deliver|deny] [--deadline SECONDS] [--service-deadline SECONDS] [--will-present-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS] [--max-connections COUNT] [--max-connections-per-process COUNT] [--connection-reserve COUNT] [--partial-request-timeout SECONDS]",
+        usage: "[--socket PATH | --stdio] [--isolation MODE] [--extensions DIR]... [--keep COUNT] [--keep-per-app COUNT] [--inbox-limit COUNT] [--inbox-total COUNT] [--pending-limit COUNT] [--pending-total COUNT] [--unasked-apps deliver|deny] [--push-burst COUNT] [--push-rate PER-SECOND] [--deadline SECONDS] [--service-deadline SECONDS] [--will-present-deadline SECONDS] [--warm-workers COUNT] [--warm-workers-per-bundle COUNT] [--warm-idle SECONDS] [--spin MICROSECONDS] [--max-connections COUNT] [--max-connections-per-process COUNT] [--connection-reserve COUNT] [--partial-request-timeout SECONDS]",
         options: [
             .init(name: "socket", value: "PATH",
                   help: "Listen on this Unix socket (default $XDG_RUNTIME_DIR/tidings/tidings.sock; its directory 0700, the socket 0600)."),
@@ -34,6 +34,10 @@ enum ServeCommand: Command {
                   help: "Keep at most this many pending requests in all apps, 1 – 1000000 (default \(PendingScheduler.defaultTotalLimit)); requests.add beyond it is refused (error -32012, limit pendingRequests)."),
             .init(name: "unasked-apps", value: "deliver|deny",
                   help: "How the notifications of an app that never asked for authorization (authorization.request) are handled: deliver (the default, as authorized: Linux apps predate the prompt) or deny (as denied: not presented, badge not shown, background notifications still reach it)."),
+            .init(name: "push-burst", value: "COUNT",
+                  help: "Take at most this many push messages for one app at once (default 60, at most 1000000); beyond it they are refused (push.rate-limited) until the bucket refills at --push-rate."),
+            .init(name: "push-rate", value: "PER-SECOND",
+                  help: "Refill each app's push bucket at this many messages a second, sustained (default 1; \"2\" or \"2/s\"; 0.5 is one every two seconds)."),
             IsolationOption.option,
             SearchPathOption.option,
             SearchPathOption.noCacheOption,
@@ -61,6 +65,7 @@ enum ServeCommand: Command {
             "State: each change is written to the journal before it is made and answered (it survives kill -9), a notification expiring to make room (--keep) included; the journal is flushed to disk every second and folded into a snapshot on a thread of its own. A change whose record cannot be written (a full disk) is refused with error -32010 and the state reported degraded until writing works again.",
             "Threads: one event loop accepts clients and reads and writes every connection; calls are answered on a pool of 2 threads per core and 4 more. Neither grows with the number of clients, nor with the requests waiting for their turn or for an extension, nor with a client that stops reading: no write waits for a client (standard output included), what it leaves unread waits, up to 8 MiB, then it is cut off, and SIGTERM still stops the server. The soft limit of open files is raised to the hard one at the start (each client is a descriptor); a client that cannot be accepted for want of one waits in the backlog, and the log says so once.",
             "Pending requests (requests.add): kept in the state and armed again at the start — a one-shot request whose time passed while the server was down is delivered once, marked late; a repeating one fires its next time only. One thread sleeps until the earliest is due: time intervals count real time (CLOCK_BOOTTIME, a suspend included), dates follow the wall clock and the user's time zone (TZ, else /etc/localtime; setting the clock or changing the zone arms them again).",
+            "Remote notifications: push.register gives an app a token and Web Push keys, kept in STATE/push/registrations.json (0600, its directory 0700); the desktop front end (tidings desktop) registers each token with the user's UnifiedPush distributor and hands the server what arrives (push.receive), which is checked (4,096 bytes at most, a known token, not a replay of the last 1,024 ids, within --push-burst and --push-rate, decrypting, an APNs payload), refused with error -32013 and a log line otherwise, and delivered as notifications.deliver delivers.",
             "Only processes of the user running the server may connect (SO_PEERCRED). Attachments go to $XDG_STATE_HOME/tidings/attachments.",
             "Roles: a client that says server.hello as an app is held to that app (its own notifications, requests, badge, categories, inbox and events; never an authorization decision, a response or the expanded interface); one that says nothing, or hello as a front end, acts for the person. A Flatpak or Snap peer is an app connection of its sandbox's app id, read at accept from /proc (pinned by a pidfd), and cannot claim another; a peer that cannot be inspected is no front end. Refusals are error -32011. Connections are bounded (--max-connections, --max-connections-per-process, --connection-reserve, --partial-request-timeout): one over a limit gets error -32012 and is closed.",
             "Files: the state, cache, fault ledger, attachment store, configuration and socket, and their directories, must be the user's own and writable by no one else; a link, a FIFO or another kind in their place is refused, never followed or waited on (exit status 77). Directories it makes are 0700.",
@@ -115,6 +120,17 @@ enum ServeCommand: Command {
             }
             configuration.unaskedApps = setting
         }
+        if let burst = try arguments.wholeNumber("push-burst") {
+            guard burst >= 1 && burst <= 1_000_000 else { throw .usage("--push-burst takes 1 to 1000000 messages; it is \(burst).") }
+            configuration.push.burst = burst
+        }
+        if let given = arguments.value("push-rate") {
+            let text = given.hasSuffix("/s") ? String(given.dropLast(2)) : given
+            guard let rate = Double(text), rate.isFinite, rate > 0, rate <= 1_000_000 else {
+                throw .usage("--push-rate takes a number of messages a second above 0, at most 1000000 (\"2\" or \"2/s\"); it is \"\(given)\".")
+            }
+            configuration.push.rate = rate
+        }
         // Calendar triggers are matched in the user's zone: TZ, else /etc/localtime.
         configuration.scheduleClock = SystemScheduleClock(environment: environment)
         var limits = Server.Limits()
@@ -141,6 +157,13 @@ enum ServeCommand: Command {
         // The socket file goes with the server, however it ends but killed outright.
         defer { if let path { unlink(path) } }
         let (state, stateDirectory) = try openState(arguments, environment: environment)
+        // Push registrations (their private keys) beside the state, in a directory of their own, 0700.
+        configuration.push.directory = Path.join(stateDirectory, "push")
+        do throws(Diagnostic) {
+            try configuration.push.directory.map(PushStore.check)
+        } catch {
+            throw .ownFile(error, otherwise: .cannotCreate)
+        }
         // A client gone while we write must not kill the server. A file grown
         // past the size limit (RLIMIT_FSIZE) is a write that fails (EFBIG) and
         // a change refused, not the end of the server.
