@@ -9,10 +9,9 @@ import Testing
 /// test's front end (`HostFixture.frontEnd`) playing `tidings desktop`'s
 /// part as the protocol has it: reporting the distributor
 /// (`push.distributor`), the endpoint (`push.endpoint`), a refusal and the
-/// distributor's unregistering. Enabled once the server has the push
-/// methods (`MethodAccess` lists `push.register`): on a branch without them
-/// the scripted host's `RemoteNotificationTests` test the library's side.
-@Suite(.onOwnThreads, .enabled(if: MethodAccess.table[.pushRegister] != nil, "the server has no push methods yet"))
+/// distributor's unregistering; the scripted host's `RemoteNotificationTests`
+/// test the library's side alone.
+@Suite(.onOwnThreads)
 struct RemoteNotificationServerTests {
     static let app = "org.example.chat"
     static let distributor = "org.unifiedpush.Distributor.test"

@@ -8,7 +8,7 @@ import TestSupport
 /// unregistering deletes it. Enabled once the server has the push methods
 /// (its protocol reference names `push.register`); before, `PushCommandTests`
 /// test the command line against a scripted host.
-@Suite(.enabled(if: serverHasPush(), "the server has no push methods yet"))
+@Suite
 struct PushCommandServerTests {
     let tidings = Tidings()
     let directory = TemporaryDirectory("push-server")
@@ -42,10 +42,4 @@ struct PushCommandServerTests {
         let empty = try tidings.run(["push", "list", "--socket", socket])
         #expect(empty.standardOutput.hasSuffix("No app is registered for remote notifications.\n"), "\(empty.standardOutput)")
     }
-}
-
-/// Whether the built server's method table has `push.register` (its protocol reference names it).
-private func serverHasPush() -> Bool {
-    let reference = try? Tidings().run("manual", "--protocol", "json")
-    return reference?.standardOutput.contains("\"push.register\"") == true
 }

@@ -5,18 +5,13 @@ import Testing
 import TestSupport
 import TidingsBase
 
-/// True when the real server has the push family (Sources/TidingsServer/Push, another part's).
-let serverHasPush = FileManager.default.fileExists(atPath: Locations.repositoryFile("Sources/TidingsServer/Push"))
-
 /// End to end with the real `tidings serve`: an app's `push.register`, the
 /// front end registering its token with the distributor double, the
 /// endpoint reaching the app as `push.new-endpoint`, a message encrypted by
 /// pywebpush for the registration's keys POSTed to the endpoint and
 /// delivered as a notification of the app; a tampered and an oversized one
-/// refused with the server's reasons. Enabled once the server's push
-/// methods are in the tree.
-@Suite(.serialized, .enabled(if: serverHasPush && canRunUnifiedPush && webPushPython != nil,
-                             "needs the server's push methods, the D-Bus tests' tools and pywebpush"))
+/// refused with the server's reasons.
+@Suite(.serialized, .enabled(if: canRunUnifiedPush && webPushPython != nil, "needs the D-Bus tests' tools and pywebpush"))
 struct UnifiedPushServerTests {
     static let app = "org.example.pushed"
 
