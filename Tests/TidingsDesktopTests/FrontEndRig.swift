@@ -50,14 +50,15 @@ final class DesktopRig<Session: NotificationServerSession>: @unchecked Sendable 
     // MARK: The server
 
     /// Starts `tidings serve` on the rig's socket and state (`state`, in the
-    /// rig's directory; in process: the front end is what is tested), and
-    /// registers EventInvite's categories; with `options` besides.
-    func startServer(state: String = "state", options: [String] = []) throws {
+    /// rig's directory; in process unless `isolation` says otherwise: the
+    /// front end is what is tested), and registers EventInvite's
+    /// categories; with `options` besides.
+    func startServer(state: String = "state", isolation: String = "in-process", options: [String] = []) throws {
         serverRuns += 1
         let log = directory.file("serve-\(serverRuns).log")
         let process = try BackgroundProcess(Locations.product("tidings"),
                                             ["serve", "--socket", socket, "--state", directory.file(state),
-                                             "--isolation", "in-process", "--extensions", directory.file("extensions")] + options,
+                                             "--isolation", isolation, "--extensions", directory.file("extensions")] + options,
                                             environment: ["HOME": directory.path, "NO_COLOR": "1"], log: log)
         server = process
         let listening = eventually { !process.isRunning || BackgroundProcess.wait(forListener: socket, seconds: 0) }

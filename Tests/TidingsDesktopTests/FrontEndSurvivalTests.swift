@@ -149,7 +149,8 @@ struct FrontEndSurvivalTests {
         _ = try rig.waitFor("closed", identifier: "invite-said") { $0["by"] == .string("tidings") }
         let lines = linesFor("invite-said", in: rig)
         #expect(lines.count == 2, "\(lines)")
-        #expect(lines.first?.contains("showed invite-said") == true && lines.last?.contains("answered accept on invite-said") == true,
+        #expect(lines.first?.contains(#"showed "invite-said" of com.example.events"#) == true
+                && lines.last?.contains(#"answered accept on "invite-said" of com.example.events"#) == true,
                 "\(lines)")
     }
 

@@ -55,7 +55,8 @@ import TidingsServer
             "notification.delivered", "presentation.changed", "notification.dismissed", "response.forwarded",
             "notification.background", "inbox.taken", "inbox.dropped", "app.badge-changed", "authorization.requested",
             "authorization.changed", "extension.failed", "extension.late-completion", "request.scheduled", "request.fired", "request.removed", "state.degraded",
-            "state.recovered", "state.repaired", "events.lagging",
+            "state.recovered", "state.repaired", "push.registration-requested", "push.unregistering", "push.new-endpoint",
+            "push.unregistered", "push.registration-failed", "push.rate-limited", "events.lagging",
         ])
         #expect(methods.contains("inbox.list") && methods.contains("inbox.take"))
         // A server that keeps nothing says so.

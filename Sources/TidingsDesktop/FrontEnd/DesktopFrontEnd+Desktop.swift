@@ -66,7 +66,7 @@ extension DesktopFrontEnd {
                                          ("desktopID", .integer(Int64(desktopID))), ("replaced", .bool(replacing != nil)),
                                          ("takenOver", .bool(takingOver)),
                                          ("summary", .string(mapped.notification.summary)), ("actions", .object(meanings))],
-                               "\(takingOver ? "took over" : replacing == nil ? "showed" : "replaced") \(identifier) of \(app) as desktop notification \(desktopID)",
+                               "\(takingOver ? "took over" : replacing == nil ? "showed" : "replaced") \(key) as desktop notification \(desktopID)",
                                detailed: replacing != nil)
                 case .failure(let error):
                     // The notification server refused it: the connection stays, the next re-list tries again.
