@@ -46,28 +46,17 @@ enum PushCommand: Command {
         case "register", "unregister":
             guard let app else { throw .usage("tidings push \(action) needs --app APP: a registration is an app's.") }
             let method: MethodName = action == "register" ? .pushRegister : .pushUnregister
-            answer = try call(method, .object([("app", .string(app))]), arguments, environment)
+            answer = try SocketOption.call(method, .object([("app", .string(app))]), arguments, environment: environment)
             if !json { print(action == "register" ? text.registered(answer, app: app) : text.unregistered(answer, app: app), terminator: "") }
         case "list":
-            answer = try call(.pushList, .object(app.map { [("app", .string($0))] } ?? []), arguments, environment)
+            answer = try SocketOption.call(.pushList, .object(app.map { [("app", .string($0))] } ?? []), arguments, environment: environment)
             if !json { print(text.list(answer, app: app), terminator: "") }
         default:
             guard app == nil else { throw .usage("tidings push status takes no --app: the distributor is the desktop's, for every app.") }
-            answer = try call(.pushList, .object([]), arguments, environment)
+            answer = try SocketOption.call(.pushList, .object([]), arguments, environment: environment)
             if !json { print(text.status(answer), terminator: "") }
         }
         if json { print(answer.serialized(pretty: true)) }
         return .success
-    }
-
-    /// Calls `method` on the server `--socket` names; its failures as the command's.
-    private static func call(_ method: MethodName, _ params: JSON, _ arguments: ParsedArguments,
-                             _ environment: [String: String]) throws(CommandFailure) -> JSON {
-        let client = try SocketOption.connect(arguments, environment: environment)
-        do throws(ServerClient.Failure) {
-            return try client.call(method, params)
-        } catch {
-            throw SocketOption.failure(error, calling: method.rawValue)
-        }
     }
 }

@@ -59,7 +59,7 @@ enum ScheduleCommand: Command {
         case "list"?:
             guard arguments.positionals.isEmpty else { throw .usage("--list takes no arguments.") }
             let app = arguments.value("app")
-            let answer = try call(.requestsPending, .object(app.map { [("app", .string($0))] } ?? []), arguments, environment)
+            let answer = try SocketOption.call(.requestsPending, .object(app.map { [("app", .string($0))] } ?? []), arguments, environment: environment)
             print(json ? answer.serialized(pretty: true) + "\n" : text.pending(answer, app: app), terminator: "")
         case "remove"?, "remove-all"?:
             let all = modes.first == "remove-all"
@@ -69,7 +69,7 @@ enum ScheduleCommand: Command {
             }
             var params: [(String, JSON)] = [("app", .string(app))]
             if !all { params.append(("identifiers", .array(arguments.positionals.map(JSON.string)))) }
-            let answer = try call(.requestsRemove, .object(params), arguments, environment)
+            let answer = try SocketOption.call(.requestsRemove, .object(params), arguments, environment: environment)
             print(json ? answer.serialized(pretty: true) + "\n" : text.removed(answer, app: app, asked: all ? nil : arguments.positionals),
                   terminator: "")
         case "location"?:
@@ -85,7 +85,7 @@ enum ScheduleCommand: Command {
             } catch {
                 throw .usage("--location: \(error.message)")
             }
-            let answer = try call(.locationUpdate, update.params, arguments, environment)
+            let answer = try SocketOption.call(.locationUpdate, update.params, arguments, environment: environment)
             print(json ? answer.serialized(pretty: true) + "\n" : text.fired(answer), terminator: "")
         default:
             let (request, trigger) = try request(arguments)
@@ -98,21 +98,10 @@ enum ScheduleCommand: Command {
                 app = try DefaultApp.find(for: request, client: SocketOption.connect(arguments, environment: environment))
             }
             params.insert(("app", .string(app)), at: 0)
-            let answer = try call(.requestsAdd, .object(params), arguments, environment)
+            let answer = try SocketOption.call(.requestsAdd, .object(params), arguments, environment: environment)
             print(json ? answer.serialized(pretty: true) + "\n" : text.scheduled(answer, trigger: trigger), terminator: "")
         }
         return .success
-    }
-
-    /// Calls `method` on the server `--socket` names; its failures as the command's.
-    private static func call(_ method: MethodName, _ params: JSON, _ arguments: ParsedArguments,
-                             _ environment: [String: String]) throws(CommandFailure) -> JSON {
-        let client = try SocketOption.connect(arguments, environment: environment)
-        do throws(ServerClient.Failure) {
-            return try client.call(method, params)
-        } catch {
-            throw SocketOption.failure(error, calling: method.rawValue)
-        }
     }
 
     /// The request to add: PAYLOAD's, with `--identifier` and the options'

@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsProtocol
 import TidingsServer
 
 /// `--socket PATH` of the commands that talk to a running `tidings serve`,
@@ -21,6 +22,18 @@ enum SocketOption {
             guard case .noServer = error else { throw failure(error, calling: "a connection") }
             let start = "tidings serve" + (given == nil ? "" : " --socket \(path)")
             throw CommandFailure(.unavailable, [.error(.noServer, "No server listens at \(path); start one with `\(start)`.")])
+        }
+    }
+
+    /// Calls `method` with `params` on the server `--socket` names, on a
+    /// connection of its own; its failures as the command's.
+    static func call(_ method: MethodName, _ params: JSON, _ arguments: ParsedArguments,
+                     environment: [String: String]) throws(CommandFailure) -> JSON {
+        let client = try connect(arguments, environment: environment)
+        do throws(ServerClient.Failure) {
+            return try client.call(method, params)
+        } catch {
+            throw failure(error, calling: method.rawValue)
         }
     }
 
