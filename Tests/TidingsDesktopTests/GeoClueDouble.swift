@@ -12,67 +12,39 @@ import TidingsBase
 /// into its log (`calls`), and moves the device when told (`move`, a line
 /// on a FIFO it reads), emitting `LocationUpdated` like GeoClue does.
 final class GeoClueDouble: @unchecked Sendable {
+    /// The script's process, its log and its FIFO.
+    private let double: ScriptedDouble
     /// The double's process.
-    let process: BackgroundProcess
-    /// Its log: a JSON line per call received and per position emitted.
-    let log: String
-    /// The FIFO it reads its commands from.
-    private let commands: String
-    /// The FIFO's writing end, opened at the first move.
-    private var writer: FileHandle?
+    var process: BackgroundProcess { double.process }
 
     /// Starts the double on the bus at `address`, its files in `directory`; returns once it owns its name.
     init(address: String, in directory: TemporaryDirectory) throws {
         let script = try directory.write(Self.script, to: "geoclue-double.py")
-        commands = directory.file("geoclue-commands")
-        log = directory.file("geoclue-double.log")
-        try #require(mkfifo(commands, 0o600) == 0, "cannot make the double's FIFO")
-        process = try BackgroundProcess(debianPython, [script, address, commands], environment: [:], log: log)
+        double = try ScriptedDouble(path: script, [address, ScriptedDouble.fifoArgument], label: "geoclue-double", in: directory)
         _ = try waitFor("ready") { _ in true }
     }
 
-    deinit {
-        try? writer?.close()
-        process.stop(with: SIGKILL)
-    }
-
     /// What the double logged: each call it received (`call`), each position it emitted (`emitted`), `ready`.
-    var lines: [JSON] {
-        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
-            line.hasPrefix("{") ? try? JSON.parse(Array(line.utf8)) : nil
-        }
-    }
+    var lines: [JSON] { double.lines }
 
     /// The calls received, in order: `GetClient`, `Set` (with `property` and `value`), `Start`, `Stop`.
-    var calls: [JSON] { lines.filter { $0["call"] != nil } }
+    var calls: [JSON] { double.lines("call") }
 
     /// Waits for a line with the member `key` for which `condition` holds; the first.
     @discardableResult
     func waitFor(_ key: String, _ condition: (JSON) -> Bool) throws -> JSON {
-        var found: JSON?
-        _ = eventually {
-            found = lines.first { $0[key] != nil && condition($0) }
-            return found != nil || !process.isRunning
-        }
-        return try #require(found, "the GeoClue double logged no \(key): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        try double.waitFor(key, condition)
     }
 
     /// Waits for the `count`-th call `method` (1: the first).
     @discardableResult
     func waitForCall(_ method: String, count: Int = 1) throws -> JSON {
-        var found: JSON?
-        _ = eventually {
-            let matching = calls.filter { $0["call"] == .string(method) }
-            found = matching.count >= count ? matching[count - 1] : nil
-            return found != nil || !process.isRunning
-        }
-        return try #require(found, "the GeoClue double received no \(method) #\(count): \(calls)")
+        try double.waitFor("call", count: count) { $0["call"] == .string(method) }
     }
 
     /// Moves the device to `latitude`, `longitude` with `accuracy` metres: a new Location, and `LocationUpdated`.
     func move(_ latitude: Double, _ longitude: Double, accuracy: Double) throws {
-        if writer == nil { writer = try FileHandle(forWritingTo: URL(fileURLWithPath: commands)) }
-        writer?.write(Data("move \(latitude) \(longitude) \(accuracy)\n".utf8))
+        try double.send("move \(latitude) \(longitude) \(accuracy)")
     }
 
     /// The double: GeoClue2's Manager, Client and Location interfaces with Gio's object export.

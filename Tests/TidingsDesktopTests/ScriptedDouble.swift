@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import TidingsBase
 
-/// A test double that is a script of `Tests/Fixtures` run by Debian's
+/// A test double that is a script run by Debian's
 /// python3: it writes a JSON line on standard output for everything it
 /// does (its log, `lines`), and reads commands, one a line, from a FIFO
 /// (`send`). Stopped (by pid) when the value goes away.
@@ -20,16 +20,24 @@ final class ScriptedDouble: @unchecked Sendable {
     /// What it is, for failure messages.
     private let label: String
 
-    /// Runs the fixture `script` with `arguments` followed by nothing (the FIFO
-    /// is the argument `fifoArgument` replaces), its files named after `label` in `directory`.
-    init(_ script: String, _ arguments: [String], label: String, in directory: TemporaryDirectory,
+    /// Runs the fixture `script` of Tests/Fixtures/UnifiedPush with
+    /// `arguments` (the FIFO is the argument `fifoArgument` replaces), its
+    /// files named after `label` in `directory`.
+    convenience init(_ script: String, _ arguments: [String], label: String, in directory: TemporaryDirectory,
+                     environment: [String: String] = [:]) throws {
+        try self.init(path: Locations.repositoryFile("Tests/Fixtures/UnifiedPush/" + script), arguments, label: label,
+                      in: directory, environment: environment)
+    }
+
+    /// Runs the script at `path` with `arguments` (the FIFO is the argument
+    /// `fifoArgument` replaces), its files named after `label` in `directory`.
+    init(path: String, _ arguments: [String], label: String, in directory: TemporaryDirectory,
          environment: [String: String] = [:]) throws {
         self.label = label
         let commands = directory.file("\(label).fifo")
         self.commands = commands
         log = directory.file("\(label).log")
         if access(commands, F_OK) != 0 { try #require(mkfifo(commands, 0o600) == 0, "cannot make \(label)'s FIFO") }
-        let path = Locations.repositoryFile("Tests/Fixtures/UnifiedPush/" + script)
         process = try BackgroundProcess(debianPython, [path] + arguments.map { $0 == Self.fifoArgument ? commands : $0 },
                                         environment: environment, log: log)
     }
