@@ -64,10 +64,14 @@ struct PushBenchmark {
                                   answer: "delivery", isolation: "in-process", client: client, server: server.pid) { number in
                 ServerBenchmark.request(identifier: "w-\(number)", payload: payload, answer: "delivery")
             })
+            Progress.say("Measuring push.receive without ids over the socket, in process, 1 client")
+            socket.append(try run(key: "push-no-id-in-process", method: "push.receive", answer: "delivery", isolation: "in-process",
+                                  client: client, server: server.pid, request: pushes.withoutID))
+            try fillIDs(client, pushes)
             Progress.say("Measuring push.receive over the socket, in process, 1 client")
             socket.append(try run(key: "push-in-process", method: "push.receive", answer: "delivery", isolation: "in-process",
-                                  client: client, server: server.pid, request: pushes))
-            try Self.check(client.roundTrip(sending: pushes(-2)), "a push.receive after the timed ones")
+                                  client: client, server: server.pid, request: pushes.withID))
+            try Self.check(client.roundTrip(sending: pushes.withID(-2)), "a push.receive after the timed ones")
         }
         do {
             let server = try ServerProcess(products.tidings, arguments(name: "push-isolated", isolation: nil) + limits,
@@ -76,10 +80,11 @@ struct PushBenchmark {
             defer { server.stop() }
             let client = try RoundTripClient(path: workspace.file("push-isolated.sock"), request: [10])
             let pushes = try register(client, payload: typical, log: "push-isolated")
+            try fillIDs(client, pushes)
             Progress.say("Measuring push.receive over the socket, isolated, 1 client")
             socket.append(try run(key: "push-isolated", method: "push.receive", answer: "delivery", isolation: "process",
-                                  client: client, server: server.pid, request: pushes))
-            try Self.check(client.roundTrip(sending: pushes(-2)), "a push.receive after the timed ones")
+                                  client: client, server: server.pid, request: pushes.withID))
+            try Self.check(client.roundTrip(sending: pushes.withID(-2)), "a push.receive after the timed ones")
         }
         let defaults = PushSettings()
         return PushResult(seconds: seconds, crypto: crypto, socket: socket, defaultBurst: defaults.burst, defaultRate: defaults.rate)
@@ -92,12 +97,32 @@ struct PushBenchmark {
          "--extensions", extensions] + (isolation.map { ["--isolation", $0] } ?? [])
     }
 
+    /// The `push.receive` requests of a registration, by number: a pool body each.
+    struct Pushes {
+        /// The request with the id `p-NUMBER`: its id remembered, the registrations file rewritten.
+        let withID: @Sendable (Int) -> [UInt8]
+        /// The request without an id: never taken for a replay, nothing remembered.
+        let withoutID: @Sendable (Int) -> [UInt8]
+    }
+
+    /// Pushes as many messages with ids of their own (`p--10`, `p--11`, …)
+    /// as a registration remembers, untimed, so that the timed pushes find
+    /// its ids at their bound, as a registration that has had pushes for a while.
+    private func fillIDs(_ client: RoundTripClient, _ pushes: Pushes) throws(BenchmarkFailure) {
+        Progress.say("Filling the registration's \(PushMessageIDs.defaultLimit) remembered ids")
+        for number in 0..<PushMessageIDs.defaultLimit {
+            guard client.timedRoundTrip(sending: pushes.withID(-10 - number)) != nil else {
+                throw BenchmarkFailure("The connection to the server was lost while filling the ids.")
+            }
+        }
+    }
+
     /// Registers `BundleFarm.app` for push as a front end does
     /// (`push.register`, `push.distributor`, `push.endpoint`), encrypts a
     /// pool of `payload` for its keys, checks one push is delivered, and
-    /// returns the `push.receive` request of each number: a pool body and the id `p-NUMBER`.
+    /// returns the `push.receive` requests.
     private func register(_ client: RoundTripClient, payload: [UInt8],
-                          log: String) throws(BenchmarkFailure) -> @Sendable (Int) -> [UInt8] {
+                          log: String) throws(BenchmarkFailure) -> Pushes {
         let answer = client.roundTrip(sending: Self.call("push.register", #"{"app":"\#(BundleFarm.app)"}"#)) ?? []
         let result = (try? JSON.parse(Array(answer.dropLast())))?["result"]
         guard let token = result?["token"]?.stringValue, let key = result?["publicKey"]?.stringValue.flatMap(Base64.decodeURL),
@@ -111,18 +136,20 @@ struct PushBenchmark {
         var prefixes: [[UInt8]] = []
         for _ in 0..<Self.poolSize {
             let body = try Self.crypto { () throws(CryptoError) in try WebPushSender.encrypt(payload, to: key, authSecret: auth) }
-            prefixes.append(Array(#"{"jsonrpc":"2.0","id":1,"method":"push.receive","params":{"token":"\#(token)","message":"\#(Base64.encode(body))","id":"p-"#.utf8))
+            prefixes.append(Array(#"{"jsonrpc":"2.0","id":1,"method":"push.receive","params":{"token":"\#(token)","message":"\#(Base64.encode(body))""#.utf8))
         }
         let pool = prefixes
-        let request: @Sendable (Int) -> [UInt8] = { number in
-            pool[(number + Self.poolSize) % Self.poolSize] + Array("\(number)\"}}\n".utf8)
-        }
-        let first = client.roundTrip(sending: request(-1)) ?? []
+        let pushes = Pushes(withID: { number in
+            pool[(number % Self.poolSize + Self.poolSize) % Self.poolSize] + Array(",\"id\":\"p-\(number)\"}}\n".utf8)
+        }, withoutID: { number in
+            pool[(number % Self.poolSize + Self.poolSize) % Self.poolSize] + Array("}}\n".utf8)
+        })
+        let first = client.roundTrip(sending: pushes.withID(-1)) ?? []
         try Self.check(first, "the first push.receive")
         guard String(decoding: first, as: UTF8.self).contains(#""delivered":true"#) else {
             throw BenchmarkFailure("push.receive did not deliver: " + String(decoding: first.prefix(300), as: UTF8.self))
         }
-        return request
+        return pushes
     }
 
     /// Round trips of `request(0)`, `request(1)`, … on `client`, one after

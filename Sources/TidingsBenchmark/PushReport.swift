@@ -1,4 +1,5 @@
 import TidingsBase
+import TidingsServer
 
 extension PushResult {
     /// The socket measurement with `key`, if it ran.
@@ -19,19 +20,20 @@ extension PushResult {
         }
         lines.append("Over the socket: tidings serve with NoOp, --push-burst 1000000 --push-rate 1000000, one front-end connection "
             + "(push.register, push.distributor, push.endpoint first), each round trip a new notification of the typical payload; "
-            + "push.receive: a body of \(PushBenchmark.poolSize) encrypted before timing, a new id each; one client shares CPU "
+            + "push.receive: a body of \(PushBenchmark.poolSize) encrypted before timing, a new id each "
+            + "(the registration's \(NumberText.grouped(Int64(PushMessageIDs.defaultLimit))) remembered ids filled first), or none; one client shares CPU "
             + "\(ServerBenchmark.oneClientCPU) with the server; the server's CPU is its own and its workers' (/proc/PID/stat)")
         let baseline = socket("deliver-presentation-in-process")
         for result in socket {
             let mode = result.isolation == "process" ? "isolated (default mode)" : "in process"
-            let title = result.method == "push.receive" ? "push.receive, \(mode)"
+            let title = result.method == "push.receive" ? "push.receive\(result.key.contains("no-id") ? " without ids" : ""), \(mode)"
                 : "notifications.deliver (\(result.answer)), \(mode)"
             var line = title.rightPadded(to: 52) + "\(NumberText.grouped(Int64(result.perSecond)))/s, "
                 + "median \(NumberText.fixed(result.medianMicroseconds, 1)) µs, p99 \(NumberText.fixed(result.p99Microseconds, 1)) µs, "
                 + "server CPU \(NumberText.fixed(result.serverMicrosecondsPerCall, 1)) µs a call, "
                 + "answer \(NumberText.grouped(Int64(result.answerBytes))) bytes"
             if let baseline, result.key != baseline.key {
-                line += ", \(NumberText.fixed(baseline.perSecond / result.perSecond, 2)) × the delivery's time, "
+                line += ", \(NumberText.fixed(baseline.perSecond / result.perSecond, 2)) × deliver (presentation)'s time, "
                     + "\(NumberText.fixed(result.serverMicrosecondsPerCall / max(baseline.serverMicrosecondsPerCall, 0.001), 2)) × its CPU"
             }
             lines.append(line)
