@@ -105,8 +105,10 @@ enum HelpText {
             process, --push-burst and --push-rate raised to 1000000, one
             front-end connection (push.register, push.distributor,
             push.endpoint) doing push.receive of the sample payload (64
-            bodies encrypted before timing, a new id each) for
-            --server-seconds, against notifications.deliver of the same
+            bodies encrypted before timing) for --server-seconds, without
+            ids, then with a new id each once the registration's 1,024
+            remembered ids are filled (untimed; each id rewrites the
+            registrations file), against notifications.deliver of the same
             payload (a new identifier each, answered with the presentation
             and with the whole delivery), and push.receive in the default,
             isolated mode: per second, median and p99 µs, the server's CPU per

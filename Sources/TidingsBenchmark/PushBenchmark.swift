@@ -14,7 +14,9 @@ import TidingsServer
 /// isolated. One client shares CPU `ServerBenchmark.oneClientCPU` with the
 /// server and its workers, as in `CycleBenchmark`.
 struct PushBenchmark {
+    /// The built executables and libraries (`tidings`, NoOp).
     let products: Products
+    /// The temporary directory the servers' sockets, states and logs go in.
     let workspace: Workspace
     /// The extension directory the server reads (NoOp alone).
     let extensions: String
@@ -174,7 +176,7 @@ struct PushBenchmark {
             guard start < ends else { break }
             if cpuBefore == nil, start >= warmUpEnds { cpuBefore = ProcessCPU.microseconds(ofTreeOf: server) }
             guard let length = client.timedRoundTrip(sending: request(number)) else {
-                throw BenchmarkFailure("The connection to the server lost its connection during \(key).")
+                throw BenchmarkFailure("The connection to the server was lost during \(key).")
             }
             number += 1
             if start >= warmUpEnds {
@@ -278,7 +280,9 @@ struct PushCryptoResult {
     var bodyBytes: Int
     /// The calls timed.
     var count: Int
+    /// The median call, in microseconds.
     var medianMicroseconds: Double
+    /// The 99th percentile call, in microseconds.
     var p99Microseconds: Double
 }
 
@@ -294,7 +298,9 @@ struct PushSocketResult {
     var isolation: String
     /// Round trips a second.
     var perSecond: Double
+    /// The median round trip, in microseconds.
     var medianMicroseconds: Double
+    /// The 99th percentile round trip, in microseconds.
     var p99Microseconds: Double
     /// The longest answer's size, newline included.
     var answerBytes: Int
