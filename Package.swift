@@ -105,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "TidingsBenchmark",
             dependencies: ["TidingsABI", "TidingsBase", "TidingsProtocol", "TidingsRegistry", "TidingsLoader",
-                           "TidingsRuntime", "TidingsIsolation", "TidingsServer"]
+                           "TidingsRuntime", "TidingsIsolation", "TidingsServer", "TidingsCrypto"]
         ),
 
         // Sample extensions.

@@ -48,6 +48,10 @@ struct BenchmarkRun {
             report.cycle = try CycleBenchmark(products: products, workspace: workspace, extensions: single,
                                               seconds: options.serverSeconds, keptCounts: options.cycleKept).measure()
         }
+        if options.sections.contains(.push) {
+            report.push = try PushBenchmark(products: products, workspace: workspace, extensions: single,
+                                            seconds: options.serverSeconds).measure()
+        }
         // The worker process needs a core of its own, as the server does.
         if options.sections.contains(.isolation) {
             report.isolation = try IsolationBenchmark(products: products, extensions: single, seconds: options.serverSeconds,

@@ -97,6 +97,23 @@ enum HelpText {
             action, 1 and 8 clients, against a raw echo of two round trips;
             with the server's CPU per cycle (its own and its workers',
             /proc/PID/stat);
+          - push (before the pin): in this process, WebPushSubscriber.decrypt
+            of the sample payload (one line) and of one padded to 3,993 bytes
+            (a 4,096-byte body, Web Push's largest), beside
+            WebPushSender.encrypt (a new sender key pair each: what a sender
+            pays), median and p99 µs; then `tidings serve` with NoOp in
+            process, --push-burst and --push-rate raised to 1000000, one
+            front-end connection (push.register, push.distributor,
+            push.endpoint) doing push.receive of the sample payload (64
+            bodies encrypted before timing) for --server-seconds, without
+            ids, then with a new id each once the registration's 1,024
+            remembered ids are filled (untimed; each id rewrites the
+            registrations file), against notifications.deliver of the same
+            payload (a new identifier each, answered with the presentation
+            and with the whole delivery), and push.receive in the default,
+            isolated mode: per second, median and p99 µs, the server's CPU per
+            call (/proc/PID/stat); one client sharing CPU 0 with the server;
+            beside the default rate limit (60 at once, 1 a second); no targets;
           - schedule (before the pin): `tidings serve` with NoOp in process,
             its state journaled and --pending-limit 1,000: --schedule-pending
             requests (100,000) added across 100 apps (64 in flight; intervals
@@ -205,7 +222,7 @@ enum HelpText {
           --bundles N         Bundles installed for the one-shot delivery (default 100).
           --cpu N             Pin to CPU N (default 0).
           --no-pin            Leave the CPU affinity alone.
-          --only WHAT         Run only in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, schedule, soak, cycle, or one
+          --only WHAT         Run only in-process, one-shot, server, server-scale, discovery, isolation, warm, memory, fold, group, schedule, soak, cycle, push, or one
                               in-process benchmark: baseline, deliver-reuse,
                               deliver-fresh, deliver-new, respond.
           --discovery-bundles N,N...  Numbers of bundles discovery is measured

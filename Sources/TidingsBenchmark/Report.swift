@@ -31,6 +31,8 @@ struct Report {
     var soak: SoakResult?
     /// The deliver-new-respond cycles, the raw echo first, when they ran.
     var cycle: [CycleResult] = []
+    /// Web Push in process and push.receive over the socket, when it ran (no targets).
+    var push: PushResult?
 
     /// The isolation measurement with `key`, if it ran.
     func isolation(_ key: String) -> IsolationResult? {

@@ -40,6 +40,7 @@ enum ReportJSON {
             ("schedule", report.schedule?.json ?? .null),
             ("cycle", report.cycleJSON),
             ("soak", report.soak?.json ?? .null),
+            ("push", report.push?.json ?? .null),
             ("fold", report.fold.map(fold) ?? .null),
             ("group", group(report.group)),
             ("targets", .array(report.targets.map(target))),

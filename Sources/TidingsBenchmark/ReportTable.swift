@@ -102,6 +102,10 @@ enum ReportTable {
             lines.append("")
             lines += report.cycleLines
         }
+        if let push = report.push {
+            lines.append("")
+            lines += push.lines
+        }
         if !report.discovery.isEmpty {
             lines.append("")
             lines.append("Discovery: `tidings list --json --extensions DIR` and `LV2_PATH=DIR lv2ls`, bundles made by "
