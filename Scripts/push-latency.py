@@ -58,7 +58,7 @@ from latency import (JSONLog, Processes, command_line, dunst, headless_display, 
 
 APP = "com.example.events"
 DISTRIBUTOR = "Tests/Fixtures/UnifiedPush/unifiedpush-distributor.py"
-# Round, figure → the payload's title (distinct across the run).
+# Each round's figures, in order: its name, how the payload is sent, whether InviteService runs.
 KINDS = (("pushPlain", "push", False), ("deliverPlain", "deliver", False),
          ("pushService", "push", True), ("deliverService", "deliver", True))
 
@@ -152,6 +152,10 @@ def main():
                 if shown["summary"] != expected:
                     raise SystemExit(f"push-latency: {kind} was shown as {shown['summary']!r}, not {expected!r}")
                 figures[kind].append((shown["monotonic"] - started) * 1000)
+                if path == "push":
+                    # The connector answered the distributor's Message; read, its log never fills its pipe.
+                    distributor.next_line(lambda line: line.get("sent") == "Message" and line.get("token") == token
+                                          and "error" not in line, "`Message` answered")
                 # One on screen at a time, as in desktop-latency.py: closed, and the close heard, before the next.
                 subprocess.run(["dunstctl", "close-all"], env=dunst_env, check=True)
                 desktop.next_event("closed", shown["identifier"])
