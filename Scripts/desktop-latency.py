@@ -37,7 +37,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from latency import Client, JSONLog, Processes, command_line, summary, wait_for  # noqa: E402
+from latency import (JSONLog, Processes, command_line, dunst, headless_display, install_sample,  # noqa: E402
+                     option, serve, session_bus, summary)
 
 
 def main():
@@ -51,44 +52,18 @@ def main():
     start = processes.start
 
     try:
-        bus_socket = os.path.join(work, "bus")
-        bus = "unix:path=" + bus_socket
-        with open(os.path.join(work, "session.conf"), "w") as conf:
-            conf.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>session</type><listen>{bus}</listen>
-<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
-""")
-        start(["dbus-daemon", "--config-file=" + os.path.join(work, "session.conf"), "--nofork"])
-        wait_for(lambda: os.path.exists(bus_socket), "the bus")
-        display = 100 + os.getpid() % 500
-        while os.path.exists(f"/tmp/.X11-unix/X{display}"):
-            display += 1
-        start(["Xvfb", f":{display}", "-nolisten", "tcp"])
-        wait_for(lambda: os.path.exists(f"/tmp/.X11-unix/X{display}"), "Xvfb")
+        bus = session_bus(processes)
+        environment = {"DBUS_SESSION_BUS_ADDRESS": bus, "DISPLAY": headless_display(processes)}
         menu = os.path.join(work, "dmenu.sh")
         with open(menu, "w") as script:
             script.write("#!/bin/sh\ngrep -F ',accept]' | head -n 1\n")
         os.chmod(menu, 0o755)
-        os.makedirs(os.path.join(work, "dunst"))
-        with open(os.path.join(work, "dunst", "dunstrc"), "w") as conf:
-            conf.write(f"[global]\n    dmenu = {menu}\n    notification_limit = 0\n    history_length = 20\n"
-                       "[urgency_low]\n    timeout = 0\n[urgency_normal]\n    timeout = 0\n")
-        environment = {"DBUS_SESSION_BUS_ADDRESS": bus, "DISPLAY": f":{display}"}
-        start(["dunst", "-config", os.path.join(work, "dunst", "dunstrc")], env=environment)
-        wait_for(lambda: subprocess.run(["dunstctl", "is-paused"], env=dict(os.environ, **environment),
-                                        capture_output=True).returncode == 0, "dunst")
+        dunst(processes, environment, dmenu=menu)
 
         extensions = os.path.join(work, "extensions")
-        subprocess.run([tidings, "install", "Manifests/EventInvite.plist", os.path.join(products, "libEventInvite.so"),
-                        "Plugins/EventInvite/MainInterface.json", "--into", extensions],
-                       check=True, stdout=subprocess.DEVNULL)
-        socket_path = os.path.join(work, "tidings.sock")
-        serve = [tidings, "serve", "--socket", socket_path, "--state", os.path.join(work, "state"),
-                 "--extensions", extensions] + (["--isolation", isolation] if isolation else [])
-        start(serve)
-        wait_for(lambda: os.path.exists(socket_path), "tidings serve")
-        client = Client(socket_path)
+        install_sample(tidings, products, "EventInvite", extensions)
+        client = serve(processes, tidings, extensions, isolation)
+        socket_path = client.path
         with open("Plugins/EventInvite/Payloads/categories.json") as categories:
             client.call("categories.register", json.load(categories))
         with open("Plugins/EventInvite/Payloads/invite.json") as invite:

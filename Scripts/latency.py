@@ -1,6 +1,8 @@
-"""What the latency scripts share (desktop-latency.py, window-latency.py):
-their options, waiting, a `--json` log read line by line, a JSON-RPC client
-of `tidings serve`, and a summary of figures."""
+"""What the latency scripts share (desktop-latency.py, push-latency.py,
+window-latency.py): their options, waiting, a `--json` log read line by line,
+a JSON-RPC client of `tidings serve`, a summary of figures, and the desktop
+they run against: a private session bus, Xvfb, dunst on both, a sample
+installed, `tidings serve`."""
 import json
 import os
 import select
@@ -34,16 +36,22 @@ class JSONLog:
 
     def next_event(self, event, identifier=None, seconds=60, condition=lambda line: True):
         """The next line of `event` (of `identifier`, when given) for which `condition` holds."""
+        return self.next_line(lambda line: line.get("event") == event
+                              and (identifier is None or line.get("identifier") == identifier) and condition(line),
+                              f"`{event}`", seconds)
+
+    def next_line(self, condition, what, seconds=60):
+        """The next line for which `condition` holds (lines before it are passed over)."""
         end = time.monotonic() + seconds
         while True:
             for index, line in enumerate(self.lines):
-                if line.get("event") == event and (identifier is None or line.get("identifier") == identifier) \
-                        and condition(line):
+                if condition(line):
                     del self.lines[:index + 1]
                     return line
             left = end - time.monotonic()
             if left <= 0 or self.process.poll() is not None:
-                raise SystemExit(f"{os.path.basename(sys.argv[0])}: no `{event}` from {self.process.args[1]}")
+                raise SystemExit(f"{os.path.basename(sys.argv[0])}: no {what} from "
+                                 f"{os.path.basename(self.process.args[1])}")
             ready, _, _ = select.select([self.process.stdout], [], [], left)
             if ready:
                 self.pending += os.read(self.process.stdout.fileno(), 65536)
@@ -56,6 +64,7 @@ class Client:
 
     def __init__(self, path):
         import socket
+        self.path = path
         self.socket = socket.socket(socket.AF_UNIX)
         self.socket.connect(path)
         self.stream = self.socket.makefile("rwb")
@@ -115,3 +124,64 @@ class Processes:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def session_bus(processes):
+    """A private session bus (dbus-daemon) in the work directory, which lets anyone
+    own any name and eavesdrop: its address."""
+    bus_socket = os.path.join(processes.work, "bus")
+    bus = "unix:path=" + bus_socket
+    with open(os.path.join(processes.work, "session.conf"), "w") as conf:
+        conf.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>{bus}</listen>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
+""")
+    processes.start(["dbus-daemon", "--config-file=" + os.path.join(processes.work, "session.conf"), "--nofork"])
+    wait_for(lambda: os.path.exists(bus_socket), "the bus")
+    return bus
+
+
+def headless_display(processes, *options):
+    """A headless X display (Xvfb, with `options`) on a number no other uses: `:N`."""
+    display = 100 + os.getpid() % 500
+    while os.path.exists(f"/tmp/.X11-unix/X{display}"):
+        display += 1
+    processes.start(["Xvfb", f":{display}", "-nolisten", "tcp", *options])
+    wait_for(lambda: os.path.exists(f"/tmp/.X11-unix/X{display}"), "Xvfb")
+    return f":{display}"
+
+
+def dunst(processes, environment, dmenu=None):
+    """dunst on `environment`'s bus and display, keeping every notification on
+    screen until closed (no limit, no timeout); `dmenu`: the script its
+    context menu (`dunstctl context`) runs."""
+    os.makedirs(os.path.join(processes.work, "dunst"), exist_ok=True)
+    rc = os.path.join(processes.work, "dunst", "dunstrc")
+    with open(rc, "w") as conf:
+        conf.write("[global]\n" + (f"    dmenu = {dmenu}\n" if dmenu else "")
+                   + "    notification_limit = 0\n    history_length = 20\n"
+                   "[urgency_low]\n    timeout = 0\n[urgency_normal]\n    timeout = 0\n")
+    processes.start(["dunst", "-config", rc], env=environment)
+    wait_for(lambda: subprocess.run(["dunstctl", "is-paused"], env=dict(os.environ, **environment),
+                                    capture_output=True).returncode == 0, "dunst")
+
+
+def install_sample(tidings, products, name, extensions):
+    """Installs the shipped sample `name` (Manifests/NAME.plist, the build's libNAME.so
+    and its Plugins/NAME/MainInterface.json when it has one) into `extensions`."""
+    interface = f"Plugins/{name}/MainInterface.json"
+    subprocess.run([tidings, "install", f"Manifests/{name}.plist", os.path.join(products, f"lib{name}.so")]
+                   + ([interface] if os.path.exists(interface) else []) + ["--into", extensions],
+                   check=True, stdout=subprocess.DEVNULL)
+
+
+def serve(processes, tidings, extensions, isolation, *options):
+    """`tidings serve` on a socket in the work directory, with its state there, the
+    extensions of `extensions`, `--isolation isolation` (unless None) and `options`:
+    a client of it, once it listens (its `path` is the socket's)."""
+    socket_path = os.path.join(processes.work, "tidings.sock")
+    processes.start([tidings, "serve", "--socket", socket_path, "--state", os.path.join(processes.work, "state"),
+                     "--extensions", extensions] + (["--isolation", isolation] if isolation else []) + list(options))
+    wait_for(lambda: os.path.exists(socket_path), "tidings serve")
+    return Client(socket_path)
