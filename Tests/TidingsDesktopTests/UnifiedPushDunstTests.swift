@@ -31,8 +31,8 @@ struct UnifiedPushDunstTests {
         let endpoint = try #require(distributor.lines("sent") { $0["sent"] == .string("NewEndpoint") }.last?["endpoint"]?.stringValue)
 
         let payload = #"{"aps": {"alert": {"title": "Team offsite", "body": "You are invited."}, "category": "event-invite", "mutable-content": 1}}"#
-        let sent = try JSON.parse(Array(try webPush("webpush-send.py", ["--endpoint", endpoint, "--public-key", publicKey,
-                                                                        "--auth", auth, "--payload", payload]).utf8))
+        let sent = try JSON.parse(Array(try webPush("webpush-send.py", ["--endpoint", endpoint, "--public-key=" + publicKey,
+                                                                        "--auth=" + auth, "--payload", payload]).utf8))
         #expect(sent["status"] == .integer(201), "\(sent)")
         #expect(eventually { rig.dunstShowed.contains { $0.summary.contains("Invitation: Team offsite") } || rig.desktop?.isRunning == false },
                 "dunst did not show the rewritten push: \(rig.dunstShowed) \(rig.desktopLog)")

@@ -50,15 +50,15 @@ struct UnifiedPushServerTests {
         let endpoint = try #require(distributor.lines("sent") { $0["sent"] == .string("NewEndpoint") }.last?["endpoint"]?.stringValue)
 
         let payload = #"{"aps":{"alert":{"title":"Pushed","body":"through UnifiedPush"}}}"#
-        let sent = try JSON.parse(Array(try webPush("webpush-send.py", ["--endpoint", endpoint, "--public-key", publicKey,
-                                                                        "--auth", auth, "--payload", payload]).utf8))
+        let sent = try JSON.parse(Array(try webPush("webpush-send.py", ["--endpoint", endpoint, "--public-key=" + publicKey,
+                                                                        "--auth=" + auth, "--payload", payload]).utf8))
         #expect(sent["status"] == .integer(201), "\(sent)")
         let delivered = try #require(try events.event("notification.delivered"), "nothing delivered: \(log())")
         #expect("\(delivered)".contains("Pushed"), "\(delivered)")
 
         // Tampered: one byte of the ciphertext flipped. Oversized: beyond Web Push's 4,096 bytes.
         let body = directory.file("body.bin")
-        _ = try webPush("webpush-send.py", ["--endpoint", endpoint, "--public-key", publicKey, "--auth", auth,
+        _ = try webPush("webpush-send.py", ["--endpoint", endpoint, "--public-key=" + publicKey, "--auth=" + auth,
                                             "--payload", payload, "--encrypt-only", body])
         var tampered = [UInt8](try Data(contentsOf: URL(fileURLWithPath: body)))
         tampered[tampered.count - 1] ^= 0x01

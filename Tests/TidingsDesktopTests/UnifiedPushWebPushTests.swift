@@ -14,6 +14,8 @@ let webPushPython: String? = {
 }()
 
 /// Runs the fixture `script` (Tests/Fixtures/UnifiedPush) with `arguments` under `webPushPython`; its standard output.
+/// A base64url value goes in the option's own argument (`--auth=VALUE`): it may begin with "-", which argparse
+/// would take for an option.
 func webPush(_ script: String, _ arguments: [String]) throws -> String {
     let result = try ProcessRunner.run(try #require(webPushPython), [Locations.repositoryFile("Tests/Fixtures/UnifiedPush/" + script)]
                                        + arguments, deadline: patience)
@@ -36,8 +38,8 @@ struct UnifiedPushWebPushTests {
         try rig.startDesktop()
         let endpoint = try #require(try rig.waitForServerCall("push.endpoint")["endpoint"]?.stringValue)
         let payload = #"{"aps":{"alert":{"title":"Pushed","body":"from pywebpush"},"mutable-content":1}}"#
-        let sent = try JSON.parse(Array(try webPush("webpush-send.py", ["--endpoint", endpoint, "--public-key", publicKey,
-                                                                        "--auth", auth, "--payload", payload, "--vapid"]).utf8))
+        let sent = try JSON.parse(Array(try webPush("webpush-send.py", ["--endpoint", endpoint, "--public-key=" + publicKey,
+                                                                        "--auth=" + auth, "--payload", payload, "--vapid"]).utf8))
         #expect(sent["status"] == .integer(201), "\(sent)")
         let received = try rig.waitForServerCall("push.receive")
         let body = try #require(received["message"]?.stringValue)
