@@ -20,6 +20,13 @@ import TidingsServer
         _ = try client.call("notifications.deliver", .object([("payload", payload), ("app", .string(app))]))
     }
 
+    /// Wakes `app` with a background notification `identifier` (content-available alone): an inbox entry.
+    func wake(_ client: RPCClient, _ app: String, _ identifier: String) throws {
+        let payload = JSON.object([("aps", .object([("content-available", .integer(1))]))])
+        _ = try client.call("notifications.deliver", .object([("payload", payload), ("app", .string(app)),
+                                                              ("identifier", .string(identifier))]))
+    }
+
     /// The (app, identifier) of each notification listed, in the order delivered.
     func listed(_ client: RPCClient) throws -> [String] {
         try client.call("notifications.list")["notifications"]?.arrayValue?.compactMap { entry in
@@ -177,19 +184,14 @@ import TidingsServer
             configuration.inboxLimit = 4
         }
         let client = try fixture.client()
-        func wake(_ app: String, _ identifier: String) throws {
-            let payload = JSON.object([("aps", .object([("content-available", .integer(1))]))])
-            _ = try client.call("notifications.deliver", .object([("payload", payload), ("app", .string(app)),
-                                                                  ("identifier", .string(identifier))]))
-        }
         func entries(of app: String?) throws -> [JSON] {
             try client.call("inbox.list", .object(app.map { [("app", .string($0))] } ?? [("limit", .integer(1000))]))["entries"]?
                 .arrayValue ?? []
         }
-        try wake(Self.medicine, "sync-1")
-        try wake(Self.medicine, "sync-2")
+        try wake(client, Self.medicine, "sync-1")
+        try wake(client, Self.medicine, "sync-2")
         for app in 0..<6 {
-            for number in 0..<4 { try wake("com.example.flood\(app)", "sync-\(number)") }
+            for number in 0..<4 { try wake(client, "com.example.flood\(app)", "sync-\(number)") }
         }
         #expect(try entries(of: nil).count == 10, "at most the total in all")
         #expect(try entries(of: Self.medicine).compactMap { $0["notification"]?["identifier"]?.stringValue } == ["sync-1", "sync-2"])
@@ -200,13 +202,8 @@ import TidingsServer
             configuration.inboxLimit = 4
         }
         let client = try fixture.client()
-        func wake(_ app: String, _ identifier: String) throws {
-            let payload = JSON.object([("aps", .object([("content-available", .integer(1))]))])
-            _ = try client.call("notifications.deliver", .object([("payload", payload), ("app", .string(app)),
-                                                                  ("identifier", .string(identifier))]))
-        }
-        try wake(Self.medicine, "sync-1")
-        for app in 0..<12 { try wake("com.example.flood\(app)", "sync") }
+        try wake(client, Self.medicine, "sync-1")
+        for app in 0..<12 { try wake(client, "com.example.flood\(app)", "sync") }
         let all = try client.call("inbox.list", .object([("limit", .integer(1000))]))["entries"]?.arrayValue ?? []
         #expect(all.count == 5, "at most the total in all")
         let apps = all.compactMap { $0["app"]?.stringValue }

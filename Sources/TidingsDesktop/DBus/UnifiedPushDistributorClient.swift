@@ -113,9 +113,9 @@ package struct UnifiedPushDistributorClient: Sendable {
         case "REGISTRATION_SUCCEEDED": return .succeeded
         case "REGISTRATION_FAILED":
             guard case .string(let reason)? = answer["reason"] else { return .failed(reason: "INTERNAL_ERROR") }
-            return .failed(reason: cut(reason))
+            return .failed(reason: reason.cut(toUTF8Bytes: reasonLimit))
         default:
-            throw BusError(BusError.unexpectedReply, "the distributor's Register answered \(cut(success)), "
+            throw BusError(BusError.unexpectedReply, "the distributor's Register answered \(success.cut(toUTF8Bytes: reasonLimit)), "
                            + "neither REGISTRATION_SUCCEEDED nor REGISTRATION_FAILED")
         }
     }
@@ -123,17 +123,6 @@ package struct UnifiedPushDistributorClient: Sendable {
     /// Distributor1's answer: `NEW_ENDPOINT`, or a failure (`REGISTRATION_FAILED`,
     /// `REGISTRATION_REFUSED`, anything else) with its reason.
     package static func answer1(_ result: String, _ reason: String) -> RegisterAnswer {
-        result == "NEW_ENDPOINT" ? .succeeded : .failed(reason: cut(reason.isEmpty ? result : reason))
-    }
-
-    /// `text` cut to `reasonLimit` bytes, on a character's boundary.
-    private static func cut(_ text: String) -> String {
-        guard text.utf8.count > reasonLimit else { return text }
-        var kept = ""
-        for character in text {
-            guard kept.utf8.count + character.utf8.count <= reasonLimit else { break }
-            kept.append(character)
-        }
-        return kept
+        result == "NEW_ENDPOINT" ? .succeeded : .failed(reason: (reason.isEmpty ? result : reason).cut(toUTF8Bytes: reasonLimit))
     }
 }

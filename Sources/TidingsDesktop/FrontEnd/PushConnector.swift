@@ -33,17 +33,7 @@ package final class PushConnector {
         package init(token: String, app: String, description: String) {
             self.token = token
             self.app = app
-            self.description = Self.cut(description, to: 100)
-        }
-
-        /// `text` cut to `limit` bytes, on a character's boundary.
-        static func cut(_ text: String, to limit: Int) -> String {
-            var kept = ""
-            for character in text {
-                guard kept.utf8.count + character.utf8.count <= limit else { break }
-                kept.append(character)
-            }
-            return kept
+            self.description = description.cut(toUTF8Bytes: 100)
         }
     }
 
