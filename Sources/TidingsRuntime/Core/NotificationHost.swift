@@ -263,6 +263,7 @@ package final class NotificationHost: Sendable {
         }
         var presentation = screen.presentation(entry, categoryActions: categoryActions, dismissed: false)
         var closedByOpening: Presentation?
+        var drawn: (instance: InstanceRecord, revision: Int)?
         if opening && showing.shown {
             var opened = interfaces.open(entry, categoryActions: categoryActions)
             result.diagnostics += opened.outcome.diagnostics
@@ -270,9 +271,10 @@ package final class NotificationHost: Sendable {
             result.forwarded += opened.outcome.forwarded
             presentation = opened.outcome.presentation
             closedByOpening = opened.closed.take()
+            drawn = opened.drawn
         }
         // Front ends hear of the delivery that shows (the latest of its identifier).
-        if showing.shown { screen.onEvent?(.delivered(presentation)) }
+        if showing.shown { screen.tellOpening(presentation, of: entry, drawn: drawn, asDelivery: true) }
         if let closedByOpening { screen.onEvent?(.presentationChanged(closedByOpening)) }
         for change in mateChanges { screen.tell(change) }
         screen.announce(forwarded: result.forwarded)

@@ -66,6 +66,28 @@ final class Screen: Sendable {
         tell(change.presentation, of: instance, drawnAt: revision, for: change.entry)
     }
 
+    /// Tells front ends of the interface of `entry` an opening drew as
+    /// `presentation`, as the notification's delivery (`notification.delivered`)
+    /// or as a change: when the opening made an instance (`drawn`: it, and
+    /// the revision of its state drawn), before anything else of the
+    /// instance's, and as it is now when the instance changed meanwhile.
+    /// A change whose interface closed meanwhile is not told.
+    func tellOpening(_ presentation: Presentation, of entry: DeliveredNotification,
+                     drawn: (instance: InstanceRecord, revision: Int)?, asDelivery: Bool) {
+        guard let drawn else {
+            onEvent?(asDelivery ? .delivered(presentation) : .presentationChanged(presentation))
+            return
+        }
+        drawn.instance.tellOpening(drawnAt: drawn.revision) { heldBack in
+            let shown = heldBack ? currentPresentation(of: entry) : presentation
+            if asDelivery {
+                onEvent?(.delivered(shown))
+            } else if !shown.expanded || state.withLock({ $0.interface(of: entry)?.instance === drawn.instance }) {
+                onEvent?(.presentationChanged(shown))
+            }
+        }
+    }
+
     /// Lets go of the hold a call took on `instance` (`ScreenState.claim`),
     /// destroying the instance when that was the last hold.
     func letGo(of instance: InstanceRecord?) {

@@ -28,9 +28,22 @@ final class InstanceRecord: Sendable {
     /// When the host looks at what the extension changed outside calls
     /// (`OutOfCallChanges`): at most once a frame.
     let looks = Mutex(LookSchedule())
-    /// The revision of the state (`InstanceContext.State.revision`) drawn
-    /// in the last presentation of the instance front ends were told of.
-    private let told = Mutex(-1)
+    /// What front ends were told of the instance's presentations.
+    private let told = Mutex(Told())
+
+    /// What front ends were told of an instance's presentations: nothing
+    /// until the interface it opened is told (`tellOpening`), and from then
+    /// on nothing older than what they heard last.
+    private struct Told {
+        /// The revision of the state (`InstanceContext.State.revision`)
+        /// drawn in the last presentation told.
+        var revision = -1
+        /// True once the interface the instance opened was told.
+        var opened = false
+        /// True when a presentation came to be told before the opening was,
+        /// and was held back.
+        var heldBack = false
+    }
 
     /// What the lock guards.
     private struct Slot {
@@ -73,13 +86,31 @@ final class InstanceRecord: Sendable {
     /// that revision or later was told already, or `stillShown` (asked
     /// then) says it no longer shows: a call and a look that drew one after
     /// the other may come to tell in the other order, and what front ends
-    /// hear last must be the latest.
+    /// hear last must be the latest. Before the interface the instance
+    /// opened was told, it is held back (`tellOpening`).
     func tell(_ presentation: Presentation, drawnAt revision: Int, stillShown: () -> Bool,
               to onEvent: (@Sendable (HostEvent) -> Void)?) {
         told.withLock { told in
-            guard revision > told, stillShown() else { return }
-            told = revision
+            guard told.opened else {
+                told.heldBack = true
+                return
+            }
+            guard revision > told.revision, stillShown() else { return }
+            told.revision = revision
             onEvent?(.presentationChanged(presentation))
+        }
+    }
+
+    /// Tells front ends of the interface the instance opened, drawn from its
+    /// state at `revision`: `body` tells them, before any other presentation
+    /// of the instance (front ends hear of a notification's delivery before
+    /// its changes), and is told whether one was held back meanwhile, in
+    /// which case it draws the interface anew, as it is now.
+    func tellOpening(drawnAt revision: Int, _ body: (_ heldBack: Bool) -> Void) {
+        told.withLock { told in
+            let heldBack = told.heldBack
+            told = Told(revision: max(told.revision, revision), opened: true)
+            body(heldBack)
         }
     }
 

@@ -44,11 +44,11 @@ struct InterfaceLifecycle: Sendable {
 
     /// Tells front ends what `opening` the interface of `entry` did: the
     /// interface it closed, as a banner, then the one it opened, in order
-    /// with what the extension changes on its own (`Screen.tell`).
+    /// with what the extension changes on its own (`Screen.tellOpening`).
     func announce(_ opening: inout Opening, of entry: DeliveredNotification) {
         if let closed = opening.closed.take() { screen.onEvent?(.presentationChanged(closed)) }
         guard opening.changed else { return }
-        screen.tell(ViewChange(presentation: opening.outcome.presentation, entry: entry, drawn: opening.drawn))
+        screen.tellOpening(opening.outcome.presentation, of: entry, drawn: opening.drawn, asDelivery: false)
     }
 
     /// Opens the interface of `entry`, whose registered category has
