@@ -15,7 +15,7 @@ package struct FoldReport: Sendable, Equatable {
     package var longestDuration = 0.0
     /// Why the last fold failed, when it did; it is tried again.
     package var failure: Diagnostic?
-    /// True while a fold runs.
+    /// True while a fold runs (in `server.describe`, also while a sealed batch waits for one).
     package var running = false
 
     /// No fold yet.

@@ -14,8 +14,9 @@ import TidingsRuntime
 /// second, and each snapshot as it is written: a power loss loses at most
 /// the last second.
 ///
-/// Folding. Once the journal's segment grows past `foldThreshold` bytes it
-/// is sealed and a new one started, at once (and as soon, with the segment
+/// Folding. Once the journal's segment grows past `foldThreshold` bytes
+/// and past the last snapshot's records (so that folding costs the same
+/// per change however large the state) it is sealed and a new one started, at once (and as soon, with the segment
 /// made ahead, once removals halved the notifications kept, so that the
 /// state kept for folding lets go of them too); the keeper thread then writes
 /// the state as of the sealed segment's end to a new snapshot while changes
@@ -82,8 +83,10 @@ package final class JournaledState: ServerState {
         setAside = kept.diagnostics.filter { $0.code == .stateUnreadable }
         repaired = loaded.recovered
         losses = loaded.losses
-        writer = StateWriter(store: store, foldThreshold: foldThreshold)
-        keeper = StateKeeper(writer: writer, model: state.mapValues(\.bytes))
+        let model = state.mapValues(\.bytes)
+        writer = StateWriter(store: store, foldThreshold: foldThreshold, snapshotBytes: model.records.reduce(0) { $0 + $1.count },
+                             kept: model.deliveredCount)
+        keeper = StateKeeper(writer: writer, model: model)
         try keeper.start()
     }
 
@@ -263,9 +266,11 @@ package final class JournaledState: ServerState {
         writer.observe(observer)
     }
 
-    /// What the folds did.
+    /// What the folds did; `running` also while a sealed batch waits for its fold.
     package var folds: FoldReport {
-        keeper.report
+        var report = keeper.report
+        report.running = report.running || writer.pendingBatch != nil
+        return report
     }
 
     /// What the durability policy is, in words.

@@ -59,7 +59,7 @@ final class StateKeeper: Sendable {
             // path touches no disk; when it cannot be, sealing makes it itself.
             try? writer.store.prepareSegment()
             // Early, onto that segment, once removals halved the state (the writer rings when they may have).
-            writer.sealIfShrunk(kept: model.withLock { $0.deliveredCount })
+            writer.sealIfShrunk()
             // Asleep until work comes while nothing waits to be flushed, probed or retried: an idle server makes no wake-ups.
             writer.waitForWork(until: writer.needsTending || retry != nil ? nextTick : .max)
             let stop = stopping.load(ordering: .acquiring)
@@ -67,14 +67,15 @@ final class StateKeeper: Sendable {
             if let batch = writer.pendingBatch {
                 let started = MonotonicClock.now()
                 folds.withLock { $0.running = true }
-                let records = model.withLock { model in
+                let (records, kept) = model.withLock { model in
                     for record in batch.records { model.apply(record.subject, record.bytes) }
-                    return model.records
+                    return (model.records, model.deliveredCount)
                 }
-                retry = write(generation: batch.generation, records, started: started)
+                retry = write(generation: batch.generation, records, kept: kept, started: started)
                 folded = true
             } else if let owed = retry, stop || MonotonicClock.now() >= owed.at {
-                retry = write(generation: owed.generation, model.withLock { $0.records }, started: MonotonicClock.now())
+                let (records, kept) = model.withLock { ($0.records, $0.deliveredCount) }
+                retry = write(generation: owed.generation, records, kept: kept, started: MonotonicClock.now())
             }
             // What a fold let go of goes back to the system: the sealed batch (a segment's records,
             // megabytes), the records a removal replaced, the snapshot's list. Here, once the batch
@@ -92,10 +93,11 @@ final class StateKeeper: Sendable {
         }
     }
 
-    /// Writes `records` as the snapshot of `generation` (a fold begun at
-    /// `started`) and tells the writer how it went; returns when to try
-    /// again, when it failed.
-    private func write(generation: UInt64, _ records: [[UInt8]], started: UInt64) -> (generation: UInt64, at: UInt64)? {
+    /// Writes `records`, which keep `kept` notifications, as the snapshot of
+    /// `generation` (a fold begun at `started`) and tells the writer how it
+    /// went; returns when to try again, when it failed.
+    private func write(generation: UInt64, _ records: [[UInt8]], kept: Int,
+                       started: UInt64) -> (generation: UInt64, at: UInt64)? {
         do throws(Diagnostic) {
             try writer.store.writeSnapshot(generation: generation, records: records)
         } catch {
@@ -103,7 +105,7 @@ final class StateKeeper: Sendable {
                 folds.failure = error
                 folds.running = false
             }
-            writer.foldFinished(failure: error)
+            writer.foldFinished(failure: error, snapshotBytes: 0, kept: kept)
             return (generation, MonotonicClock.deadline(after: Self.retryInterval))
         }
         let duration = Double(MonotonicClock.now() - started) / 1e9
@@ -116,7 +118,7 @@ final class StateKeeper: Sendable {
             folds.failure = nil
             folds.running = false
         }
-        writer.foldFinished(failure: nil)
+        writer.foldFinished(failure: nil, snapshotBytes: records.reduce(0) { $0 + $1.count }, kept: kept)
         return nil
     }
 }

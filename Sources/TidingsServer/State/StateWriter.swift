@@ -41,6 +41,17 @@ final class StateWriter: Sendable {
         /// True when a flush failed: the next batch is sealed at once, so
         /// that a snapshot holds what the kernel may have lost.
         var refoldNeeded = false
+        /// The bytes of the records the last snapshot written holds (of the state loaded, until one is).
+        var snapshotBytes = 0
+        /// The notifications kept as of the last batch folded (of the state loaded, until one is).
+        var keptAtFold = 0
+
+        /// True when the records since the last batch removed at least half
+        /// of the notifications there were (those kept as of the last fold,
+        /// and those delivered since) and at least `shrinkingRemovals`.
+        var shrank: Bool {
+            unfoldedRemovals >= StateWriter.shrinkingRemovals && 2 * unfoldedRemovals >= keptAtFold + unfoldedDeliveries
+        }
 
         /// True while changes are refused or the journal cannot be folded.
         var isDegraded: Bool { writeFailure != nil || foldFailure != nil }
@@ -56,7 +67,9 @@ final class StateWriter: Sendable {
 
     /// Where the records go.
     let store: RecordStore
-    /// The segment size past which a batch is sealed for folding, in bytes.
+    /// The least segment size past which a batch is sealed for folding, in
+    /// bytes: a segment is sealed once it outgrows both this and the last
+    /// snapshot (`sealIfDue`).
     private let foldThreshold: Int
     private let progress = Mutex(Progress())
     /// Opened when a batch is sealed or the keeper is to stop; replaced once waited on.
@@ -66,10 +79,16 @@ final class StateWriter: Sendable {
     /// Tells observers in order, never under a lock.
     private let announcements = SerialQueue()
 
-    /// A writer to `store`, loaded, sealing a batch once a segment grows past `foldThreshold` bytes.
-    init(store: RecordStore, foldThreshold: Int) {
+    /// A writer to `store`, loaded, whose state's records take
+    /// `snapshotBytes` and keep `kept` notifications, sealing a batch once a
+    /// segment grows past `foldThreshold` bytes and past the last snapshot's records.
+    init(store: RecordStore, foldThreshold: Int, snapshotBytes: Int, kept: Int) {
         self.store = store
         self.foldThreshold = foldThreshold
+        progress.withLock { progress in
+            progress.snapshotBytes = snapshotBytes
+            progress.keptAtFold = kept
+        }
     }
 
     /// Whether changes are being written.
@@ -104,11 +123,9 @@ final class StateWriter: Sendable {
             progress.unflushed = true
             progress.writeFailure = nil
             sealIfDue(&progress)
-            // The keeper weighs whether the state shrank enough to fold early (`sealIfShrunk`).
-            if case .removed = record.subject, progress.batch == nil,
-               progress.unfoldedRemovals >= Self.shrinkingRemovals {
-                ring()
-            }
+            // Once the state shrank enough to fold early, the keeper seals it (`sealIfShrunk`);
+            // not before: a wake-up per removal cost a server keeping 100,000 a tenth of each cycle.
+            if case .removed = record.subject, progress.batch == nil, progress.shrank { ring() }
         }
     }
 
@@ -158,10 +175,16 @@ final class StateWriter: Sendable {
     // MARK: Folding
 
     /// Seals the records written since the last batch into a new one, and
-    /// rings the keeper, when the segment has grown past the threshold (or a
-    /// flush failed) and no batch is being folded.
+    /// rings the keeper, when the segment has grown past the threshold and
+    /// past the last snapshot (or a flush failed) and no batch is being
+    /// folded. A fold rewrites the whole state, so a segment as large as the
+    /// state before each keeps the fold's cost per record written constant,
+    /// however many notifications are kept (a fixed threshold made every
+    /// change of a state of 100,000 cost a share of a 50 MB rewrite); the
+    /// journal read back at a start stays under twice the state.
     private func sealIfDue(_ progress: inout Progress) {
-        guard progress.batch == nil, progress.refoldNeeded || store.journalSize > foldThreshold else { return }
+        guard progress.batch == nil,
+              progress.refoldNeeded || store.journalSize > max(foldThreshold, progress.snapshotBytes) else { return }
         do throws(Diagnostic) {
             seal(&progress, generation: try store.startSegment())
         } catch {
@@ -169,23 +192,21 @@ final class StateWriter: Sendable {
         }
     }
 
-    /// The fewest removals since the last batch that `sealIfShrunk(kept:)` seals for.
+    /// The fewest removals since the last batch that `sealIfShrunk()` seals for.
     static let shrinkingRemovals = 1_000
 
     /// Seals a batch before the segment reaches the threshold when the
     /// records since the last one removed at least half of the
-    /// notifications there were (`kept` as of the last fold, and those
+    /// notifications there were (those kept as of the last fold, and those
     /// delivered since) and at least `shrinkingRemovals`, so that a state
     /// that shrank is folded and what the removed notifications held is let
     /// go of, rather than kept until the journal grows again. What the
     /// keeper does each time it wakes (a write of removals rings it); only
     /// with the segment made ahead, so that nothing touches the disk under
     /// the lock the calls take.
-    func sealIfShrunk(kept: Int) {
+    func sealIfShrunk() {
         changing { (progress: inout Progress) in
-            guard progress.batch == nil, progress.unfoldedRemovals >= Self.shrinkingRemovals,
-                  2 * progress.unfoldedRemovals >= kept + progress.unfoldedDeliveries
-            else { return }
+            guard progress.batch == nil, progress.shrank else { return }
             do throws(Diagnostic) {
                 guard let generation = try store.startPreparedSegment() else { return }
                 seal(&progress, generation: generation)
@@ -213,13 +234,16 @@ final class StateWriter: Sendable {
 
     /// The keeper finished with the pending batch (or, after a failure,
     /// with trying its snapshot again): `failure` says why the snapshot
-    /// could not be written, nil when it was. The next batch is sealed by
-    /// the next write, never here: the keeper must not hold the lock the
-    /// calls wait for while it touches the disk.
-    func foldFinished(failure: Diagnostic?) {
+    /// could not be written, nil when it was, whose records took
+    /// `snapshotBytes` and keep `kept` notifications. The next batch is
+    /// sealed by the next write, never here: the keeper must not hold the
+    /// lock the calls wait for while it touches the disk.
+    func foldFinished(failure: Diagnostic?, snapshotBytes: Int, kept: Int) {
         changing { (progress: inout Progress) in
             progress.batch = nil
             progress.foldFailure = failure
+            progress.keptAtFold = kept
+            if failure == nil { progress.snapshotBytes = snapshotBytes }
         }
     }
 
