@@ -78,6 +78,8 @@ final class WorkerConnection: Sendable {
         var nextInstance: UInt64 = 1
         /// Calls sent and not answered.
         var waiting: [UInt64: CallSlot] = [:]
+        /// A message posted to go out with the next one (an instance's creation, with its first call), encoded.
+        var held: [UInt8]?
         /// The host's contexts of the worker's instances, which its host calls change.
         var contexts: [UInt64: InstanceContext] = [:]
         /// Completion tokens given to this worker: it may complete these and no others.
@@ -154,8 +156,12 @@ final class WorkerConnection: Sendable {
     /// beside it) without waiting for its answer. The worker takes its
     /// messages in the order they come: a call posted behind another waits
     /// for it there, and the two answers cost one round trip.
+    ///
+    /// With `holding`, the message (which carries no files) waits to go
+    /// out in one datagram with the next one posted: an instance's creation
+    /// with its first call, one wake-up of the worker where there were two.
     /// - Throws: when the worker is gone, or the message cannot be sent.
-    func post(_ name: String, timeout: Double? = nil, files: [Int32] = [],
+    func post(_ name: String, timeout: Double? = nil, files: [Int32] = [], holding: Bool = false,
               _ make: (UInt64) -> WorkerMessage) throws(Diagnostic) -> PostedCall {
         let slot = CallSlot()
         let number: UInt64? = state.withLock { state in
@@ -168,8 +174,14 @@ final class WorkerConnection: Sendable {
         }
         guard let number else { throw goneDiagnostic }
         let limit = timeout ?? settings.callTimeout
+        let bytes = make(number).encoded
+        let sending = state.withLock { state in
+            let outgoing = Outgoing(held: state.held, posting: bytes, files: files, holding: holding)
+            state.held = outgoing.held
+            return outgoing.datagrams
+        }
         do throws(WorkerChannel.Failure) {
-            try channel.send(make(number).encoded, files: files, timeout: limit)
+            for datagram in sending { try channel.send(datagram.bytes, files: datagram.files, timeout: limit) }
         } catch {
             switch error.code {
             case .timedOut:
@@ -274,7 +286,8 @@ final class WorkerConnection: Sendable {
             return id
         }
         do throws(Diagnostic) {
-            let creation = try post("create") {
+            // Held, to go out with the instance's first call (or its destruction).
+            let creation = try post("create", holding: true) {
                 .create(call: $0, instance: id, mayOverrideTitle: context.mayOverrideTitle,
                         service: context.attachments != nil, callRate: context.callRate)
             }

@@ -81,7 +81,12 @@ package enum WorkerProcess {
                 server.report(.error(.workerProtocol, "The worker received a message it cannot read."))
                 continue
             }
-            server.serve(message)
+            // The host sends a creation and its instance's first call as one batch.
+            if case .batch(let messages) = message {
+                for (index, part) in messages.enumerated() { server.serve(part, moreFollows: index < messages.count - 1) }
+            } else {
+                server.serve(message)
+            }
         }
     }
 }

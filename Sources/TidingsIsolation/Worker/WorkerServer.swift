@@ -59,13 +59,13 @@ final class WorkerServer: Sendable {
         outbox.send(.report(diagnostic))
     }
 
-    /// Runs one message of the host's.
-    func serve(_ message: WorkerMessage) {
+    /// Runs one message of the host's; `moreFollows` when the batch it came in holds more.
+    func serve(_ message: WorkerMessage, moreFollows: Bool = false) {
         switch message {
         case let .create(call, instance, mayOverrideTitle, service, callRate):
-            // The host waits for the creation's answer with its first call's, which it posts right
-            // behind: when that is there, the creation's `done` goes out with its answer (one wake-up).
-            run(call, holdingDoneBeforeMore: true) {
+            // The host waits for the creation's answer with its first call's, which it sends with it
+            // (or right behind): the creation's `done` goes out with that call's answer (one wake-up).
+            run(call, holdingDoneBeforeMore: true, moreFollows: moreFollows) {
                 create(instance, mayOverrideTitle: mayOverrideTitle, service: service, callRate: callRate)
             }
         case let .receiveNotification(call, instance, notification, categoryActions):
@@ -124,13 +124,15 @@ final class WorkerServer: Sendable {
     /// Runs `body` as call `call` on this thread: the CPU budget starts
     /// afresh with it (and covers the time until the next call), and what
     /// the extension does meanwhile goes out with its `done` — held, when
-    /// `holdingDoneBeforeMore` and the host's next message is there, to go
-    /// out with that one's.
-    private func run(_ call: UInt64, holdingDoneBeforeMore: Bool = false, _ body: () -> Diagnostic?) {
+    /// `holdingDoneBeforeMore` and the host's next message is there (in the
+    /// batch this one came in, `moreFollows`, or on the channel), to go out with that one's.
+    private func run(_ call: UInt64, holdingDoneBeforeMore: Bool = false, moreFollows: Bool = false,
+                     _ body: () -> Diagnostic?) {
         watchdog?.noteCall()
         outbox.beginCall()
         let failure = body()
-        outbox.endCall(with: .done(call: call, failure: failure), holding: holdingDoneBeforeMore && channel.hasInput)
+        outbox.endCall(with: .done(call: call, failure: failure),
+                       holding: holdingDoneBeforeMore && (moreFollows || channel.hasInput))
     }
 
     /// `did_receive_request`, on one of the service threads (now, or once
