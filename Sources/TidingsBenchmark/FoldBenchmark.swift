@@ -139,6 +139,6 @@ struct FoldResult {
     /// How long a fold took (applying its records, writing and flushing the snapshot), median.
     var medianFoldMilliseconds: Double
     var longestFoldMilliseconds: Double
-    /// The journal size past which a fold starts.
+    /// The least journal size past which a fold starts (it also waits for the journal to outgrow the state).
     var journalBytes: Int
 }

@@ -130,7 +130,7 @@ enum ReportTable {
         if let fold = report.fold {
             lines.append("")
             lines.append("Folds: HostService over a journaled state in this process (NoOp), \(fold.kept) notifications kept, "
-                + "new versions of them delivered across \(fold.foldsMeasured) folds (one per \(fold.journalBytes >> 20) MiB of journal)")
+                + "new versions of them delivered across \(fold.foldsMeasured) folds (each once the journal outgrows \(fold.journalBytes >> 20) MiB and the state)")
             lines.append("".rightPadded(to: 52) + "calls".leftPadded(to: 9) + "median ms".leftPadded(to: 11)
                 + "p99 ms".leftPadded(to: 10) + "max ms".leftPadded(to: 10))
             lines.append("deliveries, all".rightPadded(to: 52) + "\(fold.calls)".leftPadded(to: 9)
