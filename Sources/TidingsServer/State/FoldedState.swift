@@ -24,6 +24,10 @@ struct FoldedState<Value> {
     /// its place in the delivery order (by identifier first: a removal of an
     /// earlier version names the identifier alone).
     private(set) var delivered: [String: [String: (order: Int, value: Value)]] = [:]
+    /// The kept notifications' records by their place in the delivery
+    /// order: a snapshot of 100,000 walks them, where sorting them took a
+    /// third of the fold.
+    private var deliveryOrder = SortedList<Int, Value>()
     /// How many notifications are kept.
     private(set) var deliveredCount = 0
     /// Each app's pending requests' records, by identifier.
@@ -46,19 +50,26 @@ struct FoldedState<Value> {
         case .registration(let app):
             registrations[app] = value
         case .delivered(let key):
-            if delivered[key.identifier]?[key.app] == nil { deliveredCount += 1 }
+            if let replaced = delivered[key.identifier]?[key.app] {
+                deliveryOrder.remove(replaced.order)
+            } else {
+                deliveredCount += 1
+            }
             delivered[key.identifier, default: [:]][key.app] = (nextOrder, value)
+            deliveryOrder.insert(value, as: nextOrder)
             nextOrder += 1
         case .removed(let removed):
             for (app, identifier) in removed {
                 guard let apps = delivered[identifier] else { continue }
                 if let app {
-                    guard apps[app] != nil else { continue }
+                    guard let removedEntry = apps[app] else { continue }
                     deliveredCount -= 1
+                    deliveryOrder.remove(removedEntry.order)
                     delivered[identifier] = apps.count == 1 ? nil : apps.filter { $0.key != app }
                 } else {
                     // An earlier version's record: identifiers were unique across apps then.
                     deliveredCount -= apps.count
+                    for entry in apps.values { deliveryOrder.remove(entry.order) }
                     delivered[identifier] = nil
                 }
             }
@@ -109,7 +120,7 @@ struct FoldedState<Value> {
 
     /// The notifications' records, in delivery order.
     var orderedDeliveries: [Value] {
-        delivered.values.flatMap(\.values).sorted { $0.order < $1.order }.map(\.value)
+        deliveryOrder.elements.map(\.element)
     }
 
     /// The same state keeping `transform` of each record.
@@ -121,6 +132,7 @@ struct FoldedState<Value> {
         mapped.authorizations = authorizations.mapValues(transform)
         mapped.inbox = inbox.mapValues { $0.mapValues(transform) }
         mapped.delivered = delivered.mapValues { $0.mapValues { ($0.order, transform($0.value)) } }
+        for (order, value) in deliveryOrder.elements { mapped.deliveryOrder.insert(transform(value), as: order) }
         mapped.deliveredCount = deliveredCount
         mapped.pending = pending.mapValues { $0.mapValues(transform) }
         mapped.fired = fired.mapValues { $0.mapValues(transform) }
