@@ -84,8 +84,8 @@ package final class JournaledState: ServerState {
         repaired = loaded.recovered
         losses = loaded.losses
         let model = state.mapValues(\.bytes)
-        writer = StateWriter(store: store, foldThreshold: foldThreshold, snapshotBytes: model.records.reduce(0) { $0 + $1.count },
-                             kept: model.deliveredCount)
+        writer = StateWriter(store: store, foldThreshold: foldThreshold,
+                             snapshotBytes: (loaded.snapshot ?? []).reduce(0) { $0 + $1.count }, kept: model.deliveredCount)
         keeper = StateKeeper(writer: writer, model: model)
         try keeper.start()
     }

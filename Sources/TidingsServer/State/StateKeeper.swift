@@ -105,7 +105,7 @@ final class StateKeeper: Sendable {
                 folds.failure = error
                 folds.running = false
             }
-            writer.foldFinished(failure: error, snapshotBytes: 0, kept: kept)
+            writer.foldFinished(.failure(error), kept: kept)
             return (generation, MonotonicClock.deadline(after: Self.retryInterval))
         }
         let duration = Double(MonotonicClock.now() - started) / 1e9
@@ -118,7 +118,7 @@ final class StateKeeper: Sendable {
             folds.failure = nil
             folds.running = false
         }
-        writer.foldFinished(failure: nil, snapshotBytes: records.reduce(0) { $0 + $1.count }, kept: kept)
+        writer.foldFinished(.success(records.reduce(0) { $0 + $1.count }), kept: kept)
         return nil
     }
 }

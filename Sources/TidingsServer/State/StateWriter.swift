@@ -41,7 +41,7 @@ final class StateWriter: Sendable {
         /// True when a flush failed: the next batch is sealed at once, so
         /// that a snapshot holds what the kernel may have lost.
         var refoldNeeded = false
-        /// The bytes of the records the last snapshot written holds (of the state loaded, until one is).
+        /// The bytes of the records the last snapshot written holds (the one loaded, until one is).
         var snapshotBytes = 0
         /// The notifications kept as of the last batch folded (of the state loaded, until one is).
         var keptAtFold = 0
@@ -79,9 +79,9 @@ final class StateWriter: Sendable {
     /// Tells observers in order, never under a lock.
     private let announcements = SerialQueue()
 
-    /// A writer to `store`, loaded, whose state's records take
-    /// `snapshotBytes` and keep `kept` notifications, sealing a batch once a
-    /// segment grows past `foldThreshold` bytes and past the last snapshot's records.
+    /// A writer to `store`, loaded, whose snapshot's records take
+    /// `snapshotBytes` and whose state keeps `kept` notifications, sealing a
+    /// batch once a segment grows past `foldThreshold` bytes and past the last snapshot's records.
     init(store: RecordStore, foldThreshold: Int, snapshotBytes: Int, kept: Int) {
         self.store = store
         self.foldThreshold = foldThreshold
@@ -233,17 +233,22 @@ final class StateWriter: Sendable {
     }
 
     /// The keeper finished with the pending batch (or, after a failure,
-    /// with trying its snapshot again): `failure` says why the snapshot
-    /// could not be written, nil when it was, whose records took
-    /// `snapshotBytes` and keep `kept` notifications. The next batch is
-    /// sealed by the next write, never here: the keeper must not hold the
-    /// lock the calls wait for while it touches the disk.
-    func foldFinished(failure: Diagnostic?, snapshotBytes: Int, kept: Int) {
+    /// with trying its snapshot again), of a state keeping `kept`
+    /// notifications: `written` is the bytes of the snapshot's records, or
+    /// why it could not be written. The next batch is sealed by the next
+    /// write, never here: the keeper must not hold the lock the calls wait
+    /// for while it touches the disk.
+    func foldFinished(_ written: Result<Int, Diagnostic>, kept: Int) {
         changing { (progress: inout Progress) in
             progress.batch = nil
-            progress.foldFailure = failure
             progress.keptAtFold = kept
-            if failure == nil { progress.snapshotBytes = snapshotBytes }
+            switch written {
+            case .success(let bytes):
+                progress.snapshotBytes = bytes
+                progress.foldFailure = nil
+            case .failure(let failure):
+                progress.foldFailure = failure
+            }
         }
     }
 
