@@ -141,6 +141,34 @@ import TidingsRuntime
         #expect(counter.counts.live == 1 && counter.counts.notifications.last == "c")
     }
 
+    /// A response to the thread-mate the open interface's instance was given
+    /// last goes to that instance, which shows it: no instance is made or
+    /// destroyed, and the interface is the thread-mate's from then on.
+    @Test(arguments: Language.allCases, IsolationMode.allCases)
+    func aResponseToTheThreadMateShownIsServedByTheOpenInstance(_ language: Language, _ mode: IsolationMode) throws {
+        let counter = CountingLauncher(mode.launcher())
+        let (host, app, category) = try host(language, mode, counter: counter)
+        _ = host.deliver(item("a", category: category), to: app)
+        _ = try host.open("a")
+        _ = host.deliver(item("b", category: category), to: app)
+        let response = language == .swift ? ResponseRequest(actionIdentifier: "accept")
+            : ResponseRequest(actionIdentifier: "reply", userText: "hi")
+        let outcome = try host.respond(to: "b", with: response)
+        #expect(outcome.receiver == .extension && outcome.diagnostics.isEmpty)
+        #expect(counter.counts.instances == 1)
+        #expect(counter.counts.notifications == ["a", "b"] && counter.counts.responses == [response.actionIdentifier])
+        #expect(host.presentation(of: "a")?.expanded == false)
+        if language == .swift {
+            // Accepting closes the invite, and its instance with it.
+            #expect(outcome.presentation.view?.text(of: "eventTitle") == "Offsite b" && outcome.presentation.dismissed)
+            #expect(counter.counts.destroyed == 1)
+        } else {
+            // Echo keeps it (doNotDismiss): its interface is b's now.
+            #expect(outcome.log.map(\.message).contains("identifier=b") && outcome.presentation.expanded)
+            #expect(counter.counts.destroyed == 0 && host.presentation(of: "b")?.expanded == true)
+        }
+    }
+
     /// With no warm workers kept, each opened interface gets a worker of its
     /// own (Echo's instance counter, a global, starts again), unless the
     /// bundle says TidingsSharedWorker; in this process every instance shares

@@ -63,6 +63,57 @@ import TidingsRuntime
         #expect(host.presentedIdentifiers == ["a"])
     }
 
+    /// A host as `host(counting:)` whose category "echo" offers "go".
+    func hostWithAction(counting counter: CountingLauncher) throws -> NotificationHost {
+        let host = try host(counting: counter)
+        host.register([NotificationCategory(identifier: "echo", actions: [NotificationAction(identifier: "go", title: "Go")])],
+                      for: Self.app)
+        return host
+    }
+
+    @Test func aResponseToTheThreadMateTheOpenInterfaceShowsIsServedByItsInstance() throws {
+        let counter = CountingLauncher(InProcessLauncher())
+        let host = try hostWithAction(counting: counter)
+        _ = deliver("a", thread: "t", to: host)
+        #expect(try open("a", in: host))
+        #expect(deliver("b", thread: "t", to: host).contains("identifier=b"))
+        let before = counter.counts
+        // The open instance shows "b" already: the response goes to it, with no instance made or destroyed.
+        let outcome = try host.respond(to: "b", with: ResponseRequest(actionIdentifier: "go"))
+        #expect(outcome.receiver == .extension && outcome.option == .doNotDismiss)
+        #expect(!outcome.log.contains { $0.message.hasPrefix("created=") })
+        #expect(outcome.log.contains { $0.message == "action=go" })
+        let after = counter.counts
+        #expect(after.instances == before.instances && after.destroyed == before.destroyed)
+        #expect(after.notifications == before.notifications)
+        // The interface is "b"'s now; "a" is a banner.
+        #expect(outcome.presentation.expanded && outcome.presentation.notification.identifier == "b")
+        #expect(host.presentation(of: "a")?.expanded == false)
+        #expect(host.presentation(of: "b")?.expanded == true)
+        // Its next thread-mate still reaches the same instance.
+        #expect(deliver("c", thread: "t", to: host).contains("identifier=c"))
+        #expect(counter.counts.live == 1)
+    }
+
+    @Test func openingAThreadMateTheOpenInstanceHasNotShownMakesANewInstance() throws {
+        let counter = CountingLauncher(InProcessLauncher())
+        let host = try hostWithAction(counting: counter)
+        _ = deliver("a", thread: "t", to: host)
+        _ = deliver("b", thread: "t", to: host)
+        #expect(try open("b", in: host))
+        #expect(deliver("c", thread: "t", to: host).contains("identifier=c"))
+        // "a" came before the interface opened, and "b" is not the last the instance was given: each opens anew.
+        #expect(try open("a", in: host))
+        #expect(counter.counts.destroyed == 1)
+        #expect(try open("b", in: host))
+        #expect(counter.counts.destroyed == 2 && counter.counts.live == 1)
+        // Opening the one it was given last, a thread-mate of the open one's, moves the interface to it.
+        #expect(deliver("d", thread: "t", to: host).contains("identifier=d"))
+        #expect(try !open("d", in: host))
+        #expect(counter.counts.destroyed == 2 && counter.counts.live == 1)
+        #expect(host.presentation(of: "b")?.expanded == false)
+    }
+
     /// Deliveries, openings and dismissals from several threads at once,
     /// sharing notification threads: whatever interleaving, at most one
     /// instance lives, none once everything is dismissed, and the host still serves.

@@ -109,6 +109,27 @@ import TidingsServer
         #expect(count(try first.call("notifications.presentation", .object([("identifier", .string("m1"))]))) == "3")
     }
 
+    /// Opening the thread-mate the open interface's instance was given last
+    /// moves the interface to it: the same instance serves on (it received
+    /// it once), the one it leaves is heard as a banner, then the one it
+    /// moved to as expanded.
+    @Test func openingTheThreadMateTheOpenInterfaceShowsMovesTheInterface() throws {
+        let second = try subscriber(.array([.string(Self.app)]))
+        let first = try fixture.client()
+        _ = try deliver(first, payload("m1", thread: "chat"))
+        _ = try deliverBanner(first, payload("m2", thread: "chat"))
+        let opened = try first.call("notifications.open", .object([("identifier", .string("m2"))]))
+        #expect(opened["presentation"]?["expanded"] == .bool(true))
+        #expect(count(opened["presentation"]) == "2")
+        let changes = try heard(by: second).filter { $0["method"] == .string("presentation.changed") }
+            .map { ($0["params"]?["presentation"]?["notification"]?.stringValue ?? "",
+                    $0["params"]?["presentation"]?["expanded"]?.boolValue ?? false) }
+        #expect(changes.map(\.0) == ["m1", "m1", "m2"])
+        #expect(changes.map(\.1) == [true, false, true])
+        let m1 = try first.call("notifications.presentation", .object([("identifier", .string("m1"))]))
+        #expect(m1["expanded"] == .bool(false))
+    }
+
     /// notifications.open and notifications.close, and the media button of
     /// the open interface; each change is heard as presentation.changed.
     @Test func openingAndClosingAnInterfaceIsHeard() throws {

@@ -259,7 +259,7 @@ package final class NotificationHost: Sendable {
         }
         var mateChanges: [ViewChange] = []
         if let mate {
-            mateChanges = interfaces.passToThreadMate(notification, instance: mate, into: &result)
+            mateChanges = interfaces.passToThreadMate(entry, instance: mate, into: &result)
         }
         var presentation = screen.presentation(entry, categoryActions: categoryActions, dismissed: false)
         var closedByOpening: Presentation?

@@ -83,6 +83,23 @@ struct ScreenState {
         return (previous?.delivered, previous?.instance.flatMap { letGo(of: $0) })
     }
 
+    /// Moves the open interface to `entry` when its instance shows it
+    /// already: `entry`, still shown, is a thread-mate of the open one's
+    /// notification, and the delivery the instance was given last
+    /// (`InstanceRecord.hasReceived`). The instance serves on, held for the
+    /// caller too when `holding`; returns the notification whose interface
+    /// it was, and the instance. Nil, changing nothing, otherwise.
+    mutating func follow(to entry: DeliveredNotification, holding: Bool)
+        -> (left: DeliveredNotification, instance: InstanceRecord)? {
+        guard let previous = open, let instance = previous.instance, previous.delivered !== entry,
+              entry.isThreadMate(of: previous.delivered), delivered.isShowing(entry), instance.hasReceived(entry)
+        else { return nil }
+        if holding { instance.holds.add(1, ordering: .relaxed) }
+        // The session's hold passes to the new one.
+        open = InterfaceSession(of: entry, servedBy: instance)
+        return (previous.delivered, instance)
+    }
+
     /// Closes the interface of `entry` when it is open (and, when
     /// `instance` is given, only while that instance serves it); returns
     /// whether it was, and its instance when nobody holds it any more.

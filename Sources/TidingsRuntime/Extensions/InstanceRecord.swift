@@ -30,6 +30,9 @@ final class InstanceRecord: Sendable {
     let looks = Mutex(LookSchedule())
     /// What front ends were told of the instance's presentations.
     private let told = Mutex(Told())
+    /// The number (`DeliveredNotification.number`) of the delivery the
+    /// instance was last given (`receive`); nil before its first.
+    private let received = Mutex<UInt64?>(nil)
 
     /// What front ends were told of an instance's presentations: nothing
     /// until the interface it opened is told (`tellOpening`), and from then
@@ -137,6 +140,24 @@ final class InstanceRecord: Sendable {
                 try body(made.instance)
             }
         }
+    }
+
+    /// Gives the instance `entry`'s notification (`didReceive`), creating
+    /// it first when needed; from then on, until it is given another, it
+    /// `hasReceived(entry)`.
+    /// - Throws: the call's failure, or the creation's.
+    func receive(_ entry: DeliveredNotification) throws(Diagnostic) {
+        try call { (instance: any ExtensionInstance) throws(Diagnostic) in
+            try instance.didReceive(entry.notification)
+            // Under the call's lock: the last call to return is the last noted.
+            received.withLock { $0 = entry.number }
+        }
+    }
+
+    /// True when the delivery the instance was given last is `entry`: its
+    /// view shows that notification.
+    func hasReceived(_ entry: DeliveredNotification) -> Bool {
+        received.withLock { $0 == entry.number }
     }
 
     /// Runs `body` while no call into the instance is under way (waiting for

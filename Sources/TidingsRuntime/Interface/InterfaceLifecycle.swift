@@ -53,17 +53,27 @@ struct InterfaceLifecycle: Sendable {
 
     /// Opens the interface of `entry`, whose registered category has
     /// `categoryActions`, without telling front ends; when `holding`, its
-    /// instance stays held for the caller (`Opening.held`).
+    /// instance stays held for the caller (`Opening.held`). When the open
+    /// interface's instance was given `entry` last, as a thread-mate
+    /// delivered while it was open, the interface moves to `entry`, served
+    /// on by that instance, which shows it already (`follow`).
     func open(_ entry: DeliveredNotification, categoryActions: [NotificationAction]?,
               holding: Bool = false) -> Opening {
-        let alreadyOpen = screen.state.withLock { state -> InterfaceSession? in
-            let open = state.interface(of: entry)
-            if holding { open?.instance?.holds.add(1, ordering: .relaxed) }
-            return open
+        let (alreadyOpen, followed) = screen.state.withLock {
+            state -> (InterfaceSession?, (left: DeliveredNotification, instance: InstanceRecord)?) in
+            if let open = state.interface(of: entry) {
+                if holding { open.instance?.holds.add(1, ordering: .relaxed) }
+                return (open, nil)
+            }
+            return (nil, state.follow(to: entry, holding: holding))
         }
         if let alreadyOpen {
             return Opening(outcome: InterfaceOutcome(presentation: screen.currentPresentation(of: entry)),
                            changed: false, held: holding ? alreadyOpen.instance : nil)
+        }
+        if let (left, instance) = followed {
+            return follow(to: entry, from: left, servedBy: instance, categoryActions: categoryActions,
+                          holding: holding)
         }
         var result = CallResult()
         var instance: InstanceRecord?
@@ -98,9 +108,7 @@ struct InterfaceLifecycle: Sendable {
         let waited = onWait?(ExtensionWait(extensionIdentifier: instance.manifest.bundleIdentifier, call: "didReceive"))
         defer { waited?() }
         do throws(Diagnostic) {
-            try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
-                try extensionInstance.didReceive(entry.notification)
-            }
+            try instance.receive(entry)
         } catch {
             result.diagnostics.append(error)
             keepsHold = false
@@ -115,6 +123,22 @@ struct InterfaceLifecycle: Sendable {
                        closed: closed, held: holding ? instance : nil, drawn: (instance, revision))
     }
 
+    /// The interface moved to `entry` from `left`'s (`ScreenState.follow`):
+    /// `instance` serves it on with no call, its view showing `entry`
+    /// already; `left`'s presentation is a banner now.
+    private func follow(to entry: DeliveredNotification, from left: DeliveredNotification,
+                        servedBy instance: InstanceRecord, categoryActions: [NotificationAction]?,
+                        holding: Bool) -> Opening {
+        instance.context.update { state in state.categoryActions = categoryActions ?? [] }
+        var result = CallResult()
+        let (presentation, revision) = reports.collect(from: instance, for: entry, categoryActions: categoryActions,
+                                                       closing: false, into: &result)
+        return Opening(outcome: InterfaceOutcome(presentation: presentation, diagnostics: result.diagnostics,
+                                                 log: result.log, forwarded: result.forwarded),
+                       closed: screen.currentPresentation(of: left), held: holding ? instance : nil,
+                       drawn: (instance, revision))
+    }
+
     /// Closes the interface of `entry`, releasing its instance; returns
     /// whether it was open, and the presentation as it is then.
     func close(_ entry: DeliveredNotification) -> (closed: Bool, presentation: Presentation) {
@@ -123,21 +147,19 @@ struct InterfaceLifecycle: Sendable {
         return (closed, screen.currentPresentation(of: entry))
     }
 
-    /// Passes `notification` to `instance`, the open interface's (held for
-    /// this call, let go of here), as a thread-mate delivered while it is
-    /// open; returns the open presentation as it changed, if it did, for
-    /// front ends to hear (`Screen.tell`).
-    func passToThreadMate(_ notification: UserNotification, instance: InstanceRecord,
+    /// Passes `entry`'s notification to `instance`, the open interface's
+    /// (held for this call, let go of here), as a thread-mate delivered
+    /// while it is open; returns the open presentation as it changed, if it
+    /// did, for front ends to hear (`Screen.tell`).
+    func passToThreadMate(_ entry: DeliveredNotification, instance: InstanceRecord,
                           into result: inout CallResult) -> [ViewChange] {
         defer { screen.letGo(of: instance) }
         let revision = instance.context.update { state in
-            state.attachments = notification.attachments
+            state.attachments = entry.notification.attachments
             return state.revision
         }
         do throws(Diagnostic) {
-            try instance.call { (extensionInstance: any ExtensionInstance) throws(Diagnostic) in
-                try extensionInstance.didReceive(notification)
-            }
+            try instance.receive(entry)
         } catch {
             result.diagnostics.append(error)
             return failed(instance)
