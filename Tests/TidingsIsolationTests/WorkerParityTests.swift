@@ -152,15 +152,18 @@ import TidingsRuntime
     func thirtyTwoConcurrentRequestsToASlowServiceAreAllRewritten(_ mode: IsolationMode) {
         let host = host(mode) { configuration, _ in configuration.serviceDeadline = 60 }
         let titles = Mutex<[Int: String]>([:])
+        let reported = Mutex<[Int: [String]]>([:])
         onThreads(32) { index in
             var request = remote("slow", [("milliseconds", .string("1000"))])
             request.identifier = "burst-\(index)"
             let delivery = host.deliver(request, to: "com.example.svc")
             titles.withLock { $0[index] = delivery.presentation.notification.content.title }
+            if !delivery.diagnostics.isEmpty { reported.withLock { $0[index] = delivery.diagnostics.map(\.description) } }
         }
         let shown = titles.withLock { $0 }
         #expect(shown.count == 32)
-        #expect(shown.values.filter { $0 == "slow but done" }.count == 32, "\(shown.sorted { $0.key < $1.key })")
+        #expect(shown.values.filter { $0 == "slow but done" }.count == 32,
+                "\(shown.sorted { $0.key < $1.key }); reported: \(reported.withLock { $0 }.sorted { $0.key < $1.key })")
     }
 
     /// A million host calls, then twenty threads calling at once: the host's

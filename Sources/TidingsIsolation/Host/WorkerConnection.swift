@@ -67,6 +67,10 @@ final class WorkerConnection: Sendable {
     let cpuTimeSeen = Mutex<(at: UInt64, used: Double)?>(nil)
     /// Held while a message is received and handled: one at a time, in order.
     let receiving = Mutex(())
+    /// Held while a post takes the message held before it and sends them:
+    /// a creation held by one thread and sent in another's batch reaches
+    /// the worker before the first call the first thread posts next.
+    let sending = Mutex(())
     /// Who reads the channel: callers waiting for their answer read it
     /// themselves, and the reader thread stands back while they do and for a
     /// moment after (so that it is not woken by every answer of a burst), but
@@ -175,17 +179,25 @@ final class WorkerConnection: Sendable {
         guard let number else { throw goneDiagnostic }
         let limit = timeout ?? settings.callTimeout
         let bytes = make(number).encoded
-        let sending = state.withLock { state in
-            let outgoing = Outgoing(held: state.held, posting: bytes, files: files, holding: holding)
-            state.held = outgoing.held
-            return outgoing.datagrams
+        let failure = sending.withLock { _ -> WorkerChannel.Failure? in
+            let datagrams = state.withLock { state in
+                let outgoing = Outgoing(held: state.held, posting: bytes, files: files, holding: holding)
+                state.held = outgoing.held
+                return outgoing.datagrams
+            }
+            do throws(WorkerChannel.Failure) {
+                for datagram in datagrams { try channel.send(datagram.bytes, files: datagram.files, timeout: limit) }
+                return nil
+            } catch {
+                // Killed before the next post may send: it fails at once rather than wait its own timeout.
+                if error.code == .timedOut { terminate(for: .unresponsive) }
+                return error
+            }
         }
-        do throws(WorkerChannel.Failure) {
-            for datagram in sending { try channel.send(datagram.bytes, files: datagram.files, timeout: limit) }
-        } catch {
+        if let error = failure {
             switch error.code {
             case .timedOut:
-                terminate(for: .unresponsive)
+                break  // killed above: the reader answers the call with the fault
             case .tooLarge:
                 state.withLock { _ = $0.waiting.removeValue(forKey: number) }
                 throw .error(.workerProtocol, "The host could not send \(name) to \(extensionName)'s worker: \(error)")
