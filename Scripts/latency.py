@@ -60,14 +60,17 @@ class JSONLog:
 
 
 class Client:
-    """A JSON-RPC client of `tidings serve`, one line each way."""
+    """A JSON-RPC client of `tidings serve`, one line each way: over its socket at `path`,
+    or over `stream` (`tidings serve --stdio`'s pipes as an `io.BufferedRWPair`)."""
 
-    def __init__(self, path):
-        import socket
+    def __init__(self, path=None, stream=None):
         self.path = path
-        self.socket = socket.socket(socket.AF_UNIX)
-        self.socket.connect(path)
-        self.stream = self.socket.makefile("rwb")
+        if stream is None:
+            import socket
+            self.socket = socket.socket(socket.AF_UNIX)
+            self.socket.connect(path)
+            stream = self.socket.makefile("rwb")
+        self.stream = stream
         self.counter = 0
 
     def call(self, method, params):
@@ -76,7 +79,10 @@ class Client:
                                        "params": params}) + "\n").encode())
         self.stream.flush()
         while True:
-            message = json.loads(self.stream.readline())
+            line = self.stream.readline()
+            if not line:
+                raise SystemExit(f"{os.path.basename(sys.argv[0])}: tidings serve closed the connection")
+            message = json.loads(line)
             if message.get("id") == self.counter:
                 if "error" in message:
                     raise SystemExit(f"{os.path.basename(sys.argv[0])}: {method}: {message['error']['message']}")

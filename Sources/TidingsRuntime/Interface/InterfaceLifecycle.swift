@@ -72,8 +72,10 @@ struct InterfaceLifecycle: Sendable {
                            changed: false, held: holding ? alreadyOpen.instance : nil)
         }
         if let (left, instance) = followed {
-            return follow(to: entry, from: left, servedBy: instance, categoryActions: categoryActions,
-                          holding: holding)
+            // The instance shows `entry` already: no call; `left` is a banner now.
+            instance.context.update { state in state.categoryActions = categoryActions ?? [] }
+            return opened(entry, by: instance, categoryActions: categoryActions,
+                          closed: screen.currentPresentation(of: left), holding: holding, after: CallResult())
         }
         var result = CallResult()
         var instance: InstanceRecord?
@@ -116,27 +118,22 @@ struct InterfaceLifecycle: Sendable {
             return Opening(outcome: InterfaceOutcome(presentation: screen.currentPresentation(of: entry),
                                                      diagnostics: result.diagnostics), closed: closed)
         }
+        return opened(entry, by: instance, categoryActions: categoryActions, closed: closed, holding: holding,
+                      after: result)
+    }
+
+    /// The interface of `entry`, open and served by `instance`, as it draws
+    /// it now (what it reported collected after `result`), replacing
+    /// `closed`; held for the caller when `holding`.
+    private func opened(_ entry: DeliveredNotification, by instance: InstanceRecord,
+                        categoryActions: [NotificationAction]?, closed: Presentation?, holding: Bool,
+                        after result: CallResult) -> Opening {
+        var result = result
         let (presentation, revision) = reports.collect(from: instance, for: entry, categoryActions: categoryActions,
                                                        closing: false, into: &result)
         return Opening(outcome: InterfaceOutcome(presentation: presentation, diagnostics: result.diagnostics,
                                                  log: result.log, forwarded: result.forwarded),
                        closed: closed, held: holding ? instance : nil, drawn: (instance, revision))
-    }
-
-    /// The interface moved to `entry` from `left`'s (`ScreenState.follow`):
-    /// `instance` serves it on with no call, its view showing `entry`
-    /// already; `left`'s presentation is a banner now.
-    private func follow(to entry: DeliveredNotification, from left: DeliveredNotification,
-                        servedBy instance: InstanceRecord, categoryActions: [NotificationAction]?,
-                        holding: Bool) -> Opening {
-        instance.context.update { state in state.categoryActions = categoryActions ?? [] }
-        var result = CallResult()
-        let (presentation, revision) = reports.collect(from: instance, for: entry, categoryActions: categoryActions,
-                                                       closing: false, into: &result)
-        return Opening(outcome: InterfaceOutcome(presentation: presentation, diagnostics: result.diagnostics,
-                                                 log: result.log, forwarded: result.forwarded),
-                       closed: screen.currentPresentation(of: left), held: holding ? instance : nil,
-                       drawn: (instance, revision))
     }
 
     /// Closes the interface of `entry`, releasing its instance; returns
