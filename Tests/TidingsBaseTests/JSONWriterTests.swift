@@ -72,6 +72,21 @@ struct JSONWriterTests {
         #expect(value.serialized() == text)
     }
 
+    /// Integral doubles below 2^53 are written from their digits, not their
+    /// description: the text must be the description's, and measured alike.
+    @Test(arguments: [0.0, -0.0, 1, -1, 360, -5, 1e15, 9_007_199_254_740_991, -9_007_199_254_740_991,
+                      9_007_199_254_740_992, 1e16, -1e16, 0.5, -0.25, 4_503_599_627_370_495.5])
+    func writesIntegralDoublesAsTheirDescription(value: Double) {
+        #expect(JSON.double(value).serialized() == value.description)
+        #expect(JSON.double(value).utf8Count() == value.description.utf8.count)
+    }
+
+    /// A line is the compact text and a newline, short or longer than the room it is first written into.
+    @Test(arguments: [sample, .null, .array(Array(repeating: sample, count: 40))])
+    func writesALine(value: JSON) {
+        #expect(String(decoding: value.line(), as: UTF8.self) == value.serialized() + "\n")
+    }
+
     @Test func escapesOnlyWhatRFC8259Requires() {
         let value = JSON.string("\"\\/\n\r\t\u{8}\u{C}\u{0}\u{1}\u{1F}\u{7F} é€😀")
         #expect(value.serialized() == #""\"\\/\n\r\t\b\f\u0000\u0001\u001f"# + "\u{7F} é€😀\"")

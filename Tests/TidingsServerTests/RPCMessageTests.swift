@@ -75,6 +75,19 @@ import TidingsBase
         #expect(found.id == id)
     }
 
+    /// The envelope is read in one pass: a repeated member counts as first
+    /// written, and the first member no request has is the one named.
+    @Test func theFirstOfARepeatedMemberCountsAndTheFirstUnknownIsNamed() throws {
+        guard case .single(let read) = RPCMessage.read(Array(#"{"jsonrpc": "2.0", "id": 1, "method": "a", "method": "b", "id": 2}"#.utf8))
+        else { Issue.record("not a single request"); return }
+        let request = try read.get()
+        #expect(request.method == "a")
+        #expect(request.id == .number(1))
+        let found = try #require(failure(#"{"jsonrpc": "2.0", "id": 5, "method": "m", "result": 1, "extra": 2}"#))
+        #expect(found.error.message == #""result" is not a member of a JSON-RPC 2.0 request."#)
+        #expect(found.id == .number(5))
+    }
+
     @Test func aBatchIsReadElementByElement() {
         guard case .batch(let requests) = RPCMessage.read(Array(#"[{"jsonrpc": "2.0", "id": 1, "method": "a"}, 5]"#.utf8))
         else {

@@ -46,7 +46,9 @@ package enum JSON: Hashable, Sendable {
     /// The member named `key` of an object (the first, if repeated); nil otherwise.
     package subscript(key: String) -> JSON? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.0 == key }?.1
+        // By position: neither a member's name nor another member's value is copied on the way.
+        for index in members.indices where members[index].0 == key { return members[index].1 }
+        return nil
     }
 
     /// The string, when this is a string.

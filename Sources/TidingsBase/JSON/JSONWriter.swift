@@ -40,7 +40,30 @@ extension JSON {
         bytes.append(contentsOf: text)
     }
 
-    /// The room `serialize(into:pretty:)` first writes into, in bytes.
+    /// The compact text of the value and a newline: one line of a
+    /// line-delimited stream (JSON-RPC answers and events), written once, in
+    /// one pass as a rule, into the array returned. For a line that is sent
+    /// and dropped: the array may keep up to `writingRoom` bytes of capacity.
+    package func line() -> [UInt8] {
+        let writer = JSONWriter(pretty: false)
+        var fitted = false
+        let text = [UInt8](unsafeUninitializedCapacity: Self.writingRoom) { buffer, count in
+            var sink = JSONBoundedSink(buffer)
+            writer.write(self, depth: 0, to: &sink)
+            sink.append(UInt8(ascii: "\n"))
+            fitted = !sink.overflowed
+            count = fitted ? sink.count : 0
+        }
+        if fitted { return text }
+        var bytes: [UInt8] = []
+        bytes.append(addingCapacity: writer.count(self, depth: 0) + 1) { output in
+            writer.write(self, depth: 0, to: &output)
+            output.append(UInt8(ascii: "\n"))
+        }
+        return bytes
+    }
+
+    /// The room `serialize(into:pretty:)` and `line()` first write into, in bytes.
     static let writingRoom = 4096
 
     /// The length in bytes of the UTF-8 JSON text `serialized(pretty:)`
@@ -76,6 +99,11 @@ extension JSONByteSink where Self: ~Copyable & ~Escapable {
     /// Appends the UTF-8 bytes of `string`.
     package mutating func append(utf8 string: String) {
         string.withUTF8Bytes { append(copying: $0) }
+    }
+
+    /// Appends the UTF-8 bytes of `literal`, which are where the program keeps them.
+    mutating func append(literal: StaticString) {
+        literal.withUTF8Buffer { append(copying: $0) }
     }
 }
 
@@ -149,7 +177,9 @@ private struct JSONWriter {
         case .null: return 4
         case .bool(let value): return value ? 4 : 5
         case .integer(let value): return Self.count(value)
-        case .double(let value): return Self.text(value).utf8.count
+        case .double(let value):
+            if let integral = Self.integral(value) { return Self.count(integral) + (value.sign == .minus && integral == 0 ? 3 : 2) }
+            return Self.text(value).utf8.count
         case .string(let value): return Self.count(value)
         case .array(let elements):
             var total = 2 + separators(elements.count, depth: depth)
@@ -167,10 +197,10 @@ private struct JSONWriter {
     /// Appends the text of `value`, nested `depth` containers deep.
     func write<Sink: JSONByteSink & ~Copyable & ~Escapable>(_ value: JSON, depth: Int, to output: inout Sink) {
         switch value {
-        case .null: output.append(utf8: "null")
-        case .bool(let value): output.append(utf8: value ? "true" : "false")
+        case .null: output.append(literal: "null")
+        case .bool(let value): output.append(literal: value ? "true" : "false")
         case .integer(let value): Self.write(value, to: &output)
-        case .double(let value): output.append(utf8: Self.text(value))
+        case .double(let value): Self.write(value, to: &output)
         case .string(let value): Self.write(value, to: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
@@ -223,6 +253,24 @@ private struct JSONWriter {
     /// or an exponent; `null` when it is not finite.
     private static func text(_ value: Double) -> String {
         value.isFinite ? value.description : "null"
+    }
+
+    /// `value` as an integer when it is integral and below 2^53 in
+    /// magnitude: then its shortest text is that integer's digits and `.0`
+    /// (`-0.0` for negative zero), as `description` writes it (which turns to
+    /// an exponent only from 1e16), and is written without it.
+    private static func integral(_ value: Double) -> Int64? {
+        guard value.magnitude < 9_007_199_254_740_992, value.rounded(.towardZero) == value else { return nil }
+        return Int64(value)
+    }
+
+    /// Appends `text(value)`: an integral value's digits directly, any other's description.
+    private static func write<Sink: JSONByteSink & ~Copyable & ~Escapable>(_ value: Double, to output: inout Sink) {
+        guard let integral = integral(value) else { return output.append(utf8: text(value)) }
+        if integral == 0 && value.sign == .minus { output.append(UInt8(ascii: "-")) }
+        write(integral, to: &output)
+        output.append(UInt8(ascii: "."))
+        output.append(UInt8(ascii: "0"))
     }
 
     /// The length of the decimal text of `value`.

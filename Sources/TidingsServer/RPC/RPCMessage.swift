@@ -71,61 +71,98 @@ package enum RPCMessage: Sendable {
             }
             return .batch(elements.map(request))
         }
-        if let response = response(json) { return .response(response) }
-        return .single(request(json))
-    }
-
-    /// The response `json` is, when it is one: no `method`, a string or
-    /// integer `id`, and a `result` or an `error` (an error without a code or
-    /// message still counts as one, coded -32603).
-    private static func response(_ json: JSON) -> RPCResponse? {
-        guard json["method"] == nil, json["result"] != nil || json["error"] != nil else { return nil }
-        let id: RPCID
-        switch json["id"] {
-        case .integer(let value)?: id = .number(value)
-        case .string(let value)?: id = .string(value)
-        default: return nil
+        guard let members = json.objectMembers else {
+            return .single(.failure(RPCFailure(id: .null, error: .invalidRequest(
+                "A request is an object; this is \(json.typeDescription)."))))
         }
-        if let result = json["result"] { return RPCResponse(id: id, outcome: .success(result)) }
-        let error = json["error"]
-        return RPCResponse(id: id, outcome: .failure(RPCError(
-            error?["code"]?.integerValue.map { Int($0) } ?? -32603,
-            error?["message"]?.stringValue ?? "The client answered an error without a message.", data: error?["data"])))
+        let envelope = Envelope(members)
+        if let response = envelope.response { return .response(response) }
+        return .single(envelope.request)
     }
 
-    /// The request `json` states, checked member by member.
+    /// A message's members, found in one pass over them: the first of each
+    /// name, as `JSON`'s subscript finds it, and the first name that no
+    /// request has.
+    private struct Envelope {
+        var version: JSON?
+        var id: JSON?
+        var method: JSON?
+        var params: JSON?
+        var result: JSON?
+        var error: JSON?
+        /// The first member that is none of a request's four.
+        var unknown: String?
+
+        init(_ members: [(String, JSON)]) {
+            for (name, value) in members {
+                switch name {
+                case "jsonrpc": if version == nil { version = value }
+                case "id": if id == nil { id = value }
+                case "method": if method == nil { method = value }
+                case "params": if params == nil { params = value }
+                default:
+                    if name == "result", result == nil { result = value }
+                    if name == "error", error == nil { error = value }
+                    if unknown == nil { unknown = name }
+                }
+            }
+        }
+
+        /// The response the message is, when it is one: no `method`, a
+        /// string or integer `id`, and a `result` or an `error` (an error
+        /// without a code or message still counts as one, coded -32603).
+        var response: RPCResponse? {
+            guard method == nil, result != nil || error != nil else { return nil }
+            let id: RPCID
+            switch self.id {
+            case .integer(let value)?: id = .number(value)
+            case .string(let value)?: id = .string(value)
+            default: return nil
+            }
+            if let result { return RPCResponse(id: id, outcome: .success(result)) }
+            return RPCResponse(id: id, outcome: .failure(RPCError(
+                error?["code"]?.integerValue.map { Int($0) } ?? -32603,
+                error?["message"]?.stringValue ?? "The client answered an error without a message.", data: error?["data"])))
+        }
+
+        /// The request the message states, checked member by member.
+        var request: Result<RPCRequest, RPCFailure> {
+            var id: RPCID?
+            switch self.id {
+            case nil: id = nil
+            case .null?: id = .null
+            case .integer(let value)?: id = .number(value)
+            case .double(let value)?: id = .fraction(value)
+            case .string(let value)?: id = .string(value)
+            case let other?:
+                return .failure(RPCFailure(id: .null, error: .invalidRequest(
+                    "\"id\" must be a string, a number or null; it is \(other.typeDescription).")))
+            }
+            let answerID = id ?? .null
+            guard version?.stringValue == "2.0" else {
+                return .failure(RPCFailure(id: answerID, error: .invalidRequest("\"jsonrpc\" must be \"2.0\".")))
+            }
+            guard let method = method?.stringValue, !method.isEmpty else {
+                return .failure(RPCFailure(id: answerID, error: .invalidRequest("\"method\" must be a non-empty string.")))
+            }
+            if let params, params.objectMembers == nil, params.arrayValue == nil {
+                return .failure(RPCFailure(id: answerID, error: .invalidRequest(
+                    "\"params\" must be an object or an array; it is \(params.typeDescription).")))
+            }
+            if let unknown {
+                return .failure(RPCFailure(id: answerID, error: .invalidRequest(
+                    "\"\(unknown)\" is not a member of a JSON-RPC 2.0 request.")))
+            }
+            return .success(RPCRequest(id: id, method: method, params: params))
+        }
+    }
+
+    /// The request `json`, an element of a batch, states.
     private static func request(_ json: JSON) -> Result<RPCRequest, RPCFailure> {
         guard let members = json.objectMembers else {
             return .failure(RPCFailure(id: .null, error: .invalidRequest("A request is an object; this is \(json.typeDescription).")))
         }
-        var id: RPCID?
-        switch json["id"] {
-        case nil: id = nil
-        case .null?: id = .null
-        case .integer(let value)?: id = .number(value)
-        case .double(let value)?: id = .fraction(value)
-        case .string(let value)?: id = .string(value)
-        case let other?:
-            return .failure(RPCFailure(id: .null, error: .invalidRequest(
-                "\"id\" must be a string, a number or null; it is \(other.typeDescription).")))
-        }
-        let answerID = id ?? .null
-        guard json["jsonrpc"]?.stringValue == "2.0" else {
-            return .failure(RPCFailure(id: answerID, error: .invalidRequest("\"jsonrpc\" must be \"2.0\".")))
-        }
-        guard let method = json["method"]?.stringValue, !method.isEmpty else {
-            return .failure(RPCFailure(id: answerID, error: .invalidRequest("\"method\" must be a non-empty string.")))
-        }
-        let params = json["params"]
-        if let params, params.objectMembers == nil, params.arrayValue == nil {
-            return .failure(RPCFailure(id: answerID, error: .invalidRequest(
-                "\"params\" must be an object or an array; it is \(params.typeDescription).")))
-        }
-        if let unknown = members.first(where: { !["jsonrpc", "id", "method", "params"].contains($0.0) }) {
-            return .failure(RPCFailure(id: answerID, error: .invalidRequest(
-                "\"\(unknown.0)\" is not a member of a JSON-RPC 2.0 request.")))
-        }
-        return .success(RPCRequest(id: id, method: method, params: params))
+        return Envelope(members).request
     }
 }
 
@@ -152,12 +189,8 @@ package enum RPCReply {
         line(.object([("jsonrpc", .string("2.0")), ("method", .string(method)), ("params", params)]))
     }
 
-    /// `json` serialised, with a newline.
+    /// `json` serialised, with a newline, written once (`JSON.line()`).
     package static func line(_ json: JSON) -> [UInt8] {
-        // Measured once by serialize(into:); the newline may grow the array once more.
-        var bytes: [UInt8] = []
-        json.serialize(into: &bytes)
-        bytes.append(UInt8(ascii: "\n"))
-        return bytes
+        json.line()
     }
 }

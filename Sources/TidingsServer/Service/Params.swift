@@ -25,8 +25,8 @@ struct Params {
         guard let members = json.objectMembers else {
             throw .invalidParams("\(method.name) takes its parameters by name, in an object.")
         }
-        let allowed = method.parameters.map(\.name)
-        for (name, _) in members where !allowed.contains(name) {
+        for (name, _) in members where !method.parameters.contains(where: { $0.name == name }) {
+            let allowed = method.parameters.map(\.name)
             let hint = Suggestion.closest(to: name, among: allowed).map { "; did you mean \"\($0)\"?" }
                 ?? (allowed.isEmpty ? "; it takes none." : "; it takes \(allowed.map { "\"\($0)\"" }.joined(separator: ", ")).")
             fields.report(.error, .rpcInvalidParams, "\(method.name) takes no parameter \"\(name)\"\(hint)", at: [name])
@@ -124,11 +124,12 @@ struct Params {
 
     /// The value of `name`, reporting its absence when the entry requires it.
     private mutating func present(_ name: String) -> JSON? {
-        guard let parameter = method.parameter(name) else {
+        // Its place, not a copy of its entry: only whether it is required is read.
+        guard let parameter = method.parameters.firstIndex(where: { $0.name == name }) else {
             preconditionFailure("\(method.name) reads \"\(name)\", a parameter its entry does not list")
         }
         let value = json[name]
-        if value == nil && parameter.required {
+        if value == nil && method.parameters[parameter].required {
             fields.report(.error, .rpcInvalidParams, "The parameter \"\(name)\" is required.", at: [name])
         }
         if case .null? = value { return nil }
