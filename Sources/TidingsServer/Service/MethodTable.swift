@@ -61,7 +61,9 @@ extension HostService {
     package static func scope(of request: Result<RPCRequest, RPCFailure>) -> RequestScope {
         guard case .success(let request) = request, let method = methods[request.method] else { return .nothing }
         // Every call is confined by the connection's identity, which a hello before it may change.
-        return method.scope(request.params).union(RequestScope(reading: [.identity]))
+        var scope = method.scope(request.params)
+        scope.reads.insert(.identity)
+        return scope
     }
 
     /// Answers `request` from `client` by calling `reply` once, on the
