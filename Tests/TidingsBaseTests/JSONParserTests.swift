@@ -126,6 +126,30 @@ struct JSONParserTests {
         #expect(try parse(text) == expected)
     }
 
+    /// An escape, a multi-byte character, a byte no UTF-8 has and a stray
+    /// control character are each found wherever they fall in strings up to
+    /// 24 bytes long (three words' worth, for a scan that would take eight at a time).
+    @Test func readsStringsWhereverTheirSpecialBytesFall() throws {
+        for length in 1...24 {
+            for position in 0..<length {
+                for special in ["\\\"", "\\n", "\\u00e9", "é", "😀"] {
+                    let before = String(repeating: "a", count: position)
+                    let after = String(repeating: "b", count: length - position - 1)
+                    let text = "\"" + before + special + after + "\""
+                    let decoded = special.hasPrefix("\\") ? ["\\\"": "\"", "\\n": "\n", "\\u00e9": "é"][special]! : special
+                    #expect(try parse(text) == .string(before + decoded + after), "\(text)")
+                }
+                let raw = Array(("\"" + String(repeating: "a", count: position)).utf8) + [0x01]
+                    + Array((String(repeating: "b", count: length - position - 1) + "\"").utf8)
+                let error = try parseFailure(raw)
+                #expect((error.location.line, error.location.column) == (1, position + 2), "control character at \(position)")
+                var invalid = raw
+                invalid[position + 1] = 0xFF
+                #expect(try parseFailure(invalid).code == .jsonInvalidUTF8, "a byte no UTF-8 has at \(position)")
+            }
+        }
+    }
+
     @Test func acceptsNestingUpToTheDepthLimit() throws {
         let deepest = String(repeating: "[", count: 256) + String(repeating: "]", count: 256)
         #expect(try parse(deepest).arrayValue?.count == 1)
