@@ -85,6 +85,14 @@ struct JSONWriterTests {
     @Test(arguments: [sample, .null, .array(Array(repeating: sample, count: 40))])
     func writesALine(value: JSON) {
         #expect(String(decoding: value.line(), as: UTF8.self) == value.serialized() + "\n")
+        #expect(value.line(kept: true) == value.line())
+    }
+
+    /// A kept line (an event in the ring a resuming subscriber replays) holds
+    /// no more than its bytes, not the room it was first written into.
+    @Test func aKeptLineIsNoLargerThanItsText() {
+        let kept = sample.line(kept: true)
+        #expect(kept.capacity < kept.count + 64, "capacity \(kept.capacity) for \(kept.count) bytes")
     }
 
     @Test func escapesOnlyWhatRFC8259Requires() {

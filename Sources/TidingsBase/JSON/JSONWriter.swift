@@ -42,9 +42,11 @@ extension JSON {
 
     /// The compact text of the value and a newline: one line of a
     /// line-delimited stream (JSON-RPC answers and events), written once, in
-    /// one pass as a rule, into the array returned. For a line that is sent
-    /// and dropped: the array may keep up to `writingRoom` bytes of capacity.
-    package func line() -> [UInt8] {
+    /// one pass as a rule, into the array returned — which may keep up to
+    /// `writingRoom` bytes of capacity, for a line that is sent and dropped.
+    /// A line that is `kept` (an event, for the subscribers that resume)
+    /// is copied into an array of its size, as `serialize(into:pretty:)` does.
+    package func line(kept: Bool = false) -> [UInt8] {
         let writer = JSONWriter(pretty: false)
         var fitted = false
         let text = [UInt8](unsafeUninitializedCapacity: Self.writingRoom) { buffer, count in
@@ -53,6 +55,11 @@ extension JSON {
             sink.append(UInt8(ascii: "\n"))
             fitted = !sink.overflowed
             count = fitted ? sink.count : 0
+        }
+        if fitted && kept {
+            return [UInt8](unsafeUninitializedCapacity: text.count) { buffer, count in
+                count = buffer.initialize(fromContentsOf: text)
+            }
         }
         if fitted { return text }
         var bytes: [UInt8] = []

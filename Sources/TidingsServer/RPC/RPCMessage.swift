@@ -184,13 +184,14 @@ package enum RPCReply {
         line(.object([("jsonrpc", .string("2.0")), ("id", id.json), ("method", .string(method)), ("params", params)]))
     }
 
-    /// A notification (no id) of `method` with `params`, as one line: how events are pushed.
-    package static func notification(_ method: String, params: JSON) -> [UInt8] {
-        line(.object([("jsonrpc", .string("2.0")), ("method", .string(method)), ("params", params)]))
+    /// A notification (no id) of `method` with `params`, as one line: how
+    /// events are pushed; one `kept` for those that resume is made no larger than it is.
+    package static func notification(_ method: String, params: JSON, kept: Bool = false) -> [UInt8] {
+        line(.object([("jsonrpc", .string("2.0")), ("method", .string(method)), ("params", params)]), kept: kept)
     }
 
-    /// `json` serialised, with a newline, written once (`JSON.line()`).
-    package static func line(_ json: JSON) -> [UInt8] {
-        json.line()
+    /// `json` serialised, with a newline, written once (`JSON.line(kept:)`).
+    package static func line(_ json: JSON, kept: Bool = false) -> [UInt8] {
+        json.line(kept: kept)
     }
 }

@@ -123,7 +123,8 @@ package final class Subscribers: Sendable {
         state.withLock { state in
             let seq = state.ring.take(reserving: reserve)
             let line = EventLine {
-                RPCReply.notification(method, params: .object((params().objectMembers ?? []) + [("seq", .integer(Int64(clamping: seq)))]))
+                RPCReply.notification(method, params: .object((params().objectMembers ?? []) + [("seq", .integer(Int64(clamping: seq)))]),
+                                      kept: true)
             }
             let event = EventRing.Event(seq: seq, app: app, aboutServer: aboutServer, method: method, line: line)
             state.ring.keep(event)
