@@ -109,6 +109,21 @@ import TidingsRuntime
         #expect(delivery.presentation.actions.map(\.identifier) == ["accept", "decline"])
     }
 
+    /// What a response's action name is resolved against: the actions the
+    /// presentation offers, the extension's own while its interface is open.
+    @Test func theActionsOfferedAreThoseThePresentationShows() throws {
+        let host = try host()
+        let key = NotificationKey(app: "com.example.events", identifier: "invite")
+        _ = host.deliver(invite(), to: "com.example.events")
+        #expect(host.offeredActions(of: key) == ["accept", "decline", "comment"])
+        var closed = invite()
+        closed.content.userInfo.append(("comments", .string("closed")))
+        _ = host.deliverOpened(closed, to: "com.example.events")
+        #expect(host.offeredActions(of: key) == ["accept", "decline"])
+        #expect(host.offeredActions(of: key) == host.presentation(of: key)?.actions.map(\.identifier))
+        #expect(host.offeredActions(of: NotificationKey(app: "com.example.events", identifier: "other")) == nil)
+    }
+
     /// A host of version 2 has no getter for the actions: the sample keeps
     /// them, and completes its responses without naming its instance.
     @Test func onAVersion2HostTheSampleKeepsTheActionsAndCompletes() throws {

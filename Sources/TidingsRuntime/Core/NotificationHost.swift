@@ -490,6 +490,15 @@ package final class NotificationHost: Sendable {
         }
     }
 
+    /// The identifiers of the actions the presentation of `key` offers now,
+    /// in order (`presentation(of:)`'s, without drawing it); nil when it is
+    /// not shown.
+    package func offeredActions(of key: NotificationKey) -> [String]? {
+        guard let (_, registered, instance) = screen.state.withLock({ $0.claim(key) }) else { return nil }
+        defer { screen.letGo(of: instance) }
+        return Screen.offeredActions(by: instance, categoryActions: registered?.category.actions).map(\.identifier)
+    }
+
     /// `presentation(of:)` of the one app's notification `identifier`; nil
     /// when none or several apps show one.
     package func presentation(of identifier: String) -> Presentation? {

@@ -39,6 +39,14 @@ final class Screen: Sendable {
         state.withLock { $0.routes.registered(for: entry)?.category.actions }
     }
 
+    /// The actions a presentation offers while `instance` serves its open
+    /// interface (nil: a banner): those the extension set, else its
+    /// registered category's (`categoryActions`), as
+    /// `presentation(_:categoryActions:dismissed:)` draws them.
+    static func offeredActions(by instance: InstanceRecord?, categoryActions: [NotificationAction]?) -> [NotificationAction] {
+        instance?.context.read(\.actions) ?? categoryActions ?? []
+    }
+
     /// Tells front ends of each response in `forwarded`.
     func announce(forwarded: [ForwardedResponse]) {
         for response in forwarded { onEvent?(.forwarded(response)) }

@@ -41,7 +41,7 @@ struct ResponseFlow: Sendable {
         var instance = held
         let categoryActions = registered?.category.actions
         var result = CallResult()
-        let offered = instance?.context.read(\.actions) ?? categoryActions ?? []
+        let offered = Screen.offeredActions(by: instance, categoryActions: categoryActions)
         // The default action and a foreground action bring the app forward, as iOS launches it for them.
         let chosen = offered.first { $0.identifier == response.actionIdentifier }
         // The settings action (not one of the notification's own) opens the app at its settings.

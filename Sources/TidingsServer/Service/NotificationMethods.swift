@@ -97,7 +97,7 @@ extension HostService {
         try params.check()
         guard let identifier, let action else { throw .invalidParams("\"identifier\" and \"action\" are required.") }
         let key = try key(of: identifier, app: app)
-        let offered = host.presentation(of: key)?.actions.map(\.identifier) ?? []
+        let offered = host.offeredActions(of: key) ?? []
         host.respond(to: key, with: ResponseRequest(
             actionIdentifier: ActionIdentifier.named(action, offered: offered), userText: text)) { outcome in
             switch outcome {
