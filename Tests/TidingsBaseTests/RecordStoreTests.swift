@@ -149,6 +149,29 @@ struct RecordStoreTests {
         }
     }
 
+    /// A group of records is one write: they load back as records of their
+    /// own, in order; one too large refuses the group whole; a crash that
+    /// tears the write keeps the records before the tear, as for records
+    /// appended one by one.
+    @Test func aGroupIsAppendedWholeAndTornLikeItsRecords() throws {
+        let store = try storeHolding([record(0)])
+        let group = [Array("delivered".utf8), Array("expired".utf8)]
+        try store.append(group: group)
+        #expect(try self.store().load().entries == [record(0)] + group)
+
+        let before = try contents(store.journalPath)
+        #expect(throws: Diagnostic.self) {
+            try store.append(group: [record(1), Array(repeating: 0, count: RecordFraming.maximumPayloadSize + 1)])
+        }
+        #expect(try contents(store.journalPath) == before)
+
+        let secondStart = before.count - RecordFraming.frameHeaderSize - group[1].count
+        try overwrite(store.journalPath, with: Array(before[..<(secondStart + 3)]))
+        let loaded = try self.store().load()
+        #expect(loaded.entries == [record(0), group[0]])
+        #expect(codes(loaded.recovered) == [.stateTornJournal])
+    }
+
     /// Ways a record in the middle of a journal gets damaged.
     enum RecordDamage: CaseIterable, Sendable {
         case payloadByte, lengthByte, checksumByte, zeroedRecord

@@ -89,6 +89,34 @@ import TidingsRuntime
         #expect(set.inOrder(after: 0).map(\.element.identifier) == ["c", "d"])
     }
 
+    /// What a journaled delivery records with itself: the one `show` would
+    /// expire first once the delivery showed, found before it shows — per
+    /// app, and in all, where of two apps keeping as many the one
+    /// delivering gives up its oldest, and an app with nothing else kept
+    /// makes another give up its own.
+    @Test(arguments: [
+        // (kept as (identifier, app), delivering app, limits, expected first to go)
+        ([("a", "one"), ("b", "one"), ("c", "two")], "one", KeptLimits(perApp: 2), "a"),
+        ([("a", "one"), ("b", "one"), ("c", "two")], "two", KeptLimits(perApp: 2), nil),
+        ([("a", "one"), ("b", "two"), ("c", "one"), ("d", "two")], "two", KeptLimits(total: 4), "b"),
+        ([("a", "one"), ("b", "two"), ("c", "one"), ("d", "two")], "one", KeptLimits(total: 4), "a"),
+        ([("a", "one"), ("b", "two"), ("c", "two")], "three", KeptLimits(total: 3), "b"),
+        ([("a", "one"), ("b", "two"), ("c", "two")], "one", KeptLimits(total: 3), "a"),
+        ([("a", "one"), ("b", "two")], "one", KeptLimits(total: 3), nil),
+    ] as [([(String, String)], String, KeptLimits, String?)])
+    func theOldestToMakeRoomIsTheOneShowingWouldExpireFirst(kept: [(String, String)], app: String, limits: KeptLimits,
+                                                            expected: String?) {
+        var set = DeliveredSet()
+        for (identifier, owner) in kept { show(delivery(identifier, app: owner, in: &set), in: &set) }
+        let named = set.oldestToMakeRoom(forDeliveryTo: app, limits: limits)
+        #expect(named?.identifier == expected)
+        var shown = set
+        let insertion = shown.show(delivery("new", app: app, in: &shown), reserved: shown.reserve(key("new", app: app)),
+                                   limits: limits) { _ in nil }
+        #expect(insertion.expired.first?.identifier == expected)
+        #expect(insertion.expired.first.map { $0 === named } ?? (named == nil))
+    }
+
     @Test func anOldestWhoseDismissalCannotBeRecordedStays() {
         var set = DeliveredSet()
         for identifier in ["a", "b"] { show(delivery(identifier, in: &set), in: &set) }

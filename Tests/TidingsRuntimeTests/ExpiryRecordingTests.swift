@@ -2,6 +2,7 @@ import RuntimeTestSupport
 import Synchronization
 import Testing
 import TidingsBase
+import TidingsProtocol
 import TidingsRegistry
 import TidingsRuntime
 
@@ -69,6 +70,48 @@ import TidingsRuntime
         #expect(host.delivered().map(\.notification.identifier) == ["n3", "n4"])
         #expect(fixture.events.dismissals.map(\.0) == ["n1", "n2"])
         #expect(fixture.events.dismissals.map(\.1) == [.expired, .expired])
+    }
+
+    /// A journaled delivery at the limit: the oldest's dismissal is
+    /// recorded with the delivery, as one change, and not again through
+    /// `onDismissal`; when that record cannot be written, neither happens.
+    @Test func aJournaledDeliveryRecordsTheOldestItExpiresWithItself() {
+        let host = host(keeping: 2)
+        let records = Mutex<[(String, [String])]>([])
+        let refusing = Atomic<Bool>(false)
+        func deliver(_ identifier: String) -> Diagnostic? {
+            do throws(Diagnostic) {
+                _ = try host.deliver(notification(identifier, category: "story"), to: "com.example.news") {
+                    (made: UserNotification, _: Double, expiring: [NotificationKey]) throws(Diagnostic) in
+                    if refusing.load(ordering: .acquiring) { throw Self.refusal }
+                    records.withLock { $0.append((made.identifier, expiring.map(\.identifier))) }
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(deliver("n1") == nil)
+        #expect(deliver("n2") == nil)
+        #expect(deliver("n3") == nil)
+        #expect(records.withLock { $0.map(\.0) } == ["n1", "n2", "n3"])
+        #expect(records.withLock { $0.map(\.1) } == [[], [], ["n1"]])
+        #expect(journal.identifiers.isEmpty)
+        #expect(host.delivered().map(\.notification.identifier) == ["n2", "n3"])
+        #expect(fixture.events.dismissals.map(\.0) == ["n1"])
+        #expect(fixture.events.dismissals.map(\.1) == [.expired])
+
+        // Replacing one makes no room.
+        #expect(deliver("n3") == nil)
+        #expect(records.withLock { $0.last?.1 } == [])
+        #expect(host.delivered().map(\.notification.identifier) == ["n2", "n3"])
+        #expect(fixture.events.dismissals.map(\.1) == [.expired, .replaced])
+
+        // The record refused: nothing delivered, nothing expired.
+        refusing.store(true, ordering: .releasing)
+        #expect(deliver("n4")?.code == Self.refusal.code)
+        #expect(host.delivered().map(\.notification.identifier) == ["n2", "n3"])
+        #expect(fixture.events.dismissals.map(\.0) == ["n1", "n3"])
     }
 
     @Test func aRestoredNotificationBeyondTheLimitExpiresRecorded() {

@@ -81,7 +81,7 @@ import TidingsRuntime
         let host = try host()
         var recorded = 0
         func deliver(_ json: String) throws -> PayloadDelivery {
-            try host.deliver(try Self.submission(json, app: Self.app)) { (_: UserNotification, _: String, _: Double) throws(Diagnostic) in
+            try host.deliver(try Self.submission(json, app: Self.app)) { (_: UserNotification, _: String, _: Double, _: [NotificationKey]) throws(Diagnostic) in
                 recorded += 1
             }
         }
@@ -114,7 +114,7 @@ import TidingsRuntime
         let submission = try Self.submission(#"{"aps": {"alert": "Hi", "category": "echo"}}"#, app: Self.app)
         var recorded: [(String, String)] = []
         do throws(PayloadRefusal) {
-            _ = try host.deliver(submission) { (notification: UserNotification, app: String, _: Double) throws(Diagnostic) in
+            _ = try host.deliver(submission) { (notification: UserNotification, app: String, _: Double, _: [NotificationKey]) throws(Diagnostic) in
                 recorded.append((notification.identifier, app))
                 throw .error(.fileNoSpace, "No space left.")
             }

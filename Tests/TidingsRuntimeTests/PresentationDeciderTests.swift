@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsProtocol
 import TidingsRegistry
 import TidingsRuntime
 
@@ -59,7 +60,7 @@ import TidingsRuntime
     @Test func optionsWithoutBannerOrListWithholdTheNotification() throws {
         let host = host(answering: [.badge])
         let recorded = Asked()
-        let made = try host.deliver(Self.submission("m2")) { (made: UserNotification, _: String, _: Double) throws(Diagnostic) in
+        let made = try host.deliver(Self.submission("m2")) { (made: UserNotification, _: String, _: Double, _: [NotificationKey]) throws(Diagnostic) in
             recorded.names.withLock { $0.append(made.identifier) }
         }
         #expect(made.display == .foreground && made.delivery == nil)
@@ -77,7 +78,7 @@ import TidingsRuntime
         let host = NotificationHost(index: Discovery.scan(SearchPath(directories: [fixture.directory.path], origin: .option)),
                                     decider: { _, _, answer in waiting.answer.withLock { $0 = answer } })
         let finished = Rendezvous<Result<PayloadDelivery, PayloadRefusal>>()
-        host.deliver(try Self.submission("m3"), recordingWith: { (_: UserNotification, _: String, _: Double) throws(Diagnostic) in },
+        host.deliver(try Self.submission("m3"), recordingWith: { (_: UserNotification, _: String, _: Double, _: [NotificationKey]) throws(Diagnostic) in },
                      then: { finished.give($0) })
         #expect(host.presentedIdentifiers.isEmpty, "nothing shows before the decider answers")
         let answer = try #require(waiting.answer.withLock { $0 })

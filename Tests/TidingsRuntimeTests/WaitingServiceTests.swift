@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import TestSupport
 import TidingsBase
+import TidingsProtocol
 import TidingsRegistry
 import TidingsRuntime
 
@@ -48,7 +49,7 @@ import TidingsRuntime
             var request = notification("n\(number)", category: "", userInfo: [("mode", .string("never"))])
             request.content.mutableContent = true
             let identifier = request.identifier
-            host.deliver(request, to: Self.app, recordingWith: { (_: UserNotification, _: Double) throws(Never) in }) {
+            host.deliver(request, to: Self.app, recordingWith: { (_: UserNotification, _: Double, _: [NotificationKey]) throws(Never) in }) {
                 delivery in
                 deliveries.withLock { $0[identifier, default: []].append(delivery.get()) }
             }
@@ -83,7 +84,7 @@ import TidingsRuntime
         var request = notification("refused", category: "", title: "As sent", userInfo: [("mode", .string("rewrite"))])
         request.content.mutableContent = true
         let delivered = Mutex<Delivery?>(nil)
-        host.deliver(request, to: Self.app, recordingWith: { (_: UserNotification, _: Double) throws(Never) in }) { delivery in
+        host.deliver(request, to: Self.app, recordingWith: { (_: UserNotification, _: Double, _: [NotificationKey]) throws(Never) in }) { delivery in
             delivered.withLock { $0 = delivery.get() }
         }
         #expect(eventually { delivered.withLock { $0 } != nil })

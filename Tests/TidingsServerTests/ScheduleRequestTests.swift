@@ -234,7 +234,8 @@ final class RefusingState: ServerState {
 
     func recordCategories(_ categories: [NotificationCategory], of app: String) throws(Diagnostic) { throw full }
     func recordRegistration(_ registration: AppRegistration, of app: String) throws(Diagnostic) { throw full }
-    func recordDelivery(of notification: UserNotification, to app: String, width: Double) throws(Diagnostic) { throw full }
+    func recordDelivery(of notification: UserNotification, to app: String, width: Double,
+                        expiring: [NotificationKey]) throws(Diagnostic) { throw full }
     func recordRemoval(of keys: [NotificationKey]) throws(Diagnostic) { throw full }
     func recordInboxed(_ entry: InboxEntry) throws(Diagnostic) { throw full }
     func recordTaken(_ identifiers: [UInt64], of app: String) throws(Diagnostic) { throw full }

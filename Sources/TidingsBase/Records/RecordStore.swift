@@ -151,12 +151,36 @@ package final class RecordStore: Sendable {
     /// even that fails, or after `synchronize()` failed, the segment takes no
     /// more records: the next `append` starts a new segment first.
     package func append(_ payload: [UInt8]) throws(Diagnostic) {
+        try checkSize(of: payload)
+        try append(frames: RecordFraming.frame(payload))
+    }
+
+    /// Appends `payloads` as records, in order, with one `write` call, as
+    /// `append(_:)` does one: once this returns they all survive the process
+    /// being killed; when it throws, none was appended. A crash during the
+    /// write may leave the first of them whole and the rest torn off, which
+    /// `load()` cuts off as it cuts a torn record.
+    package func append(group payloads: [[UInt8]]) throws(Diagnostic) {
+        var frames: [UInt8] = []
+        frames.reserveCapacity(payloads.reduce(0) { $0 + RecordFraming.frameHeaderSize + $1.count })
+        for payload in payloads {
+            try checkSize(of: payload)
+            RecordFraming.appendFrame(payload, to: &frames)
+        }
+        try append(frames: frames)
+    }
+
+    /// Throws unless `payload` fits in a record.
+    private func checkSize(of payload: [UInt8]) throws(Diagnostic) {
         guard payload.count <= RecordFraming.maximumPayloadSize else {
             throw .error(.stateRecordTooLarge,
                          "A record of \(payload.count) bytes is larger than the \(RecordFraming.maximumPayloadSize) a journal holds.",
                          at: .init(file: journalPath))
         }
-        let frame = RecordFraming.frame(payload)
+    }
+
+    /// Appends `frame`, one or more framed records, to the newest segment.
+    private func append(frames frame: [UInt8]) throws(Diagnostic) {
         try segments.withLock { (segments: inout Segments?) throws(Diagnostic) in
             guard segments != nil else { throw notLoaded }
             if segments!.live.failure != nil { try startSegment(&segments!) }

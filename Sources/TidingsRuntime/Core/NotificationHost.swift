@@ -49,7 +49,9 @@ package final class NotificationHost: Sendable {
     ///   - onDismissal: told, under the host's lock, of each notification
     ///     about to leave the screen unrecorded (a response or its extension
     ///     closes it, a front end removes it without `recordingWith`, it
-    ///     expires to make room; see `deliver(_:to:width:recordingWith:)`),
+    ///     expires to make room and
+    ///     `deliver(_:to:width:opening:recordingWith:)` did not record that
+    ///     with the delivery),
     ///     for a journal to write down in order; it must be quick and must not
     ///     call the host. When it returns a diagnostic (the record could not
     ///     be written) the notification stays shown, and the diagnostic is
@@ -153,23 +155,37 @@ package final class NotificationHost: Sendable {
     ///     front end that always shows the extension's view.
     package func deliver(_ original: UserNotification, to app: String, width: Double? = nil,
                          opening: Bool = false) -> Delivery {
-        deliver(original, to: app, width: width, opening: opening) { (_: UserNotification, _: Double) throws(Never) in }
+        deliver(original, to: app, width: width, opening: opening, recordingExpiry: false) {
+            (_: UserNotification, _: Double, _: [NotificationKey]) throws(Never) in
+        }
     }
 
     /// `deliver(_:to:width:opening:)` for a host whose changes are journaled: once
     /// the service stage has made the notification, and before anything is
-    /// shown or replaced, `record` is called with it and its content width,
-    /// under the lock that orders deliveries and dismissals, so that the
-    /// journal holds them in the order they take effect. The notifications
-    /// that expire to make room for it are recorded through `onDismissal`
-    /// (see `init`), each before it leaves the screen.
+    /// shown or replaced, `record` is called with it, its content width and
+    /// the notification that must expire to make room for it, if one must
+    /// (its key), under the lock that orders deliveries and dismissals, so
+    /// that the journal holds them in the order they take effect — one
+    /// record of the two, one write. Any other that must expire (when
+    /// deliveries race) is recorded through `onDismissal` (see `init`),
+    /// each before it leaves the screen.
     ///
-    /// When `record` throws, the delivery is not made: nothing is shown or
-    /// replaced, no content extension sees it, its attachments leave the
-    /// store, and the error is thrown.
+    /// When `record` throws, the delivery is not made: nothing is shown,
+    /// replaced or expired, no content extension sees it, its attachments
+    /// leave the store, and the error is thrown.
     package func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double? = nil,
                                         opening: Bool = false,
-                                        recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
+                                        recordingWith record: (UserNotification, Double, [NotificationKey]) throws(Failure) -> Void)
+        throws(Failure) -> Delivery {
+        try deliver(original, to: app, width: width, opening: opening, recordingExpiry: true, record)
+    }
+
+    /// `deliver(_:to:width:opening:recordingWith:)`; the notification that
+    /// expires to make room goes to `record` only when `recordingExpiry`,
+    /// else through `onDismissal`.
+    private func deliver<Failure: Error>(_ original: UserNotification, to app: String, width: Double?, opening: Bool,
+                                         recordingExpiry: Bool,
+                                         _ record: (UserNotification, Double, [NotificationKey]) throws(Failure) -> Void)
         throws(Failure) -> Delivery {
         let serviced = service.run(original, to: app)
         let decision: PresentationDecision
@@ -180,7 +196,8 @@ package final class NotificationHost: Sendable {
         } else {
             decision = .all
         }
-        return try show(serviced, decision, to: app, width: width, opening: opening, recordingWith: record)
+        return try show(serviced, decision, to: app, width: width, opening: opening, recordingExpiry: recordingExpiry,
+                        recordingWith: record)
     }
 
     /// `deliver(_:to:width:opening:recordingWith:)` without waiting for the
@@ -192,13 +209,14 @@ package final class NotificationHost: Sendable {
     /// the decider answers later, on the thread it answers on.
     package func deliver<Failure: Error>(
         _ original: UserNotification, to app: String, width: Double? = nil, opening: Bool = false,
-        recordingWith record: @escaping @Sendable (UserNotification, Double) throws(Failure) -> Void,
+        recordingWith record: @escaping @Sendable (UserNotification, Double, [NotificationKey]) throws(Failure) -> Void,
         then finish: @escaping @Sendable (Result<Delivery, Failure>) -> Void
     ) {
         service.run(original, to: app) { serviced in
             let shown: @Sendable (PresentationDecision) -> Void = { decision in
                 finish(Result { () throws(Failure) -> Delivery in
-                    try self.show(serviced, decision, to: app, width: width, opening: opening, recordingWith: record)
+                    try self.show(serviced, decision, to: app, width: width, opening: opening, recordingExpiry: true,
+                                  recordingWith: record)
                 })
             }
             guard let decider = self.decider else { return shown(.all) }
@@ -207,12 +225,13 @@ package final class NotificationHost: Sendable {
     }
 
     /// The delivery after its service stage (`serviced`), presented as
-    /// `decision` says: recorded, shown, passed to its thread-mate's open
-    /// interface, opened when `opening`; or, when the decision presents it
-    /// neither as a banner nor in the list, none of that (`withheld`).
+    /// `decision` says: recorded (with the notification that expires to
+    /// make room when `recordingExpiry`), shown, passed to its thread-mate's
+    /// open interface, opened when `opening`; or, when the decision presents
+    /// it neither as a banner nor in the list, none of that (`withheld`).
     private func show<Failure: Error>(_ serviced: ServiceStage.Outcome, _ decision: PresentationDecision, to app: String,
-                                      width: Double?, opening: Bool,
-                                      recordingWith record: (UserNotification, Double) throws(Failure) -> Void)
+                                      width: Double?, opening: Bool, recordingExpiry: Bool,
+                                      recordingWith record: (UserNotification, Double, [NotificationKey]) throws(Failure) -> Void)
         throws(Failure) -> Delivery {
         let width = width.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? configuration.defaultContentWidth
         let notification = serviced.notification
@@ -223,25 +242,32 @@ package final class NotificationHost: Sendable {
             return withheld(serviced, decision, to: app, width: width, result: result)
         }
 
-        // One lock on the common path: record the delivery, take the previous
-        // delivery of the app's identifier off the screen, find what is known
-        // of the route (its registered category, and where it leads).
-        let begun: (ScreenState.Removal, RouteTable.Known?, UInt64)
+        // One lock on the common path: record the delivery, with the oldest
+        // that must expire to make room for it, take the previous delivery of
+        // the app's identifier (or that oldest) off the screen, find what is
+        // known of the route (its registered category, and where it leads).
+        let begun: (ScreenState.Removal, ScreenState.Removal?, RouteTable.Known?, UInt64)
         do throws(Failure) {
             begun = try screen.state.withLock { (state: inout ScreenState) throws(Failure) in
-                try record(notification, width)
                 let key = NotificationKey(app: app, identifier: notification.identifier)
+                let expiring = recordingExpiry && state.delivered[key] == nil
+                    ? state.delivered.oldestToMakeRoom(forDeliveryTo: app, limits: screen.keptLimits) : nil
+                try record(notification, width, expiring.map { [$0.key] } ?? [])
                 let reservation = state.delivered.reserve(key)
                 let retired = state.hide(key: key)
-                return (retired, state.routes[route], reservation)
+                return (retired, expiring.map { state.hide($0) }, state.routes[route], reservation)
             }
         } catch {
             screen.removeUnreferenced(notification.attachments)
             throw error
         }
-        let (retired, known, reservation) = begun
+        let (retired, expired, known, reservation) = begun
         screen.dispose(retired, keeping: notification)
         screen.announce(retired, because: .replaced)
+        if let expired {
+            screen.dispose(expired, keeping: notification)
+            screen.announce(expired, because: .expired)
+        }
         let categoryActions = known?.registered?.category.actions
         let target = self.target(for: route, known: known, diagnostics: &result.diagnostics)
         let quiet = configuration.presentationPolicy(app) == .quiet

@@ -159,12 +159,31 @@ package struct DeliveredSet {
     /// showing the most (`KeptLimits.appToGiveUpItsOldest`); nil when none
     /// has to go, or when the one to go is `entry` itself.
     private func oldestBeyond(_ limits: KeptLimits, delivering entry: DeliveredNotification) -> DeliveredNotification? {
-        if let perApp = limits.perApp, let own = byApp[entry.app], own.count > perApp {
-            return own.first.flatMap { $0.element === entry ? nil : $0.element }
+        oldestBeyond(limits, of: entry.app, keeping: entry.number, arriving: false)
+    }
+
+    /// The notification `show` would expire first to make room for a
+    /// delivery to `app` that is not shown yet and replaces nothing (its
+    /// key shows nothing now): the one `oldestBeyond` names once it shows,
+    /// found before, so that its dismissal can be recorded with the
+    /// delivery. Nil when none has to go.
+    package func oldestToMakeRoom(forDeliveryTo app: String, limits: KeptLimits) -> DeliveredNotification? {
+        // Numbers start at 1: a delivery not shown yet is none of those shown.
+        oldestBeyond(limits, of: app, keeping: 0, arriving: true)
+    }
+
+    /// `oldestBeyond(_:delivering:)` for the delivery numbered `newcomer`
+    /// to `app`, counted as shown when `arriving` though it is not yet.
+    private func oldestBeyond(_ limits: KeptLimits, of app: String, keeping newcomer: UInt64,
+                              arriving: Bool) -> DeliveredNotification? {
+        let arrival = arriving ? 1 : 0
+        if let perApp = limits.perApp, let own = byApp[app], own.count + arrival > perApp {
+            return own.first.flatMap { $0.key == newcomer ? nil : $0.element }
         }
-        guard let total = limits.total, byKey.count > total,
-              let app = KeptLimits.appToGiveUpItsOldest(of: byApp, keeping: entry.number) else { return nil }
-        return byApp[app]?.first?.element
+        guard let total = limits.total, byKey.count + arrival > total,
+              let chosen = KeptLimits.appToGiveUpItsOldest(of: byApp, keeping: newcomer, arriving: arriving ? app : nil)
+        else { return nil }
+        return byApp[chosen]?.first?.element
     }
 
     /// True when `entry` is shown: no newer delivery replaced it, nothing took it off.

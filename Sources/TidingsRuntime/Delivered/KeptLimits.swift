@@ -21,17 +21,18 @@ extension KeptLimits {
     /// two keeping as many, the one that kept one last (the flood, not an app
     /// that stayed quiet) — passing over an app whose oldest is the one being
     /// kept now (`newcomer`), so that a flood of apps with one each expires
-    /// the flood's. Nil when no other can go.
+    /// the flood's. Nil when no other can go. An app `arriving` is counted
+    /// with one more kept, kept last: the newcomer, not in its list yet.
     package static func appToGiveUpItsOldest<Element>(of lists: [String: SequencedList<Element>],
-                                                      keeping newcomer: UInt64) -> String? {
+                                                      keeping newcomer: UInt64, arriving: String? = nil) -> String? {
         var chosen: (app: String, count: Int, last: UInt64)?
         for (app, list) in lists {
             guard let oldest = list.first, oldest.key != newcomer else { continue }
-            let last = list.lastKey ?? 0
-            if let current = chosen, list.count < current.count || (list.count == current.count && last <= current.last) {
+            let (count, last) = app == arriving ? (list.count + 1, UInt64.max) : (list.count, list.lastKey ?? 0)
+            if let current = chosen, count < current.count || (count == current.count && last <= current.last) {
                 continue
             }
-            chosen = (app, list.count, last)
+            chosen = (app, count, last)
         }
         return chosen?.app
     }

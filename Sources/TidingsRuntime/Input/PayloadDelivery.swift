@@ -130,29 +130,45 @@ extension NotificationHost {
     /// finds its app (from the categories registered with this host when the
     /// submission names none), localizes it with the app's strings, takes its
     /// attachment files into the store (all or none, as iOS), then delivers
-    /// it — the service stage, `record` before anything is shown, the content
-    /// extension. `record` is told the notification, its app and its width.
-    /// A notification iOS does not show (`DisplayKind`: background, badge
-    /// only, or an app the configuration's `presentationPolicy` denies) stops before its attachments: nothing is shown or recorded, no
-    /// extension runs; the front end hands it to the app or sets its badge.
-    /// Throws the step that refused it.
+    /// it — the service stage, the content extension. A notification iOS
+    /// does not show (`DisplayKind`: background, badge only, or an app the
+    /// configuration's `presentationPolicy` denies) stops before its
+    /// attachments: nothing is shown, no extension runs; the front end hands
+    /// it to the app or sets its badge. Throws the step that refused it.
+    package func deliver(_ submission: PayloadSubmission) throws(PayloadRefusal) -> PayloadDelivery {
+        try deliver(submission, by: { (ready: ReadyPayload) throws(Diagnostic) -> Delivery in
+            deliver(ready.notification, to: ready.app, width: submission.width, opening: submission.opening)
+        })
+    }
+
+    /// `deliver(_:)` for a host whose changes are journaled: `record` is
+    /// told, before anything is shown, the notification, its app, its width
+    /// and the notification that expires to make room
+    /// (`deliver(_:to:width:opening:recordingWith:)`); a notification not
+    /// shown is not recorded.
     package func deliver(
         _ submission: PayloadSubmission,
-        recordingWith record: (UserNotification, String, Double) throws(Diagnostic) -> Void = {
-            (_: UserNotification, _: String, _: Double) throws(Diagnostic) in
-        }
+        recordingWith record: (UserNotification, String, Double, [NotificationKey]) throws(Diagnostic) -> Void
     ) throws(PayloadRefusal) -> PayloadDelivery {
+        try deliver(submission, by: { (ready: ReadyPayload) throws(Diagnostic) -> Delivery in
+            try deliver(ready.notification, to: ready.app, width: submission.width, opening: submission.opening) {
+                (made: UserNotification, width: Double, expiring: [NotificationKey]) throws(Diagnostic) in
+                try record(made, ready.app, width, expiring)
+            }
+        })
+    }
+
+    /// `submission` prepared, then delivered by `delivering`; what it throws
+    /// is a record that could not be written.
+    private func deliver(_ submission: PayloadSubmission,
+                         by delivering: (ReadyPayload) throws(Diagnostic) -> Delivery) throws(PayloadRefusal) -> PayloadDelivery {
         let ready: ReadyPayload
         switch try prepare(submission) {
         case .done(let made): return made
         case .ready(let prepared): ready = prepared
         }
         do throws(Diagnostic) {
-            return ready.delivered(try deliver(ready.notification, to: ready.app, width: submission.width,
-                                               opening: submission.opening) {
-                (made: UserNotification, width: Double) throws(Diagnostic) in
-                try record(made, ready.app, width)
-            })
+            return ready.delivered(try delivering(ready))
         } catch {
             throw .notRecorded(error)
         }
@@ -165,7 +181,7 @@ extension NotificationHost {
     /// finishing thread, with no thread waiting meanwhile.
     package func deliver(
         _ submission: PayloadSubmission,
-        recordingWith record: @escaping @Sendable (UserNotification, String, Double) throws(Diagnostic) -> Void,
+        recordingWith record: @escaping @Sendable (UserNotification, String, Double, [NotificationKey]) throws(Diagnostic) -> Void,
         then finish: @escaping @Sendable (Result<PayloadDelivery, PayloadRefusal>) -> Void
     ) {
         let ready: ReadyPayload
@@ -178,8 +194,8 @@ extension NotificationHost {
             return finish(.failure(error))
         }
         deliver(ready.notification, to: ready.app, width: submission.width, opening: submission.opening,
-                recordingWith: { (made: UserNotification, width: Double) throws(Diagnostic) in
-                    try record(made, ready.app, width)
+                recordingWith: { (made: UserNotification, width: Double, expiring: [NotificationKey]) throws(Diagnostic) in
+                    try record(made, ready.app, width, expiring)
                 }, then: { delivery in
                     finish(delivery.map(ready.delivered).mapError(PayloadRefusal.notRecorded))
                 })

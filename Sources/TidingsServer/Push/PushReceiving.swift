@@ -102,8 +102,8 @@ extension HostService {
         submission.sizeLimit = configuration.payloadSizeLimit
         submission.app = registration.app
         let state = self.state
-        host.deliver(submission, recordingWith: { (notification: UserNotification, app: String, width: Double) throws(Diagnostic) in
-            try state?.recordDelivery(of: notification, to: app, width: width)
+        host.deliver(submission, recordingWith: { (notification: UserNotification, app: String, width: Double, expiring: [NotificationKey]) throws(Diagnostic) in
+            try state?.recordDelivery(of: notification, to: app, width: width, expiring: expiring)
         }, then: { delivered in
             reply(Result { () throws(RPCError) -> JSON in
                 if case .failure(.payload(let diagnostics)) = delivered {

@@ -62,8 +62,8 @@ extension HostService {
         submission.attachments = transfer == "move" ? .move : .copy
         submission.opening = opening
         let state = self.state
-        host.deliver(submission, recordingWith: { (notification: UserNotification, app: String, width: Double) throws(Diagnostic) in
-            try state?.recordDelivery(of: notification, to: app, width: width)
+        host.deliver(submission, recordingWith: { (notification: UserNotification, app: String, width: Double, expiring: [NotificationKey]) throws(Diagnostic) in
+            try state?.recordDelivery(of: notification, to: app, width: width, expiring: expiring)
         }, then: { delivered in
             reply(Result { () throws(RPCError) -> JSON in
                 try self.deliveryAnswer(delivered, presentationOnly: answering == "presentation")

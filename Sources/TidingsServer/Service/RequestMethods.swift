@@ -160,8 +160,8 @@ extension HostService {
         submission.firedAt = firing.date
         submission.late = firing.late
         let state = self.state
-        host.deliver(submission, recordingWith: { (notification: UserNotification, app: String, width: Double) throws(Diagnostic) in
-            try state?.recordDelivery(of: notification, to: app, width: width)
+        host.deliver(submission, recordingWith: { (notification: UserNotification, app: String, width: Double, expiring: [NotificationKey]) throws(Diagnostic) in
+            try state?.recordDelivery(of: notification, to: app, width: width, expiring: expiring)
         }, then: { [weak self] delivered in
             guard let self else { return }
             switch delivered {

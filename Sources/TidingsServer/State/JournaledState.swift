@@ -7,7 +7,8 @@ import TidingsRuntime
 /// `server.journal.G` under `$XDG_STATE_HOME/tidings`; records in
 /// `StateRecord`).
 ///
-/// Durability. Each change is one journal record, written with one `write`
+/// Durability. Each change is one journal record (a delivery with the
+/// expiry it makes room by, two), written with one `write`
 /// before the change is made and answered, so an answer means the change
 /// survives the server being killed; a change whose record cannot be
 /// written is refused, not made — the state in memory is the state on disk. The journal is flushed to disk every
@@ -204,9 +205,13 @@ package final class JournaledState: ServerState {
         try writer.write(StateRecord(registration: registration, of: app))
     }
 
-    /// Writes the record of `notification` delivered to `app` at `width`; throws when it cannot be written.
-    package func recordDelivery(of notification: UserNotification, to app: String, width: Double) throws(Diagnostic) {
-        try writer.write(StateRecord(delivery: notification, to: app, width: width))
+    /// Writes the record of `notification` delivered to `app` at `width`,
+    /// and of `expiring` removed, with one `write`; throws when they cannot
+    /// be written (then neither is).
+    package func recordDelivery(of notification: UserNotification, to app: String, width: Double,
+                                expiring: [NotificationKey]) throws(Diagnostic) {
+        let delivery = StateRecord(delivery: notification, to: app, width: width)
+        try writer.write(expiring.isEmpty ? [delivery] : [delivery, StateRecord(removal: expiring)])
     }
 
     /// Writes the record of the notifications `keys` leaving the screen; throws when it cannot be written.

@@ -18,8 +18,11 @@ package protocol ServerState: Sendable {
     func recordCategories(_ categories: [NotificationCategory], of app: String) throws(Diagnostic)
     /// `app` registered `registration` (name, icon, show previews), replacing what it had.
     func recordRegistration(_ registration: AppRegistration, of app: String) throws(Diagnostic)
-    /// `notification` was delivered to `app` at `width`, replacing the app's one of its identifier.
-    func recordDelivery(of notification: UserNotification, to app: String, width: Double) throws(Diagnostic)
+    /// `notification` was delivered to `app` at `width`, replacing the app's
+    /// one of its identifier, and the notifications `expiring` left the
+    /// screen to make room for it: one change, written as a whole or not at all.
+    func recordDelivery(of notification: UserNotification, to app: String, width: Double,
+                        expiring: [NotificationKey]) throws(Diagnostic)
     /// The notifications `keys` left the screen: a front end removed
     /// them, or a response or their extension closed them.
     func recordRemoval(of keys: [NotificationKey]) throws(Diagnostic)
@@ -49,6 +52,13 @@ package protocol ServerState: Sendable {
     /// The parameters of the `state.repaired` event: what loading the state
     /// repaired and lost; nil when the files were whole.
     var repairs: JSON? { get }
+}
+
+extension ServerState {
+    /// `notification` was delivered to `app` at `width`, making no room.
+    package func recordDelivery(of notification: UserNotification, to app: String, width: Double) throws(Diagnostic) {
+        try recordDelivery(of: notification, to: app, width: width, expiring: [])
+    }
 }
 
 /// What a server kept from before it started.

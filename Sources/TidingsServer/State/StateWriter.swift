@@ -105,18 +105,29 @@ final class StateWriter: Sendable {
 
     /// Writes `record`; throws, and writes nothing, when it cannot be written.
     func write(_ record: StateRecord) throws(Diagnostic) {
+        try write([record])
+    }
+
+    /// Writes `records`, in order, with one `write` (`RecordStore.append(group:)`);
+    /// throws, and writes none, when they cannot be written.
+    func write(_ records: [StateRecord]) throws(Diagnostic) {
         try changing { (progress: inout Progress) throws(Diagnostic) in
             do throws(Diagnostic) {
-                try store.append(record.bytes)
+                try store.append(group: records.map(\.bytes))
             } catch {
                 progress.writeFailure = error
                 throw error
             }
-            progress.unfolded.append(record)
-            switch record.subject {
-            case .delivered: progress.unfoldedDeliveries += 1
-            case .removed(let removed): progress.unfoldedRemovals += removed.count
-            case .categories, .registration, .inboxed, .taken, .badge, .scheduled, .unscheduled, .fired, .authorization, .sequence: break
+            var removed = false
+            for record in records {
+                progress.unfolded.append(record)
+                switch record.subject {
+                case .delivered: progress.unfoldedDeliveries += 1
+                case .removed(let keys):
+                    progress.unfoldedRemovals += keys.count
+                    removed = true
+                case .categories, .registration, .inboxed, .taken, .badge, .scheduled, .unscheduled, .fired, .authorization, .sequence: break
+                }
             }
             // The first record since a flush wakes the keeper, which sleeps while nothing waits to be flushed.
             if !progress.unflushed { ring() }
@@ -125,7 +136,7 @@ final class StateWriter: Sendable {
             sealIfDue(&progress)
             // Once the state shrank enough to fold early, the keeper seals it (`sealIfShrunk`);
             // not before: a wake-up per removal cost a server keeping 100,000 a tenth of each cycle.
-            if case .removed = record.subject, progress.batch == nil, progress.shrank { ring() }
+            if removed, progress.batch == nil, progress.shrank { ring() }
         }
     }
 
