@@ -83,9 +83,13 @@ struct JSONWriterTests {
 
     /// A line is the compact text and a newline, short or longer than the room it is first written into.
     @Test(arguments: [sample, .null, .array(Array(repeating: sample, count: 40))])
-    func writesALine(value: JSON) {
+    func writesALine(value: JSON) throws {
         #expect(String(decoding: value.line(), as: UTF8.self) == value.serialized() + "\n")
         #expect(value.line(kept: true) == value.line())
+        #expect(try JSON.parse(Array(value.line().dropLast())) == value)
+        var appended = Array("[".utf8)
+        value.serialize(into: &appended)
+        #expect(appended == Array("[".utf8) + Array(value.line().dropLast()))
     }
 
     /// A kept line (an event in the ring a resuming subscriber replays) holds

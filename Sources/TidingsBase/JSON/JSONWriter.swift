@@ -24,19 +24,11 @@ extension JSON {
     /// the text's length only.
     package func serialize(into bytes: inout [UInt8], pretty: Bool = false) {
         let writer = JSONWriter(pretty: pretty)
-        var fitted = false
-        let text = [UInt8](unsafeUninitializedCapacity: Self.writingRoom) { buffer, count in
-            var sink = JSONBoundedSink(buffer)
-            writer.write(self, depth: 0, to: &sink)
-            fitted = !sink.overflowed
-            count = fitted ? sink.count : 0
-        }
-        guard fitted else {
-            bytes.append(addingCapacity: writer.count(self, depth: 0)) { writer.write(self, depth: 0, to: &$0) }
-            return
-        }
         // Copied, not adopted: the room's whole capacity would stay with what keeps the text (a journal record is kept
         // with each notification).
+        guard let text = written(by: writer, endingLine: false) else {
+            return append(measuredBy: writer, endingLine: false, to: &bytes)
+        }
         bytes.append(contentsOf: text)
     }
 
@@ -48,26 +40,40 @@ extension JSON {
     /// is copied into an array of its size, as `serialize(into:pretty:)` does.
     package func line(kept: Bool = false) -> [UInt8] {
         let writer = JSONWriter(pretty: false)
+        guard let text = written(by: writer, endingLine: true) else {
+            var bytes: [UInt8] = []
+            append(measuredBy: writer, endingLine: true, to: &bytes)
+            return bytes
+        }
+        guard kept else { return text }
+        return [UInt8](unsafeUninitializedCapacity: text.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: text)
+        }
+    }
+
+    /// The text `writer` writes of the value (with a newline when
+    /// `endingLine`) in `writingRoom` bytes of room, in an array of that
+    /// capacity; nil when it does not fit.
+    private func written(by writer: JSONWriter, endingLine: Bool) -> [UInt8]? {
         var fitted = false
         let text = [UInt8](unsafeUninitializedCapacity: Self.writingRoom) { buffer, count in
             var sink = JSONBoundedSink(buffer)
             writer.write(self, depth: 0, to: &sink)
-            sink.append(UInt8(ascii: "\n"))
+            if endingLine { sink.append(UInt8(ascii: "\n")) }
             fitted = !sink.overflowed
             count = fitted ? sink.count : 0
         }
-        if fitted && kept {
-            return [UInt8](unsafeUninitializedCapacity: text.count) { buffer, count in
-                count = buffer.initialize(fromContentsOf: text)
-            }
-        }
-        if fitted { return text }
-        var bytes: [UInt8] = []
-        bytes.append(addingCapacity: writer.count(self, depth: 0) + 1) { output in
+        return fitted ? text : nil
+    }
+
+    /// Appends to `bytes` the text `writer` writes of the value (with a
+    /// newline when `endingLine`), measured first, then written into room
+    /// made for it: for a text larger than `writingRoom`.
+    private func append(measuredBy writer: JSONWriter, endingLine: Bool, to bytes: inout [UInt8]) {
+        bytes.append(addingCapacity: writer.count(self, depth: 0) + (endingLine ? 1 : 0)) { output in
             writer.write(self, depth: 0, to: &output)
-            output.append(UInt8(ascii: "\n"))
+            if endingLine { output.append(UInt8(ascii: "\n")) }
         }
-        return bytes
     }
 
     /// The room `serialize(into:pretty:)` and `line()` first write into, in bytes.
